@@ -1,0 +1,31 @@
+"""scatter_core: exact, traced semantics of ONNX and OpenVINO scatter operators.
+
+Pure NumPy. The public API:
+
+* ``OPERATORS``: versioned name -> spec record (:class:`OpSpec`).
+* ``scatter(op, data, indices, updates, **attrs)``: the result.
+* ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
+* ``ScatterError``: raised for every invalid input.
+"""
+
+from __future__ import annotations
+
+from .engine import prepare, scatter
+from .errors import ScatterError
+from .findings import Finding
+from .reductions import REDUCTIONS, Reduction
+from .registry import FAMILY_TITLES, OPERATORS, OPERATORS_LIST, family_members, get_spec, versions_of
+from .spec import AttrSpec, IndexRule, OpSpec, RuntimeNote
+from .tracing import Trace
+
+
+def trace(op, data, indices, updates, **attrs) -> Trace:
+    """Run ``op`` step by step in the spec's loop order and record every write."""
+    return Trace(prepare(op, data, indices, updates, attrs))
+
+
+__all__ = [
+    "OPERATORS", "OPERATORS_LIST", "FAMILY_TITLES", "REDUCTIONS", "AttrSpec", "Finding", "IndexRule",
+    "OpSpec", "Reduction", "RuntimeNote", "ScatterError", "Trace", "family_members", "get_spec",
+    "scatter", "trace", "versions_of",
+]

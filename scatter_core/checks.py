@@ -1,0 +1,141 @@
+"""Input coercion and the checks every family shares.
+
+Each check raises :class:`ScatterError` whose message names the input, the
+rule and the values seen.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .describe import fmt_value
+from .errors import ScatterError, fmt_pos
+from .spec import OpSpec
+
+# Largest tensor scatter_core accepts (elements). The spec examples top out at
+# 12.5 million (ScatterElementsUpdate-12 Example 6, 38.4 million for the
+# ScatterNDUpdate-3 layer example); the bound keeps a typo from allocating
+# gigabytes.
+MAX_ELEMENTS = 50_000_000
+
+SUPPORTED_KINDS = {"b": "bool", "i": "signed integer", "u": "unsigned integer", "f": "float"}
+
+
+def as_tensor(name: str, value) -> np.ndarray:
+    """``numpy.asarray`` with the project's dtype and size rules."""
+    if isinstance(value, np.ndarray):
+        arr = value
+    else:
+        try:
+            arr = np.asarray(value)
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise ScatterError(f"{name} could not be read as a tensor: {exc}",
+                               argument=name, rule="not-a-tensor") from None
+    if arr.dtype.kind not in SUPPORTED_KINDS:
+        what = {"O": "object (ragged or mixed values?)", "c": "complex", "U": "string", "S": "bytes",
+                "V": "structured", "M": "datetime", "m": "timedelta"}.get(arr.dtype.kind, str(arr.dtype))
+        raise ScatterError(
+            f"{name} has dtype {arr.dtype} ({what}); Scatter Explorer works on bool, integer and float "
+            f"tensors", argument=name, rule="dtype")
+    if arr.size > MAX_ELEMENTS:
+        raise ScatterError(
+            f"{name} has {arr.size:,} elements (shape {arr.shape}); the limit is {MAX_ELEMENTS:,}",
+            argument=name, rule="size")
+    return arr
+
+
+def check_index_dtype(spec: OpSpec, indices: np.ndarray) -> None:
+    if indices.dtype.kind not in "iu":
+        raise ScatterError(
+            f"indices has dtype {indices.dtype}; {spec.name} takes integer indices "
+            f"({', '.join(spec.index_rule.dtypes)})", argument="indices", rule="index-dtype")
+    if indices.dtype.name not in spec.index_rule.dtypes:
+        raise ScatterError(
+            f"indices has dtype {indices.dtype}; {spec.name} allows only "
+            f"{', '.join(spec.index_rule.dtypes)} indices", argument="indices", rule="index-dtype")
+
+
+def coerce_updates(spec: OpSpec, data: np.ndarray, updates: np.ndarray) -> np.ndarray:
+    """Bring updates to data's dtype (the spec's common type T) when no value changes."""
+    if updates.dtype == data.dtype:
+        return updates
+    with np.errstate(all="ignore"):
+        cast = updates.astype(data.dtype)
+        back = cast.astype(updates.dtype)
+    same = (back == updates)
+    if updates.dtype.kind == "f":
+        same |= np.isnan(updates) & np.isnan(back)
+    if same.all():
+        return cast
+    pos = np.unravel_index(int(np.flatnonzero(~same.ravel())[0]), updates.shape)
+    raise ScatterError(
+        f"updates has dtype {updates.dtype} but data has dtype {data.dtype}; {spec.name} needs one type T "
+        f"for both, and casting would change updates{fmt_pos(pos)} = {fmt_value(updates[pos])} into {fmt_value(cast[pos])}",
+        argument="updates", rule="dtype-mismatch")
+
+
+def normalize_axis(spec: OpSpec, axis, rank: int) -> int:
+    arr = np.asarray(axis)
+    if arr.dtype.kind not in "iu" or arr.size != 1 or arr.ndim > 1:
+        raise ScatterError(
+            f"axis = {axis!r} must be one integer (a scalar or a one-element tensor) for {spec.name}",
+            argument="axis", rule="axis-type")
+    value = int(arr.reshape(()))
+    if not -rank <= value <= rank - 1:
+        raise ScatterError(
+            f"axis = {value} is out of range for data of rank {rank} (allowed {-rank}..{rank - 1})",
+            argument="axis", rule="axis-range")
+    return value + rank if value < 0 else value
+
+
+def check_index_values(spec: OpSpec, indices: np.ndarray, sizes, axes, data_shape) -> np.ndarray:
+    """Check every index value against its dimension and return them normalised (int64).
+
+    ``sizes`` and ``axes`` broadcast against ``indices``: the size of the data
+    dimension each index value addresses, and that dimension's number.
+    """
+    raw = indices.astype(np.int64, copy=False)
+    if raw.size and indices.dtype == np.uint64 and int(indices.max()) > np.iinfo(np.int64).max:
+        bad = np.flatnonzero(indices.ravel() > np.iinfo(np.int64).max)[0]
+        pos = np.unravel_index(int(bad), indices.shape)
+        raise ScatterError(f"indices{fmt_pos(pos)} = {indices[pos]} is far out of range",
+                           argument="indices", rule="index-range")
+    sizes = np.broadcast_to(np.asarray(sizes, dtype=np.int64), raw.shape)
+    negative_ok = spec.index_rule.negative != "forbidden"
+    low = -sizes if negative_ok else np.zeros_like(sizes)
+    bad = (raw < low) | (raw > sizes - 1)
+    if bad.any():
+        flat = int(np.flatnonzero(bad.ravel())[0])
+        pos = np.unravel_index(flat, raw.shape)
+        value = int(raw[pos])
+        size = int(sizes[pos])
+        axis = int(np.broadcast_to(np.asarray(axes), raw.shape)[pos])
+        lo = -size if negative_ok else 0
+        count = int(bad.sum())
+        more = f"; {count - 1} more index value(s) are out of range too" if count > 1 else ""
+        if not negative_ok and -size <= value < 0:
+            note = spec.note_text("negative-index")
+            raise ScatterError(
+                f"indices{fmt_pos(pos)} = {value} is negative, but {spec.name} allows only {lo}..{size - 1} "
+                f"for axis {axis} of data with size {size}{more}" + (f". Observed: {note}" if note else ""),
+                argument="indices", rule="negative-index")
+        note = spec.note_text("index-range")
+        raise ScatterError(
+            f"indices{fmt_pos(pos)} = {value} is out of range for axis {axis} of data with size {size} "
+            f"(allowed {lo}..{size - 1}){more}" + (f". Observed: {note}" if note else ""),
+            argument="indices", rule="index-range")
+    return np.where(raw < 0, raw + sizes, raw)
+
+
+def c_strides(shape) -> np.ndarray:
+    """Element strides of a C-ordered array of ``shape``."""
+    strides = np.ones(len(shape), dtype=np.int64)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    return strides
+
+
+def prod(shape) -> int:
+    return int(math.prod(int(s) for s in shape))

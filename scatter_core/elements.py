@@ -1,0 +1,70 @@
+"""Scatter, ScatterElements and ScatterElementsUpdate: one element per update.
+
+Iteration ``i`` runs over ``indices.shape`` in row-major order and writes
+``updates[i]`` to the output cell whose coordinates are ``i``'s own, except on
+``axis``, where the coordinate is ``norm(indices[i])``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .checks import c_strides, check_index_values
+from .errors import ScatterError
+from .plan import Plan, PlanNote
+from .spec import OpSpec
+
+
+def check_shapes(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int) -> None:
+    if data.ndim < 1:
+        raise ScatterError(f"data must have rank >= 1 for {spec.name}; got a 0-d tensor",
+                           argument="data", rule="rank")
+    if indices.ndim != data.ndim:
+        raise ScatterError(
+            f"indices has rank {indices.ndim} (shape {indices.shape}) but {spec.name} needs the rank of "
+            f"data, {data.ndim} (shape {data.shape})", argument="indices", rule="rank")
+    if updates.shape != indices.shape:
+        raise ScatterError(
+            f"updates has shape {updates.shape} but {spec.name} needs the shape of indices, {indices.shape}",
+            argument="updates", rule="shape")
+    for d, (ni, nd) in enumerate(zip(indices.shape, data.shape)):
+        if d == axis and spec.axis_dim_may_exceed:
+            continue
+        if ni > nd:
+            where = "the axis" if d == axis else f"dimension {d}"
+            note = spec.note_text("axis-dim" if d == axis else "dims")
+            raise ScatterError(
+                f"indices.shape[{d}] = {ni} exceeds data.shape[{d}] = {nd}; {spec.name} needs "
+                f"indices.shape[{d}] <= data.shape[{d}] on {where}" + (f". Observed: {note}" if note else ""),
+                argument="indices", rule="dims")
+
+
+def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int) -> Plan:
+    check_shapes(spec, data, indices, updates, axis)
+    norm = check_index_values(spec, indices, data.shape[axis], axis, data.shape)
+    strides = c_strides(data.shape)
+    flat = norm * strides[axis]
+    for d, n in enumerate(indices.shape):
+        if d != axis:
+            shape = [1] * indices.ndim
+            shape[d] = n
+            flat = flat + (np.arange(n, dtype=np.int64) * strides[d]).reshape(shape)
+    n = indices.size
+    notes = []
+    if spec.index_rule.negative == "unstated" and (indices < 0).any():
+        notes.append(PlanNote(
+            "spec-silent", "info",
+            f"{spec.name}'s text does not say whether negative indices are allowed; they were counted "
+            f"from the end (v + size), as the next version and onnxruntime do.", topic="negative-index"))
+    return Plan(
+        loop_shape=tuple(indices.shape),
+        targets=np.ascontiguousarray(flat, dtype=np.int64).reshape(n, 1),
+        sources=np.arange(n, dtype=np.int64).reshape(n, 1),
+        index_cells=np.arange(n, dtype=np.int64).reshape(n, 1),
+        index_raw=indices.reshape(n, 1),
+        index_norm=norm.reshape(n, 1),
+        target_free_axes=(),
+        source_free_axes=(),
+        updates_shape=tuple(updates.shape),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,162 @@
+"""Attribute resolution, input preparation and the fast ``scatter`` kernel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+
+from . import elements, nd, update
+from .checks import as_tensor, check_index_dtype, coerce_updates, normalize_axis
+from .errors import ScatterError
+from .plan import Plan
+from .reductions import Reduction, divide_mean
+from .registry import get_spec, versions_of
+from .spec import OpSpec
+
+# Which module plans the loop of each family: data, not a branch.
+PLANNERS = MappingProxyType({"elements": elements.plan, "nd": nd.plan, "update": update.plan})
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Attributes after applying defaults and the version's rules."""
+
+    axis: int | None
+    reduction: str  # the version's own spelling
+    use_init_val: bool
+
+    def as_attrs(self, spec: OpSpec) -> dict:
+        """The attributes as the version names them (what a user would pass)."""
+        values = {"axis": self.axis, "reduction": self.reduction, "use_init_val": self.use_init_val}
+        return {name: values[name] for name in spec.attribute_names}
+
+
+def _reduction_error(spec: OpSpec, value) -> ScatterError:
+    allowed = ", ".join(repr(s) for s in spec.reduction_spellings)
+    hints = []
+    if isinstance(value, str):
+        lower = value.lower()
+        if lower != value and lower in spec.reduction_spellings:
+            hints.append(f"spellings are lower case: did you mean {lower!r}?")
+        from .reductions import REDUCTIONS  # canonical names, e.g. 'sum' for ONNX 'add'
+        if lower in REDUCTIONS and spec.spelling_of(lower) not in (None, lower):
+            hints.append(f"{spec.framework} spells it {spec.spelling_of(lower)!r}")
+        later = [s.name for s in versions_of(spec.op_type) if s.version > spec.version and lower in s.reduction_spellings]
+        if later and lower not in spec.reduction_spellings:
+            hints.append(f"{lower!r} arrives in {later[0]}")
+    note = spec.note_text("reduction")
+    text = (f"reduction = {value!r} is not allowed by {spec.name}; allowed: {allowed}"
+            + (f" ({'; '.join(hints)})" if hints else "") + (f". Observed: {note}" if note else ""))
+    return ScatterError(text, argument="reduction", rule="reduction")
+
+
+def resolve_attrs(spec: OpSpec, attrs: Mapping, rank: int) -> Resolved:
+    names = spec.attribute_names
+    for key in attrs:
+        if key not in names and key != "reduction":  # reduction is checked against the spellings below
+            have = ", ".join(names) if names else "no attributes"
+            raise ScatterError(f"{key!r} is not an attribute of {spec.name} (it has {have})",
+                               argument=key, rule="unknown-attribute")
+    axis = None
+    axis_spec = spec.attribute("axis")
+    if axis_spec is not None:
+        raw = attrs.get("axis", axis_spec.default)
+        if raw is None:
+            raise ScatterError(f"axis is a required {'input' if axis_spec.is_input else 'attribute'} of {spec.name}",
+                               argument="axis", rule="required")
+        axis = normalize_axis(spec, raw, rank)
+    reduction = attrs.get("reduction", spec.default_reduction)
+    if not isinstance(reduction, str) or reduction not in spec.reduction_spellings:
+        raise _reduction_error(spec, reduction)
+    use_init = attrs.get("use_init_val", True)
+    if isinstance(use_init, (bool, np.bool_)) or (isinstance(use_init, (int, np.integer)) and use_init in (0, 1)):
+        use_init = bool(use_init)
+    else:
+        raise ScatterError(f"use_init_val = {use_init!r} must be true or false", argument="use_init_val",
+                           rule="bool")
+    return Resolved(axis, reduction, use_init)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    spec: OpSpec
+    data: np.ndarray
+    indices: np.ndarray
+    updates: np.ndarray  # in data's dtype, in the shape the plan reads
+    resolved: Resolved
+    reduction: Reduction
+    plan: Plan
+
+    @property
+    def use_init(self) -> bool:
+        # use_init_val only matters for versions that have it; elsewhere data is always the start
+        return self.resolved.use_init_val
+
+
+def prepare(op, data, indices, updates, attrs: Mapping) -> Prepared:
+    spec = get_spec(op)
+    data = as_tensor("data", data)
+    indices = as_tensor("indices", indices)
+    updates = as_tensor("updates", updates)
+    check_index_dtype(spec, indices)
+    resolved = resolve_attrs(spec, attrs, max(data.ndim, 1))
+    reduction = spec.reduction(resolved.reduction)
+    reduction.check_dtype(data.dtype, resolved.reduction, spec.name)
+    updates = coerce_updates(spec, data, updates)
+    plan = PLANNERS[spec.family](spec, data, indices, updates, resolved.axis)
+    return Prepared(spec, data, indices, updates.reshape(plan.updates_shape), resolved, reduction, plan)
+
+
+def apply_fast(p: Prepared, out: np.ndarray) -> np.ndarray:
+    """Write the scatter result into ``out`` (already holding a copy of data)."""
+    flat_out = out.reshape(-1)
+    targets = p.plan.targets.reshape(-1)
+    values = p.updates.reshape(-1)
+    if p.plan.sources.size and not _is_identity(p.plan.sources):
+        values = values[p.plan.sources.reshape(-1)]
+    ufunc = p.reduction.combiner(out.dtype)
+    if targets.size == 0:
+        return out
+    if ufunc is None:
+        np.put(flat_out, targets, values)  # in order: the last write wins, as in the loop
+        return out
+    touched = counts = None
+    if not p.use_init or p.reduction.divides:
+        touched, counts = np.unique(targets, return_counts=True)
+    if not p.use_init:
+        flat_out[touched] = p.reduction.neutral_for(out.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):  # float overflow to inf is the defined result
+        ufunc.at(flat_out, targets, values)
+    if p.reduction.divides:
+        flat_out[touched] = divide_mean(flat_out[touched], counts + int(p.use_init), out.dtype)
+    return out
+
+
+def _is_identity(sources: np.ndarray) -> bool:
+    flat = sources.reshape(-1)
+    return bool(flat[0] == 0 and flat[-1] == flat.size - 1 and (flat.size < 3 or np.all(np.diff(flat) == 1)))
+
+
+def scatter(op, data, indices, updates, *, out: np.ndarray | None = None, **attrs) -> np.ndarray:
+    """Run operator version ``op`` on the inputs; returns a new array (or ``out``).
+
+    ``attrs`` use the spec's names and spellings: ``axis``, ``reduction``,
+    ``use_init_val``. ``out``, if given, must have data's shape and dtype; it
+    receives the result, as with a NumPy ufunc.
+    """
+    p = prepare(op, data, indices, updates, attrs)
+    if out is None:
+        out = p.data.copy(order="C")
+    else:
+        if not isinstance(out, np.ndarray) or out.shape != p.data.shape or out.dtype != p.data.dtype \
+                or not out.flags.c_contiguous or not out.flags.writeable:
+            raise ScatterError(
+                f"out must be a writeable C-contiguous array of data's shape {p.data.shape} and dtype "
+                f"{p.data.dtype}; got {getattr(out, 'shape', type(out).__name__)} "
+                f"{getattr(out, 'dtype', '')}".rstrip(), argument="out", rule="out")
+        if not np.shares_memory(out, p.data):
+            np.copyto(out, p.data)
+    return apply_fast(p, out)

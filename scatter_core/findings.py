@@ -1,0 +1,244 @@
+"""Findings: what a user should know about one run, in plain words.
+
+Each check is a small function ``(trace) -> Finding | None``; ``CHECKS`` lists
+them in the order they are shown. Checks read the trace and the spec record,
+never an operator name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+
+from .describe import fmt_value
+from .errors import fmt_pos
+from .tracing import unravel
+
+MAX_LISTED = 1000  # cells carried in a finding; the message and details give the full count
+MAX_IN_MESSAGE = 4
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    severity: str  # "info" | "warning" | "error"
+    message: str
+    cells: tuple[tuple[int, ...], ...] = ()  # output cells concerned (at most MAX_LISTED)
+    update_positions: tuple[tuple[tuple[int, ...], ...], ...] = ()  # per cell, the updates that reach it
+    details: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+
+def _cells(trace, flat) -> tuple[tuple[int, ...], ...]:
+    flat = np.asarray(flat)[:MAX_LISTED]
+    if flat.size == 0:
+        return ()
+    coords = unravel(flat, trace.data.shape)
+    return tuple(tuple(int(c) for c in row) for row in coords)
+
+
+def _dup_detail(trace):
+    """Per duplicated cell: its flat position, the update positions and values reaching it."""
+    g = trace._groups
+    dup = trace.duplicate_groups()[:MAX_LISTED]
+    src = trace.plan.sources.reshape(-1)
+    positions, values, steps = [], [], []
+    for gi in dup:
+        s, z = int(g.start[gi]), int(g.size[gi])
+        loop_pos = g.order[s:s + z]
+        coords = unravel(src[loop_pos], trace.updates.shape)
+        positions.append(tuple(tuple(int(c) for c in row) for row in coords))
+        values.append(tuple(trace._sorted_values[s:s + z].tolist()))
+        steps.append(tuple(int(x) for x in loop_pos // max(trace.slice_size, 1)))
+    return g.targets[g.start[dup]], tuple(positions), tuple(values), tuple(steps)
+
+
+def _list_cells(cells, positions, values) -> str:
+    parts = []
+    for cell, pos, val in list(zip(cells, positions, values))[:MAX_IN_MESSAGE]:
+        srcs = ", ".join(f"updates{fmt_pos(p)}" for p in pos)
+        parts.append(f"output{fmt_pos(cell)} ← {srcs} ({', '.join(fmt_value(v) for v in val)})")
+    return "; ".join(parts)
+
+
+def duplicate_index(trace):
+    dup = trace.duplicate_groups()
+    if dup.size == 0:
+        return None
+    flat, positions, values, steps = _dup_detail(trace)
+    cells = _cells(trace, flat)
+    total = int(dup.size)
+    more = f"; and {total - MAX_IN_MESSAGE} more" if total > MAX_IN_MESSAGE else ""
+    red = trace.reduction
+    spelling = trace.resolved.reduction
+    if red.ufunc is None:
+        tail = ("With reduction none only one of the competing values survives, and which one depends "
+                "on the order the writes run in.")
+    else:
+        tail = f"With reduction {spelling} the competing values are combined ({red.words})."
+    note = trace.spec.note_text("duplicates")
+    msg = (f"{total} output cell{'s are' if total != 1 else ' is'} written more than once: "
+           f"{_list_cells(cells, positions, values)}{more}. {tail}")
+    return Finding("duplicate-index", "warning" if red.ufunc is None else "info", msg, cells, positions,
+                   MappingProxyType({"count": total, "values": values, "steps": steps,
+                                     "runtime_note": note}))
+
+
+def _differs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "f":
+        same = (a.view(np.uint8).reshape(a.size, -1) == b.view(np.uint8).reshape(b.size, -1)).all(axis=1)
+        return ~same
+    return a != b
+
+
+def order_dependent(trace):
+    if trace.reduction.ufunc is not None or trace.duplicate_groups().size == 0:
+        return None
+    cells_flat, first = trace.final_values_in_order("reversed")
+    last = trace.output.reshape(-1)[cells_flat]
+    differ = _differs(first, last)
+    n_diff = int(differ.sum())
+    cells = _cells(trace, cells_flat)
+    if n_diff:
+        shown = [f"output{fmt_pos(c)}: first wins → {fmt_value(f)}, last wins → {fmt_value(l)}"
+                 for c, f, l, d in zip(cells, first, last, differ) if d][:MAX_IN_MESSAGE]
+        msg = (f"The result depends on the loop order: {n_diff} cell{'s' if n_diff != 1 else ''} differ "
+               f"between first-write-wins and last-write-wins ({'; '.join(shown)}). The spec leaves the "
+               f"order unspecified; every runtime tried applies the writes in row-major loop order, so the "
+               f"last write wins. Scatter Explorer shows last-write-wins.")
+    else:
+        msg = ("Duplicate writes carry equal values here, so first-write-wins and last-write-wins give "
+               "the same output; with other values the result would depend on the order.")
+    return Finding("order-dependent", "warning" if n_diff else "info", msg, cells, (),
+                   MappingProxyType({"cells_flat": cells_flat, "first_wins": first, "last_wins": last,
+                                     "differs": differ, "n_differ": n_diff,
+                                     "runtime_note": trace.spec.note_text("duplicates")}))
+
+
+def float_order_sensitive(trace):
+    red = trace.reduction
+    if trace.data.dtype.kind != "f" or not red.order_sensitive_for_floats or trace.duplicate_groups().size == 0:
+        return None
+    forward_cells, _ = trace.final_values_in_order("reversed")
+    forward = trace.output.reshape(-1)[forward_cells]
+    best = None
+    for order in ("reversed", "ascending"):
+        cells_flat, alt = trace.final_values_in_order(order)
+        differ = _differs(alt, forward)
+        if not differ.any():
+            continue
+        with np.errstate(all="ignore"):
+            diff = np.abs(alt.astype(np.float64) - forward.astype(np.float64))
+        diff = np.where(np.isnan(diff), np.inf, diff)
+        k = int(np.argmax(np.where(differ, diff, -1)))
+        if best is None or diff[k] > best["max_abs_diff"]:
+            best = {"order": order, "max_abs_diff": float(diff[k]), "cell_flat": int(cells_flat[k]),
+                    "loop_value": forward[k], "other_value": alt[k], "n_cells": int(differ.sum()),
+                    "cells_flat": cells_flat[differ]}
+    if best is None:
+        return None
+    cell = _cells(trace, [best["cell_flat"]])[0]
+    msg = (f"The float result depends on the order the {trace.resolved.reduction} runs in: applying the "
+           f"duplicated updates in {best['order']} order changes {best['n_cells']} cell(s); the largest "
+           f"change is at output{fmt_pos(cell)}: {fmt_value(best['loop_value'])} in loop order vs "
+           f"{fmt_value(best['other_value'])} (difference {best['max_abs_diff']:.3g}). A kernel that "
+           f"accumulates in parallel can legitimately produce either.")
+    return Finding("float-order-sensitive", "warning", msg, _cells(trace, best["cells_flat"]), (),
+                   MappingProxyType(best))
+
+
+def spec_disallows_duplicates(trace):
+    canonical = trace.reduction.name
+    if canonical not in trace.spec.duplicates_forbidden_with or trace.duplicate_groups().size == 0:
+        return None
+    flat, positions, _, _ = _dup_detail(trace)
+    msg = (f"{trace.spec.name}'s text does not allow duplicate indices here: {trace.spec.duplicate_policy} "
+           f"The input has {trace.duplicate_groups().size} duplicated cell(s); the output shown follows the "
+           f"loop order (last write wins), as the runtimes do, but a conforming kernel may give any of them.")
+    return Finding("spec-disallows-duplicates", "warning", msg, _cells(trace, flat), positions,
+                   MappingProxyType({"policy": trace.spec.duplicate_policy}))
+
+
+def integer_mean_rounding(trace):
+    notes = trace.spec.notes_on("integer-mean")
+    if not (trace.reduction.divides and trace.data.dtype.kind == "i" and notes) or len(trace) == 0:
+        return None
+    g = trace._groups
+    last = g.last
+    acc = trace.acc_after.reshape(-1)[g.order[last]].astype(np.int64)
+    count = g.size + int(trace.use_init)
+    trunc = np.where(acc < 0, -((-acc) // count), acc // count)
+    floor = np.floor_divide(acc, count)
+    differ = trunc != floor
+    if not differ.any():
+        return None
+    cells_flat = g.targets[last][differ]
+    cells = _cells(trace, cells_flat)
+    example = (f"output{fmt_pos(cells[0])}: floor {int(floor[differ][0])}, truncation {int(trunc[differ][0])}")
+    msg = (f"Integer mean: {int(differ.sum())} cell(s) have a negative, inexact mean, where rounding down "
+           f"(the spec) and rounding toward zero differ ({example}). "
+           + " ".join(f"{n.runtimes} {n.text}." for n in notes))
+    return Finding("runtime-divergence", "warning", msg, cells, (),
+                   MappingProxyType({"topic": "integer-mean", "floor": floor[differ], "trunc": trunc[differ]}))
+
+
+def int64_narrowing(trace):
+    notes = trace.spec.notes_on("int64")
+    if trace.data.dtype != np.int64 or not notes:
+        return None
+    lo, hi = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    out_of_range = [name for name, arr in (("data", trace.data), ("updates", trace.updates),
+                                          ("output", trace.output))
+                    if arr.size and (arr.min() < lo or arr.max() > hi)]
+    if not out_of_range:
+        return None
+    return Finding("runtime-divergence", "warning",
+                   f"int64 values outside the int32 range in {', '.join(out_of_range)}: "
+                   + " ".join(f"{n.runtimes} {n.text}." for n in notes),
+                   details=MappingProxyType({"topic": "int64"}))
+
+
+def plan_notes(trace):
+    found = []
+    for note in trace.plan.notes:
+        observed = trace.spec.note_text(note.topic) if note.topic else ""
+        found.append(Finding(note.kind, note.severity,
+                             note.message + (f" Observed: {observed}" if observed else ""),
+                             details=MappingProxyType({"topic": note.topic})))
+    return found
+
+
+def dtype_notes(trace):
+    """Runtime notes that apply to this dtype and reduction (bool, float16)."""
+    if trace.reduction.ufunc is None or len(trace) == 0:
+        return None
+    topic = {"b": "bool", "f": "float16" if trace.data.dtype == np.float16 else None}.get(trace.data.dtype.kind)
+    notes = trace.spec.notes_on(topic) if topic else ()
+    if not notes:
+        return None
+    return Finding("runtime-divergence", "info",
+                   f"{trace.data.dtype} data with reduction {trace.resolved.reduction}: "
+                   + " ".join(f"{n.runtimes} {n.text}." for n in notes),
+                   details=MappingProxyType({"topic": topic}))
+
+
+def use_init_val_no_effect(trace):
+    if trace.spec.attribute("use_init_val") is None or trace.use_init or trace.reduction.ufunc is not None:
+        return None
+    return Finding("no-effect", "info", "use_init_val=false has no effect with reduction none.")
+
+
+CHECKS = (duplicate_index, order_dependent, float_order_sensitive, spec_disallows_duplicates,
+          integer_mean_rounding, int64_narrowing, plan_notes, dtype_notes, use_init_val_no_effect)
+
+
+def collect(trace) -> list[Finding]:
+    found: list[Finding] = []
+    for check in CHECKS:
+        result = check(trace)
+        if result is None:
+            continue
+        found.extend(result if isinstance(result, list) else [result])
+    return found

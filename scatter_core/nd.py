@@ -1,0 +1,81 @@
+"""ScatterND and ScatterNDUpdate: one k-tuple per iteration, writing a slice.
+
+``indices`` is read as a tensor of k-tuples (k = ``indices.shape[-1]``).
+Iteration ``idx`` runs over ``indices.shape[:-1]`` in row-major order and
+writes ``updates[idx]`` (shape ``data.shape[k:]``) to the slice
+``output[tuple(norm(indices[idx]))]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .checks import c_strides, check_index_values, prod
+from .errors import ScatterError
+from .plan import Plan, PlanNote
+from .spec import OpSpec
+
+
+def expected_updates_shape(data_shape, indices_shape) -> tuple[int, ...]:
+    k = indices_shape[-1]
+    return tuple(indices_shape[:-1]) + tuple(data_shape[k:])
+
+
+def check_shapes(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray) -> tuple[np.ndarray, list]:
+    notes = []
+    if data.ndim < 1:
+        raise ScatterError(f"data must have rank >= 1 for {spec.name}; got a 0-d tensor",
+                           argument="data", rule="rank")
+    if indices.ndim < 1:
+        raise ScatterError(f"indices must have rank q >= 1 for {spec.name}; got a 0-d tensor",
+                           argument="indices", rule="rank")
+    k = indices.shape[-1]
+    if k > data.ndim:
+        raise ScatterError(
+            f"indices.shape[-1] = {k} is larger than the rank of data ({data.ndim}, shape {data.shape}); "
+            f"{spec.name} needs k <= rank(data)", argument="indices", rule="k")
+    want = expected_updates_shape(data.shape, indices.shape)
+    if updates.shape != want:
+        if spec.one_element_for_scalar_updates and want == () and updates.shape == (1,):
+            notes.append(PlanNote(
+                "one-element-updates", "info",
+                f"updates has shape (1,) where a 0-d update is expected; {spec.name}'s text accepts a "
+                f"one-element tensor here.", topic="scalar-updates"))
+            return updates.reshape(()), notes
+        raise ScatterError(
+            f"updates has shape {updates.shape} but {spec.name} needs indices.shape[:-1] + data.shape[k:] = "
+            f"{indices.shape[:-1]} + {data.shape[k:]} = {want} (k = {k})", argument="updates", rule="shape")
+    return updates, notes
+
+
+def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis=None) -> Plan:
+    updates, notes = check_shapes(spec, data, indices, updates)
+    k = indices.shape[-1]
+    loop_shape = tuple(indices.shape[:-1])
+    n = prod(loop_shape)
+    tuples = indices.reshape(n, k)
+    sizes = np.asarray(data.shape[:k], dtype=np.int64)
+    norm = check_index_values(spec, tuples, sizes, np.arange(k), data.shape).reshape(n, k)
+    slice_size = prod(data.shape[k:])
+    row_strides = c_strides(data.shape[:k]) if k else np.zeros(0, dtype=np.int64)
+    rows = norm @ row_strides if k else np.zeros(n, dtype=np.int64)
+    targets = rows[:, None] * slice_size + np.arange(slice_size, dtype=np.int64)[None, :]
+    sources = np.arange(n * slice_size, dtype=np.int64).reshape(n, slice_size)
+    if k == 0 and n:
+        notes.append(PlanNote(
+            "k-zero", "warning",
+            f"indices.shape[-1] == 0: every one of the {n} empty tuples addresses the whole tensor, so each "
+            f"iteration updates all of data. Scatter Explorer follows the text (and onnxruntime, "
+            f"onnx.reference, the OpenVINO reference).", topic="k-zero"))
+    return Plan(
+        loop_shape=loop_shape,
+        targets=np.ascontiguousarray(targets, dtype=np.int64),
+        sources=sources,
+        index_cells=np.arange(n * k, dtype=np.int64).reshape(n, k),
+        index_raw=tuples.astype(np.int64, copy=False),
+        index_norm=norm,
+        target_free_axes=tuple(range(k, data.ndim)),
+        source_free_axes=tuple(range(len(loop_shape), len(loop_shape) + data.ndim - k)),
+        updates_shape=tuple(updates.shape),
+        notes=tuple(notes),
+    )

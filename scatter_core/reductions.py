@@ -1,0 +1,121 @@
+"""The reduction table.
+
+Each operator version names its reductions in its own spelling (ONNX ``add``,
+OpenVINO ``sum``); the registry maps those spellings to the canonical rows of
+this table. The engine never branches on a reduction's name: it reads the row.
+
+A row says
+* ``ufunc``: how two values combine (``None`` means "replace");
+* ``bool_ufunc``: the same for bool tensors (``None`` with ``bool_ok`` False
+  means the reduction has no bool meaning and is refused);
+* ``neutral``: where a cell starts when ``use_init_val`` is false;
+* ``divides``: the result is the accumulated sum divided once, at the end, by
+  the number of contributions (mean).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .errors import ScatterError
+
+
+def _zero(dtype: np.dtype):
+    return np.zeros((), dtype=dtype)[()]
+
+
+def _one(dtype: np.dtype):
+    return np.ones((), dtype=dtype)[()]
+
+
+def _highest(dtype: np.dtype):
+    if dtype == np.bool_:
+        return np.True_
+    if dtype.kind == "f":
+        return dtype.type(np.inf)
+    return np.iinfo(dtype).max
+
+
+def _lowest(dtype: np.dtype):
+    if dtype == np.bool_:
+        return np.False_
+    if dtype.kind == "f":
+        return dtype.type(-np.inf)
+    return np.iinfo(dtype).min
+
+
+@dataclass(frozen=True)
+class Reduction:
+    name: str
+    symbol: str  # how the step log writes one application, e.g. "+"
+    ufunc: np.ufunc | None
+    bool_ufunc: np.ufunc | None
+    bool_ok: bool
+    neutral: Callable[[np.dtype], object]
+    divides: bool = False
+    order_sensitive_for_floats: bool = False
+    words: str = ""
+
+    def combiner(self, dtype: np.dtype) -> np.ufunc | None:
+        """The ufunc that folds one update into a cell of ``dtype``."""
+        if dtype == np.bool_:
+            return self.bool_ufunc
+        return self.ufunc
+
+    def check_dtype(self, dtype: np.dtype, spelling: str, op_name: str) -> None:
+        if dtype == np.bool_ and not self.bool_ok:
+            raise ScatterError(
+                f"reduction {spelling!r} is not defined for bool data in {op_name} "
+                f"(data has dtype bool; use a numeric dtype or another reduction)",
+                argument="reduction", rule="bool-reduction")
+
+    def neutral_for(self, dtype: np.dtype):
+        return self.neutral(dtype)
+
+
+def _neutral_none(dtype: np.dtype):
+    return _zero(dtype)
+
+
+REDUCTIONS: dict[str, Reduction] = {
+    r.name: r
+    for r in (
+        Reduction("none", "=", None, None, True, _neutral_none,
+                  words="each update replaces the cell's value"),
+        Reduction("sum", "+", np.add, np.logical_or, True, _zero,
+                  order_sensitive_for_floats=True,
+                  words="each update is added to the cell (logical OR for bool)"),
+        Reduction("prod", "*", np.multiply, np.logical_and, True, _one,
+                  order_sensitive_for_floats=True,
+                  words="the cell is multiplied by each update (logical AND for bool)"),
+        Reduction("max", "max", np.maximum, np.logical_or, True, _lowest,
+                  words="the cell keeps the larger of its value and the update (OR for bool)"),
+        Reduction("min", "min", np.minimum, np.logical_and, True, _highest,
+                  words="the cell keeps the smaller of its value and the update (AND for bool)"),
+        Reduction("sub", "-", np.subtract, np.logical_xor, True, _zero,
+                  order_sensitive_for_floats=True,
+                  words="each update is subtracted from the cell (XOR for bool)"),
+        Reduction("mean", "mean", np.add, None, False, _zero, divides=True,
+                  order_sensitive_for_floats=True,
+                  words="the cell becomes the mean of its contributions; integers are floored"),
+    )
+}
+
+
+def divide_mean(acc: np.ndarray, count: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Divide accumulated sums by contribution counts, in ``dtype``.
+
+    Integers are rounded towards negative infinity (the spec's rule; the
+    OpenVINO CPU plugin truncates instead, which the findings point out).
+    """
+    acc = np.asarray(acc, dtype=dtype)
+    count = np.asarray(count)
+    if dtype.kind in "iu":
+        safe = np.where(count == 0, 1, count).astype(np.int64)
+        return np.floor_divide(acc.astype(np.int64), safe).astype(dtype)
+    safe = np.where(count == 0, 1, count)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        return (acc / safe.astype(dtype)).astype(dtype)

@@ -1,0 +1,442 @@
+"""The operator registry: one record per operator version, as data.
+
+Adding a version means adding one :class:`OpSpec` here (and one example file in
+``spec_examples/``). Kernels, pages and figures read these records; none of them
+branch on an operator's name.
+
+Runtime observations come from ``../shared/semantics.md`` (onnx 1.23.2,
+onnxruntime 1.31.1, OpenVINO 2026.4.1, observed 2026-11-22).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from .spec import ANY_INT, AttrSpec, IndexRule, OpSpec, RuntimeNote
+
+ORT = "onnxruntime 1.31.1"
+ONNX_REF = "onnx.reference 1.23.2"
+OV_CPU = "OpenVINO 2026.4.1 CPU plugin"
+OV_REF = "OpenVINO 2026.4.1 reference"
+OV_BOTH = "OpenVINO 2026.4.1 (CPU plugin and reference)"
+ALL_RUNTIMES = "onnxruntime, onnx.reference and OpenVINO (CPU and reference)"
+
+ONNX_DOCS = "https://onnx.ai/onnx/operators/onnx__{op}.html#l-onnx-op-{anchor}-{v}"
+OV_DOCS = ("https://docs.openvino.ai/2025/documentation/openvino-ir-format/"
+           "operation-sets/operation-specs/movement/{page}.html")
+
+ONNX_TYPES = ("any tensor type: bool, integers, float16/float/double, string, complex "
+              "(Scatter Explorer covers bool, integer and float tensors)")
+ONNX_TYPES_BF16 = ONNX_TYPES.replace("float16/", "bfloat16/float16/")
+OV_TYPES = "any supported element type (Scatter Explorer covers bool, integer and float tensors)"
+
+# -- shared pieces of text and notes ---------------------------------------
+ONNX_AXIS = AttrSpec("axis", "int", default=0,
+                     doc="the axis indices address; negative counts from the back, range [-r, r-1]")
+OV_AXIS = AttrSpec("axis", "int", default=None, required=True, is_input=True,
+                   doc="4th input: a scalar or one-element tensor; negative counts from the back, range [-r, r-1]")
+
+
+def _reduction_attr(spellings: tuple[str, ...], default: str = "none") -> AttrSpec:
+    return AttrSpec("reduction", "str", default=default,
+                    doc="one of " + ", ".join(spellings))
+
+
+LAST_WINS = RuntimeNote(
+    "duplicates", ALL_RUNTIMES,
+    "with reduction none the last write in row-major loop order wins, even with thousands of "
+    "duplicates (OpenVINO CPU runs ScatterUpdate and ScatterND(none) with parallel_for, so with "
+    "more threads the order is formally undefined)")
+ORT_STRICT_DIMS = RuntimeNote(
+    "dims", ORT,
+    "requires indices.shape[i] <= data.shape[i] for every i != axis and accepts a longer axis dimension")
+ORT_ND_INT64 = RuntimeNote("index-dtype", ORT, "rejects int32 indices for ScatterND (type constraint)")
+ORT_REDUCTION_16 = RuntimeNote(
+    "reduction", ORT,
+    "accepts max and min at opset 16 although the text allows only none, add and mul, and silently "
+    "treats unknown strings ('sum', 'mean', 'ADD') as none")
+ORT_REDUCTION_18 = RuntimeNote(
+    "reduction", ORT, "silently treats unknown reduction strings ('sum', 'mean', 'ADD') as none")
+ORT_NO_REDUCTION_ATTR = RuntimeNote(
+    "reduction", ORT, "refuses to load a model that sets reduction at this opset ('Unrecognized attribute')")
+ONNX_REF_REDUCTION = RuntimeNote(
+    "reduction", ONNX_REF, "does not validate reduction: it applies add/mul/max/min at any opset")
+ORT_BOOL_MAXMIN = RuntimeNote(
+    "bool", ORT, "refuses bool data with max/min; onnx.reference gives max = OR, min = AND")
+ORT_F16 = RuntimeNote(
+    "float16", ORT, "refuses float16 data with add/mul; onnx.reference rounds to float16 after every step")
+ONNX_REF_LAX = RuntimeNote(
+    "shape", ONNX_REF, "silently ignores an updates shape that differs from the indices shape")
+OV_RANGE_LOW = RuntimeNote(
+    "index-range", OV_CPU, "has no lower-bound check for the Elements ops: an index below -s crashes the process")
+OV_NEGATIVE_ACCEPTED = RuntimeNote(
+    "negative-index", OV_BOTH, "accept negative indices in [-s, -1] and normalise them to s + index")
+OV_INT64 = RuntimeNote(
+    "int64", OV_CPU, "computes int64 data in int32: 2**40 + 3 comes back as 3")
+OV_REDUCTION_CASE = RuntimeNote(
+    "reduction", OV_BOTH, "accept reduction names in any case ('SUM', 'Mean') and reject unknown names")
+OV_ALIAS_DIMS = RuntimeNote(
+    "dims", OV_BOTH,
+    "accept an indices dimension larger than data's on a non-axis dimension; the writes alias into the "
+    "next row (e.g. (0, 3) lands on (1, 0))")
+OV_F16 = RuntimeNote(
+    "float16", OV_BOTH, "accumulate float16 sums in wider precision (2048 + 1 + 1 = 2050)")
+OV_ND_K0 = RuntimeNote(
+    "k-zero", OV_CPU,
+    "does nothing when indices.shape[-1] == 0 (it returns early because indices has no elements); "
+    "onnxruntime, onnx.reference and the OpenVINO reference update the whole tensor")
+ONNX_ND_K0 = RuntimeNote(
+    "k-zero", ALL_RUNTIMES.replace("OpenVINO (CPU and reference)", "the OpenVINO reference"),
+    "update the whole tensor when indices.shape[-1] == 0 (the OpenVINO CPU plugin does nothing)")
+OV_ND_SCALAR = RuntimeNote(
+    "scalar-updates", OV_CPU, "refuses a one-element updates tensor in place of a 0-d one; the reference accepts it")
+
+ELEMENTS_LOOP = "one iteration per element of updates (= per element of indices), row-major"
+ND_LOOP = "one iteration per k-tuple of indices (over indices.shape[:-1]), row-major"
+
+ONNX_ELEMENTS_SHAPES = (
+    "rank(indices) == rank(data) == rank(updates) >= 1",
+    "updates.shape == indices.shape",
+    "indices.shape[i] <= data.shape[i] for every i != axis (otherwise a target falls outside data)",
+)
+ND_SHAPES = (
+    "rank(data) = r >= 1, rank(indices) = q >= 1",
+    "k = indices.shape[-1] <= r",
+    "updates.shape == indices.shape[:-1] + data.shape[k:]",
+)
+ONNX_ELEMENTS_INDEX = IndexRule(
+    "allowed", ("int32", "int64"), "every index v along axis of size s: -s <= v <= s-1; v < 0 means v + s")
+ONNX_ND_INDEX = IndexRule(
+    "allowed", ("int64",),
+    "coordinate j of every k-tuple: -data.shape[j] <= v <= data.shape[j]-1; v < 0 means v + data.shape[j]")
+ELEMENTS_FORMULA = "output[i₀…i_axis…] = f(output[…, norm(indices[i]), …], updates[i])  (the axis coordinate comes from indices)"
+ND_FORMULA = "output[tuple(norm(indices[idx]))] = f(output[…], updates[idx])  for idx over indices.shape[:-1]"
+NONE_ONLY = (("none", "none"),)
+ONNX_16 = (("none", "none"), ("add", "sum"), ("mul", "prod"))
+ONNX_18 = ONNX_16 + (("max", "max"), ("min", "min"))
+
+OPERATORS_LIST: tuple[OpSpec, ...] = (
+    # ------------------------------------------------------------------ ONNX Scatter
+    OpSpec(
+        name="Scatter-9", op_type="Scatter", version=9, framework="ONNX", family="elements",
+        url=ONNX_DOCS.format(op="Scatter", anchor="scatter", v=9),
+        summary="Copies data and writes each update along one axis at the position its index gives; "
+                "the other coordinates are the update's own.",
+        formula=ELEMENTS_FORMULA, loop=ELEMENTS_LOOP,
+        attributes=(ONNX_AXIS,), reductions=NONE_ONLY,
+        index_rule=IndexRule("unstated", ("int32", "int64"),
+                             "the text gives no index range; Scatter Explorer applies Scatter-11's "
+                             "-s <= v <= s-1 with v < 0 meaning v + s, as onnxruntime does"),
+        shape_rules=ONNX_ELEMENTS_SHAPES,
+        duplicates_forbidden_with=(), duplicate_policy="The text says nothing about duplicate indices.",
+        data_types=ONNX_TYPES,
+        changes=("First version of a scatter operator in ONNX.",),
+        runtime_notes=(RuntimeNote("negative-index", ORT, "accepts -s..s-1 and normalises negatives"),
+                       LAST_WINS),
+        runnable_on=("onnxruntime", "onnx.reference"),
+    ),
+    OpSpec(
+        name="Scatter-11", op_type="Scatter", version=11, framework="ONNX", family="elements",
+        url=ONNX_DOCS.format(op="Scatter", anchor="scatter", v=11),
+        summary="Deprecated alias of ScatterElements-11 with the same behaviour.",
+        formula=ELEMENTS_FORMULA, loop=ELEMENTS_LOOP,
+        attributes=(ONNX_AXIS,), reductions=NONE_ONLY,
+        index_rule=ONNX_ELEMENTS_INDEX, shape_rules=ONNX_ELEMENTS_SHAPES,
+        duplicates_forbidden_with=(), duplicate_policy="The text says nothing about duplicate indices.",
+        data_types=ONNX_TYPES,
+        changes=("Deprecated in favour of ScatterElements-11, which behaves identically.",
+                 "Index range stated: -s..s-1, out of range is an error; negative indices count from the end.",
+                 "The text now writes into output (a copy of data) rather than into data."),
+        previous="Scatter-9", deprecated="ScatterElements-11",
+        runtime_notes=(RuntimeNote("deprecated", "onnx 1.23.2 checker, onnxruntime 1.31.1",
+                                   "refuse Scatter at opset 11 ('deprecated in domain_version of 11'); "
+                                   "onnx.reference has no Scatter kernel. ScatterElements-11 is its runtime stand-in"),
+                       LAST_WINS),
+        runnable_on=(),
+        extra=MappingProxyType({"runtime_stand_in": "ScatterElements-11"}),
+    ),
+    # ------------------------------------------------------------------ ONNX ScatterElements
+    OpSpec(
+        name="ScatterElements-11", op_type="ScatterElements", version=11, framework="ONNX", family="elements",
+        url=ONNX_DOCS.format(op="ScatterElements", anchor="scatterelements", v=11),
+        summary="Copies data and writes each update along one axis at the position its index gives; "
+                "the other coordinates are the update's own. The inverse of GatherElements.",
+        formula=ELEMENTS_FORMULA, loop=ELEMENTS_LOOP,
+        attributes=(ONNX_AXIS,), reductions=NONE_ONLY,
+        index_rule=ONNX_ELEMENTS_INDEX, shape_rules=ONNX_ELEMENTS_SHAPES,
+        duplicates_forbidden_with=(), duplicate_policy="The text says nothing about duplicate indices.",
+        data_types=ONNX_TYPES,
+        changes=("New name for Scatter (Scatter-11 is deprecated in its favour); same behaviour.",),
+        previous="Scatter-9",
+        runtime_notes=(ORT_STRICT_DIMS, ORT_NO_REDUCTION_ATTR, ONNX_REF_LAX, LAST_WINS),
+        runnable_on=("onnxruntime", "onnx.reference"),
+    ),
+    OpSpec(
+        name="ScatterElements-13", op_type="ScatterElements", version=13, framework="ONNX", family="elements",
+        url=ONNX_DOCS.format(op="ScatterElements", anchor="scatterelements", v=13),
+        summary="As ScatterElements-11; bfloat16 joins the allowed types.",
+        formula=ELEMENTS_FORMULA, loop=ELEMENTS_LOOP,
+        attributes=(ONNX_AXIS,), reductions=NONE_ONLY,
+        index_rule=ONNX_ELEMENTS_INDEX, shape_rules=ONNX_ELEMENTS_SHAPES,
+        duplicates_forbidden_with=(), duplicate_policy="The text says nothing about duplicate indices.",
+        data_types=ONNX_TYPES_BF16,
+        changes=("Type constraint T gains bfloat16.",),
+        previous="ScatterElements-11",
+        runtime_notes=(ORT_STRICT_DIMS, ORT_NO_REDUCTION_ATTR, ONNX_REF_LAX, LAST_WINS),
+        runnable_on=("onnxruntime", "onnx.reference"),
+    ),
+    OpSpec(
+        name="ScatterElements-16", op_type="ScatterElements", version=16, framework="ONNX", family="elements",
+        url=ONNX_DOCS.format(op="ScatterElements", anchor="scatterelements", v=16),
+        summary="As ScatterElements-13, plus a reduction attribute: none, add or mul.",
+        formula=ELEMENTS_FORMULA, loop=ELEMENTS_LOOP,
+        attributes=(ONNX_AXIS, _reduction_attr(("none", "add", "mul"))), reductions=ONNX_16,
+        index_rule=ONNX_ELEMENTS_INDEX, shape_rules=ONNX_ELEMENTS_SHAPES,
+        duplicates_forbidden_with=("none",),
+        duplicate_policy="With reduction none, indices must not contain duplicates; with add/mul "
+                         "duplicates are combined.",
+        data_types=ONNX_TYPES_BF16,
+        changes=("New attribute reduction: none (default), add, mul.",
+                 "The text now forbids duplicate indices when reduction is none."),
+        previous="ScatterElements-13",
+        runtime_notes=(ORT_STRICT_DIMS, ORT_REDUCTION_16, ONNX_REF_REDUCTION, ORT_F16, ONNX_REF_LAX, LAST_WINS),
+        runnable_on=("onnxruntime", "onnx.reference"),
+    ),
+    OpSpec(
+        name="ScatterElements-18", op_type="ScatterElements", version=18, framework="ONNX", family="elements",
+        url=ONNX_DOCS.format(op="ScatterElements", anchor="scatterelements", v=18),
+        summary="As ScatterElements-16, plus max and min reductions.",
+        formula=ELEMENTS_FORMULA, loop=ELEMENTS_LOOP,
+        attributes=(ONNX_AXIS, _reduction_attr(("none", "add", "mul", "max", "min"))), reductions=ONNX_18,
+        index_rule=ONNX_ELEMENTS_INDEX, shape_rules=ONNX_ELEMENTS_SHAPES,
+        duplicates_forbidden_with=("none",),
+        duplicate_policy="With reduction none, indices must not contain duplicates; with a reduction "
+                         "duplicates are combined.",
+        data_types=ONNX_TYPES_BF16,
+        changes=("reduction gains max and min.",),
+        previous="ScatterElements-16",
+        runtime_notes=(ORT_STRICT_DIMS, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_REF_LAX, LAST_WINS),
+        runnable_on=("onnxruntime", "onnx.reference"),
+    ),
+    # ------------------------------------------------------------------ ONNX ScatterND
+    OpSpec(
+        name="ScatterND-11", op_type="ScatterND", version=11, framework="ONNX", family="nd",
+        url=ONNX_DOCS.format(op="ScatterND", anchor="scatternd", v=11),
+        summary="Copies data and writes whole slices (or single elements) addressed by k-tuples of indices. "
+                "The inverse of GatherND.",
+        formula=ND_FORMULA, loop=ND_LOOP,
+        attributes=(), reductions=NONE_ONLY,
+        index_rule=ONNX_ND_INDEX, shape_rules=ND_SHAPES,
+        duplicates_forbidden_with=("none",),
+        duplicate_policy="Indices must not contain duplicates: two updates to one location are not supported, "
+                         "and the loop order is unspecified.",
+        data_types=ONNX_TYPES,
+        changes=("First version of ScatterND.",),
+        runtime_notes=(ORT_ND_INT64, ORT_NO_REDUCTION_ATTR, ONNX_ND_K0, LAST_WINS),
+        runnable_on=("onnxruntime", "onnx.reference"),
+    ),
+    OpSpec(
+        name="ScatterND-13", op_type="ScatterND", version=13, framework="ONNX", family="nd",
+        url=ONNX_DOCS.format(op="ScatterND", anchor="scatternd", v=13),
+        summary="As ScatterND-11; bfloat16 joins the allowed types.",
+        formula=ND_FORMULA, loop=ND_LOOP,
+        attributes=(), reductions=NONE_ONLY,
+        index_rule=ONNX_ND_INDEX, shape_rules=ND_SHAPES,
+        duplicates_forbidden_with=("none",),
+        duplicate_policy="Indices must not contain duplicates: two updates to one location are not supported, "
+                         "and the loop order is unspecified.",
+        data_types=ONNX_TYPES_BF16,
+        changes=("Type constraint T gains bfloat16.",),
+        previous="ScatterND-11",
+        runtime_notes=(ORT_ND_INT64, ORT_NO_REDUCTION_ATTR, ONNX_ND_K0, LAST_WINS),
+        runnable_on=("onnxruntime", "onnx.reference"),
+    ),
+    OpSpec(
+        name="ScatterND-16", op_type="ScatterND", version=16, framework="ONNX", family="nd",
+        url=ONNX_DOCS.format(op="ScatterND", anchor="scatternd", v=16),
+        summary="As ScatterND-13, plus a reduction attribute: none, add or mul.",
+        formula=ND_FORMULA, loop=ND_LOOP,
+        attributes=(_reduction_attr(("none", "add", "mul")),), reductions=ONNX_16,
+        index_rule=ONNX_ND_INDEX, shape_rules=ND_SHAPES,
+        duplicates_forbidden_with=("none",),
+        duplicate_policy="With reduction none, indices must not contain duplicates; with add/mul "
+                         "duplicates are combined.",
+        data_types=ONNX_TYPES_BF16,
+        changes=("New attribute reduction: none (default), add, mul.",
+                 "The blanket ban on duplicate indices now applies only to reduction none."),
+        previous="ScatterND-13",
+        runtime_notes=(ORT_ND_INT64, ORT_REDUCTION_16, ONNX_REF_REDUCTION, ORT_F16, ONNX_ND_K0, LAST_WINS),
+        runnable_on=("onnxruntime", "onnx.reference"),
+    ),
+    OpSpec(
+        name="ScatterND-18", op_type="ScatterND", version=18, framework="ONNX", family="nd",
+        url=ONNX_DOCS.format(op="ScatterND", anchor="scatternd", v=18),
+        summary="As ScatterND-16, plus max and min reductions.",
+        formula=ND_FORMULA, loop=ND_LOOP,
+        attributes=(_reduction_attr(("none", "add", "mul", "max", "min")),), reductions=ONNX_18,
+        index_rule=ONNX_ND_INDEX, shape_rules=ND_SHAPES,
+        duplicates_forbidden_with=("none",),
+        duplicate_policy="With reduction none, indices must not contain duplicates; with a reduction "
+                         "duplicates are combined.",
+        data_types=ONNX_TYPES_BF16,
+        changes=("reduction gains max and min.",),
+        previous="ScatterND-16",
+        runtime_notes=(ORT_ND_INT64, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_ND_K0, LAST_WINS,
+                       RuntimeNote("float16", ORT, "refuses float16 ScatterND with max/min as well")),
+        runnable_on=("onnxruntime", "onnx.reference"),
+    ),
+    # ------------------------------------------------------------------ OpenVINO
+    OpSpec(
+        name="ScatterUpdate-3", op_type="ScatterUpdate", version=3, framework="OpenVINO", family="update",
+        url=OV_DOCS.format(page="scatter-update-3"),
+        summary="Copies data and replaces whole slices along one axis: the slice at position indices[j] "
+                "takes updates' slice j.",
+        formula="output[:, …, norm(indices[j]), …, :] = updates[:, …, j, …, :]  (slices along axis)",
+        loop="one iteration per element j of indices, row-major",
+        attributes=(OV_AXIS,), reductions=NONE_ONLY,
+        index_rule=IndexRule("forbidden", ANY_INT, "every index v: 0 <= v <= data.shape[axis]-1; negative is an error"),
+        shape_rules=("rank(data) = r >= 1; indices of any rank, 0-d allowed",
+                     "updates.shape == data.shape[:axis] + indices.shape + data.shape[axis+1:]"),
+        duplicates_forbidden_with=(),
+        duplicate_policy="The text does not define which of several updates to one slice wins.",
+        data_types=OV_TYPES,
+        changes=("First version.",),
+        runtime_notes=(RuntimeNote("negative-index", OV_BOTH, "reject negative indices, as the text says"),
+                       RuntimeNote("scalar-indices", OV_CPU, "refuses 0-d indices; the reference accepts them"),
+                       OV_INT64, LAST_WINS),
+        runnable_on=("openvino",),
+    ),
+    OpSpec(
+        name="ScatterNDUpdate-3", op_type="ScatterNDUpdate", version=3, framework="OpenVINO", family="nd",
+        url=OV_DOCS.format(page="scatter-nd-update-3"),
+        summary="OpenVINO's ScatterND without reductions: k-tuples of indices address elements or slices "
+                "that updates replace.",
+        formula=ND_FORMULA, loop=ND_LOOP,
+        attributes=(), reductions=NONE_ONLY,
+        index_rule=IndexRule("forbidden", ANY_INT,
+                             "coordinate j of every k-tuple: 0 <= v <= data.shape[j]-1"),
+        shape_rules=ND_SHAPES + ("a 0-d update slice may also be given as a one-element tensor",),
+        duplicates_forbidden_with=("none",),
+        duplicate_policy="Indices must not contain duplicates; with duplicates the result is undefined.",
+        data_types=OV_TYPES,
+        changes=("First version (registered in OpenVINO's opset4).",),
+        one_element_for_scalar_updates=True,
+        runtime_notes=(OV_NEGATIVE_ACCEPTED, OV_ND_K0, OV_ND_SCALAR, OV_INT64, LAST_WINS),
+        runnable_on=("openvino",),
+        extra=MappingProxyType({"openvino_opset": "opset4"}),
+    ),
+    OpSpec(
+        name="ScatterNDUpdate-15", op_type="ScatterNDUpdate", version=15, framework="OpenVINO", family="nd",
+        url=OV_DOCS.format(page="scatter-nd-update-15"),
+        summary="ScatterNDUpdate with a reduction attribute: none, sum, sub, prod, min or max; negative "
+                "indices count from the end.",
+        formula=ND_FORMULA, loop=ND_LOOP,
+        attributes=(_reduction_attr(("none", "sum", "sub", "prod", "min", "max")),),
+        reductions=(("none", "none"), ("sum", "sum"), ("sub", "sub"), ("prod", "prod"),
+                    ("min", "min"), ("max", "max")),
+        index_rule=IndexRule("allowed", ANY_INT,
+                             "coordinate j of every k-tuple: -data.shape[j] <= v <= data.shape[j]-1; "
+                             "v < 0 means v + data.shape[j]"),
+        shape_rules=ND_SHAPES + ("a 0-d update slice may also be given as a one-element tensor",),
+        duplicates_forbidden_with=(),
+        duplicate_policy="Duplicates are allowed; with reduction none the order of the writes, and so "
+                         "the result, is undefined.",
+        data_types=OV_TYPES,
+        changes=("New attribute reduction: none (default), sum, sub, prod, min, max.",
+                 "Negative indices are allowed and count from the end.",
+                 "Duplicate indices are allowed (combined by the reduction)."),
+        previous="ScatterNDUpdate-3", one_element_for_scalar_updates=True,
+        runtime_notes=(OV_ND_K0, OV_ND_SCALAR, OV_INT64, OV_REDUCTION_CASE, OV_F16,
+                       RuntimeNote("bool", OV_BOTH, "sum = OR, prod = AND, min = AND, max = OR, sub = XOR on bool"),
+                       LAST_WINS),
+        runnable_on=("openvino",),
+        extra=MappingProxyType({"openvino_opset": "opset15"}),
+    ),
+    OpSpec(
+        name="ScatterElementsUpdate-3", op_type="ScatterElementsUpdate", version=3, framework="OpenVINO",
+        family="elements", url=OV_DOCS.format(page="scatter-elements-update-3"),
+        summary="OpenVINO's ScatterElements without reductions; axis is the 4th input.",
+        formula=ELEMENTS_FORMULA, loop=ELEMENTS_LOOP,
+        attributes=(OV_AXIS,), reductions=NONE_ONLY,
+        index_rule=IndexRule("forbidden", ANY_INT,
+                             "every index v along axis of size s: 0 <= v <= s-1; negative is an error"),
+        shape_rules=("rank(indices) == rank(data) == rank(updates) >= 1",
+                     "updates.shape == indices.shape",
+                     "indices.shape[i] <= data.shape[i] for every i, the axis included"),
+        duplicates_forbidden_with=(),
+        duplicate_policy="The text does not say which of several updates to one element wins.",
+        data_types=OV_TYPES,
+        changes=("First version.",),
+        axis_dim_may_exceed=False,
+        runtime_notes=(OV_NEGATIVE_ACCEPTED, OV_RANGE_LOW, OV_ALIAS_DIMS,
+                       RuntimeNote("axis-dim", OV_BOTH, "accept an indices axis dimension larger than data's"),
+                       OV_INT64, LAST_WINS),
+        runnable_on=("openvino",),
+    ),
+    OpSpec(
+        name="ScatterElementsUpdate-12", op_type="ScatterElementsUpdate", version=12, framework="OpenVINO",
+        family="elements", url=OV_DOCS.format(page="scatter-elements-update-12"),
+        summary="ScatterElementsUpdate with reductions none, sum, prod, min, max, mean and the "
+                "use_init_val switch; negative indices count from the end.",
+        formula=ELEMENTS_FORMULA + "; mean divides once at the end by (count + use_init_val)",
+        loop=ELEMENTS_LOOP,
+        attributes=(OV_AXIS, _reduction_attr(("none", "sum", "prod", "min", "max", "mean")),
+                    AttrSpec("use_init_val", "bool", default=True,
+                             doc="true: data's value takes part in the reduction; false: targeted cells "
+                                 "start from the reduction's neutral value (no effect with none)")),
+        reductions=(("none", "none"), ("sum", "sum"), ("prod", "prod"), ("min", "min"),
+                    ("max", "max"), ("mean", "mean")),
+        index_rule=IndexRule("allowed", ANY_INT,
+                             "every index v along axis of size s: -s <= v <= s-1; v < 0 means v + s"),
+        shape_rules=("rank(indices) == rank(data) == rank(updates) >= 1",
+                     "updates.shape == indices.shape",
+                     "indices.shape[i] <= data.shape[i] for i != axis; the axis dimension may be larger"),
+        duplicates_forbidden_with=(),
+        duplicate_policy="Duplicates are allowed; the order in which they are applied is undefined.",
+        data_types=OV_TYPES + "; mean is not defined for bool",
+        changes=("New attribute reduction: none (default), sum, prod, min, max, mean.",
+                 "New attribute use_init_val (default true).",
+                 "Negative indices are allowed and count from the end.",
+                 "The indices dimension along axis may exceed data's."),
+        previous="ScatterElementsUpdate-3",
+        runtime_notes=(RuntimeNote("integer-mean", OV_CPU,
+                                   "truncates an integer mean toward zero (static_cast of a double); the "
+                                   "reference floors as the text says: data 0, update -3 gives -1 on CPU, -2 "
+                                   "in the reference"),
+                       RuntimeNote("integer-mean", OV_REF, "has no int8/uint8 mean kernel"),
+                       OV_RANGE_LOW, OV_ALIAS_DIMS, OV_INT64, OV_REDUCTION_CASE, OV_F16,
+                       RuntimeNote("bool", OV_BOTH, "refuse bool data with mean at node construction"),
+                       LAST_WINS),
+        runnable_on=("openvino",),
+    ),
+)
+
+OPERATORS = MappingProxyType({spec.name: spec for spec in OPERATORS_LIST})
+
+FAMILY_TITLES = MappingProxyType({
+    "nd": "ScatterND / ScatterNDUpdate",
+    "elements": "Scatter / ScatterElements / ScatterElementsUpdate",
+    "update": "ScatterUpdate",
+})
+
+
+def get_spec(op) -> OpSpec:
+    """Look an operator up by versioned name; a spec record passes through."""
+    from .errors import ScatterError
+
+    if isinstance(op, OpSpec):
+        return op
+    try:
+        return OPERATORS[op]
+    except (KeyError, TypeError):
+        raise ScatterError(
+            f"op {op!r} is not a known operator version; known: {', '.join(OPERATORS)}",
+            argument="op", rule="unknown-op") from None
+
+
+def versions_of(op_type: str) -> tuple[OpSpec, ...]:
+    return tuple(sorted((s for s in OPERATORS_LIST if s.op_type == op_type), key=lambda s: s.version))
+
+
+def family_members(family: str) -> tuple[OpSpec, ...]:
+    return tuple(s for s in OPERATORS_LIST if s.family == family)

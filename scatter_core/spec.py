@@ -1,0 +1,109 @@
+"""Record types for the operator registry.
+
+A :class:`OpSpec` is one operator version as its spec text defines it. Kernels
+read the record's fields (index rule, shape flags, reduction spellings); they
+never branch on an operator's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+from .reductions import REDUCTIONS, Reduction
+
+ANY_INT = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+@dataclass(frozen=True)
+class AttrSpec:
+    """One attribute (ONNX) or attribute-like input (OpenVINO ``axis``)."""
+
+    name: str
+    kind: str  # "int" | "str" | "bool"
+    default: object = None
+    required: bool = False
+    is_input: bool = False  # OpenVINO passes axis as a tensor input, not an attribute
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class IndexRule:
+    """What the spec text allows for index values."""
+
+    negative: str  # "allowed" | "forbidden" | "unstated"
+    dtypes: tuple[str, ...]
+    text: str  # the rule in our words, as a short formula
+
+
+@dataclass(frozen=True)
+class RuntimeNote:
+    """Observed behaviour of a real runtime that differs from, or adds to, the text."""
+
+    topic: str  # a rule id: "negative-index", "duplicates", "integer-mean", ...
+    runtimes: str  # "onnxruntime 1.31.1", "OpenVINO 2026.4.1 CPU", ...
+    text: str
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    name: str  # versioned name, e.g. "ScatterND-16"
+    op_type: str  # "ScatterND"
+    version: int
+    framework: str  # "ONNX" | "OpenVINO"
+    family: str  # "nd" | "elements" | "update": which kernel module plans the loop
+    url: str
+    summary: str  # one sentence, our words
+    formula: str  # the update rule as a short formula
+    loop: str  # what one iteration of the spec's loop is
+    attributes: tuple[AttrSpec, ...]
+    reductions: tuple[tuple[str, str], ...]  # (spelling in this version, canonical row); first is the default
+    index_rule: IndexRule
+    shape_rules: tuple[str, ...]
+    duplicates_forbidden_with: tuple[str, ...]  # canonical reductions under which the text forbids duplicates
+    duplicate_policy: str  # what the text says about duplicate indices, our words
+    data_types: str
+    changes: tuple[str, ...]  # what changed from `previous`
+    previous: str | None = None
+    deprecated: str | None = None
+    axis_dim_may_exceed: bool = True  # elements: indices.shape[axis] may exceed data.shape[axis]
+    one_element_for_scalar_updates: bool = False  # nd: a 0-d update slice may be given as shape (1,)
+    runtime_notes: tuple[RuntimeNote, ...] = ()
+    runnable_on: tuple[str, ...] = ()  # runtimes that can execute this version: "onnxruntime", "onnx.reference", "openvino"
+    extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    # -- derived views (no new facts here) ---------------------------------
+    @property
+    def reduction_spellings(self) -> tuple[str, ...]:
+        return tuple(s for s, _ in self.reductions)
+
+    @property
+    def default_reduction(self) -> str:
+        return self.reductions[0][0]
+
+    def reduction(self, spelling: str) -> Reduction:
+        return REDUCTIONS[dict(self.reductions)[spelling]]
+
+    def spelling_of(self, canonical: str) -> str | None:
+        for s, c in self.reductions:
+            if c == canonical:
+                return s
+        return None
+
+    def attribute(self, name: str) -> AttrSpec | None:
+        for a in self.attributes:
+            if a.name == name:
+                return a
+        return None
+
+    @property
+    def attribute_names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.attributes)
+
+    def notes_on(self, topic: str) -> tuple[RuntimeNote, ...]:
+        return tuple(n for n in self.runtime_notes if n.topic == topic)
+
+    def note_text(self, topic: str) -> str:
+        """Runtime notes on ``topic`` joined into one sentence ('' when none)."""
+        return " ".join(f"{n.runtimes}: {n.text}" for n in self.notes_on(topic))

@@ -1,0 +1,286 @@
+"""The step trace: what each iteration of the spec's loop read and wrote.
+
+One step per loop iteration, in row-major order. Per step the trace keeps the
+output cells written, the update cells read, the index values (as given and
+normalised) and, per cell, the value before and after the step. ``before`` and
+``after`` are what the output shows: ``state_at(k)[cell]`` and
+``state_at(k + 1)[cell]``. For ``mean`` that is the running mean (the output
+the loop would give if it stopped there); the accumulated sums are kept too.
+
+Memory is O(data + steps x slice): per-step records, never a tensor per step.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from .describe import fmt_index, fmt_shape, fmt_value, fmt_values
+from .engine import Prepared
+from .errors import fmt_pos
+from .reductions import divide_mean
+from .segmented import group_by_target, running
+
+
+def unravel(flat, shape) -> np.ndarray:
+    """(len(flat), len(shape)) coordinates of flat C-order positions (0-d shapes give no columns)."""
+    flat = np.asarray(flat, dtype=np.int64).reshape(-1)
+    if len(shape) == 0:
+        return np.zeros((flat.size, 0), dtype=np.int64)
+    return np.stack(np.unravel_index(flat, shape), axis=-1)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+class Trace:
+    """The recorded run of one operator version on one set of inputs."""
+
+    def __init__(self, p: Prepared):
+        self.spec = p.spec
+        self.op = p.spec.name
+        self.resolved = p.resolved
+        self.attrs = p.resolved.as_attrs(p.spec)
+        self.reduction = p.reduction
+        self.plan = p.plan
+        self.use_init = p.use_init
+        self.data = _frozen(np.array(p.data, copy=True, order="C"))
+        self.indices = _frozen(np.array(p.indices, copy=True))
+        self.updates = _frozen(np.array(p.updates, copy=True))
+        dtype = self.data.dtype
+        plan = p.plan
+        t = plan.targets.reshape(-1)
+        u = self.updates.reshape(-1)[plan.sources.reshape(-1)] if t.size else np.zeros(0, dtype)
+        g = group_by_target(t)
+        self._groups = g
+        us = u[g.order]
+        init = self.data.reshape(-1)[g.targets[g.start]]
+        neutral = self.reduction.neutral_for(dtype)
+        start = init if self.use_init else np.full(g.start.size, neutral, dtype=dtype)
+        ufunc = self.reduction.combiner(dtype)
+        acc_after = running(ufunc, start, us, g.start, g.size)
+        first = g.occ == 0
+        acc_before = np.empty_like(acc_after)
+        acc_before[first] = start
+        acc_before[~first] = acc_after[np.flatnonzero(~first) - 1]
+        if self.reduction.divides:
+            count = (g.occ + 1 + int(self.use_init)).astype(np.int64)
+            after = divide_mean(acc_after, count, dtype)
+        else:
+            count = None
+            after = acc_after
+        before = np.empty_like(after)
+        before[first] = init
+        before[~first] = after[np.flatnonzero(~first) - 1]
+        self._sorted_after = _frozen(after)
+        self._sorted_steps = g.order // max(plan.slice_size, 1)
+        self._sorted_targets = g.targets
+        self._start_values = start
+        self._sorted_values = us
+
+        def loop_order(a):
+            res = np.empty_like(a)
+            res[g.order] = a
+            return _frozen(res.reshape(plan.targets.shape))
+
+        self.before = loop_order(before)
+        self.after = loop_order(after)
+        self.acc_before = loop_order(acc_before)
+        self.acc_after = loop_order(acc_after)
+        self.counts = loop_order(count) if count is not None else None
+        self.first_write = loop_order(first)
+        self.values = _frozen(u.reshape(plan.targets.shape))
+        out = self.data.copy()
+        last = g.last
+        out.reshape(-1)[g.targets[last]] = after[last]
+        self.output = _frozen(out)
+
+    # -- size and states ----------------------------------------------------
+    def __len__(self) -> int:
+        return self.plan.n_steps
+
+    @property
+    def slice_size(self) -> int:
+        return self.plan.slice_size
+
+    def state_at(self, k: int) -> np.ndarray:
+        """The output after the first ``k`` steps (a fresh array; 0 <= k <= len(self))."""
+        k = int(k)
+        if not 0 <= k <= len(self):
+            raise IndexError(f"step {k} is outside 0..{len(self)}")
+        out = self.data.copy()
+        if k == 0:
+            return out
+        if k == len(self):
+            return self.output.copy()
+        done = self._sorted_steps < k
+        g = self._groups
+        nxt = np.zeros_like(done)
+        nxt[:-1] = done[1:] & (g.gid[1:] == g.gid[:-1])
+        last = done & ~nxt
+        out.reshape(-1)[self._sorted_targets[last]] = self._sorted_after[last]
+        return out
+
+    def write_counts(self, k: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(flat cells, number of writes) for the writes of steps < k (all steps when k is None)."""
+        k = len(self) if k is None else int(k)
+        t = self.plan.targets[:k].reshape(-1)
+        return np.unique(t, return_counts=True)
+
+    # -- positions ------------------------------------------------------------
+    def target_cells(self, i: int) -> np.ndarray:
+        """(S, rank) output positions written by step i."""
+        return unravel(self.plan.targets[i], self.data.shape)
+
+    def source_cells(self, i: int) -> np.ndarray:
+        """(S, rank) updates positions read by step i."""
+        return unravel(self.plan.sources[i], self.updates.shape)
+
+    def index_cells(self, i: int) -> np.ndarray:
+        """(k, rank) indices positions read by step i."""
+        return unravel(self.plan.index_cells[i], self.indices.shape)
+
+    def loop_position(self, i: int) -> tuple[int, ...]:
+        return tuple(int(x) for x in np.unravel_index(i, self.plan.loop_shape)) if self.plan.loop_shape else ()
+
+    # -- words ----------------------------------------------------------------
+    def target_label(self, i: int) -> str:
+        return "output" + fmt_index(self.target_cells(i)[0], self.plan.target_free_axes)
+
+    def source_label(self, i: int) -> str:
+        return "updates" + fmt_index(self.source_cells(i)[0], self.plan.source_free_axes)
+
+    def index_label(self, i: int) -> str:
+        raw = self.plan.index_raw[i]
+        norm = self.plan.index_norm[i]
+        cells = self.index_cells(i)
+        if self.indices.ndim == len(self.plan.loop_shape):  # one index value per step
+            text = f"indices{fmt_pos(cells[0])} = {int(raw[0])}"
+            if raw[0] != norm[0]:
+                text += f" normalised to {int(norm[0])}"
+            return text
+        text = f"indices{fmt_pos(self.loop_position(i))} = [{', '.join(str(int(v)) for v in raw)}]"
+        if len(raw) == 0:
+            return text + ", the empty tuple: the whole tensor"
+        if (raw != norm).any():
+            text += f" normalised to [{', '.join(str(int(v)) for v in norm)}]"
+        return text
+
+    def describe(self, i: int) -> str:
+        """One sentence for step i (0-based): what was read, where it went, what it did."""
+        n = len(self)
+        spelling = self.resolved.reduction
+        vals = self.values[i]
+        size = self.slice_size
+        src = self.source_label(i)
+        dst = self.target_label(i)
+        head = f"step {i + 1} of {n}: "
+        if size == 1:
+            head += f"{src} = {fmt_value(vals[0])} goes to {dst} ({self.index_label(i)})"
+        else:
+            shape = tuple(self.data.shape[d] for d in self.plan.target_free_axes)
+            what = f"a {fmt_shape(shape)} slice" if len(shape) > 1 else f"{size} values"
+            head += f"{src} ({what}) goes to {dst} ({self.index_label(i)})"
+        return head + "; " + self._effect(i, spelling)
+
+    def _effect(self, i: int, spelling: str) -> str:
+        red = self.reduction
+        b, a = self.before[i], self.after[i]
+        if self.slice_size != 1:
+            if red.ufunc is None:
+                return f"{spelling}: the slice is replaced, {fmt_values(b, 6)} → {fmt_values(a, 6)}"
+            return f"{spelling}: each cell combines with its update, {fmt_values(b, 6)} → {fmt_values(a, 6)}"
+        before, after, value = b[0], a[0], self.values[i][0]
+        start = self.acc_before[i][0]
+        fresh = bool(self.first_write[i][0]) and not self.use_init and red.ufunc is not None
+        prefix = (f"use_init_val=false, so the cell starts from {fmt_value(start)} instead of "
+                  f"{fmt_value(before)}; ") if fresh else ""
+        if red.ufunc is None:
+            return f"{spelling}: {fmt_value(before)} is replaced by {fmt_value(after)}"
+        if red.divides:
+            count = int(self.counts[i][0])
+            return (prefix + f"{spelling}: running sum {fmt_value(start)} + {fmt_value(value)} = "
+                    f"{fmt_value(self.acc_after[i][0])} over {count} value(s) → {fmt_value(after)}"
+                    + (" (floored)" if self.data.dtype.kind in "iu" else ""))
+        if red.symbol in "+-*":
+            return prefix + f"{spelling}: {fmt_value(start)} {red.symbol} {fmt_value(value)} = {fmt_value(after)}"
+        return prefix + f"{spelling}: {red.symbol}({fmt_value(start)}, {fmt_value(value)}) = {fmt_value(after)}"
+
+    # -- tables -----------------------------------------------------------------
+    def step_table(self, start: int = 0, stop: int | None = None) -> dict[str, list]:
+        """One row per step in [start, stop): plain columns a UI turns into a table or CSV."""
+        stop = len(self) if stop is None else min(int(stop), len(self))
+        rows = range(max(int(start), 0), stop)
+        scalar = self.slice_size == 1
+        cols = {
+            "step": [i + 1 for i in rows],
+            "update": [self.source_label(i) for i in rows],
+            "index": [self.index_label(i) for i in rows],
+            "target": [self.target_label(i) for i in rows],
+            "value": [fmt_value(self.values[i][0]) if scalar else fmt_values(self.values[i], 8) for i in rows],
+            "before": [fmt_value(self.before[i][0]) if scalar else fmt_values(self.before[i], 8) for i in rows],
+            "after": [fmt_value(self.after[i][0]) if scalar else fmt_values(self.after[i], 8) for i in rows],
+            "reduction": [self.resolved.reduction] * len(rows),
+        }
+        return cols
+
+    def records(self) -> dict[str, np.ndarray]:
+        """Cell-level records as arrays, one row per (step, cell of the slice)."""
+        n, s = self.plan.targets.shape
+        return {
+            "step": np.repeat(np.arange(n), s),
+            "target": unravel(self.plan.targets, self.data.shape),
+            "source": unravel(self.plan.sources, self.updates.shape),
+            "value": self.values.reshape(-1),
+            "before": self.before.reshape(-1),
+            "after": self.after.reshape(-1),
+        }
+
+    # -- alternative orders -------------------------------------------------------
+    def duplicate_groups(self) -> np.ndarray:
+        """Ids of target groups written more than once."""
+        return np.flatnonzero(self._groups.size > 1)
+
+    def final_values_in_order(self, order: str) -> tuple[np.ndarray, np.ndarray]:
+        """(flat cells, final values) of the duplicated cells if their writes ran in another order.
+
+        ``order``: ``"reversed"`` (so with reduction none the first write wins) or
+        ``"ascending"`` (each cell's updates sorted by value).
+        """
+        g = self._groups
+        dup = self.duplicate_groups()
+        if dup.size == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=self.data.dtype)
+        sizes = g.size[dup]
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        pos = np.repeat(g.start[dup], sizes) + (np.arange(sizes.sum()) - np.repeat(starts, sizes))
+        vals = self._sorted_values[pos]
+        local_gid = np.repeat(np.arange(dup.size), sizes)
+        if order == "reversed":
+            occ = np.arange(sizes.sum()) - np.repeat(starts, sizes)
+            perm = np.repeat(starts, sizes) + (np.repeat(sizes, sizes) - 1 - occ)
+        elif order == "ascending":
+            perm = np.lexsort((vals, local_gid))
+        else:
+            raise ValueError(f"unknown order {order!r}")
+        vals = vals[perm]
+        acc = running(self.reduction.combiner(self.data.dtype), self._start_values[dup], vals, starts, sizes)
+        final = acc[starts + sizes - 1]
+        if self.reduction.divides:
+            final = divide_mean(final, sizes + int(self.use_init), self.data.dtype)
+        return g.targets[g.start[dup]], final
+
+    def output_in_order(self, order: str) -> np.ndarray:
+        cells, values = self.final_values_in_order(order)
+        out = self.output.copy()
+        out.reshape(-1)[cells] = values
+        return out
+
+    @cached_property
+    def findings(self) -> list:
+        from .findings import collect
+
+        return collect(self)

@@ -1,0 +1,57 @@
+"""ScatterUpdate: one index per iteration, replacing a slice along ``axis``.
+
+Iteration ``j`` runs over ``indices.shape`` in row-major order and writes the
+slice ``updates[:, ..., j, ..., :]`` (``j`` spanning ``indices.ndim`` axes that
+start at ``axis``) to ``output[:, ..., norm(indices[j]), ..., :]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .checks import check_index_values, prod
+from .errors import ScatterError
+from .plan import Plan, PlanNote
+from .spec import OpSpec
+
+
+def expected_updates_shape(data_shape, indices_shape, axis: int) -> tuple[int, ...]:
+    return tuple(data_shape[:axis]) + tuple(indices_shape) + tuple(data_shape[axis + 1:])
+
+
+def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int) -> Plan:
+    if data.ndim < 1:
+        raise ScatterError(f"data must have rank >= 1 for {spec.name}; got a 0-d tensor",
+                           argument="data", rule="rank")
+    want = expected_updates_shape(data.shape, indices.shape, axis)
+    if updates.shape != want:
+        raise ScatterError(
+            f"updates has shape {updates.shape} but {spec.name} needs data.shape[:axis] + indices.shape + "
+            f"data.shape[axis+1:] = {data.shape[:axis]} + {indices.shape} + {data.shape[axis + 1:]} = {want} "
+            f"(axis = {axis})", argument="updates", rule="shape")
+    norm = check_index_values(spec, indices, data.shape[axis], axis, data.shape).reshape(-1)
+    n = norm.size
+    outer, dim, inner = prod(data.shape[:axis]), data.shape[axis], prod(data.shape[axis + 1:])
+    a = np.arange(outer, dtype=np.int64)[:, None]
+    b = np.arange(inner, dtype=np.int64)[None, :]
+    target_base = (a * dim * inner + b).ravel()
+    source_base = (a * n * inner + b).ravel()
+    j = np.arange(n, dtype=np.int64)[:, None]
+    notes = []
+    if indices.ndim == 0:
+        notes.append(PlanNote(
+            "scalar-indices", "info",
+            f"indices is 0-d: {spec.name}'s text allows it and the loop has one iteration.",
+            topic="scalar-indices"))
+    return Plan(
+        loop_shape=tuple(indices.shape),
+        targets=norm[:, None] * inner + target_base[None, :],
+        sources=j * inner + source_base[None, :],
+        index_cells=j.copy(),
+        index_raw=indices.reshape(n, 1).astype(np.int64, copy=False),
+        index_norm=norm.reshape(n, 1),
+        target_free_axes=tuple(d for d in range(data.ndim) if d != axis),
+        source_free_axes=tuple(range(axis)) + tuple(range(axis + indices.ndim, axis + indices.ndim + data.ndim - axis - 1)),
+        updates_shape=tuple(updates.shape),
+        notes=tuple(notes),
+    )

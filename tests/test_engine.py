@@ -1,0 +1,210 @@
+"""scatter(): the seed examples, the attribute rules and every invalid-input rule."""
+
+import numpy as np
+import pytest
+
+from scatter_core import ScatterError, scatter
+
+ND_DATA = [[[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
+           [[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
+           [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]],
+           [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]]]
+ND_UPD = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]],
+          [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4]]]
+ND_OUT = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]],
+          [[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
+          [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4]],
+          [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]]]
+
+
+@pytest.mark.parametrize("op", ["ScatterND-11", "ScatterND-13", "ScatterND-16", "ScatterND-18",
+                                "ScatterNDUpdate-3", "ScatterNDUpdate-15"])
+def test_nd_seed_examples(op):
+    out = scatter(op, [1, 2, 3, 4, 5, 6, 7, 8], [[4], [3], [1], [7]], [9, 10, 11, 12])
+    assert out.tolist() == [1, 11, 3, 10, 9, 6, 7, 12]
+    assert scatter(op, ND_DATA, [[0], [2]], ND_UPD).tolist() == ND_OUT
+
+
+@pytest.mark.parametrize("op", ["Scatter-9", "Scatter-11", "ScatterElements-11", "ScatterElements-18"])
+def test_scatter_seed_examples(op):
+    data = np.zeros((3, 3), dtype=np.float32)
+    upd = np.array([[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]], dtype=np.float32)
+    out = scatter(op, data, [[1, 0, 2], [0, 2, 1]], upd)
+    np.testing.assert_array_equal(out, np.array([[2.0, 1.1, 0.0], [1.0, 0.0, 2.2], [0.0, 2.1, 1.2]], np.float32))
+    out = scatter(op, np.float32([[1.0, 2.0, 3.0, 4.0, 5.0]]), [[1, 3]], np.float32([[1.1, 2.1]]), axis=1)
+    np.testing.assert_array_equal(out, np.float32([[1.0, 1.1, 3.0, 2.1, 5.0]]))
+
+
+def test_scatter_elements_update_12_seed_examples():
+    op = "ScatterElementsUpdate-12"
+    assert scatter(op, [2, 3, 4, 6], [1, 0, 0, -2, -1, 2], [10, 20, 30, 40, 70, 60],
+                   axis=0, reduction="sum").tolist() == [52, 13, 104, 76]
+    assert scatter(op, [2, 3, 4, 6], [1, 0, 0, 2, 3, 2], [10, 20, 30, 40, 70, 60],
+                   axis=0, reduction="sum", use_init_val=False).tolist() == [50, 10, 100, 70]
+    z = np.zeros((3, 4), np.int32)
+    assert scatter(op, z, [[1, 2], [0, 3]], [[11, 12], [13, 14]], axis=1).tolist() == \
+        [[0, 11, 12, 0], [13, 0, 0, 14], [0, 0, 0, 0]]
+    assert scatter(op, z + 1, [[1, 1], [0, 3]], [[11, 12], [13, 14]], axis=1, reduction="sum").tolist() == \
+        [[1, 24, 1, 1], [14, 1, 1, 15], [1, 1, 1, 1]]
+    assert scatter(op, z + 2, [[1, 1], [0, 3]], [[11, 12], [13, 14]], axis=1, reduction="prod").tolist() == \
+        [[2, 264, 2, 2], [26, 2, 2, 28], [2, 2, 2, 2]]
+
+
+def test_output_keeps_data_shape_and_dtype():
+    data = np.arange(6, dtype=np.int16).reshape(2, 3)
+    out = scatter("ScatterElements-11", data, np.zeros((1, 3), np.int64), np.full((1, 3), 9, np.int16))
+    assert out.dtype == np.int16 and out.shape == (2, 3)
+    assert data.tolist() == [[0, 1, 2], [3, 4, 5]]  # input untouched
+    assert out.tolist() == [[9, 9, 9], [3, 4, 5]]
+
+
+# -- reductions and their exact results (semantics.md) --------------------------
+USE_INIT = dict(data=[100, -100, 7, 7], indices=[0, 1, 0, 1], updates=[5, -5, 3, -3])
+
+
+@pytest.mark.parametrize("reduction,with_init,without_init", [
+    ("sum", [108, -108, 7, 7], [8, -8, 7, 7]),
+    ("prod", [1500, -1500, 7, 7], [15, 15, 7, 7]),
+    ("min", [3, -100, 7, 7], [3, -5, 7, 7]),
+    ("max", [100, -3, 7, 7], [5, -3, 7, 7]),
+    ("mean", [36, -36, 7, 7], [4, -4, 7, 7]),
+])
+def test_use_init_val(reduction, with_init, without_init):
+    op = "ScatterElementsUpdate-12"
+    args = (np.int32(USE_INIT["data"]), USE_INIT["indices"], np.int32(USE_INIT["updates"]))
+    assert scatter(op, *args, axis=0, reduction=reduction).tolist() == with_init
+    assert scatter(op, *args, axis=0, reduction=reduction, use_init_val=False).tolist() == without_init
+
+
+def test_integer_mean_floors():
+    op = "ScatterElementsUpdate-12"
+    assert scatter(op, np.int32([0]), [0], np.int32([-3]), axis=0, reduction="mean").tolist() == [-2]
+    assert scatter(op, np.int32([0]), [0, 0], np.int32([-1, -2]), axis=0, reduction="mean",
+                   use_init_val=False).tolist() == [-2]
+    assert scatter(op, np.int32([0]), [0, 0], np.int32([-2, -2]), axis=0, reduction="mean").tolist() == [-2]
+    assert scatter(op, np.int32([1]), [0, 0], np.int32([3, 3]), axis=0, reduction="mean").tolist() == [2]
+
+
+def test_float_mean_divides_once():
+    out = scatter("ScatterElementsUpdate-12", np.float32([1, 5]), [0, 0, 1], np.float32([2, 4, 1]),
+                  axis=0, reduction="mean")
+    np.testing.assert_array_equal(out, np.float32([7 / 3, 3]))
+
+
+def test_integer_arithmetic_wraps():
+    i8 = np.int8
+    assert scatter("ScatterND-16", i8([120]), [[0], [0]], i8([5, 5]), reduction="add").tolist() == [-126]
+    assert scatter("ScatterND-16", i8([100]), [[0]], i8([3]), reduction="mul").tolist() == [44]
+    assert scatter("ScatterElementsUpdate-12", i8([120]), [0, 0], i8([120, 120]), axis=0,
+                   reduction="mean").tolist() == [34]
+
+
+@pytest.mark.parametrize("reduction,expected", [("sum", [True, True, False]), ("prod", [False, True, False]),
+                                                ("max", [True, True, False]), ("min", [False, True, False])])
+def test_bool_reductions_are_logical(reduction, expected):
+    out = scatter("ScatterElementsUpdate-12", [False, True, False], [0, 0, 1], [True, False, True],
+                  axis=0, reduction=reduction)
+    # cell 0: False op True op False; cell 1: True op True
+    assert out.dtype == np.bool_ and out.tolist() == expected
+
+
+def test_bool_sub_is_xor_and_bool_mean_is_refused():
+    out = scatter("ScatterNDUpdate-15", [True, False], [[0], [1], [1]], [True, True, True], reduction="sub")
+    assert out.tolist() == [False, False]
+    with pytest.raises(ScatterError, match="mean.*bool"):
+        scatter("ScatterElementsUpdate-12", [True], [0], [True], axis=0, reduction="mean")
+
+
+def test_sub_example_from_the_openvino_text():
+    out = scatter("ScatterNDUpdate-15", [1, 2, 3, 4], [[0], [2], [-3], [-3], [0]], [10, 20, 30, 40, 50],
+                  reduction="sub")
+    assert out.tolist() == [-59, -68, -17, 4]
+
+
+def test_nd_k_zero_updates_the_whole_tensor():
+    data = np.arange(4).reshape(2, 2)
+    out = scatter("ScatterND-16", data, np.zeros((2, 0), np.int64), np.full((2, 2, 2), 7), reduction="add")
+    assert out.tolist() == (data + 14).tolist()
+
+
+def test_scatter_update_slices_along_axis():
+    data = np.zeros((3, 4), np.int32)
+    out = scatter("ScatterUpdate-3", data, [[2, 0]], np.arange(6, dtype=np.int32).reshape(3, 1, 2), axis=1)
+    assert out.tolist() == [[1, 0, 0, 0], [3, 0, 2, 0], [5, 0, 4, 0]]
+    out = scatter("ScatterUpdate-3", data, 1, np.int32([1, 2, 3, 4]), axis=0)  # 0-d indices
+    assert out.tolist() == [[0, 0, 0, 0], [1, 2, 3, 4], [0, 0, 0, 0]]
+
+
+def test_duplicates_with_none_last_write_wins():
+    assert scatter("ScatterND-11", [0, 0], [[0], [0], [1]], [1, 2, 3]).tolist() == [2, 3]
+
+
+def test_out_buffer():
+    data = np.arange(4, dtype=np.float32)
+    buf = np.empty_like(data)
+    res = scatter("ScatterND-18", data, [[1]], np.float32([9]), out=buf)
+    assert res is buf and buf.tolist() == [0, 9, 2, 3]
+    with pytest.raises(ScatterError, match="out"):
+        scatter("ScatterND-18", data, [[1]], np.float32([9]), out=np.empty(3, np.float32))
+
+
+# -- invalid inputs: each names the input and the rule ------------------------------
+@pytest.mark.parametrize("call,argument,pattern", [
+    (lambda: scatter("ScatterElements-18", np.zeros((2, 4)), [[0, 5]], [[1.0, 2.0]], axis=1),
+     "indices", r"indices\[0, 1\] = 5 is out of range for axis 1 of data with size 4 \(allowed -4\.\.3\)"),
+    (lambda: scatter("ScatterElements-18", np.zeros(4), [-5], [1.0]),
+     "indices", r"indices\[0\] = -5 is out of range .*allowed -4\.\.3"),
+    (lambda: scatter("ScatterElementsUpdate-3", np.zeros(4), [-1], [1.0], axis=0),
+     "indices", r"indices\[0\] = -1 is negative.*0\.\.3.*accept negative"),
+    (lambda: scatter("ScatterUpdate-3", np.zeros((2, 2)), [-1], np.zeros((1, 2)), axis=0),
+     "indices", r"negative"),
+    (lambda: scatter("ScatterNDUpdate-3", np.zeros(4), [[-1]], [1.0]), "indices", r"negative"),
+    (lambda: scatter("ScatterND-16", np.zeros((2, 3)), [[1, 3]], [1.0]),
+     "indices", r"indices\[0, 1\] = 3 is out of range for axis 1 of data with size 3"),
+    (lambda: scatter("ScatterND-16", np.zeros(4), [[0]], [1.0], reduction="max"),
+     "reduction", r"'max' is not allowed by ScatterND-16; allowed: 'none', 'add', 'mul'.*arrives in ScatterND-18"),
+    (lambda: scatter("ScatterND-18", np.zeros(4), [[0]], [1.0], reduction="sum"),
+     "reduction", r"ONNX spells it 'add'"),
+    (lambda: scatter("ScatterNDUpdate-15", np.zeros(4), [[0]], [1.0], reduction="SUM"),
+     "reduction", r"lower case"),
+    (lambda: scatter("ScatterND-11", np.zeros(4), [[0]], [1.0], reduction="add"), "reduction", r"allowed: 'none' \('add' arrives in ScatterND-16\)"),
+    (lambda: scatter("ScatterND-16", np.zeros(4), [[0]], [1.0], axis=0), "axis", r"not an attribute of ScatterND-16"),
+    (lambda: scatter("ScatterElements-18", np.zeros((2, 2)), [[0, 0]], [[1.0, 1.0]], axis=2),
+     "axis", r"axis = 2 is out of range for data of rank 2 \(allowed -2\.\.1\)"),
+    (lambda: scatter("ScatterElementsUpdate-12", np.zeros(2), [0], [1.0]), "axis", r"required input"),
+    (lambda: scatter("ScatterElements-18", np.zeros((2, 2)), [0, 0], [1.0, 1.0]), "indices", r"rank 1.*rank of data, 2"),
+    (lambda: scatter("ScatterElements-18", np.zeros((2, 2)), [[0, 0]], [[1.0]]), "updates", r"shape \(1, 1\).*\(1, 2\)"),
+    (lambda: scatter("ScatterElements-18", np.zeros((2, 2)), [[0, 0, 0]], [[1.0] * 3]),
+     "indices", r"indices.shape\[1\] = 3 exceeds data.shape\[1\] = 2"),
+    (lambda: scatter("ScatterElementsUpdate-3", np.zeros((2, 2)), np.zeros((3, 2), int), np.zeros((3, 2)), axis=0),
+     "indices", r"indices.shape\[0\] = 3 exceeds data.shape\[0\] = 2.*the axis"),
+    (lambda: scatter("ScatterND-18", np.zeros(2), [[0, 0]], [1.0]), "indices", r"indices.shape\[-1\] = 2 is larger"),
+    (lambda: scatter("ScatterND-18", np.zeros((2, 2)), [[0]], [1.0, 2.0, 3.0]), "updates", r"\(1,\) \+ \(2,\) = \(1, 2\)"),
+    (lambda: scatter("ScatterND-18", np.zeros(2), np.int64(0), 1.0), "indices", r"rank q >= 1"),
+    (lambda: scatter("ScatterND-18", np.zeros(2), np.array([[0]], np.int32), [1.0]), "indices", r"int32.*int64"),
+    (lambda: scatter("ScatterElements-18", np.zeros(2), [0.5], [1.0]), "indices", r"dtype float64"),
+    (lambda: scatter("ScatterElements-18", np.zeros(2), [True], [1.0]), "indices", r"dtype bool"),
+    (lambda: scatter("ScatterElements-18", np.zeros(2, np.int32), [0], [1.5]), "updates", r"1\.5.*into 1"),
+    (lambda: scatter("ScatterElements-18", ["a", "b"], [0], ["c"]), "data", r"dtype <U1.*string"),
+    (lambda: scatter("ScatterElements-18", [1j, 2j], [0], [1j]), "data", r"complex"),
+    (lambda: scatter("ScatterElements-18", [[1], [1, 2]], [0], [1]), "data", r"could not be read|object"),
+    (lambda: scatter("ScatterElements-18", 1.0, 0, 1.0), "data", r"rank >= 1"),
+    (lambda: scatter("NoSuchOp-1", [1], [0], [1]), "op", r"not a known operator"),
+    (lambda: scatter("ScatterElementsUpdate-12", [1], [0], [1], axis=0, use_init_val="yes"), "use_init_val", r"true or false"),
+    (lambda: scatter("ScatterElementsUpdate-12", [1], [0], [1], axis=[0, 1]), "axis", r"one integer"),
+])
+def test_invalid_inputs_raise_scatter_error_naming_the_input(call, argument, pattern):
+    with pytest.raises(ScatterError, match=pattern) as info:
+        call()
+    assert info.value.argument == argument
+    assert isinstance(info.value, ValueError)
+
+
+def test_reduction_none_is_accepted_by_versions_without_the_attribute():
+    assert scatter("ScatterND-11", [1, 2], [[0]], [5], reduction="none").tolist() == [5, 2]
+
+
+def test_one_element_updates_for_a_scalar_slice_on_openvino_nd():
+    assert scatter("ScatterNDUpdate-3", np.zeros((2, 2)), [0, 1], [7.0]).tolist() == [[0, 7], [0, 0]]
+    with pytest.raises(ScatterError, match="updates has shape"):
+        scatter("ScatterND-18", np.zeros((2, 2)), [0, 1], [7.0])
