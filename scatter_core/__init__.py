@@ -13,6 +13,7 @@ from __future__ import annotations
 from .engine import prepare, scatter
 from .errors import ScatterError
 from .findings import Finding
+from .parsing import parse_tensor
 from .reductions import REDUCTIONS, Reduction
 from .registry import FAMILY_TITLES, OPERATORS, OPERATORS_LIST, family_members, get_spec, versions_of
 from .spec import AttrSpec, IndexRule, OpSpec, RuntimeNote
@@ -26,6 +27,6 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 
 __all__ = [
     "OPERATORS", "OPERATORS_LIST", "FAMILY_TITLES", "REDUCTIONS", "AttrSpec", "Finding", "IndexRule",
-    "OpSpec", "Reduction", "RuntimeNote", "ScatterError", "Trace", "family_members", "get_spec",
+    "OpSpec", "Reduction", "parse_tensor", "RuntimeNote", "ScatterError", "Trace", "family_members", "get_spec",
     "scatter", "trace", "versions_of",
 ]
