@@ -191,8 +191,8 @@ class Trace:
         b, a = self.before[i], self.after[i]
         if self.slice_size != 1:
             if red.ufunc is None:
-                return f"{spelling}: the slice is replaced, {fmt_values(b, 6)} → {fmt_values(a, 6)}"
-            return f"{spelling}: each cell combines with its update, {fmt_values(b, 6)} → {fmt_values(a, 6)}"
+                return f"{spelling}: the slice's {self.slice_size} cells are replaced"
+            return f"{spelling}: each of the slice's {self.slice_size} cells is combined with its update ({red.words})"
         before, after, value = b[0], a[0], self.values[i][0]
         start = self.acc_before[i][0]
         fresh = bool(self.first_write[i][0]) and not self.use_init and red.ufunc is not None
