@@ -1,9 +1,23 @@
-"""Scatter Explorer: the Streamlit entry point (run with `streamlit run app.py`)."""
+"""Scatter Explorer: the Streamlit entry point (run with `streamlit run app.py`).
+
+Routes with st.navigation over an explicit page list; each page file in
+pages/ is a thin call into scatter_ui.
+"""
 
 import streamlit as st
 
-import scatter_core
+st.set_page_config(page_title="Scatter Explorer", page_icon="🧮", layout="wide")
 
-st.set_page_config(page_title="Scatter Explorer", layout="wide")
-st.title("Scatter Explorer")
-st.write(f"{len(scatter_core.OPERATORS)} operator versions registered. The explorer pages are on their way.")
+PAGES = {
+    "Scatter Explorer": [
+        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+    ],
+    "Explore step by step": [
+        st.Page("pages/nd_family.py", title="ScatterND family", icon=":material/view_in_ar:", url_path="nd"),
+        st.Page("pages/elements_family.py", title="Elements family", icon=":material/grid_on:",
+                url_path="elements"),
+        st.Page("pages/update_family.py", title="ScatterUpdate", icon=":material/view_week:", url_path="update"),
+    ],
+}
+
+st.navigation(PAGES).run()

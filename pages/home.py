@@ -1,0 +1,5 @@
+"""Home: what scatter is, and a gallery of every spec example."""
+
+from scatter_ui.home import render
+
+render()

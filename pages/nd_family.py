@@ -1,0 +1,5 @@
+"""Explorer: ScatterND (ONNX) and ScatterNDUpdate (OpenVINO)."""
+
+from scatter_ui.explorer import render
+
+render("nd", "nd")

@@ -1,0 +1,59 @@
+"""Cached computations shared by the pages.
+
+Traces are cached as resources: one immutable object per distinct case, shared
+by every session (its arrays are read-only, ``state_at`` returns fresh
+arrays), so a step change never copies a 50 MB tensor out of a cache. Small
+derived values (tables, figures) go through ``st.cache_data``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import streamlit as st
+
+import scatter_core as sc
+import spec_examples
+
+from .figures import StepFigure
+
+MAX_TEXT_ELEMENTS = 10_000  # typed tensors (and the text editors) stay below this many elements
+
+
+def _parse(name: str, text: str) -> np.ndarray:
+    return sc.parse_tensor(text, name=name, max_elements=MAX_TEXT_ELEMENTS)
+
+
+def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None):
+    """(data, indices, updates) of an example, or parsed from the three texts."""
+    if texts is not None:
+        return tuple(_parse(name, text) for name, text in zip(("data", "indices", "updates"), texts))
+    ex = spec_examples.by_id(example_id)
+    return ex.data, ex.indices, ex.updates
+
+
+@st.cache_resource(max_entries=48, show_spinner=False)
+def trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
+    """The trace of one case; raises ScatterError for invalid input (not cached)."""
+    data, indices, updates = inputs_for(example_id, texts)
+    return sc.trace(op, data, indices, updates, **dict(attrs))
+
+
+@st.cache_resource(max_entries=48, show_spinner=False)
+def step_figure(op: str, example_id: str | None, texts, attrs: tuple, follow: bool, pins: tuple) -> StepFigure:
+    return StepFigure(trace_for(op, example_id, texts, attrs), pinned=dict(pins), follow=follow)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def step_table_csv(op: str, example_id: str | None, texts, attrs: tuple) -> str:
+    import pandas as pd
+
+    t = trace_for(op, example_id, texts, attrs)
+    return pd.DataFrame(t.step_table()).to_csv(index=False)
+
+
+def case_key(op: str, example_id: str | None, texts, attrs: tuple) -> str:
+    """A short stable id of a case, for widget keys."""
+    h = hashlib.sha1(repr((op, example_id, texts, attrs)).encode()).hexdigest()
+    return h[:12]

@@ -1,0 +1,462 @@
+"""Plotly figures built from a trace. Read-only: nothing here computes scatter semantics.
+
+The main figure has three heatmaps (indices, updates, output) and one animation
+frame per step (plus the initial state). Each frame carries the output values,
+the highlight rectangles (orange: this step's source and target; grey outline:
+cells written so far), the ``×n`` marks of cells hit more than once, and the
+step's caption, so the animation plays in the browser without a server round
+trip. Colours encode value on one fixed scale for every frame.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from scatter_core.describe import fmt_shape, fmt_value
+
+from .history import CellHistory
+from .views import View, make_view
+
+HIGHLIGHT = "#e8590c"
+WRITTEN = "#495057"
+GAP_COLOUR = "rgba(0,0,0,0)"
+# Light sequential scale so black cell text stays readable on every colour.
+VALUE_SCALE = [[0.0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1.0, "#6baed6"]]
+INDEX_SCALE = [[0.0, "#f1f3f5"], [1.0, "#f1f3f5"]]
+MAX_FRAMES = 300  # one frame per step up to this many steps; beyond, a window of frames around the step
+MAX_BYTES = 3_500_000  # frames are cut to a window so one figure stays well under 5 MB
+MIN_FRAMES = 21
+MAX_SHAPES = 400  # outline rectangles per frame before falling back to bounding boxes only
+PANELS = ("indices", "updates", "output")
+
+
+def value_range(trace) -> tuple[float, float]:
+    """One colour range over data, updates and every value the output takes."""
+    parts = [np.asarray(a, dtype=np.float64).reshape(-1) for a in (trace.data, trace.updates, trace.after)]
+    lo, hi = np.inf, -np.inf
+    for p in parts:
+        finite = p[np.isfinite(p)]
+        if finite.size:
+            lo, hi = min(lo, float(finite.min())), max(hi, float(finite.max()))
+    if not np.isfinite(lo):
+        return 0.0, 1.0
+    if lo == hi:
+        return lo - 1.0, hi + 1.0
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class FrameParts:
+    traces: list  # three heatmap dicts
+    shapes: list
+    annotations: list
+    axes: dict  # layout axis updates (ticks), per subplot
+    views: tuple  # (indices view, updates view, output view)
+
+
+class _Formatter:
+    """Cell text, memoised per value (a frame formats the same few values many times)."""
+
+    def __init__(self):
+        self.memo: dict = {}
+
+    def value(self, v) -> str:
+        key = (type(v), v.item() if hasattr(v, "item") else v)
+        text = self.memo.get(key)
+        if text is None:
+            text = self.memo[key] = fmt_value(v)
+        return text
+
+    def grid(self, values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = None) -> list[list[str]]:
+        rows = []
+        for r in range(values.shape[0]):
+            row = []
+            for c in range(values.shape[1]):
+                if not mask[r, c]:
+                    row.append("")
+                    continue
+                text = self.value(values[r, c])
+                if counts is not None and counts[r, c] > 1:
+                    text += f"<br><span style='font-size:9px'>×{int(counts[r, c])}</span>"
+                row.append(text)
+            rows.append(row)
+        return rows
+
+
+def _fmt_grid(values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = None) -> list[list[str]]:
+    return _Formatter().grid(values, mask, counts)
+
+
+def _z(values: np.ndarray, mask: np.ndarray) -> list:
+    z = np.where(mask, np.asarray(values, dtype=np.float64), np.nan)
+    return [[v if v == v and abs(v) != float("inf") else None for v in row] for row in z.tolist()]
+
+
+def _hover(view: View, cells: np.ndarray, name: str) -> list[list[str]]:
+    out = []
+    for row in cells:
+        line = []
+        for flat in row:
+            if flat < 0:
+                line.append("")
+            else:
+                pos = np.unravel_index(int(flat), view.shape)
+                line.append(f"{name}[{', '.join(str(int(p)) for p in pos)}]")
+        out.append(line)
+    return out
+
+
+def _outline_path(view: View, coords, sub: int, colour: str, width: float) -> list[dict]:
+    """One path shape outlining every visible cell at ``coords`` (compact for many cells)."""
+    if coords is None or len(coords) == 0:
+        return []
+    rows, cols, visible = view.locate(np.asarray(coords))
+    if not visible.any():
+        return []
+    ref = "" if sub == 1 else str(sub)
+    path = "".join(f"M{c - 0.46:g},{r - 0.46:g}H{c + 0.46:g}V{r + 0.46:g}H{c - 0.46:g}Z"
+                   for r, c in zip(rows[visible].tolist(), cols[visible].tolist()))
+    return [dict(type="path", path=path, xref=f"x{ref}", yref=f"y{ref}", line=dict(color=colour, width=width),
+                 layer="above")]
+
+
+def _rects(view: View, coords, sub: int, colour: str, width: float, limit: int = MAX_SHAPES) -> list[dict]:
+    """Rectangles around the visible cells at ``coords``; one bounding box per small multiple
+    when the cells fill it (a slice), otherwise one rectangle per cell."""
+    if coords is None or len(coords) == 0:
+        return []
+    rows, cols, visible = view.locate(np.asarray(coords))
+    rows, cols = rows[visible], cols[visible]
+    if rows.size == 0:
+        return []
+    ref = "" if sub == 1 else str(sub)
+    base = dict(type="rect", xref=f"x{ref}", yref=f"y{ref}", line=dict(color=colour, width=width),
+                fillcolor="rgba(0,0,0,0)", layer="above")
+    panel_width = view.col_len + 1
+    boxes = []
+    for p in np.unique(cols // panel_width):
+        sel = (cols // panel_width) == p
+        r, c = rows[sel], cols[sel]
+        area = (r.max() - r.min() + 1) * (c.max() - c.min() + 1)
+        if area == len(np.unique(r * 100000 + c)) and area > 1:
+            boxes.append(dict(base, x0=c.min() - 0.5, x1=c.max() + 0.5, y0=r.min() - 0.5, y1=r.max() + 0.5))
+        else:
+            boxes.extend(dict(base, x0=cc - 0.5, x1=cc + 0.5, y0=rr - 0.5, y1=rr + 0.5) for rr, cc in zip(r, c))
+    return boxes[:limit]
+
+
+def _axes(view: View, sub: int) -> dict:
+    ref = "" if sub == 1 else str(sub)
+    xt, xl = [], []
+    for p, _ in enumerate(view.panels or (None,)):
+        off = view.panel_offset(p)
+        for c in range(view.col_len):
+            xt.append(off + c)
+            xl.append(str(view.col_start + c))
+    yt = list(range(view.row_len))
+    yl = [str(view.row_start + r) for r in yt] if view.row_axis is not None else [""]
+    return {f"xaxis{ref}": dict(tickmode="array", tickvals=xt, ticktext=xl),
+            f"yaxis{ref}": dict(tickmode="array", tickvals=yt, ticktext=yl)}
+
+
+def _panel_labels(view: View, name: str, sub: int) -> list[dict]:
+    if not view.panels and not view.windowed:
+        return []
+    ref = "" if sub == 1 else str(sub)
+    labels = []
+    for p, panel in enumerate(view.panels or (None,)):
+        off = view.panel_offset(p)
+        labels.append(dict(x=off + (view.col_len - 1) / 2, y=view.row_len - 0.5, xref=f"x{ref}", yref=f"y{ref}",
+                           text=view.label(name, panel), showarrow=False, yanchor="top", yshift=-4,
+                           font=dict(size=11, color="#495057")))
+    return labels
+
+
+class StepFigure:
+    """Builds the animated figure (and single frames) for one trace."""
+
+    def __init__(self, trace, history: CellHistory | None = None, pinned: dict | None = None, follow: bool = True):
+        self.trace = trace
+        self.history = history or CellHistory(trace)
+        self.pinned = dict(pinned or {})
+        self.follow = follow
+        self.zmin, self.zmax = value_range(trace)
+        self.index_shape = trace.indices.shape or (1,)
+        self.update_shape = trace.updates.shape or (1,)
+        self.data_shape = trace.data.shape
+        self.fmt = _Formatter()
+        self._statics: dict = {}
+        self._frames: dict = {}
+        self._budget: int | None = None
+
+    # -- one frame ---------------------------------------------------------------
+    def _focus_step(self, k: int) -> int | None:
+        n = len(self.trace)
+        if n == 0:
+            return None
+        return min(max(k - 1, 0), n - 1)
+
+    def views_for(self, k: int) -> tuple[View, View, View]:
+        t = self.trace
+        step = self._focus_step(k)
+        if step is None:
+            return (make_view(self.index_shape), make_view(self.update_shape),
+                    make_view(self.data_shape, pinned=self.pinned))
+        idx_cells = t.index_cells(step)
+        idx_focus = tuple(idx_cells[0]) if len(idx_cells) and t.indices.ndim else None
+        src_focus = tuple(t.source_cells(step)[0]) if t.updates.ndim else None
+        out_focus = tuple(t.target_cells(step)[0]) if self.follow else None
+        return (make_view(self.index_shape, idx_focus), make_view(self.update_shape, src_focus),
+                make_view(self.data_shape, out_focus, pinned=None if self.follow else self.pinned))
+
+    def _static(self, which: int, view: View) -> dict:
+        """Per-view parts that do not change from frame to frame (cells, hover text, input panels)."""
+        key = (which, view)
+        hit = self._statics.get(key)
+        if hit is not None:
+            return hit
+        cells = view.cells()
+        mask = cells >= 0
+        part = dict(cells=cells, mask=mask, customdata=_hover(view, cells, PANELS[which]))
+        source = (self.trace.indices, self.trace.updates)[which] if which < 2 else None
+        if source is not None:
+            vals = np.asarray(source).reshape(-1)[np.where(mask, cells, 0)] if source.size else np.zeros(cells.shape)
+            part["text"] = self.fmt.grid(vals, mask)
+            part["z"] = [[0 if m else None for m in row] for row in mask.tolist()] if which == 0 else _z(vals, mask)
+        self._statics[key] = part
+        return part
+
+    def frame(self, k: int) -> FrameParts:
+        t = self.trace
+        views = self.views_for(k)
+        iv, uv, ov = views
+        traces, shapes, annotations, axes = [], [], [], {}
+        for which in (0, 1):
+            st_ = self._static(which, views[which])
+            traces.append(dict(type="heatmap", z=st_["z"], text=st_["text"], customdata=st_["customdata"]))
+        out = self._static(2, ov)
+        cells_o, mask_o = out["cells"], out["mask"]
+        out_vals, counts = self.history.at(cells_o, k)
+        traces.append(dict(type="heatmap", z=_z(out_vals, mask_o), text=self.fmt.grid(out_vals, mask_o, counts),
+                           customdata=out["customdata"]))
+        written = (counts > 0) & mask_o
+        if written.any():
+            written_coords = np.stack(np.unravel_index(cells_o[written], ov.shape), axis=-1)
+            shapes += _outline_path(ov, written_coords, 3, WRITTEN, 1.2)
+        caption = "initial state: output is a copy of data" if k == 0 else t.describe(k - 1)
+        if k > 0:
+            step = k - 1
+            shapes += _rects(iv, t.index_cells(step), 1, HIGHLIGHT, 3)
+            shapes += _rects(uv, t.source_cells(step), 2, HIGHLIGHT, 3)
+            target = t.target_cells(step)
+            shapes += _rects(ov, target, 3, HIGHLIGHT, 3)
+            if not ov.locate(target)[2].any():
+                caption += f"  [target not in the shown view {ov.label('output')}]"
+        for sub, (view, name) in enumerate(zip(views, PANELS), start=1):
+            axes.update(_axes(view, sub))
+            annotations += _panel_labels(view, name, sub)
+        annotations.append(dict(text=caption, x=0, y=1.0, xref="paper", yref="paper", xanchor="left",
+                                yanchor="bottom", yshift=34, showarrow=False, align="left",
+                                font=dict(size=14, color="#212529")))
+        return FrameParts(traces, shapes, annotations, axes, views)
+
+    # -- the whole figure -----------------------------------------------------------
+    def figure(self, active: int, window: tuple[int, int] | None = None, animate: bool = True) -> dict:
+        """The figure as a plain Plotly dict (data, layout, frames), showing step ``active``.
+
+        Plain dicts, not graph objects: validating hundreds of frames through
+        plotly's Python classes takes seconds; the browser validates anyway.
+        Frames are built once per window and reused for every step inside it.
+        """
+        n = len(self.trace)
+        active = min(max(int(active), 0), n)
+        k0, k1 = window or self.window_for(active)
+        k0, k1 = min(k0, active), max(k1, active)
+        first = self.frame(active)
+        titles = self._titles(first.views)
+        animated = animate and k1 > k0
+        fig = {"data": [self._trace_dict(sub, tr) for sub, tr in enumerate(first.traces, start=1)],
+               "layout": self._layout(first, titles, animated), "frames": []}
+        if animated:
+            fig["frames"] = self.frames(k0, k1)
+            self._add_controls(fig, active, k0, k1)
+        return fig
+
+    def window_for(self, active: int) -> tuple[int, int]:
+        """Frames sent for step ``active``: all of them when they fit the budget, else a window.
+
+        Windows are aligned to half their length, so neighbouring steps share one
+        (and its cached frames)."""
+        n = len(self.trace)
+        if self._budget is None:
+            self._budget = self.frame_budget(min(1, n))
+        size = self._budget
+        if n + 1 <= size:
+            return 0, n
+        half = max(size // 2, 1)
+        k0 = (active // half) * half - half // 2
+        k0 = min(max(k0, 0), n + 1 - size)
+        return k0, k0 + size - 1
+
+    def frames(self, k0: int, k1: int) -> list[dict]:
+        key = (k0, k1)
+        hit = self._frames.get(key)
+        if hit is not None:
+            return hit
+        parts = {k: self.frame(k) for k in range(k0, k1 + 1)}
+        views0 = parts[k0].views
+        moving = {i for i in range(3) if any(p.views[i] != views0[i] for p in parts.values())}
+        send = sorted(moving | {2})
+        keys = {i: ("z", "text", "customdata") if i in moving else ("z", "text") for i in send}
+        titles = self._titles(views0)
+        frames = [dict(name=str(k), traces=send,
+                       data=[{key: p.traces[i][key] for key in keys[i]} for i in send],
+                       layout=dict(shapes=p.shapes, annotations=titles + p.annotations,
+                                   **{name: dict(val) for name, val in p.axes.items()}))
+                  for k, p in parts.items()]
+        if len(self._frames) >= 8:
+            self._frames.pop(next(iter(self._frames)))
+        self._frames[key] = frames
+        return frames
+
+    def frame_budget(self, k: int) -> int:
+        """How many frames fit the byte budget, judged by the size of one frame."""
+        part = self.frame(k)
+        size = len(json.dumps([part.traces, part.shapes, part.annotations, part.axes]))  # worst case: every panel moves
+        return int(min(MAX_FRAMES, max(MIN_FRAMES, MAX_BYTES // max(size, 1))))
+
+    def _domains(self, views) -> list[tuple[float, float]]:
+        widths = [max(v.canvas_shape[1], 5) for v in views]  # room for each panel's title
+        space, right = 0.05, 0.93  # leave the right edge for the colour bar
+        usable = right - space * (len(widths) - 1)
+        total = float(sum(widths))
+        out, x = [], 0.0
+        for w in widths:
+            out.append((x, x + usable * w / total))
+            x += usable * w / total + space
+        return out
+
+    def _titles(self, views) -> list[dict]:
+        t = self.trace
+        arrays = (t.indices, t.updates, t.data)
+        return [dict(text=self._title(name, arr), x=(a + b) / 2, y=1.0, xref="paper", yref="paper",
+                     xanchor="center", yanchor="bottom", yshift=14, showarrow=False, font=dict(size=13))
+                for name, arr, (a, b) in zip(PANELS, arrays, self._domains(views))]
+
+    def _trace_dict(self, sub: int, tr: dict) -> dict:
+        ref = "" if sub == 1 else str(sub)
+        extra = (dict(colorscale=INDEX_SCALE, zmin=0, zmax=1, showscale=False) if sub == 1
+                 else dict(coloraxis="coloraxis"))
+        return dict(tr, xaxis=f"x{ref}", yaxis=f"y{ref}", texttemplate="%{text}",
+                    hovertemplate="%{customdata}: %{text}<extra></extra>", xgap=2, ygap=2,
+                    textfont=dict(size=12, color="#212529"), **extra)
+
+    def _layout(self, first: FrameParts, titles: list, animated: bool) -> dict:
+        rows = max(v.canvas_shape[0] for v in first.views)
+        layout = dict(
+            coloraxis=dict(colorscale=VALUE_SCALE, cmin=self.zmin, cmax=self.zmax,
+                           colorbar=dict(title=dict(text="value"), thickness=12, len=0.8)),
+            height=int(min(max(230 + 44 * rows, 320), 900)),
+            margin=dict(l=40, r=20, t=110, b=120 if animated else 40),
+            shapes=first.shapes, annotations=titles + first.annotations, plot_bgcolor="white",
+            paper_bgcolor="white", font=dict(family="DejaVu Sans, Arial, sans-serif", color="#212529"),
+            hoverlabel=dict(bgcolor="white"), dragmode=False, showlegend=False)
+        for sub, (a, b) in enumerate(self._domains(first.views), start=1):
+            ref = "" if sub == 1 else str(sub)
+            layout[f"xaxis{ref}"] = dict(domain=[a, b], anchor=f"y{ref}", side="top", showgrid=False,
+                                         zeroline=False, ticks="", fixedrange=True, constrain="domain",
+                                         **first.axes[f"xaxis{ref}"])
+            layout[f"yaxis{ref}"] = dict(domain=[0, 1], anchor=f"x{ref}", autorange="reversed", showgrid=False,
+                                         zeroline=False, ticks="", fixedrange=True, scaleanchor=f"x{ref}",
+                                         scaleratio=1, constrain="domain", **first.axes[f"yaxis{ref}"])
+        return layout
+
+    def _title(self, name: str, arr: np.ndarray) -> str:
+        return f"<b>{name}</b>  {arr.dtype} · {fmt_shape(arr.shape)}"
+
+    def _add_controls(self, fig: dict, active: int, k0: int, k1: int) -> None:
+        play = dict(label="▶ play", method="animate",
+                    args=[None, dict(frame=dict(duration=900, redraw=True), fromcurrent=True,
+                                     transition=dict(duration=0), mode="immediate")])
+        pause = dict(label="❚❚ pause", method="animate",
+                     args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate",
+                                        transition=dict(duration=0))])
+        n = len(self.trace)
+        steps = [dict(method="animate", label=str(k),
+                      args=[[str(k)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                           transition=dict(duration=0))]) for k in range(k0, k1 + 1)]
+        fig["layout"]["updatemenus"] = [dict(type="buttons", direction="left", buttons=[play, pause], x=0,
+                                             y=-0.02, xanchor="left", yanchor="top", pad=dict(t=8, r=8),
+                                             showactive=False)]
+        window = "" if (k0, k1) == (0, n) else f" · frames {k0}–{k1} sent"
+        fig["layout"]["sliders"] = [dict(active=active - k0, steps=steps, x=0.22, len=0.78, y=-0.02,
+                                         yanchor="top",
+                                         currentvalue=dict(prefix=f"step (of {n}{window}): ", font=dict(size=12)),
+                                         pad=dict(t=8, b=8), transition=dict(duration=0))]
+
+
+def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[str, str], differ_flat) -> go.Figure:
+    """Two outputs side by side (e.g. first-write-wins vs last-write-wins), differing cells outlined."""
+    zmin, zmax = value_range(trace)
+    view = make_view(trace.data.shape, focus=tuple(np.unravel_index(int(differ_flat[0]), trace.data.shape))
+                     if len(differ_flat) else None)
+    cells = view.cells()
+    mask = cells >= 0
+    coords = np.stack(np.unravel_index(np.asarray(differ_flat, dtype=np.int64), trace.data.shape), axis=-1) \
+        if len(differ_flat) else np.zeros((0, trace.data.ndim), dtype=np.int64)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=list(titles), horizontal_spacing=0.08)
+    for sub, arr in enumerate((left, right), start=1):
+        vals = np.asarray(arr).reshape(-1)[np.where(mask, cells, 0)]
+        fig.add_trace(go.Heatmap(z=_z(vals, mask), text=_fmt_grid(vals, mask), texttemplate="%{text}",
+                                 customdata=_hover(view, cells, "output"), coloraxis="coloraxis", xgap=2, ygap=2,
+                                 hovertemplate="%{customdata}: %{text}<extra></extra>",
+                                 textfont=dict(size=12, color="#212529")), row=1, col=sub)
+        fig.update_layout(_axes(view, sub))
+        for shape in _rects(view, coords, sub, HIGHLIGHT, 3):
+            fig.add_shape(shape)
+        for ann in _panel_labels(view, "output", sub):
+            fig.add_annotation(ann)
+    fig.update_layout(coloraxis=dict(colorscale=VALUE_SCALE, cmin=zmin, cmax=zmax, showscale=False),
+                      height=int(min(max(200 + 40 * view.canvas_shape[0], 260), 700)),
+                      margin=dict(l=40, r=20, t=70, b=50), plot_bgcolor="white", paper_bgcolor="white",
+                      dragmode=False)
+    fig.update_xaxes(side="top", showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, fixedrange=True)
+    for sub in (1, 2):
+        ref = "" if sub == 1 else str(sub)
+        fig.update_layout({f"yaxis{ref}": dict(scaleanchor=f"x{ref}", scaleratio=1, constrain="domain")})
+    return fig
+
+
+def overview_figure(trace, k: int, max_bins: int = 100) -> go.Figure:
+    """Where the writes of the first k steps land, summed over all but the first two axes and binned."""
+    shape = trace.data.shape
+    cells, counts = trace.write_counts(k)
+    lead = shape[:2] if len(shape) >= 2 else (1, shape[0])
+    coords = np.unravel_index(cells, shape)
+    r = coords[0] if len(shape) >= 2 else np.zeros_like(cells)
+    c = coords[1] if len(shape) >= 2 else coords[0]
+    br = max(1, -(-lead[0] // max_bins))
+    bc = max(1, -(-lead[1] // max_bins))
+    grid = np.zeros((-(-lead[0] // br), -(-lead[1] // bc)), dtype=np.int64)
+    np.add.at(grid, (r // br, c // bc), counts)
+    fig = go.Figure(go.Heatmap(z=grid, colorscale="Blues", colorbar=dict(title="writes"),
+                               x=np.arange(grid.shape[1]) * bc, y=np.arange(grid.shape[0]) * br,
+                               hovertemplate="rows %{y}.., cols %{x}..: %{z} writes<extra></extra>"))
+    if k > 0:
+        t = trace.target_cells(k - 1)[0]
+        tr, tc = (t[0], t[1]) if len(shape) >= 2 else (0, t[0])
+        fig.add_shape(type="rect", x0=(tc // bc) * bc - bc / 2, x1=(tc // bc) * bc + bc / 2,
+                      y0=(tr // br) * br - br / 2, y1=(tr // br) * br + br / 2,
+                      line=dict(color=HIGHLIGHT, width=3))
+    axis_names = ("axis 0", "axis 1") if len(shape) >= 2 else ("", "axis 0")
+    fig.update_layout(height=360, margin=dict(l=50, r=20, t=40, b=40), plot_bgcolor="white",
+                      title=dict(text=f"where the first {k} step(s) write (bins of {br}×{bc}, summed over the "
+                                      f"other axes)", font=dict(size=13)),
+                      yaxis=dict(autorange="reversed", title=axis_names[0]), xaxis=dict(title=axis_names[1], side="top"))
+    return fig

@@ -1,0 +1,78 @@
+"""The home page: scatter in a few sentences, then a gallery of every spec example."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import scatter_core as sc
+import spec_examples
+
+FAMILY_PAGES = {"nd": "pages/nd_family.py", "elements": "pages/elements_family.py",
+                "update": "pages/update_family.py"}
+
+INTRO = """
+A **scatter** operator copies a tensor `data` and then writes the values of `updates` into the
+copy at positions that `indices` names. The families differ in what one index addresses:
+
+* **Scatter / ScatterElements / ScatterElementsUpdate** write one element per update: the index
+  replaces one coordinate (the `axis`) of the update's own position.
+* **ScatterND / ScatterNDUpdate** read `indices` as k-tuples; each tuple picks an element or a whole
+  slice of `data`, which the matching block of `updates` replaces.
+* **ScatterUpdate** replaces whole slices along `axis`, one slice per index.
+
+Newer versions can combine instead of replace (`reduction`: add / mul / max / min, OpenVINO's
+sum / prod / sub / mean). When two updates hit the same cell, the result can depend on the order
+of the writes, which the specs leave open. Scatter Explorer runs each spec's loop step by step and
+shows every write, every duplicate and every place where the texts and real runtimes disagree.
+"""
+
+
+@st.cache_data(show_spinner=False)
+def gallery_rows() -> list[dict]:
+    rows = []
+    for ex in spec_examples.load_all():
+        errata = spec_examples.errata_for(ex.id)
+        if ex.shapes_only:
+            status = "🎲 shapes only: values generated"
+        elif ex.expected is None:
+            status = "— no printed output"
+        else:
+            out = sc.scatter(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
+            ok = np.array_equal(np.asarray(ex.expected).astype(out.dtype), out)
+            status = "✅ reproduces the spec" if ok else "📕 erratum: the printed output is wrong"
+        if errata and not status.startswith("📕"):
+            status += f" · 📕 {len(errata)} erratum" + ("s" if len(errata) > 1 else "")
+        rows.append(dict(id=ex.id, op=ex.op, title=ex.title, label=ex.label, ours=ex.ours,
+                         page=ex.source.page_title, url=ex.source.url, status=status,
+                         family=sc.OPERATORS[ex.op].family))
+    return rows
+
+
+def render() -> None:
+    st.title("Scatter Explorer")
+    st.markdown(INTRO)
+    cols = st.columns(3)
+    for col, (family, title) in zip(cols, sc.FAMILY_TITLES.items()):
+        with col.container(border=True):
+            st.markdown(f"**{title}**")
+            st.caption(", ".join(s.name for s in sc.family_members(family)))
+            st.page_link(FAMILY_PAGES[family], label="Open the explorer", icon="▶️")
+    rows = gallery_rows()
+    st.header(f"Every worked example ({len(rows)})")
+    st.caption("Each example as printed in the spec pages or the ONNX node tests, plus a few teaching cases of "
+               "our own. The status says whether Scatter Explorer's exact implementation of the spec reproduces "
+               "the printed output.")
+    query = st.text_input("Filter", placeholder="operator, title or status, e.g. ScatterND-16, duplicate, erratum")
+    ops = sorted({r["op"] for r in rows}, key=lambda n: (sc.OPERATORS[n].framework, n))
+    chosen = st.multiselect("Operator versions", ops, placeholder="all operator versions")
+    for row in rows:
+        text = " ".join(str(v) for v in row.values()).lower()
+        if (query and query.lower() not in text) or (chosen and row["op"] not in chosen):
+            continue
+        with st.container(border=True):
+            left, right = st.columns([5, 2], vertical_alignment="center")
+            origin = "Scatter Explorer teaching case" if row["ours"] else f"[{row['page']} ↗]({row['url']}), {row['label']}"
+            left.markdown(f"**{row['title']}**  \n`{row['op']}` · {origin}  \n{row['status']}")
+            right.page_link(FAMILY_PAGES[row["family"]], label="Explore step by step", icon="▶️",
+                            query_params={"op": row["op"], "example": row["id"]})

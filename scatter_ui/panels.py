@@ -1,0 +1,136 @@
+"""Reusable page sections: findings, spec facts, errata, step log. Pure rendering."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import scatter_core as sc
+import spec_examples
+from scatter_core.describe import fmt_value
+from scatter_core.errors import fmt_pos
+
+from .figures import comparison_figure
+
+FINDING_TITLES = {
+    "duplicate-index": "Duplicate indices",
+    "order-dependent": "The result depends on the iteration order",
+    "float-order-sensitive": "Float result depends on the order",
+    "spec-disallows-duplicates": "The spec forbids these duplicates",
+    "runtime-divergence": "Runtimes differ here",
+    "k-zero": "Empty index tuples (k = 0)",
+    "spec-silent": "The spec is silent here",
+    "one-element-updates": "One-element updates",
+    "scalar-indices": "0-d indices",
+    "no-effect": "No effect",
+}
+LOG_ROWS = 400  # step-log rows shown around the current step (the CSV has all of them)
+
+
+def findings(trace: sc.Trace) -> None:
+    """Every finding, most important first, in plain words; the order comparison when it matters."""
+    found = sorted(trace.findings, key=lambda f: {"error": 0, "warning": 1, "info": 2}.get(f.severity, 3))
+    if not found:
+        st.success("No warnings: every targeted cell is written once, and nothing here depends on the "
+                   "iteration order or on the runtime.", icon="✅")
+        return
+    for f in found:
+        box = st.warning if f.severity in ("warning", "error") else st.info
+        box(f"**{FINDING_TITLES.get(f.kind, f.kind)}.** {f.message}", icon="⚠️" if box is st.warning else "ℹ️")
+    order = next((f for f in found if f.kind == "order-dependent" and f.details.get("n_differ")), None)
+    if order is not None:
+        order_comparison(trace, order)
+    flt = next((f for f in found if f.kind == "float-order-sensitive"), None)
+    if flt is not None:
+        float_order(trace, flt)
+
+
+def order_comparison(trace: sc.Trace, finding) -> None:
+    with st.expander("First-write-wins vs last-write-wins, side by side", expanded=True):
+        cells = finding.details["cells_flat"][finding.details["differs"]]
+        st.caption("The spec does not fix the order of the writes. Every runtime we tried (onnxruntime, "
+                   "onnx.reference, OpenVINO CPU and reference) applies them in row-major loop order, so the "
+                   "last write wins; a parallel kernel may produce the other. Cells that differ are outlined.")
+        fig = comparison_figure(trace, trace.output_in_order("reversed"), trace.output,
+                                ("first write wins", "last write wins (loop order, what runtimes do)"), cells)
+        st.plotly_chart(fig, theme=None, key=f"cmp-{id(trace)}")
+        rows = [{"cell": f"output{fmt_pos(np.unravel_index(int(c), trace.data.shape))}",
+                 "first write wins": fmt_value(f), "last write wins": fmt_value(l)}
+                for c, f, l, d in zip(finding.details["cells_flat"], finding.details["first_wins"],
+                                      finding.details["last_wins"], finding.details["differs"]) if d][:200]
+        st.dataframe(pd.DataFrame(rows), hide_index=True)
+
+
+def float_order(trace: sc.Trace, finding) -> None:
+    d = finding.details
+    with st.expander("How much the float result moves with the order"):
+        cell = np.unravel_index(d["cell_flat"], trace.data.shape)
+        st.write(f"Largest change: **{d['max_abs_diff']:.6g}** at output{fmt_pos(cell)} "
+                 f"({fmt_value(d['loop_value'])} in loop order, {fmt_value(d['other_value'])} in "
+                 f"{d['order']} order); {d['n_cells']} cell(s) change in all.")
+
+
+def spec_facts(spec: sc.OpSpec) -> None:
+    with st.expander(f"About {spec.name}: the rules this page follows"):
+        st.markdown(f"**{spec.name}** ({spec.framework}) · [official page ↗]({spec.url})")
+        st.write(spec.summary)
+        st.code(spec.formula, language=None)
+        st.markdown(f"- **Loop:** {spec.loop}\n- **Index values:** {spec.index_rule.text} "
+                    f"(index dtypes: {', '.join(spec.index_rule.dtypes)})\n"
+                    + "".join(f"- **Shape:** {r}\n" for r in spec.shape_rules)
+                    + f"- **Duplicates:** {spec.duplicate_policy}\n"
+                    + f"- **Reductions:** {', '.join(spec.reduction_spellings)}\n"
+                    + (f"- **Changed from {spec.previous}:** " + " ".join(spec.changes) + "\n" if spec.previous
+                       else f"- **History:** {' '.join(spec.changes)}\n"))
+        if spec.runtime_notes:
+            st.markdown("**What real runtimes do** (observed):\n" + "".join(
+                f"- *{n.runtimes}*: {n.text}\n" for n in spec.runtime_notes))
+
+
+def example_header(example, trace: sc.Trace, edited: bool) -> None:
+    src = example.source
+    origin = "a Scatter Explorer teaching case" if example.ours else f"[{src.page_title} ↗]({src.url}), {src.label}"
+    st.markdown(f"**{example.title}** · {origin}")
+    if example.notes:
+        st.caption(example.notes)
+    if example.shapes_only:
+        st.info(f"The spec gives only the shapes here; the values are **generated**: {example.generation}",
+                icon="🎲")
+    if edited:
+        st.caption("You edited the inputs: the printed example's output no longer applies.")
+        return
+    if example.expected is not None:
+        expected = np.asarray(example.expected)
+        same = expected.shape == trace.output.shape and np.array_equal(
+            expected.astype(trace.output.dtype), trace.output, equal_nan=trace.output.dtype.kind == "f")
+        if same:
+            st.success("The spec's printed output is reproduced exactly.", icon="✅")
+    errata = spec_examples.errata_for(example.id)
+    for er in errata:
+        if er.kind == "example-output" and er.example_id == example.id:
+            erratum_box(er)
+    others = [er for er in errata if not (er.kind == "example-output" and er.example_id == example.id)]
+    if others:
+        with st.expander(f"📕 {len(others)} more spec erratum{'s' if len(others) > 1 else ''} on this page"):
+            for er in others:
+                erratum_box(er)
+
+
+def erratum_box(er) -> None:
+    st.error(f"**Spec erratum ({er.kind}).** {er.explanation}\n\n"
+             f"- **Where:** {er.where} ([page ↗]({er.page_url}))\n"
+             f"- **The page says:** `{er.says}`\n- **It should say:** `{er.should_say}`\n"
+             + (f"- **Real runtimes:** {er.runtimes}\n" if er.runtimes else ""), icon="📕")
+
+
+def step_log(trace: sc.Trace, step: int, csv_source) -> None:
+    n = len(trace)
+    with st.expander(f"Step log ({n} step{'s' if n != 1 else ''})"):
+        lo = max(0, min(step - LOG_ROWS // 2, n - LOG_ROWS))
+        hi = min(n, lo + LOG_ROWS)
+        if n > LOG_ROWS:
+            st.caption(f"Showing steps {lo + 1}–{hi} around the current step; the CSV has all {n}.")
+        st.dataframe(pd.DataFrame(trace.step_table(lo, hi)), hide_index=True, height=min(38 + 35 * (hi - lo), 420))
+        st.download_button("Download the step log (CSV)", data=csv_source, file_name="scatter_steps.csv",
+                           mime="text/csv", on_click="ignore")
