@@ -1,0 +1,132 @@
+"""Record types: one worked example, its source, and one erratum."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+
+from . import generate as gen
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an example is printed."""
+
+    url: str
+    page_title: str
+    label: str  # the example's label as printed, e.g. "Example 2" or "export_scatternd_add"
+    section: str | None = None  # where on the page, when a page has two groups of examples
+    file: str = ""  # the data file that holds the example, e.g. "onnx__ScatterND-16.json"
+    kind: str = "spec-page"  # "spec-page", "node-tests" (ONNX backend test cases) or "teaching" (ours)
+
+    def cite(self) -> str:
+        where = f"{self.label} ({self.section})" if self.section else self.label
+        return f"{self.page_title}, {where}: {self.url}"
+
+
+@dataclass(frozen=True, eq=False)
+class Example:
+    """One worked example of one operator version.
+
+    ``data``, ``indices`` and ``updates`` are read-only NumPy arrays in the
+    example's dtypes. For a shapes-only example they are generated from a
+    fixed seed on first access (see :attr:`generation`).
+    """
+
+    id: str
+    op: str  # versioned operator name, a key of scatter_core.OPERATORS
+    title: str
+    source: Source
+    dtypes: Mapping[str, str]  # data / indices / updates
+    expected: np.ndarray | None  # the output exactly as printed (in data's dtype), None if none is printed
+    shapes_only: bool
+    ours: bool  # a Scatter Explorer teaching case rather than a printed example
+    notes: str
+    generation: str | None  # how the values of a shapes-only example are generated, our words
+    seed: int | None
+    shapes: Mapping[str, tuple[int, ...]]
+    errata: tuple[str, ...] = ()  # ids of the errata that concern this example
+    _attrs: tuple[tuple[str, object], ...] = field(default=(), repr=False)
+    _literal: Mapping[str, np.ndarray] | None = field(default=None, repr=False)
+    _generate: Mapping | None = field(default=None, repr=False)
+
+    @property
+    def label(self) -> str:
+        return self.source.label
+
+    @property
+    def url(self) -> str:
+        return self.source.url
+
+    @property
+    def attrs(self) -> dict:
+        """The attributes, by the operator's own names (a fresh dict each time)."""
+        return dict(self._attrs)
+
+    @property
+    def data(self) -> np.ndarray:
+        return self._array("data")
+
+    @property
+    def indices(self) -> np.ndarray:
+        return self._array("indices")
+
+    @property
+    def updates(self) -> np.ndarray:
+        return self._array("updates")
+
+    @property
+    def inputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.data, self.indices, self.updates
+
+    @property
+    def is_generated(self) -> bool:
+        return self._literal is None
+
+    def _array(self, role: str) -> np.ndarray:
+        if self._literal is not None:
+            return self._literal[role]
+        return gen.CACHE.get(gen.cache_key(self._generate, role, self.shapes, self.dtypes),
+                             lambda: gen.build(self._generate, role, self.shapes, self.dtypes))
+
+    def __repr__(self) -> str:
+        kind = "shapes only, generated" if self.shapes_only else "printed values"
+        return f"Example({self.id!r}, {self.op}, {self.label!r}, {kind})"
+
+
+@dataclass(frozen=True, eq=False)
+class Erratum:
+    """Something a spec page gets wrong, with evidence.
+
+    ``kind`` is "example-output" (a printed output the page's own rules do not
+    give), "prose", "formula" or "code". For an output erratum ``printed`` and
+    ``spec_rules_give`` are arrays in the example's dtype and ``says`` /
+    ``should_say`` render them as text.
+    """
+
+    id: str
+    kind: str
+    op: str | tuple[str, ...]  # one versioned name, or several
+    page_url: str
+    where: str  # where on the page
+    says: str  # what the page says (for output errata: the printed output)
+    should_say: str  # what it should say (for output errata: what the page's rules give)
+    runtimes: str  # what real runtimes do, with names and versions, where known
+    explanation: str  # one line
+    example_id: str | None = None  # the example an output erratum is about
+    concerns: tuple[str, ...] = ()  # further examples the erratum affects
+    evidence: str = ""  # extra evidence (an earlier draft of the page, a schema fix ...)
+    printed: np.ndarray | None = None
+    spec_rules_give: np.ndarray | None = None
+    runtime_outputs: Mapping[str, np.ndarray] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def ops(self) -> tuple[str, ...]:
+        return (self.op,) if isinstance(self.op, str) else tuple(self.op)
+
+    @property
+    def example_ids(self) -> tuple[str, ...]:
+        return ((self.example_id,) if self.example_id else ()) + self.concerns
