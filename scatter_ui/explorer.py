@@ -61,10 +61,17 @@ class ExplorerPage:
 
     def _url_example(self, op: str) -> str:
         wanted = session.from_url(self.family, "example")
-        ids = [e.id for e in spec_examples.examples_for(op)]
+        examples = spec_examples.examples_for(op)
+        ids = [e.id for e in examples]
         if wanted == CUSTOM or wanted in ids:
             return wanted
-        return ids[0] if ids else CUSTOM
+        return self._first_example(examples)
+
+    @staticmethod
+    def _first_example(examples) -> str:
+        """The example a page opens with: the first printed one with values, else the first."""
+        with_values = [e.id for e in examples if not e.shapes_only]
+        return (with_values or [e.id for e in examples] or [CUSTOM])[0]
 
     def _load_example(self, example_id: str, from_url: bool = False) -> None:
         """Point the page at an example: its attributes, its texts, step 0 (or the URL's choices)."""
@@ -91,9 +98,9 @@ class ExplorerPage:
 
     def _on_op(self) -> None:
         op = st.session_state[self.k("op")]
-        ids = [e.id for e in spec_examples.examples_for(op)]
+        examples = spec_examples.examples_for(op)
         current = st.session_state.get(self.k("example"))
-        self._load_example(current if current in ids else (ids[0] if ids else CUSTOM))
+        self._load_example(current if current in [e.id for e in examples] else self._first_example(examples))
 
     def _on_example(self) -> None:
         self._load_example(st.session_state[self.k("example")])

@@ -1,0 +1,39 @@
+"""Helpers for driving the app with Streamlit's AppTest."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGES = {"home": "pages/home.py", "nd": "pages/nd_family.py", "elements": "pages/elements_family.py",
+         "update": "pages/update_family.py"}
+
+
+def open_page(page: str, timeout: float = 120, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.switch_page(PAGES[page])
+    if params:
+        at.query_params.update({k: str(v) for k, v in params.items()})
+    at.run()
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    """The animated figures on the page, decoded from their iframes."""
+    out = []
+    for el in at.get("iframe"):
+        doc = el.proto.srcdoc
+        m = re.search(r"const fig = (\{.*?\});\n", doc, re.S)
+        if m:
+            out.append(json.loads(m.group(1).replace("<\\/", "</")))
+    return out
+
+
+def texts(at: AppTest) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "title")
+             for e in getattr(at, kind)]
+    return "\n".join(str(p) for p in parts)

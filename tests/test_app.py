@@ -1,0 +1,113 @@
+"""AppTest: every page and every spec example renders; frames, warnings and deep links work."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import spec_examples
+from scatter_core import OPERATORS
+from tests.apptest_helpers import figures, open_page, texts
+
+FAMILY_PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
+TOO_LARGE = 50_000_000  # scatter_core.checks.MAX_ELEMENTS
+
+
+@pytest.mark.parametrize("page", ["home", "nd", "elements", "update"])
+def test_every_page_runs_without_exception(page):
+    at = open_page(page)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title
+
+
+def test_home_gallery_lists_every_example_with_status():
+    at = open_page("home")
+    body = texts(at)
+    for ex in spec_examples.load_all():
+        assert ex.title in body, ex.id
+    assert "reproduces the spec" in body and "erratum" in body
+
+
+@pytest.mark.parametrize("example", spec_examples.load_all(), ids=lambda e: e.id)
+def test_every_spec_example_can_be_selected_and_renders(example):
+    page = FAMILY_PAGE[OPERATORS[example.op].family]
+    at = open_page(page, op=example.op, example=example.id)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox[0].value == example.op and at.selectbox[1].value == example.id
+    too_large = max(int(np.prod(s)) for s in example.shapes.values()) > TOO_LARGE
+    if too_large:
+        assert any("the limit is" in e.value and e.icon == "🛑" for e in at.error)
+        return
+    assert not [e.value for e in at.error if e.icon == "🛑"]  # input/trace errors carry the stop icon
+    figs = figures(at)
+    assert len(figs) == 1
+    assert [t["type"] for t in figs[0]["data"]] == ["heatmap"] * 3
+
+
+def _small_example(op_prefix: str):
+    return next(e for e in spec_examples.load_all() if e.op.startswith(op_prefix) and not e.shapes_only)
+
+
+@pytest.mark.parametrize("example_id", ["ov-scatter-elements-update-12-example-1", "onnx-scatternd-18-example-2"])
+def test_animation_has_one_frame_per_step_plus_the_initial_state(example_id):
+    ex = spec_examples.by_id(example_id)
+    page = FAMILY_PAGE[OPERATORS[ex.op].family]
+    at = open_page(page, op=ex.op, example=ex.id)
+    fig = figures(at)[0]
+    n_steps = int(np.prod(ex.indices.shape[:-1])) if OPERATORS[ex.op].family == "nd" else ex.indices.size
+    assert [f["name"] for f in fig["frames"]] == [str(k) for k in range(n_steps + 1)]
+    assert len(fig["layout"]["sliders"][0]["steps"]) == n_steps + 1
+    # one fixed colour scale for every frame
+    axis = fig["layout"]["coloraxis"]
+    assert axis["cmin"] <= float(np.min(ex.data)) and axis["cmax"] >= float(np.max(ex.updates))
+
+
+def test_duplicate_examples_show_their_warning():
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1")
+    assert any("Duplicate indices" in i.value and "output[0]" in i.value for i in at.info)
+    dup_none = next(e for e in spec_examples.load_all()
+                    if e.ours and "duplicate" in e.title.lower() and e.attrs.get("reduction", "none") == "none")
+    page = FAMILY_PAGE[OPERATORS[dup_none.op].family]
+    at = open_page(page, op=dup_none.op, example=dup_none.id)
+    warnings = " ".join(w.value for w in at.warning)
+    assert "depends on the loop order" in warnings and "last write wins" in warnings
+    assert any("first write wins" in str(el.proto) for el in at.get("plotly_chart"))
+
+
+def test_deep_link_restores_the_view():
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-2",
+                   reduction="max", use_init_val="false", step="3", axis="0")
+    assert not at.exception
+    assert [s.value for s in at.selectbox][:3] == ["ScatterElementsUpdate-12", "ov-scatter-elements-update-12-example-2",
+                                                   "max"]
+    assert at.checkbox[0].value is False
+    assert at.session_state["elements:step"] == 3
+    assert "step 3 of 6" in texts(at)
+    fig = figures(at)[0]
+    assert fig["layout"]["sliders"][0]["active"] == 3
+    assert at.query_params["reduction"] == "max" and at.query_params["step"] == "3"
+
+
+def test_step_buttons_move_the_step_server_side():
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    assert at.session_state["nd:step"] == 0
+    next_button = next(b for b in at.button if b.label == "▶")
+    next_button.click().run()
+    assert at.session_state["nd:step"] == 1
+    next(b for b in at.button if b.label == "⏭").click().run()
+    assert at.session_state["nd:step"] == 4
+    assert "step 4 of 4" in texts(at)
+    at.number_input(key="nd:goto").set_value(2).run()
+    assert at.session_state["nd:step"] == 2 and "step 2 of 4" in texts(at)
+
+
+def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    bad = "[[4], [3], [1], [9]]"
+    at.text_area(key="nd:text_indices").set_value(bad).run()
+    assert not at.exception
+    assert any("indices[3, 0] = 9 is out of range" in e.value for e in at.error)
+    assert at.text_area(key="nd:text_indices").value == bad
+    at.text_area(key="nd:text_indices").set_value("[[4], [3], [1], [x]]").run()
+    assert any("'x' is not a number" in e.value for e in at.error)
+    assert at.text_area(key="nd:text_indices").value == "[[4], [3], [1], [x]]"
