@@ -14,6 +14,7 @@ from .errors import ScatterError
 from .plan import Plan
 from .reductions import Reduction, divide_mean
 from .registry import get_spec, versions_of
+from .segmented import count_by_target
 from .spec import OpSpec
 
 # Which module plans the loop of each family: data, not a branch.
@@ -114,18 +115,16 @@ def apply_fast(p: Prepared, out: np.ndarray) -> np.ndarray:
     """Write the scatter result into ``out`` (already holding a copy of data)."""
     flat_out = out.reshape(-1)
     targets = p.plan.targets.reshape(-1)
-    values = p.updates.reshape(-1)
-    if p.plan.sources.size and not _is_identity(p.plan.sources):
-        values = values[p.plan.sources.reshape(-1)]
-    ufunc = p.reduction.combiner(out.dtype)
     if targets.size == 0:
         return out
+    values = values_in_loop_order(p.updates, p.plan.sources)
+    ufunc = p.reduction.combiner(out.dtype)
     if ufunc is None:
         np.put(flat_out, targets, values)  # in order: the last write wins, as in the loop
         return out
     touched = counts = None
     if not p.use_init or p.reduction.divides:
-        touched, counts = np.unique(targets, return_counts=True)
+        touched, counts = count_by_target(targets)
     if not p.use_init:
         flat_out[touched] = p.reduction.neutral_for(out.dtype)
     with np.errstate(over="ignore", invalid="ignore"):  # float overflow to inf is the defined result
@@ -133,6 +132,21 @@ def apply_fast(p: Prepared, out: np.ndarray) -> np.ndarray:
     if p.reduction.divides:
         flat_out[touched] = divide_mean(flat_out[touched], counts + int(p.use_init), out.dtype)
     return out
+
+
+def values_in_loop_order(updates: np.ndarray, sources: np.ndarray) -> np.ndarray:
+    """The update value of every write, flat, in loop order (``updates.flat[sources]``).
+
+    Most plans read updates in order (sources 0, 1, 2, ...): then this is a view of
+    updates and no gather is made.
+    """
+    flat = updates.reshape(-1)
+    sources = sources.reshape(-1)
+    if sources.size == 0:
+        return flat[:0]
+    if _is_identity(sources):
+        return flat[:sources.size]
+    return flat[sources]
 
 
 def _is_identity(sources: np.ndarray) -> bool:

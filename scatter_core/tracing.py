@@ -17,10 +17,10 @@ from functools import cached_property
 import numpy as np
 
 from .describe import fmt_index, fmt_shape, fmt_value, fmt_values
-from .engine import Prepared
+from .engine import Prepared, values_in_loop_order
 from .errors import fmt_pos
 from .reductions import divide_mean
-from .segmented import group_by_target, running
+from .segmented import count_by_target, group_by_target, running
 
 
 def unravel(flat, shape) -> np.ndarray:
@@ -34,6 +34,14 @@ def unravel(flat, shape) -> np.ndarray:
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
+
+
+def _shifted(a: np.ndarray, group_start: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Per sorted position, the value before it: the previous entry of its group, or ``first[g]``."""
+    res = np.empty_like(a)
+    res[1:] = a[:-1]
+    res[group_start] = first
+    return res
 
 
 class Trace:
@@ -50,33 +58,36 @@ class Trace:
         self.data = _frozen(np.array(p.data, copy=True, order="C"))
         self.indices = _frozen(np.array(p.indices, copy=True))
         self.updates = _frozen(np.array(p.updates, copy=True))
+        self._record_steps(p.plan)
+
+    def _record_steps(self, plan) -> None:
+        """The per-write records, computed for all steps at once (no loop over steps).
+
+        Writes are grouped by target cell ("sorted" order below: by cell, then loop
+        order); each cell's writes are folded in loop order, and the results are
+        scattered back to loop order.
+        """
         dtype = self.data.dtype
-        plan = p.plan
-        t = plan.targets.reshape(-1)
-        u = self.updates.reshape(-1)[plan.sources.reshape(-1)] if t.size else np.zeros(0, dtype)
-        g = group_by_target(t)
+        values = values_in_loop_order(self.updates, plan.sources)
+        g = group_by_target(plan.targets.reshape(-1))
         self._groups = g
-        us = u[g.order]
+        us = values[g.order]
         init = self.data.reshape(-1)[g.targets[g.start]]
-        neutral = self.reduction.neutral_for(dtype)
-        start = init if self.use_init else np.full(g.start.size, neutral, dtype=dtype)
-        ufunc = self.reduction.combiner(dtype)
-        acc_after = running(ufunc, start, us, g.start, g.size)
-        first = g.occ == 0
-        acc_before = np.empty_like(acc_after)
-        acc_before[first] = start
-        acc_before[~first] = acc_after[np.flatnonzero(~first) - 1]
+        start = init if self.use_init else np.full(g.start.size, self.reduction.neutral_for(dtype), dtype=dtype)
+        acc_after = running(self.reduction.combiner(dtype), start, us, g.start, g.size)
+        acc_before = _shifted(acc_after, g.start, start)
         if self.reduction.divides:
-            count = (g.occ + 1 + int(self.use_init)).astype(np.int64)
+            count = g.occ + (1 + int(self.use_init))
             after = divide_mean(acc_after, count, dtype)
+            before = _shifted(after, g.start, init)
         else:
             count = None
             after = acc_after
-        before = np.empty_like(after)
-        before[first] = init
-        before[~first] = after[np.flatnonzero(~first) - 1]
+            # the shown value before a write is the accumulator's, except where use_init_val=false
+            # replaced the cell's first value by the neutral one
+            before = acc_before if self.use_init else _shifted(after, g.start, init)
         self._sorted_after = _frozen(after)
-        self._sorted_steps = g.order // max(plan.slice_size, 1)
+        self._sorted_steps = g.order // plan.slice_size if plan.slice_size > 1 else g.order
         self._sorted_targets = g.targets
         self._start_values = start
         self._sorted_values = us
@@ -86,13 +97,16 @@ class Trace:
             res[g.order] = a
             return _frozen(res.reshape(plan.targets.shape))
 
+        # where two records hold the same values (no mean, use_init_val), they share one array
         self.before = loop_order(before)
         self.after = loop_order(after)
-        self.acc_before = loop_order(acc_before)
-        self.acc_after = loop_order(acc_after)
+        self.acc_before = self.before if acc_before is before else loop_order(acc_before)
+        self.acc_after = self.after if acc_after is after else loop_order(acc_after)
         self.counts = loop_order(count) if count is not None else None
-        self.first_write = loop_order(first)
-        self.values = _frozen(u.reshape(plan.targets.shape))
+        first_write = np.zeros(plan.targets.size, dtype=bool)
+        first_write[g.order[g.start]] = True
+        self.first_write = _frozen(first_write.reshape(plan.targets.shape))
+        self.values = _frozen(values.reshape(plan.targets.shape))
         out = self.data.copy()
         last = g.last
         out.reshape(-1)[g.targets[last]] = after[last]
@@ -111,11 +125,11 @@ class Trace:
         k = int(k)
         if not 0 <= k <= len(self):
             raise IndexError(f"step {k} is outside 0..{len(self)}")
+        if k == len(self):
+            return self.output.copy()
         out = self.data.copy()
         if k == 0:
             return out
-        if k == len(self):
-            return self.output.copy()
         done = self._sorted_steps < k
         g = self._groups
         nxt = np.zeros_like(done)
@@ -127,8 +141,7 @@ class Trace:
     def write_counts(self, k: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(flat cells, number of writes) for the writes of steps < k (all steps when k is None)."""
         k = len(self) if k is None else int(k)
-        t = self.plan.targets[:k].reshape(-1)
-        return np.unique(t, return_counts=True)
+        return count_by_target(self.plan.targets[:k])
 
     # -- positions ------------------------------------------------------------
     def target_cells(self, i: int) -> np.ndarray:
