@@ -77,7 +77,7 @@ def duplicate_index(trace):
         tail = ("With reduction none only one of the competing values survives, and which one depends "
                 "on the order the writes run in.")
     else:
-        tail = f"With reduction {spelling} the competing values are combined ({red.words})."
+        tail = f"With reduction {spelling} the competing values are combined ({red.describe(trace.data.dtype)})."
     note = trace.spec.note_text("duplicates")
     msg = (f"{total} output cell{'s are' if total != 1 else ' is'} written more than once: "
            f"{_list_cells(cells, positions, values)}{more}. {tail}")

@@ -58,6 +58,11 @@ class Reduction:
     divides: bool = False
     order_sensitive_for_floats: bool = False
     words: str = ""
+    bool_words: str = ""
+
+    def describe(self, dtype: np.dtype) -> str:
+        """What the reduction does to a cell of ``dtype``, in words."""
+        return self.bool_words if dtype == np.bool_ and self.bool_words else self.words
 
     def combiner(self, dtype: np.dtype) -> np.ufunc | None:
         """The ufunc that folds one update into a cell of ``dtype``."""
@@ -87,17 +92,17 @@ REDUCTIONS: dict[str, Reduction] = {
                   words="each update replaces the cell's value"),
         Reduction("sum", "+", np.add, np.logical_or, True, _zero,
                   order_sensitive_for_floats=True,
-                  words="each update is added to the cell (logical OR for bool)"),
+                  words="each update is added to the cell", bool_words="the cell becomes the logical OR of itself and each update"),
         Reduction("prod", "*", np.multiply, np.logical_and, True, _one,
                   order_sensitive_for_floats=True,
-                  words="the cell is multiplied by each update (logical AND for bool)"),
+                  words="the cell is multiplied by each update", bool_words="the cell becomes the logical AND of itself and each update"),
         Reduction("max", "max", np.maximum, np.logical_or, True, _lowest,
-                  words="the cell keeps the larger of its value and the update (OR for bool)"),
+                  words="the cell keeps the larger of its value and the update", bool_words="the cell becomes the logical OR of itself and each update"),
         Reduction("min", "min", np.minimum, np.logical_and, True, _highest,
-                  words="the cell keeps the smaller of its value and the update (AND for bool)"),
+                  words="the cell keeps the smaller of its value and the update", bool_words="the cell becomes the logical AND of itself and each update"),
         Reduction("sub", "-", np.subtract, np.logical_xor, True, _zero,
                   order_sensitive_for_floats=True,
-                  words="each update is subtracted from the cell (XOR for bool)"),
+                  words="each update is subtracted from the cell", bool_words="the cell becomes the logical XOR of itself and each update"),
         Reduction("mean", "mean", np.add, None, False, _zero, divides=True,
                   order_sensitive_for_floats=True,
                   words="the cell becomes the mean of its contributions; integers are floored"),

@@ -205,7 +205,7 @@ class Trace:
         if self.slice_size != 1:
             if red.ufunc is None:
                 return f"{spelling}: the slice's {self.slice_size} cells are replaced"
-            return f"{spelling}: each of the slice's {self.slice_size} cells is combined with its update ({red.words})"
+            return f"{spelling}: each of the slice's {self.slice_size} cells is combined with its update ({red.describe(self.data.dtype)})"
         before, after, value = b[0], a[0], self.values[i][0]
         start = self.acc_before[i][0]
         fresh = bool(self.first_write[i][0]) and not self.use_init and red.ufunc is not None

@@ -218,7 +218,7 @@ class ExplorerPage:
         pins = tuple(sorted(ss.get(self.k("pins"), {}).items())) if not follow else ()
         sf = cache.step_figure(op, None if edited else ex_id, texts, attrs, follow, pins)
         chart.animated_chart(sf.figure(step))
-        st.markdown(f"**{trace.describe(step - 1) if step else 'Initial state: output is a copy of data.'}**")
+        st.markdown(f"**Server step {step}:** {trace.describe(step - 1) if step else 'initial state, output is a copy of data.'}")
         out_view = sf.views_for(step)[2]
         if out_view.windowed:
             self.large_view(trace, out_view, step, follow)

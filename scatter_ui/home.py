@@ -42,7 +42,7 @@ def gallery_rows() -> list[dict]:
             ok = np.array_equal(np.asarray(ex.expected).astype(out.dtype), out)
             status = "✅ reproduces the spec" if ok else "📕 erratum: the printed output is wrong"
         if errata and not status.startswith("📕"):
-            status += f" · 📕 {len(errata)} erratum" + ("s" if len(errata) > 1 else "")
+            status += f" · 📕 {len(errata)} " + ("errata" if len(errata) > 1 else "erratum")
         rows.append(dict(id=ex.id, op=ex.op, title=ex.title, label=ex.label, ours=ex.ours,
                          page=ex.source.page_title, url=ex.source.url, status=status,
                          family=sc.OPERATORS[ex.op].family))

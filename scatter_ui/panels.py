@@ -112,7 +112,7 @@ def example_header(example, trace: sc.Trace, edited: bool) -> None:
             erratum_box(er)
     others = [er for er in errata if not (er.kind == "example-output" and er.example_id == example.id)]
     if others:
-        with st.expander(f"📕 {len(others)} more spec erratum{'s' if len(others) > 1 else ''} on this page"):
+        with st.expander(f"📕 {len(others)} more spec {'errata' if len(others) > 1 else 'erratum'} on this page"):
             for er in others:
                 erratum_box(er)
 
