@@ -22,10 +22,6 @@ class Source:
     file: str = ""  # the data file that holds the example, e.g. "onnx__ScatterND-16.json"
     kind: str = "spec-page"  # "spec-page", "node-tests" (ONNX backend test cases) or "teaching" (ours)
 
-    def cite(self) -> str:
-        where = f"{self.label} ({self.section})" if self.section else self.label
-        return f"{self.page_title}, {where}: {self.url}"
-
 
 @dataclass(frozen=True, eq=False)
 class Example:
@@ -58,10 +54,6 @@ class Example:
         return self.source.label
 
     @property
-    def url(self) -> str:
-        return self.source.url
-
-    @property
     def attrs(self) -> dict:
         """The attributes, by the operator's own names (a fresh dict each time)."""
         return dict(self._attrs)
@@ -80,6 +72,7 @@ class Example:
 
     @property
     def inputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(data, indices, updates)."""
         return self.data, self.indices, self.updates
 
     @property

@@ -154,6 +154,7 @@ def test_example_loads_with_its_dtypes(ex):
         assert arr.dtype == np.dtype(ex.dtypes[role]), role
         assert arr.shape == tuple(ex.shapes[role]), role
         assert not arr.flags.writeable, role
+    assert all(a is b for a, b in zip(ex.inputs, (ex.data, ex.indices, ex.updates)))
     if ex.expected is not None:
         assert ex.expected.dtype == ex.data.dtype and ex.expected.shape == ex.data.shape
         assert not ex.expected.flags.writeable
