@@ -14,10 +14,10 @@ from .describe import fmt_value
 from .errors import ScatterError, fmt_pos
 from .spec import OpSpec
 
-# Largest tensor scatter_core accepts (elements). The spec examples top out at
-# 12.5 million (ScatterElementsUpdate-12 Example 6, 38.4 million for the
-# ScatterNDUpdate-3 layer example); the bound keeps a typo from allocating
-# gigabytes.
+# Largest tensor scatter_core accepts (elements). The runnable spec examples top out at
+# 38.4 million (the ScatterNDUpdate-3 layer example); the bound keeps a typo from
+# allocating gigabytes. ScatterUpdate-3's layer example (updates of 375 million
+# elements, 1.5 GB) is above it and is refused with this message.
 MAX_ELEMENTS = 50_000_000
 
 SUPPORTED_KINDS = {"b": "bool", "i": "signed integer", "u": "unsigned integer", "f": "float"}

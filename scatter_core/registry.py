@@ -132,8 +132,9 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=ONNX_TYPES,
         changes=("First version of a scatter operator in ONNX.",),
         runtime_notes=(RuntimeNote("negative-index", ORT, "accepts -s..s-1 and normalises negatives"),
+                       RuntimeNote("runnable", ONNX_REF, "has no Scatter kernel at opset 9 or 10"),
                        LAST_WINS),
-        runnable_on=("onnxruntime", "onnx.reference"),
+        runnable_on=("onnxruntime",),
     ),
     OpSpec(
         name="Scatter-11", op_type="Scatter", version=11, framework="ONNX", family="elements",

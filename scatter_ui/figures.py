@@ -69,7 +69,10 @@ class _Formatter:
         key = (type(v), v.item() if hasattr(v, "item") else v)
         text = self.memo.get(key)
         if text is None:
-            text = self.memo[key] = fmt_value(v)
+            text = fmt_value(v)
+            if len(text) > 7 and isinstance(v, (float, np.floating)) and np.isfinite(v):
+                text = f"{float(v):.4g}"  # 4 significant digits in the cell; the hover shows more
+            self.memo[key] = text
         return text
 
     def grid(self, values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = None) -> list[list[str]]:
@@ -353,7 +356,8 @@ class StepFigure:
         extra = (dict(colorscale=INDEX_SCALE, zmin=0, zmax=1, showscale=False) if sub == 1
                  else dict(coloraxis="coloraxis"))
         return dict(tr, xaxis=f"x{ref}", yaxis=f"y{ref}", texttemplate="%{text}",
-                    hovertemplate="%{customdata}: %{text}<extra></extra>", xgap=2, ygap=2,
+                    hovertemplate=("%{customdata}: %{text}<extra></extra>" if sub == 1 else
+                                   "%{customdata} = %{z:.9g}<extra></extra>"), xgap=2, ygap=2,
                     textfont=dict(size=12, color="#212529"), **extra)
 
     def _layout(self, first: FrameParts, titles: list, animated: bool) -> dict:
