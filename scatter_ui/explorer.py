@@ -245,7 +245,7 @@ class ExplorerPage:
 
     def large_view(self, trace: sc.Trace, view, step: int, follow: bool) -> None:
         ss = st.session_state
-        with st.expander("Large tensor: which slice is shown, and where the writes land", expanded=True):
+        with st.expander("Which slice is shown, and where the writes land", expanded=True):
             st.checkbox("follow the current step (show the slice its target is in)", key=self.k("follow"))
             if not follow:
                 pins = dict(ss.get(self.k("pins"), {}))

@@ -1,0 +1,36 @@
+"""scatter_ui.views: every displayed cell maps back to the right tensor position."""
+
+import numpy as np
+import pytest
+
+from scatter_ui.views import MAX_PANELS, MAX_SIDE, make_view
+
+
+@pytest.mark.parametrize("shape,focus", [
+    ((5,), None), ((3, 4), None), ((4, 4, 4), None), ((2, 3, 4, 5), (1, 2, 3, 4)),
+    ((1000, 256, 7, 7), (412, 3, 2, 1)), ((25, 125, 3), (3, 100, 1)), ((2, 3, 40, 50), (1, 2, 30, 45)),
+    ((12, 3, 3), (7, 1, 1)), ((), None),
+])
+def test_cells_match_positions(shape, focus):
+    v = make_view(shape, focus)
+    cells = v.cells()
+    assert cells.shape == v.canvas_shape
+    tensor_shape = shape or (1,)
+    visible = cells[cells >= 0]
+    coords = np.stack(np.unravel_index(visible, tensor_shape), axis=-1)
+    rows, cols, ok = v.locate(coords)
+    assert ok.all()
+    assert (cells[rows, cols] == visible).all()
+    assert v.row_len <= MAX_SIDE and v.col_len <= MAX_SIDE
+    assert len(v.panels) <= MAX_PANELS
+    if focus is not None:
+        r, c, seen = v.locate(np.array([focus]))
+        assert seen[0], "the focus cell is always on screen"
+
+
+def test_row_zero_is_the_first_canvas_row_and_panels_are_labelled():
+    v = make_view((3, 2, 2))
+    assert v.cells()[0, 0] == 0
+    assert v.label("output", 1) == "output[1, :, :]"
+    big = make_view((1000, 256, 7, 7), (5, 6, 0, 0))
+    assert big.label("data") == "data[5, 6, :, :]"
