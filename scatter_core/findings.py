@@ -104,7 +104,7 @@ def order_dependent(trace):
     if n_diff:
         shown = [f"output{fmt_pos(c)}: first wins → {fmt_value(f)}, last wins → {fmt_value(l)}"
                  for c, f, l, d in zip(cells, first, last, differ) if d][:MAX_IN_MESSAGE]
-        msg = (f"The result depends on the loop order: {n_diff} cell{'s' if n_diff != 1 else ''} differ "
+        msg = (f"The result depends on the loop order: {n_diff} cell{'s differ' if n_diff != 1 else ' differs'} "
                f"between first-write-wins and last-write-wins ({'; '.join(shown)}). The spec leaves the "
                f"order unspecified; every runtime tried applies the writes in row-major loop order, so the "
                f"last write wins. Scatter Explorer shows last-write-wins.")

@@ -105,7 +105,8 @@ def example_header(example, trace: sc.Trace, edited: bool) -> None:
         same = expected.shape == trace.output.shape and np.array_equal(
             expected.astype(trace.output.dtype), trace.output, equal_nan=trace.output.dtype.kind == "f")
         if same:
-            st.success("The spec's printed output is reproduced exactly.", icon="✅")
+            st.success("Matches the expected output given with this teaching case." if example.ours
+                       else "The spec's printed output is reproduced exactly.", icon="✅")
     errata = spec_examples.errata_for(example.id)
     for er in errata:
         if er.kind == "example-output" and er.example_id == example.id:
