@@ -66,13 +66,22 @@ def render() -> None:
     query = st.text_input("Filter", placeholder="operator, title or status, e.g. ScatterND-16, duplicate, erratum")
     ops = sorted({r["op"] for r in rows}, key=lambda n: (sc.OPERATORS[n].framework, n))
     chosen = st.multiselect("Operator versions", ops, placeholder="all operator versions")
-    for row in rows:
-        text = " ".join(str(v) for v in row.values()).lower()
-        if (query and query.lower() not in text) or (chosen and row["op"] not in chosen):
-            continue
-        with st.container(border=True):
-            left, right = st.columns([5, 2], vertical_alignment="center")
-            origin = "Scatter Explorer teaching case" if row["ours"] else f"[{row['page']} ↗]({row['url']}), {row['label']}"
-            left.markdown(f"**{row['title']}**  \n`{row['op']}` · {origin}  \n{row['status']}")
-            right.page_link(FAMILY_PAGES[row["family"]], label="Explore step by step", icon="▶️",
-                            query_params={"op": row["op"], "example": row["id"]})
+    shown = [r for r in rows
+             if not (query and query.lower() not in " ".join(str(v) for v in r.values()).lower())
+             and not (chosen and r["op"] not in chosen)]
+    families = list(sc.FAMILY_TITLES)
+    tabs = st.tabs([f"{sc.FAMILY_TITLES[f]} ({sum(r['family'] == f for r in shown)})" for f in families])
+    for tab, family in zip(tabs, families):
+        with tab:
+            for row in (r for r in shown if r["family"] == family):
+                _card(row)
+
+
+def _card(row: dict) -> None:
+    with st.container(border=True):
+        left, right = st.columns([5, 2], vertical_alignment="center")
+        origin = ("Scatter Explorer teaching case" if row["ours"]
+                  else f"[{row['page']} ↗]({row['url']}), {row['label']}")
+        left.markdown(f"**{row['title']}**  \n`{row['op']}` · {origin}  \n{row['status']}")
+        right.page_link(FAMILY_PAGES[row["family"]], label="Explore step by step", icon="▶️",
+                        query_params={"op": row["op"], "example": row["id"]})

@@ -68,6 +68,8 @@ def test_each_page_opens_without_console_errors(server, page, path, text):
     wait_app(page, text)
     if path:
         figure_frame(page)
+    else:
+        page.locator("a[href*='example=']").first.wait_for(timeout=30_000)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"page-{path or 'home'}.png"), full_page=True)
     assert real_errors(page.console_errors) == []
@@ -79,6 +81,7 @@ def test_pick_an_example_and_press_play(server, page):
     page.get_by_placeholder("operator, title or status").fill("ScatterElementsUpdate-12")
     page.keyboard.press("Enter")
     wait_app(page, "Example 1")
+    page.get_by_role("tab", name="Scatter / ScatterElements / ScatterElementsUpdate").click()
     page.locator("a[href*='example=ov-scatter-elements-update-12-example-1']").first.click()
     wait_app(page, "sum with use_init_val true")
     fr = figure_frame(page)
