@@ -180,7 +180,7 @@ class ExplorerPage:
                        f"{cache.MAX_TEXT_ELEMENTS:,} elements.")
             cols = st.columns(3)
             for col, role in zip(cols, TEXT_ROLES):
-                col.text_area(role, key=self.k(f"text_{role}"), height=160)
+                col.text_area(role, key=self.k(f"text_{role}"), height=160, max_chars=sc.parsing.MAX_TEXT)
             if example is not None:
                 st.button("Reset to the example", on_click=self._on_example)
 
