@@ -150,8 +150,10 @@ def values_in_loop_order(updates: np.ndarray, sources: np.ndarray) -> np.ndarray
 
 
 def _is_identity(sources: np.ndarray) -> bool:
+    # n strictly increasing integers from 0 to n - 1 are exactly 0, 1, ..., n - 1; the check
+    # makes one bool temporary, not the int64 one of np.diff
     flat = sources.reshape(-1)
-    return bool(flat[0] == 0 and flat[-1] == flat.size - 1 and (flat.size < 3 or np.all(np.diff(flat) == 1)))
+    return bool(flat[0] == 0 and flat[-1] == flat.size - 1 and np.all(flat[1:] > flat[:-1]))
 
 
 def scatter(op, data, indices, updates, *, out: np.ndarray | None = None, **attrs) -> np.ndarray:

@@ -103,14 +103,22 @@ class Trace:
         self.acc_before = self.before if acc_before is before else loop_order(acc_before)
         self.acc_after = self.after if acc_after is after else loop_order(acc_after)
         self.counts = loop_order(count) if count is not None else None
-        first_write = np.zeros(plan.targets.size, dtype=bool)
-        first_write[g.order[g.start]] = True
-        self.first_write = _frozen(first_write.reshape(plan.targets.shape))
         self.values = _frozen(values.reshape(plan.targets.shape))
         out = self.data.copy()
         last = g.last
         out.reshape(-1)[g.targets[last]] = after[last]
         self.output = _frozen(out)
+
+    @cached_property
+    def first_write(self) -> np.ndarray:
+        """Per written cell (loop order, like ``after``): whether it is the first write to that cell.
+
+        Computed on first use; few callers need it.
+        """
+        g = self._groups
+        first = np.zeros(self.plan.targets.size, dtype=bool)
+        first[g.order[g.start]] = True
+        return _frozen(first.reshape(self.plan.targets.shape))
 
     # -- size and states ----------------------------------------------------
     def __len__(self) -> int:
