@@ -65,17 +65,18 @@ class _Formatter:
     def __init__(self):
         self.memo: dict = {}
 
-    def value(self, v) -> str:
-        key = (type(v), v.item() if hasattr(v, "item") else v)
+    def value(self, v, digits: int = 4) -> str:
+        key = (type(v), v.item() if hasattr(v, "item") else v, digits)
         text = self.memo.get(key)
         if text is None:
             text = fmt_value(v)
-            if len(text) > 7 and isinstance(v, (float, np.floating)) and np.isfinite(v):
-                text = f"{float(v):.4g}"  # 4 significant digits in the cell; the hover shows more
+            if len(text) > digits + 2 and isinstance(v, (float, np.floating)) and np.isfinite(v):
+                text = f"{float(v):.{digits}g}"  # a fixed number of significant digits; the hover shows more
             self.memo[key] = text
         return text
 
-    def grid(self, values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = None) -> list[list[str]]:
+    def grid(self, values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = None,
+             digits: int = 4) -> list[list[str]]:
         rows = []
         for r in range(values.shape[0]):
             row = []
@@ -83,12 +84,37 @@ class _Formatter:
                 if not mask[r, c]:
                     row.append("")
                     continue
-                text = self.value(values[r, c])
+                text = self.value(values[r, c], digits)
                 if counts is not None and counts[r, c] > 1:
                     text += f"<br><span style='font-size:9px'>×{int(counts[r, c])}</span>"
                 row.append(text)
             rows.append(row)
         return rows
+
+
+def density(view: View) -> tuple[int, int]:
+    """(significant digits, font size) for a panel: dense panels get shorter numbers in smaller type."""
+    cols = view.canvas_shape[1]
+    if cols <= 8:
+        return 4, 12
+    if cols <= 12:
+        return 3, 11
+    return 2, 9
+
+
+def wrap_caption(text: str, width: int = 120) -> str:
+    """Break a long step caption at '; ' so it stays inside the figure."""
+    if len(text) <= width:
+        return text
+    parts, line, out = text.split("; "), "", []
+    for part in parts:
+        if line and len(line) + len(part) + 2 > width:
+            out.append(line + ";")
+            line = part
+        else:
+            line = f"{line}; {part}" if line else part
+    out.append(line)
+    return "<br>".join(out)
 
 
 def _fmt_grid(values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = None) -> list[list[str]]:
@@ -229,7 +255,7 @@ class StepFigure:
         source = (self.trace.indices, self.trace.updates)[which] if which < 2 else None
         if source is not None:
             vals = np.asarray(source).reshape(-1)[np.where(mask, cells, 0)] if source.size else np.zeros(cells.shape)
-            part["text"] = self.fmt.grid(vals, mask)
+            part["text"] = self.fmt.grid(vals, mask, digits=density(view)[0])
             part["z"] = [[0 if m else None for m in row] for row in mask.tolist()] if which == 0 else _z(vals, mask)
         self._statics[key] = part
         return part
@@ -245,7 +271,7 @@ class StepFigure:
         out = self._static(2, ov)
         cells_o, mask_o = out["cells"], out["mask"]
         out_vals, counts = self.history.at(cells_o, k)
-        traces.append(dict(type="heatmap", z=_z(out_vals, mask_o), text=self.fmt.grid(out_vals, mask_o, counts),
+        traces.append(dict(type="heatmap", z=_z(out_vals, mask_o), text=self.fmt.grid(out_vals, mask_o, counts, digits=density(ov)[0]),
                            customdata=out["customdata"]))
         written = (counts > 0) & mask_o
         if written.any():
@@ -263,7 +289,7 @@ class StepFigure:
         for sub, (view, name) in enumerate(zip(views, PANELS), start=1):
             axes.update(_axes(view, sub))
             annotations += _panel_labels(view, name, sub)
-        annotations.append(dict(text=caption, x=0, y=1.0, xref="paper", yref="paper", xanchor="left",
+        annotations.append(dict(text=wrap_caption(caption), x=0, y=1.0, xref="paper", yref="paper", xanchor="left",
                                 yanchor="bottom", yshift=34, showarrow=False, align="left",
                                 font=dict(size=14, color="#212529")))
         return FrameParts(traces, shapes, annotations, axes, views)
@@ -283,7 +309,8 @@ class StepFigure:
         first = self.frame(active)
         titles = self._titles(first.views)
         animated = animate and k1 > k0
-        fig = {"data": [self._trace_dict(sub, tr) for sub, tr in enumerate(first.traces, start=1)],
+        fig = {"data": [self._trace_dict(sub, tr, view)
+                        for sub, (tr, view) in enumerate(zip(first.traces, first.views), start=1)],
                "layout": self._layout(first, titles, animated), "frames": []}
         if animated:
             fig["frames"] = self.frames(k0, k1)
@@ -351,14 +378,14 @@ class StepFigure:
                      xanchor="center", yanchor="bottom", yshift=14, showarrow=False, font=dict(size=13))
                 for name, arr, (a, b) in zip(PANELS, arrays, self._domains(views))]
 
-    def _trace_dict(self, sub: int, tr: dict) -> dict:
+    def _trace_dict(self, sub: int, tr: dict, view: View) -> dict:
         ref = "" if sub == 1 else str(sub)
         extra = (dict(colorscale=INDEX_SCALE, zmin=0, zmax=1, showscale=False) if sub == 1
                  else dict(coloraxis="coloraxis"))
         return dict(tr, xaxis=f"x{ref}", yaxis=f"y{ref}", texttemplate="%{text}",
                     hovertemplate=("%{customdata}: %{text}<extra></extra>" if sub == 1 else
                                    "%{customdata} = %{z:.9g}<extra></extra>"), xgap=2, ygap=2,
-                    textfont=dict(size=12, color="#212529"), **extra)
+                    textfont=dict(size=density(view)[1], color="#212529"), **extra)
 
     def _layout(self, first: FrameParts, titles: list, animated: bool) -> dict:
         rows = max(v.canvas_shape[0] for v in first.views)
