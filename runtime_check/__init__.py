@@ -1,0 +1,27 @@
+"""runtime_check: run scatter operators on real runtimes and compare them with scatter_core.
+
+Runtimes: ``"onnxruntime"`` (CPUExecutionProvider), ``"onnx.reference"``,
+``"openvino-cpu"`` (the CPU plugin) and ``"openvino-reference"`` (OpenVINO's
+reference kernels through ``Node.evaluate``; see :mod:`runtime_check.openvino_backend`).
+
+* :func:`available` - runtime -> installed version (or None);
+* :func:`runtimes_for` - which runtimes can execute an operator version (from its registry record);
+* :func:`run` - one single-node model of that exact version, in this process;
+* :func:`run_guarded` - the same in a child process with a timeout (crashes and hangs become errors);
+* :func:`compare` - scatter_core next to every available runtime, with known divergences named.
+
+Importing this package never imports onnx, onnxruntime or openvino: they are
+imported inside the functions that need them.
+"""
+
+from ._common import RUNTIMES, RunResult
+from .compare import Comparison, compare, differing_cells
+from .core import available, not_runnable_reason, run, runtimes_for, stand_in
+from .divergences import DOCUMENTED, KNOWN_DIVERGENCES, OBSERVED, Case, Divergence
+from .guarded import is_crash, run_guarded
+
+__all__ = [
+    "DOCUMENTED", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "Case", "Comparison", "Divergence", "RunResult",
+    "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "run", "run_guarded",
+    "runtimes_for", "stand_in",
+]

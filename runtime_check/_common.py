@@ -1,0 +1,75 @@
+"""Shared record types and small helpers (no runtime imports here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# The four runtimes, in the order the app shows them. The registry's
+# ``runnable_on`` names engines ("onnxruntime", "onnx.reference", "openvino");
+# ENGINE_RUNTIMES says which runtimes of ours each engine name stands for.
+RUNTIMES = ("onnxruntime", "onnx.reference", "openvino-cpu", "openvino-reference")
+ENGINE_RUNTIMES = {
+    "onnxruntime": ("onnxruntime",),
+    "onnx.reference": ("onnx.reference",),
+    "openvino": ("openvino-cpu", "openvino-reference"),
+}
+# Which framework's models each runtime loads (an ONNX model cannot go to
+# OpenVINO's node builders and the other way round).
+RUNTIME_FRAMEWORK = {
+    "onnxruntime": "ONNX",
+    "onnx.reference": "ONNX",
+    "openvino-cpu": "OpenVINO",
+    "openvino-reference": "OpenVINO",
+}
+
+MAX_ERROR_CHARS = 4000
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one runtime did with one case.
+
+    ``ok`` is True when the runtime produced an output; otherwise ``error``
+    says why (the runtime's own message, a crash or a timeout).
+    """
+
+    runtime: str
+    version: str | None
+    ok: bool
+    output: np.ndarray | None = field(default=None, compare=False)
+    error: str | None = None
+
+
+def check_runtime_name(runtime: str) -> None:
+    if runtime not in RUNTIMES:
+        raise ValueError(f"unknown runtime {runtime!r}; known: {', '.join(RUNTIMES)}")
+
+
+def error_text(exc: BaseException) -> str:
+    """``Type: message``, whitespace-trimmed and bounded in length."""
+    msg = str(exc).strip()
+    text = f"{type(exc).__name__}: {msg}" if msg else type(exc).__name__
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[:MAX_ERROR_CHARS] + " …(truncated)"
+    return text
+
+
+def as_array(name: str, value) -> np.ndarray:
+    """``np.asarray`` that refuses object arrays (never run arbitrary Python objects)."""
+    arr = np.asarray(value)
+    if arr.dtype.kind in "OV":
+        raise TypeError(f"{name} has dtype {arr.dtype}; runtime checks take bool, integer and float tensors")
+    if not arr.flags.c_contiguous:
+        arr = arr.copy(order="C")  # (np.ascontiguousarray would turn a 0-d array into 1-d)
+    return arr
+
+
+def axis_array(axis) -> np.ndarray:
+    """OpenVINO's axis input: integers become an int64 scalar; arrays keep their dtype."""
+    if isinstance(axis, (bool, np.bool_)):
+        raise TypeError(f"axis = {axis!r} must be an integer")
+    if isinstance(axis, (int, np.integer)):
+        return np.asarray(axis, dtype=np.int64)
+    return as_array("axis", axis)

@@ -1,0 +1,159 @@
+"""``run_guarded``: :func:`runtime_check.run` in a child Python process.
+
+A runtime can take the whole process down (the OpenVINO CPU plugin segfaults
+on an index below ``-s`` for the Elements ops) or hang. The child runs
+``python -m runtime_check.worker <dir>``; the case travels as files, never as
+pickles:
+
+* ``<dir>/inputs.npz``: ``data``, ``indices``, ``updates`` (and ``axis`` when it
+  is an array), written with ``np.savez`` and read back with
+  ``np.load(allow_pickle=False)``; object arrays are refused before writing;
+* ``<dir>/request.json``: runtime, op and the scalar attributes;
+* the child answers with ``<dir>/result.json`` (ok, error, version) and, on
+  success, ``<dir>/output.npz``.
+
+A child killed by a signal, exiting without an answer, or running past
+``timeout`` seconds becomes ``RunResult(ok=False)`` with an error saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from ._common import RunResult, as_array, axis_array, check_runtime_name, error_text
+from .core import _version_of
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the directory holding runtime_check/
+MAX_STDERR = 1500
+
+
+def _json_attr(name, value):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"attribute {name} = {value!r} must be a bool, int, float or str (arrays only for axis)")
+
+
+def write_request(directory: Path, runtime: str, op: str, data, indices, updates, attrs: dict) -> None:
+    arrays = {"data": as_array("data", data), "indices": as_array("indices", indices),
+              "updates": as_array("updates", updates)}
+    scalar_attrs = {}
+    for key, value in attrs.items():
+        if key == "axis" and not isinstance(value, (int, np.integer)):
+            arrays["axis"] = axis_array(value)
+        else:
+            scalar_attrs[key] = _json_attr(key, value)
+    np.savez(directory / "inputs.npz", **arrays)
+    request = {"runtime": runtime, "op": op, "attrs": scalar_attrs, "axis_array": "axis" in arrays}
+    (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
+
+
+def read_request(directory: Path):
+    request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
+    with np.load(directory / "inputs.npz", allow_pickle=False) as npz:
+        data, indices, updates = npz["data"], npz["indices"], npz["updates"]
+        attrs = dict(request["attrs"])
+        if request.get("axis_array"):
+            attrs["axis"] = npz["axis"]
+    return request["runtime"], request["op"], data, indices, updates, attrs
+
+
+def write_result(directory: Path, result: RunResult) -> None:
+    if result.ok:
+        np.savez(directory / "output.npz", output=as_array("output", result.output))
+    answer = {"runtime": result.runtime, "version": result.version, "ok": result.ok, "error": result.error}
+    tmp = directory / "result.json.tmp"
+    tmp.write_text(json.dumps(answer), encoding="utf-8")
+    tmp.replace(directory / "result.json")  # atomic: the parent never reads half an answer
+
+
+def _read_result(directory: Path, runtime: str, version: str | None) -> RunResult | None:
+    path = directory / "result.json"
+    if not path.exists():
+        return None
+    answer = json.loads(path.read_text(encoding="utf-8"))
+    output = None
+    if answer["ok"]:
+        with np.load(directory / "output.npz", allow_pickle=False) as npz:
+            output = npz["output"]
+    return RunResult(runtime, answer.get("version", version), bool(answer["ok"]), output, answer.get("error"))
+
+
+CRASH_MARKERS = ("crashed (signal", "timed out after", "worker exited with code")
+
+
+def is_crash(result: RunResult) -> bool:
+    """True when the guarded child died, hung or left no answer (not when the runtime refused)."""
+    return not result.ok and bool(result.error) and any(
+        result.error.startswith(f"{result.runtime} {m}") for m in CRASH_MARKERS)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _tail(text: bytes) -> str:
+    s = text.decode("utf-8", errors="replace").strip()
+    return s[-MAX_STDERR:]
+
+
+def run_guarded(runtime: str, op, data, indices, updates, timeout: float = 20, **attrs) -> RunResult:
+    """:func:`runtime_check.run` in a separate process, with a timeout.
+
+    Never raises for anything the runtime or the child does: a crash or a hang
+    comes back as ``ok=False`` with a message such as
+    ``"openvino-cpu crashed (signal 11 / exit code -11, SIGSEGV)"`` or
+    ``"openvino-cpu timed out after 20 s"``.
+    """
+    check_runtime_name(runtime)
+    op_name = getattr(op, "name", op)
+    version = _version_of(runtime)
+    with tempfile.TemporaryDirectory(prefix="runtime_check_") as tmp:
+        directory = Path(tmp)
+        try:
+            write_request(directory, runtime, op_name, data, indices, updates, attrs)
+        except Exception as exc:  # noqa: BLE001 - unusable input is a result, not a crash
+            return RunResult(runtime, version, False, None, f"could not hand the case to the worker: {error_text(exc)}")
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p)
+        env.setdefault("PYTHONFAULTHANDLER", "1")  # a crash leaves a Python traceback in stderr
+        proc = subprocess.Popen([sys.executable, "-m", "runtime_check.worker", str(directory)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                cwd=tmp, env=env)
+        try:
+            _, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return RunResult(runtime, version, False, None, f"{runtime} timed out after {timeout:g} s")
+        code = proc.returncode
+        if code < 0:
+            return RunResult(runtime, version, False, None,
+                             f"{runtime} crashed (signal {-code} / exit code {code}, {_signal_name(-code)})"
+                             + (f"; stderr: {_tail(stderr)}" if stderr.strip() else ""))
+        try:
+            result = _read_result(directory, runtime, version)
+        except Exception as exc:  # noqa: BLE001
+            result = None
+            stderr += f"\n(unreadable answer: {error_text(exc)})".encode()
+        if result is None or code != 0:
+            return RunResult(runtime, version, False, None,
+                             f"{runtime} worker exited with code {code} without an answer"
+                             + (f"; stderr: {_tail(stderr)}" if stderr.strip() else ""))
+        return result

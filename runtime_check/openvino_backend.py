@@ -1,0 +1,177 @@
+"""OpenVINO runtimes: the CPU plugin and the reference implementation.
+
+The node
+--------
+Each call builds one node with the Python factory of the opset the version
+lives in: ``openvino.<opset>.<snake_case(op_type)>``, where ``<opset>`` is the
+record's ``extra["openvino_opset"]`` if present (``ScatterNDUpdate-3`` exists
+only in ``opset4``, ``ScatterNDUpdate-15`` is built by ``opset15``) and
+``opset<version>`` otherwise (``ScatterElementsUpdate-12`` -> ``opset12``,
+``ScatterUpdate-3`` -> ``opset3``). ``data``, ``indices`` and ``updates`` are
+``Parameter`` nodes with the exact element types and static shapes; ``axis``
+(an input in OpenVINO) is a ``Constant``; ``reduction`` and ``use_init_val``
+are passed as given, so OpenVINO's own attribute checks apply.
+
+"openvino-cpu"
+--------------
+The node goes into an ``ov.Model`` compiled for ``"CPU"`` with the plugin's
+default configuration (one ``ov.Core`` per process) and is run with one infer
+request. This is what a deployed model does, including the plugin's own
+kernels (and their divergences: int64 computed as int32, integer mean
+truncated, ``k == 0`` ignored, no lower-bound check for the Elements ops).
+(On CPUs with AVX512-BF16 the plugin's default inference precision hint is
+bf16; the scatter kernels still run in the model's types: float32 results
+are bit-exact in the differential tests.)
+
+"openvino-reference"
+--------------------
+The openvino 2026.4.1 wheel has no ``openvino.runtime`` module (importing it
+fails) and no reference device: compiling for "TEMPLATE" or "INTERPRETER"
+fails with 'Device with "TEMPLATE" name is not registered'. But every core op
+implements ``Node.evaluate(outputs, inputs)``, which runs the op's reference
+kernel (``ov::reference::scatter_*``) on host tensors without any plugin. That
+is the path used here: the node is built as above, ``ov.Tensor`` inputs wrap
+the arrays (the axis too), and an ``ov.Tensor`` of the node's inferred output
+type and shape receives the result. ``evaluate`` returning ``False`` means the
+reference has no kernel for that element type (int8/uint8 ``mean``, and more:
+see ``runtime_check.divergences.OBSERVED``); that becomes an error.
+
+Constant folding reaches the same kernel: build the node on ``Constant`` inputs
+and run ``openvino.passes.Manager`` with ``openvino.passes.ConstantFolding()``;
+the Result's input becomes a ``Constant`` holding the reference output.
+:func:`run_constant_folding` does exactly that; the tests check that both ways
+give the same (reference, not CPU) answer, e.g. an int32 mean of 0 and -3 is
+-2 in both while the CPU plugin gives -1.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+
+import numpy as np
+
+from scatter_core.spec import OpSpec
+
+from ._common import as_array, axis_array
+
+_CORE = None
+_CORE_LOCK = threading.Lock()
+
+
+def factory(spec: OpSpec):
+    """The Python node factory for ``spec`` (from the record, not from a table of names)."""
+    opset_name = spec.extra.get("openvino_opset", f"opset{spec.version}")
+    module = importlib.import_module(f"openvino.{opset_name}")
+    # CamelCase with acronyms to snake_case: ScatterNDUpdate -> scatter_nd_update
+    func_name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", spec.op_type).lower()
+    return getattr(module, func_name)
+
+
+def _split_attrs(spec: OpSpec, attrs: dict):
+    """(axis input or None, keyword attributes for the factory)."""
+    attrs = dict(attrs)
+    axis_spec = spec.attribute("axis")
+    axis = None
+    if axis_spec is not None and axis_spec.is_input:
+        if "axis" not in attrs:
+            raise ValueError(f"axis is a required input of {spec.name}")
+        axis = axis_array(attrs.pop("axis"))
+    kwargs = {}
+    for key, value in attrs.items():
+        if isinstance(value, np.bool_):
+            value = bool(value)
+        kwargs[key] = value
+    if spec.attribute("reduction") is not None and "reduction" not in kwargs:
+        kwargs["reduction"] = spec.default_reduction  # the factories' own default differs per opset
+    return axis, kwargs
+
+
+def build_node(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, attrs: dict,
+               *, constant_inputs: bool = False):
+    """(node, parameters, input arrays in the node's input order)."""
+    import openvino as ov
+    from openvino import opset1
+
+    axis, kwargs = _split_attrs(spec, attrs)
+    arrays = [data, indices, updates]
+    if constant_inputs:
+        params = []
+        nodes = [ov.op.Constant(ov.Tensor(a)) for a in arrays]
+    else:
+        params = [opset1.parameter(list(a.shape), ov.Type(a.dtype.type), name=n)
+                  for n, a in zip(("data", "indices", "updates"), arrays)]
+        nodes = list(params)
+    inputs = list(arrays)
+    if axis is not None:
+        nodes.append(ov.op.Constant(ov.Tensor(axis)))
+        inputs.append(axis)
+    node = factory(spec)(*nodes, **kwargs)
+    return node, params, inputs
+
+
+def _core():
+    global _CORE
+    import openvino as ov
+
+    with _CORE_LOCK:
+        if _CORE is None:
+            _CORE = ov.Core()
+        return _CORE
+
+
+def _arrays(data, indices, updates):
+    return tuple(as_array(n, v) for n, v in (("data", data), ("indices", indices), ("updates", updates)))
+
+
+def run_cpu(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
+    import openvino as ov
+
+    data, indices, updates = _arrays(data, indices, updates)
+    node, params, _ = build_node(spec, data, indices, updates, attrs)
+    model = ov.Model([node], params, spec.name.replace("-", "_"))
+    compiled = _core().compile_model(model, "CPU")
+    request = compiled.create_infer_request()
+    request.infer([ov.Tensor(data), ov.Tensor(indices), ov.Tensor(updates)])
+    return np.array(request.get_output_tensor(0).data, copy=True)
+
+
+def _output_tensor(node):
+    import openvino as ov
+
+    shape = node.get_output_partial_shape(0)
+    if not shape.is_static:
+        raise RuntimeError(f"{node.get_type_name()}: output shape {shape} is not static")
+    return ov.Tensor(node.get_output_element_type(0), shape.to_shape())
+
+
+def run_reference(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
+    import openvino as ov
+
+    data, indices, updates = _arrays(data, indices, updates)
+    node, _, inputs = build_node(spec, data, indices, updates, attrs)
+    out = _output_tensor(node)
+    if not node.evaluate([out], [ov.Tensor(a) for a in inputs]):
+        raise RuntimeError(
+            f"OpenVINO's reference implementation of {node.get_type_name()} "
+            f"({node.get_type_info().version_id}) has no kernel for data of type "
+            f"{node.get_input_element_type(0).get_type_name()} with these attributes (Node.evaluate returned False)")
+    return np.array(out.data, copy=True)
+
+
+def run_constant_folding(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
+    """The reference result reached through ``openvino.passes.ConstantFolding`` instead of ``evaluate``."""
+    import openvino as ov
+    from openvino import opset1, passes
+
+    data, indices, updates = _arrays(data, indices, updates)
+    node, _, _ = build_node(spec, data, indices, updates, attrs, constant_inputs=True)
+    model = ov.Model([opset1.result(node)], [], "folded")
+    manager = passes.Manager()
+    manager.register_pass(passes.ConstantFolding())
+    manager.run_passes(model)
+    folded = model.get_results()[0].input_value(0).get_node()
+    if folded.get_type_name() != "Constant":
+        raise RuntimeError(f"constant folding left {folded.get_type_name()} in place (no reference kernel)")
+    return np.array(folded.get_data(), copy=True)
