@@ -201,7 +201,7 @@ class ExplorerPage:
         try:
             trace = cache.trace_for(op, None if edited else ex_id, texts, attrs)
         except sc.ScatterError as exc:
-            st.error(f"**{exc.argument or 'input'}**: {exc}", icon="🛑")
+            st.error(error_text(exc), icon="🛑")
             self.editor(example)
             self._url(op, ex_id, attrs, 0, edited, texts)
             return
@@ -268,6 +268,15 @@ class ExplorerPage:
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step):")
             st.code(session.share_link(self.url_path, values), language=None, wrap_lines=True)
+
+
+def error_text(exc: sc.ScatterError) -> str:
+    """The error with the input it names in bold (once)."""
+    name = exc.argument or "input"
+    message = str(exc)
+    if message.startswith(f"{name}: "):
+        message = message[len(name) + 2:]
+    return f"**{name}**: {message}"
 
 
 def render(family: str, url_path: str) -> None:

@@ -1,0 +1,116 @@
+"""Robustness: a catalogue of bad input on every explorer input, session isolation,
+cached objects never mutated, and no user text near eval/exec/pickle/unsafe HTML."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import spec_examples
+from tests.apptest_helpers import open_page, texts
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = {"nd": ("ScatterND-18", "onnx-scatternd-18-example-1"),
+         "elements": ("ScatterElementsUpdate-12", "ov-scatter-elements-update-12-example-1"),
+         "update": ("ScatterUpdate-3", "ov-scatter-update-3-example-2")}
+
+BAD_TEXT = [
+    ("", "empty"),
+    ("[[1, 2], [3]]", "ragged"),
+    ("[1, 2", "missing"),
+    ("__import__('os').system('echo pwned')", "not a number"),
+    ("[1, nan, 'x']", "is not a number"),
+    ("[" * 50 + "1" + "]" * 50, "deeper than"),
+    ("[" + ", ".join(["1"] * 10_001) + "]", "more than 10,000 numbers"),
+    ("array([1, 2], dtype=complex64)", "dtype"),
+    ("[1e999]", "too large"),
+    ("[[1, 2]] [[3]]", "unexpected"),
+    ("{'a': 1}", "unexpected character"),
+    ("[99999999999999999999999]", ""),  # too big for int64: refused by the parser or the operator
+]
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+@pytest.mark.parametrize("role", ["data", "indices", "updates"])
+def test_every_text_input_rejects_the_bad_value_catalogue(page, role):
+    op, example = PAGES[page]
+    at = open_page(page, op=op, example=example)
+    key = f"{page}:text_{role}"
+    for text, expected in BAD_TEXT:
+        at.text_area(key=key).set_value(text).run()
+        assert not at.exception, (text, [e.value for e in at.exception])
+        errors = [e.value for e in at.error if e.icon == "🛑"]
+        assert errors, f"no error shown for {text[:40]!r} in {role}"
+        assert expected in errors[0] or not expected, (text[:40], errors[0])
+        assert f"**{role}**" in errors[0] or role in errors[0]
+        assert at.text_area(key=key).value == text, "the user's text must stay in the box"
+
+
+def test_two_sessions_never_see_each_others_state():
+    a = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    b = open_page("nd")
+    a.text_area(key="nd:text_updates").set_value("[90, 100, 110, 120]").run()
+    next(x for x in a.button if x.label == "⏭").click().run()
+    b.run()
+    assert a.session_state["nd:step"] == 4 and b.session_state["nd:step"] == 0
+    assert b.text_area(key="nd:text_updates").value != "[90, 100, 110, 120]"
+    assert "120" not in " ".join(str(v) for v in b.session_state["nd:text_updates"])
+    assert "step 4 of 4" in texts(a) and "step 4 of 4" not in texts(b)
+
+
+def _digest(arrays) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+
+def test_cached_arrays_are_never_mutated():
+    from scatter_ui import cache
+
+    small = [e for e in spec_examples.load_all() if not e.shapes_only][:12]
+    before = {e.id: _digest(e.inputs) for e in small}
+    traces = {}
+    for e in small:
+        t = cache.trace_for(e.op, e.id, None, tuple(sorted(e.attrs.items())))
+        traces[e.id] = (t, _digest([t.data, t.indices, t.updates, t.output, t.before, t.after]))
+        for arr in (t.data, t.output, t.before, t.after, *e.inputs):
+            assert not arr.flags.writeable
+            with pytest.raises(ValueError):
+                arr.reshape(-1)[:1] = 0
+    for e in small:  # drive the pages over the same cached cases
+        page = {"nd": "nd", "elements": "elements", "update": "update"}[__import__("scatter_core").OPERATORS[e.op].family]
+        at = open_page(page, op=e.op, example=e.id)
+        for _ in range(2):
+            nxt = next((x for x in at.button if x.label == "▶" and not x.disabled), None)
+            if nxt is not None:
+                nxt.click().run()
+    for e in small:
+        assert _digest(e.inputs) == before[e.id]
+        t, digest = traces[e.id]
+        assert _digest([t.data, t.indices, t.updates, t.output, t.before, t.after]) == digest
+
+
+FORBIDDEN = [
+    (r"\beval\(", "eval"), (r"\bexec\(", "exec"), (r"\bpickle\b", "pickle"), (r"allow_pickle\s*=\s*True", "allow_pickle"),
+    (r"unsafe_allow_html\s*=\s*True", "unsafe_allow_html"), (r"__import__\(", "__import__"),
+    (r"\bshell\s*=\s*True", "shell=True"), (r"\bst\.html\(", "st.html"),
+]
+SOURCE_DIRS = ["scatter_core", "scatter_ui", "spec_examples", "pages", "runtime_check", "scatter_export"]
+
+
+def test_no_code_path_evaluates_or_unpickles_or_injects_html():
+    offenders = []
+    files = [ROOT / "app.py"] + [p for d in SOURCE_DIRS if (ROOT / d).exists() for p in (ROOT / d).rglob("*.py")]
+    for path in files:
+        for lineno, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#", 1)[0]
+            code = re.sub(r"(\"[^\"]*\"|'[^']*')", "", code)  # ignore words inside string literals
+            for pattern, name in FORBIDDEN:
+                if re.search(pattern, code):
+                    offenders.append(f"{path.relative_to(ROOT)}:{lineno}: {name}: {line.strip()}")
+    assert offenders == []
