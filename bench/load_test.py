@@ -1,0 +1,146 @@
+"""Load test: many concurrent browser sessions against one `streamlit run` server on localhost.
+
+Each session is a real Chromium page (Playwright, Debian's /usr/bin/chromium). It opens a
+different spec example, presses ▶ play in the figure, waits for the last frame and checks the
+output shown equals scatter_core's result, then presses the server-side ▶ (next step) button a
+few times and measures how long each rerun takes to show the new step. Sessions are bounded in
+number and time; all traffic goes to 127.0.0.1.
+
+Run: python bench/load_test.py [--sessions 20] [--timeout 240]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+import spec_examples  # noqa: E402
+from scatter_core import OPERATORS, scatter  # noqa: E402
+from scatter_core.describe import fmt_value  # noqa: E402
+from tests.browser_support import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
+
+PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
+MAX_STEPS = 12  # examples short enough to play through in a bounded time
+
+
+def pick_examples(n: int):
+    pool = [e for e in spec_examples.load_all()
+            if not e.shapes_only and 0 < int(np.prod(e.indices.shape[:-1] if OPERATORS[e.op].family == "nd"
+                                                     else e.indices.shape)) <= MAX_STEPS]
+    return [pool[i % len(pool)] for i in range(n)]
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def session(browser, base: str, ex, deadline: float, results: list):
+    ctx = await browser.new_context(viewport={"width": 1300, "height": 1800})
+    page = await ctx.new_page()
+    row = {"example": ex.id, "ok": False, "steps_ms": [], "error": ""}
+    try:
+        family = OPERATORS[ex.op].family
+        await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=60_000)
+        await page.get_by_text("Server step 0", exact=False).first.wait_for(timeout=60_000)
+        frame = None
+        while frame is None and time.monotonic() < deadline:
+            for fr in page.frames:
+                try:
+                    if await fr.evaluate("() => !!(document.getElementById('fig') || {dataset: {}}).dataset.ready"):
+                        frame = fr
+                except Exception:  # noqa: BLE001 - frames come and go during reruns
+                    pass
+            await asyncio.sleep(0.25)
+        await frame.get_by_text("▶ play").click()
+        n = len(await frame.evaluate("() => document.getElementById('fig').layout.sliders[0].steps")) - 1
+        want = scatter(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs).reshape(-1)
+        expected = [fmt_value(v) for v in want]
+        while time.monotonic() < deadline:
+            caption = await frame.evaluate(
+                "() => document.getElementById('fig').layout.annotations.map(a => a.text).join(' ')")
+            if f"step {n} of {n}" in caption:
+                break
+            await asyncio.sleep(0.3)
+        shown = await frame.evaluate("() => document.getElementById('fig').data[2].text.flat()")
+        shown = [s.split("<br>")[0] for s in shown if s != ""]
+        if len(shown) == len(expected) and all(a == b or _close(a, b) for a, b in zip(shown, expected)):
+            row["ok"] = True
+        else:
+            row["error"] = f"output shown {shown[:6]} != expected {expected[:6]}"
+        for k in range(1, min(n, 4) + 1):
+            t0 = time.monotonic()
+            await page.get_by_role("button", name="▶", exact=True).click()
+            await page.get_by_text(f"Server step {k}:", exact=False).first.wait_for(timeout=30_000)
+            row["steps_ms"].append((time.monotonic() - t0) * 1000)
+    except Exception as exc:  # noqa: BLE001 - a failed session is a result, not a crash of the script
+        row["error"] = f"{type(exc).__name__}: {exc}"[:200]
+    finally:
+        results.append(row)
+        await ctx.close()
+
+
+def _close(a: str, b: str) -> bool:
+    try:
+        return abs(float(a) - float(b)) <= 1e-3 * max(1.0, abs(float(b)))
+    except ValueError:
+        return False
+
+
+async def main_async(n: int, timeout: float) -> int:
+    from playwright.async_api import async_playwright
+
+    server = AppServer().start()
+    try:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
+            # warm the server once (Streamlit registers st.navigation pages on the first run)
+            warm = await browser.new_page()
+            await warm.goto(server.url)
+            await warm.get_by_text("Every worked example").first.wait_for(timeout=60_000)
+            await warm.close()
+            deadline = time.monotonic() + timeout
+            results: list = []
+            t0 = time.monotonic()
+            await asyncio.gather(*(session(browser, server.url, ex, deadline, results) for ex in pick_examples(n)))
+            wall = time.monotonic() - t0
+            await browser.close()
+        rss = peak_rss_mb(server.proc.pid)
+    finally:
+        server.stop()
+    ok = sum(r["ok"] for r in results)
+    steps = [s for r in results for s in r["steps_ms"]]
+    print(f"sessions: {n}, succeeded: {ok}, wall time {wall:.1f} s")
+    if steps:
+        print(f"server-side step latency (click to new step shown), {len(steps)} steps: "
+              f"median {statistics.median(steps):.0f} ms, worst {max(steps):.0f} ms")
+    print(f"server peak memory (VmHWM): {rss:.0f} MB")
+    for r in results:
+        if not r["ok"]:
+            print(f"  FAILED {r['example']}: {r['error']}")
+    return 0 if ok == n else 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--timeout", type=float, default=240)
+    args = parser.parse_args()
+    if not 1 <= args.sessions <= 50:
+        parser.error("--sessions must be between 1 and 50")
+    sys.exit(asyncio.run(main_async(args.sessions, args.timeout)))
+
+
+if __name__ == "__main__":
+    main()
