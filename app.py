@@ -18,6 +18,10 @@ PAGES = {
                 url_path="elements"),
         st.Page("pages/update_family.py", title="ScatterUpdate", icon=":material/view_week:", url_path="update"),
     ],
+    "Tools": [
+        st.Page("pages/check_expected.py", title="Check expected output", icon=":material/fact_check:",
+                url_path="check"),
+    ],
 }
 
 st.navigation(PAGES).run()

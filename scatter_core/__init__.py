@@ -10,6 +10,7 @@ Pure NumPy. The public API:
 
 from __future__ import annotations
 
+from .checking import CheckReport, Diagnosis, check_expected
 from .engine import prepare, scatter
 from .errors import ScatterError
 from .findings import Finding
@@ -26,7 +27,7 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 
 
 __all__ = [
-    "OPERATORS", "OPERATORS_LIST", "FAMILY_TITLES", "REDUCTIONS", "AttrSpec", "Finding", "IndexRule",
+    "CheckReport", "Diagnosis", "OPERATORS", "OPERATORS_LIST", "FAMILY_TITLES", "REDUCTIONS", "AttrSpec", "Finding", "IndexRule",
     "OpSpec", "Reduction", "parse_tensor", "RuntimeNote", "ScatterError", "Trace", "family_members", "get_spec",
-    "scatter", "trace", "versions_of",
+    "check_expected", "scatter", "trace", "versions_of",
 ]

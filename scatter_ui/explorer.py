@@ -223,6 +223,8 @@ class ExplorerPage:
         if out_view.windowed:
             self.large_view(trace, out_view, step, follow)
         panels.step_log(trace, step, lambda: cache.step_table_csv(op, None if edited else ex_id, texts, attrs))
+        from .exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
+        render_for_trace(trace, self.k("exports"))
         panels.spec_facts(spec)
 
     def step_controls(self, n: int, step: int) -> None:

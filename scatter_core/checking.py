@@ -1,0 +1,527 @@
+"""Check a hand-written expected output against the spec's result, and diagnose the mistake.
+
+``check_expected(op, data, indices, updates, expected, **attrs)`` runs the
+operator (as :func:`scatter_core.trace` does), compares the user's expected
+output with the result and returns a :class:`CheckReport`:
+
+* ``matches``, ``mismatches`` (output positions), under an explicit tolerance;
+* ``chains``: per mismatched cell, the writes that reached it (value before,
+  each update applied, final value);
+* ``diagnoses``: every plausible other reading of the operator that gives the
+  user's expected output exactly (within the same tolerance).
+
+Tolerance: integer and bool outputs compare exactly. Float outputs agree when
+``|computed - expected| <= atol + rtol * |computed|`` with the defaults
+``rtol = 1e-6`` and ``atol = 1e-9`` (pass ``rtol=0, atol=0`` for a bit-exact
+comparison). NaN agrees with NaN; ``inf`` agrees only with ``inf`` of the same
+sign. The expected output is cast to the output's dtype first; a cast that
+changes a value (2.5 into an integer output, 300 into uint8) is reported in
+``lossy_cast``.
+
+The diagnosis search is data-driven: the alternatives come from the registry
+record (its reductions, attributes, ``previous`` and neighbouring versions,
+the other families' records) and from the trace, never from an operator's
+name. Each alternative is a small generator yielding candidates; an
+alternative the inputs do not support (a :class:`ScatterError`) is skipped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Callable, Iterator, Mapping
+
+import numpy as np
+
+from .checks import as_tensor
+from .describe import fmt_value
+from .engine import apply_fast, prepare
+from .errors import ScatterError, fmt_pos
+from .nd import expected_updates_shape as nd_updates_shape
+from .registry import OPERATORS_LIST, family_members, get_spec, versions_of
+from .tracing import Trace, unravel
+from .update import expected_updates_shape as update_updates_shape
+
+DEFAULT_RTOL = 1e-6
+DEFAULT_ATOL = 1e-9
+MAX_CHAINS = 200  # mismatched cells explained step by step (all are listed in ``mismatches``)
+
+# How each family reads one index: shown in the Elements-vs-ND diagnosis. Keyed by family, as the planners are.
+FAMILY_READING = MappingProxyType({
+    "elements": "one index per update, giving the coordinate along axis (the update's own position gives the rest)",
+    "nd": "each row of the last indices axis as a coordinate tuple addressing an element or a slice",
+    "update": "each index as a whole slice along axis",
+})
+
+
+@dataclass(frozen=True)
+class ChainStep:
+    """One write that reached a cell."""
+
+    step: int  # 0-based loop iteration
+    source: tuple[int, ...]  # position in updates
+    value: object  # the update value
+    before: object  # the cell as shown before the write
+    after: object  # and after it
+
+    def text(self, reduction: str) -> str:
+        return (f"step {self.step + 1} applies updates{fmt_pos(self.source)} = {fmt_value(self.value)} "
+                f"({reduction}): {fmt_value(self.before)} → {fmt_value(self.after)}")
+
+
+@dataclass(frozen=True)
+class Chain:
+    """How one mismatched output cell got its value."""
+
+    cell: tuple[int, ...]
+    initial: object  # data's value at the cell
+    steps: tuple[ChainStep, ...]
+    final: object  # the computed value
+    expected: object  # the user's value (after the cast)
+    reduction: str
+
+    @property
+    def first_step(self) -> int | None:
+        return self.steps[0].step if self.steps else None
+
+    def explain(self) -> str:
+        where = f"output{fmt_pos(self.cell)}"
+        if not self.steps:
+            return (f"No update reaches {where}, so it keeps data's value {fmt_value(self.initial)}; "
+                    f"you expected {fmt_value(self.expected)}.")
+        parts = [f"{where} starts at {fmt_value(self.initial)} (data)"]
+        parts += [s.text(self.reduction) for s in self.steps]
+        return "; ".join(parts) + (f". Computed {fmt_value(self.final)}; you expected {fmt_value(self.expected)}.")
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """One other reading of the operator that reproduces the expected output."""
+
+    kind: str  # "reduction", "use_init_val", "axis", "first-write-wins", "negative-index", "family", "version", "mean-truncated"
+    message: str  # a plain sentence naming the change
+    attrs: Mapping[str, object]  # the attribute values (or interpretation) that reproduce it
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    op: str
+    attrs: Mapping[str, object]  # the attributes as resolved (version's names and spellings)
+    computed: np.ndarray
+    expected: np.ndarray  # cast to the output's dtype
+    matches: bool
+    mismatches: list[tuple[int, ...]]
+    chains: list[Chain]
+    diagnoses: list[Diagnosis]
+    rtol: float
+    atol: float
+    lossy_cast: tuple[tuple[int, ...], ...] = ()
+    notes: tuple[str, ...] = ()  # cast and NaN remarks, in plain sentences
+    trace: Trace | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tolerance(self) -> str:
+        """The comparison rule in words (shown next to the verdict)."""
+        if self.computed.dtype.kind != "f":
+            return f"exact comparison ({self.computed.dtype} output)"
+        if self.rtol == 0 and self.atol == 0:
+            return f"bit-exact comparison ({self.computed.dtype} output; NaN equals NaN)"
+        return (f"|computed − expected| ≤ atol + rtol·|computed| with rtol = {self.rtol:g}, atol = {self.atol:g} "
+                f"({self.computed.dtype} output; NaN equals NaN, ±inf must match)")
+
+    @property
+    def summary(self) -> str:
+        if self.matches:
+            return f"Your expected output matches {self.op}'s result ({self.tolerance})."
+        n = len(self.mismatches)
+        size = self.computed.size
+        head = (f"{n} of {size} cell{'s' if size != 1 else ''} {'differ' if n != 1 else 'differs'} from "
+                f"{self.op}'s result.")
+        if not self.diagnoses:
+            return head + " None of the alternative readings tried reproduces your expected output."
+        return head + f" {len(self.diagnoses)} alternative reading(s) reproduce it exactly."
+
+
+# -- comparison ----------------------------------------------------------------------------------
+def _agree(computed: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> np.ndarray:
+    if computed.dtype.kind == "f":
+        a = computed.astype(np.float64)
+        b = expected.astype(np.float64)
+        with np.errstate(all="ignore"):
+            close = np.isclose(b, a, rtol=rtol, atol=atol, equal_nan=True)
+        # isclose calls inf == inf close; make sure a finite value is never close to an inf
+        return close & (np.isinf(a) == np.isinf(b))
+    return computed == expected
+
+
+def _cast(expected: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, tuple[tuple[int, ...], ...]]:
+    if expected.dtype == dtype:
+        return expected, ()
+    with np.errstate(all="ignore"):
+        cast = expected.astype(dtype)
+        back = cast.astype(expected.dtype)
+    same = back == expected
+    if expected.dtype.kind == "f":
+        same |= np.isnan(expected) & np.isnan(back)
+    if expected.dtype.kind == "f" and dtype.kind == "f":
+        # narrowing floats (float64 text into a float32 output) rounds; that is the cast, not a typo
+        with np.errstate(all="ignore"):
+            same |= np.isclose(back, expected, rtol=float(np.finfo(dtype).eps), atol=0)
+    lossy = unravel(np.flatnonzero(~same.reshape(-1)), expected.shape)
+    return cast, tuple(tuple(int(c) for c in row) for row in lossy)
+
+
+# -- chains ----------------------------------------------------------------------------------------
+def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray) -> list[Chain]:
+    targets = trace.plan.targets
+    hit = np.isin(targets, cells_flat)
+    steps, slots = np.nonzero(hit)  # row-major: loop order
+    by_cell: dict[int, list[ChainStep]] = {int(c): [] for c in cells_flat}
+    for i, s in zip(steps.tolist(), slots.tolist()):
+        cell = int(targets[i, s])
+        src = tuple(int(v) for v in unravel([trace.plan.sources[i, s]], trace.updates.shape)[0])
+        by_cell[cell].append(ChainStep(i, src, trace.values[i, s], trace.before[i, s], trace.after[i, s]))
+    out = []
+    spelling = trace.resolved.reduction
+    for flat in cells_flat.tolist():
+        pos = tuple(int(v) for v in np.unravel_index(flat, trace.data.shape))
+        out.append(Chain(pos, trace.data[pos], tuple(by_cell[flat]), trace.output[pos], expected[pos], spelling))
+    return out
+
+
+# -- alternatives ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Case:
+    """What an alternative needs: the inputs, the user's choice and its trace."""
+
+    spec: object
+    data: np.ndarray
+    indices: np.ndarray
+    updates: np.ndarray
+    attrs: Mapping[str, object]  # resolved, version's names
+    trace: Trace
+
+    def run(self, op=None, indices=None, updates=None, **changes) -> np.ndarray:
+        attrs = {**self.attrs, **changes}
+        attrs = {k: v for k, v in attrs.items() if v is not None}
+        p = prepare(op or self.spec, self.data, self.indices if indices is None else indices,
+                    self.updates if updates is None else updates, attrs)
+        return apply_fast(p, p.data.copy(order="C"))
+
+
+Candidate = tuple  # (kind, attrs, message, compute: () -> ndarray | None)
+
+
+def _fmt_attr(name, value) -> str:
+    if isinstance(value, bool):
+        return f"{name}={'true' if value else 'false'}"
+    if isinstance(value, str):
+        return f"{name}={value!r}"
+    return f"{name}={value}"
+
+
+def alt_reduction(c: Case) -> Iterator[Candidate]:
+    spec, chosen = c.spec, c.attrs.get("reduction")
+    if spec.attribute("reduction") is None:
+        return
+    flip = spec.attribute("use_init_val") is not None
+    for spelling in spec.reduction_spellings:
+        if spelling == chosen:
+            continue
+        yield ("reduction", {"reduction": spelling},
+               f"Your expected output is what reduction={spelling!r} gives (you chose {chosen!r}).",
+               lambda s=spelling: c.run(reduction=s))
+        if flip and spec.reduction(spelling).ufunc is not None:
+            other = not c.attrs.get("use_init_val", True)
+            yield ("reduction", {"reduction": spelling, "use_init_val": other},
+                   f"Your expected output is what reduction={spelling!r} with {_fmt_attr('use_init_val', other)} "
+                   f"gives (you chose reduction={chosen!r}, {_fmt_attr('use_init_val', not other)}).",
+                   lambda s=spelling, o=other: c.run(reduction=s, use_init_val=o))
+
+
+def alt_use_init_val(c: Case) -> Iterator[Candidate]:
+    spec = c.spec
+    if spec.attribute("use_init_val") is None or c.trace.reduction.ufunc is None:
+        return
+    old = bool(c.attrs.get("use_init_val", True))
+    why = ("targeted cells start from the reduction's neutral value instead of data's" if old else
+           "data's value takes part in the reduction")
+    yield ("use_init_val", {"use_init_val": not old},
+           f"Your expected output is what {_fmt_attr('use_init_val', not old)} gives (you chose "
+           f"{_fmt_attr('use_init_val', old)}): with it, {why}.",
+           lambda: c.run(use_init_val=not old))
+
+
+def alt_axis(c: Case) -> Iterator[Candidate]:
+    if c.spec.attribute("axis") is None:
+        return
+    chosen = c.trace.resolved.axis
+    for axis in range(max(c.data.ndim, 1)):
+        if axis == chosen:
+            continue
+        yield ("axis", {"axis": axis},
+               f"Your expected output is what axis={axis} gives (you chose axis={c.attrs.get('axis')}).",
+               lambda a=axis: c.run(axis=a))
+
+
+def alt_first_write_wins(c: Case) -> Iterator[Candidate]:
+    t = c.trace
+    if t.reduction.ufunc is not None or t.duplicate_groups().size == 0:
+        return
+    yield ("first-write-wins", {"duplicates": "first write wins"},
+           "Your expected output is what you get when the first write to a duplicated index wins; the loop "
+           "order of the spec (and every runtime tried) makes the last write win.",
+           lambda: t.output_in_order("reversed"))
+
+
+def _skip_negative(c: Case) -> np.ndarray:
+    p = prepare(c.spec, c.data, c.indices, c.updates, dict(c.attrs))
+    keep = ~(p.plan.index_raw < 0).any(axis=1)
+    plan = dataclasses.replace(p.plan, targets=p.plan.targets[keep], sources=p.plan.sources[keep],
+                               index_cells=p.plan.index_cells[keep], index_raw=p.plan.index_raw[keep],
+                               index_norm=p.plan.index_norm[keep])
+    p = dataclasses.replace(p, plan=plan)
+    return apply_fast(p, p.data.copy(order="C"))
+
+
+def alt_negative_indices(c: Case) -> Iterator[Candidate]:
+    raw = c.trace.plan.index_raw
+    negative = raw < 0
+    if not negative.any():
+        return
+    n = int(negative.any(axis=1).sum())
+    yield ("negative-index", {"negative_indices": "skipped"},
+           f"Your expected output is what you get when writes with a negative index are skipped (as if out of "
+           f"range) instead of counting from the end (v + size): {n} write(s) use a negative index.",
+           lambda: _skip_negative(c))
+    idx = c.indices.astype(np.int64)
+    yield ("negative-index", {"negative_indices": "|v|"},
+           "Your expected output is what you get when the minus sign of negative indices is dropped (-1 read as "
+           "1) instead of counting from the end (v + size).",
+           lambda: c.run(indices=np.abs(idx).astype(c.indices.dtype)))
+    sizes = sorted(set(c.data.shape) | set(c.indices.shape) | set(c.updates.shape))
+    for size in sizes:
+        if size <= 0:
+            continue
+        yield ("negative-index", {"negative_indices": f"v + {size}"},
+               f"Your expected output is what you get when negative indices count from the end of a dimension of "
+               f"size {size} (v + {size}) rather than of the dimension they index.",
+               lambda s=size: c.run(indices=np.where(idx < 0, idx + s, idx).astype(c.indices.dtype)))
+
+
+def _mapped_attrs(c: Case, other) -> dict | None:
+    """The user's attributes in ``other``'s names and spellings; None if ``other`` cannot express them."""
+    canonical = c.trace.reduction.name
+    out = {}
+    if other.attribute("reduction") is not None:
+        spelling = other.spelling_of(canonical)
+        if spelling is None:
+            return None
+        out["reduction"] = spelling
+    elif canonical != "none":
+        return None
+    if other.attribute("use_init_val") is not None:
+        out["use_init_val"] = bool(c.attrs.get("use_init_val", True))
+    elif not c.trace.use_init and c.trace.reduction.ufunc is not None:
+        return None
+    return out
+
+
+def _readings(c: Case, other) -> Iterator[tuple[dict, np.ndarray, np.ndarray, str]]:
+    """Ways to hand the same indices (and update values) to a family that reads them differently."""
+    idx, upd = c.indices, c.updates
+    index_forms = [(idx, "")]
+    if idx.ndim >= 1 and idx.shape[-1] == 1 and idx.ndim > 1:
+        index_forms.append((idx.reshape(idx.shape[:-1]), f"indices reshaped to {idx.shape[:-1]}"))
+    index_forms.append((idx[..., None], f"indices reshaped to {idx.shape + (1,)}"))
+    axes = range(max(c.data.ndim, 1)) if other.attribute("axis") is not None else [None]
+    for ix, note in index_forms:
+        for axis in axes:
+            wanted = []
+            try:
+                if other.family == "nd":
+                    wanted.append(nd_updates_shape(c.data.shape, ix.shape))
+                elif other.family == "update":
+                    wanted.append(update_updates_shape(c.data.shape, ix.shape, axis))
+                else:
+                    wanted.append(ix.shape)
+            except (IndexError, ValueError, TypeError):
+                wanted = []
+            forms = [(upd, "")]
+            for shape in wanted:
+                if tuple(shape) != upd.shape and int(np.prod(shape)) == upd.size:
+                    forms.append((upd.reshape(shape), f"updates reshaped to {tuple(shape)}"))
+            for uf, unote in forms:
+                extra = {"axis": axis} if axis is not None else {}
+                yield extra, ix, uf, ", ".join(x for x in (note, unote) if x)
+
+
+def alt_family(c: Case) -> Iterator[Candidate]:
+    spec = c.spec
+    for family in sorted({s.family for s in OPERATORS_LIST} - {spec.family}):
+        members = sorted(family_members(family), key=lambda s: (s.framework != spec.framework, -s.version))
+        for other in members:
+            mapped = _mapped_attrs(c, other)
+            if mapped is None:
+                continue
+            for extra, ix, uf, note in _readings(c, other):
+                attrs = {"op": other.name, **mapped, **extra}
+                shown = ", ".join(_fmt_attr(k, v) for k, v in {**mapped, **extra}.items())
+                msg = (f"Your expected output is what {other.name}{f' ({shown})' if shown else ''} gives when it "
+                       f"reads the same indices as {FAMILY_READING[other.family]}"
+                       f"{f' ({note})' if note else ''}; you chose {spec.name}, which reads "
+                       f"{FAMILY_READING[spec.family]}.")
+                yield ("family", attrs, msg,
+                       lambda o=other, i=ix, u=uf, m={**mapped, **extra}: _run_other(c, o, i, u, m))
+            break  # one record per family: the closest that can express the user's attributes
+
+
+def _run_other(c: Case, other, indices, updates, attrs) -> np.ndarray:
+    p = prepare(other, c.data, indices, updates, attrs)
+    return apply_fast(p, p.data.copy(order="C"))
+
+
+def _neighbours(spec) -> list:
+    same = list(versions_of(spec.op_type))
+    i = [s.name for s in same].index(spec.name)
+    found = [s for s in (same[i - 1] if i > 0 else None, same[i + 1] if i + 1 < len(same) else None) if s]
+    if spec.previous:
+        found.append(get_spec(spec.previous))
+    found += [s for s in OPERATORS_LIST if s.previous == spec.name]
+    seen, out = set(), []
+    for s in found:
+        if s.name not in seen and s.name != spec.name:
+            seen.add(s.name)
+            out.append(s)
+    return out
+
+
+def alt_version(c: Case) -> Iterator[Candidate]:
+    spec = c.spec
+    for other in _neighbours(spec):
+        attrs, dropped = {}, []
+        for name, value in c.attrs.items():
+            a = other.attribute(name)
+            if name == "reduction":
+                spelling = other.spelling_of(c.trace.reduction.name) if a is not None else None
+                if spelling is not None:
+                    attrs[name] = spelling
+                elif value != spec.default_reduction:
+                    dropped.append(_fmt_attr(name, value))
+            elif a is not None:
+                attrs[name] = value
+            elif value is not None and not (spec.attribute(name) and spec.attribute(name).default == value):
+                dropped.append(_fmt_attr(name, value))
+        if other.attribute("axis") is not None and "axis" not in attrs:
+            continue  # the user's reading has no axis to hand over
+        tail = f"; it has no {', '.join(dropped)}" if dropped else ""
+        yield ("version", {"op": other.name, **attrs},
+               f"Your expected output is what the neighbouring version {other.name} gives (you chose "
+               f"{spec.name}){tail}.",
+               lambda o=other, a=attrs: _run_other(c, o, c.indices, c.updates, a))
+
+
+def _truncated_mean(c: Case) -> np.ndarray | None:
+    t = c.trace
+    targets = t.plan.targets.reshape(-1)
+    if targets.size == 0:
+        return None
+    # the last write to each cell holds its final accumulated sum and count
+    rev = targets[::-1]
+    cells, first_in_rev = np.unique(rev, return_index=True)
+    last = targets.size - 1 - first_in_rev
+    acc = t.acc_after.reshape(-1)[last].astype(np.int64)
+    count = t.counts.reshape(-1)[last].astype(np.int64)  # contributions: writes so far + use_init_val
+    count = np.where(count <= 0, 1, count)
+    trunc = np.where(acc < 0, -((-acc) // count), acc // count)
+    out = t.output.copy()
+    out.reshape(-1)[cells] = trunc.astype(out.dtype)
+    return out
+
+
+def alt_mean_truncated(c: Case) -> Iterator[Candidate]:
+    t = c.trace
+    if not t.reduction.divides or t.data.dtype.kind not in "iu":
+        return
+    notes = " ".join(f"{n.runtimes} {n.text}." for n in c.spec.notes_on("integer-mean"))
+    yield ("mean-truncated", {"reduction": c.attrs.get("reduction"), "rounding": "toward zero"},
+           "Your expected output is the integer mean rounded toward zero (truncated); the spec rounds it down "
+           "(toward −∞), which differs for negative, inexact means." + (f" Observed: {notes}" if notes else ""),
+           lambda: _truncated_mean(c))
+
+
+ALTERNATIVES: tuple[Callable[[Case], Iterator[Candidate]], ...] = (
+    alt_reduction, alt_use_init_val, alt_axis, alt_first_write_wins, alt_negative_indices, alt_family,
+    alt_version, alt_mean_truncated,
+)
+
+
+def diagnose(c: Case, expected: np.ndarray, rtol: float, atol: float) -> list[Diagnosis]:
+    """Every alternative reading that reproduces ``expected`` (and differs from the spec's result)."""
+    found: list[Diagnosis] = []
+    seen = set()
+    for alternative in ALTERNATIVES:
+        for kind, attrs, message, compute in alternative(c):
+            try:
+                with np.errstate(all="ignore"):
+                    out = compute()
+            except ScatterError:
+                continue
+            if out is None or out.shape != expected.shape:
+                continue
+            out = np.asarray(out)
+            if out.dtype != expected.dtype:
+                continue
+            if not _agree(out, expected, rtol, atol).all():
+                continue
+            key = (kind, tuple(sorted((k, repr(v)) for k, v in attrs.items())))
+            if key in seen:
+                continue
+            seen.add(key)
+            found.append(Diagnosis(kind, message, MappingProxyType(dict(attrs))))
+    return found
+
+
+def check_expected(op, data, indices, updates, expected, *, rtol: float = DEFAULT_RTOL,
+                   atol: float = DEFAULT_ATOL, diagnose_mismatch: bool = True, **attrs) -> CheckReport:
+    """Compare a hand-written ``expected`` output with ``op``'s result; see the module docstring.
+
+    Raises :class:`ScatterError` for invalid inputs and for an expected output whose
+    shape differs from the output's.
+    """
+    if not (np.isfinite(rtol) and np.isfinite(atol) and rtol >= 0 and atol >= 0):
+        raise ScatterError(f"rtol = {rtol!r} and atol = {atol!r} must be finite and >= 0", argument="tolerance",
+                           rule="tolerance")
+    spec = get_spec(op)
+    p = prepare(spec, data, indices, updates, attrs)
+    trace = Trace(p)
+    computed = trace.output
+    expected = as_tensor("expected", expected)
+    if expected.shape != computed.shape:
+        raise ScatterError(
+            f"expected has shape {expected.shape} but the output of {spec.name} has data's shape {computed.shape}",
+            argument="expected", rule="shape")
+    notes = []
+    cast, lossy = _cast(expected, computed.dtype)
+    if lossy:
+        first = lossy[0]
+        notes.append(f"Casting expected ({expected.dtype}) to the output's dtype {computed.dtype} changes "
+                     f"{len(lossy)} value(s), e.g. expected{fmt_pos(first)} = {fmt_value(expected[first])} becomes "
+                     f"{fmt_value(cast[first])}; the comparison uses the cast values.")
+    elif expected.dtype != computed.dtype:
+        notes.append(f"expected ({expected.dtype}) was cast to the output's dtype {computed.dtype} without loss.")
+    if computed.dtype.kind == "f" and (np.isnan(computed).any() or np.isnan(cast).any()):
+        notes.append("NaN in the expected output agrees only with NaN in the computed output.")
+    agree = _agree(computed, cast, float(rtol), float(atol))
+    bad_flat = np.flatnonzero(~agree.reshape(-1))
+    mismatches = [tuple(int(v) for v in row) for row in unravel(bad_flat, computed.shape)]
+    chains = _chains(trace, bad_flat[:MAX_CHAINS], cast) if bad_flat.size else []
+    resolved = dict(trace.attrs)
+    diagnoses = []
+    if bad_flat.size and diagnose_mismatch:
+        case = Case(spec, p.data, p.indices, as_tensor("updates", updates), MappingProxyType(resolved), trace)
+        diagnoses = diagnose(case, cast, float(rtol), float(atol))
+    return CheckReport(op=spec.name, attrs=MappingProxyType(resolved), computed=computed, expected=cast,
+                       matches=not bad_flat.size, mismatches=mismatches, chains=chains, diagnoses=diagnoses,
+                       rtol=float(rtol), atol=float(atol), lossy_cast=lossy, notes=tuple(notes), trace=trace)

@@ -1,0 +1,23 @@
+"""scatter_export: turn one scatter case into a test, an example, a NumPy loop or an ONNX model.
+
+Pure functions of a case (operator version, data, indices, updates, expected
+output, attributes):
+
+* ``pytest_case(...)``: a pytest module in plain NumPy (the spec's loop inlined,
+  the arrays and the expected output inlined); it does not import this project.
+* ``example_json(...)``: a ``spec_examples`` data file holding the case as one of
+  our teaching examples (``"ours": true``).
+* ``numpy_loop(...)``: a short self-contained script reproducing the output.
+* ``onnx_model(...)``: the case as an ONNX model (needs the ``runtimes`` extra);
+  ``onnx_test_case(...)``: a zip with that model and its input and output
+  tensors in ONNX's test-data layout (``test_data_set_0/input_0.pb`` ...).
+
+Generated text never contains user text: only numbers we format from parsed
+arrays, dtype names, and names taken from the operator registry.
+"""
+
+from __future__ import annotations
+
+from .builders import ExportError, example_json, numpy_loop, onnx_model, onnx_test_case, pytest_case
+
+__all__ = ["ExportError", "example_json", "numpy_loop", "onnx_model", "onnx_test_case", "pytest_case"]

@@ -1,0 +1,338 @@
+"""The export builders (see the package docstring)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import zipfile
+from dataclasses import dataclass
+
+import numpy as np
+
+import scatter_core as sc
+from scatter_core.engine import prepare
+
+SUPPORTED_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                    "float16", "float32", "float64")
+
+
+class ExportError(sc.ScatterError):
+    """The case cannot be exported in the format asked for (the message says why)."""
+
+
+# -- the case -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Case:
+    spec: sc.OpSpec
+    data: np.ndarray
+    indices: np.ndarray
+    updates: np.ndarray  # as given (shape), in data's dtype
+    plan_updates_shape: tuple[int, ...]
+    expected: np.ndarray  # in data's dtype
+    attrs: dict  # resolved, the version's names and spellings
+    axis: int | None
+    canonical: str  # the reduction's canonical row name
+    use_init: bool
+
+
+def _case(op, data, indices, updates, expected, attrs) -> Case:
+    p = prepare(op, data, indices, updates, dict(attrs or {}))
+    for role, arr in (("data", p.data), ("indices", p.indices)):
+        if arr.dtype.name not in SUPPORTED_DTYPES:
+            raise ExportError(f"{role} has dtype {arr.dtype}, which the exports do not cover", argument=role,
+                              rule="dtype")
+    upd = np.asarray(updates).astype(p.data.dtype)
+    if expected is None:
+        out = p.data.copy()
+        from scatter_core.engine import apply_fast
+
+        expected = apply_fast(p, out)
+    expected = np.asarray(expected)
+    if expected.shape != p.data.shape:
+        raise ExportError(f"expected has shape {expected.shape} but the output has data's shape {p.data.shape}",
+                          argument="expected", rule="shape")
+    with np.errstate(all="ignore"):
+        expected = expected.astype(p.data.dtype)
+    return Case(p.spec, np.asarray(p.data), np.asarray(p.indices), upd, tuple(p.plan.updates_shape), expected,
+                p.resolved.as_attrs(p.spec), p.resolved.axis, p.reduction.name, p.use_init)
+
+
+# -- literals: numbers we format ourselves ------------------------------------------------------------
+def _scalar(v) -> str:
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    if isinstance(v, int):
+        return str(int(v))
+    f = float(v)
+    if math.isnan(f):
+        return "np.nan"
+    if math.isinf(f):
+        return "np.inf" if f > 0 else "-np.inf"
+    return repr(f)
+
+
+def _nested(values) -> str:
+    if isinstance(values, list):
+        return "[" + ", ".join(_nested(v) for v in values) + "]"
+    return _scalar(values)
+
+
+def array_literal(arr: np.ndarray) -> str:
+    """``np.array([...], dtype=np.int64)``: Python source for an array, built from its numbers only."""
+    arr = np.asarray(arr)
+    if arr.dtype.name not in SUPPORTED_DTYPES:
+        raise ExportError(f"cannot write a {arr.dtype} array", rule="dtype")
+    body = _nested(arr.tolist())
+    if arr.size == 0:
+        return f"np.zeros({tuple(int(s) for s in arr.shape)!r}, dtype=np.{arr.dtype.name})"
+    return f"np.array({body}, dtype=np.{arr.dtype.name})"
+
+
+def _attr_words(case: Case) -> str:
+    parts = []
+    for name, value in case.attrs.items():
+        if isinstance(value, bool):
+            parts.append(f"{name}={'true' if value else 'false'}")
+        elif isinstance(value, str):
+            parts.append(f"{name}={value!r}")
+        else:
+            parts.append(f"{name}={int(value)}")
+    return ", ".join(parts) or "no attributes"
+
+
+# -- the loop ---------------------------------------------------------------------------------------
+def _iteration_lines(case: Case) -> list[str]:
+    family, axis = case.spec.family, case.axis
+    if family == "elements":
+        return [
+            "    for pos in np.ndindex(*indices.shape):",
+            "        v = int(indices[pos])",
+            f"        if v < 0:  # negative indices count from the end",
+            f"            v += data.shape[{axis}]",
+            f"        apply(out, contributions, pos[:{axis}] + (v,) + pos[{axis + 1}:], updates[pos])",
+        ]
+    if family == "nd":
+        return [
+            "    k = indices.shape[-1]",
+            "    for pos in np.ndindex(*indices.shape[:-1]):",
+            "        head = tuple(int(v) + (data.shape[j] if int(v) < 0 else 0) for j, v in enumerate(indices[pos]))",
+            "        for rest in np.ndindex(*data.shape[k:]):",
+            "            apply(out, contributions, head + rest, updates[pos + rest])",
+        ]
+    if family == "update":
+        return [
+            "    for j in np.ndindex(*indices.shape):",
+            "        v = int(indices[j])",
+            "        if v < 0:",
+            f"            v += data.shape[{axis}]",
+            f"        for outer in np.ndindex(*data.shape[:{axis}]):",
+            f"            for inner in np.ndindex(*data.shape[{axis + 1}:]):",
+            "                apply(out, contributions, outer + (v,) + inner, updates[outer + j + inner])",
+        ]
+    raise ExportError(f"no loop template for the {family!r} family", rule="family")
+
+
+def loop_source(case: Case) -> str:
+    """The reference loop: ``scatter_reference(data, indices, updates) -> output``."""
+    dtype = case.data.dtype
+    red = sc.REDUCTIONS[case.canonical]
+    combine = red.combiner(dtype)
+    lines = []
+    if combine is None:
+        lines += ["def apply(out, contributions, cell, value):",
+                  "    out[cell] = value  # reduction none: each write replaces the cell (the last one wins)",
+                  ""]
+    else:
+        lines += [f"COMBINE = np.{combine.__name__}  # reduction {case.attrs.get('reduction')!r}"]
+        if not case.use_init:
+            lines += [f"NEUTRAL = np.{dtype.name}({_scalar(np.asarray(red.neutral_for(dtype)).item())})"
+                      "  # use_init_val=false: a targeted cell starts here"]
+        lines += ["", "", "def apply(out, contributions, cell, value):",
+                  "    if cell not in contributions:"]
+        if case.use_init:
+            lines += ["        contributions[cell] = 1  # data's value takes part"]
+        else:
+            lines += ["        contributions[cell] = 0", "        out[cell] = NEUTRAL"]
+        lines += ["    contributions[cell] += 1", "    out[cell] = COMBINE(out[cell], value)", ""]
+    lines += ["",
+              "def scatter_reference(data, indices, updates):",
+              f'    """{case.spec.name} ({_attr_words(case)}): the spec\'s loop, one write at a time."""',
+              f"    updates = updates.astype(data.dtype).reshape({case.plan_updates_shape!r})",
+              "    out = data.copy()",
+              "    contributions = {}",
+              "    with np.errstate(all=\"ignore\"):  # integer wrap-around and float overflow are defined results"]
+    lines += ["    " + line for line in _iteration_lines(case)]
+    if red.divides:
+        lines += ["        for cell, n in contributions.items():  # mean: divide once at the end"]
+        if dtype.kind in "iu":
+            lines += ["            out[cell] = int(out[cell]) // n  # integers round down (toward -inf)"]
+        else:
+            lines += ["            out[cell] = out[cell] / out.dtype.type(n)"]
+    lines += ["    return out", ""]
+    return "\n".join(lines)
+
+
+def _inputs(case: Case, names=("DATA", "INDICES", "UPDATES", "EXPECTED")) -> str:
+    arrays = (case.data, case.indices, case.updates, case.expected)
+    return "\n".join(f"{n} = {array_literal(a)}" for n, a in zip(names, arrays)) + "\n"
+
+
+def _test_name(case: Case) -> str:
+    return "test_" + "".join(ch if ch.isalnum() else "_" for ch in case.spec.name.lower()) + "_case"
+
+
+def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: float = 1e-6,
+                atol: float = 1e-9) -> str:
+    """A pytest module checking the case with plain NumPy (no import of this project)."""
+    case = _case(op, data, indices, updates, expected, attrs)
+    if case.data.dtype.kind == "f":
+        check = (f"    np.testing.assert_allclose(out, EXPECTED, rtol={float(rtol)!r}, atol={float(atol)!r}, "
+                 "equal_nan=True)")
+    else:
+        check = "    np.testing.assert_array_equal(out, EXPECTED)"
+    return "\n".join([
+        f'"""{case.spec.name} ({_attr_words(case)}): a scatter case exported by Scatter Explorer.',
+        "",
+        "Plain NumPy: the spec's loop is inlined below. Run with `python -m pytest <this file>`.",
+        '"""',
+        "",
+        "import numpy as np",
+        "",
+        "",
+        loop_source(case),
+        "",
+        _inputs(case),
+        "",
+        f"def {_test_name(case)}():",
+        "    out = scatter_reference(DATA, INDICES, UPDATES)",
+        "    assert out.shape == EXPECTED.shape",
+        "    assert out.dtype == EXPECTED.dtype",
+        check,
+        "",
+    ])
+
+
+def numpy_loop(op, data, indices, updates, attrs=None) -> str:
+    """A short script that reproduces the output with NumPy alone and prints it."""
+    case = _case(op, data, indices, updates, None, attrs)
+    return "\n".join([
+        f'"""{case.spec.name} ({_attr_words(case)}) as a plain NumPy loop (exported by Scatter Explorer)."""',
+        "",
+        "import numpy as np",
+        "",
+        "",
+        loop_source(case),
+        "",
+        _inputs(case, ("DATA", "INDICES", "UPDATES")).replace("\nEXPECTED", "\n# EXPECTED"),
+        "",
+        'if __name__ == "__main__":',
+        "    print(repr(scatter_reference(DATA, INDICES, UPDATES)))",
+        "",
+    ])
+
+
+def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
+    """The case as a ``spec_examples`` data file with one teaching example (``"ours": true``)."""
+    case = _case(op, data, indices, updates, expected, attrs)
+    dtypes = {"data": case.data.dtype.name, "indices": case.indices.dtype.name, "updates": case.data.dtype.name}
+    digest = hashlib.sha1(b"".join(a.tobytes() + repr(a.shape).encode() for a in
+                                   (case.data, case.indices, case.updates, case.expected))
+                          + repr(sorted(case.attrs.items())).encode()).hexdigest()[:8]
+    op_id = "".join(ch if ch.isalnum() else "-" for ch in case.spec.name.lower())
+    attrs = {}
+    for name, value in case.attrs.items():
+        attrs[name] = bool(value) if isinstance(value, (bool, np.bool_)) else (
+            value if isinstance(value, str) else int(value))
+    arrays = {"data": case.data.tolist(), "indices": case.indices.tolist(), "updates": case.updates.tolist(),
+              "expected": case.expected.tolist()}
+    record = {
+        "id": f"ours-{op_id}-{digest}",
+        "title": f"{case.spec.name} case checked in Scatter Explorer ({_attr_words(case)})",
+        "op": case.spec.name,
+        "label": "teaching case",
+        "dtypes": dtypes,
+        "data": "@@data@@",
+        "indices": "@@indices@@",
+        "updates": "@@updates@@",
+        "attrs": attrs,
+        "expected": "@@expected@@",
+        "notes": "Exported from Scatter Explorer's 'Check expected output' page.",
+        "ours": True,
+    }
+    doc = {"page": {"kind": "teaching", "title": "Scatter Explorer teaching cases",
+                    "url": "spec_examples/data/teaching.json"},
+           "examples": [record]}
+    text = json.dumps(doc, indent=2)
+    for role in ("data", "indices", "updates", "expected"):  # arrays on one line each, as the data files have them
+        text = text.replace(json.dumps(f"@@{role}@@"), json.dumps(arrays[role]))
+    return text + "\n"
+
+
+# -- ONNX ----------------------------------------------------------------------------------------------
+def onnx_model(op, data, indices, updates, expected=None, attrs=None) -> bytes:
+    """The case as a serialized ONNX model: graph inputs data, indices, updates; graph output ``output``.
+
+    Only ONNX operator versions that onnx's checker accepts can be built (not the deprecated
+    Scatter-11, not OpenVINO operators): others raise :class:`ExportError`. The input and
+    expected output tensors travel alongside, in :func:`onnx_test_case`.
+    """
+    case = _case(op, data, indices, updates, expected, attrs)
+    return _build_model(case).SerializeToString()
+
+
+def _build_model(case: Case):
+    spec = case.spec
+    if spec.framework != "ONNX":
+        raise ExportError(f"{spec.name} is an {spec.framework} operator; only ONNX operators can be exported as "
+                          f"an ONNX model", argument="op", rule="onnx-export")
+    try:
+        import onnx
+        from onnx import helper
+    except ImportError:
+        raise ExportError("the ONNX export needs the onnx package (pip install -e '.[runtimes]')",
+                          argument="op", rule="onnx-missing") from None
+    node_attrs = {}
+    for a in spec.attributes:
+        if a.is_input:
+            continue
+        value = case.attrs.get(a.name)
+        if value is not None:
+            node_attrs[a.name] = int(value) if a.kind == "int" else value
+    node = helper.make_node(spec.op_type, ["data", "indices", "updates"], ["output"], **node_attrs)
+
+    def info(name, arr):
+        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape))
+
+    updates = case.updates.reshape(case.plan_updates_shape)
+    graph = helper.make_graph([node], f"{spec.op_type.lower()}_case",
+                              [info("data", case.data), info("indices", case.indices), info("updates", updates)],
+                              [info("output", case.data)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", spec.version)],
+                              producer_name="scatter-explorer")
+    model.ir_version = min(model.ir_version, 10)
+    try:
+        onnx.checker.check_model(model, full_check=True)
+    except Exception as exc:  # noqa: BLE001 - onnx raises several checker/inference error types
+        raise ExportError(f"onnx cannot build {spec.name} for this case: {str(exc).strip().splitlines()[0][:300]}",
+                          argument="op", rule="onnx-export") from None
+    return model
+
+
+def onnx_test_case(op, data, indices, updates, expected=None, attrs=None) -> bytes:
+    """A zip: ``model.onnx`` plus ``test_data_set_0/input_{0,1,2}.pb`` and ``output_0.pb`` (the expected output)."""
+    case = _case(op, data, indices, updates, expected, attrs)
+    model = _build_model(case)
+    from onnx import numpy_helper
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("model.onnx", model.SerializeToString())
+        tensors = (("input_0", "data", case.data), ("input_1", "indices", case.indices),
+                   ("input_2", "updates", case.updates.reshape(case.plan_updates_shape)),
+                   ("output_0", "output", case.expected))
+        for fname, name, arr in tensors:
+            z.writestr(f"test_data_set_0/{fname}.pb", numpy_helper.from_array(np.ascontiguousarray(arr), name)
+                       .SerializeToString())
+    return buf.getvalue()

@@ -1,0 +1,156 @@
+"""AppTest: the "Check expected output" page and the export buttons on the explorer pages."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.apptest_helpers import APP, texts
+
+PAGE = "pages/check_expected.py"
+
+
+def open_check(timeout: float = 120, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.switch_page(PAGE)
+    if params:
+        at.query_params.update({k: str(v) for k, v in params.items()})
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def set_case(at: AppTest, op: str | None = None, **tensors) -> AppTest:
+    if op is not None:
+        at.selectbox(key="check:op").set_value(op).run()
+    for role, text in tensors.items():
+        at.text_area(key=f"check:text_{role}").set_value(text)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def downloads(at: AppTest) -> list[str]:
+    return [el.proto.label for el in at.get("download_button")]
+
+
+def test_matching_case_shows_success_with_the_tolerance_figure_and_exports():
+    at = open_check()
+    assert at.title[0].value == "Check an expected output"
+    (ok,) = at.success
+    assert "matches ScatterElements-18" in ok.value and "rtol = 1e-06" in ok.value
+    assert not at.error
+    assert len(at.get("plotly_chart")) == 1
+    assert downloads(at) == ["pytest test (.py)", "spec_examples JSON", "NumPy loop (.py)",
+                             "ONNX model + tensors (.zip)"]
+
+
+def test_mismatching_case_explains_diagnoses_and_links_each_cell_to_the_explorer():
+    at = open_check()
+    set_case(at, "ScatterND-16", data="[1, 2, 3, 4]", indices="[[0], [2], [0]]", updates="[10, 20, 30]",
+             expected="[10, 2, 20, 4]")
+    (verdict,) = at.error
+    assert "1 of 4 cells differs" in verdict.value and "exact comparison" in verdict.value
+    body = texts(at)
+    assert "Likely mistake" in [s.value for s in at.subheader]
+    assert "first write to a duplicated index wins" in body
+    chain = next(m.value for m in at.markdown if m.value.startswith("**output[0]**"))
+    assert "step 3 applies updates[2] = 30" in chain and "you expected 10" in chain
+    link = chain.split("](")[1].split(")")[0]
+    url = urlparse(link)
+    assert url.path.endswith("/nd")
+    q = parse_qs(url.query)
+    assert q["op"] == ["ScatterND-16"] and q["example"] == ["__custom__"] and q["step"] == ["1"]
+    assert q["data"] == ["[1, 2, 3, 4]"] and q["reduction"] == ["none"]
+    # the exports offer both expected outputs
+    assert at.radio(key="check:export_choice").value.startswith("the computed output")
+
+
+def test_replay_link_opens_the_explorer_at_that_step():
+    at = open_check()
+    set_case(at, "ScatterND-16", data="[1, 2, 3, 4]", indices="[[0], [2], [0]]", updates="[10, 20, 30]",
+             expected="[10, 2, 20, 4]")
+    chain = next(m.value for m in at.markdown if m.value.startswith("**output[0]**"))
+    q = {k: v[0] for k, v in parse_qs(urlparse(chain.split("](")[1].split(")")[0]).query).items()}
+    ex = AppTest.from_file(APP, default_timeout=120)
+    ex.switch_page("pages/nd_family.py")
+    ex.query_params.update(q)
+    ex.run()
+    assert not ex.exception
+    assert ex.title[0].value == "ScatterND-16"
+    assert "Server step 1:" in texts(ex) and "updates[0] = 10 goes to output[0]" in texts(ex)
+
+
+def test_example_case_links_by_example_id():
+    at = open_check()
+    at.selectbox(key="check:op").set_value("ScatterND-16").run()
+    at.selectbox(key="check:example").set_value("teach-duplicates-none").run()
+    at.text_area(key="check:text_expected").set_value("[10, 2, 20, 4]").run()
+    chain = next(m.value for m in at.markdown if m.value.startswith("**output[0]**"))
+    q = parse_qs(urlparse(chain.split("](")[1].split(")")[0]).query)
+    assert q["example"] == ["teach-duplicates-none"] and "data" not in q
+
+
+@pytest.mark.parametrize("role,text,needle", [
+    ("expected", "[[1, 2], [3]", "expected output"),
+    ("data", "[1, 2, __import__('os')]", "data"),
+    ("indices", "", "indices"),
+])
+def test_malformed_input_gives_a_clear_error_and_keeps_the_text(role, text, needle):
+    at = open_check()
+    set_case(at, **{role: text})
+    assert not at.exception
+    assert not at.success
+    (err,) = at.error
+    assert err.value.startswith(f"**{needle}**")
+    assert "Something went wrong" not in err.value
+    assert at.text_area(key=f"check:text_{role}").value == text
+
+
+def test_expected_output_of_the_wrong_shape_is_an_error_naming_expected():
+    at = open_check()
+    set_case(at, "ScatterND-16", data="[1, 2, 3, 4]", indices="[[0]]", updates="[10]", expected="[10, 2, 3]")
+    (err,) = at.error
+    assert err.value.startswith("**expected**") and "shape" in err.value
+
+
+def test_nothing_reproduces_is_said():
+    at = open_check()
+    set_case(at, "ScatterND-16", data="[1, 2, 3, 4]", indices="[[0]]", updates="[10]", expected="[99, 98, 97, 96]")
+    assert "No alternative reading reproduces your expected output" in texts(at)
+
+
+def test_integer_mean_truncation_is_diagnosed_for_openvino():
+    at = open_check()
+    at.selectbox(key="check:op").set_value("ScatterElementsUpdate-12").run()
+    at.selectbox(key="check:reduction").set_value("mean")
+    set_case(at, data="[0, 5]", indices="[0]", updates="[-3]", expected="[-1, 5]")
+    assert "rounded toward zero" in texts(at)
+    assert any("OpenVINO operator" in c.value for c in at.caption)  # no ONNX export for it
+
+
+def test_lossy_cast_is_warned():
+    at = open_check()
+    set_case(at, "ScatterND-16", data="array([1, 2], dtype=int32)", indices="[[0]]",
+             updates="array([5], dtype=int32)", expected="[5.5, 2]")
+    assert any("changes 1 value" in w.value for w in at.warning)
+
+
+def test_grid_edit_becomes_the_text():
+    at = open_check()
+    set_case(at, "ScatterND-16", data="[1, 2, 3, 4]", indices="[[0]]", updates="[10]", expected="[10, 2, 3, 4]")
+    assert at.success
+    at.session_state["check:pending_expected"] = "[11, 2, 3, 4]"
+    at.run()
+    assert at.text_area(key="check:text_expected").value == "[11, 2, 3, 4]"
+    assert at.error and "1 of 4 cells differs" in at.error[0].value
+
+
+def test_explorer_pages_offer_the_exports():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("pages/elements_family.py")
+    at.run()
+    assert not at.exception
+    assert "pytest test (.py)" in downloads(at) and "NumPy loop (.py)" in downloads(at)

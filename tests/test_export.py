@@ -1,0 +1,202 @@
+"""scatter_export: the exported pytest case, NumPy loop, spec_examples JSON and ONNX model."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import scatter_core as sc
+import scatter_export as se
+import spec_examples
+from spec_examples.loader import Catalogue
+from tests.conftest import require_or_skip
+from tests.strategies import cases
+
+SMALL = [ex for ex in spec_examples.load_all()
+         if not ex.shapes_only and ex.data.size <= 4096 and ex.updates.size <= 4096]
+
+
+def run_pytest(directory: Path) -> subprocess.CompletedProcess:
+    """pytest on ``directory`` in a fresh interpreter that cannot import this project."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
+                           str(directory), str(directory)], cwd=directory, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def write_cases(directory: Path, items) -> int:
+    n = 0
+    for i, (op, data, indices, updates, expected, attrs) in enumerate(items):
+        (directory / f"test_case_{i}.py").write_text(se.pytest_case(op, data, indices, updates, expected, attrs))
+        n += 1
+    return n
+
+
+def test_exported_pytest_cases_of_every_small_spec_example_pass_in_a_subprocess(tmp_path):
+    items = []
+    for ex in SMALL:
+        out = sc.scatter(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
+        items.append((ex.op, ex.data, ex.indices, ex.updates, out, ex.attrs))
+    n = write_cases(tmp_path, items)
+    assert n > 40
+    text = (tmp_path / "test_case_0.py").read_text()
+    assert "scatter_core" not in text and "scatter_export" not in text and "import numpy as np" in text
+    res = run_pytest(tmp_path)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
+    assert f"{n} passed" in res.stdout
+
+
+@settings(max_examples=1, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.lists(cases(), min_size=40, max_size=40))
+def test_exported_pytest_cases_of_random_cases_pass_in_a_subprocess(batch):
+    import tempfile
+
+    items = []
+    for op, data, indices, updates, attrs in batch:
+        out = sc.scatter(op, data, indices, updates, **attrs)
+        items.append((op, data, indices, updates, out, attrs))
+    with tempfile.TemporaryDirectory() as tmp:
+        n = write_cases(Path(tmp), items)
+        res = run_pytest(Path(tmp))
+        assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
+        assert f"{n} passed" in res.stdout
+
+
+def test_exported_pytest_case_with_a_wrong_expected_output_fails(tmp_path):
+    (tmp_path / "test_wrong.py").write_text(
+        se.pytest_case("ScatterND-16", [1, 2, 3, 4], [[0], [0]], [10, 20], [31, 2, 3, 4], {"reduction": "none"}))
+    res = run_pytest(tmp_path)
+    assert res.returncode == 1 and "1 failed" in res.stdout
+
+
+def test_float_case_uses_the_tolerance_and_nan_survives(tmp_path):
+    data = np.array([np.nan, 1.0, -np.inf], np.float32)
+    src = se.pytest_case("ScatterElements-18", data, [1, 1], np.array([0.1, 0.2], np.float32), None,
+                         {"axis": 0, "reduction": "add"}, rtol=1e-5, atol=0)
+    assert "rtol=1e-05" in src and "np.nan" in src and "-np.inf" in src
+    (tmp_path / "test_float.py").write_text(src)
+    res = run_pytest(tmp_path)
+    assert res.returncode == 0, res.stdout[-2000:]
+
+
+def test_numpy_loop_script_prints_the_output(tmp_path):
+    cases_ = [("ScatterElementsUpdate-12", [0, 5, -4], [0, 2, -1], [-3, 1, 2],
+               {"axis": 0, "reduction": "mean", "use_init_val": False}),
+              ("ScatterUpdate-3", np.arange(6).reshape(2, 3), [2, 0], np.array([[7, 8], [9, 10]]), {"axis": 1}),
+              ("ScatterND-18", np.zeros((2, 2, 2), np.float16), [[1, 0]], np.array([[1.5, 2.5]], np.float16),
+               {"reduction": "max"})]
+    for op, data, indices, updates, attrs in cases_:
+        script = tmp_path / "loop.py"
+        script.write_text(se.numpy_loop(op, data, indices, updates, attrs))
+        res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                             cwd=tmp_path)
+        assert res.returncode == 0, res.stderr
+        printed = sc.parse_tensor(res.stdout)
+        want = sc.scatter(op, data, indices, updates, **attrs)
+        assert printed.dtype == want.dtype and np.array_equal(printed, want)
+
+
+def test_example_json_loads_with_the_spec_examples_loader(tmp_path):
+    data, indices, updates = np.array([[1, 2], [3, 4]], np.int32), np.array([[1], [-2]], np.int64), \
+        np.array([[5, 6], [7, 8]], np.int32)
+    doc = se.example_json("ScatterNDUpdate-15", data, indices, updates, None, {"reduction": "sum"})
+    (tmp_path / "teaching.json").write_text(doc)
+    (tmp_path / "errata.json").write_text(json.dumps({"errata": []}))
+    cat = Catalogue(tmp_path)
+    (ex,) = cat.examples.values()
+    assert ex.ours and ex.op == "ScatterNDUpdate-15" and ex.attrs == {"reduction": "sum"}
+    assert ex.data.dtype == np.int32 and np.array_equal(ex.indices, indices)
+    assert np.array_equal(ex.expected, sc.scatter(ex.op, data, indices, updates, reduction="sum"))
+    assert json.loads(doc)["examples"][0]["ours"] is True
+
+
+def test_example_json_keeps_the_users_expected_output(tmp_path):
+    doc = se.example_json("ScatterND-16", [1, 2], [[0]], [5], [9, 2], {})
+    assert json.loads(doc)["examples"][0]["expected"] == [9, 2]
+
+
+def test_exports_refuse_invalid_cases_with_scatter_error():
+    with pytest.raises(sc.ScatterError):
+        se.pytest_case("ScatterND-16", [1, 2], [[5]], [1], None, {})
+    with pytest.raises(sc.ScatterError):  # a reduction string is checked, never pasted into the code
+        se.numpy_loop("ScatterND-16", [1, 2], [[0]], [1], {"reduction": "none'); import os; ('"})
+    with pytest.raises(sc.ScatterError):
+        se.pytest_case("ScatterND-16", [1, 2], [[0]], [1], [1, 2, 3], {})
+
+
+def test_generated_code_holds_only_our_numbers():
+    src = se.pytest_case("ScatterElements-18", np.array([1e300, -0.0, 2.5]), [0], np.array([3.0]), None,
+                         {"axis": 0})
+    assert "1e+300" in src and "-0.0" in src
+    compile(src, "<exported>", "exec")  # it is valid Python
+
+
+# -- ONNX ------------------------------------------------------------------------------------------------
+ONNX_CASES = [
+    ("Scatter-9", np.arange(6, dtype=np.float32).reshape(2, 3), np.array([[2, 0]], np.int64),
+     np.array([[7, 8]], np.float32), {"axis": 1}),
+    ("ScatterElements-11", np.zeros((3, 3), np.float32), np.array([[1, 0, 2], [0, 2, 1]], np.int64),
+     np.arange(6, dtype=np.float32).reshape(2, 3), {"axis": 0}),
+    ("ScatterElements-13", np.zeros(4, np.int32), np.array([-1, 0], np.int32), np.array([5, 6], np.int32),
+     {"axis": 0}),
+    ("ScatterElements-16", np.ones(4, np.float32), np.array([1, 1, 3], np.int64),
+     np.array([2, 3, 4], np.float32), {"axis": 0, "reduction": "mul"}),
+    ("ScatterElements-18", np.zeros((2, 2), np.int64), np.array([[1, 1]], np.int64), np.array([[5, 6]], np.int64),
+     {"axis": 0, "reduction": "max"}),
+    ("ScatterND-11", np.zeros((2, 3), np.float32), np.array([[1]], np.int64), np.array([[1, 2, 3]], np.float32), {}),
+    ("ScatterND-13", np.zeros(4, np.int64), np.array([[-1], [0]], np.int64), np.array([4, 5], np.int64), {}),
+    ("ScatterND-16", np.ones((2, 2), np.float32), np.array([[0, 1], [0, 1]], np.int64),
+     np.array([2, 3], np.float32), {"reduction": "add"}),
+    ("ScatterND-18", np.full(3, 5, np.int64), np.array([[2], [2]], np.int64), np.array([9, 1], np.int64),
+     {"reduction": "min"}),
+]
+
+
+@pytest.mark.parametrize("op,data,indices,updates,attrs", ONNX_CASES, ids=[c[0] for c in ONNX_CASES])
+def test_onnx_test_case_runs_in_onnxruntime_and_gives_the_same_output(op, data, indices, updates, attrs):
+    require_or_skip("onnx", "onnxruntime")
+    import onnx
+    import onnxruntime as ort
+    from onnx import numpy_helper
+
+    blob = se.onnx_test_case(op, data, indices, updates, None, attrs)
+    with zipfile.ZipFile(io.BytesIO(blob)) as z:
+        assert set(z.namelist()) == {"model.onnx", "test_data_set_0/input_0.pb", "test_data_set_0/input_1.pb",
+                                     "test_data_set_0/input_2.pb", "test_data_set_0/output_0.pb"}
+        model_bytes = z.read("model.onnx")
+        tensors = {}
+        for name in z.namelist():
+            if name.endswith(".pb"):
+                t = onnx.TensorProto()
+                t.ParseFromString(z.read(name))
+                tensors[Path(name).stem] = (t.name, numpy_helper.to_array(t))
+    model = onnx.load_from_string(model_bytes)
+    onnx.checker.check_model(model, full_check=True)
+    assert model.opset_import[0].version == sc.OPERATORS[op].version
+    assert model_bytes == se.onnx_model(op, data, indices, updates, None, attrs)
+    sess = ort.InferenceSession(model_bytes, providers=["CPUExecutionProvider"])
+    feeds = {tensors[f"input_{i}"][0]: tensors[f"input_{i}"][1] for i in range(3)}
+    (got,) = sess.run(None, feeds)
+    want = sc.scatter(op, data, indices, updates, **attrs)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert np.array_equal(tensors["output_0"][1], want)
+
+
+def test_onnx_export_refuses_what_onnx_cannot_build():
+    require_or_skip("onnx")
+    with pytest.raises(se.ExportError, match="deprecated"):
+        se.onnx_model("Scatter-11", [1.0, 2.0], [0], [3.0], None, {"axis": 0})
+    with pytest.raises(se.ExportError, match="OpenVINO operator"):
+        se.onnx_model("ScatterNDUpdate-15", [1, 2], [[0]], [3], None, {})
+    with pytest.raises(se.ExportError, match="OpenVINO operator"):
+        se.onnx_test_case("ScatterElementsUpdate-12", [1, 2], [0], [3], None, {"axis": 0})
