@@ -41,8 +41,10 @@ def trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | Non
 
 
 @st.cache_resource(max_entries=48, show_spinner=False)
-def step_figure(op: str, example_id: str | None, texts, attrs: tuple, follow: bool, pins: tuple) -> StepFigure:
-    return StepFigure(trace_for(op, example_id, texts, attrs), pinned=dict(pins), follow=follow)
+def step_figure(op: str, example_id: str | None, texts, attrs: tuple, follow: bool, pins: tuple,
+                panel_axis: int | None = None) -> StepFigure:
+    return StepFigure(trace_for(op, example_id, texts, attrs), pinned=dict(pins), follow=follow,
+                      panel_axis=panel_axis)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -14,6 +14,7 @@ import scatter_core as sc
 import spec_examples
 
 from . import cache, chart, panels, session
+from .crosscheck_panel import crosscheck_panel
 from .figures import overview_figure
 
 CUSTOM = "__custom__"
@@ -216,7 +217,8 @@ class ExplorerPage:
         self.step_controls(n, step)
         follow = bool(ss.get(self.k("follow"), True))
         pins = tuple(sorted(ss.get(self.k("pins"), {}).items())) if not follow else ()
-        sf = cache.step_figure(op, None if edited else ex_id, texts, attrs, follow, pins)
+        panel_axis = self.panel_axis_control(trace.data.ndim)
+        sf = cache.step_figure(op, None if edited else ex_id, texts, attrs, follow, pins, panel_axis)
         chart.animated_chart(sf.figure(step))
         st.markdown(f"**Server step {step}:** {trace.describe(step - 1) if step else 'initial state, output is a copy of data.'}")
         out_view = sf.views_for(step)[2]
@@ -225,7 +227,20 @@ class ExplorerPage:
         panels.step_log(trace, step, lambda: cache.step_table_csv(op, None if edited else ex_id, texts, attrs))
         from .exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
         render_for_trace(trace, self.k("exports"))
+        crosscheck_panel(op, trace.data, trace.indices, trace.updates, attrs, key=self.k("crosscheck"))
         panels.spec_facts(spec)
+
+    def panel_axis_control(self, rank: int) -> int | None:
+        """For rank >= 3: which output axis is drawn as small multiples (the last two others form the matrix)."""
+        if rank < 3:
+            return None
+        key = self.k("panel_axis")
+        if st.session_state.get(key) not in range(rank):
+            st.session_state[key] = rank - 3
+        with st.sidebar:
+            st.selectbox("Output: small multiples over axis", list(range(rank)), key=key,
+                         help="The other two innermost axes form each matrix; longer axes become sliders.")
+        return int(st.session_state[key])
 
     def step_controls(self, n: int, step: int) -> None:
         ss = st.session_state

@@ -209,11 +209,13 @@ def _panel_labels(view: View, name: str, sub: int) -> list[dict]:
 class StepFigure:
     """Builds the animated figure (and single frames) for one trace."""
 
-    def __init__(self, trace, history: CellHistory | None = None, pinned: dict | None = None, follow: bool = True):
+    def __init__(self, trace, history: CellHistory | None = None, pinned: dict | None = None, follow: bool = True,
+                 panel_axis: int | None = None):
         self.trace = trace
         self.history = history or CellHistory(trace)
         self.pinned = dict(pinned or {})
         self.follow = follow
+        self.panel_axis = panel_axis
         self.zmin, self.zmax = value_range(trace)
         self.index_shape = trace.indices.shape or (1,)
         self.update_shape = trace.updates.shape or (1,)
@@ -235,13 +237,14 @@ class StepFigure:
         step = self._focus_step(k)
         if step is None:
             return (make_view(self.index_shape), make_view(self.update_shape),
-                    make_view(self.data_shape, pinned=self.pinned))
+                    make_view(self.data_shape, pinned=self.pinned, panel_axis=self.panel_axis))
         idx_cells = t.index_cells(step)
         idx_focus = tuple(idx_cells[0]) if len(idx_cells) and t.indices.ndim else None
         src_focus = tuple(t.source_cells(step)[0]) if t.updates.ndim else None
         out_focus = tuple(t.target_cells(step)[0]) if self.follow else None
         return (make_view(self.index_shape, idx_focus), make_view(self.update_shape, src_focus),
-                make_view(self.data_shape, out_focus, pinned=None if self.follow else self.pinned))
+                make_view(self.data_shape, out_focus, pinned=None if self.follow else self.pinned,
+                          panel_axis=self.panel_axis))
 
     def _static(self, which: int, view: View) -> dict:
         """Per-view parts that do not change from frame to frame (cells, hover text, input panels)."""

@@ -116,21 +116,28 @@ def _window(size: int, focus: int) -> tuple[int, int]:
     return start, MAX_SIDE
 
 
-def make_view(shape, focus=None, pinned: dict[int, int] | None = None) -> View:
+def make_view(shape, focus=None, pinned: dict[int, int] | None = None, panel_axis: int | None = None) -> View:
     """Lay out ``shape``; ``focus`` (a coordinate tuple) picks fixed indices and windows;
-    ``pinned`` {axis: index} overrides fixed axes chosen by the user."""
+    ``pinned`` {axis: index} overrides fixed axes chosen by the user; ``panel_axis`` picks the
+    axis shown as small multiples (rank >= 3; default: the one before the last two)."""
     shape = tuple(int(s) for s in shape)
     rank = len(shape)
     if rank == 0:
         shape, rank, focus = (1,), 1, (0,)
     focus = tuple(int(f) for f in focus) if focus is not None and len(focus) == rank else (0,) * rank
     pinned = dict(pinned or {})
-    col_axis = rank - 1
-    row_axis = rank - 2 if rank >= 2 else None
-    panel_axis = None
-    panels: tuple[int, ...] = ()
-    if rank >= 3 and shape[rank - 3] <= MAX_PANELS and (rank - 3) not in pinned:
-        panel_axis = rank - 3
+    chosen = panel_axis if panel_axis is not None and rank >= 3 and 0 <= panel_axis < rank else None
+    if chosen is None:
+        col_axis = rank - 1
+        row_axis = rank - 2 if rank >= 2 else None
+        candidate = rank - 3 if rank >= 3 else None
+    else:
+        rest = [a for a in range(rank) if a != chosen]
+        row_axis, col_axis = rest[-2], rest[-1]
+        candidate = chosen
+    panel_axis, panels = None, ()
+    if candidate is not None and shape[candidate] <= MAX_PANELS and candidate not in pinned:
+        panel_axis = candidate
         panels = tuple(range(shape[panel_axis]))
     fixed = []
     for axis in range(rank):

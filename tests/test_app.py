@@ -111,3 +111,14 @@ def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
     at.text_area(key="nd:text_indices").set_value("[[4], [3], [1], [x]]").run()
     assert any("'x' is not a number" in e.value for e in at.error)
     assert at.text_area(key="nd:text_indices").value == "[[4], [3], [1], [x]]"
+
+
+def test_small_multiples_axis_can_be_chosen():
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-2")
+    fig = figures(at)[0]
+    labels = [a["text"] for a in fig["layout"]["annotations"] if a["text"].startswith("output[")]
+    assert labels == [f"output[{i}, :, :]" for i in range(4)]
+    at.selectbox(key="nd:panel_axis").set_value(2).run()
+    fig = figures(at)[0]
+    labels = [a["text"] for a in fig["layout"]["annotations"] if a["text"].startswith("output[")]
+    assert labels == [f"output[:, :, {i}]" for i in range(4)]

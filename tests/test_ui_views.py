@@ -34,3 +34,17 @@ def test_row_zero_is_the_first_canvas_row_and_panels_are_labelled():
     assert v.label("output", 1) == "output[1, :, :]"
     big = make_view((1000, 256, 7, 7), (5, 6, 0, 0))
     assert big.label("data") == "data[5, 6, :, :]"
+
+
+@pytest.mark.parametrize("shape,panel_axis", [((4, 3, 2), 0), ((4, 3, 2), 1), ((4, 3, 2), 2), ((2, 3, 4, 5), 1),
+                                              ((20, 3, 4), 0)])
+def test_chosen_panel_axis(shape, panel_axis):
+    v = make_view(shape, panel_axis=panel_axis)
+    ref = np.arange(int(np.prod(shape))).reshape(shape)
+    assert panel_axis not in (v.row_axis, v.col_axis)
+    assert (v.panel_axis == panel_axis) == (shape[panel_axis] <= MAX_PANELS)
+    cells = v.cells()
+    for p, panel in enumerate(v.panels or (None,)):
+        block = ref[v.slices(panel)].reshape(v.row_len, v.col_len)
+        off = v.panel_offset(p)
+        assert (cells[:, off:off + v.col_len] == block).all()
