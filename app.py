@@ -22,6 +22,13 @@ PAGES = {
         st.Page("pages/check_expected.py", title="Check expected output", icon=":material/fact_check:",
                 url_path="check"),
     ],
+    "Specs": [
+        st.Page("pages/spec_nd.py", title="ScatterND specs", icon=":material/history_edu:", url_path="spec-nd"),
+        st.Page("pages/spec_elements.py", title="Elements specs", icon=":material/history_edu:",
+                url_path="spec-elements"),
+        st.Page("pages/spec_update.py", title="ScatterUpdate spec", icon=":material/history_edu:",
+                url_path="spec-update"),
+    ],
 }
 
 st.navigation(PAGES).run()

@@ -1,0 +1,190 @@
+"""The live cross-check panel: the current case on real runtimes, next to scatter_core.
+
+``crosscheck_panel(op, data, indices, updates, attrs, key)`` draws an expander
+that, on a button press, runs the case on every installed runtime that can
+execute ``op`` (onnxruntime and onnx.reference for ONNX versions, the OpenVINO
+CPU plugin and OpenVINO's reference evaluation for OpenVINO versions), each in
+a guarded child process with a timeout (:func:`runtime_check.compare`), and
+shows each result beside scatter_core's, cell by cell. A crash or a hang comes
+back as a message; the panel itself never raises.
+
+Results are cached per case (operator, input bytes, attributes), so reruns of
+the page do not start runtimes again. Without the ``runtimes`` extra the panel
+says how to install it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import runtime_check as rc
+from runtime_check.divergences import BY_LABEL
+from scatter_core.describe import fmt_value
+from scatter_core.errors import fmt_pos
+
+MAX_CROSSCHECK_ELEMENTS = 1_000_000  # per tensor; larger cases are not sent to the runtimes
+MAX_SHOWN_CELLS = 12  # differing cells listed per runtime
+TIMEOUT_S = 30.0
+INSTALL = 'python -m pip install -e ".[runtimes]"'
+TITLE = "Cross-check against real runtimes"
+
+
+def _attr_items(attrs) -> tuple:
+    items = attrs.items() if isinstance(attrs, dict) else attrs
+    out = []
+    for name, value in items:
+        if value is None:
+            continue
+        if isinstance(value, (bool, np.bool_)):
+            value = bool(value)
+        elif isinstance(value, (int, np.integer)):
+            value = int(value)
+        out.append((str(name), value))
+    return tuple(sorted(out))
+
+
+def _digest(op: str, arrays, attrs: tuple) -> str:
+    h = hashlib.sha256(op.encode())
+    for a in arrays:
+        h.update(f"|{a.dtype.str}|{a.shape}|".encode())
+        h.update(a.tobytes())
+    h.update(repr(attrs).encode())
+    return h.hexdigest()[:20]
+
+
+def _cell_text(c) -> str:
+    if not c.cells:
+        return ""
+    shown = [f"output{fmt_pos(cell)}: scatter_core {fmt_value(cv)}, {c.runtime} {fmt_value(rv)}"
+             for cell, cv, rv in zip(c.cells[:MAX_SHOWN_CELLS], c.core_values, c.runtime_values)]
+    more = c.n_cells - len(shown)
+    return "; ".join(shown) + (f"; … and {more} more" if more > 0 else "")
+
+
+def _verdict(c) -> str:
+    if c.agree:
+        return "agree (both refuse)" if not c.core_ok else "agree (bit-identical)"
+    return {"value": "differ: other values", "refused": "differ: the runtime refuses",
+            "accepted": "differ: the runtime accepts what the text forbids",
+            "crash": "differ: the runtime crashed or hung"}.get(c.outcome, f"differ: {c.outcome}")
+
+
+def _explained(c) -> str:
+    if c.agree:
+        return ""
+    if c.known_divergence:
+        d = BY_LABEL[c.known_divergence]
+        quote = " ".join(d.quote.replace("**", "").replace("`", "").split())
+        return f"known divergence `{d.label}`: {d.text} (semantics.md: “{quote}”)"
+    if c.divergence:
+        return f"NEW (not in semantics.md): `{c.divergence}`, seen before by runtime_check's tests"
+    return "NEW: semantics.md does not describe this difference"
+
+
+def rows_from(comparisons) -> list[dict]:
+    """Plain table rows from runtime_check comparisons (one per runtime)."""
+    rows = []
+    for c in comparisons:
+        rows.append({
+            "runtime": c.runtime, "version": c.version or "?", "ran": c.op, "result": _verdict(c),
+            "differing cells": (f"{c.n_cells}: " if c.n_cells else "") + _cell_text(c),
+            "runtime error": c.runtime_error or "", "explanation": _explained(c),
+            "new": bool(c.new and not c.agree), "note": c.note or "",
+        })
+    return rows
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _run(op: str, digest: str, _data: np.ndarray, _indices: np.ndarray, _updates: np.ndarray,
+         attrs: tuple) -> dict:
+    """The cached cross-check of one case (keyed on ``op``, ``digest`` of the inputs and ``attrs``)."""
+    comparisons = rc.compare(op, _data, _indices, _updates, guarded=True, timeout=TIMEOUT_S, **dict(attrs))
+    core = comparisons[0] if comparisons else None
+    core_summary = ""
+    if core is not None:
+        core_summary = (f"scatter_core refuses: {core.core_error}" if not core.core_ok else
+                        f"scatter_core computes an output of shape {tuple(core.core_output.shape)} "
+                        f"({core.core_output.dtype})")
+    return {"rows": rows_from(comparisons), "core": core_summary}
+
+
+def _install_message() -> None:
+    st.info("The live cross-check needs the optional runtimes (onnx, onnxruntime, OpenVINO). Install them "
+            f"with\n\n```\n{INSTALL}\n```\n\nand restart the app.", icon="🧩")
+
+
+def crosscheck_panel(op: str, data, indices, updates, attrs, key: str) -> None:
+    """Draw the cross-check expander for one case; never raises.
+
+    ``attrs``: a dict or (name, value) pairs as given to ``scatter_core.scatter``.
+    ``key``: a widget key prefix unique on the page.
+    """
+    try:
+        with st.expander(TITLE):
+            _panel(op, data, indices, updates, attrs, key)
+    except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+        st.error(f"The cross-check could not run ({type(exc).__name__}: {exc}).", icon="🛑")
+
+
+def _panel(op, data, indices, updates, attrs, key) -> None:
+    installed = rc.available()
+    if not any(installed.values()):
+        _install_message()
+        return
+    wanted = rc.runtimes_for(op) or (rc.runtimes_for(rc.stand_in(op)) if rc.stand_in(op) else [])
+    st.caption("Runs this case on " + (", ".join(wanted) or "no runtime") + ", each in its own process "
+               f"with a {TIMEOUT_S:g} s time limit, and compares every output cell with scatter_core's. "
+               "Installed: " + ", ".join(f"{r} {v}" if v else f"{r} (not installed)" for r, v in installed.items()))
+    if not wanted:
+        st.info(rc.not_runnable_reason(op) or f"No runtime runs {op}.", icon="ℹ️")
+        return
+    missing = [r for r in wanted if not installed.get(r)]
+    if missing:
+        st.caption(f"Not installed: {', '.join(missing)}; install them with `{INSTALL}`.")
+    arrays = [np.asarray(a) for a in (data, indices, updates)]
+    big = max(a.size for a in arrays)
+    if big > MAX_CROSSCHECK_ELEMENTS:
+        st.info(f"The cross-check runs only on inputs of up to {MAX_CROSSCHECK_ELEMENTS:,} elements per tensor; "
+                f"this case has {big:,}. The differential tests cover the large spec examples.", icon="📏")
+        return
+    items = _attr_items(attrs)
+    digest = _digest(op, arrays, items)
+    done_key = f"{key}-done"
+    if st.button("Run on onnxruntime / OpenVINO", key=f"{key}-run"):
+        st.session_state[done_key] = digest
+    if st.session_state.get(done_key) != digest:
+        st.caption("Press the button to run the current case (results are kept for this case).")
+        return
+    with st.spinner("Running the runtimes…"):
+        result = _run(op, digest, arrays[0], arrays[1], arrays[2], items)
+    show(result)
+
+
+def show(result: dict) -> None:
+    rows = result["rows"]
+    if result.get("core"):
+        st.caption(result["core"])
+    if not rows:
+        st.info("No installed runtime can run this case.", icon="ℹ️")
+        return
+    for r in rows:
+        head = f"**{r['runtime']} {r['version']}**" + (f" (ran {r['ran']})" if r["note"] else "")
+        if r["result"].startswith("agree"):
+            st.success(f"{head}: {r['result']}.", icon="✅")
+            continue
+        lines = [f"{head}: {r['result']}."]
+        if r["differing cells"]:
+            lines.append(f"- Differing cells ({r['differing cells']})")
+        if r["runtime error"]:
+            lines.append("- Runtime error: " + r["runtime error"][:600].replace("`", "'"))
+        lines.append(f"- {'🆕 ' if r['new'] else ''}{r['explanation']}")
+        box = st.error if "crash" in r["result"] or r["new"] else st.warning
+        box("\n".join(lines), icon="🆕" if r["new"] else "⚠️")
+    notes = sorted({r["note"] for r in rows if r["note"]})
+    for n in notes:
+        st.caption(n)
+    st.dataframe(pd.DataFrame(rows).drop(columns=["note"]), hide_index=True)

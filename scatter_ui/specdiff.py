@@ -1,0 +1,205 @@
+"""Pure helpers behind the spec pages: timelines, version diffs, cross-framework rows.
+
+Everything here is computed from the registry records (``scatter_core.OpSpec``);
+nothing is a hand-kept list of operator facts. No streamlit import: the
+functions return plain rows, so the tests can check them directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import scatter_core as sc
+from scatter_core.reductions import REDUCTIONS
+from scatter_core.spec import OpSpec
+
+# The cross-framework pairs the spec pages compare (ONNX version, OpenVINO version).
+CROSS_PAIRS: tuple[tuple[str, str], ...] = (
+    ("ScatterElements-18", "ScatterElementsUpdate-12"),
+    ("ScatterND-18", "ScatterNDUpdate-15"),
+)
+
+NEGATIVE_WORDS = {
+    "allowed": "allowed: v < 0 counts from the end",
+    "forbidden": "forbidden by the text",
+    "unstated": "the text does not say",
+}
+
+
+# ---------------------------------------------------------------------------- rule fields
+def _attrs(spec: OpSpec) -> str:
+    if not spec.attributes:
+        return "(none)"
+    parts = []
+    for a in spec.attributes:
+        where = "input" if a.is_input else "attribute"
+        default = "required" if a.required else f"default {a.default!r}" if a.default is not None else "no default"
+        parts.append(f"{a.name} ({a.kind} {where}, {default})")
+    return "; ".join(parts)
+
+
+def _reductions(spec: OpSpec) -> str:
+    return ", ".join(s if s == c else f"{s} (= {c})" for s, c in spec.reductions)
+
+
+def _yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+# (row label, how to read it from a record). The comparison and the timeline use the same fields.
+RULE_FIELDS: tuple[tuple[str, object], ...] = (
+    ("framework", lambda s: s.framework),
+    ("official page", lambda s: s.url),
+    ("summary", lambda s: s.summary),
+    ("formula", lambda s: s.formula),
+    ("loop", lambda s: s.loop),
+    ("attributes", _attrs),
+    ("reductions (spelling = meaning)", _reductions),
+    ("default reduction", lambda s: s.default_reduction),
+    ("negative indices", lambda s: NEGATIVE_WORDS.get(s.index_rule.negative, s.index_rule.negative)),
+    ("index range", lambda s: s.index_rule.text),
+    ("index types", lambda s: ", ".join(s.index_rule.dtypes)),
+    ("shape rules", lambda s: " · ".join(s.shape_rules)),
+    ("duplicates forbidden with", lambda s: ", ".join(s.duplicates_forbidden_with) or "(never forbidden)"),
+    ("duplicates", lambda s: s.duplicate_policy),
+    ("data types", lambda s: s.data_types),
+    ("indices axis dim may exceed data's", lambda s: _yes_no(s.axis_dim_may_exceed) if s.family == "elements" else "n/a"),
+    ("0-d update slice as 1 element", lambda s: _yes_no(s.one_element_for_scalar_updates) if s.family == "nd" else "n/a"),
+    ("deprecated in favour of", lambda s: s.deprecated or "(not deprecated)"),
+    ("runs on", lambda s: ", ".join(s.runnable_on) or f"no runtime (stand-in: {s.extra.get('runtime_stand_in', 'none')})"),
+)
+
+
+def rules(spec: OpSpec) -> dict[str, str]:
+    """The record's rules as label -> text."""
+    return {label: str(read(spec)) for label, read in RULE_FIELDS}
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    field: str
+    a: str
+    b: str
+
+    @property
+    def differs(self) -> bool:
+        return self.a != self.b
+
+
+def diff(a: OpSpec | str, b: OpSpec | str) -> list[DiffRow]:
+    """Every rule field of two records side by side (``DiffRow.differs`` marks the differences)."""
+    ra, rb = rules(sc.get_spec(a)), rules(sc.get_spec(b))
+    return [DiffRow(label, ra[label], rb[label]) for label, _ in RULE_FIELDS]
+
+
+def differences(a: OpSpec | str, b: OpSpec | str) -> list[DiffRow]:
+    return [r for r in diff(a, b) if r.differs]
+
+
+def reduction_changes(old: OpSpec, new: OpSpec) -> list[str]:
+    """Reductions and spellings gained, lost or renamed between two records, as sentences."""
+    out = []
+    old_map, new_map = dict(old.reductions), dict(new.reductions)
+    old_by_c = {c: s for s, c in old.reductions}
+    new_by_c = {c: s for s, c in new.reductions}
+    gained = [s for s, c in new.reductions if c not in old_by_c]
+    lost = [s for s, c in old.reductions if c not in new_by_c]
+    renamed = [f"{old_by_c[c]} → {s}" for s, c in new.reductions if c in old_by_c and old_by_c[c] != s]
+    if gained:
+        out.append("reductions gained: " + ", ".join(gained))
+    if lost:
+        out.append("reductions dropped: " + ", ".join(lost))
+    if renamed:
+        out.append("reduction spellings changed: " + ", ".join(renamed))
+    if old_map and new_map and old.default_reduction != new.default_reduction:
+        out.append(f"default reduction {old.default_reduction} → {new.default_reduction}")
+    return out
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    spec: OpSpec
+    declared: tuple[str, ...]  # the record's own `changes`
+    computed: tuple[DiffRow, ...]  # rule fields that differ from the previous record
+    reduction_notes: tuple[str, ...]
+
+
+SKIP_IN_TIMELINE = {"official page", "summary", "framework"}
+
+
+def lineage(family: str) -> list[list[OpSpec]]:
+    """The family's versions as chains: each op_type in version order; a chain whose first record
+    names a previous record of another op_type (ScatterElements-11 ← Scatter-9) follows that chain."""
+    members = sc.family_members(family)
+    op_types = list(dict.fromkeys(s.op_type for s in sorted(members, key=lambda s: (s.framework != "ONNX",))))
+    chains = [list(sc.versions_of(t)) for t in op_types]
+    return chains
+
+
+def timeline(family: str) -> list[tuple[str, list[TimelineEntry]]]:
+    """(op_type, entries in version order) for every op_type of the family."""
+    out = []
+    for chain in lineage(family):
+        entries = []
+        for spec in chain:
+            prev = sc.OPERATORS.get(spec.previous) if spec.previous else None
+            computed = tuple(r for r in diff(prev, spec) if r.differs and r.field not in SKIP_IN_TIMELINE) if prev else ()
+            notes = tuple(reduction_changes(prev, spec)) if prev else ()
+            entries.append(TimelineEntry(spec, spec.changes, computed, notes))
+        out.append((chain[0].op_type, entries))
+    return out
+
+
+# ---------------------------------------------------------------------------- cross-framework
+def pairs_for(family: str) -> list[tuple[OpSpec, OpSpec]]:
+    return [(sc.OPERATORS[a], sc.OPERATORS[b]) for a, b in CROSS_PAIRS
+            if sc.OPERATORS[a].family == family and sc.OPERATORS[b].family == family]
+
+
+def _spelling_cell(spec: OpSpec, canonical: str) -> str:
+    s = spec.spelling_of(canonical)
+    return f"✔ `{s}`" if s else "✘ not available"
+
+
+def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, str]]:
+    """(topic, a, b) rows: each canonical reduction with its spelling in each framework, then
+    use_init_val, mean, sub, negative indices, index types, duplicates and how axis is given."""
+    a, b = sc.get_spec(a), sc.get_spec(b)
+    rows = []
+    canon = [c for c in REDUCTIONS if a.spelling_of(c) or b.spelling_of(c)]
+    for c in canon:
+        rows.append((f"reduction meaning {c}", _spelling_cell(a, c), _spelling_cell(b, c)))
+    rows.append(("default reduction", a.default_reduction, b.default_reduction))
+
+    def init(spec: OpSpec) -> str:
+        attr = spec.attribute("use_init_val")
+        if attr is None:
+            return "✘ no such attribute: the cell's current value always takes part"
+        return f"✔ attribute, default {str(attr.default).lower()}"
+
+    rows.append(("use_init_val", init(a), init(b)))
+    for c in ("mean", "sub"):
+        rows.append((f"{c} available", _yes_no(a.spelling_of(c) is not None), _yes_no(b.spelling_of(c) is not None)))
+    rows.append(("negative indices", NEGATIVE_WORDS[a.index_rule.negative], NEGATIVE_WORDS[b.index_rule.negative]))
+    rows.append(("index range", a.index_rule.text, b.index_rule.text))
+    rows.append(("index types", ", ".join(a.index_rule.dtypes), ", ".join(b.index_rule.dtypes)))
+    rows.append(("duplicates forbidden with", ", ".join(a.duplicates_forbidden_with) or "(never)",
+                 ", ".join(b.duplicates_forbidden_with) or "(never)"))
+    rows.append(("duplicate policy", a.duplicate_policy, b.duplicate_policy))
+
+    def axis(spec: OpSpec) -> str:
+        attr = spec.attribute("axis")
+        if attr is None:
+            return "no axis (k-tuples address the leading dimensions)"
+        return "4th input (required)" if attr.is_input else f"attribute, default {attr.default}"
+
+    rows.append(("axis", axis(a), axis(b)))
+    return rows
+
+
+# ---------------------------------------------------------------------------- runtime notes
+def runtime_rows(spec: OpSpec) -> list[dict[str, str]]:
+    """The record's runtime notes as table rows (source: semantics.md, or new)."""
+    return [{"topic": n.topic, "runtime (version)": n.runtimes, "what it does": n.text,
+             "source": "../shared/semantics.md" if n.documented else "NEW: runtime_check tests, not in semantics.md"}
+            for n in spec.runtime_notes]

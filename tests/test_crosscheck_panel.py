@@ -1,0 +1,207 @@
+"""The live cross-check: every spec example on the real runtimes, and the panel on the pages.
+
+* every spec example (up to 1e6 elements per tensor) agrees bit for bit with
+  scatter_core on every runtime that can run it, except the documented
+  divergences listed in ``EXPECTED_DIVERGENCES``, each asserted with the
+  runtime's exact output;
+* the panel runs on a button press, caches per case, shows versions, agreement,
+  differing cells and known/new divergences;
+* a forced runtime crash is a message; the page still renders;
+* without the runtimes the panel says how to install them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import runtime_check as rc
+import spec_examples
+from scatter_core import scatter
+from scatter_ui import crosscheck_panel as xp
+from tests.apptest_helpers import open_page, texts
+from tests.conftest import require_or_skip
+
+LIMIT = xp.MAX_CROSSCHECK_ELEMENTS
+SMALL = [e for e in spec_examples.load_all() if max(a.size for a in e.inputs) <= LIMIT]
+LARGE = [e for e in spec_examples.load_all() if max(a.size for a in e.inputs) > LIMIT]
+
+# (example id, runtime) -> (divergence label, the runtime's exact output)
+EXPECTED_DIVERGENCES = {
+    ("teach-mean-negative-int", "openvino-cpu"): ("integer-mean-truncation", [-1, -1, -1, 3]),
+}
+
+
+def _needed_runtimes():
+    out = set()
+    for e in SMALL:
+        out.update(rc.runtimes_for(e.op) or rc.runtimes_for(rc.stand_in(e.op)))
+    return sorted(out)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    xp._run.clear()
+    yield
+    xp._run.clear()
+
+
+# ------------------------------------------------------------------------------ every spec example
+@pytest.mark.runtimes
+def test_every_spec_example_agrees_with_scatter_core_except_documented_divergences():
+    require_or_skip(*_needed_runtimes())
+    assert len(SMALL) > 50 and all(e.op for e in LARGE)
+    seen = {}
+    ran = 0
+    for ex in SMALL:
+        attrs = dict(ex.attrs)
+        core = scatter(ex.op, ex.data, ex.indices, ex.updates, **attrs)
+        comparisons = rc.compare(ex.op, ex.data, ex.indices, ex.updates, guarded=False, **attrs)
+        wanted = rc.runtimes_for(ex.op) or rc.runtimes_for(rc.stand_in(ex.op))
+        assert [c.runtime for c in comparisons] == wanted, ex.id
+        for c in comparisons:
+            ran += 1
+            if c.agree:
+                assert c.runtime_output.dtype == core.dtype and np.array_equal(c.runtime_output, core), (ex.id, c)
+                continue
+            seen[(ex.id, c.runtime)] = c
+    assert ran > 100
+    assert set(seen) == set(EXPECTED_DIVERGENCES), {k: (c.outcome, c.divergence, c.runtime_error) for k, c in seen.items()}
+    for key, (label, output) in EXPECTED_DIVERGENCES.items():
+        c = seen[key]
+        assert c.outcome == "value" and c.known_divergence == label and not c.new
+        assert c.runtime_output.tolist() == output
+        assert c.n_cells == len(c.cells) and c.cells == ((0,), (2,))
+
+
+@pytest.mark.runtimes
+def test_documented_divergence_runs_the_same_in_a_guarded_subprocess():
+    require_or_skip("openvino-cpu", "openvino-reference")
+    ex = spec_examples.by_id("teach-mean-negative-int")
+    result = xp._run(ex.op, "t1", ex.data, ex.indices, ex.updates, xp._attr_items(ex.attrs))
+    rows = {r["runtime"]: r for r in result["rows"]}
+    assert rows["openvino-reference"]["result"] == "agree (bit-identical)"
+    cpu = rows["openvino-cpu"]
+    assert cpu["result"] == "differ: other values" and cpu["version"] == rc.available()["openvino-cpu"]
+    assert cpu["differing cells"] == ("2: output[0]: scatter_core -2, openvino-cpu -1; "
+                                      "output[2]: scatter_core -2, openvino-cpu -1")
+    assert "integer-mean-truncation" in cpu["explanation"] and "OV-CPU truncates toward zero" in cpu["explanation"]
+    assert not cpu["new"]
+
+
+# ------------------------------------------------------------------------------ the panel on a page
+def _press(at: AppTest) -> AppTest:
+    buttons = [b for b in at.button if b.label == "Run on onnxruntime / OpenVINO"]
+    assert len(buttons) == 1
+    buttons[0].click().run()
+    return at
+
+
+@pytest.mark.runtimes
+def test_panel_on_the_explorer_shows_agreement_and_versions():
+    require_or_skip("onnxruntime", "onnx.reference")
+    at = open_page("elements", op="ScatterElements-18", example="onnx-scatterelements-18-example-1")
+    assert "Press the button" in texts(at)
+    _press(at)
+    assert not at.exception
+    ok = [str(s.value) for s in at.success]
+    versions = rc.available()
+    for runtime in ("onnxruntime", "onnx.reference"):
+        assert f"**{runtime} {versions[runtime]}**: agree (bit-identical)." in ok
+    df = at.dataframe[-1].value
+    assert df["runtime"].tolist() == ["onnxruntime", "onnx.reference"]
+    assert (df["result"] == "agree (bit-identical)").all() and not df["new"].any()
+
+
+@pytest.mark.runtimes
+def test_panel_names_the_known_divergence_and_caches_the_case(monkeypatch):
+    require_or_skip("openvino-cpu", "openvino-reference")
+    calls = []
+    real = rc.compare
+    monkeypatch.setattr(rc, "compare", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="teach-mean-negative-int")
+    _press(at)
+    warn = [str(w.value) for w in at.warning if "openvino-cpu" in str(w.value)]
+    assert len(warn) == 1
+    assert "differ: other values" in warn[0] and "output[0]: scatter_core -2, openvino-cpu -1" in warn[0]
+    assert "known divergence `integer-mean-truncation`" in warn[0] and "semantics.md" in warn[0]
+    assert "NEW" not in warn[0]
+    at.run()  # a rerun (no press) shows the kept result without running the runtimes again
+    assert any("openvino-cpu" in str(w.value) for w in at.warning)
+    _press(at)
+    assert calls == ["ScatterElementsUpdate-12"]
+    # another case: the old result is not shown for it
+    at.selectbox(key="elements:reduction").set_value("sum").run()
+    assert "Press the button" in texts(at)
+
+
+@pytest.mark.runtimes
+def test_forced_runtime_crash_is_a_message_and_the_page_survives(monkeypatch):
+    require_or_skip("onnxruntime", "onnx.reference")
+    monkeypatch.setenv("RUNTIME_CHECK_TEST_FAULT", "segfault")
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    _press(at)
+    assert not at.exception
+    errors = [str(e.value) for e in at.error]
+    crashed = [e for e in errors if "crashed (signal 11" in e]
+    assert len(crashed) == 2, errors  # onnxruntime and onnx.reference, each in its own child
+    assert all("differ: the runtime crashed or hung" in e and "NEW" in e for e in crashed)
+    assert not [e for e in errors if "Something went wrong" in e]
+    # the rest of the page is still there
+    assert at.title[0].value == "ScatterND-18"
+    assert any(e.label.startswith("About ScatterND-18") for e in at.expander)
+    at.run()
+    assert not at.exception
+
+
+def test_without_the_runtimes_the_panel_says_how_to_install_them(monkeypatch):
+    monkeypatch.setattr(rc, "available", lambda: {r: None for r in rc.RUNTIMES})
+    at = open_page("update", op="ScatterUpdate-3")
+    assert not at.exception
+    info = [str(i.value) for i in at.info if "runtimes" in str(i.value)]
+    assert len(info) == 1 and xp.INSTALL in info[0]
+    assert not [b for b in at.button if b.label == "Run on onnxruntime / OpenVINO"]
+
+
+def test_large_cases_are_not_sent_to_the_runtimes():
+    script = ("import numpy as np\nfrom scatter_ui.crosscheck_panel import crosscheck_panel\n"
+              f"crosscheck_panel('ScatterElements-18', np.zeros({LIMIT + 1}, np.float32), np.zeros(1, np.int64), "
+              "np.ones(1, np.float32), {'axis': 0, 'reduction': 'none'}, key='t')\n")
+    at = AppTest.from_string(script, default_timeout=60).run()
+    assert not at.exception
+    if not any(rc.available().values()):
+        pytest.skip("runtimes not installed: the panel shows the install hint instead")
+    assert any(f"up to {LIMIT:,} elements" in str(i.value) for i in at.info)
+    assert not at.button
+
+
+@pytest.mark.runtimes
+def test_scatter_11_is_checked_through_its_stand_in():
+    require_or_skip("onnxruntime", "onnx.reference")
+    script = ("import numpy as np\nfrom scatter_ui.crosscheck_panel import crosscheck_panel\n"
+              "crosscheck_panel('Scatter-11', np.zeros((3, 3), np.float32), np.array([[1, 0, 2]]), "
+              "np.ones((1, 3), np.float32), (('axis', 0),), key='t')\n")
+    at = AppTest.from_string(script, default_timeout=60).run()
+    at.button[0].click().run()
+    assert not at.exception
+    df = at.dataframe[0].value
+    assert set(df["ran"]) == {"ScatterElements-11"} and (df["result"] == "agree (bit-identical)").all()
+    assert any("ScatterElements-11, its runtime stand-in" in str(c.value) for c in at.caption)
+
+
+def test_rows_flag_a_difference_semantics_md_does_not_describe():
+    c = rc.Comparison(runtime="openvino-cpu", version="9.9", op="ScatterNDUpdate-15", agree=False, outcome="value",
+                      core_ok=True, runtime_ok=True, cells=((1,),), n_cells=1, core_values=(5,),
+                      runtime_values=(6,), new=True)
+    row = xp.rows_from([c])[0]
+    assert row["new"] and row["explanation"] == "NEW: semantics.md does not describe this difference"
+    assert row["differing cells"] == "1: output[1]: scatter_core 5, openvino-cpu 6"
+    seen = rc.Comparison(runtime="openvino-cpu", version="9.9", op="ScatterNDUpdate-15", agree=False,
+                         outcome="value", core_ok=True, runtime_ok=True, divergence="f64-narrowing", new=True)
+    assert xp.rows_from([seen])[0]["explanation"].startswith("NEW (not in semantics.md): `f64-narrowing`")
+    many = rc.Comparison(runtime="onnxruntime", version="1", op="ScatterND-18", agree=False, outcome="value",
+                         core_ok=True, runtime_ok=True, cells=tuple((i,) for i in range(40)), n_cells=500,
+                         core_values=tuple(range(40)), runtime_values=tuple(range(40)), new=True)
+    text = xp.rows_from([many])[0]["differing cells"]
+    assert text.count("output[") == xp.MAX_SHOWN_CELLS and text.endswith(f"… and {500 - xp.MAX_SHOWN_CELLS} more")
