@@ -185,7 +185,8 @@ class CheckPage:
         try:
             arr = _parse(role, text)
         except sc.ScatterError:
-            st.caption(f"**{role}**: fix the text first (see the message below).")
+            st.caption(f"**{'expected output' if role == 'expected' else role}**: fix the text first (see the "
+                       "message below).")
             return
         if arr.ndim > 2 or arr.ndim == 0:
             st.caption(f"**{role}** has rank {arr.ndim}: edit it in the text tab.")
@@ -303,7 +304,9 @@ class CheckPage:
             step = (chain.first_step + 1) if chain.steps else 0
             link, note = self._replay_link(spec, attrs, step)
             tail = f" ({note})" if note else ""
-            st.markdown(f"**output{list(chain.cell)}**: {chain.explain()} [▶ replay in the explorer]({link}){tail}")
+            text, where = chain.explain(), f"output{list(chain.cell)}"
+            text = f"**{where}**{text[len(where):]}" if text.startswith(where) else f"**{where}**: {text}"
+            st.markdown(f"{text} [▶ replay in the explorer]({link}){tail}")
         if n > MAX_SHOWN:
             st.caption(f"… and {n - MAX_SHOWN} more differing cell(s), outlined in the figure.")
 

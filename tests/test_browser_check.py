@@ -1,0 +1,92 @@
+"""Real browser: the check page finds a planted mistake, and its replay link opens the explorer at that step."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.browser_support import SCREENSHOTS, AppServer, launch, real_errors, require_browser
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server():
+    require_browser()
+    srv = AppServer().start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+def settle(pg, timeout: float = 60_000):
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    pg.wait_for_timeout(300)
+
+
+def type_into(pg, label: str, text: str):
+    box = pg.locator(f"textarea[aria-label='{label}']")
+    box.fill(text)
+    box.press("Control+Enter")
+    settle(pg)
+
+
+def test_planted_first_write_wins_is_diagnosed_and_replayed(server, browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 2200})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    pg.goto(server.url)
+    pg.get_by_text("Every worked example").first.wait_for(timeout=60_000)
+    pg.locator("[data-testid=stSidebarNav] a", has_text="Check expected output").click()
+    pg.get_by_text("Check an expected output").first.wait_for(timeout=60_000)
+    pg.get_by_text("matches ScatterElements-18").first.wait_for(timeout=60_000)
+    settle(pg)
+
+    pg.locator("[data-testid=stSidebar] [data-testid=stSelectbox]").first.click()
+    pg.get_by_role("option", name="ScatterND-16 · ONNX").click()
+    settle(pg)
+    # a hand computation where the first of two writes to output[0] wins
+    type_into(pg, "data", "[1, 2, 3, 4]")
+    type_into(pg, "indices", "[[0], [2], [0]]")
+    type_into(pg, "updates", "[10, 20, 30]")
+    type_into(pg, "expected output", "[10, 2, 20, 4]")
+    pg.get_by_text("Likely mistake").first.wait_for(timeout=60_000)
+    body = pg.locator("[data-testid=stMain]").inner_text()
+    assert "1 of 4 cells differs from ScatterND-16's result" in body
+    assert "first write to a duplicated index wins" in body
+    assert "step 3 applies updates[2] = 30 (none): 10 → 30" in body
+    # the figure outlines the differing cell in both panels
+    fig = pg.locator("[data-testid=stPlotlyChart]").first
+    fig.wait_for(timeout=30_000)
+    assert fig.locator("path[style*='stroke-width: 3']").count() >= 2 or \
+        pg.evaluate("() => { const g = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');"
+                    " return g && g.layout.shapes.length; }") >= 2
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / "check-first-write-wins.png"), full_page=True)
+
+    link = pg.get_by_role("link", name="▶ replay in the explorer").first
+    href = link.get_attribute("href")
+    q = parse_qs(urlparse(href).query)
+    assert urlparse(href).path.endswith("/nd") and q["step"] == ["1"] and q["example"] == ["__custom__"]
+    ex = ctx.new_page()
+    ex.goto(href)
+    ex.get_by_text("Server step 1:").first.wait_for(timeout=60_000)
+    ex.get_by_text("updates[0] = 10 goes to output[0]").first.wait_for(timeout=30_000)
+    settle(ex)
+    ex.wait_for_timeout(1500)
+    ex.screenshot(path=str(SCREENSHOTS / "check-replay-explorer.png"), full_page=False)
+    assert real_errors(errors) == []
+    ctx.close()
