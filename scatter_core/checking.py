@@ -367,6 +367,10 @@ def alt_family(c: Case) -> Iterator[Candidate]:
                 continue
             for extra, ix, uf, note in _readings(c, other):
                 attrs = {"op": other.name, **mapped, **extra}
+                if ix.shape != c.indices.shape:
+                    attrs["indices_shape"] = tuple(int(n) for n in ix.shape)
+                if uf.shape != c.updates.shape:
+                    attrs["updates_shape"] = tuple(int(n) for n in uf.shape)
                 shown = ", ".join(_fmt_attr(k, v) for k, v in {**mapped, **extra}.items())
                 msg = (f"Your expected output is what {other.name}{f' ({shown})' if shown else ''} gives when it "
                        f"reads the same indices as {FAMILY_READING[other.family]}"
@@ -525,3 +529,45 @@ def check_expected(op, data, indices, updates, expected, *, rtol: float = DEFAUL
     return CheckReport(op=spec.name, attrs=MappingProxyType(resolved), computed=computed, expected=cast,
                        matches=not bad_flat.size, mismatches=mismatches, chains=chains, diagnoses=diagnoses,
                        rtol=float(rtol), atol=float(atol), lossy_cast=lossy, notes=tuple(notes), trace=trace)
+
+
+def versions_accepting(op, data, indices, updates, expected, *, rtol: float = DEFAULT_RTOL,
+                       atol: float = DEFAULT_ATOL, **attrs) -> list[Diagnosis]:
+    """When ``op`` refuses the inputs: the other versions of its operator (and its ``previous``
+    and successors) that accept them and give ``expected`` exactly. Never raises ScatterError."""
+    try:
+        spec = get_spec(op)
+        want = as_tensor("expected", expected)
+    except ScatterError:
+        return []
+    canonical = None
+    if isinstance(attrs.get("reduction"), str) and attrs["reduction"] in spec.reduction_spellings:
+        canonical = spec.reduction(attrs["reduction"]).name
+    others = [s for s in versions_of(spec.op_type) if s.name != spec.name]
+    others += [s for s in _neighbours(spec) if s not in others]
+    found = []
+    for other in others:
+        mapped = {}
+        for name, value in attrs.items():
+            if other.attribute(name) is None:
+                continue
+            if name == "reduction" and canonical is not None:
+                value = other.spelling_of(canonical)
+                if value is None:
+                    break
+            mapped[name] = value
+        else:
+            try:
+                with np.errstate(all="ignore"):
+                    p = prepare(other, data, indices, updates, mapped)
+                    out = apply_fast(p, p.data.copy(order="C"))
+                cast, _ = _cast(want, out.dtype)
+            except ScatterError:
+                continue
+            if cast.shape == out.shape and _agree(out, cast, rtol, atol).all():
+                shown = ", ".join(_fmt_attr(k, v) for k, v in mapped.items())
+                found.append(Diagnosis(
+                    "version", f"{spec.name} refuses these inputs, but {other.name}"
+                    f"{f' ({shown})' if shown else ''} accepts them and gives exactly your expected output.",
+                    MappingProxyType({"op": other.name, **mapped})))
+    return found

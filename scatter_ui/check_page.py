@@ -18,7 +18,7 @@ import streamlit as st
 
 import scatter_core as sc
 import spec_examples
-from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL
+from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, versions_accepting
 
 from . import cache, exports_panel, session
 from .figures import comparison_figure
@@ -240,11 +240,15 @@ class CheckPage:
                                        rtol=rtol, atol=atol, **attrs)
         except sc.ScatterError as exc:
             st.error(f"**{exc.argument or 'input'}**: {exc}", icon="🛑")
+            if exc.argument != "expected":
+                for hint in versions_accepting(op, arrays["data"], arrays["indices"], arrays["updates"],
+                                               arrays["expected"], rtol=rtol, atol=atol, **attrs):
+                    st.info(hint.message, icon="💡")
             return
         self.verdict(report)
         self.comparison(report)
         if not report.matches:
-            self.diagnoses(report)
+            self.diagnoses(report, spec)
             self.mismatches(report, spec, attrs)
         self.exports(report, arrays, attrs, rtol, atol)
 
@@ -265,7 +269,7 @@ class CheckPage:
         if report.mismatches:
             st.caption(f"Outlined: the {len(report.mismatches)} cell(s) where the two differ.")
 
-    def diagnoses(self, report) -> None:
+    def diagnoses(self, report, spec) -> None:
         st.subheader("Likely mistake")
         if not report.diagnoses:
             st.info("No alternative reading reproduces your expected output. Tried: every other reduction, "
@@ -276,14 +280,21 @@ class CheckPage:
         st.caption("Each of these readings gives exactly your expected output:")
         for d in report.diagnoses:
             change = ", ".join(f"{n}={v!r}" if isinstance(v, str) else f"{n}={v}" for n, v in d.attrs.items())
-            st.markdown(f"- **{d.kind}**: {d.message}  \n  change: `{change}`")
+            target = sc.OPERATORS[d.attrs.get("op", spec.name)]
+            link = ""
+            if set(d.attrs) - {"op"} <= set(target.attribute_names):  # a reading the explorer can show
+                attrs = {**{a: report.attrs.get(a) for a in target.attribute_names if a in report.attrs},
+                         **{n: v for n, v in d.attrs.items() if n != "op"}}
+                url, _ = self._replay_link(target, attrs, len(report.trace))
+                link = f" [▶ open this reading in the explorer]({url})"
+            st.markdown(f"- **{d.kind}**: {d.message}{link}  \n  change: `{change}`")
 
     def _replay_link(self, spec, attrs: dict, step: int) -> tuple[str, str | None]:
         ss = st.session_state
         values = {"op": spec.name}
         ex_id = self._example_unedited()
         note = None
-        if ex_id is not None:
+        if ex_id is not None and spec_examples.by_id(ex_id).op == spec.name:
             values["example"] = ex_id
         else:
             values["example"] = CUSTOM

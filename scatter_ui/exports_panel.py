@@ -14,6 +14,8 @@ import streamlit as st
 import scatter_core as sc
 import scatter_export as se
 
+MAX_EXPORT_ELEMENTS = 100_000  # per tensor: the exports inline every value as text
+
 
 def _slug(op: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in op.lower())
@@ -62,6 +64,11 @@ def render(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, 
     attrs = dict(attrs)
     slug = _slug(op)
     with st.expander("Export this case", expanded=expanded):
+        sizes = [np.asarray(a).size for a in (data, indices, updates, expected) if a is not None]
+        if max(sizes) > MAX_EXPORT_ELEMENTS:
+            st.caption(f"This case is too large to export: the exports write every value out, and a tensor "
+                       f"here has {max(sizes):,} elements (the limit is {MAX_EXPORT_ELEMENTS:,}).")
+            return
         st.caption("A pytest test in plain NumPy (the spec's loop and the arrays inlined, no Scatter Explorer "
                    "needed), the case as a spec_examples JSON file, a short NumPy loop that prints the output, and "
                    "for ONNX operators a model with its input and expected output tensors.")

@@ -90,3 +90,32 @@ def test_planted_first_write_wins_is_diagnosed_and_replayed(server, browser):
     ex.screenshot(path=str(SCREENSHOTS / "check-replay-explorer.png"), full_page=False)
     assert real_errors(errors) == []
     ctx.close()
+
+
+def test_grid_edit_of_the_expected_output_updates_the_text_and_the_verdict(server, browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 2200})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    pg.goto(server.url)
+    pg.get_by_text("Every worked example").first.wait_for(timeout=60_000)
+    pg.locator("[data-testid=stSidebarNav] a", has_text="Check expected output").click()
+    pg.get_by_text("matches ScatterElements-18").first.wait_for(timeout=60_000)
+    settle(pg)
+    pg.get_by_role("tab", name="Grid (rank ≤ 2)").click()
+    grids = pg.locator("[data-testid=stDataFrame]")
+    grids.nth(3).wait_for(timeout=30_000)
+    assert grids.count() == 4  # data, indices, updates, expected: all rank 2 in the default example
+    box = grids.nth(3).bounding_box()
+    pg.mouse.dblclick(box["x"] + 120, box["y"] + 35 + 17)  # expected[0, 0]: first data row, first column
+    pg.wait_for_timeout(500)
+    pg.keyboard.press("Control+A")
+    pg.keyboard.type("7")
+    pg.keyboard.press("Enter")
+    pg.get_by_text("1 of 9 cells differs").first.wait_for(timeout=60_000)
+    settle(pg)
+    text = pg.locator("textarea[aria-label='expected output']").input_value()
+    assert text.startswith("array([[7.") and "dtype=float32" in text
+    pg.screenshot(path=str(SCREENSHOTS / "check-grid-edit.png"), full_page=True)
+    assert real_errors(errors) == []
+    ctx.close()

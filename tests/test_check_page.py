@@ -154,3 +154,32 @@ def test_explorer_pages_offer_the_exports():
     at.run()
     assert not at.exception
     assert "pytest test (.py)" in downloads(at) and "NumPy loop (.py)" in downloads(at)
+
+
+def test_refused_inputs_point_to_a_version_that_accepts_them():
+    at = open_check()
+    at.selectbox(key="check:op").set_value("ScatterElementsUpdate-3").run()
+    set_case(at, data="[1, 2, 3, 4]", indices="[-1]", updates="[9]", expected="[1, 2, 3, 9]")
+    (err,) = at.error
+    assert err.value.startswith("**indices**") and "negative" in err.value
+    assert any("ScatterElementsUpdate-12" in i.value and "accepts them" in i.value for i in at.info)
+
+
+def test_explorer_says_a_huge_case_is_too_large_to_export():
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.switch_page("pages/elements_family.py")
+    at.query_params.update({"op": "ScatterElementsUpdate-12", "example": "ov-scatter-elements-update-12-example-6"})
+    at.run()
+    assert not at.exception
+    assert "pytest test (.py)" not in downloads(at)
+    assert any("too large to export" in c.value and "12,544,000" in c.value for c in at.caption)
+
+
+def test_a_diagnosis_links_to_its_reading_in_the_explorer():
+    at = open_check()
+    at.selectbox(key="check:op").set_value("ScatterElements-18").run()
+    set_case(at, data="[1, 2, 3, 4]", indices="[0, 0, 2]", updates="[10, 20, 30]", expected="[31, 2, 33, 4]")
+    item = next(m.value for m in at.markdown if m.value.startswith("- **reduction**"))
+    q = parse_qs(urlparse(item.split("](")[1].split(")")[0]).query)
+    assert q["reduction"] == ["add"] and q["op"] == ["ScatterElements-18"] and q["axis"] == ["0"]
+    assert q["indices"] == ["[0, 0, 2]"]

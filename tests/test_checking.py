@@ -220,3 +220,76 @@ def test_diagnosis_search_names_no_operator():
     source = (Path(sc.__file__).parent / "checking.py").read_text()
     for spec in sc.OPERATORS_LIST:
         assert f'"{spec.name}"' not in source and f'"{spec.op_type}"' not in source
+
+
+# -- properties on random valid cases ------------------------------------------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests.strategies import cases  # noqa: E402
+
+
+def _wrong_value(x):
+    if isinstance(x, (bool, np.bool_)):
+        return not x
+    if np.issubdtype(type(x), np.floating) and not np.isfinite(x):
+        return type(x)(0)
+    with np.errstate(all="ignore"):
+        return x + type(x)(max(1, min(abs(int(x)) if np.issubdtype(type(x), np.integer) else abs(x), 100)))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(cases(), st.data())
+def test_random_cases_match_themselves_and_locate_one_planted_error(case, draw):
+    op, data, indices, updates, attrs = case
+    out = sc.scatter(op, data, indices, updates, **attrs)
+    ok = sc.check_expected(op, data, indices, updates, out, **attrs)
+    assert ok.matches and ok.mismatches == [] and ok.diagnoses == []
+    if out.size == 0:
+        return
+    flat = draw.draw(st.integers(0, out.size - 1))
+    pos = tuple(int(v) for v in np.unravel_index(flat, out.shape))
+    wrong = out.copy()
+    wrong[pos] = _wrong_value(out[pos])
+    if wrong[pos] == out[pos] or (out.dtype.kind == "f" and np.isclose(wrong[pos], out[pos], rtol=1e-6)):
+        return
+    r = sc.check_expected(op, data, indices, updates, wrong, **attrs)
+    assert not r.matches and r.mismatches == [pos]
+    (chain,) = r.chains
+    assert chain.cell == pos and chain.final == out[pos]
+    assert all(s.step < len(r.trace) for s in chain.steps)
+    for d in r.diagnoses:  # every diagnosis that names plain attributes reproduces the planted output
+        if d.kind not in ("reduction", "use_init_val", "axis", "version", "family") or \
+                "indices_shape" in d.attrs or "updates_shape" in d.attrs:
+            continue
+        other = d.attrs.get("op", op)
+        spec = sc.OPERATORS[other]
+        given = {k: v for k, v in d.attrs.items() if k != "op"}
+        merged = given if "op" in d.attrs else {**dict(r.attrs), **given}
+        merged = {k: v for k, v in merged.items() if k in spec.attribute_names}
+        got = sc.scatter(other, data, indices, updates, **merged)
+        if got.dtype.kind == "f":
+            assert np.allclose(got, wrong, rtol=1e-6, atol=1e-9, equal_nan=True), d
+        else:
+            assert np.array_equal(got, wrong), d
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(cases(), st.lists(st.integers(-300, 300), min_size=0, max_size=12))
+def test_check_expected_raises_only_scatter_error_on_arbitrary_expected(case, values):
+    op, data, indices, updates, attrs = case
+    try:
+        sc.check_expected(op, data, indices, updates, np.array(values, dtype=np.int64), **attrs)
+    except sc.ScatterError:
+        pass
+
+
+def test_versions_accepting_refused_inputs():
+    from scatter_core.checking import versions_accepting
+
+    # ScatterElementsUpdate-3 forbids negative indices; version 12 counts them from the end
+    with pytest.raises(sc.ScatterError):
+        sc.check_expected("ScatterElementsUpdate-3", [1, 2, 3, 4], [-1], [9], [1, 2, 3, 9], axis=0)
+    (hint,) = versions_accepting("ScatterElementsUpdate-3", [1, 2, 3, 4], [-1], [9], [1, 2, 3, 9], axis=0)
+    assert hint.attrs["op"] == "ScatterElementsUpdate-12" and "refuses these inputs" in hint.message
+    assert versions_accepting("ScatterElementsUpdate-3", [1, 2, 3, 4], [-1], [9], [9, 2, 3, 4], axis=0) == []
