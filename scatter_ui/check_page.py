@@ -21,6 +21,7 @@ import spec_examples
 from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, versions_accepting
 
 from . import cache, exports_panel, session
+from .crosscheck_panel import crosscheck_panel
 from .figures import comparison_figure
 
 PREFIX = "check"
@@ -251,6 +252,7 @@ class CheckPage:
             self.diagnoses(report, spec)
             self.mismatches(report, spec, attrs)
         self.exports(report, arrays, attrs, rtol, atol)
+        crosscheck_panel(op, arrays["data"], arrays["indices"], arrays["updates"], attrs, key=k("crosscheck"))
 
     def verdict(self, report) -> None:
         if report.matches:

@@ -28,6 +28,7 @@ from scatter_core.errors import fmt_pos
 
 MAX_CROSSCHECK_ELEMENTS = 1_000_000  # per tensor; larger cases are not sent to the runtimes
 MAX_SHOWN_CELLS = 12  # differing cells listed per runtime
+MAX_CELL_TABLE = 400  # outputs up to this many cells are also shown cell by cell, every runtime beside scatter_core
 TIMEOUT_S = 30.0
 INSTALL = 'python -m pip install -e ".[runtimes]"'
 TITLE = "Cross-check against real runtimes"
@@ -109,7 +110,27 @@ def _run(op: str, digest: str, _data: np.ndarray, _indices: np.ndarray, _updates
         core_summary = (f"scatter_core refuses: {core.core_error}" if not core.core_ok else
                         f"scatter_core computes an output of shape {tuple(core.core_output.shape)} "
                         f"({core.core_output.dtype})")
-    return {"rows": rows_from(comparisons), "core": core_summary}
+    return {"rows": rows_from(comparisons), "core": core_summary, "cells": cell_table(comparisons)}
+
+
+def cell_table(comparisons, limit: int = MAX_CELL_TABLE) -> list[dict]:
+    """Every output cell: scatter_core's value beside each runtime's, ≠ where they differ (small outputs only)."""
+    core = next((c.core_output for c in comparisons if c.core_output is not None), None)
+    if core is None or core.size > limit:
+        return []
+    rows = []
+    for pos in np.ndindex(core.shape):
+        row = {"cell": f"output{fmt_pos(pos)}", "scatter_core": fmt_value(core[pos].item())}
+        for c in comparisons:
+            out = c.runtime_output
+            if out is None or out.shape != core.shape:
+                row[c.runtime] = "—"
+                continue
+            value = fmt_value(out[pos].item())
+            differs = bool(rc.differing_cells(core[pos].reshape(1), out[pos].reshape(1))[0])
+            row[c.runtime] = f"≠ {value}" if differs else value
+        rows.append(row)
+    return rows
 
 
 def _install_message() -> None:
@@ -188,3 +209,7 @@ def show(result: dict) -> None:
     for n in notes:
         st.caption(n)
     st.dataframe(pd.DataFrame(rows).drop(columns=["note"]), hide_index=True)
+    cells = result.get("cells")
+    if cells:
+        st.caption("Cell by cell (≠: the runtime's value differs from scatter_core's; —: no output):")
+        st.dataframe(pd.DataFrame(cells), hide_index=True)

@@ -20,10 +20,11 @@ import runtime_check as rc
 import spec_examples
 from scatter_core import scatter
 from scatter_ui import crosscheck_panel as xp
-from tests.apptest_helpers import open_page, texts
+from tests.apptest_helpers import APP, open_page, texts
 from tests.conftest import require_or_skip
 
 LIMIT = xp.MAX_CROSSCHECK_ELEMENTS
+TITLE = xp.TITLE
 SMALL = [e for e in spec_examples.load_all() if max(a.size for a in e.inputs) <= LIMIT]
 LARGE = [e for e in spec_examples.load_all() if max(a.size for a in e.inputs) > LIMIT]
 
@@ -88,6 +89,11 @@ def test_documented_divergence_runs_the_same_in_a_guarded_subprocess():
                                       "output[2]: scatter_core -2, openvino-cpu -1")
     assert "integer-mean-truncation" in cpu["explanation"] and "OV-CPU truncates toward zero" in cpu["explanation"]
     assert not cpu["new"]
+    cells = result["cells"]
+    assert [r["cell"] for r in cells] == ["output[0]", "output[1]", "output[2]", "output[3]"]
+    assert [r["scatter_core"] for r in cells] == ["-2", "-1", "-2", "3"]
+    assert [r["openvino-cpu"] for r in cells] == ["≠ -1", "-1", "≠ -1", "3"]
+    assert [r["openvino-reference"] for r in cells] == ["-2", "-1", "-2", "3"]
 
 
 # ------------------------------------------------------------------------------ the panel on a page
@@ -109,8 +115,12 @@ def test_panel_on_the_explorer_shows_agreement_and_versions():
     versions = rc.available()
     for runtime in ("onnxruntime", "onnx.reference"):
         assert f"**{runtime} {versions[runtime]}**: agree (bit-identical)." in ok
-    df = at.dataframe[-1].value
+    df = next(d.value for d in at.dataframe if "runtime" in d.value.columns)
     assert df["runtime"].tolist() == ["onnxruntime", "onnx.reference"]
+    cells = at.dataframe[-1].value
+    assert list(cells.columns) == ["cell", "scatter_core", "onnxruntime", "onnx.reference"]
+    assert len(cells) == 9 and not cells.map(lambda v: str(v).startswith("≠")).any().any()
+    assert cells.set_index("cell").loc["output[0, 0]"].tolist() == ["2", "2", "2"]
     assert (df["result"] == "agree (bit-identical)").all() and not df["new"].any()
 
 
@@ -185,7 +195,7 @@ def test_scatter_11_is_checked_through_its_stand_in():
     at = AppTest.from_string(script, default_timeout=60).run()
     at.button[0].click().run()
     assert not at.exception
-    df = at.dataframe[0].value
+    df = next(d.value for d in at.dataframe if "ran" in d.value.columns)
     assert set(df["ran"]) == {"ScatterElements-11"} and (df["result"] == "agree (bit-identical)").all()
     assert any("ScatterElements-11, its runtime stand-in" in str(c.value) for c in at.caption)
 
@@ -205,3 +215,20 @@ def test_rows_flag_a_difference_semantics_md_does_not_describe():
                          core_values=tuple(range(40)), runtime_values=tuple(range(40)), new=True)
     text = xp.rows_from([many])[0]["differing cells"]
     assert text.count("output[") == xp.MAX_SHOWN_CELLS and text.endswith(f"… and {500 - xp.MAX_SHOWN_CELLS} more")
+
+
+@pytest.mark.runtimes
+def test_panel_on_the_check_page_runs_the_typed_case():
+    require_or_skip("onnxruntime", "onnx.reference")
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("pages/check_expected.py")
+    at.run()
+    assert not at.exception
+    assert TITLE in [e.label for e in at.expander]
+    _press(at)
+    assert not at.exception
+    op = at.selectbox(key="check:op").value
+    versions = rc.available()
+    ok = [str(s.value) for s in at.success]
+    for runtime in rc.runtimes_for(op):
+        assert f"**{runtime} {versions[runtime]}**: agree (bit-identical)." in ok
