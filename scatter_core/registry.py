@@ -110,7 +110,7 @@ OV_SIGNED_ZERO = RuntimeNote(
     "others (onnxruntime takes the update, the OpenVINO CPU plugin keeps the cell's); only the sign of a zero "
     "differs, and no spec text decides it", documented=False)
 OV_RANGE_LOW_SILENT = RuntimeNote(
-    "index-range", OV_CPU,
+    "index-range-silent", OV_CPU,
     "an index only a little below -s does not always crash: the write lands outside the output buffer and the "
     "call returns (same missing lower-bound check; the result is undefined)", documented=False)
 OV_BOOL_AS_UINT8 = RuntimeNote(
@@ -455,7 +455,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                        RuntimeNote("uint64", OV_CPU,
                                    "narrows uint64 data to 32 bits: data [2**40 + 5, 1], update 2**33 at 0 "
                                    "gives [0, 1] (the reference: [2**33, 1])", documented=False),
-                       RuntimeNote("integer-mean", OV_CPU,
+                       RuntimeNote("integer-mean-int16", OV_CPU,
                                    "does not wrap the int16 sum before dividing for mean: data 32767, update "
                                    "32767 gives 32767 (the reference and scatter_core wrap the sum: -1)",
                                    documented=False)),

@@ -151,6 +151,16 @@ def crosscheck_panel(op: str, data, indices, updates, attrs, key: str) -> None:
         st.error(f"The cross-check could not run ({type(exc).__name__}: {exc}).", icon="🛑")
 
 
+def crosscheck_refused(op: str, load, attrs, key: str) -> None:
+    """The panel for a case scatter_core refuses: ``load()`` gives (data, indices, updates); when even
+    that fails (the text does not parse), there is nothing to send and nothing is drawn."""
+    try:
+        data, indices, updates = load()
+    except Exception:  # noqa: BLE001 - unparsable inputs: the page already says why
+        return
+    crosscheck_panel(op, data, indices, updates, attrs, key)
+
+
 def _panel(op, data, indices, updates, attrs, key) -> None:
     installed = rc.available()
     if not any(installed.values()):

@@ -14,7 +14,7 @@ import scatter_core as sc
 import spec_examples
 
 from . import cache, chart, panels, session
-from .crosscheck_panel import crosscheck_panel
+from .crosscheck_panel import crosscheck_panel, crosscheck_refused
 from .figures import overview_figure
 
 CUSTOM = "__custom__"
@@ -205,6 +205,8 @@ class ExplorerPage:
             st.error(error_text(exc), icon="🛑")
             self.editor(example)
             self._url(op, ex_id, attrs, 0, edited, texts)
+            crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts), attrs,
+                               self.k("crosscheck"))
             return
         if example is not None:
             panels.example_header(example, trace, edited)

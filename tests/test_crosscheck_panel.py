@@ -232,3 +232,33 @@ def test_panel_on_the_check_page_runs_the_typed_case():
     ok = [str(s.value) for s in at.success]
     for runtime in rc.runtimes_for(op):
         assert f"**{runtime} {versions[runtime]}**: agree (bit-identical)." in ok
+
+
+@pytest.mark.runtimes
+def test_real_openvino_crash_on_a_refused_case_is_a_known_divergence_message():
+    """scatter_core refuses an index below -s; the OpenVINO CPU plugin segfaults on it (semantics.md)."""
+    require_or_skip("openvino-cpu", "openvino-reference")
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="__custom__", data="[1, 2, 3, 4]",
+                   indices="[-1000000000]", updates="[9]", axis=0)
+    assert any("out of range" in str(e.value) for e in at.error)  # the page's own message
+    _press(at)
+    assert not at.exception
+    crash = [str(e.value) for e in at.error if "openvino-cpu" in str(e.value)]
+    assert len(crash) == 1
+    if "differ: the runtime accepts" in crash[0]:  # rare: the stray write missed unmapped memory
+        assert "NEW (not in semantics.md): `index-below-range-silent`" in crash[0]
+    else:  # what semantics.md documents, and what -1e9 gives in practice
+        assert "differ: the runtime crashed or hung" in crash[0] and "crashed (signal" in crash[0]
+        assert "known divergence `index-below-range-crash`" in crash[0] and "NEW" not in crash[0]
+    assert any(str(s.value).startswith("**openvino-reference") and "agree (both refuse)" in str(s.value)
+               for s in at.success)
+    assert any("scatter_core refuses: indices[0] = -1000000000 is out of range" in str(c.value) for c in at.caption)
+    at.run()
+    assert not at.exception and at.title[0].value == "ScatterElementsUpdate-12"
+
+
+def test_unparsable_text_draws_no_panel():
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="__custom__", data="[1, 2,", indices="[0]",
+                   updates="[9]", axis=0)
+    assert not at.exception and at.error
+    assert TITLE not in [e.label for e in at.expander]

@@ -242,7 +242,8 @@ def test_new_runtime_behaviours_are_marked_as_not_in_semantics_md():
     expected = {
         ("ScatterElementsUpdate-12", "reference-kernels"), ("ScatterNDUpdate-15", "reference-kernels"),
         ("ScatterElementsUpdate-12", "float64"), ("ScatterElementsUpdate-12", "uint64"),
-        ("ScatterElementsUpdate-12", "integer-mean"), ("ScatterUpdate-3", "updates-offsets"),
+        ("ScatterElementsUpdate-12", "integer-mean-int16"), ("ScatterUpdate-3", "updates-offsets"),
+        ("ScatterElementsUpdate-3", "index-range-silent"),
         ("ScatterNDUpdate-15", "bool"), ("ScatterElementsUpdate-12", "bool"),
         ("ScatterUpdate-3", "negative-index"), ("ScatterND-18", "signed-zero"),
         ("ScatterElementsUpdate-12", "signed-zero"),
