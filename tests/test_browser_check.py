@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -42,8 +45,8 @@ def type_into(pg, label: str, text: str):
     settle(pg)
 
 
-def test_planted_first_write_wins_is_diagnosed_and_replayed(server, browser):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 2200})
+def test_planted_first_write_wins_is_diagnosed_and_replayed(server, browser, tmp_path):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 2200}, accept_downloads=True)
     pg = ctx.new_page()
     errors = []
     pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
@@ -77,6 +80,17 @@ def test_planted_first_write_wins_is_diagnosed_and_replayed(server, browser):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / "check-first-write-wins.png"), full_page=True)
 
+    # the exported pytest file (the computed output inlined) downloads and passes without this project
+    with pg.expect_download() as download:
+        pg.get_by_role("button", name="pytest test (.py)").click()
+    exported = tmp_path / "test_exported_case.py"
+    download.value.save_as(exported)
+    assert "scatter_core" not in exported.read_text()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(exported)],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-2000:]
+
     link = pg.get_by_role("link", name="▶ replay in the explorer").first
     href = link.get_attribute("href")
     q = parse_qs(urlparse(href).query)
@@ -106,12 +120,19 @@ def test_grid_edit_of_the_expected_output_updates_the_text_and_the_verdict(serve
     grids = pg.locator("[data-testid=stDataFrame]")
     grids.nth(3).wait_for(timeout=30_000)
     assert grids.count() == 4  # data, indices, updates, expected: all rank 2 in the default example
-    box = grids.nth(3).bounding_box()
-    pg.mouse.dblclick(box["x"] + 120, box["y"] + 35 + 17)  # expected[0, 0]: first data row, first column
-    pg.wait_for_timeout(500)
-    pg.keyboard.press("Control+A")
-    pg.keyboard.type("7")
-    pg.keyboard.press("Enter")
+    settle(pg)
+    grids.nth(3).scroll_into_view_if_needed()
+    cell_editor = pg.locator(".gdg-input")
+    for _ in range(5):  # the grid's canvas takes a moment to accept clicks after a rerun
+        box = grids.nth(3).bounding_box()
+        pg.mouse.dblclick(box["x"] + 120, box["y"] + 35 + 17)  # expected[0, 0]: first data row, first column
+        try:
+            cell_editor.first.wait_for(timeout=3_000)
+            break
+        except Exception:  # noqa: BLE001 - retry the double click
+            pg.wait_for_timeout(500)
+    cell_editor.first.fill("7")
+    cell_editor.first.press("Enter")
     pg.get_by_text("1 of 9 cells differs").first.wait_for(timeout=60_000)
     settle(pg)
     text = pg.locator("textarea[aria-label='expected output']").input_value()

@@ -293,3 +293,19 @@ def test_versions_accepting_refused_inputs():
     (hint,) = versions_accepting("ScatterElementsUpdate-3", [1, 2, 3, 4], [-1], [9], [1, 2, 3, 9], axis=0)
     assert hint.attrs["op"] == "ScatterElementsUpdate-12" and "refuses these inputs" in hint.message
     assert versions_accepting("ScatterElementsUpdate-3", [1, 2, 3, 4], [-1], [9], [9, 2, 3, 4], axis=0) == []
+
+
+def test_printed_spec_outputs_match_exactly_unless_an_erratum_says_otherwise():
+    import spec_examples
+
+    checked = 0
+    for ex in spec_examples.load_all():
+        if ex.expected is None or ex.shapes_only:
+            continue
+        r = sc.check_expected(ex.op, ex.data, ex.indices, ex.updates, ex.expected, **ex.attrs)
+        output_errata = [e for e in ex.errata if spec_examples.loader.catalogue().errata[e].kind == "example-output"]
+        assert r.matches == (not output_errata), (ex.id, r.summary)
+        if not r.matches:
+            assert r.chains and all(c.expected == ex.expected[c.cell] for c in r.chains)
+        checked += 1
+    assert checked > 40
