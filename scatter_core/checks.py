@@ -102,8 +102,15 @@ def check_index_values(spec: OpSpec, indices: np.ndarray, sizes, axes, data_shap
         pos = np.unravel_index(int(bad), indices.shape)
         raise ScatterError(f"indices{fmt_pos(pos)} = {indices[pos]} is far out of range",
                            argument="indices", rule="index-range")
-    sizes = np.broadcast_to(np.asarray(sizes, dtype=np.int64), raw.shape)
     negative_ok = spec.index_rule.negative != "forbidden"
+    small = np.asarray(sizes, dtype=np.int64)
+    if small.ndim == 0 and raw.size:
+        # One dimension for every index (the Elements and Update families): two reductions
+        # decide validity; the per-element comparison below only runs to report an error.
+        lo, hi = int(raw.min()), int(raw.max())
+        if lo >= (-small if negative_ok else 0) and hi <= small - 1:
+            return raw if lo >= 0 else np.where(raw < 0, raw + small, raw)
+    sizes = np.broadcast_to(small, raw.shape)
     low = -sizes if negative_ok else np.zeros_like(sizes)
     bad = (raw < low) | (raw > sizes - 1)
     if bad.any():

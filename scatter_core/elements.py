@@ -43,12 +43,16 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
     check_shapes(spec, data, indices, updates, axis)
     norm = check_index_values(spec, indices, data.shape[axis], axis, data.shape)
     strides = c_strides(data.shape)
-    flat = norm * strides[axis]
+    # Offsets of the coordinates an update keeps (every axis but `axis`), built on a grid that
+    # is 1 long on `axis`, so only the final multiply-add runs over every update.
+    offsets = np.zeros([1] * indices.ndim, dtype=np.int64)
     for d, n in enumerate(indices.shape):
         if d != axis:
             shape = [1] * indices.ndim
             shape[d] = n
-            flat = flat + (np.arange(n, dtype=np.int64) * strides[d]).reshape(shape)
+            offsets = offsets + (np.arange(n, dtype=np.int64) * strides[d]).reshape(shape)
+    flat = norm * strides[axis]
+    flat += offsets
     n = indices.size
     notes = []
     if spec.index_rule.negative == "unstated" and (indices < 0).any():
