@@ -183,3 +183,25 @@ def test_a_diagnosis_links_to_its_reading_in_the_explorer():
     q = parse_qs(urlparse(item.split("](")[1].split(")")[0]).query)
     assert q["reduction"] == ["add"] and q["op"] == ["ScatterElements-18"] and q["axis"] == ["0"]
     assert q["indices"] == ["[0, 0, 2]"]
+
+
+def test_tolerance_is_shown_and_editable():
+    at = open_check()
+    set_case(at, "ScatterElements-18", data="[0.0, 0.0]", indices="[0, 0]", updates="[0.1, 0.2]",
+             expected="[0.3, 0.0]")
+    at.selectbox(key="check:reduction").set_value("add").run()
+    (ok,) = at.success
+    assert "rtol = 1e-06, atol = 1e-09" in ok.value
+    at.number_input(key="check:rtol").set_value(0.0)
+    at.number_input(key="check:atol").set_value(0.0).run()
+    assert not at.success
+    assert "bit-exact" in at.error[0].value and "1 of 2 cells differs" in at.error[0].value
+
+
+def test_starting_from_an_erratum_example_shows_the_printed_output_as_a_mismatch():
+    at = open_check()
+    at.selectbox(key="check:op").set_value("ScatterNDUpdate-15").run()
+    at.selectbox(key="check:example").set_value("ov-scatter-nd-update-15-example-1").run()
+    assert at.text_area(key="check:text_expected").value.startswith("array([ 1, 11,  3, 10,  4")
+    assert "1 of 8 cells differs" in at.error[0].value
+    assert "Computed 14; you expected 4" in texts(at)
