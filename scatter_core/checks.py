@@ -109,7 +109,9 @@ def check_index_values(spec: OpSpec, indices: np.ndarray, sizes, axes, data_shap
         # decide validity; the per-element comparison below only runs to report an error.
         lo, hi = int(raw.min()), int(raw.max())
         if lo >= (-small if negative_ok else 0) and hi <= small - 1:
-            return raw if lo >= 0 else np.where(raw < 0, raw + small, raw)
+            if lo < 0:
+                return np.where(raw < 0, raw + small, raw)
+            return raw.copy() if raw is indices else raw  # never hand back the caller's array
     sizes = np.broadcast_to(small, raw.shape)
     low = -sizes if negative_ok else np.zeros_like(sizes)
     bad = (raw < low) | (raw > sizes - 1)

@@ -65,7 +65,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         targets=np.ascontiguousarray(flat, dtype=np.int64).reshape(n, 1),
         sources=np.arange(n, dtype=np.int64).reshape(n, 1),
         index_cells=np.arange(n, dtype=np.int64).reshape(n, 1),
-        index_raw=indices.reshape(n, 1),
+        index_raw=np.array(indices, dtype=np.int64).reshape(n, 1),  # a copy: the caller may reuse its array
         index_norm=norm.reshape(n, 1),
         target_free_axes=(),
         source_free_axes=(),

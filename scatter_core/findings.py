@@ -36,23 +36,26 @@ def _cells(trace, flat) -> tuple[tuple[int, ...], ...]:
     if flat.size == 0:
         return ()
     coords = unravel(flat, trace.data.shape)
-    return tuple(tuple(int(c) for c in row) for row in coords)
+    return tuple(tuple(row) for row in coords.tolist())
 
 
 def _dup_detail(trace):
     """Per duplicated cell: its flat position, the update positions and values reaching it."""
     g = trace._groups
     dup = trace.duplicate_groups()[:MAX_LISTED]
-    src = trace.plan.sources.reshape(-1)
-    positions, values, steps = [], [], []
-    for gi in dup:
-        s, z = int(g.start[gi]), int(g.size[gi])
-        loop_pos = g.order[s:s + z]
-        coords = unravel(src[loop_pos], trace.updates.shape)
-        positions.append(tuple(tuple(int(c) for c in row) for row in coords))
-        values.append(tuple(trace._sorted_values[s:s + z].tolist()))
-        steps.append(tuple(int(x) for x in loop_pos // max(trace.slice_size, 1)))
-    return g.targets[g.start[dup]], tuple(positions), tuple(values), tuple(steps)
+    sizes = g.size[dup]
+    ends = np.cumsum(sizes)
+    within = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - sizes, sizes)
+    sorted_pos = np.repeat(g.start[dup], sizes) + within  # every write to a duplicated cell, in sorted order
+    loop_pos = g.order[sorted_pos]
+    coords = [tuple(row) for row in unravel(trace.plan.sources.reshape(-1)[loop_pos], trace.updates.shape).tolist()]
+    vals = trace._sorted_values[sorted_pos].tolist()
+    steps = (loop_pos // max(trace.slice_size, 1)).tolist()
+    bounds = list(zip((ends - sizes).tolist(), ends.tolist()))
+    positions = tuple(tuple(coords[a:b]) for a, b in bounds)
+    values = tuple(tuple(vals[a:b]) for a, b in bounds)
+    step_groups = tuple(tuple(steps[a:b]) for a, b in bounds)
+    return g.targets[g.start[dup]], positions, values, step_groups
 
 
 def _list_cells(cells, positions, values) -> str:
@@ -102,8 +105,9 @@ def order_dependent(trace):
     n_diff = int(differ.sum())
     cells = _cells(trace, cells_flat)
     if n_diff:
-        shown = [f"output{fmt_pos(c)}: first wins → {fmt_value(f)}, last wins → {fmt_value(l)}"
-                 for c, f, l, d in zip(cells, first, last, differ) if d][:MAX_IN_MESSAGE]
+        picked = np.flatnonzero(differ)[:MAX_IN_MESSAGE]
+        shown = [f"output{fmt_pos(cells[i])}: first wins → {fmt_value(first[i])}, last wins → {fmt_value(last[i])}"
+                 for i in picked.tolist()]
         msg = (f"The result depends on the loop order: {n_diff} cell{'s differ' if n_diff != 1 else ' differs'} "
                f"between first-write-wins and last-write-wins ({'; '.join(shown)}). The spec leaves the "
                f"order unspecified; every runtime tried applies the writes in row-major loop order, so the "

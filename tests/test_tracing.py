@@ -134,3 +134,13 @@ def test_large_duplicate_groups_use_the_accumulate_path():
         expect[i] = np.float32(expect[i] + v)
     assert t.output.tobytes() == expect.tobytes()
     assert t.state_at(2500).tobytes() != t.output.tobytes()
+
+
+def test_trace_does_not_alias_the_callers_indices():
+    for op, idx in (("ScatterND-18", np.array([[0], [2]])), ("ScatterElements-18", np.array([0, 2])),
+                    ("ScatterUpdate-3", np.array([0, 2]))):
+        attrs = {"axis": 0} if op != "ScatterND-18" else {}
+        t = trace(op, np.zeros(4), idx, np.ones(2), **attrs)
+        label = t.index_label(1)
+        idx[...] = 3
+        assert t.index_label(1) == label and t.plan.index_norm.max() == 2
