@@ -57,10 +57,20 @@ def _digest(op: str, arrays, attrs: tuple) -> str:
     return h.hexdigest()[:20]
 
 
+def fmt(value, dtype=None) -> str:
+    """One cell's value: floats in the shortest form that round-trips in their own dtype (1.1, not 1.1e+00)."""
+    x = np.asarray(value, dtype=dtype) if dtype is not None else np.asarray(value)
+    if x.dtype.kind == "f":
+        return np.format_float_positional(x[()], trim="-") if abs(float(x)) < 1e16 else repr(float(x))
+    return fmt_value(x.item())
+
+
 def _cell_text(c) -> str:
     if not c.cells:
         return ""
-    shown = [f"output{fmt_pos(cell)}: scatter_core {fmt_value(cv)}, {c.runtime} {fmt_value(rv)}"
+    cd = c.core_output.dtype if c.core_output is not None else None
+    rd = c.runtime_output.dtype if c.runtime_output is not None else None
+    shown = [f"output{fmt_pos(cell)}: scatter_core {fmt(cv, cd)}, {c.runtime} {fmt(rv, rd)}"
              for cell, cv, rv in zip(c.cells[:MAX_SHOWN_CELLS], c.core_values, c.runtime_values)]
     more = c.n_cells - len(shown)
     return "; ".join(shown) + (f"; … and {more} more" if more > 0 else "")
@@ -120,13 +130,13 @@ def cell_table(comparisons, limit: int = MAX_CELL_TABLE) -> list[dict]:
         return []
     rows = []
     for pos in np.ndindex(core.shape):
-        row = {"cell": f"output{fmt_pos(pos)}", "scatter_core": fmt_value(core[pos].item())}
+        row = {"cell": f"output{fmt_pos(pos)}", "scatter_core": fmt(core[pos])}
         for c in comparisons:
             out = c.runtime_output
             if out is None or out.shape != core.shape:
                 row[c.runtime] = "—"
                 continue
-            value = fmt_value(out[pos].item())
+            value = fmt(out[pos])
             differs = bool(rc.differing_cells(core[pos].reshape(1), out[pos].reshape(1))[0])
             row[c.runtime] = f"≠ {value}" if differs else value
         rows.append(row)
@@ -211,7 +221,8 @@ def show(result: dict) -> None:
         if r["differing cells"]:
             lines.append(f"- Differing cells ({r['differing cells']})")
         if r["runtime error"]:
-            lines.append("- Runtime error: " + r["runtime error"][:600].replace("`", "'"))
+            error = r["runtime error"].split("; stderr:", 1)[0]  # the child's traceback stays in the table
+            lines.append("- Runtime error: " + " ".join(error[:600].replace("`", "'").split()))
         lines.append(f"- {'🆕 ' if r['new'] else ''}{r['explanation']}")
         box = st.error if "crash" in r["result"] or r["new"] else st.warning
         box("\n".join(lines), icon="🆕" if r["new"] else "⚠️")

@@ -16,6 +16,7 @@ import scatter_core as sc
 import spec_examples
 
 from . import panels, session
+from .home import FAMILY_PAGES
 from .specdiff import cross_framework, diff, pairs_for, runtime_rows, timeline
 
 MARK = "≠"
@@ -37,6 +38,7 @@ def header(family: str) -> None:
                "ONNX and OpenVINO compare, the errata we found, and what real runtimes do.")
     links = " · ".join(f"[{s.name} ↗]({s.url})" for s in members)
     st.markdown(f"**Official pages:** {links}")
+    st.page_link(FAMILY_PAGES[family], label="Explore these versions step by step", icon="▶️")
 
 
 def timeline_section(family: str) -> None:
@@ -133,8 +135,10 @@ def errata_section(family: str) -> None:
         if er.evidence:
             st.caption(f"Evidence: {er.evidence}")
         if er.example_id:
-            st.caption(f"Example: `{er.example_id}` (open it on the explorer page to see the printed and the "
-                       "computed output side by side).")
+            example = spec_examples.by_id(er.example_id)
+            st.page_link(FAMILY_PAGES[sc.OPERATORS[example.op].family], icon="▶️",
+                         label=f"Open {er.example_id} in the explorer (printed vs computed output)",
+                         query_params={"op": example.op, "example": example.id})
 
 
 def runtime_section(family: str) -> None:

@@ -158,7 +158,7 @@ def pairs_for(family: str) -> list[tuple[OpSpec, OpSpec]]:
 
 def _spelling_cell(spec: OpSpec, canonical: str) -> str:
     s = spec.spelling_of(canonical)
-    return f"✔ `{s}`" if s else "✘ not available"
+    return f"✔ {s}" if s else "✘ not available"
 
 
 def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, str]]:

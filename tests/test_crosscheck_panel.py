@@ -121,6 +121,7 @@ def test_panel_on_the_explorer_shows_agreement_and_versions():
     assert list(cells.columns) == ["cell", "scatter_core", "onnxruntime", "onnx.reference"]
     assert len(cells) == 9 and not cells.map(lambda v: str(v).startswith("≠")).any().any()
     assert cells.set_index("cell").loc["output[0, 0]"].tolist() == ["2", "2", "2"]
+    assert cells.set_index("cell").loc["output[0, 1]"].tolist() == ["1.1", "1.1", "1.1"]  # float32, shortest form
     assert (df["result"] == "agree (bit-identical)").all() and not df["new"].any()
 
 
@@ -262,3 +263,10 @@ def test_unparsable_text_draws_no_panel():
                    updates="[9]", axis=0)
     assert not at.exception and at.error
     assert TITLE not in [e.label for e in at.expander]
+
+
+def test_cell_values_are_written_in_their_own_dtype():
+    assert [xp.fmt(np.float32(1.1)), xp.fmt(1.100000023841858, np.float32), xp.fmt(np.float64(0.1) + 1e-10)] == [
+        "1.1", "1.1", "0.1000000001"]
+    assert [xp.fmt(np.float32(-0.0)), xp.fmt(np.float32(np.nan)), xp.fmt(np.int64(-3)), xp.fmt(np.float16(2050))] == [
+        "-0", "nan", "-3", "2050"]

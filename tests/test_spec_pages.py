@@ -136,9 +136,9 @@ def _cross(at, a, b):
 
 def test_cross_framework_elements(pages):
     df = _cross(pages["elements"], "ScatterElements-18", "ScatterElementsUpdate-12")
-    assert df.loc["reduction meaning sum"].tolist() == ["✔ `add`", "✔ `sum`"]
-    assert df.loc["reduction meaning prod"].tolist() == ["✔ `mul`", "✔ `prod`"]
-    assert df.loc["reduction meaning mean"].tolist() == ["✘ not available", "✔ `mean`"]
+    assert df.loc["reduction meaning sum"].tolist() == ["✔ add", "✔ sum"]
+    assert df.loc["reduction meaning prod"].tolist() == ["✔ mul", "✔ prod"]
+    assert df.loc["reduction meaning mean"].tolist() == ["✘ not available", "✔ mean"]
     assert df.loc["mean available"].tolist() == ["no", "yes"]
     assert df.loc["sub available"].tolist() == ["no", "no"]
     assert "reduction meaning sub" not in df.index
@@ -152,8 +152,8 @@ def test_cross_framework_elements(pages):
 
 def test_cross_framework_nd(pages):
     df = _cross(pages["nd"], "ScatterND-18", "ScatterNDUpdate-15")
-    assert df.loc["reduction meaning sum"].tolist() == ["✔ `add`", "✔ `sum`"]
-    assert df.loc["reduction meaning sub"].tolist() == ["✘ not available", "✔ `sub`"]
+    assert df.loc["reduction meaning sum"].tolist() == ["✔ add", "✔ sum"]
+    assert df.loc["reduction meaning sub"].tolist() == ["✘ not available", "✔ sub"]
     assert df.loc["sub available"].tolist() == ["no", "yes"]
     assert df.loc["mean available"].tolist() == ["no", "no"]
     assert df.loc["use_init_val"].map(lambda v: v.startswith("✘")).all()
@@ -183,6 +183,12 @@ def test_every_erratum_is_listed_on_the_page_it_concerns_and_only_there(pages):
                     assert f"Evidence: {er.evidence}" in body
             else:
                 assert f"**{er.id}**" not in body, (er.id, family)
+    # an example's erratum links to that example in the explorer
+    for family in FAMILIES:
+        links = {p.proto.query_string for p in pages[family].get("page_link") if p.proto.label.startswith("Open ")}
+        want = {f"op={spec_examples.by_id(er.example_id).op}&example={er.example_id}" for er in errata
+                if er.example_id and sc.OPERATORS[spec_examples.by_id(er.example_id).op].family == family}
+        assert links == want
 
 
 # ------------------------------------------------------------------------------ runtime notes
