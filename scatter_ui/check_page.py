@@ -132,6 +132,10 @@ class CheckPage:
                          format_func=lambda i: titles.get(i, i),
                          help="Loads the example's tensors, attributes and printed output (or, when it prints "
                               "none, the spec's result) into the inputs below.")
+            too_big = len(spec_examples.examples_for(op)) - len(examples)
+            if too_big:
+                st.caption(f"{too_big} example(s) of {op} have tensors above {cache.MAX_TEXT_ELEMENTS:,} elements "
+                           f"and open only in the explorer.")
             st.markdown("**Attributes**")
             rank = self._rank_hint()
             for attr in spec.attributes:

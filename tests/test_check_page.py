@@ -205,3 +205,16 @@ def test_starting_from_an_erratum_example_shows_the_printed_output_as_a_mismatch
     assert at.text_area(key="check:text_expected").value.startswith("array([ 1, 11,  3, 10,  4")
     assert "1 of 8 cells differs" in at.error[0].value
     assert "Computed 14; you expected 4" in texts(at)
+
+
+def test_url_opens_a_version_and_example():
+    at = open_check(op="ScatterND-16", example="teach-duplicates-none")
+    assert at.selectbox(key="check:op").value == "ScatterND-16"
+    assert at.selectbox(key="check:example").value == "teach-duplicates-none"
+    assert "matches ScatterND-16" in at.success[0].value
+
+
+def test_versions_with_huge_examples_say_they_open_only_in_the_explorer():
+    at = open_check()
+    at.selectbox(key="check:op").set_value("ScatterUpdate-3").run()
+    assert any("open only in the explorer" in c.value for c in at.sidebar.caption)
