@@ -15,7 +15,11 @@ says how to install it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.metadata
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -32,6 +36,34 @@ MAX_CELL_TABLE = 400  # outputs up to this many cells are also shown cell by cel
 TIMEOUT_S = 30.0
 INSTALL = 'python -m pip install -e ".[runtimes]"'
 TITLE = "Cross-check against real runtimes"
+
+
+# runtime -> the distribution whose pinned version (the `runtimes` extra) semantics.md was verified on
+_DISTRIBUTION = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx", "openvino-cpu": "openvino",
+                 "openvino-reference": "openvino"}
+
+
+@functools.lru_cache(maxsize=1)
+def verified_versions() -> dict[str, str]:
+    """Runtime -> the version ``../shared/semantics.md`` was verified on: the pins of the ``runtimes``
+    extra in pyproject.toml (or, in an installed copy, in the package metadata)."""
+    try:
+        text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+    except OSError:
+        try:
+            text = "\n".join(importlib.metadata.requires("scatter-explorer") or ())
+        except importlib.metadata.PackageNotFoundError:
+            text = ""
+    pins = dict(re.findall(r'"?([A-Za-z0-9_.-]+)==([0-9][^";\s]*)', text))
+    return {r: pins[d] for r, d in _DISTRIBUTION.items() if d in pins}
+
+
+def skew(runtime: str, version: str | None) -> str:
+    """'' when ``version`` is the one semantics.md was verified on, else a short warning."""
+    want = verified_versions().get(runtime)
+    if not want or not version or version == want:
+        return ""
+    return f"version skew: semantics.md was verified on {want}, this is {version}"
 
 
 def _attr_items(attrs) -> tuple:
@@ -104,7 +136,7 @@ def rows_from(comparisons) -> list[dict]:
             "runtime": c.runtime, "version": c.version or "?", "ran": c.op, "result": _verdict(c),
             "differing cells": (f"{c.n_cells}: " if c.n_cells else "") + _cell_text(c),
             "runtime error": c.runtime_error or "", "explanation": _explained(c),
-            "new": bool(c.new and not c.agree), "note": c.note or "",
+            "new": bool(c.new and not c.agree), "version skew": skew(c.runtime, c.version), "note": c.note or "",
         })
     return rows
 
@@ -177,9 +209,15 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
         _install_message()
         return
     wanted = rc.runtimes_for(op) or (rc.runtimes_for(rc.stand_in(op)) if rc.stand_in(op) else [])
+    verified = verified_versions()
     st.caption("Runs this case on " + (", ".join(wanted) or "no runtime") + ", each in its own process "
                f"with a {TIMEOUT_S:g} s time limit, and compares every output cell with scatter_core's. "
-               "Installed: " + ", ".join(f"{r} {v}" if v else f"{r} (not installed)" for r, v in installed.items()))
+               "Installed: " + ", ".join(f"{r} {v}" if v else f"{r} (not installed)" for r, v in installed.items())
+               + ". semantics.md was verified on: " + ", ".join(f"{r} {v}" for r, v in verified.items()) + ".")
+    skewed = [(r, skew(r, installed.get(r))) for r in wanted if skew(r, installed.get(r))]
+    if skewed:
+        st.warning("Version skew: " + "; ".join(f"{r}: {t}" for r, t in skewed)
+                   + ". Differences may come from the version rather than the operator.", icon="⚠️")
     if not wanted:
         st.info(rc.not_runnable_reason(op) or f"No runtime runs {op}.", icon="ℹ️")
         return
@@ -215,7 +253,8 @@ def show(result: dict) -> None:
     for r in rows:
         head = f"**{r['runtime']} {r['version']}**" + (f" (ran {r['ran']})" if r["note"] else "")
         if r["result"].startswith("agree"):
-            st.success(f"{head}: {r['result']}.", icon="✅")
+            st.success(f"{head}: {r['result']}." + (f" ({r['version skew']})" if r.get("version skew") else ""),
+                       icon="✅")
             continue
         lines = [f"{head}: {r['result']}."]
         if r["differing cells"]:
@@ -224,6 +263,8 @@ def show(result: dict) -> None:
             error = r["runtime error"].split("; stderr:", 1)[0]  # the child's traceback stays in the table
             lines.append("- Runtime error: " + " ".join(error[:600].replace("`", "'").split()))
         lines.append(f"- {'🆕 ' if r['new'] else ''}{r['explanation']}")
+        if r.get("version skew"):
+            lines.append(f"- ⚠ {r['version skew']}: the difference may come from the version")
         box = st.error if "crash" in r["result"] or r["new"] else st.warning
         box("\n".join(lines), icon="🆕" if r["new"] else "⚠️")
     notes = sorted({r["note"] for r in rows if r["note"]})

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -270,3 +272,28 @@ def test_cell_values_are_written_in_their_own_dtype():
         "1.1", "1.1", "0.1000000001"]
     assert [xp.fmt(np.float32(-0.0)), xp.fmt(np.float32(np.nan)), xp.fmt(np.int64(-3)), xp.fmt(np.float16(2050))] == [
         "-0", "nan", "-3", "2050"]
+
+
+def test_verified_versions_are_the_pins_of_the_runtimes_extra():
+    text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    for runtime, version in xp.verified_versions().items():
+        assert f'"{xp._DISTRIBUTION[runtime]}=={version}"' in text
+    assert set(xp.verified_versions()) == set(rc.RUNTIMES)
+    assert xp.skew("onnxruntime", xp.verified_versions()["onnxruntime"]) == ""
+    assert xp.skew("onnxruntime", "0.1") == (f"version skew: semantics.md was verified on "
+                                             f"{xp.verified_versions()['onnxruntime']}, this is 0.1")
+    row = xp.rows_from([rc.Comparison(runtime="onnxruntime", version="0.1", op="ScatterND-18", agree=True,
+                                      outcome=None, core_ok=True, runtime_ok=True)])[0]
+    assert row["version skew"].startswith("version skew") and not row["new"]
+
+
+@pytest.mark.runtimes
+def test_panel_warns_about_version_skew(monkeypatch):
+    require_or_skip("onnxruntime", "onnx.reference")
+    monkeypatch.setattr(xp, "verified_versions", lambda: {"onnxruntime": "0.1", "onnx.reference": "0.2"})
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    assert any(str(w.value).startswith("Version skew: onnxruntime: version skew: semantics.md was verified on 0.1")
+               for w in at.warning)
+    _press(at)
+    ok = [str(v.value) for v in at.success if "agree (bit-identical)" in str(v.value)]
+    assert len(ok) == 2 and all("semantics.md was verified on 0." in v for v in ok)
