@@ -101,7 +101,8 @@ class Diagnosis:
 
     kind: str  # "reduction", "use_init_val", "axis", "first-write-wins", "negative-index", "family", "version", "mean-truncated"
     message: str  # a plain sentence naming the change
-    attrs: Mapping[str, object]  # the attribute values (or interpretation) that reproduce it
+    attrs: Mapping[str, object]  # every attribute value (and interpretation) under which it is reproduced
+    change: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))  # only what differs
 
 
 @dataclass(frozen=True)
@@ -483,7 +484,8 @@ def diagnose(c: Case, expected: np.ndarray, rtol: float, atol: float) -> list[Di
             if key in seen:
                 continue
             seen.add(key)
-            found.append(Diagnosis(kind, message, MappingProxyType(dict(attrs))))
+            full = dict(attrs) if "op" in attrs else {**c.attrs, **attrs}  # another op: attrs are its own
+            found.append(Diagnosis(kind, message, MappingProxyType(full), MappingProxyType(dict(attrs))))
     return found
 
 
@@ -569,5 +571,5 @@ def versions_accepting(op, data, indices, updates, expected, *, rtol: float = DE
                 found.append(Diagnosis(
                     "version", f"{spec.name} refuses these inputs, but {other.name}"
                     f"{f' ({shown})' if shown else ''} accepts them and gives exactly your expected output.",
-                    MappingProxyType({"op": other.name, **mapped})))
+                    MappingProxyType({"op": other.name, **mapped}), MappingProxyType({"op": other.name})))
     return found

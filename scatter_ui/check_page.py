@@ -285,12 +285,11 @@ class CheckPage:
             return
         st.caption("Each of these readings gives exactly your expected output:")
         for d in report.diagnoses:
-            change = ", ".join(f"{n}={v!r}" if isinstance(v, str) else f"{n}={v}" for n, v in d.attrs.items())
+            change = ", ".join(f"{n}={v!r}" if isinstance(v, str) else f"{n}={v}" for n, v in d.change.items())
             target = sc.OPERATORS[d.attrs.get("op", spec.name)]
             link = ""
             if set(d.attrs) - {"op"} <= set(target.attribute_names):  # a reading the explorer can show
-                attrs = {**{a: report.attrs.get(a) for a in target.attribute_names if a in report.attrs},
-                         **{n: v for n, v in d.attrs.items() if n != "op"}}
+                attrs = {n: v for n, v in d.attrs.items() if n != "op"}
                 url, _ = self._replay_link(target, attrs, len(report.trace))
                 link = f" [▶ open this reading in the explorer]({url})"
             st.markdown(f"- **{d.kind}**: {d.message}{link}  \n  change: `{change}`")

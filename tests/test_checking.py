@@ -113,21 +113,23 @@ def test_diagnoses_another_reduction():
     r = sc.check_expected("ScatterElements-18", [1, 2, 3, 4], [0, 0, 2], [10, 20, 30], [31, 2, 33, 4],
                           axis=0, reduction="none")
     (d,) = find(r, "reduction")
-    assert dict(d.attrs) == {"reduction": "add"}
+    assert dict(d.change) == {"reduction": "add"}
+    assert dict(d.attrs) == {"axis": 0, "reduction": "add"}  # every attribute under which it is reproduced
     assert "reduction='add'" in d.message and "you chose 'none'" in d.message
 
 
 def test_diagnoses_reduction_in_openvino_spelling():
     r = sc.check_expected("ScatterNDUpdate-15", [1, 2, 3], [[0], [0]], [5, 7], [-11, 2, 3], reduction="sum")
     (d,) = find(r, "reduction")
-    assert dict(d.attrs) == {"reduction": "sub"}
+    assert dict(d.change) == {"reduction": "sub"}
 
 
 def test_diagnoses_use_init_val_flipped():
     r = sc.check_expected("ScatterElementsUpdate-12", [1, 2, 3, 4], [0, 0, 2], [10, 20, 30], [30, 2, 30, 4],
                           axis=0, reduction="sum")
     (d,) = find(r, "use_init_val")
-    assert dict(d.attrs) == {"use_init_val": False}
+    assert dict(d.change) == {"use_init_val": False}
+    assert dict(d.attrs) == {"axis": 0, "reduction": "sum", "use_init_val": False}
     assert "use_init_val=false" in d.message
 
 
@@ -136,7 +138,7 @@ def test_diagnoses_another_axis():
     mine = sc.scatter("ScatterElements-13", data, [[1, 0]], [[5, 6]], axis=1)
     r = sc.check_expected("ScatterElements-13", data, [[1, 0]], [[5, 6]], mine, axis=0)
     (d,) = find(r, "axis")
-    assert dict(d.attrs) == {"axis": 1} and "axis=1" in d.message and "you chose axis=0" in d.message
+    assert dict(d.change) == {"axis": 1} and "axis=1" in d.message and "you chose axis=0" in d.message
 
 
 def test_diagnoses_first_write_wins():
@@ -148,7 +150,7 @@ def test_diagnoses_first_write_wins():
 def test_diagnoses_negative_indices_skipped():
     r = sc.check_expected("ScatterElements-18", [1, 2, 3, 4], [-1, 1], [10, 20], [1, 20, 3, 4], axis=0)
     hits = find(r, "negative-index")
-    assert {"negative_indices": "skipped"} in [dict(d.attrs) for d in hits]
+    assert {"negative_indices": "skipped"} in [dict(d.change) for d in hits]
 
 
 def test_diagnoses_negative_indices_wrapped_with_another_size():
@@ -156,7 +158,7 @@ def test_diagnoses_negative_indices_wrapped_with_another_size():
     data = np.zeros((2, 4), np.int64)
     r = sc.check_expected("ScatterElements-18", data, [[-1]], [[7]], [[0, 7, 0, 0], [0, 0, 0, 0]], axis=1)
     hits = find(r, "negative-index")
-    assert {"negative_indices": "v + 2"} in [dict(d.attrs) for d in hits]
+    assert {"negative_indices": "v + 2"} in [dict(d.change) for d in hits]
     assert all("v + 4" not in d.message for d in hits)  # the correct size reproduces the spec, not the mistake
 
 
