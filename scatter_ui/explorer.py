@@ -43,16 +43,19 @@ class ExplorerPage:
     # -- state -------------------------------------------------------------------------
     def _seed(self) -> None:
         ss = st.session_state
-        session.seed_from_url(self.family, {
+        fresh = session.seed_from_url(self.family, {
             "op": lambda v: v if v in self.names else None,
             "example": str, "reduction": str, "axis": int, "step": int,
             "use_init_val": lambda v: {"true": True, "false": False}.get(v.lower()),
             "follow": lambda v: {"true": True, "false": False}.get(v.lower()),
             "data": str, "indices": str, "updates": str,
         })
-        if self.k("op") not in ss:
+        linked = fresh and st.query_params.get("op") in self.names
+        if self.k("op") not in ss or linked:
             ss[self.k("op")] = session.from_url(self.family, "op") or self._default_op()
             self._load_example(self._url_example(ss[self.k("op")]), from_url=True)
+        for name in session.URL_KEYS:  # values the URL offered that this run did not use
+            session.from_url(self.family, name)
 
     def _default_op(self) -> str:
         # the newest ONNX version of the family, else the newest version
@@ -283,7 +286,7 @@ class ExplorerPage:
             values.update(dict(zip(TEXT_ROLES, texts)))
         if not st.session_state.get(self.k("follow"), True):
             values["follow"] = "false"
-        session.write_url(values)
+        session.write_url(values, self.family)
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step):")
             st.code(session.share_link(self.url_path, values), language=None, wrap_lines=True)

@@ -455,9 +455,11 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
             fig.add_shape(shape)
         for ann in _panel_labels(view, "output", sub):
             fig.add_annotation(ann)
+    for title in fig.layout.annotations[:2]:  # subplot titles sit above the column numbers
+        title.update(yshift=22)
     fig.update_layout(coloraxis=dict(colorscale=VALUE_SCALE, cmin=zmin, cmax=zmax, showscale=False),
-                      height=int(min(max(200 + 40 * view.canvas_shape[0], 260), 700)),
-                      margin=dict(l=40, r=20, t=70, b=50), plot_bgcolor="white", paper_bgcolor="white",
+                      height=int(min(max(220 + 40 * view.canvas_shape[0], 280), 700)),
+                      margin=dict(l=40, r=20, t=95, b=50), plot_bgcolor="white", paper_bgcolor="white",
                       dragmode=False)
     fig.update_xaxes(side="top", showgrid=False, zeroline=False, fixedrange=True)
     fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, fixedrange=True)

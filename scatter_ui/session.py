@@ -20,18 +20,25 @@ def key(family: str, name: str) -> str:
     return f"{family}:{name}"
 
 
-def seed_from_url(family: str, allowed: dict) -> None:
-    """Copy the URL's parameters into the page's state once per session.
+def _signature(params) -> tuple:
+    return tuple(sorted((k, str(params[k])) for k in URL_KEYS if k in params))
 
-    ``allowed`` maps a parameter to a function that validates/converts its text
-    (returning None to ignore it); unknown or invalid values are dropped
-    silently, so a hand-edited link never breaks the page.
+
+def seed_from_url(family: str, allowed: dict) -> bool:
+    """Copy the URL's parameters into the page's state when they are new to this session.
+
+    New means: not what this page last read or wrote itself, so a link followed from another
+    page (the gallery, the check page) re-seeds a page the session has visited before.
+    ``allowed`` maps a parameter to a function that validates/converts its text (returning
+    None to ignore it); unknown or invalid values are dropped silently, so a hand-edited link
+    never breaks the page. Returns True when the page should take its state from the URL.
     """
-    flag = key(family, "_seeded")
-    if st.session_state.get(flag):
-        return
-    st.session_state[flag] = True
+    flag = key(family, "_seen_url")
     params = st.query_params
+    sig = _signature(params)
+    if st.session_state.get(flag) == sig:
+        return False
+    st.session_state[flag] = sig
     for name, convert in allowed.items():
         if name not in params:
             continue
@@ -41,6 +48,7 @@ def seed_from_url(family: str, allowed: dict) -> None:
             value = None
         if value is not None:
             st.session_state[key(family, f"url_{name}")] = value
+    return True
 
 
 def from_url(family: str, name: str, default=None):
@@ -48,12 +56,14 @@ def from_url(family: str, name: str, default=None):
     return st.session_state.pop(key(family, f"url_{name}"), default)
 
 
-def write_url(values: dict) -> None:
-    """Mirror the current view into the URL (only the keys that changed)."""
+def write_url(values: dict, family: str | None = None) -> None:
+    """Mirror the current view into the URL (only when it changed) and remember it as seen."""
     clean = {k: str(v) for k, v in values.items() if v is not None and k in URL_KEYS}
     current = {k: st.query_params.get(k) for k in URL_KEYS if k in st.query_params}
     if current != clean:
         st.query_params.from_dict(clean)
+    if family is not None:
+        st.session_state[key(family, "_seen_url")] = _signature(clean)
 
 
 def share_link(path: str, values: dict) -> str:

@@ -122,3 +122,16 @@ def test_small_multiples_axis_can_be_chosen():
     fig = figures(at)[0]
     labels = [a["text"] for a in fig["layout"]["annotations"] if a["text"].startswith("output[")]
     assert labels == [f"output[:, :, {i}]" for i in range(4)]
+
+
+def test_a_link_followed_later_in_the_session_reopens_its_view():
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    next(b for b in at.button if b.label == "▶").click().run()
+    assert at.session_state["nd:step"] == 1
+    at.run()  # the page's own URL (with step=1) must not reset anything
+    assert at.session_state["nd:step"] == 1 and at.selectbox[1].value == "onnx-scatternd-18-example-1"
+    at.query_params.clear()
+    at.query_params.update({"op": "ScatterND-16", "example": "onnx-scatternd-16-example-2", "step": "2"})
+    at.run()
+    assert at.selectbox[0].value == "ScatterND-16" and at.selectbox[1].value == "onnx-scatternd-16-example-2"
+    assert at.session_state["nd:step"] == 2
