@@ -75,7 +75,9 @@ def _highlight(row):
 
 def comparison_section(family: str) -> None:
     st.header("Compare two versions")
-    names = [s.name for s in sc.family_members(family)]
+    st.caption("Pick any two operator versions (this family's come first); rules that differ are marked.")
+    own = [s.name for s in sc.family_members(family)]
+    names = own + [n for n in sc.OPERATORS if n not in own]  # this family first; any version may be picked
     ka, kb = _key(family, "a"), _key(family, "b")
     ss = st.session_state
     default = _default_pair(family)
@@ -100,7 +102,9 @@ def _default_pair(family: str) -> tuple[str, str]:
     onnx = [s for s in members if s.framework == "ONNX"] or list(members)
     newest = max(onnx, key=lambda s: s.version)
     other = newest.previous if newest.previous in sc.OPERATORS else next(
-        (s.name for s in members if s.name != newest.name), newest.name)
+        (s.name for s in members if s.name != newest.name),
+        next((s.name for s in sc.OPERATORS.values() if s.framework == newest.framework and s.name != newest.name),
+             newest.name))
     return other, newest.name
 
 

@@ -127,6 +127,17 @@ def test_comparison_view_marks_max_min_between_nd_16_and_18():
     assert neg[""] == "≠" and "forbidden" in neg["ScatterNDUpdate-3"] and "allowed" in neg["ScatterND-18"]
 
 
+
+def test_a_single_version_family_compares_with_another_family_by_default():
+    at = open_page("spec-update")
+    assert at.selectbox(key="spec-update:a").value == "ScatterNDUpdate-3"
+    assert at.selectbox(key="spec-update:b").value == "ScatterUpdate-3"
+    assert at.selectbox(key="spec-update:a").options[0] == "ScatterUpdate-3"
+    assert set(at.selectbox(key="spec-update:a").options) == set(sc.OPERATORS)
+    df = _frame_with(at, "ScatterNDUpdate-3")[-1]
+    assert df[df["rule"] == "formula"].iloc[0][""] == "≠"
+
+
 # ------------------------------------------------------------------------------ cross-framework
 def _cross(at, a, b):
     df = [d for d in _frames(at) if list(d.columns) == ["topic", a, b]]
@@ -261,3 +272,59 @@ def test_new_runtime_behaviours_are_marked_as_not_in_semantics_md():
     offsets = _notes("ScatterUpdate-3", "updates-offsets", documented=False)[0]
     assert "[[1, 2], [2, 3], [3, 4]]" in offsets.text and "reference" in offsets.runtimes
     assert all(n.documented for s in OPERATORS_LIST for n in s.runtime_notes if n.topic == "duplicates")
+
+
+# ------------------------------------------------------------------------------ in a real browser
+@pytest.fixture(scope="module")
+def browser_page():
+    from tests.browser_support import AppServer, launch, require_browser
+
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    srv = AppServer().start()
+    try:
+        with sync_playwright() as p:
+            b = launch(p)
+            ctx = b.new_context(viewport={"width": 1400, "height": 1400})
+            pg = ctx.new_page()
+            pg.console_errors = []
+            pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
+            pg.on("pageerror", lambda e: pg.console_errors.append(f"pageerror: {e}"))
+            pg.base_url = srv.url
+            yield pg
+            b.close()
+    finally:
+        srv.stop()
+
+
+def _settle(pg, text: str):
+    pg.get_by_text(text, exact=False).first.wait_for(timeout=60_000)
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("family,link", [("nd", "ScatterND specs"), ("elements", "Elements specs"),
+                                         ("update", "ScatterUpdate spec")])
+def test_spec_pages_in_chromium(browser_page, family, link):
+    from tests.browser_support import SCREENSHOTS, real_errors
+
+    pg = browser_page
+    pg.goto(pg.base_url)
+    _settle(pg, "Every worked example")
+    pg.locator("[data-testid=stSidebarNav] a", has_text=link).click()
+    _settle(pg, f"Spec: {sc.FAMILY_TITLES[family]}")
+    newest = max(sc.family_members(family), key=lambda s: (s.framework == "ONNX", s.version))
+    assert pg.get_by_text(f"{newest.name} (", exact=False).first.is_visible()
+    pg.get_by_role("tab", name="Compare versions").click()
+    pg.get_by_text("rules differ", exact=False).first.wait_for(timeout=30_000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / f"spec-{family}-compare-browser.png"))
+    pg.get_by_role("tab", name="ONNX vs OpenVINO").click()
+    _settle(pg, "ONNX vs OpenVINO")
+    if specdiff.pairs_for(family):
+        a, b = specdiff.pairs_for(family)[0]
+        pg.get_by_text(f"{a.name} vs {b.name}").first.wait_for(timeout=30_000)
+    else:
+        pg.get_by_text("no ONNX counterpart", exact=False).first.wait_for(timeout=30_000)
+    assert real_errors(pg.console_errors) == []
