@@ -93,7 +93,7 @@ def comparison_section(family: str) -> None:
     st.caption(f"{n} of {len(rows)} rules differ ({MARK} marks them)." if a != b else "The same version twice.")
     df = pd.DataFrame([{"": MARK if r.differs else "", "rule": r.field, a: r.a, (b if b != a else f"{b} "): r.b}
                        for r in rows])
-    st.dataframe(df.style.apply(_highlight, axis=1), hide_index=True, width="stretch")
+    st.dataframe(df.style.apply(_highlight, axis=1), hide_index=True, width="stretch", height=38 + 35 * len(df))
 
 
 def _default_pair(family: str) -> tuple[str, str]:
@@ -121,7 +121,7 @@ def cross_framework_section(family: str) -> None:
         st.caption("Reductions are matched by what they compute (add in ONNX is sum in OpenVINO).")
         rows = cross_framework(a, b)
         st.dataframe(pd.DataFrame([{"topic": t, a.name: x, b.name: y} for t, x, y in rows]), hide_index=True,
-                     width="stretch")
+                     width="stretch", height=38 + 35 * len(rows))
 
 
 def errata_section(family: str) -> None:

@@ -318,6 +318,8 @@ def test_spec_pages_in_chromium(browser_page, family, link):
     assert pg.get_by_text(f"{newest.name} (", exact=False).first.is_visible()
     pg.get_by_role("tab", name="Compare versions").click()
     pg.get_by_text("rules differ", exact=False).first.wait_for(timeout=30_000)
+    pg.locator("[data-testid=stDataFrame]:visible").first.wait_for(timeout=30_000)
+    pg.wait_for_timeout(2000)  # the grid draws its cells on a canvas
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / f"spec-{family}-compare-browser.png"))
     pg.get_by_role("tab", name="ONNX vs OpenVINO").click()
