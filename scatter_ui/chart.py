@@ -41,5 +41,8 @@ def figure_html(fig: dict) -> str:
 def animated_chart(fig: dict) -> None:
     """Show the figure in an iframe. Everything in it is generated here: numbers formatted by
     scatter_core and our own labels, JSON-encoded with "</" escaped; no user text is spliced in raw."""
-    height = int(fig["layout"].get("height", 400)) + 10
-    st.iframe(figure_html(fig), height=height)
+    show_html(figure_html(fig), int(fig["layout"].get("height", 400)))
+
+
+def show_html(html: str, height: int) -> None:
+    st.iframe(html, height=height + 10)

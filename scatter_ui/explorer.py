@@ -224,7 +224,8 @@ class ExplorerPage:
         pins = tuple(sorted(ss.get(self.k("pins"), {}).items())) if not follow else ()
         panel_axis = self.panel_axis_control(trace.data.ndim)
         sf = cache.step_figure(op, None if edited else ex_id, texts, attrs, follow, pins, panel_axis)
-        chart.animated_chart(sf.figure(step))
+        chart.show_html(*cache.figure_page(op, None if edited else ex_id, texts, attrs, follow, pins, panel_axis,
+                                           step))
         st.markdown(f"**Server step {step}:** {trace.describe(step - 1) if step else 'initial state, output is a copy of data.'}")
         out_view = sf.views_for(step)[2]
         if out_view.windowed:
