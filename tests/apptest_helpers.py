@@ -11,7 +11,8 @@ from streamlit.testing.v1 import AppTest
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGES = {"home": "pages/home.py", "nd": "pages/nd_family.py", "elements": "pages/elements_family.py",
          "update": "pages/update_family.py", "spec-nd": "pages/spec_nd.py",
-         "spec-elements": "pages/spec_elements.py", "spec-update": "pages/spec_update.py"}
+         "spec-elements": "pages/spec_elements.py", "spec-update": "pages/spec_update.py",
+         "check": "pages/check_expected.py"}
 
 
 def open_page(page: str, timeout: float = 120, **params) -> AppTest:

@@ -50,6 +50,35 @@ def test_every_text_input_rejects_the_bad_value_catalogue(page, role):
         assert at.text_area(key=key).value == text, "the user's text must stay in the box"
 
 
+@pytest.mark.parametrize("role", ["data", "indices", "updates", "expected"])
+def test_every_check_page_input_rejects_the_bad_value_catalogue(role):
+    at = open_page("check")
+    key = f"check:text_{role}"
+    for text, expected in BAD_TEXT:
+        at.text_area(key=key).set_value(text).run()
+        assert not at.exception, (text, [e.value for e in at.exception])
+        errors = [e.value for e in at.error]
+        assert any(role in e and (expected in e or not expected) for e in errors), (text[:40], errors[:2])
+        assert at.text_area(key=key).value == text, "the user's text must stay in the box"
+
+
+def test_huge_shapes_are_refused_before_any_allocation():
+    import tracemalloc
+
+    from scatter_core import ScatterError, parse_tensor, scatter
+
+    tracemalloc.start()
+    with pytest.raises(ScatterError, match="the limit is"):
+        scatter("ScatterElements-18", np.broadcast_to(np.float32(0), (10**9,)), [0], [1.0])
+    with pytest.raises(ScatterError, match="shape"):
+        parse_tensor("array([], shape=(100000, 100000))")
+    with pytest.raises(ScatterError, match="limit"):
+        parse_tensor("[" + "1, " * 17_000_000 + "]")  # a 50 MB paste
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 200 * 2**20  # the 50 MB text itself plus small change; nothing of the 10^9 shape
+
+
 def test_two_sessions_never_see_each_others_state():
     a = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
     b = open_page("nd")
