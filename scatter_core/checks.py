@@ -111,7 +111,7 @@ def check_index_values(spec: OpSpec, indices: np.ndarray, sizes, axes, data_shap
         if lo >= (-small if negative_ok else 0) and hi <= small - 1:
             if lo < 0:
                 return np.where(raw < 0, raw + small, raw)
-            return raw.copy() if raw is indices else raw  # never hand back the caller's array
+            return raw
     sizes = np.broadcast_to(small, raw.shape)
     low = -sizes if negative_ok else np.zeros_like(sizes)
     bad = (raw < low) | (raw > sizes - 1)

@@ -54,6 +54,8 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
     flat = norm * strides[axis]
     flat += offsets
     n = indices.size
+    loop = np.arange(n, dtype=np.int64)
+    loop.flags.writeable = False
     notes = []
     if spec.index_rule.negative == "unstated" and (indices < 0).any():
         notes.append(PlanNote(
@@ -63,9 +65,9 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
     return Plan(
         loop_shape=tuple(indices.shape),
         targets=np.ascontiguousarray(flat, dtype=np.int64).reshape(n, 1),
-        sources=np.arange(n, dtype=np.int64).reshape(n, 1),
-        index_cells=np.arange(n, dtype=np.int64).reshape(n, 1),
-        index_raw=np.array(indices, dtype=np.int64).reshape(n, 1),  # a copy: the caller may reuse its array
+        sources=loop.reshape(n, 1),
+        index_cells=loop.reshape(n, 1),  # the same positions: update i and index i are one element
+        index_raw=indices.reshape(n, 1),
         index_norm=norm.reshape(n, 1),
         target_free_axes=(),
         source_free_axes=(),

@@ -72,7 +72,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         targets=np.ascontiguousarray(targets, dtype=np.int64),
         sources=sources,
         index_cells=np.arange(n * k, dtype=np.int64).reshape(n, k),
-        index_raw=np.array(tuples, dtype=np.int64),  # a copy: the caller may reuse its array
+        index_raw=tuples.astype(np.int64, copy=False),
         index_norm=norm,
         target_free_axes=tuple(range(k, data.ndim)),
         source_free_axes=tuple(range(len(loop_shape), len(loop_shape) + data.ndim - k)),

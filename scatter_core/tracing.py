@@ -12,6 +12,7 @@ Memory is O(data + steps x slice): per-step records, never a tensor per step.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cached_property
 
 import numpy as np
@@ -29,6 +30,14 @@ def unravel(flat, shape) -> np.ndarray:
     if len(shape) == 0:
         return np.zeros((flat.size, 0), dtype=np.int64)
     return np.stack(np.unravel_index(flat, shape), axis=-1)
+
+
+def _own_plan(plan, callers_indices: np.ndarray):
+    """The plan with no array that is a view of the caller's indices (the fast path may keep views)."""
+    def own(a):
+        return np.array(a, copy=True) if np.may_share_memory(a, callers_indices) else a
+
+    return dataclasses.replace(plan, index_raw=own(plan.index_raw), index_norm=own(plan.index_norm))
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -53,10 +62,10 @@ class Trace:
         self.resolved = p.resolved
         self.attrs = p.resolved.as_attrs(p.spec)
         self.reduction = p.reduction
-        self.plan = p.plan
         self.use_init = p.use_init
         self.data = _frozen(np.array(p.data, copy=True, order="C"))
         self.indices = _frozen(np.array(p.indices, copy=True))
+        self.plan = _own_plan(p.plan, p.indices)
         self.updates = _frozen(np.array(p.updates, copy=True))
         self._record_steps(p.plan)
 

@@ -48,7 +48,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         targets=norm[:, None] * inner + target_base[None, :],
         sources=j * inner + source_base[None, :],
         index_cells=j.copy(),
-        index_raw=np.array(indices, dtype=np.int64).reshape(n, 1),  # a copy: the caller may reuse its array
+        index_raw=indices.reshape(n, 1).astype(np.int64, copy=False),
         index_norm=norm.reshape(n, 1),
         target_free_axes=tuple(d for d in range(data.ndim) if d != axis),
         source_free_axes=tuple(range(axis)) + tuple(range(axis + indices.ndim, axis + indices.ndim + data.ndim - axis - 1)),
