@@ -21,7 +21,6 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import spec_examples  # noqa: E402
 from scatter_core import OPERATORS  # noqa: E402
-from scatter_ui.chart import figure_html  # noqa: E402,F401
 from tests.apptest_helpers import figures  # noqa: E402
 
 PAGE = {"nd": "pages/nd_family.py", "elements": "pages/elements_family.py", "update": "pages/update_family.py"}

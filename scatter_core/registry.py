@@ -142,6 +142,12 @@ ND_FORMULA = "output[tuple(norm(indices[idx]))] = f(output[…], updates[idx])  
 NONE_ONLY = (("none", "none"),)
 ONNX_16 = (("none", "none"), ("add", "sum"), ("mul", "prod"))
 ONNX_18 = ONNX_16 + (("max", "max"), ("min", "min"))
+ONNX_16_ATTR = _reduction_attr(tuple(spelling for spelling, _ in ONNX_16))
+ONNX_18_ATTR = _reduction_attr(tuple(spelling for spelling, _ in ONNX_18))
+NO_DUPLICATES_WITH_NONE_16 = ("With reduction none, indices must not contain duplicates; with add/mul "
+                              "duplicates are combined.")
+NO_DUPLICATES_WITH_NONE_18 = ("With reduction none, indices must not contain duplicates; with a reduction "
+                              "duplicates are combined.")
 
 OPERATORS_LIST: tuple[OpSpec, ...] = (
     # ------------------------------------------------------------------ ONNX Scatter
@@ -219,11 +225,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         url=ONNX_DOCS.format(op="ScatterElements", anchor="scatterelements", v=16),
         summary="As ScatterElements-13, plus a reduction attribute: none, add or mul.",
         formula=ELEMENTS_FORMULA, loop=ELEMENTS_LOOP,
-        attributes=(ONNX_AXIS, _reduction_attr(("none", "add", "mul"))), reductions=ONNX_16,
+        attributes=(ONNX_AXIS, ONNX_16_ATTR), reductions=ONNX_16,
         index_rule=ONNX_ELEMENTS_INDEX, shape_rules=ONNX_ELEMENTS_SHAPES,
         duplicates_forbidden_with=("none",),
-        duplicate_policy="With reduction none, indices must not contain duplicates; with add/mul "
-                         "duplicates are combined.",
+        duplicate_policy=NO_DUPLICATES_WITH_NONE_16,
         data_types=ONNX_TYPES_BF16,
         changes=("New attribute reduction: none (default), add, mul.",
                  "The text now forbids duplicate indices when reduction is none."),
@@ -236,11 +241,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         url=ONNX_DOCS.format(op="ScatterElements", anchor="scatterelements", v=18),
         summary="As ScatterElements-16, plus max and min reductions.",
         formula=ELEMENTS_FORMULA, loop=ELEMENTS_LOOP,
-        attributes=(ONNX_AXIS, _reduction_attr(("none", "add", "mul", "max", "min"))), reductions=ONNX_18,
+        attributes=(ONNX_AXIS, ONNX_18_ATTR), reductions=ONNX_18,
         index_rule=ONNX_ELEMENTS_INDEX, shape_rules=ONNX_ELEMENTS_SHAPES,
         duplicates_forbidden_with=("none",),
-        duplicate_policy="With reduction none, indices must not contain duplicates; with a reduction "
-                         "duplicates are combined.",
+        duplicate_policy=NO_DUPLICATES_WITH_NONE_18,
         data_types=ONNX_TYPES_BF16,
         changes=("reduction gains max and min.",),
         previous="ScatterElements-16",
@@ -285,11 +289,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         url=ONNX_DOCS.format(op="ScatterND", anchor="scatternd", v=16),
         summary="As ScatterND-13, plus a reduction attribute: none, add or mul.",
         formula=ND_FORMULA, loop=ND_LOOP,
-        attributes=(_reduction_attr(("none", "add", "mul")),), reductions=ONNX_16,
+        attributes=(ONNX_16_ATTR,), reductions=ONNX_16,
         index_rule=ONNX_ND_INDEX, shape_rules=ND_SHAPES,
         duplicates_forbidden_with=("none",),
-        duplicate_policy="With reduction none, indices must not contain duplicates; with add/mul "
-                         "duplicates are combined.",
+        duplicate_policy=NO_DUPLICATES_WITH_NONE_16,
         data_types=ONNX_TYPES_BF16,
         changes=("New attribute reduction: none (default), add, mul.",
                  "The blanket ban on duplicate indices now applies only to reduction none."),
@@ -302,11 +305,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         url=ONNX_DOCS.format(op="ScatterND", anchor="scatternd", v=18),
         summary="As ScatterND-16, plus max and min reductions.",
         formula=ND_FORMULA, loop=ND_LOOP,
-        attributes=(_reduction_attr(("none", "add", "mul", "max", "min")),), reductions=ONNX_18,
+        attributes=(ONNX_18_ATTR,), reductions=ONNX_18,
         index_rule=ONNX_ND_INDEX, shape_rules=ND_SHAPES,
         duplicates_forbidden_with=("none",),
-        duplicate_policy="With reduction none, indices must not contain duplicates; with a reduction "
-                         "duplicates are combined.",
+        duplicate_policy=NO_DUPLICATES_WITH_NONE_18,
         data_types=ONNX_TYPES_BF16,
         changes=("reduction gains max and min.",),
         previous="ScatterND-16",

@@ -109,7 +109,7 @@ def _iteration_lines(case: Case) -> list[str]:
         return [
             "    for pos in np.ndindex(*indices.shape):",
             "        v = int(indices[pos])",
-            f"        if v < 0:  # negative indices count from the end",
+            "        if v < 0:  # negative indices count from the end",
             f"            v += data.shape[{axis}]",
             f"        apply(out, contributions, pos[:{axis}] + (v,) + pos[{axis + 1}:], updates[pos])",
         ]

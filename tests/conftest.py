@@ -40,3 +40,28 @@ def require_or_skip(*names: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI=true but {message}", pytrace=False)
     pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The app served by `streamlit run` on a free localhost port (browser tests)."""
+    from tests.browser_support import AppServer, require_browser
+
+    require_browser()
+    srv = AppServer().start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright (skips locally without it, fails under CI=true)."""
+    from tests.browser_support import launch, require_browser
+
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()

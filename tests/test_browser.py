@@ -4,28 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import SCREENSHOTS, AppServer, launch, real_errors, require_browser
+from tests.browser_support import SCREENSHOTS, real_errors
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server():
-    require_browser()
-    srv = AppServer().start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

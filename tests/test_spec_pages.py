@@ -276,26 +276,15 @@ def test_new_runtime_behaviours_are_marked_as_not_in_semantics_md():
 
 # ------------------------------------------------------------------------------ in a real browser
 @pytest.fixture(scope="module")
-def browser_page():
-    from tests.browser_support import AppServer, launch, require_browser
-
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    srv = AppServer().start()
-    try:
-        with sync_playwright() as p:
-            b = launch(p)
-            ctx = b.new_context(viewport={"width": 1400, "height": 1400})
-            pg = ctx.new_page()
-            pg.console_errors = []
-            pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
-            pg.on("pageerror", lambda e: pg.console_errors.append(f"pageerror: {e}"))
-            pg.base_url = srv.url
-            yield pg
-            b.close()
-    finally:
-        srv.stop()
+def browser_page(server, browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1400})
+    pg = ctx.new_page()
+    pg.console_errors = []
+    pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.console_errors.append(f"pageerror: {e}"))
+    pg.base_url = server.url
+    yield pg
+    ctx.close()
 
 
 def _settle(pg, text: str):
