@@ -297,3 +297,23 @@ def test_panel_warns_about_version_skew(monkeypatch):
     _press(at)
     ok = [str(v.value) for v in at.success if "agree (bit-identical)" in str(v.value)]
     assert len(ok) == 2 and all("semantics.md was verified on 0." in v for v in ok)
+
+
+@pytest.mark.runtimes
+def test_large_spec_examples_agree_with_the_runtimes_too():
+    """The shapes-only layer examples (generated values, up to 38.4 million elements) agree bit for bit;
+    the one above scatter_core's size limit is refused with a message instead."""
+    require_or_skip("openvino-cpu", "openvino-reference")
+    from scatter_core import ScatterError
+
+    checked = 0
+    for ex in LARGE:
+        if max(int(np.prod(s)) for s in ex.shapes.values()) > 50_000_000:
+            with pytest.raises(ScatterError, match="the limit is"):
+                scatter(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
+            continue
+        core = scatter(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
+        for c in rc.compare(ex.op, ex.data, ex.indices, ex.updates, guarded=False, **ex.attrs):
+            assert c.agree and c.runtime_output.tobytes() == core.tobytes(), (ex.id, c.runtime, c.outcome)
+            checked += 1
+    assert checked >= 8
