@@ -263,7 +263,10 @@ class StepFigure:
         self._statics[key] = part
         return part
 
-    def frame(self, k: int) -> FrameParts:
+    def frame(self, k: int, exact: bool = False) -> FrameParts:
+        """Frame ``k`` (the output after k steps). ``exact`` reads the output values from
+        ``trace.state_at(k)`` itself (used for the server-side step); animation frames read
+        the same values through the CellHistory index (tested equal), one cell at a time."""
         t = self.trace
         views = self.views_for(k)
         iv, uv, ov = views
@@ -274,6 +277,8 @@ class StepFigure:
         out = self._static(2, ov)
         cells_o, mask_o = out["cells"], out["mask"]
         out_vals, counts = self.history.at(cells_o, k)
+        if exact:
+            out_vals = t.state_at(k).reshape(-1)[np.where(mask_o, cells_o, 0)]
         traces.append(dict(type="heatmap", z=_z(out_vals, mask_o), text=self.fmt.grid(out_vals, mask_o, counts, digits=density(ov)[0]),
                            customdata=out["customdata"]))
         written = (counts > 0) & mask_o
@@ -309,7 +314,7 @@ class StepFigure:
         active = min(max(int(active), 0), n)
         k0, k1 = window or self.window_for(active)
         k0, k1 = min(k0, active), max(k1, active)
-        first = self.frame(active)
+        first = self.frame(active, exact=True)
         titles = self._titles(first.views)
         animated = animate and k1 > k0
         fig = {"data": [self._trace_dict(sub, tr, view)
