@@ -119,6 +119,12 @@ OV_BOOL_AS_UINT8 = RuntimeNote(
     "cell False - True - True gives True (XOR would give False) and 256 x True gives False (OR would give "
     "True); the reference gives OR / XOR", documented=False)
 
+OV_PARALLEL_WINNER = RuntimeNote(
+    "duplicates-parallel", OV_CPU,
+    "splits ScatterND(none) and ScatterUpdate across threads: with 5,000 writes to one cell on 2 cores the "
+    "winner was usually the last write (4999) but sometimes the last of the first thread's half (2499), so "
+    "the result is not deterministic there", documented=False)
+
 ELEMENTS_LOOP = "one iteration per element of updates (= per element of indices), row-major"
 ND_LOOP = "one iteration per k-tuple of indices (over indices.shape[:-1]), row-major"
 
@@ -334,7 +340,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         changes=("First version.",),
         runtime_notes=(RuntimeNote("negative-index", OV_BOTH, "reject negative indices, as the text says"),
                        RuntimeNote("scalar-indices", OV_CPU, "refuses 0-d indices; the reference accepts them"),
-                       OV_INT64, LAST_WINS, OV_F64,
+                       OV_INT64, LAST_WINS, OV_PARALLEL_WINNER, OV_F64,
                        RuntimeNote("negative-index", OV_CPU,
                                    "with 1-D data does not check a negative index: -1 on a size-4 tensor "
                                    "crashes the process (SIGSEGV; -2 on size 2: SIGABRT), -4 or -5 write "
@@ -365,7 +371,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=OV_TYPES,
         changes=("First version (registered in OpenVINO's opset4).",),
         one_element_for_scalar_updates=True,
-        runtime_notes=(OV_NEGATIVE_ACCEPTED, OV_ND_K0, OV_ND_SCALAR, OV_INT64, LAST_WINS,
+        runtime_notes=(OV_NEGATIVE_ACCEPTED, OV_ND_K0, OV_ND_SCALAR, OV_INT64, LAST_WINS, OV_PARALLEL_WINNER,
                        OV_F64, OV_REF_NO_KERNEL_ND),
         runnable_on=("openvino",),
         extra=MappingProxyType({"openvino_opset": "opset4"}),
@@ -393,7 +399,8 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         previous="ScatterNDUpdate-3", one_element_for_scalar_updates=True,
         runtime_notes=(OV_ND_K0, OV_ND_SCALAR, OV_INT64, OV_REDUCTION_CASE, OV_F16,
                        RuntimeNote("bool", OV_BOTH, "sum = OR, prod = AND, min = AND, max = OR, sub = XOR on bool"),
-                       LAST_WINS, OV_BOOL_AS_UINT8, OV_F64, OV_REF_NO_KERNEL_ND, OV_SIGNED_ZERO),
+                       LAST_WINS, OV_PARALLEL_WINNER, OV_BOOL_AS_UINT8, OV_F64, OV_REF_NO_KERNEL_ND,
+                       OV_SIGNED_ZERO),
         runnable_on=("openvino",),
         extra=MappingProxyType({"openvino_opset": "opset15"}),
     ),

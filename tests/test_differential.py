@@ -548,9 +548,17 @@ def test_duplicates_with_none_last_write_wins_everywhere():
         assert out(runtime, "ScatterND-11", zeros, np.zeros((n, 1), i64), ramp).tolist() == [n - 1, 0]
         assert out(runtime, "ScatterElements-11", zeros, np.zeros(n, i64), ramp, axis=0).tolist() == [n - 1, 0]
     for runtime in OV_RUNTIMES:
-        assert out(runtime, "ScatterNDUpdate-15", zeros, np.zeros((n, 1), i64), ramp).tolist() == [n - 1, 0]
         assert out(runtime, "ScatterElementsUpdate-12", zeros, np.zeros(n, i64), ramp, axis=0).tolist() == [n - 1, 0]
-        assert out(runtime, "ScatterUpdate-3", zeros, np.zeros(n, i64), ramp, axis=0).tolist() == [n - 1, 0]
+        for op in ("ScatterNDUpdate-15", "ScatterUpdate-3"):
+            indices = np.zeros((n, 1) if op.startswith("ScatterND") else n, i64)
+            attrs = {} if op.startswith("ScatterND") else {"axis": 0}
+            got = out(runtime, op, zeros, indices, ramp, **attrs).tolist()
+            if runtime == "openvino-cpu":
+                # parallel_for over the updates: with several threads the winner is the last write of
+                # whichever thread finishes last (seen on 2 cores: 4999 usually, 2499 sometimes)
+                assert got[1] == 0 and got[0] in range(n), (op, got)
+            else:
+                assert got == [n - 1, 0], (runtime, op, got)
 
 
 def test_empty_indices_leave_data_unchanged_everywhere():
