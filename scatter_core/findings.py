@@ -110,8 +110,11 @@ def order_dependent(trace):
                  for i in picked.tolist()]
         msg = (f"The result depends on the loop order: {n_diff} cell{'s differ' if n_diff != 1 else ' differs'} "
                f"between first-write-wins and last-write-wins ({'; '.join(shown)}). The spec leaves the "
-               f"order unspecified; every runtime tried applies the writes in row-major loop order, so the "
+               f"order unspecified; the runtimes tried apply the writes in row-major loop order, so the "
                f"last write wins. Scatter Explorer shows last-write-wins.")
+        parallel = trace.spec.note_text("duplicates-parallel")
+        if parallel:
+            msg += f" Observed: {parallel}."
     else:
         msg = ("Duplicate writes carry equal values here, so first-write-wins and last-write-wins give "
                "the same output; with other values the result would depend on the order.")
