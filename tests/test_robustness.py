@@ -143,3 +143,11 @@ def test_no_code_path_evaluates_or_unpickles_or_injects_html():
                 if re.search(pattern, code):
                     offenders.append(f"{path.relative_to(ROOT)}:{lineno}: {name}: {line.strip()}")
     assert offenders == []
+
+
+def test_home_filter_takes_any_text():
+    at = open_page("home")
+    for text, _ in BAD_TEXT + [("<script>alert(1)</script>", ""), ("%s%n{0}", "")]:
+        at.text_input[0].set_value(text[:5000]).run()
+        assert not at.exception, text[:40]
+        assert at.text_input[0].value == text[:5000]
