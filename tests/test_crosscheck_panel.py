@@ -317,3 +317,20 @@ def test_large_spec_examples_agree_with_the_runtimes_too():
             assert c.agree and c.runtime_output.tobytes() == core.tobytes(), (ex.id, c.runtime, c.outcome)
             checked += 1
     assert checked >= 8
+
+
+@pytest.mark.runtimes
+def test_a_hanging_runtime_times_out_and_the_page_recovers(monkeypatch):
+    require_or_skip("onnxruntime", "onnx.reference")
+    monkeypatch.setenv("RUNTIME_CHECK_TEST_FAULT", "hang")
+    monkeypatch.setattr(xp, "TIMEOUT_S", 2.0)
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    _press(at)
+    assert not at.exception
+    errors = [str(e.value) for e in at.error]
+    assert len([e for e in errors if "timed out" in e]) == 2, errors
+    monkeypatch.delenv("RUNTIME_CHECK_TEST_FAULT")
+    xp._run.clear()
+    _press(at)  # the same page, runtimes healthy again: the cross-check now agrees
+    assert not at.exception
+    assert not [e for e in at.error if "timed out" in str(e.value)]
