@@ -109,8 +109,10 @@ def check_index_values(spec: OpSpec, indices: np.ndarray, sizes, axes, data_shap
         # decide validity; the per-element comparison below only runs to report an error.
         lo, hi = int(raw.min()), int(raw.max())
         if lo >= (-small if negative_ok else 0) and hi <= small - 1:
-            if lo < 0:
-                return np.where(raw < 0, raw + small, raw)
+            if lo < 0:  # add the size to the negative ones, in place on our own copy
+                norm = raw.copy() if raw is indices else raw
+                np.add(norm, small, out=norm, where=norm < 0)
+                return norm
             return raw
     sizes = np.broadcast_to(small, raw.shape)
     low = -sizes if negative_ok else np.zeros_like(sizes)
