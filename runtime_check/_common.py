@@ -73,3 +73,12 @@ def axis_array(axis) -> np.ndarray:
     if isinstance(axis, (int, np.integer)):
         return np.asarray(axis, dtype=np.int64)
     return as_array("axis", axis)
+
+
+def python_scalar(value):
+    """A bool, int, float or str attribute value as the plain Python scalar; None for anything else."""
+    for kind, convert in ((bool, bool), (np.bool_, bool), (int, int), (np.integer, int), (float, float),
+                          (np.floating, float), (str, str)):
+        if isinstance(value, kind):
+            return convert(value)
+    return None

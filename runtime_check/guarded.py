@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._common import RunResult, as_array, axis_array, check_runtime_name, error_text
+from ._common import RunResult, as_array, axis_array, check_runtime_name, error_text, python_scalar
 from .core import _version_of
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the directory holding runtime_check/
@@ -36,15 +36,10 @@ MAX_STDERR = 1500
 
 
 def _json_attr(name, value):
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return float(value)
-    if isinstance(value, str):
-        return value
-    raise TypeError(f"attribute {name} = {value!r} must be a bool, int, float or str (arrays only for axis)")
+    scalar = python_scalar(value)
+    if scalar is None:
+        raise TypeError(f"attribute {name} = {value!r} must be a bool, int, float or str (arrays only for axis)")
+    return scalar
 
 
 def write_request(directory: Path, runtime: str, op: str, data, indices, updates, attrs: dict) -> None:

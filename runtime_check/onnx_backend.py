@@ -26,18 +26,13 @@ import numpy as np
 
 from scatter_core.spec import OpSpec
 
-from ._common import as_array
+from ._common import as_array, python_scalar
 
 
 def _attribute_value(name, value):
-    if isinstance(value, (bool, np.bool_)):
-        return int(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return float(value)
-    if isinstance(value, str):
-        return value
+    scalar = python_scalar(value)
+    if scalar is not None:
+        return int(scalar) if isinstance(scalar, bool) else scalar  # ONNX has no bool attributes
     arr = np.asarray(value)
     if arr.dtype.kind in "iu" and arr.size == 1:  # a one-element axis array
         return int(arr.reshape(()))

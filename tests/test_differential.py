@@ -56,16 +56,8 @@ def same(a: np.ndarray, b) -> bool:
 # =====================================================================================
 # 1. The spec examples
 # =====================================================================================
-ND_DATA = [[[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
-           [[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
-           [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]],
-           [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]]]
-ND_UPD = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]],
-          [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4]]]
-ND_OUT = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]],
-          [[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
-          [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4]],
-          [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]]]
+from tests.test_engine import ND_DATA, ND_OUT, ND_UPD  # ONNX ScatterND Example 2, transcribed once
+
 ND_OPS = ["ScatterND-11", "ScatterND-13", "ScatterND-16", "ScatterND-18", "ScatterNDUpdate-3", "ScatterNDUpdate-15"]
 ELEMENTS_OPS = ["Scatter-9", "Scatter-11", "ScatterElements-11", "ScatterElements-13", "ScatterElements-16",
                 "ScatterElements-18", "ScatterElementsUpdate-3", "ScatterElementsUpdate-12"]

@@ -3,6 +3,8 @@ guarded child process) and compare()'s bookkeeping."""
 
 from __future__ import annotations
 
+import os
+
 import re
 import subprocess
 import sys
@@ -92,7 +94,10 @@ def test_divergence_table_is_well_formed_data():
 
 def test_documented_divergences_quote_semantics_md():
     if not SEMANTICS.exists():
-        pytest.skip(f"{SEMANTICS} is not present in this checkout")
+        message = f"{SEMANTICS} is not present beside this checkout"
+        if os.environ.get("CI") == "true":  # CI runs with shared/ beside the clone
+            pytest.fail(message)
+        pytest.skip(message)
     text = " ".join(SEMANTICS.read_text(encoding="utf-8").split())
     for d in rc.DOCUMENTED:
         assert " ".join(d.quote.split()) in text, (d.label, d.quote)
