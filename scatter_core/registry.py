@@ -349,8 +349,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                        RuntimeNote("updates-offsets", OV_REF,
                                    "reads updates at wrong offsets for some multi-dimensional indices: indices "
                                    "[[0], [1], [2]], data zeros((3, 2)), updates arange(1, 7) as (3, 1, 2), axis "
-                                   "0 gives [[1, 2], [2, 3], [3, 4]] instead of [[1, 2], [3, 4], [5, 6]]; the CPU "
-                                   "plugin follows the text", documented=False),
+                                   "0 gives [[1, 2], [2, 3], [3, 4]] instead of [[1, 2], [3, 4], [5, 6]]; and "
+                                   "with a length-1 trailing axis: data (2, 3, 1), indices [0, 1], axis 0 puts "
+                                   "[2, 3, 4] in slice 1 instead of [4, 5, 6]; the CPU plugin follows the text",
+                                   documented=False),
                        RuntimeNote("scalar-indices", OV_REF,
                                    "with 1-D data (so 0-d updates) refuses 0-d indices ('vector::_M_range_check'); "
                                    "with data of rank >= 2 it accepts them", documented=False)),

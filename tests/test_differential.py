@@ -759,3 +759,14 @@ def test_random_cases_agree_with_scatter_core(runtime):
     total = sum(tally.values())
     assert total >= EXAMPLES[runtime] // 2
     assert tally["agree"] >= total // 2, tally  # most random cases are compared value for value
+
+
+def test_openvino_reference_scatter_update_misreads_updates_with_a_length_1_trailing_axis():
+    require_or_skip("openvino-reference")
+    data = np.zeros((2, 3, 1), np.float32)
+    updates = np.arange(1, 7, dtype=np.float32).reshape(2, 3, 1)
+    got = out("openvino-reference", "ScatterUpdate-3", data, np.array([0, 1]), updates, axis=0)
+    assert got.ravel().tolist() == [1, 2, 3, 2, 3, 4]  # scatter_core and the CPU plugin: [1, 2, 3, 4, 5, 6]
+    c = [c for c in rc.compare("ScatterUpdate-3", data, np.array([0, 1]), updates, guarded=False, axis=0)
+         if c.runtime == "openvino-reference"][0]
+    assert not c.agree and c.divergence == "scatter-update-reference-nd-indices" and c.new
