@@ -11,7 +11,7 @@ import numpy as np
 
 from .checks import c_strides, check_index_values
 from .errors import ScatterError
-from .plan import Plan, PlanNote
+from .plan import Plan, PlanNote, iota
 from .spec import OpSpec
 
 
@@ -54,8 +54,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
     flat = norm * strides[axis]
     flat += offsets
     n = indices.size
-    loop = np.arange(n, dtype=np.int64)
-    loop.flags.writeable = False
+    loop = iota(n)
     notes = []
     if spec.index_rule.negative == "unstated" and (indices < 0).any():
         notes.append(PlanNote(

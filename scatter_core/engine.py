@@ -13,7 +13,7 @@ import numpy as np
 from . import elements, nd, update
 from .checks import as_tensor, check_index_dtype, coerce_updates, normalize_axis
 from .errors import ScatterError
-from .plan import Plan
+from .plan import Plan, is_iota
 from .reductions import Reduction, divide_mean
 from .registry import get_spec, versions_of
 from .segmented import count_by_target
@@ -146,7 +146,7 @@ def values_in_loop_order(updates: np.ndarray, sources: np.ndarray) -> np.ndarray
     sources = sources.reshape(-1)
     if sources.size == 0:
         return flat[:0]
-    if _is_identity(sources):
+    if is_iota(sources) or _is_identity(sources):
         return flat[:sources.size]
     return flat[sources]
 

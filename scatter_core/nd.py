@@ -12,7 +12,7 @@ import numpy as np
 
 from .checks import c_strides, check_index_values, prod
 from .errors import ScatterError
-from .plan import Plan, PlanNote
+from .plan import Plan, PlanNote, iota
 from .spec import OpSpec
 
 
@@ -60,7 +60,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
     row_strides = c_strides(data.shape[:k]) if k else np.zeros(0, dtype=np.int64)
     rows = norm @ row_strides if k else np.zeros(n, dtype=np.int64)
     targets = rows[:, None] * slice_size + np.arange(slice_size, dtype=np.int64)[None, :]
-    sources = np.arange(n * slice_size, dtype=np.int64).reshape(n, slice_size)
+    sources = iota(n * slice_size).reshape(n, slice_size)
     if k == 0 and n:
         notes.append(PlanNote(
             "k-zero", "warning",
@@ -71,7 +71,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         loop_shape=loop_shape,
         targets=np.ascontiguousarray(targets, dtype=np.int64),
         sources=sources,
-        index_cells=np.arange(n * k, dtype=np.int64).reshape(n, k),
+        index_cells=iota(n * k).reshape(n, k),
         index_raw=tuples.astype(np.int64, copy=False),
         index_norm=norm,
         target_free_axes=tuple(range(k, data.ndim)),

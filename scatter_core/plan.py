@@ -9,6 +9,7 @@ after that (the fast kernel, the trace, the findings) is shared.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -43,3 +44,34 @@ class Plan:
     @property
     def slice_size(self) -> int:
         return int(self.targets.shape[1])
+
+
+# Plans read updates and indices in order far more often than not: their "sources" and
+# "index_cells" are 0, 1, ..., n - 1. One shared read-only copy per size saves allocating
+# and filling a fresh int64 array on every call (a fresh array also pays page faults).
+IOTA_CACHE_ELEMENTS = 1 << 21  # 16 MB of int64 at most per cached size; larger ones are made fresh
+
+
+@lru_cache(maxsize=8)
+def _cached_iota(n: int) -> np.ndarray:
+    a = np.arange(n, dtype=np.int64)
+    a.flags.writeable = False
+    return a
+
+
+def iota(n: int) -> np.ndarray:
+    """``numpy.arange(n)`` as read-only int64, shared between calls for sizes up to the cap."""
+    if n <= IOTA_CACHE_ELEMENTS:
+        return _cached_iota(n)
+    a = np.arange(n, dtype=np.int64)
+    a.flags.writeable = False
+    return a
+
+
+def is_iota(a: np.ndarray) -> bool:
+    """True when ``a`` is (a reshape of) the shared :func:`iota` array of its size: no scan needed."""
+    n = a.size
+    if n > IOTA_CACHE_ELEMENTS:
+        return False
+    cached = _cached_iota(n)
+    return a is cached or a.base is cached

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scatter_core import OPERATORS, scatter, trace
-from scatter_core.engine import values_in_loop_order
+from scatter_core.engine import prepare, values_in_loop_order
+from scatter_core.plan import IOTA_CACHE_ELEMENTS, iota, is_iota
 from scatter_core.reductions import divide_mean
 from scatter_core.segmented import count_by_target, group_by_target, running, stable_sort_by_key
 from tests.reference_loop import reference
@@ -70,6 +71,20 @@ def test_values_in_loop_order_gathers_only_when_needed():
     assert np.shares_memory(in_order, updates) and in_order.tolist() == [0, 1, 2, 3, 4, 5]
     assert values_in_loop_order(updates, np.array([[3, 4], [0, 1]])).tolist() == [3, 4, 0, 1]
     assert values_in_loop_order(updates, np.zeros((0, 1), np.int64)).size == 0
+
+
+def test_plans_share_one_read_only_iota_for_in_order_reads():
+    a = iota(6)
+    assert a.tolist() == [0, 1, 2, 3, 4, 5] and a.dtype == np.int64 and not a.flags.writeable
+    assert iota(6) is a and is_iota(a.reshape(3, 2)) and not is_iota(np.arange(6))
+    big = iota(IOTA_CACHE_ELEMENTS + 1)  # above the cap: made fresh, still read-only and right
+    assert big is not iota(IOTA_CACHE_ELEMENTS + 1) and not big.flags.writeable and int(big[-1]) == IOTA_CACHE_ELEMENTS
+    assert not is_iota(big)
+    for op, indices, updates in [("ScatterElements-18", [[1, 0]], [[5.0, 6.0]]),
+                                 ("ScatterND-18", [[1], [0]], [[5.0, 6.0], [7.0, 8.0]])]:
+        p = prepare(op, np.zeros((2, 2)), np.array(indices), np.array(updates), {})
+        assert is_iota(p.plan.sources) and not p.plan.sources.flags.writeable
+        assert np.shares_memory(values_in_loop_order(p.updates, p.plan.sources), p.updates)
 
 
 # -- running reductions ----------------------------------------------------------------------------
