@@ -10,7 +10,7 @@ from typing import Mapping
 
 import numpy as np
 
-from . import elements, nd, update
+from . import buffers, elements, nd, update
 from .checks import as_tensor, check_index_dtype, coerce_updates, normalize_axis
 from .errors import ScatterError
 from .plan import Plan, is_iota
@@ -163,11 +163,16 @@ def scatter(op, data, indices, updates, *, out: np.ndarray | None = None, **attr
 
     ``attrs`` use the spec's names and spellings: ``axis``, ``reduction``,
     ``use_init_val``. ``out``, if given, must have data's shape and dtype; it
-    receives the result, as with a NumPy ufunc.
+    receives the result, as with a NumPy ufunc. Invalid inputs raise
+    :class:`ScatterError` before ``out`` is written.
+
+    A new result of 8 MB or more may be built on the memory of an earlier result
+    that is no longer used (:mod:`scatter_core.buffers`), which spares the kernel's
+    page faults; such an array reports ``owndata`` false.
     """
     p = prepare(op, data, indices, updates, attrs)  # validate everything before touching out
     if out is None:
-        out = np.empty(p.data.shape, dtype=p.data.dtype)
+        out = buffers.empty(p.data.shape, p.data.dtype)  # a freed earlier result's memory when there is one
         copy_into(out, p.data)
         return apply_fast(p, out)
     if not isinstance(out, np.ndarray) or out.shape != p.data.shape or out.dtype != p.data.dtype \

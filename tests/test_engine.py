@@ -146,6 +146,10 @@ def test_out_buffer():
     assert res is buf and buf.tolist() == [0, 9, 2, 3]
     with pytest.raises(ScatterError, match="out"):
         scatter("ScatterND-18", data, [[1]], np.float32([9]), out=np.empty(3, np.float32))
+    buf[...] = -1  # invalid inputs are refused before out is written
+    with pytest.raises(ScatterError, match="indices"):
+        scatter("ScatterND-18", data, [[7]], np.float32([9]), out=buf)
+    assert buf.tolist() == [-1, -1, -1, -1]
 
 
 # -- invalid inputs: each names the input and the rule ------------------------------

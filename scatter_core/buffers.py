@@ -1,0 +1,100 @@
+"""Warm memory for large results: a small pool of freed output buffers.
+
+A new 48 MB NumPy array costs more than its copy: the kernel maps, faults and zeroes
+every page on first touch. onnxruntime avoids that by handing out its output from a
+memory arena that keeps freed blocks. This module does the same for ``scatter()``'s
+new results, in a small and bounded way:
+
+* only results of at least :data:`MIN_BYTES` are pooled (smaller ones come warm from
+  the C allocator anyway);
+* when a pooled result and every view of it are gone, its block goes back to the
+  pool, which keeps at most :data:`MAX_BUFFERS` blocks and :data:`MAX_BYTES` in all
+  (least recently freed ones are dropped first);
+* :func:`release` frees everything the pool holds; ``max_bytes=0`` turns it off.
+
+A pooled result is an ordinary writeable, aligned, C-contiguous ``ndarray``. The only
+difference a caller can see is that it does not own its memory (``flags.owndata`` is
+false and ``base`` is a :class:`Block`), so ``ndarray.resize`` in place is refused.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import deque
+
+import numpy as np
+
+MIN_BYTES = 8 * 2**20
+MAX_BUFFERS = 2
+MAX_BYTES = 512 * 2**20
+
+# Reentrant: a block's finalizer can run inside a garbage collection that starts while this
+# thread holds the lock.
+_lock = threading.RLock()
+_free: deque[np.ndarray] = deque()  # raw uint8 blocks, most recently freed last
+_stats = {"hits": 0, "misses": 0, "bytes": 0}
+
+
+class Block:
+    """The owner of a pooled result's memory; NumPy arrays built on it keep it alive."""
+
+    __slots__ = ("__array_interface__", "__weakref__")
+
+    def __init__(self, raw: np.ndarray, shape: tuple[int, ...], dtype: np.dtype):
+        self.__array_interface__ = {
+            "shape": tuple(shape), "typestr": dtype.str, "version": 3,
+            "data": (raw.ctypes.data, False),  # False: writeable
+        }
+        # the block's memory goes back to the pool when the last array using it is gone
+        weakref.finalize(self, _give_back, raw).atexit = False
+
+
+def empty(shape, dtype) -> np.ndarray:
+    """An uninitialised C-contiguous array, from a freed block of the same size when there is one."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if nbytes < MIN_BYTES or MAX_BYTES <= 0 or dtype.hasobject:
+        return np.empty(shape, dtype=dtype)
+    raw = _take(nbytes)
+    if raw is None:
+        raw = np.empty(nbytes, dtype=np.uint8)
+    return np.asarray(Block(raw, shape, dtype))
+
+
+def _take(nbytes: int) -> np.ndarray | None:
+    with _lock:
+        for i in range(len(_free) - 1, -1, -1):
+            if _free[i].nbytes == nbytes:
+                raw = _free[i]
+                del _free[i]
+                _stats["bytes"] -= nbytes
+                _stats["hits"] += 1
+                return raw
+        _stats["misses"] += 1
+    return None
+
+
+def _give_back(raw: np.ndarray) -> None:
+    with _lock:
+        if MAX_BYTES <= 0 or raw.nbytes > MAX_BYTES:
+            return
+        _free.append(raw)
+        _stats["bytes"] += raw.nbytes
+        while len(_free) > MAX_BUFFERS or _stats["bytes"] > MAX_BYTES:
+            _stats["bytes"] -= _free.popleft().nbytes
+
+
+def release() -> int:
+    """Free every block the pool holds; returns the bytes released."""
+    with _lock:
+        held = _stats["bytes"]
+        _free.clear()
+        _stats["bytes"] = 0
+    return held
+
+
+def stats() -> dict[str, int]:
+    """Blocks and bytes held, and how many requests a freed block served (hits) or not (misses)."""
+    with _lock:
+        return {"blocks": len(_free), **_stats}
