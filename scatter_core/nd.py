@@ -48,17 +48,37 @@ def check_shapes(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: n
     return updates, notes
 
 
+def _rows_if_all_in_range(tuples: np.ndarray, dims: tuple[int, ...]) -> np.ndarray | None:
+    """The slice number of every k-tuple (C order over ``dims``) when all its values are in 0..size-1.
+
+    ``numpy.ravel_multi_index`` checks and combines the columns in one compiled pass, the common
+    case for valid inputs. None for anything else (negative or out-of-range values, unsigned
+    dtypes, k == 0, no tuples), which the full per-value check then handles.
+    """
+    if tuples.dtype.kind != "i" or tuples.size == 0:
+        return None
+    try:
+        rows = np.ravel_multi_index(tuple(tuples.T), dims)
+    except ValueError:
+        return None
+    return rows.astype(np.int64, copy=False)
+
+
 def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis=None) -> Plan:
     updates, notes = check_shapes(spec, data, indices, updates)
     k = indices.shape[-1]
     loop_shape = tuple(indices.shape[:-1])
     n = prod(loop_shape)
     tuples = indices.reshape(n, k)
-    sizes = np.asarray(data.shape[:k], dtype=np.int64)
-    norm = check_index_values(spec, tuples, sizes, np.arange(k), data.shape).reshape(n, k)
     slice_size = prod(data.shape[k:])
-    row_strides = c_strides(data.shape[:k]) if k else np.zeros(0, dtype=np.int64)
-    rows = norm @ row_strides if k else np.zeros(n, dtype=np.int64)
+    rows = _rows_if_all_in_range(tuples, data.shape[:k])
+    if rows is not None:  # every index in 0..size-1: nothing to normalise
+        norm = tuples.astype(np.int64, copy=False)
+    else:  # negative or out-of-range values: the full check normalises or names the first bad one
+        sizes = np.asarray(data.shape[:k], dtype=np.int64)
+        norm = check_index_values(spec, tuples, sizes, np.arange(k), data.shape).reshape(n, k)
+        row_strides = c_strides(data.shape[:k]) if k else np.zeros(0, dtype=np.int64)
+        rows = norm @ row_strides if k else np.zeros(n, dtype=np.int64)
     targets = rows[:, None] * slice_size + np.arange(slice_size, dtype=np.int64)[None, :]
     sources = iota(n * slice_size).reshape(n, slice_size)
     if k == 0 and n:

@@ -87,6 +87,38 @@ def test_plans_share_one_read_only_iota_for_in_order_reads():
         assert np.shares_memory(values_in_loop_order(p.updates, p.plan.sources), p.updates)
 
 
+@pytest.mark.parametrize("fancy", [True, False])
+@pytest.mark.parametrize("n, cells", [(1, 1), (50, 3), (200_000, 1000), (1_000_000, 7)])
+def test_assign_in_order_lets_the_last_write_win(monkeypatch, fancy, n, cells):
+    """The none kernel's assignment (and its np.put fallback) against last occurrences found by sorting."""
+    import scatter_core.engine as engine
+    monkeypatch.setattr(engine, "FANCY_ASSIGNMENT_IN_ORDER", fancy)
+    rng = np.random.default_rng(n)
+    targets = rng.integers(0, cells, size=n, dtype=np.int64)
+    values = np.arange(n, dtype=np.float64)
+    out = np.full(cells + 2, -1.0)
+    engine.assign_in_order(out, targets, values)
+    want = np.full(cells + 2, -1.0)
+    reversed_first = np.unique(targets[::-1], return_index=True)
+    want[reversed_first[0]] = n - 1 - reversed_first[1]  # the last position writing each cell
+    assert same_bits(out, want)
+    assert engine.FANCY_ASSIGNMENT_IN_ORDER == fancy
+
+
+def test_nd_rows_fast_path_only_answers_for_in_range_tuples():
+    from scatter_core.nd import _rows_if_all_in_range
+    dims = (4, 5, 6)
+    tuples = np.array([[0, 0, 0], [3, 4, 5], [1, 2, 3]], dtype=np.int64)
+    assert _rows_if_all_in_range(tuples, dims).tolist() == [0, 3 * 30 + 4 * 6 + 5, 1 * 30 + 2 * 6 + 3]
+    assert _rows_if_all_in_range(tuples.astype(np.int32), dims).dtype == np.int64
+    for bad in ([[0, 0, -1]], [[4, 0, 0]], [[0, 5, 0]]):
+        assert _rows_if_all_in_range(np.array(bad, dtype=np.int64), dims) is None
+    assert _rows_if_all_in_range(tuples.astype(np.uint64), dims) is None
+    assert _rows_if_all_in_range(np.zeros((3, 0), np.int64), ()) is None
+    # negative tuples still come out normalised, through the full check
+    assert scatter("ScatterND-18", np.zeros((2, 3)), [[-1, -3]], [5.0]).tolist() == [[0, 0, 0], [5, 0, 0]]
+
+
 # -- running reductions ----------------------------------------------------------------------------
 def loop_running(ufunc, start_values, values, start, size):
     out = np.empty_like(values)
