@@ -49,6 +49,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 import scatter_core as sc  # noqa: E402
+from scatter_core import buffers  # noqa: E402
 from scatter_core.findings import collect  # noqa: E402
 
 try:
@@ -284,6 +285,33 @@ def scatter_rows(w: Workload, op: str, reductions: list[tuple[str, str]], peer_k
     return rows
 
 
+def pool_off_row(w: Workload, op: str, reps: int, warmup: int) -> list[Row]:
+    """scatter() reduction none with the result pool off: every call gets new pages from the kernel.
+
+    For context, not a target: it shows what the pool (scatter_core.buffers) saves when earlier
+    results are freed, as they are in the rows above.
+    """
+    attrs = {} if w.axis is None else {"axis": w.axis}
+    saved = buffers.MAX_BYTES
+    buffers.MAX_BYTES = 0
+    buffers.release()
+    try:
+        def fresh():
+            return sc.scatter(op, w.data, w.indices, w.updates, **attrs)
+
+        fns = [fresh, copy_of(w)]
+        peer = OrtPeer(op.split("-")[0], w, "none") if ort is not None else None
+        if peer is not None:
+            fns.insert(1, peer.run)
+        times = time_interleaved(fns, reps, warmup)
+    finally:
+        buffers.MAX_BYTES = saved
+    name = f"{w.name} scatter none, result pool off"
+    if peer is None:
+        return [Row(name, times[0], times[1])]
+    return [Row(name, times[0], times[2], "ORT run", times[1])]
+
+
 def trace_rows(w: Workload, op: str, reductions: list[str], reps: int, warmup: int,
                required: bool) -> list[Row]:
     rows = []
@@ -369,6 +397,7 @@ def main(argv=None) -> int:
     scatter_rows(ex6, "ScatterElements-18", [("none", "none")], "ort", reps, warmup)
     rows += scatter_rows(ex6, "ScatterElements-18", [("none", "none"), ("add", "add"), ("max", "max")],
                          "ort", reps, warmup)
+    rows += pool_off_row(ex6, "ScatterElements-18", reps, warmup)
     peer_ov = OpenVinoPeer(ex6, "mean") if ov is not None else None
     if peer_ov is not None:
         print(f"OpenVINO: CPU plugin, INFERENCE_NUM_THREADS = {peer_ov.threads}")
@@ -377,6 +406,7 @@ def main(argv=None) -> int:
     rows += trace_rows(ex6, ex6_op, ["none", "sum", "max", "mean"], reps, warmup, required=True)
     rows += findings_rows(ex6, ex6_op, reps, warmup)
     rows += scatter_rows(nd, "ScatterND-18", [("none", "none"), ("add", "add")], "ort", reps, warmup)
+    rows += pool_off_row(nd, "ScatterND-18", reps, warmup)
     rows += trace_rows(nd, "ScatterND-18", ["none"], reps, warmup, required=False)
 
     print()
