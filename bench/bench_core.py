@@ -3,7 +3,7 @@
 
 Usage::
 
-    python bench/bench_core.py           # 25 timed repetitions per row
+    python bench/bench_core.py           # 41 timed repetitions per row
     python bench/bench_core.py --quick   # 7 repetitions, for a smoke run
 
 Workloads (seeded, so every run times the same arrays):
@@ -24,8 +24,9 @@ Peers, each built once outside the timing loop:
   caller; for ``out=`` the output tensor wraps a preallocated buffer.
 
 Every timed repetition runs ours, the peer and ``np.copy(data)`` back to back
-(interleaved), so each ratio compares calls made under the same conditions;
-the table reports medians. This is a script, not a test: timings depend on the
+(interleaved), so each ratio compares calls made under the same conditions:
+the table reports median times, and each ratio is the median of the
+per-repetition ratios (the machine's speed drifts during a run). This is a script, not a test: timings depend on the
 machine and on what else runs on it. Results are recorded in README.md,
 section "Speed".
 """
@@ -96,8 +97,31 @@ def nd_layer(seed: int = 1) -> Workload:
 
 
 # -- timing ----------------------------------------------------------------------------------------
-def time_interleaved(fns: list[Callable[[], object]], reps: int, warmup: int) -> list[float]:
-    """Median wall time in ms of each function, timed in turn within every repetition.
+class Timing(float):
+    """A median time in ms that keeps its per-repetition samples (seconds), for paired ratios."""
+
+    samples: list[float]
+
+    def __new__(cls, samples: list[float]):
+        obj = super().__new__(cls, statistics.median(samples) * 1e3)
+        obj.samples = samples
+        return obj
+
+
+def paired_ratio(a: float, b: float) -> float:
+    """Median over repetitions of a_i / b_i, both timed in the same repetition i.
+
+    On this shared VM the speed of the whole machine drifts by 10-50% over a run; a ratio
+    of the two medians mixes repetitions taken in fast and slow phases, a per-repetition
+    ratio does not. Falls back to the ratio of medians for plain numbers.
+    """
+    if isinstance(a, Timing) and isinstance(b, Timing):
+        return statistics.median(x / y for x, y in zip(a.samples, b.samples))
+    return a / b
+
+
+def time_interleaved(fns: list[Callable[[], object]], reps: int, warmup: int) -> list[Timing]:
+    """Median wall time in ms of each function (with its samples), timed in turn within every repetition.
 
     Results are dropped after the clock stops, so each call starts from the same state.
     """
@@ -112,7 +136,7 @@ def time_interleaved(fns: list[Callable[[], object]], reps: int, warmup: int) ->
             result = fn()
             acc.append(time.perf_counter() - t0)
             del result
-    return [statistics.median(s) * 1e3 for s in samples]
+    return [Timing(s) for s in samples]
 
 
 # -- peers -----------------------------------------------------------------------------------------
@@ -192,7 +216,7 @@ class Row:
 
     @property
     def peer_ratio(self) -> float | None:
-        return None if self.peer is None else self.ours / self.peer
+        return None if self.peer is None else paired_ratio(self.ours, self.peer)
 
     @property
     def target(self) -> str:
@@ -204,7 +228,7 @@ class Row:
     def met(self) -> str:
         if self.limit is None:
             return ""
-        ratio = self.ours / self.copy if self.versus_copy else self.peer_ratio
+        ratio = paired_ratio(self.ours, self.copy) if self.versus_copy else self.peer_ratio
         if ratio is None:
             return "n/a"
         ok = ratio < self.limit if self.strict else ratio <= self.limit
@@ -226,7 +250,7 @@ def print_table(rows: list[Row]) -> None:
     print("|" + "|".join(" --- " for _ in head) + "|")
     for r in rows:
         cells = [r.name, fmt_ms(r.ours), r.peer_name, fmt_ms(r.peer) if r.peer_name else "",
-                 fmt_ratio(r.peer_ratio), fmt_ms(r.copy), fmt_ratio(r.ours / r.copy), r.target, r.met, r.check]
+                 fmt_ratio(r.peer_ratio), fmt_ms(r.copy), fmt_ratio(paired_ratio(r.ours, r.copy)), r.target, r.met, r.check]
         print("| " + " | ".join(cells) + " |")
 
 
@@ -375,11 +399,12 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="7 repetitions instead of 25 (a smoke run)")
     args = parser.parse_args(argv)
     # Warm-up matters: the first calls after another workload's are slower (allocator, page cache).
-    reps, warmup = (7, 3) if args.quick else (25, 5)
+    reps, warmup = (7, 3) if args.quick else (41, 5)
 
     print(f"# scatter_core speed, {time.strftime('%Y-%m-%d')}")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores; {versions()}")
-    print(f"median of {reps} interleaved repetitions after {warmup} warm-up; times in ms; "
+    print(f"median of {reps} interleaved repetitions after {warmup} warm-up; times in ms; ratios: median of the "
+          f"per-repetition ratios; "
           f"load average at start {os.getloadavg()[0]:.2f}")
     tunables = {k: v for k, v in os.environ.items() if k.startswith("MALLOC_")}
     print("glibc malloc: " + (", ".join(f"{k}={v}" for k, v in tunables.items()) if tunables else "default settings"))

@@ -201,8 +201,8 @@ def scatter(op, data, indices, updates, *, out: np.ndarray | None = None, **attr
     """
     p = prepare(op, data, indices, updates, attrs)  # validate everything before touching out
     if out is None:
-        out = buffers.empty(p.data.shape, p.data.dtype)  # a freed earlier result's memory when there is one
-        copy_into(out, p.data)
+        out, reused = buffers.take(p.data.shape, p.data.dtype)  # a freed earlier result's memory if any
+        copy_into(out, p.data, mapped=reused)
         return apply_fast(p, out)
     if not isinstance(out, np.ndarray) or out.shape != p.data.shape or out.dtype != p.data.dtype \
             or not out.flags.c_contiguous or not out.flags.writeable:
@@ -210,27 +210,35 @@ def scatter(op, data, indices, updates, *, out: np.ndarray | None = None, **attr
             f"out must be a writeable C-contiguous array of data's shape {p.data.shape} and dtype "
             f"{p.data.dtype}; got {getattr(out, 'shape', type(out).__name__)} "
             f"{getattr(out, 'dtype', '')}".rstrip(), argument="out", rule="out")
-    if not np.shares_memory(out, p.data):
-        copy_into(out, p.data)
+    in_place = out.ctypes.data == p.data.ctypes.data and p.data.flags.c_contiguous  # out is data itself
+    if not in_place:
+        copy_into(out, p.data, mapped=True)  # an out= buffer has usually been written before
     return apply_fast(p, out)
 
 
-PARALLEL_COPY_BYTES = 8 * 2**20  # below this one thread copies faster than two can start
+# Measured on the project VM (README, Speed): a copy into pages not yet mapped is bound by the
+# kernel's page faults, which two threads share out, from about 8 MB; into mapped pages it is
+# bound by memory bandwidth, which one thread nearly fills, and a second thread only pays off
+# for very large arrays (48 MB: 0.3 ms slower with two; 144 MB: 0.1 ms faster).
+PARALLEL_COPY_BYTES = 8 * 2**20
+PARALLEL_MAPPED_COPY_BYTES = 64 * 2**20
 _copy_pool = None
 
 
-def copy_into(out: np.ndarray, src: np.ndarray) -> None:
+def copy_into(out: np.ndarray, src: np.ndarray, *, mapped: bool = False) -> None:
     """``np.copyto(out, src)``, split across the CPU's cores for large C-contiguous arrays.
 
-    Copying data into the output is most of a scatter's time on large tensors (a fresh output
-    also pays a page fault per page). NumPy copies on one thread; here large arrays are copied
-    in one chunk per core on a small thread pool (NumPy releases the GIL while it copies),
-    which takes about half the time on 2 cores. Same bytes either way.
+    Copying data into the output is most of a scatter's time on large tensors. NumPy copies on
+    one thread; here large arrays are copied in one chunk per core on a small thread pool
+    (NumPy releases the GIL while it copies). ``mapped`` says whether out's pages have been
+    written before, which moves the size from which that pays off. Same bytes either way.
     """
     global _copy_pool
     workers = min(os.cpu_count() or 1, 4)
-    if (workers < 2 or src.nbytes < PARALLEL_COPY_BYTES or not src.flags.c_contiguous
-            or not out.flags.c_contiguous or src.dtype != out.dtype or src.shape != out.shape):
+    threshold = PARALLEL_MAPPED_COPY_BYTES if mapped else PARALLEL_COPY_BYTES
+    if (workers < 2 or src.nbytes < threshold or not src.flags.c_contiguous
+            or not out.flags.c_contiguous or src.dtype != out.dtype or src.shape != out.shape
+            or np.shares_memory(out, src)):  # overlapping chunks would race: NumPy's copy handles overlap
         np.copyto(out, src)
         return
     if _copy_pool is None:

@@ -150,6 +150,11 @@ def test_out_buffer():
     with pytest.raises(ScatterError, match="indices"):
         scatter("ScatterND-18", data, [[7]], np.float32([9]), out=buf)
     assert buf.tolist() == [-1, -1, -1, -1]
+    assert scatter("ScatterND-18", buf, [[2]], np.float32([5]), out=buf) is buf  # in place
+    assert buf.tolist() == [-1, -1, 5, -1]
+    shared = np.arange(6, dtype=np.float32)  # out overlaps data without being it: copied correctly
+    res = scatter("ScatterND-18", shared[:5], [[0]], np.float32([9]), out=shared[1:])
+    assert res.tolist() == [9, 1, 2, 3, 4] and shared.tolist() == [0, 9, 1, 2, 3, 4]
 
 
 # -- invalid inputs: each names the input and the rule ------------------------------
