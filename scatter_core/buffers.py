@@ -52,20 +52,14 @@ class Block:
 
 def empty(shape, dtype) -> np.ndarray:
     """An uninitialised C-contiguous array, from a freed block of the same size when there is one."""
-    return take(shape, dtype)[0]
-
-
-def take(shape, dtype) -> tuple[np.ndarray, bool]:
-    """:func:`empty`, and whether the array reuses a freed block (its pages are mapped already)."""
     dtype = np.dtype(dtype)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     if nbytes < MIN_BYTES or MAX_BYTES <= 0 or dtype.hasobject:
-        return np.empty(shape, dtype=dtype), False
+        return np.empty(shape, dtype=dtype)
     raw = _take(nbytes)
-    reused = raw is not None
     if raw is None:
         raw = np.empty(nbytes, dtype=np.uint8)
-    return np.asarray(Block(raw, shape, dtype)), reused
+    return np.asarray(Block(raw, shape, dtype))
 
 
 def _take(nbytes: int) -> np.ndarray | None:

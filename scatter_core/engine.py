@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import queue
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -201,8 +202,8 @@ def scatter(op, data, indices, updates, *, out: np.ndarray | None = None, **attr
     """
     p = prepare(op, data, indices, updates, attrs)  # validate everything before touching out
     if out is None:
-        out, reused = buffers.take(p.data.shape, p.data.dtype)  # a freed earlier result's memory if any
-        copy_into(out, p.data, mapped=reused)
+        out = buffers.empty(p.data.shape, p.data.dtype)  # a freed earlier result's memory if any
+        copy_into(out, p.data)
         return apply_fast(p, out)
     if not isinstance(out, np.ndarray) or out.shape != p.data.shape or out.dtype != p.data.dtype \
             or not out.flags.c_contiguous or not out.flags.writeable:
@@ -212,31 +213,28 @@ def scatter(op, data, indices, updates, *, out: np.ndarray | None = None, **attr
             f"{getattr(out, 'dtype', '')}".rstrip(), argument="out", rule="out")
     in_place = out.ctypes.data == p.data.ctypes.data and p.data.flags.c_contiguous  # out is data itself
     if not in_place:
-        copy_into(out, p.data, mapped=True)  # an out= buffer has usually been written before
+        copy_into(out, p.data)
     return apply_fast(p, out)
 
 
-# Measured on the project VM (README, Speed): a copy into pages not yet mapped is bound by the
-# kernel's page faults, which two threads share out, from about 8 MB; into mapped pages it is
-# bound by memory bandwidth, which one thread nearly fills, and a second thread only pays off
-# for very large arrays (48 MB: 0.3 ms slower with two; 144 MB: 0.1 ms faster).
-PARALLEL_COPY_BYTES = 8 * 2**20
-PARALLEL_MAPPED_COPY_BYTES = 64 * 2**20
+PARALLEL_COPY_BYTES = 8 * 2**20  # below this one thread copies faster than two can start
+COPY_CHUNK_BYTES = 4 * 2**20
 _copy_pool = None
 
 
-def copy_into(out: np.ndarray, src: np.ndarray, *, mapped: bool = False) -> None:
-    """``np.copyto(out, src)``, split across the CPU's cores for large C-contiguous arrays.
+def copy_into(out: np.ndarray, src: np.ndarray) -> None:
+    """``np.copyto(out, src)``, shared by the CPU's cores for large C-contiguous arrays.
 
     Copying data into the output is most of a scatter's time on large tensors. NumPy copies on
-    one thread; here large arrays are copied in one chunk per core on a small thread pool
-    (NumPy releases the GIL while it copies). ``mapped`` says whether out's pages have been
-    written before, which moves the size from which that pays off. Same bytes either way.
+    one thread; here large arrays are cut into 4 MB chunks that this thread and a small pool
+    take in turn until none is left (NumPy releases the GIL while it copies). Handing chunks out
+    as threads come free, rather than one half each, keeps a pool thread that wakes up late
+    from holding up the end. Page faults of a new output are shared out the same way.
+    Same bytes either way.
     """
     global _copy_pool
     workers = min(os.cpu_count() or 1, 4)
-    threshold = PARALLEL_MAPPED_COPY_BYTES if mapped else PARALLEL_COPY_BYTES
-    if (workers < 2 or src.nbytes < threshold or not src.flags.c_contiguous
+    if (workers < 2 or src.nbytes < PARALLEL_COPY_BYTES or not src.flags.c_contiguous
             or not out.flags.c_contiguous or src.dtype != out.dtype or src.shape != out.shape
             or np.shares_memory(out, src)):  # overlapping chunks would race: NumPy's copy handles overlap
         np.copyto(out, src)
@@ -244,8 +242,20 @@ def copy_into(out: np.ndarray, src: np.ndarray, *, mapped: bool = False) -> None
     if _copy_pool is None:
         _copy_pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="scatter-copy")
     dst, srcf = out.reshape(-1), src.reshape(-1)
-    bounds = np.linspace(0, srcf.size, workers + 1).astype(np.int64)
-    jobs = [_copy_pool.submit(np.copyto, dst[a:b], srcf[a:b]) for a, b in zip(bounds[1:-1], bounds[2:])]
-    np.copyto(dst[:bounds[1]], srcf[:bounds[1]])
+    step = max(COPY_CHUNK_BYTES // src.itemsize, 1)
+    starts = queue.SimpleQueue()  # each chunk's start, taken by exactly one thread
+    for a in range(0, srcf.size, step):
+        starts.put(a)
+
+    def work() -> None:
+        while True:
+            try:
+                a = starts.get_nowait()
+            except queue.Empty:
+                return
+            np.copyto(dst[a:a + step], srcf[a:a + step])
+
+    jobs = [_copy_pool.submit(work) for _ in range(workers - 1)]
+    work()
     for job in jobs:
         job.result()
