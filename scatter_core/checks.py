@@ -46,12 +46,23 @@ def as_tensor(name: str, value) -> np.ndarray:
     return arr
 
 
+_DTYPE_NAMES: dict[np.dtype, str] = {}
+
+
+def _dtype_name(dtype: np.dtype) -> str:
+    """``dtype.name``, remembered: NumPy computes the name in Python on every access."""
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = dtype.name
+    return name
+
+
 def check_index_dtype(spec: OpSpec, indices: np.ndarray) -> None:
     if indices.dtype.kind not in "iu":
         raise ScatterError(
             f"indices has dtype {indices.dtype}; {spec.name} takes integer indices "
             f"({', '.join(spec.index_rule.dtypes)})", argument="indices", rule="index-dtype")
-    if indices.dtype.name not in spec.index_rule.dtypes:
+    if _dtype_name(indices.dtype) not in spec.index_rule.dtypes:
         raise ScatterError(
             f"indices has dtype {indices.dtype}; {spec.name} allows only "
             f"{', '.join(spec.index_rule.dtypes)} indices", argument="indices", rule="index-dtype")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from .errors import ScatterError
 from .spec import ANY_INT, AttrSpec, IndexRule, OpSpec, RuntimeNote
 
 ORT = "onnxruntime 1.31.1"
@@ -485,8 +486,6 @@ FAMILY_TITLES = MappingProxyType({
 
 def get_spec(op) -> OpSpec:
     """Look an operator up by versioned name; a spec record passes through."""
-    from .errors import ScatterError
-
     if isinstance(op, OpSpec):
         return op
     try:
