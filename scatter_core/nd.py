@@ -79,7 +79,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         norm = check_index_values(spec, tuples, sizes, np.arange(k), data.shape).reshape(n, k)
         row_strides = c_strides(data.shape[:k]) if k else np.zeros(0, dtype=np.int64)
         rows = norm @ row_strides if k else np.zeros(n, dtype=np.int64)
-    targets = rows[:, None] * slice_size + np.arange(slice_size, dtype=np.int64)[None, :]
+    targets = np.add.outer(rows * slice_size, iota(slice_size))  # (n, slice_size): each slice's cells
     sources = iota(n * slice_size).reshape(n, slice_size)
     if k == 0 and n:
         notes.append(PlanNote(
@@ -89,7 +89,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
             f"onnx.reference, the OpenVINO reference).", topic="k-zero"))
     return Plan(
         loop_shape=loop_shape,
-        targets=np.ascontiguousarray(targets, dtype=np.int64),
+        targets=targets.astype(np.int64, copy=False),
         sources=sources,
         index_cells=iota(n * k).reshape(n, k),
         index_raw=tuples.astype(np.int64, copy=False),
