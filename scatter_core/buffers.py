@@ -10,7 +10,9 @@ new results, in a small and bounded way:
 * when a pooled result and every view of it are gone, its block goes back to the
   pool, which keeps at most :data:`MAX_BUFFERS` blocks and :data:`MAX_BYTES` in all
   (least recently freed ones are dropped first);
-* :func:`release` frees everything the pool holds; ``max_bytes=0`` turns it off.
+* a block not taken again within :data:`KEEP_SECONDS` is freed, so a long-running
+  process (the app's server) doesn't hold idle memory after a burst of large scatters;
+* :func:`release` frees everything the pool holds; ``MAX_BYTES = 0`` turns it off.
 
 A pooled result is an ordinary writeable, aligned, C-contiguous ``ndarray``. The only
 difference a caller can see is that it does not own its memory (``flags.owndata`` is
@@ -19,7 +21,9 @@ false and ``base`` is a :class:`Block`), so ``ndarray.resize`` in place is refus
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 import weakref
 from collections import deque
 
@@ -28,12 +32,14 @@ import numpy as np
 MIN_BYTES = 8 * 2**20
 MAX_BUFFERS = 2
 MAX_BYTES = 512 * 2**20
+KEEP_SECONDS = 5.0
 
 # Reentrant: a block's finalizer can run inside a garbage collection that starts while this
 # thread holds the lock.
 _lock = threading.RLock()
-_free: deque[np.ndarray] = deque()  # raw uint8 blocks, most recently freed last
+_free: deque[tuple[float, np.ndarray]] = deque()  # (time freed, raw uint8 block), oldest first
 _stats = {"hits": 0, "misses": 0, "bytes": 0}
+_timer: threading.Timer | None = None
 
 
 class Block:
@@ -65,8 +71,8 @@ def empty(shape, dtype) -> np.ndarray:
 def _take(nbytes: int) -> np.ndarray | None:
     with _lock:
         for i in range(len(_free) - 1, -1, -1):
-            if _free[i].nbytes == nbytes:
-                raw = _free[i]
+            if _free[i][1].nbytes == nbytes:
+                raw = _free[i][1]
                 del _free[i]
                 _stats["bytes"] -= nbytes
                 _stats["hits"] += 1
@@ -79,18 +85,50 @@ def _give_back(raw: np.ndarray) -> None:
     with _lock:
         if MAX_BYTES <= 0 or raw.nbytes > MAX_BYTES:
             return
-        _free.append(raw)
+        _free.append((time.monotonic(), raw))
         _stats["bytes"] += raw.nbytes
         while len(_free) > MAX_BUFFERS or _stats["bytes"] > MAX_BYTES:
-            _stats["bytes"] -= _free.popleft().nbytes
+            _stats["bytes"] -= _free.popleft()[1].nbytes
+        _arm_expiry()
+
+
+def _arm_expiry() -> None:
+    """Start the timer that frees the oldest block when it has been idle KEEP_SECONDS (lock held)."""
+    global _timer
+    if _timer is not None or not _free:
+        return
+    wait = max(KEEP_SECONDS - (time.monotonic() - _free[0][0]), 0.0)
+    timer = threading.Timer(wait, _expire)
+    timer.daemon = True
+    try:
+        timer.start()
+    except RuntimeError:  # no new threads while the interpreter shuts down: keep nothing
+        _free.clear()
+        _stats["bytes"] = 0
+        return
+    _timer = timer
+
+
+def _expire() -> None:
+    global _timer
+    with _lock:
+        _timer = None
+        now = time.monotonic()
+        while _free and now - _free[0][0] >= KEEP_SECONDS:
+            _stats["bytes"] -= _free.popleft()[1].nbytes
+        _arm_expiry()
 
 
 def release() -> int:
     """Free every block the pool holds; returns the bytes released."""
+    global _timer
     with _lock:
         held = _stats["bytes"]
         _free.clear()
         _stats["bytes"] = 0
+        if _timer is not None:
+            _timer.cancel()
+            _timer = None
     return held
 
 
@@ -98,3 +136,13 @@ def stats() -> dict[str, int]:
     """Blocks and bytes held, and how many requests a freed block served (hits) or not (misses)."""
     with _lock:
         return {"blocks": len(_free), **_stats}
+
+
+def _after_fork_in_child() -> None:
+    global _timer
+    _timer = None  # the parent's timer thread doesn't exist here (nothing to cancel)
+    release()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

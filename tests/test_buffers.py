@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -66,6 +67,20 @@ def test_pool_is_bounded_and_can_be_released_or_turned_off(monkeypatch):
     assert a.flags.owndata
     del a
     assert buffers.stats()["blocks"] == 0
+
+
+def test_idle_blocks_are_freed_after_keep_seconds(monkeypatch):
+    monkeypatch.setattr(buffers, "KEEP_SECONDS", 0.2)
+    a = buffers.empty(BIG, np.float32)
+    del a
+    assert buffers.stats()["blocks"] == 1
+    b = buffers.empty(BIG, np.float32)  # taken again in time: still served from the pool
+    assert buffers.stats()["hits"] >= 1
+    del b
+    deadline = time.monotonic() + 5
+    while buffers.stats()["blocks"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert buffers.stats()["blocks"] == 0 and buffers.stats()["bytes"] == 0
 
 
 def test_scatter_results_on_reused_memory_are_right():
