@@ -71,7 +71,13 @@ class _Formatter:
         if text is None:
             text = fmt_value(v)
             if len(text) > digits + 2 and isinstance(v, (float, np.floating)) and np.isfinite(v):
-                text = f"{float(v):.{digits}g}"  # a fixed number of significant digits; the hover shows more
+                # at most `digits` significant digits and digits + 2 characters where that is
+                # possible (0.0539 -> 0.054 at 3): cells are narrow; the hover shows the full value
+                precision = digits
+                text = f"{float(v):.{precision}g}"
+                while len(text) > digits + 2 and precision > 1:
+                    precision -= 1
+                    text = f"{float(v):.{precision}g}"
             self.memo[key] = text
         return text
 
@@ -92,14 +98,23 @@ class _Formatter:
         return rows
 
 
-def density(view: View) -> tuple[int, int]:
-    """(significant digits, font size) for a panel: dense panels get shorter numbers in smaller type."""
+def density(view: View, units: int = 0) -> tuple[int, int]:
+    """(significant digits, font size) for a panel: dense panels get shorter numbers in smaller type.
+
+    ``units`` is the whole figure's width in columns (:func:`panel_units`): the three panels
+    share one width, so many columns in all make every cell narrow. A panel narrower than its
+    5-column minimum has correspondingly wider cells.
+    """
     cols = view.canvas_shape[1]
-    if cols <= 8:
-        return 4, 12
-    if cols <= 12:
-        return 3, 11
-    return 2, 9
+    by_panel = (4, 12) if cols <= 8 else (3, 11) if cols <= 12 else (2, 9)
+    crowd = units * cols / max(cols, 5)  # the figure's width in columns as wide as this panel's
+    by_figure = (4, 12) if crowd <= 15 else (3, 11) if crowd <= 19 else (3, 10) if crowd <= 22 else (2, 9)
+    return min(by_panel, by_figure)  # both tables shrink digits and type together
+
+
+def panel_units(views) -> list[int]:
+    """Each panel's share of the figure's width, in columns (at least 5: room for its title)."""
+    return [max(v.canvas_shape[1], 5) for v in views]
 
 
 def wrap_caption(text: str, width: int = 120) -> str:
@@ -224,6 +239,7 @@ class StepFigure:
         self._statics: dict = {}
         self._frames: dict = {}
         self._budget: int | None = None
+        self.units = sum(panel_units(self.views_for(0)))  # the canvas shapes are the same in every frame
 
     # -- one frame ---------------------------------------------------------------
     def _focus_step(self, k: int) -> int | None:
@@ -258,7 +274,7 @@ class StepFigure:
         source = (self.trace.indices, self.trace.updates)[which] if which < 2 else None
         if source is not None:
             vals = np.asarray(source).reshape(-1)[np.where(mask, cells, 0)] if source.size else np.zeros(cells.shape)
-            part["text"] = self.fmt.grid(vals, mask, digits=density(view)[0])
+            part["text"] = self.fmt.grid(vals, mask, digits=density(view, self.units)[0])
             part["z"] = [[0 if m else None for m in row] for row in mask.tolist()] if which == 0 else _z(vals, mask)
         self._statics[key] = part
         return part
@@ -279,7 +295,7 @@ class StepFigure:
         out_vals, counts = self.history.at(cells_o, k)
         if exact:
             out_vals = t.state_at(k).reshape(-1)[np.where(mask_o, cells_o, 0)]
-        traces.append(dict(type="heatmap", z=_z(out_vals, mask_o), text=self.fmt.grid(out_vals, mask_o, counts, digits=density(ov)[0]),
+        traces.append(dict(type="heatmap", z=_z(out_vals, mask_o), text=self.fmt.grid(out_vals, mask_o, counts, digits=density(ov, self.units)[0]),
                            customdata=out["customdata"]))
         written = (counts > 0) & mask_o
         if written.any():
@@ -369,7 +385,7 @@ class StepFigure:
         return int(min(MAX_FRAMES, max(MIN_FRAMES, MAX_BYTES // max(size, 1))))
 
     def _domains(self, views) -> list[tuple[float, float]]:
-        widths = [max(v.canvas_shape[1], 5) for v in views]  # room for each panel's title
+        widths = panel_units(views)
         space, right = 0.05, 0.93  # leave the right edge for the colour bar
         usable = right - space * (len(widths) - 1)
         total = float(sum(widths))
@@ -393,7 +409,7 @@ class StepFigure:
         return dict(tr, xaxis=f"x{ref}", yaxis=f"y{ref}", texttemplate="%{text}",
                     hovertemplate=("%{customdata}: %{text}<extra></extra>" if sub == 1 else
                                    "%{customdata} = %{z:.9g}<extra></extra>"), xgap=2, ygap=2,
-                    textfont=dict(size=density(view)[1], color="#212529"), **extra)
+                    textfont=dict(size=density(view, self.units)[1], color="#212529"), **extra)
 
     def _layout(self, first: FrameParts, titles: list, animated: bool) -> dict:
         rows = max(v.canvas_shape[0] for v in first.views)
