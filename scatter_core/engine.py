@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import queue
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
@@ -13,6 +10,7 @@ import numpy as np
 
 from . import buffers, elements, nd, update
 from .checks import as_tensor, check_index_dtype, coerce_updates, normalize_axis
+from .copying import copy_into
 from .errors import ScatterError
 from .plan import Plan, is_iota
 from .reductions import Reduction, divide_mean
@@ -215,47 +213,3 @@ def scatter(op, data, indices, updates, *, out: np.ndarray | None = None, **attr
     if not in_place:
         copy_into(out, p.data)
     return apply_fast(p, out)
-
-
-PARALLEL_COPY_BYTES = 8 * 2**20  # below this one thread copies faster than two can start
-COPY_CHUNK_BYTES = 4 * 2**20
-_copy_pool = None
-
-
-def copy_into(out: np.ndarray, src: np.ndarray) -> None:
-    """``np.copyto(out, src)``, shared by the CPU's cores for large C-contiguous arrays.
-
-    Copying data into the output is most of a scatter's time on large tensors. NumPy copies on
-    one thread; here large arrays are cut into 4 MB chunks that this thread and a small pool
-    take in turn until none is left (NumPy releases the GIL while it copies). Handing chunks out
-    as threads come free, rather than one half each, keeps a pool thread that wakes up late
-    from holding up the end. Page faults of a new output are shared out the same way.
-    Same bytes either way.
-    """
-    global _copy_pool
-    workers = min(os.cpu_count() or 1, 4)
-    if (workers < 2 or src.nbytes < PARALLEL_COPY_BYTES or not src.flags.c_contiguous
-            or not out.flags.c_contiguous or src.dtype != out.dtype or src.shape != out.shape
-            or np.shares_memory(out, src)):  # overlapping chunks would race: NumPy's copy handles overlap
-        np.copyto(out, src)
-        return
-    if _copy_pool is None:
-        _copy_pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="scatter-copy")
-    dst, srcf = out.reshape(-1), src.reshape(-1)
-    step = max(COPY_CHUNK_BYTES // src.itemsize, 1)
-    starts = queue.SimpleQueue()  # each chunk's start, taken by exactly one thread
-    for a in range(0, srcf.size, step):
-        starts.put(a)
-
-    def work() -> None:
-        while True:
-            try:
-                a = starts.get_nowait()
-            except queue.Empty:
-                return
-            np.copyto(dst[a:a + step], srcf[a:a + step])
-
-    jobs = [_copy_pool.submit(work) for _ in range(workers - 1)]
-    work()
-    for job in jobs:
-        job.result()

@@ -254,21 +254,3 @@ def test_state_at_end_and_start_are_fresh_copies():
     assert same_bits(end, t.output) and same_bits(start, t.data)
     assert end.flags.writeable and not np.shares_memory(end, t.output)
     assert start.flags.writeable and not np.shares_memory(start, t.data)
-
-
-def test_parallel_copy_gives_the_same_bytes():
-    from scatter_core.engine import PARALLEL_COPY_BYTES, copy_into
-
-    for dtype in ("float32", "int8", "bool", "float64"):
-        src = (np.arange(PARALLEL_COPY_BYTES // np.dtype(dtype).itemsize * 2 + 7) % 251).astype(dtype)
-        out = np.empty_like(src)
-        copy_into(out, src)
-        assert out.tobytes() == src.tobytes()
-    buf = np.arange(PARALLEL_COPY_BYTES // 4 * 3, dtype=np.float32)  # overlapping source and destination
-    want = buf[: buf.size - 1000].copy()
-    copy_into(buf[1000:], buf[: buf.size - 1000])
-    assert buf[1000:].tobytes() == want.tobytes()
-    strided = np.arange(40).reshape(4, 10)[:, ::2]  # not contiguous: the plain copy path
-    out = np.empty(strided.shape, strided.dtype)
-    copy_into(out, strided)
-    assert out.tolist() == strided.tolist()
