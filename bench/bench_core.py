@@ -50,7 +50,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 import scatter_core as sc  # noqa: E402
-from scatter_core import buffers  # noqa: E402
+from scatter_core import buffers, copying  # noqa: E402
 from scatter_core.findings import collect  # noqa: E402
 
 try:
@@ -384,6 +384,20 @@ def state_at_times(w: Workload, op: str, reps: int, warmup: int) -> list[tuple[i
     return list(zip(ks, times))
 
 
+def copy_paths(workloads: list[Workload]) -> str:
+    """Which copy plan scatter_core.copying uses for each workload's data on this machine."""
+    threshold = copying.streaming_threshold()
+    known = (f"{threshold / 2**20:.1f} MiB (glibc x86_non_temporal_threshold)" if threshold
+             else "unknown (chunks only)")
+    parts = []
+    for w in workloads:
+        ranges = copying.copy_plan(w.data.size, w.data.itemsize, copying.workers(), threshold)
+        streamed = sum(1 for a, b in ranges if threshold and (b - a) * w.data.itemsize >= threshold)
+        parts.append(f"{w.name} ({w.data.nbytes / 2**20:.0f} MiB): {streamed} streamed piece(s) and "
+                     f"{len(ranges) - streamed} chunk(s) on {copying.workers()} threads")
+    return f"copy into the output: memcpy streaming threshold {known}; " + "; ".join(parts)
+
+
 # -- main --------------------------------------------------------------------------------------------
 def versions() -> str:
     parts = [f"Python {platform.python_version()}", f"numpy {np.__version__}"]
@@ -414,6 +428,7 @@ def main(argv=None) -> int:
 
     ex6 = example6()
     nd = nd_layer()
+    print(copy_paths([ex6, nd]))
     ex6_op = "ScatterElementsUpdate-12"
     rows: list[Row] = []
 
