@@ -32,6 +32,7 @@ import os
 import queue
 import re
 import subprocess
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -45,12 +46,17 @@ STREAM_MARGIN = 9 / 8
 MAX_WORKERS = 4
 
 _pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()  # the app's sessions may make their first large copy at the same time
 _TUNABLE = re.compile(r"^glibc\.cpu\.x86_non_temporal_threshold:\s*(0x[0-9a-fA-F]+|\d+)", re.MULTILINE)
 
 
 def workers() -> int:
-    """Threads a large copy is shared among (this one included)."""
-    return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+    """Threads a large copy is shared among (this one included): the cores this process may run on, at most 4."""
+    try:
+        cores = len(os.sched_getaffinity(0))  # honours taskset and container cpusets
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
 
 
 def parse_tunables(text: str) -> int | None:
@@ -143,13 +149,11 @@ def copy_into(out: np.ndarray, src: np.ndarray) -> None:
 
 def run_plan(dst: np.ndarray, src: np.ndarray, ranges: list[tuple[int, int]], n_workers: int) -> None:
     """Copy each range of flat ``src`` into flat ``dst``, ranges taken in order by up to ``n_workers`` threads."""
-    global _pool
     if len(ranges) <= 1 or n_workers < 2:
         for a, b in ranges:
             np.copyto(dst[a:b], src[a:b])
         return
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=MAX_WORKERS - 1, thread_name_prefix="scatter-copy")
+    pool = _get_pool()
     todo: queue.SimpleQueue = queue.SimpleQueue()
     for r in ranges:
         todo.put(r)
@@ -163,15 +167,24 @@ def run_plan(dst: np.ndarray, src: np.ndarray, ranges: list[tuple[int, int]], n_
             np.copyto(dst[a:b], src[a:b])
 
     helpers = min(n_workers, len(ranges)) - 1
-    jobs = [_pool.submit(work) for _ in range(helpers)]
+    jobs = [pool.submit(work) for _ in range(helpers)]
     work()
     for job in jobs:
         job.result()
 
 
-def _after_fork_in_child() -> None:
+def _get_pool() -> ThreadPoolExecutor:
     global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=MAX_WORKERS - 1, thread_name_prefix="scatter-copy")
+        return _pool
+
+
+def _after_fork_in_child() -> None:
+    global _pool, _pool_lock
     _pool = None  # the parent's pool threads don't exist in the child: submitting there would hang
+    _pool_lock = threading.Lock()  # and the lock may have been held by one of them at the fork
 
 
 if hasattr(os, "register_at_fork"):

@@ -178,3 +178,47 @@ def test_a_forked_child_can_still_copy():
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     pytest.fail("the forked child's copy did not finish within 60 s")
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
+def test_workers_follow_the_cpus_this_process_may_use():
+    import subprocess
+    import sys
+
+    code = ("import os; from scatter_core import copying; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+            "print(copying.workers())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "1"
+    assert copying.workers() == min(len(os.sched_getaffinity(0)), copying.MAX_WORKERS)
+
+
+def test_sessions_starting_their_first_copy_together_share_one_pool(monkeypatch):
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    made = []
+
+    class CountingPool(ThreadPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            made.append(self)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(copying, "ThreadPoolExecutor", CountingPool)
+    monkeypatch.setattr(copying, "_pool", None)
+    monkeypatch.setattr(copying, "workers", lambda: 2)
+    src = (np.arange(3 * PARALLEL_BYTES // 4) % 89).astype(np.float32)
+    outs = [np.zeros_like(src) for _ in range(8)]
+    start = threading.Barrier(len(outs))
+
+    def session(out):
+        start.wait()
+        copy_into(out, src)
+
+    threads = [threading.Thread(target=session, args=(o,)) for o in outs]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    assert all(out.tobytes() == src.tobytes() for out in outs)
+    assert len(made) == 1
+    made[0].shutdown(wait=True)
