@@ -19,7 +19,7 @@ whichever thread is free. The threshold is read once per process from glibc's ow
 (another C library, another CPU, a sandbox), every range is a chunk, which is always correct
 and only sometimes slower. The bytes copied are the same in every case.
 
-Measured on the project VM (Intel Xeon, threshold 99 MiB, 2 cores), 144 MB float32, copy
+Measured on the project VM (Intel Xeon, threshold 99 MiB, 2 cores), 144 MiB float32, copy
 alone: one whole call 13.6 ms, 4 MB chunks on both cores 12.8 ms, one streamed 99 MiB
 piece beside chunks 10.4 ms. Just above the threshold (100 MB) a lone streamed piece is
 the long pole and loses (8.8 ms against 8.2 ms), hence :data:`STREAM_MARGIN`.
