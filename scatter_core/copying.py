@@ -137,10 +137,12 @@ def copy_into(out: np.ndarray, src: np.ndarray) -> None:
     them in turn until none is left, so a thread that starts late doesn't hold up the end.
     Overlapping arrays, other layouts and mixed dtypes use NumPy's own copy, which handles them.
     """
+    if src.nbytes < PARALLEL_BYTES:  # most calls: small tensors, one plain copy
+        np.copyto(out, src)
+        return
     n_workers = workers()
-    if (n_workers < 2 or src.nbytes < PARALLEL_BYTES or not src.flags.c_contiguous
-            or not out.flags.c_contiguous or src.dtype != out.dtype or src.shape != out.shape
-            or np.shares_memory(out, src)):  # overlapping ranges would race
+    if (n_workers < 2 or not src.flags.c_contiguous or not out.flags.c_contiguous or src.dtype != out.dtype
+            or src.shape != out.shape or np.shares_memory(out, src)):  # overlapping ranges would race
         np.copyto(out, src)
         return
     ranges = copy_plan(src.size, src.itemsize, n_workers, streaming_threshold())

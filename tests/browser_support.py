@@ -14,7 +14,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
+from tests.skipping import skip_or_fail
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,16 +28,11 @@ BENIGN = ("/_stcore/health", "/_stcore/host-config", "Failed to load resource: t
 
 def require_browser():
     if not Path(CHROMIUM).exists():
-        message = f"Chromium not found at {CHROMIUM} (install Debian's chromium: scripts/install-test-deps.sh)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        skip_or_fail(f"Chromium not found at {CHROMIUM} (install Debian's chromium: scripts/install-test-deps.sh)")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("playwright is not installed (pip install -e '.[test]')")
-        pytest.skip("playwright is not installed")
+        skip_or_fail("playwright is not installed (pip install -e '.[test]')")
 
 
 def free_port() -> int:

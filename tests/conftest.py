@@ -9,9 +9,10 @@ setup).
 from __future__ import annotations
 
 import importlib.util
-import os
 
 import pytest
+
+from tests.skipping import skip_or_fail
 
 
 def _is_available(name: str) -> bool:
@@ -36,10 +37,7 @@ def require_or_skip(*names: str) -> None:
     missing = [n for n in names if not _is_available(n)]
     if not missing:
         return
-    message = f"not installed: {', '.join(missing)} (pip install -e '.[runtimes]')"
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true but {message}", pytrace=False)
-    pytest.skip(message)
+    skip_or_fail(f"not installed: {', '.join(missing)} (pip install -e '.[runtimes]')")
 
 
 @pytest.fixture(scope="module")
