@@ -23,7 +23,8 @@ import spec_examples  # noqa: E402
 from scatter_core import OPERATORS  # noqa: E402
 from tests.apptest_helpers import figures  # noqa: E402
 
-PAGE = {"nd": "pages/nd_family.py", "elements": "pages/elements_family.py", "update": "pages/update_family.py"}
+PAGE = {"nd": "app_pages/nd_family.py", "elements": "app_pages/elements_family.py",
+        "update": "app_pages/update_family.py"}
 LIMIT = 50_000_000
 
 

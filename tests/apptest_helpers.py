@@ -9,10 +9,11 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAGES = {"home": "pages/home.py", "nd": "pages/nd_family.py", "elements": "pages/elements_family.py",
-         "update": "pages/update_family.py", "spec-nd": "pages/spec_nd.py",
-         "spec-elements": "pages/spec_elements.py", "spec-update": "pages/spec_update.py",
-         "check": "pages/check_expected.py"}
+PAGES = {"home": "app_pages/home.py", "nd": "app_pages/nd_family.py",
+         "elements": "app_pages/elements_family.py",
+         "update": "app_pages/update_family.py", "spec-nd": "app_pages/spec_nd.py",
+         "spec-elements": "app_pages/spec_elements.py", "spec-update": "app_pages/spec_update.py",
+         "check": "app_pages/check_expected.py"}
 
 
 def open_page(page: str, timeout: float = 120, **params) -> AppTest:

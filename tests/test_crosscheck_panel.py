@@ -224,7 +224,7 @@ def test_rows_flag_a_difference_semantics_md_does_not_describe():
 def test_panel_on_the_check_page_runs_the_typed_case():
     require_or_skip("onnxruntime", "onnx.reference")
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/check_expected.py")
+    at.switch_page("app_pages/check_expected.py")
     at.run()
     assert not at.exception
     assert TITLE in [e.label for e in at.expander]
