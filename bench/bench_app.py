@@ -30,6 +30,7 @@ LIMIT = 50_000_000
 
 def measure(example, repeats: int):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()  # AppTest knows the pages' url paths only after a first run
     at.switch_page(PAGE[OPERATORS[example.op].family])
     at.query_params.update({"op": example.op, "example": example.id})
     t0 = time.perf_counter()

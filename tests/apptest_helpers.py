@@ -16,9 +16,19 @@ PAGES = {"home": "app_pages/home.py", "nd": "app_pages/nd_family.py",
          "check": "app_pages/check_expected.py"}
 
 
-def open_page(page: str, timeout: float = 120, **params) -> AppTest:
+def app_on(page_file: str, timeout: float = 120) -> AppTest:
+    """An AppTest switched to ``page_file`` (e.g. "app_pages/nd_family.py"), not yet run there.
+
+    It runs the app once first: before its first run AppTest knows a page only by its file name,
+    which is not the page's st.Page url_path, so switching earlier would silently run the home
+    page (Streamlit's AppTest.switch_page documents this)."""
     at = AppTest.from_file(APP, default_timeout=timeout)
-    at.switch_page(PAGES[page])
+    at.run()
+    return at.switch_page(page_file)
+
+
+def open_page(page: str, timeout: float = 120, **params) -> AppTest:
+    at = app_on(PAGES[page], timeout)
     if params:
         at.query_params.update({k: str(v) for k, v in params.items()})
     at.run()
