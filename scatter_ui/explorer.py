@@ -13,7 +13,8 @@ import streamlit as st
 import scatter_core as sc
 import spec_examples
 
-from . import cache, chart, panels, session
+from . import cache, panels, session
+from .player import player
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
 from .figures import overview_figure
 
@@ -110,11 +111,8 @@ class ExplorerPage:
         self._load_example(st.session_state[self.k("example")])
 
     def _set_step(self, value: int) -> None:
+        """The player reported a step: the page's step (URL, share link, step log) follows it."""
         st.session_state[self.k("step")] = int(value)
-        st.session_state[self.k("goto")] = int(value)
-
-    def _on_goto(self) -> None:
-        st.session_state[self.k("step")] = int(st.session_state[self.k("goto")])
 
     # -- controls ------------------------------------------------------------------------
     def sidebar(self):
@@ -211,22 +209,21 @@ class ExplorerPage:
             crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts), attrs,
                                self.k("crosscheck"))
             return
-        if example is not None:
-            panels.example_header(example, trace, edited)
-        self.editor(example)
         n = len(trace)
         step = min(max(int(ss.get(self.k("step"), 0)), 0), n)
         ss[self.k("step")] = step
-        self._url(op, ex_id, attrs, step, edited, texts)
-        panels.findings(trace)
-        self.step_controls(n, step)
         follow = bool(ss.get(self.k("follow"), True))
         pins = tuple(sorted(ss.get(self.k("pins"), {}).items())) if not follow else ()
         panel_axis = self.panel_axis_control(trace.data.ndim)
         sf = cache.step_figure(op, None if edited else ex_id, texts, attrs, follow, pins, panel_axis)
-        chart.show_html(*cache.figure_page(op, None if edited else ex_id, texts, attrs, follow, pins, panel_axis,
-                                           step))
-        st.markdown(f"**Server step {step}:** {trace.describe(step - 1) if step else 'initial state, output is a copy of data.'}")
+        view = cache.case_key(op, None if edited else ex_id, texts, attrs) + f":{follow}:{pins}:{panel_axis}"
+        player(sf.figure(step), key=self.k("player"), view=view, step=step, name=f"{op}-{ex_id}",
+               on_step=self._set_step)
+        self._url(op, ex_id, attrs, step, edited, texts)
+        if example is not None:
+            panels.example_header(example, trace, edited)
+        self.editor(example)
+        panels.findings(trace)
         out_view = sf.views_for(step)[2]
         if out_view.windowed:
             self.large_view(trace, out_view, step, follow)
@@ -247,24 +244,6 @@ class ExplorerPage:
             st.selectbox("Output: small multiples over axis", list(range(rank)), key=key,
                          help="The other two innermost axes form each matrix; longer axes become sliders.")
         return int(st.session_state[key])
-
-    def step_controls(self, n: int, step: int) -> None:
-        ss = st.session_state
-        if self.k("goto") not in ss or ss[self.k("goto")] != step:
-            ss[self.k("goto")] = step
-        cols = st.columns([1, 1, 1, 1, 2, 5], vertical_alignment="bottom")
-        cols[0].button("⏮", key=self.k("first"), help="first step (initial state)", on_click=self._set_step,
-                       args=(0,), disabled=step == 0, use_container_width=True)
-        cols[1].button("◀", key=self.k("prev"), help="previous step", on_click=self._set_step,
-                       args=(max(step - 1, 0),), disabled=step == 0, use_container_width=True)
-        cols[2].button("▶", key=self.k("next"), help="next step", on_click=self._set_step,
-                       args=(min(step + 1, n),), disabled=step >= n, use_container_width=True)
-        cols[3].button("⏭", key=self.k("last"), help="last step (final output)", on_click=self._set_step,
-                       args=(n,), disabled=step >= n, use_container_width=True)
-        cols[4].number_input("go to step", min_value=0, max_value=max(n, 0), step=1, key=self.k("goto"),
-                             on_change=self._on_goto)
-        cols[5].caption(f"Server-side step: {step} of {n}. The ▶ play button and slider in the figure run "
-                        f"in your browser.")
 
     def large_view(self, trace: sc.Trace, view, step: int, follow: bool) -> None:
         ss = st.session_state

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -25,13 +24,13 @@ def open_page(page: str, timeout: float = 120, **params) -> AppTest:
 
 
 def figures(at: AppTest) -> list[dict]:
-    """The animated figures on the page, decoded from their iframes."""
+    """What each step player on the page was sent: its figure (data, layout) with the frames,
+    captions, window (k0, k1), step count n, view id and start step."""
     out = []
-    for el in at.get("iframe"):
-        doc = el.proto.srcdoc
-        m = re.search(r"const fig = (\{.*?\});\n", doc, re.S)
-        if m:
-            out.append(json.loads(m.group(1).replace("<\\/", "</")))
+    for el in at.get("bidi_component"):
+        if el.proto.component_name.endswith(".player"):
+            data = json.loads(el.proto.json)
+            out.append(dict(data, data=data["figure"]["data"], layout=data["figure"]["layout"]))
     return out
 
 
