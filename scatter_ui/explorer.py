@@ -14,21 +14,14 @@ import scatter_core as sc
 import spec_examples
 
 from . import cache, panels, session
+from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
+                       spec_link, tensor_text)
 from .player import player
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
 from .figures import overview_figure
 
 CUSTOM = "__custom__"
 TEXT_ROLES = ("data", "indices", "updates")
-
-
-def _format(arr: np.ndarray) -> str:
-    with np.printoptions(threshold=cache.MAX_TEXT_ELEMENTS + 1, floatmode="unique", linewidth=88):
-        return repr(np.asarray(arr))
-
-
-def _editable(example) -> bool:
-    return not example.shapes_only and all(a.size <= cache.MAX_TEXT_ELEMENTS for a in example.inputs)
 
 
 class ExplorerPage:
@@ -96,7 +89,7 @@ class ExplorerPage:
         if ss.get(self.k("reduction")) not in spec.reduction_spellings:
             ss[self.k("reduction")] = spec.default_reduction
         for role in TEXT_ROLES:
-            text = _format(getattr(ex, role)) if ex is not None and _editable(ex) else ss.get(self.k(f"text_{role}"), "")
+            text = tensor_text(getattr(ex, role)) if ex is not None and editable(ex) else ss.get(self.k(f"text_{role}"), "")
             ss[self.k(f"text_{role}")] = pick(role, text)
         ss[self.k("step")] = max(int(pick("step", 0)), 0)
         ss[self.k("follow")] = bool(pick("follow", True))
@@ -118,8 +111,7 @@ class ExplorerPage:
     def sidebar(self):
         ss = st.session_state
         with st.sidebar:
-            st.selectbox("Operator version", self.names, key=self.k("op"), on_change=self._on_op,
-                         format_func=lambda n: f"{n} · {sc.OPERATORS[n].framework}")
+            operator_picker(self.names, self.k("op"), self._on_op)
             op = ss[self.k("op")]
             spec = sc.OPERATORS[op]
             examples = spec_examples.examples_for(op)
@@ -130,24 +122,9 @@ class ExplorerPage:
                 self._load_example(options[0])
             st.selectbox("Example", options, key=self.k("example"), on_change=self._on_example,
                          format_func=lambda i: titles.get(i, i))
-            st.markdown("**Attributes**")
-            rank = self._rank_hint()
-            for attr in spec.attributes:
-                if attr.name == "reduction":
-                    st.selectbox("reduction", spec.reduction_spellings, key=self.k("reduction"), help=attr.doc)
-                elif attr.name == "axis":
-                    lo, hi = (-rank, rank - 1) if rank else (-8, 7)
-                    if not lo <= ss.get(self.k("axis"), 0) <= hi:
-                        ss[self.k("axis")] = 0
-                    st.number_input("axis" + (" (4th input)" if attr.is_input else ""), min_value=lo,
-                                    max_value=hi, step=1, key=self.k("axis"), help=attr.doc)
-                elif attr.name == "use_init_val":
-                    st.checkbox("use_init_val", key=self.k("use_init_val"), help=attr.doc,
-                                disabled=ss.get(self.k("reduction")) == "none")
-            if spec.attribute("reduction") is None:
-                st.caption(f"{op} has no reduction attribute: every write replaces the cell.")
+            attribute_widgets(spec, self.k, self._rank_hint())
             st.divider()
-            st.caption(f"[{op} spec ↗]({spec.url})")
+            spec_link(spec)
         return spec
 
     def _rank_hint(self) -> int:
@@ -164,22 +141,24 @@ class ExplorerPage:
         if ex_id == CUSTOM:
             return True
         ex = spec_examples.by_id(ex_id)
-        if not _editable(ex):
+        if not editable(ex):
             return False
         ss = st.session_state
-        return any(ss.get(self.k(f"text_{r}")) != _format(getattr(ex, r)) for r in TEXT_ROLES)
+        return any(ss.get(self.k(f"text_{r}")) != tensor_text(getattr(ex, r)) for r in TEXT_ROLES)
 
-    def editor(self, example) -> None:
-        if example is not None and not _editable(example):
+    def editor(self, example, error: sc.ScatterError | None = None) -> None:
+        """The inputs as text; open, with the error beside the text, while the text has an error."""
+        if example is not None and not editable(example):
             with st.expander("Inputs"):
-                st.caption(f"This example's tensors are too large to edit as text (limit "
-                           f"{cache.MAX_TEXT_ELEMENTS:,} elements): data {example.data.shape}, indices "
-                           f"{example.indices.shape}, updates {example.updates.shape}. Pick “my own input” to type one.")
+                st.caption(md(f"This example's tensors are too large to edit as text (limit "
+                              f"{cache.MAX_TEXT_ELEMENTS:,} elements): data {example.data.shape}, indices "
+                              f"{example.indices.shape}, updates {example.updates.shape}. Pick “my own input” to "
+                              f"type one."))
             return
-        with st.expander("Edit inputs", expanded=example is None):
-            st.caption("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`). Nothing is "
-                       "evaluated; each tensor may have up to "
-                       f"{cache.MAX_TEXT_ELEMENTS:,} elements.")
+        with st.expander("Edit inputs", expanded=example is None or error is not None):
+            st.caption(INPUT_FORMATS)
+            if error is not None:
+                st.error(error_text(error), icon="🛑")
             cols = st.columns(3)
             for col, role in zip(cols, TEXT_ROLES):
                 col.text_area(role, key=self.k(f"text_{role}"), height=160, max_chars=sc.parsing.MAX_TEXT)
@@ -199,12 +178,13 @@ class ExplorerPage:
         attrs = tuple((a.name, ss.get(self.k(a.name))) for a in spec.attributes)
         attrs = tuple((n, int(v) if n == "axis" else v) for n, v in attrs)
         st.title(f"{op}")
-        st.caption(f"{sc.FAMILY_TITLES[self.family]} explorer · {spec.summary}")
+        st.caption(md(f"{sc.FAMILY_TITLES[self.family]} explorer · {spec.summary}"))
         try:
             trace = cache.trace_for(op, None if edited else ex_id, texts, attrs)
         except sc.ScatterError as exc:
-            st.error(error_text(exc), icon="🛑")
-            self.editor(example)
+            if example is not None and not editable(example):
+                st.error(error_text(exc), icon="🛑")
+            self.editor(example, exc)
             self._url(op, ex_id, attrs, 0, edited, texts)
             crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts), attrs,
                                self.k("crosscheck"))
@@ -256,7 +236,7 @@ class ExplorerPage:
                     pins[axis] = int(col.number_input(f"output axis {axis}", 0, trace.data.shape[axis] - 1,
                                                       value=int(pins.get(axis, idx)), key=self.k(f"pin{axis}")))
                 ss[self.k("pins")] = pins
-            st.caption(f"Showing {view.label('output')} of output {trace.data.shape}.")
+            st.caption(md(f"Showing {view.label('output')} of output {trace.data.shape}."))
             st.plotly_chart(overview_figure(trace, step), theme=None, key=self.k("overview"))
 
     def _url(self, op, ex_id, attrs, step, edited, texts) -> None:
@@ -272,19 +252,10 @@ class ExplorerPage:
             st.code(session.share_link(self.url_path, values), language=None, wrap_lines=True)
 
 
-def error_text(exc: sc.ScatterError) -> str:
-    """The error with the input it names in bold (once)."""
-    name = exc.argument or "input"
-    message = str(exc)
-    if message.startswith(f"{name}: "):
-        message = message[len(name) + 2:]
-    return f"**{name}**: {message}"
-
-
 def render(family: str, url_path: str) -> None:
     """Render the explorer page of ``family``; never lets an exception reach the user as a traceback."""
     try:
         ExplorerPage(family, url_path).render()
     except Exception as exc:  # noqa: BLE001 - last line of defence: a message, never a traceback
-        st.error(f"Something went wrong while drawing this page ({type(exc).__name__}: {exc}). Your inputs "
+        st.error(f"Something went wrong while drawing this page ({md(type(exc).__name__)}: {md(exc)}). Your inputs "
                  f"are kept; change them or pick another example.", icon="🛑")

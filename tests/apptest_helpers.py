@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -34,7 +36,16 @@ def figures(at: AppTest) -> list[dict]:
     return out
 
 
+def shown(markdown_source) -> str:
+    """What a reader sees of a Markdown element: rendered (CommonMark), tags dropped, entities decoded."""
+    from markdown_it import MarkdownIt
+
+    rendered = MarkdownIt("commonmark").enable("strikethrough").render(str(markdown_source))
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", rendered)).split())
+
+
 def texts(at: AppTest) -> str:
+    """Every Markdown-rendered text on the page, as shown."""
     parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "title")
              for e in getattr(at, kind)]
-    return "\n".join(str(p) for p in parts)
+    return "\n".join(shown(p) for p in parts)

@@ -7,7 +7,7 @@ import pytest
 
 import spec_examples
 from scatter_core import OPERATORS
-from tests.apptest_helpers import figures, open_page, texts
+from tests.apptest_helpers import figures, open_page, shown, texts
 
 FAMILY_PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
 TOO_LARGE = 50_000_000  # scatter_core.checks.MAX_ELEMENTS
@@ -36,7 +36,7 @@ def test_every_spec_example_can_be_selected_and_renders(example):
     assert at.selectbox[0].value == example.op and at.selectbox[1].value == example.id
     too_large = max(int(np.prod(s)) for s in example.shapes.values()) > TOO_LARGE
     if too_large:
-        assert any("the limit is" in e.value and e.icon == "🛑" for e in at.error)
+        assert any("the limit is" in shown(e.value) and e.icon == "🛑" for e in at.error)
         return
     assert not [e.value for e in at.error if e.icon == "🛑"]  # input/trace errors carry the stop icon
     figs = figures(at)
@@ -66,12 +66,12 @@ def test_animation_has_one_frame_per_step_plus_the_initial_state(example_id):
 
 def test_duplicate_examples_show_their_warning():
     at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1")
-    assert any("Duplicate indices" in i.value and "output[0]" in i.value for i in at.info)
+    assert any("Duplicate indices" in shown(i.value) and "output[0]" in shown(i.value) for i in at.info)
     dup_none = next(e for e in spec_examples.load_all()
                     if e.ours and "duplicate" in e.title.lower() and e.attrs.get("reduction", "none") == "none")
     page = FAMILY_PAGE[OPERATORS[dup_none.op].family]
     at = open_page(page, op=dup_none.op, example=dup_none.id)
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = " ".join(shown(w.value) for w in at.warning)
     assert "depends on the loop order" in warnings and "last write wins" in warnings
     assert any("first write wins" in str(el.proto) for el in at.get("plotly_chart"))
 
@@ -95,10 +95,10 @@ def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
     bad = "[[4], [3], [1], [9]]"
     at.text_area(key="nd:text_indices").set_value(bad).run()
     assert not at.exception
-    assert any("indices[3, 0] = 9 is out of range" in e.value for e in at.error)
+    assert any("indices[3, 0] = 9 is out of range" in shown(e.value) for e in at.error)
     assert at.text_area(key="nd:text_indices").value == bad
     at.text_area(key="nd:text_indices").set_value("[[4], [3], [1], [x]]").run()
-    assert any("'x' is not a number" in e.value for e in at.error)
+    assert any("'x' is not a number" in shown(e.value) for e in at.error)
     assert at.text_area(key="nd:text_indices").value == "[[4], [3], [1], [x]]"
 
 
