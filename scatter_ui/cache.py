@@ -47,19 +47,6 @@ def step_figure(op: str, example_id: str | None, texts, attrs: tuple, follow: bo
                       panel_axis=panel_axis)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def figure_page(op: str, example_id: str | None, texts, attrs: tuple, follow: bool, pins: tuple,
-                panel_axis: int | None, step: int) -> tuple[str, int]:
-    """The animated figure of one step as (HTML, height): a string, cheap to cache and copy.
-
-    Built from the cached StepFigure, which keeps the frames of each window, so a step change
-    inside the window only draws the new initial frame."""
-    from .chart import figure_html
-
-    fig = step_figure(op, example_id, texts, attrs, follow, pins, panel_axis).figure(step)
-    return figure_html(fig), int(fig["layout"].get("height", 400))
-
-
 @st.cache_data(max_entries=64, show_spinner=False)
 def step_table_csv(op: str, example_id: str | None, texts, attrs: tuple) -> str:
     import pandas as pd

@@ -21,6 +21,8 @@ import spec_examples
 from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, versions_accepting
 
 from . import cache, exports_panel, session
+from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
+                       spec_link, tensor_text)
 from .crosscheck_panel import crosscheck_panel
 from .figures import comparison_figure
 
@@ -38,17 +40,8 @@ def k(name: str) -> str:
     return session.key(PREFIX, name)
 
 
-def _format(arr: np.ndarray) -> str:
-    with np.printoptions(threshold=cache.MAX_TEXT_ELEMENTS + 1, floatmode="unique", linewidth=88):
-        return repr(np.asarray(arr))
-
-
-def _editable(example) -> bool:
-    return not example.shapes_only and all(a.size <= cache.MAX_TEXT_ELEMENTS for a in example.inputs)
-
-
 def _examples(op: str) -> list:
-    return [e for e in spec_examples.examples_for(op) if _editable(e)]
+    return [e for e in spec_examples.examples_for(op) if editable(e)]
 
 
 def _parse(role: str, text: str) -> np.ndarray:
@@ -94,8 +87,8 @@ class CheckPage:
         self._set_attr_defaults(spec, ex.attrs)
         expected = ex.expected if ex.expected is not None else sc.scatter(ex.op, *ex.inputs, **ex.attrs)
         for role in INPUTS:
-            ss[k(f"text_{role}")] = _format(getattr(ex, role))
-        ss[k("text_expected")] = _format(expected)
+            ss[k(f"text_{role}")] = tensor_text(getattr(ex, role))
+        ss[k("text_expected")] = tensor_text(expected)
         ss[k("loaded")] = tuple(ss[k(f"text_{r}")] for r in INPUTS)
 
     def _on_op(self) -> None:
@@ -118,8 +111,7 @@ class CheckPage:
     def sidebar(self):
         ss = st.session_state
         with st.sidebar:
-            st.selectbox("Operator version", self.names, key=k("op"), on_change=self._on_op,
-                         format_func=lambda n: f"{n} · {sc.OPERATORS[n].framework}")
+            operator_picker(self.names, k("op"), self._on_op)
             op = ss[k("op")]
             spec = sc.OPERATORS[op]
             examples = _examples(op)
@@ -136,22 +128,7 @@ class CheckPage:
             if too_big:
                 st.caption(f"{too_big} example(s) of {op} have tensors above {cache.MAX_TEXT_ELEMENTS:,} elements "
                            f"and open only in the explorer.")
-            st.markdown("**Attributes**")
-            rank = self._rank_hint()
-            for attr in spec.attributes:
-                if attr.name == "reduction":
-                    st.selectbox("reduction", spec.reduction_spellings, key=k("reduction"), help=attr.doc)
-                elif attr.name == "axis":
-                    lo, hi = (-rank, rank - 1) if rank else (-8, 7)
-                    if not lo <= int(ss.get(k("axis"), 0) or 0) <= hi:
-                        ss[k("axis")] = 0
-                    st.number_input("axis" + (" (4th input)" if attr.is_input else ""), min_value=lo,
-                                    max_value=hi, step=1, key=k("axis"), help=attr.doc)
-                elif attr.name == "use_init_val":
-                    st.checkbox("use_init_val", key=k("use_init_val"), help=attr.doc,
-                                disabled=ss.get(k("reduction")) == "none")
-            if spec.attribute("reduction") is None:
-                st.caption(f"{op} has no reduction attribute: every write replaces the cell.")
+            attribute_widgets(spec, k, self._rank_hint())
             st.markdown("**Float tolerance**")
             ss.setdefault(k("rtol"), DEFAULT_RTOL)
             ss.setdefault(k("atol"), DEFAULT_ATOL)
@@ -161,7 +138,7 @@ class CheckPage:
             st.caption("Floats agree when |computed − expected| ≤ atol + rtol·|computed| (0 and 0: bit-exact). "
                        "Integers and bools compare exactly.")
             st.divider()
-            st.caption(f"[{op} spec ↗]({spec.url})")
+            spec_link(spec)
         return spec
 
     def _rank_hint(self) -> int:
@@ -173,8 +150,7 @@ class CheckPage:
     def inputs(self) -> None:
         text_tab, grid_tab = st.tabs(["Text", "Grid (rank ≤ 2)"])
         with text_tab:
-            st.caption("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`); nothing is "
-                       f"evaluated. Up to {cache.MAX_TEXT_ELEMENTS:,} elements per tensor.")
+            st.caption(INPUT_FORMATS)
             cols = st.columns(4)
             for col, role in zip(cols, ROLES):
                 label = "expected output" if role == "expected" else role
@@ -215,7 +191,7 @@ class CheckPage:
             return
         same = (new == arr) | ((new != new) & (arr != arr)) if arr.dtype.kind == "f" else new == arr
         if not np.all(same):
-            ss[k(f"pending_{role}")] = _format(new)
+            ss[k(f"pending_{role}")] = tensor_text(new)
             st.rerun()
 
     # -- results -----------------------------------------------------------------------------------------
@@ -234,7 +210,7 @@ class CheckPage:
             try:
                 arrays[role] = _parse(role, ss.get(k(f"text_{role}"), ""))
             except sc.ScatterError as exc:
-                st.error(f"**{'expected output' if role == 'expected' else role}**: {exc}", icon="🛑")
+                st.error(f"**{'expected output' if role == 'expected' else role}**: {md(exc)}", icon="🛑")
         if len(arrays) < len(ROLES):
             return
         attrs = {a.name: ss.get(k(a.name)) for a in spec.attributes}
@@ -244,11 +220,11 @@ class CheckPage:
             report = sc.check_expected(op, arrays["data"], arrays["indices"], arrays["updates"], arrays["expected"],
                                        rtol=rtol, atol=atol, **attrs)
         except sc.ScatterError as exc:
-            st.error(f"**{exc.argument or 'input'}**: {exc}", icon="🛑")
+            st.error(error_text(exc), icon="🛑")
             if exc.argument != "expected":
                 for hint in versions_accepting(op, arrays["data"], arrays["indices"], arrays["updates"],
                                                arrays["expected"], rtol=rtol, atol=atol, **attrs):
-                    st.info(hint.message, icon="💡")
+                    st.info(md(hint.message), icon="💡")
             return
         self.verdict(report)
         self.comparison(report)
@@ -260,11 +236,11 @@ class CheckPage:
 
     def verdict(self, report) -> None:
         if report.matches:
-            st.success(f"✔ {report.summary}", icon="✅")
+            st.success(f"✔ {md(report.summary)}", icon="✅")
         else:
-            st.error(f"✘ {report.summary} Tolerance: {report.tolerance}.", icon="❌")
+            st.error(f"✘ {md(report.summary)} Tolerance: {md(report.tolerance)}.", icon="❌")
         for note in report.notes:
-            (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(note)
+            (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(md(note))
 
     def comparison(self, report) -> None:
         flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape) \
@@ -292,7 +268,7 @@ class CheckPage:
                 attrs = {n: v for n, v in d.attrs.items() if n != "op"}
                 url, _ = self._replay_link(target, attrs, len(report.trace))
                 link = f" [▶ open this reading in the explorer]({url})"
-            st.markdown(f"- **{d.kind}**: {d.message}{link}  \n  change: `{change}`")
+            st.markdown(f"- **{md(d.kind)}**: {md(d.message)}{link}  \n  change: `{change}`")
 
     def _replay_link(self, spec, attrs: dict, step: int) -> tuple[str, str | None]:
         ss = st.session_state
@@ -321,7 +297,8 @@ class CheckPage:
             link, note = self._replay_link(spec, attrs, step)
             tail = f" ({note})" if note else ""
             text, where = chain.explain(), f"output{list(chain.cell)}"
-            text = f"**{where}**{text[len(where):]}" if text.startswith(where) else f"**{where}**: {text}"
+            text = (f"**{md(where)}**{md(text[len(where):])}" if text.startswith(where)
+                    else f"**{md(where)}**: {md(text)}")
             st.markdown(f"{text} [▶ replay in the explorer]({link}){tail}")
         if n > MAX_SHOWN:
             st.caption(f"… and {n - MAX_SHOWN} more differing cell(s), outlined in the figure.")
@@ -343,5 +320,5 @@ def render() -> None:
     try:
         CheckPage().render()
     except Exception as exc:  # noqa: BLE001 - last line of defence: a message, never a traceback
-        st.error(f"Something went wrong while drawing this page ({type(exc).__name__}: {exc}). Your inputs "
+        st.error(f"Something went wrong while drawing this page ({md(type(exc).__name__)}: {md(exc)}). Your inputs "
                  f"are kept; change them or pick another example.", icon="🛑")
