@@ -329,9 +329,20 @@ def bounded(shared: tuple = (), grows: bool = False, store: BoundedCache | None 
 
 # -- the cached builders ------------------------------------------------------------------------------------
 
-@bounded()
+def _refuse_oversized(name: str, text) -> None:
+    """Texts over the parser's limit are refused at once (O(1)) and never become a cache key."""
+    if isinstance(text, str) and len(text) > sc.parsing.MAX_TEXT:
+        sc.parse_tensor(text, name=name)  # raises the ScatterError naming the size and the limit
+
+
 def parse_text(name: str, text: str, max_elements: int = MAX_TEXT_ELEMENTS) -> np.ndarray:
     """``parse_tensor(text)`` for the input ``name``, parsed once per text (a failure too); read-only."""
+    _refuse_oversized(name, text)
+    return _parse_text(name, text, max_elements)
+
+
+@bounded()
+def _parse_text(name: str, text: str, max_elements: int) -> np.ndarray:
     arr = sc.parse_tensor(text, name=name, max_elements=max_elements)
     arr.flags.writeable = False
     return arr
@@ -345,9 +356,15 @@ def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None):
     return ex.data, ex.indices, ex.updates
 
 
-@bounded(grows=True)  # a trace computes some views lazily (cached properties)
 def trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
     """The trace of one case; raises ScatterError for invalid input (cached like a trace)."""
+    for name, text in zip(("data", "indices", "updates"), texts or ()):
+        _refuse_oversized(name, text)
+    return _trace_for(op, example_id, texts, attrs)
+
+
+@bounded(grows=True)  # a trace computes some views lazily (cached properties)
+def _trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
     data, indices, updates = inputs_for(example_id, texts)
     return sc.trace(op, data, indices, updates, **dict(attrs))
 
