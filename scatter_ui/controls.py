@@ -32,13 +32,14 @@ def md(text) -> str:
     return _MD_LINE_START.sub(lambda m: m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], out)
 
 
-def error_text(exc: sc.ScatterError) -> str:
-    """The error with the input it names in bold (once); the message itself escaped."""
+def error_text(exc: sc.ScatterError, label: str | None = None) -> str:
+    """The error with the input it names in bold, once (shown as ``label`` when given: "expected
+    output" for the argument "expected"); the message itself escaped."""
     name = exc.argument or "input"
     message = str(exc)
     if message.startswith(f"{name}: "):
         message = message[len(name) + 2:]
-    return f"**{md(name)}**: {md(message)}"
+    return f"**{md(label or name)}**: {md(message)}"
 
 
 def tensor_text(arr: np.ndarray) -> str:

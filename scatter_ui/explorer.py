@@ -161,7 +161,7 @@ class ExplorerPage:
                 st.error(error_text(error), icon="🛑")
             cols = st.columns(3)
             for col, role in zip(cols, TEXT_ROLES):
-                col.text_area(role, key=self.k(f"text_{role}"), height=160, max_chars=sc.parsing.MAX_TEXT)
+                session.text_box(col, role, key=self.k(f"text_{role}"), height=160)
             if example is not None:
                 st.button("Reset to the example", on_click=self._on_example)
 
@@ -247,6 +247,7 @@ class ExplorerPage:
         if not st.session_state.get(self.k("follow"), True):
             values["follow"] = "false"
         session.write_url(values, self.family)
+        session.url_notice(self.family)  # names the link's values the page could not use, once
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step):")
             st.code(session.share_link(self.url_path, values), language=None, wrap_lines=True)
