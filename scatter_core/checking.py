@@ -52,7 +52,12 @@ FAMILY_READING = MappingProxyType({
     "elements": "one index per update, giving the coordinate along axis (the update's own position gives the rest)",
     "nd": "each row of the last indices axis as a coordinate tuple addressing an element or a slice",
     "update": "each index as a whole slice along axis",
+    "cache": "write_indices as one start position per batch entry along the sequence axis",
+    "slice": "no indices: start, stop and step choose one strided slice",
 })
+# Families whose indices another family can read differently (the "alt_family" diagnosis). TensorScatter's
+# write_indices and SliceScatter's absent indices are not index tensors of that kind.
+REINTERPRETABLE_FAMILIES = frozenset({"elements", "nd", "update"})
 
 
 @dataclass(frozen=True)
@@ -360,7 +365,9 @@ def _readings(c: Case, other) -> Iterator[tuple[dict, np.ndarray, np.ndarray, st
 
 def alt_family(c: Case) -> Iterator[Candidate]:
     spec = c.spec
-    for family in sorted({s.family for s in OPERATORS_LIST} - {spec.family}):
+    if spec.family not in REINTERPRETABLE_FAMILIES:
+        return
+    for family in sorted(REINTERPRETABLE_FAMILIES - {spec.family}):
         members = sorted(family_members(family), key=lambda s: (s.framework != spec.framework, -s.version))
         for other in members:
             mapped = _mapped_attrs(c, other)

@@ -8,7 +8,8 @@ from typing import Mapping
 
 import numpy as np
 
-from . import buffers, elements, nd, update
+from . import attrs as attr_kinds
+from . import buffers, elements, nd, slice_scatter, tensor_scatter, update
 from .checks import as_tensor, check_index_dtype, coerce_updates, normalize_axis
 from .copying import copy_into
 from .errors import ScatterError
@@ -18,8 +19,22 @@ from .registry import get_spec, versions_of
 from .segmented import count_by_target
 from .spec import OpSpec
 
-# Which module plans the loop of each family: data, not a branch.
-PLANNERS = MappingProxyType({"elements": elements.plan, "nd": nd.plan, "update": update.plan})
+# Which module plans the loop of each family: data, not a branch. Every planner is called as
+# plan(spec, data, indices, updates, resolved); the first three families read only the axis.
+PLANNERS = MappingProxyType({
+    "elements": lambda spec, data, indices, updates, r: elements.plan(spec, data, indices, updates, r.axis),
+    "nd": lambda spec, data, indices, updates, r: nd.plan(spec, data, indices, updates, r.axis),
+    "update": lambda spec, data, indices, updates, r: update.plan(spec, data, indices, updates, r.axis),
+    "cache": tensor_scatter.plan,
+    "slice": slice_scatter.plan,
+})
+# The indices a family reads when the optional (or absent) indices input is None.
+DEFAULT_INDICES = MappingProxyType({
+    "cache": tensor_scatter.default_indices,
+    "slice": slice_scatter.default_indices,
+})
+# attributes with rules of their own in resolve_attrs; every other one is checked by its kind
+SPECIAL_ATTRS = ("axis", "reduction", "use_init_val")
 
 
 @dataclass(frozen=True)
@@ -29,11 +44,19 @@ class Resolved:
     axis: int | None
     reduction: str  # the version's own spelling
     use_init_val: bool
+    others: tuple[tuple[str, object], ...] = ()  # every other attribute, checked by its kind (scatter_core.attrs)
+
+    def get(self, name: str, default=None):
+        """The resolved value of any attribute by name."""
+        if name in SPECIAL_ATTRS:
+            return getattr(self, name)
+        return dict(self.others).get(name, default)
 
     def as_attrs(self, spec: OpSpec) -> dict:
-        """The attributes as the version names them (what a user would pass)."""
-        values = {"axis": self.axis, "reduction": self.reduction, "use_init_val": self.use_init_val}
-        return {name: values[name] for name in spec.attribute_names}
+        """The attributes as the version names them (what a user would pass); optional ones left out are omitted."""
+        values = {"axis": self.axis, "reduction": self.reduction, "use_init_val": self.use_init_val,
+                  **dict(self.others)}
+        return {name: values[name] for name in spec.attribute_names if values.get(name) is not None}
 
 
 def _reduction_error(spec: OpSpec, value) -> ScatterError:
@@ -79,7 +102,22 @@ def resolve_attrs(spec: OpSpec, attrs: Mapping, rank: int) -> Resolved:
     else:
         raise ScatterError(f"use_init_val = {use_init!r} must be true or false", argument="use_init_val",
                            rule="bool")
-    return Resolved(axis, reduction, use_init)
+    others = tuple((a.name, attr_kinds.resolve(spec, a, attrs)) for a in spec.attributes
+                   if a.name not in SPECIAL_ATTRS)
+    return Resolved(axis, reduction, use_init, others)
+
+
+def _indices_input(spec: OpSpec, indices):
+    """The indices as given, or None where this version's indices are optional or absent."""
+    role = spec.input("indices")
+    if indices is None and (role is None or role.optional):
+        return None
+    if role is None:
+        raise ScatterError(
+            f"{spec.name} has no indices input: pass None (its inputs are "
+            f"{', '.join(i.name for i in spec.inputs)}; {', '.join(a.name for a in spec.attributes if a.is_input)} "
+            f"are given as attributes)", argument="indices", rule="no-indices")
+    return as_tensor(role.name, indices)
 
 
 @dataclass(frozen=True)
@@ -100,15 +138,18 @@ class Prepared:
 
 def prepare(op, data, indices, updates, attrs: Mapping) -> Prepared:
     spec = get_spec(op)
-    data = as_tensor("data", data)
-    indices = as_tensor("indices", indices)
-    updates = as_tensor("updates", updates)
-    check_index_dtype(spec, indices)
+    data = as_tensor(spec.input_name("data"), data)
+    indices = _indices_input(spec, indices)
+    updates = as_tensor(spec.input_name("updates"), updates)
+    if indices is not None:
+        check_index_dtype(spec, indices)
     resolved = resolve_attrs(spec, attrs, max(data.ndim, 1))
+    if indices is None:  # the family says what an absent input means (TensorScatter: zeros)
+        indices = DEFAULT_INDICES[spec.family](spec, data, updates, resolved)
     reduction = spec.reduction(resolved.reduction)
     reduction.check_dtype(data.dtype, resolved.reduction, spec.name)
     updates = coerce_updates(spec, data, updates)
-    plan = PLANNERS[spec.family](spec, data, indices, updates, resolved.axis)
+    plan = PLANNERS[spec.family](spec, data, indices, updates, resolved)
     return Prepared(spec, data, indices, updates.reshape(plan.updates_shape), resolved, reduction, plan)
 
 

@@ -21,11 +21,29 @@ class AttrSpec:
     """One attribute (ONNX) or attribute-like input (OpenVINO ``axis``)."""
 
     name: str
-    kind: str  # "int" | "str" | "bool"
+    kind: str  # "int" | "str" | "bool" | "ints" (a 1-D list of integers); see scatter_core.attrs.KINDS
     default: object = None
     required: bool = False
-    is_input: bool = False  # OpenVINO passes axis as a tensor input, not an attribute
+    is_input: bool = False  # OpenVINO passes axis (and SliceScatter's start/stop/step/axes) as tensor inputs
     doc: str = ""
+    choices: tuple[str, ...] = ()  # kind "str": the allowed values (an enum), first is not implied default
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One tensor input of the operator: its role in scatter_core and its name in the spec text.
+
+    Roles are "data", "indices" and "updates" (the three positional arguments of
+    ``scatter``). An optional input may be passed as None; a role a version does
+    not list is absent and must be None (SliceScatter-15 has no indices).
+    """
+
+    role: str
+    name: str
+    optional: bool = False
+
+
+DEFAULT_INPUTS = (InputSpec("data", "data"), InputSpec("indices", "indices"), InputSpec("updates", "updates"))
 
 
 @dataclass(frozen=True)
@@ -73,6 +91,8 @@ class OpSpec:
     runtime_notes: tuple[RuntimeNote, ...] = ()
     runnable_on: tuple[str, ...] = ()  # runtimes that can execute this version: "onnxruntime", "onnx.reference", "openvino"
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    # the tensor inputs in the runtime node's order (attributes with is_input follow, in attribute order)
+    inputs: tuple[InputSpec, ...] = DEFAULT_INPUTS
 
     # -- derived views (no new facts here) ---------------------------------
     @property
@@ -101,6 +121,18 @@ class OpSpec:
     @property
     def attribute_names(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.attributes)
+
+    def input(self, role: str) -> InputSpec | None:
+        """The input playing ``role`` ("data", "indices", "updates"); None when this version has none."""
+        for i in self.inputs:
+            if i.role == role:
+                return i
+        return None
+
+    def input_name(self, role: str) -> str:
+        """What the spec text calls the input playing ``role`` (the role itself when the version has none)."""
+        i = self.input(role)
+        return i.name if i is not None else role
 
     def notes_on(self, topic: str) -> tuple[RuntimeNote, ...]:
         return tuple(n for n in self.runtime_notes if n.topic == topic)

@@ -17,6 +17,7 @@ from functools import cached_property
 
 import numpy as np
 
+from . import slice_scatter, tensor_scatter
 from .describe import fmt_index, fmt_shape, fmt_value, fmt_values
 from .engine import Prepared, values_in_loop_order
 from .errors import fmt_pos
@@ -38,6 +39,10 @@ def _own_plan(plan, callers_indices: np.ndarray):
         return np.array(a, copy=True) if np.may_share_memory(a, callers_indices) else a
 
     return dataclasses.replace(plan, index_raw=own(plan.index_raw), index_norm=own(plan.index_norm))
+
+
+# Families whose step reading is not "indices[pos] = v (normalised to w)": their own label, by family.
+INDEX_LABELS = {"cache": tensor_scatter.index_label, "slice": slice_scatter.index_label}
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -184,6 +189,9 @@ class Trace:
         return "updates" + fmt_index(self.source_cells(i)[0], self.plan.source_free_axes)
 
     def index_label(self, i: int) -> str:
+        custom = INDEX_LABELS.get(self.spec.family)
+        if custom is not None:  # a family whose steps read their index in a way of its own
+            return custom(self, i)
         raw = self.plan.index_raw[i]
         norm = self.plan.index_norm[i]
         cells = self.index_cells(i)
