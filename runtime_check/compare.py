@@ -11,7 +11,7 @@ from scatter_core import ScatterError, get_spec
 from scatter_core.checks import coerce_updates
 from scatter_core.spec import OpSpec
 
-from ._common import RUNTIMES, RunResult, as_array, error_text
+from ._common import RUNTIMES, RunResult, error_text, input_arrays
 from .core import available, not_runnable_reason, run, runtimes_for, stand_in
 from .divergences import Case, Divergence, match
 from .guarded import is_crash, run_guarded
@@ -84,9 +84,7 @@ def _runtime_attrs(spec: OpSpec, attrs: dict) -> dict:
 
 
 def _inputs(spec: OpSpec, data, indices, updates):
-    data = as_array("data", data)
-    indices = as_array("indices", indices)
-    updates = as_array("updates", updates)
+    data, indices, updates = input_arrays(data, indices, updates)
     if data.dtype.kind in "biuf" and updates.dtype != data.dtype:
         try:
             updates = coerce_updates(spec, data, updates)  # scatter_core's one-type rule, when lossless

@@ -49,7 +49,7 @@ class Case:
     runtime: str
     spec: OpSpec
     data: np.ndarray
-    indices: np.ndarray
+    indices: np.ndarray | None  # None: left out (TensorScatter) or absent (SliceScatter)
     updates: np.ndarray
     attrs: Mapping[str, object]
 
@@ -123,8 +123,8 @@ class Divergence:
             if self.relation is not None:
                 if core_output is None or output is None or not self.relation(core_output, output):
                     return False
-        except (ValueError, TypeError, IndexError, KeyError, OverflowError, ZeroDivisionError):
-            return False
+        except (ValueError, TypeError, IndexError, KeyError, OverflowError, ZeroDivisionError, AttributeError):
+            return False  # (AttributeError: a predicate about indices on a case whose indices are None)
         return True
 
 
@@ -410,6 +410,9 @@ DOCUMENTED: tuple[Divergence, ...] = (
 _NO_REFERENCE_KERNEL = {
     "elements": ("int8", "uint8", "uint16", "float64"),
     "nd": ("int8", "int16", "uint8", "uint16", "float64"),
+    # SliceScatter-15: no Node.evaluate kernel at all (the wheel wires it only into the TEMPLATE plugin)
+    "slice": ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+              "float32", "float64"),
 }
 OBSERVED_SOURCE = "runtime_check tests on onnx 1.23.2 / onnxruntime 1.31.1 / OpenVINO 2026.4.1, 2026-11-22"
 
@@ -450,7 +453,8 @@ OBSERVED: tuple[Divergence, ...] = (
         lambda c: c.data.dtype.name in _NO_REFERENCE_KERNEL.get(c.spec.family, ()),
         "Not in semantics.md (which names only int8/uint8 mean): OpenVINO's reference implementation "
         "(Node.evaluate) has no ScatterElementsUpdate kernel for int8, uint8, uint16 and float64 data and no "
-        "ScatterNDUpdate kernel for int8, int16, uint8, uint16 and float64 data, whatever the reduction.",
+        "ScatterNDUpdate kernel for int8, int16, uint8, uint16 and float64 data, whatever the reduction, and no "
+        "SliceScatter-15 kernel at all (constant folding leaves the node in place too).",
         OBSERVED_SOURCE, error=r"Node\.evaluate returned False", documented=False),
     Divergence(
         "scatter-update-scalar-updates-reference", OV_REF, "refused",
@@ -478,7 +482,62 @@ OBSERVED: tuple[Divergence, ...] = (
         model=lambda c: c.data.copy(), documented=False),
 )
 
-KNOWN_DIVERGENCES: tuple[Divergence, ...] = DOCUMENTED + OBSERVED
+
+# ------------------------------------------------------------ TensorScatter-24 on onnx.reference (issue 16)
+def _write_indices(c: Case) -> np.ndarray:
+    return np.zeros(c.data.shape[:1], np.int64) if c.indices is None else np.asarray(c.indices)
+
+
+def _cache_case(c: Case) -> bool:
+    return c.spec.family == "cache" and c.data.ndim >= 2
+
+
+def _sequence(c: Case) -> tuple[int, int]:
+    """(sequence_length, max_sequence_length) of a TensorScatter case."""
+    axis = int(c.attrs.get("axis", -2)) % c.data.ndim
+    return c.updates.shape[axis], c.data.shape[axis]
+
+
+def _python_indexing_writes(c: Case):
+    """onnx.reference's output for negative write indices: NumPy counts w + s < 0 from the end."""
+    w = _write_indices(c).astype(np.int64)
+    seq, max_len = _sequence(c)
+    if (w < -max_len).any() or (w + seq > max_len).any():
+        return None
+    return c.core(indices=np.where(w < 0, w + max_len, w), mode="circular")
+
+
+NEWOPS_OBSERVED: tuple[Divergence, ...] = (
+    Divergence(
+        "tensorscatter-reference-negative-write-index", ONNX_REF, "accepted",
+        lambda c: _cache_case(c) and (_write_indices(c) < 0).any(),
+        "Not in semantics.md: onnx.reference's TensorScatter indexes the cache with write_indices[b] + s as "
+        "NumPy does, so a negative write index counts from the end (in both modes); onnxruntime refuses it "
+        "('write_indices[0] = -1 is negative'), as scatter_core does.", OBSERVED_SOURCE,
+        model=_python_indexing_writes, documented=False),
+    Divergence(
+        "tensorscatter-reference-write-indices-shape", ONNX_REF, "accepted",
+        lambda c: _cache_case(c) and _write_indices(c).shape != c.data.shape[:1],
+        "Not in semantics.md: onnx.reference does not check the shape of write_indices; it reads "
+        "write_indices[b] for each batch entry b, so (3,) or (2, 1) for a batch of 2 run. onnxruntime refuses "
+        "them at shape inference.", OBSERVED_SOURCE,
+        model=lambda c: c.core(indices=_write_indices(c).reshape(-1)[:c.data.shape[0]]), documented=False),
+    Divergence(
+        "tensorscatter-reference-int32-write-indices", ONNX_REF, "accepted",
+        lambda c: _cache_case(c) and _write_indices(c).dtype != np.int64,
+        "Not in semantics.md: onnx.reference accepts write_indices of another integer type (int32); the "
+        "operator's type constraint is tensor(int64) and onnxruntime refuses the model.", OBSERVED_SOURCE,
+        model=lambda c: c.core(indices=_write_indices(c).astype(np.int64)), documented=False),
+    Divergence(
+        "tensorscatter-reference-empty-update-bound", ONNX_REF, "accepted",
+        lambda c: _cache_case(c) and _sequence(c)[0] == 0 and c.attrs.get("mode", "linear") == "linear",
+        "Not in semantics.md: with an update of sequence length 0 onnx.reference writes nothing and so never "
+        "checks the linear-mode rule write_indices[b] + sequence_length <= max_sequence_length; onnxruntime "
+        "checks it and refuses a write index past the end.", OBSERVED_SOURCE,
+        model=lambda c: c.data.copy(), documented=False),
+)
+
+KNOWN_DIVERGENCES: tuple[Divergence, ...] = DOCUMENTED + OBSERVED + NEWOPS_OBSERVED
 BY_LABEL: Mapping[str, Divergence] = {d.label: d for d in KNOWN_DIVERGENCES}
 
 
