@@ -1,7 +1,7 @@
 """The known runtime divergences, as data.
 
 Each :class:`Divergence` record says *where* a runtime departs from the spec
-text (``applies``: a predicate over the :class:`Case`: runtime, operator
+text (``applies``: a predicate over the :class:`RuntimeCase`: runtime, operator
 record, inputs and attributes), *how* (``outcome``: it computes another value,
 refuses a case the text allows, accepts a case the text forbids, or crashes),
 and, where the runtime's behaviour is predictable, *what exactly* it produces
@@ -43,7 +43,7 @@ OV_BOTH = ("openvino-cpu", "openvino-reference")
 
 
 @dataclass(frozen=True)
-class Case:
+class RuntimeCase:
     """One (runtime, operator version, inputs, attributes) as the runtime saw it."""
 
     runtime: str
@@ -98,16 +98,16 @@ class Divergence:
     label: str
     runtimes: tuple[str, ...]
     outcome: str  # one of OUTCOMES
-    applies: Callable[[Case], bool]
+    applies: Callable[[RuntimeCase], bool]
     text: str  # the behaviour in semantics.md's words (DOCUMENTED) or as observed (OBSERVED)
     source: str  # where the text comes from
     quote: str = ""  # DOCUMENTED: a literal excerpt of semantics.md (whitespace-normalised) - the tests check it
-    model: Callable[[Case], np.ndarray | None] | None = None  # the runtime's exact output
+    model: Callable[[RuntimeCase], np.ndarray | None] | None = None  # the runtime's exact output
     relation: Callable[[np.ndarray, np.ndarray], bool] | None = None  # (core output, runtime output) -> explained?
     error: str | None = None  # regex the runtime's error message must match
     documented: bool = True
 
-    def matches(self, case: Case, outcome: str, output: np.ndarray | None, error: str | None,
+    def matches(self, case: RuntimeCase, outcome: str, output: np.ndarray | None, error: str | None,
                 core_output: np.ndarray | None = None) -> bool:
         if outcome != self.outcome or case.runtime not in self.runtimes:
             return False
@@ -141,33 +141,33 @@ def _only_zero_signs_differ(core: np.ndarray, runtime: np.ndarray) -> bool:
     return bool(differ.any() and (core[differ] == 0).all() and (runtime[differ] == 0).all())
 
 
-def _is_ov(case: Case) -> bool:
+def _is_ov(case: RuntimeCase) -> bool:
     return case.spec.framework == "OpenVINO"
 
 
-def _is_onnx(case: Case) -> bool:
+def _is_onnx(case: RuntimeCase) -> bool:
     return case.spec.framework == "ONNX"
 
 
-def _int_data(case: Case) -> bool:
+def _int_data(case: RuntimeCase) -> bool:
     return case.data.dtype.kind in "iu"
 
 
-def _has_reduction_attr(case: Case) -> bool:
+def _has_reduction_attr(case: RuntimeCase) -> bool:
     return case.spec.attribute("reduction") is not None
 
 
-def _unknown_to_version(case: Case) -> bool:
+def _unknown_to_version(case: RuntimeCase) -> bool:
     return isinstance(case.reduction, str) and case.reduction not in case.spec.reduction_spellings
 
 
-def _version_with_spelling(case: Case) -> OpSpec | None:
+def _version_with_spelling(case: RuntimeCase) -> OpSpec | None:
     """The latest version of the op whose text has the given spelling (exact case)."""
     found = [s for s in versions_of(case.spec.op_type) if case.reduction in s.reduction_spellings]
     return found[-1] if found else None
 
 
-def _truncated_mean(case: Case):
+def _truncated_mean(case: RuntimeCase):
     """OpenVINO CPU's integer mean: the (wrapped) sum divided by the count, truncated toward zero."""
     spelling = case.spec.spelling_of("sum")
     use_init = bool(case.attrs.get("use_init_val", True))
@@ -182,48 +182,48 @@ def _truncated_mean(case: Case):
     return np.where(counts > 0, quotient, case.data).astype(case.data.dtype)
 
 
-def _k_zero(case: Case) -> bool:
+def _k_zero(case: RuntimeCase) -> bool:
     shape = case.indices.shape
     return case.spec.family == "nd" and len(shape) >= 1 and shape[-1] == 0 and int(np.prod(shape[:-1])) > 0
 
 
 def _computed_in(dtype):
     """Model: the runtime computes in ``dtype`` and casts the result back."""
-    def model(case: Case):
+    def model(case: RuntimeCase):
         with np.errstate(all="ignore"):
             out = case.core(data=case.data.astype(dtype), updates=case.updates.astype(dtype))
         return None if out is None else out.astype(case.data.dtype)
     return model
 
 
-def _bool_as_uint8(case: Case):
+def _bool_as_uint8(case: RuntimeCase):
     out = case.core(data=case.data.astype(np.uint8), updates=case.updates.astype(np.uint8))
     return None if out is None else out != 0
 
 
-def _expected_nd_updates_shape(case: Case):
+def _expected_nd_updates_shape(case: RuntimeCase):
     return tuple(case.indices.shape[:-1]) + tuple(case.data.shape[case.indices.shape[-1]:])
 
 
-def _negatives(case: Case) -> bool:
+def _negatives(case: RuntimeCase) -> bool:
     return case.indices.dtype.kind == "i" and case.indices.size > 0 and int(case.indices.min()) < 0
 
 
-def _below_minus_s(case: Case) -> bool:
+def _below_minus_s(case: RuntimeCase) -> bool:
     axis = case.axis
     if axis is None or case.spec.family != "elements" or not case.indices.size:
         return False
     return int(case.indices.astype(np.int64).min()) < -case.data.shape[axis]
 
 
-def _non_axis_dim_larger(case: Case) -> bool:
+def _non_axis_dim_larger(case: RuntimeCase) -> bool:
     axis = case.axis
     if case.spec.family != "elements" or axis is None or case.indices.ndim != case.data.ndim:
         return False
     return any(n > d for i, (n, d) in enumerate(zip(case.indices.shape, case.data.shape)) if i != axis)
 
 
-def _aliasing(case: Case):
+def _aliasing(case: RuntimeCase):
     """OpenVINO's Elements ops address cells by flat offset with data's strides, so (0, 3) of a
     (2, 3) tensor lands on (1, 0): the case as a 1-D scatter on the flattened data."""
     axis = case.axis
@@ -459,6 +459,13 @@ OBSERVED: tuple[Divergence, ...] = (
         "0-D updates too) the reference implementation fails with 'vector::_M_range_check'. With data of rank "
         ">= 2 it accepts 0-D indices as documented.", OBSERVED_SOURCE, error=r"_M_range_check", documented=False),
     Divergence(
+        "updates-dtype-not-validated", ONNX_REF, "accepted",
+        lambda c: _is_onnx(c) and c.updates.dtype != c.data.dtype,
+        "Not in semantics.md: onnx.reference does not check that data and updates share one type T (onnx's "
+        "checker, onnxruntime and both specs do): float32 data with int64 updates runs, the updates cast to "
+        "data's dtype.", OBSERVED_SOURCE,
+        model=lambda c: c.core(updates=c.updates.astype(c.data.dtype)), documented=False),
+    Divergence(
         "index-below-range-silent", OV_CPU, "accepted", lambda c: _is_ov(c) and _below_minus_s(c),
         "Not in semantics.md (which says: segfault): an index a little below -s (e.g. -5 on an axis of size 2) "
         "does not always crash the CPU plugin; the write lands outside the output buffer and the call returns. "
@@ -482,7 +489,7 @@ KNOWN_DIVERGENCES: tuple[Divergence, ...] = DOCUMENTED + OBSERVED
 BY_LABEL: Mapping[str, Divergence] = {d.label: d for d in KNOWN_DIVERGENCES}
 
 
-def match(case: Case, outcome: str, output: np.ndarray | None, error: str | None,
+def match(case: RuntimeCase, outcome: str, output: np.ndarray | None, error: str | None,
           core_output: np.ndarray | None = None) -> Divergence | None:
     """The first known divergence that explains this outcome, or None."""
     for divergence in KNOWN_DIVERGENCES:

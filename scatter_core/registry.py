@@ -477,11 +477,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
 
 OPERATORS = MappingProxyType({spec.name: spec for spec in OPERATORS_LIST})
 
-FAMILY_TITLES = MappingProxyType({
-    "nd": "ScatterND / ScatterNDUpdate",
-    "elements": "Scatter / ScatterElements / ScatterElementsUpdate",
-    "update": "ScatterUpdate",
-})
+def _family_titles():
+    from .families import FAMILIES  # the family records hold the titles; the registry only points at them
+
+    return MappingProxyType({name: f.title for name, f in FAMILIES.items()})
 
 
 def get_spec(op) -> OpSpec:
@@ -498,6 +497,12 @@ def get_spec(op) -> OpSpec:
 
 def versions_of(op_type: str) -> tuple[OpSpec, ...]:
     return tuple(sorted((s for s in OPERATORS_LIST if s.op_type == op_type), key=lambda s: s.version))
+
+
+def __getattr__(name):  # FAMILY_TITLES, read from the family records on first use (no import cycle)
+    if name == "FAMILY_TITLES":
+        return _family_titles()
+    raise AttributeError(name)
 
 
 def family_members(family: str) -> tuple[OpSpec, ...]:

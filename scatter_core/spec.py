@@ -21,11 +21,12 @@ class AttrSpec:
     """One attribute (ONNX) or attribute-like input (OpenVINO ``axis``)."""
 
     name: str
-    kind: str  # "int" | "str" | "bool"
+    kind: str  # "int" | "ints" (a list of integers) | "str" | "bool"
     default: object = None
     required: bool = False
     is_input: bool = False  # OpenVINO passes axis as a tensor input, not an attribute
     doc: str = ""
+    choices: tuple[str, ...] = ()  # kind "str": the allowed values (reduction's come from OpSpec.reductions)
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class OpSpec:
     op_type: str  # "ScatterND"
     version: int
     framework: str  # "ONNX" | "OpenVINO"
-    family: str  # "nd" | "elements" | "update": which kernel module plans the loop
+    family: str  # a key of scatter_core.families.FAMILIES: which family record plans the loop
     url: str
     summary: str  # one sentence, our words
     formula: str  # the update rule as a short formula
