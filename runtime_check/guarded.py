@@ -51,6 +51,8 @@ def write_request(directory: Path, runtime: str, op: str, data, indices, updates
         arrays["indices"] = as_array("indices", indices)
     scalar_attrs = {}
     for key, value in attrs.items():
+        if value is None:  # an optional attribute left out (SliceScatter's axes)
+            continue
         if key == "axis" and not isinstance(value, (int, np.integer)):
             arrays["axis"] = axis_array(value)
         else:

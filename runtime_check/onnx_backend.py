@@ -53,7 +53,7 @@ def build_model(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, upda
         elem = helper.np_dtype_to_tensor_dtype(arr.dtype)
         inputs.append(helper.make_tensor_value_info(name, elem, list(arr.shape)))
     output = helper.make_tensor_value_info("output", helper.np_dtype_to_tensor_dtype(data.dtype), list(data.shape))
-    node_attrs = {k: _attribute_value(k, v) for k, v in attrs.items()}
+    node_attrs = {k: _attribute_value(k, v) for k, v in attrs.items() if v is not None}  # None: left out
     node = helper.make_node(spec.op_type, [name for name, _ in named], ["output"], **node_attrs)
     graph = helper.make_graph([node], f"{spec.name.replace('-', '_')}_single_node", inputs, [output])
     opset = helper.make_opsetid("", spec.version)

@@ -526,7 +526,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         ),
         runnable_on=("onnxruntime", "onnx.reference"),
         inputs=(InputSpec("data", "past_cache"), InputSpec("updates", "update"),
-                InputSpec("indices", "write_indices", optional=True)),
+                InputSpec("indices", "write_indices")),
     ),
     OpSpec(
         name="SliceScatter-15", op_type="SliceScatter", version=15, framework="OpenVINO", family="slice",
@@ -564,6 +564,11 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         runtime_notes=(
             RuntimeNote("slicing", OV_CPU, "agrees with Python's slicing on random cases with negative and "
                                            "clamped bounds and negative steps"),
+            RuntimeNote("negative-step-start", OV_BOTH,
+                        "with a negative step read a start below -size as the first element: start -8, stop -8, "
+                        "step -1 on an axis of size 3 selects element 0 where Python's slicing (which Slice-8's "
+                        "text follows, and Scatter Explorer too) selects nothing; OpenVINO's Slice-8 does the "
+                        "same, and its shape inference then wants updates of that shape", documented=False),
             RuntimeNote("reference-kernels", OV_REF,
                         "cannot run SliceScatter: Node.evaluate returns False for every element type and "
                         "constant folding leaves the node in place (the wheel wires the reference kernel only "
@@ -581,13 +586,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
 
 OPERATORS = MappingProxyType({spec.name: spec for spec in OPERATORS_LIST})
 
-FAMILY_TITLES = MappingProxyType({
-    "nd": "ScatterND / ScatterNDUpdate",
-    "elements": "Scatter / ScatterElements / ScatterElementsUpdate",
-    "update": "ScatterUpdate",
-    "cache": "TensorScatter",  # issue 16
-    "slice": "SliceScatter",  # issue 16
-})
+def _family_titles():
+    from .families import FAMILIES  # the family records hold the titles; the registry only points at them
+
+    return MappingProxyType({name: f.title for name, f in FAMILIES.items()})
 
 
 def get_spec(op) -> OpSpec:
@@ -604,6 +606,12 @@ def get_spec(op) -> OpSpec:
 
 def versions_of(op_type: str) -> tuple[OpSpec, ...]:
     return tuple(sorted((s for s in OPERATORS_LIST if s.op_type == op_type), key=lambda s: s.version))
+
+
+def __getattr__(name):  # FAMILY_TITLES, read from the family records on first use (no import cycle)
+    if name == "FAMILY_TITLES":
+        return _family_titles()
+    raise AttributeError(name)
 
 
 def family_members(family: str) -> tuple[OpSpec, ...]:

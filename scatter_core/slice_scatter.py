@@ -22,11 +22,6 @@ from .plan import Plan, PlanNote, iota
 from .spec import OpSpec
 
 
-def default_indices(spec: OpSpec, data: np.ndarray, updates: np.ndarray, resolved) -> np.ndarray:
-    """SliceScatter has no indices input: the trace keeps an empty int64 tensor in its place."""
-    return np.zeros((0,), dtype=np.int64)
-
-
 def slice_axes(spec: OpSpec, rank: int, start, stop, step, axes) -> tuple[int, ...]:
     """The sliced axes, normalised, after the rules on the lengths, ``step`` and ``axes``."""
     n = len(start)
@@ -36,7 +31,7 @@ def slice_axes(spec: OpSpec, rank: int, start, stop, step, axes) -> tuple[int, .
                            argument="start", rule="lengths")
     for j, v in enumerate(step):
         if v == 0:
-            raise ScatterError(f"step[{j}] = 0; {spec.name} needs every step to be non-zero", argument="step",
+            raise ScatterError(f"step[{j}] = 0; {_name(spec)} needs every step to be non-zero", argument="step",
                                rule="step-zero")
     if axes is None:
         if n > rank:
@@ -51,10 +46,14 @@ def slice_axes(spec: OpSpec, rank: int, start, stop, step, axes) -> tuple[int, .
                                argument="axes", rule="axis-range")
         a = a + rank if a < 0 else a
         if a in out:
-            raise ScatterError(f"axes[{j}] = {axes[j]} names axis {a} again; {spec.name} needs unique axes",
+            raise ScatterError(f"axes[{j}] = {axes[j]} names axis {a} again; {_name(spec)} needs unique axes",
                                argument="axes", rule="unique-axes")
         out.append(a)
     return tuple(out)
+
+
+def _name(spec) -> str:
+    return spec.name if spec is not None else "SliceScatter"
 
 
 def positions(dim: int, start: int, stop: int, step: int) -> range:
@@ -71,10 +70,25 @@ def slice_ranges(spec: OpSpec, shape, start, stop, step, axes) -> list[range]:
     return ranges
 
 
-def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, resolved) -> Plan:
+def _slice_attrs(attrs) -> tuple:
+    return tuple(attrs.get(name) for name in ("start", "stop", "step", "axes"))
+
+
+def updates_shape(data_shape, indices_shape, attrs) -> tuple[int, ...] | None:
+    """The slice's shape, when the attributes name a valid slice of ``data_shape``."""
+    start, stop, step, axes = _slice_attrs(attrs)
+    if start is None or stop is None or step is None:
+        return None
+    try:
+        return tuple(len(r) for r in slice_ranges(None, data_shape, start, stop, step, axes))
+    except ScatterError:
+        return None
+
+
+def plan(spec: OpSpec, data: np.ndarray, indices: None, updates: np.ndarray, attrs) -> Plan:
     if data.ndim < 1:
         raise ScatterError(f"data must have rank >= 1 for {spec.name}; got a 0-d tensor", argument="data", rule="rank")
-    start, stop, step, axes = (resolved.get(name) for name in ("start", "stop", "step", "axes"))
+    start, stop, step, axes = _slice_attrs(attrs)
     ranges = slice_ranges(spec, data.shape, start, stop, step, axes)
     want = tuple(len(r) for r in ranges)
     if updates.shape != want:
@@ -124,10 +138,24 @@ def _fmt_range(r: range) -> str:
     return f"positions [{text}]" if len(r) else "no position"
 
 
+def export_loop(case) -> tuple[str, ...]:
+    """The spec's NumPy description as export loop lines: the slice's positions, then one write per update."""
+    start, stop, step, axes = _slice_attrs(case.resolved)
+    sliced = slice_axes(case.spec, case.data.ndim, start, stop, step, axes)
+    parts = [":"] * case.data.ndim
+    for a, b, e, s in zip(sliced, start, stop, step):
+        parts[a] = f"{b}:{e}:{s}"
+    return (
+        "# the flat position of every slice element, row-major like updates",
+        f"positions = np.arange(data.size).reshape(data.shape)[{', '.join(parts)}]",
+        "for u in np.ndindex(*updates.shape):",
+        "    cell = np.unravel_index(int(positions[u]), data.shape)",
+        "    apply(out, contributions, tuple(int(c) for c in cell), updates[u])")
+
+
 def index_label(trace, i: int) -> str:
     """How step ``i``'s target follows from the slice: per sliced axis, start + position × step (after clamping)."""
-    r = trace.resolved
-    start, stop, step, axes = (r.get(name) for name in ("start", "stop", "step", "axes"))
+    start, stop, step, axes = _slice_attrs(trace.resolved)
     ranges = slice_ranges(trace.spec, trace.data.shape, start, stop, step, axes)
     sliced = slice_axes(trace.spec, trace.data.ndim, start, stop, step, axes)
     u = trace.source_cells(i)[0]

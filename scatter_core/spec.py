@@ -21,26 +21,27 @@ class AttrSpec:
     """One attribute (ONNX) or attribute-like input (OpenVINO ``axis``)."""
 
     name: str
-    kind: str  # "int" | "str" | "bool" | "ints" (a 1-D list of integers); see scatter_core.attrs.KINDS
+    kind: str  # "int" | "ints" (a list of integers) | "str" | "bool"
     default: object = None
     required: bool = False
     is_input: bool = False  # OpenVINO passes axis (and SliceScatter's start/stop/step/axes) as tensor inputs
     doc: str = ""
-    choices: tuple[str, ...] = ()  # kind "str": the allowed values (an enum), first is not implied default
+    choices: tuple[str, ...] = ()  # kind "str": the allowed values (reduction's come from OpSpec.reductions)
 
 
 @dataclass(frozen=True)
 class InputSpec:
-    """One tensor input of the operator: its role in scatter_core and its name in the spec text.
+    """One tensor input of an operator version: its role in scatter_core and its name in the spec text.
 
     Roles are "data", "indices" and "updates" (the three positional arguments of
-    ``scatter``). An optional input may be passed as None; a role a version does
-    not list is absent and must be None (SliceScatter-15 has no indices).
+    ``scatter``). ``OpSpec.inputs`` lists them in the runtime node's input order
+    (TensorScatter-24: past_cache, update, write_indices). Whether indices may be
+    None is the family's rule (``Family.indices``); a version whose family reads
+    no indices lists no "indices" input.
     """
 
     role: str
     name: str
-    optional: bool = False
 
 
 DEFAULT_INPUTS = (InputSpec("data", "data"), InputSpec("indices", "indices"), InputSpec("updates", "updates"))
@@ -71,7 +72,7 @@ class OpSpec:
     op_type: str  # "ScatterND"
     version: int
     framework: str  # "ONNX" | "OpenVINO"
-    family: str  # "nd" | "elements" | "update": which kernel module plans the loop
+    family: str  # a key of scatter_core.families.FAMILIES: which family record plans the loop
     url: str
     summary: str  # one sentence, our words
     formula: str  # the update rule as a short formula

@@ -27,9 +27,9 @@ from .spec import OpSpec
 MODES = ("linear", "circular")
 
 
-def default_indices(spec: OpSpec, data: np.ndarray, updates: np.ndarray, resolved) -> np.ndarray:
-    """``write_indices`` left out: zero for every batch entry (the spec's default)."""
-    return np.zeros(data.shape[:1], dtype=np.int64)
+def updates_shape(data_shape, indices_shape, attrs) -> tuple[int, ...] | None:
+    """The update shape is the cache's except on the sequence axis, whose length the rule leaves open."""
+    return None
 
 
 def check_shapes(spec: OpSpec, cache: np.ndarray, write_indices: np.ndarray, update: np.ndarray, axis: int) -> None:
@@ -89,8 +89,11 @@ def cache_positions(w: np.ndarray, batch_of_prefix: np.ndarray, seq: int, max_le
     return start + s
 
 
-def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, resolved) -> Plan:
-    axis, mode = resolved.axis, resolved.get("mode")
+def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np.ndarray, attrs) -> Plan:
+    axis, mode = attrs.axis, attrs["mode"]
+    made = indices is None  # write_indices left out: zero for every batch entry (the spec's default)
+    if made:
+        indices = np.zeros(data.shape[:1], dtype=np.int64)
     check_shapes(spec, data, indices, updates, axis)
     seq, max_len = updates.shape[axis], data.shape[axis]
     w = check_write_indices(spec, indices, seq, max_len, mode)
@@ -124,7 +127,21 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         source_free_axes=tuple(range(axis + 1, data.ndim)),
         updates_shape=tuple(updates.shape),
         notes=tuple(notes),
+        indices=indices if made else None,
     )
+
+
+def export_loop(case) -> tuple[str, ...]:
+    """The spec's pseudocode as export loop lines (numbers from the case only)."""
+    axis = case.resolved.axis
+    lines = ("for prefix in np.ndindex(*data.shape[:%d]):" % axis,
+             "    for s in range(updates.shape[%d]):" % axis,
+             "        p = (0 if indices is None else int(indices[prefix[0]])) + s  # write_indices left out: 0")
+    if case.resolved["mode"] == "circular":
+        lines += ("        p %%= data.shape[%d]  # circular: wrap around" % axis,)
+    return lines + (
+        "        for rest in np.ndindex(*data.shape[%d:]):" % (axis + 1),
+        "            apply(out, contributions, prefix + (p,) + rest, updates[prefix + (s,) + rest])")
 
 
 def index_label(trace, i: int) -> str:

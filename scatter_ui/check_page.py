@@ -28,8 +28,6 @@ PREFIX = "check"
 CUSTOM = "__custom__"
 INPUTS = ("data", "indices", "updates")
 ROLES = INPUTS + ("expected",)
-# the explorer page of each family, by url path (see app.py)
-FAMILY_URL_PATHS = {"nd": "nd", "elements": "elements", "update": "update"}
 MAX_SHOWN = 20  # mismatched cells explained on the page (all are counted and outlined)
 DEFAULT_OP = "ScatterElements-18"
 
@@ -311,7 +309,7 @@ class CheckPage:
         for name, value in attrs.items():
             values[name] = str(value).lower() if isinstance(value, bool) else value
         values["step"] = step
-        return session.share_link(FAMILY_URL_PATHS[spec.family], values), note
+        return session.share_link(sc.family_of(spec).slug, values), note
 
     def mismatches(self, report, spec, attrs: dict) -> None:
         n = len(report.mismatches)

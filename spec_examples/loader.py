@@ -103,7 +103,9 @@ def _example(rec: dict, page: dict, fname: str, operators, errata_ids: tuple[str
     if set(dtypes) != set(ROLES):
         _fail(where, f"dtypes must name exactly {', '.join(ROLES)}")
     # an input the version lacks (SliceScatter's indices) or leaves out (TensorScatter's write_indices) is null
-    may_be_null = {role for role in ROLES if spec.input(role) is None or spec.input(role).optional}
+    from scatter_core.families import family_of
+
+    may_be_null = {"indices"} if family_of(spec).indices != "required" else set()
     for role in ROLES:
         if spec.input(role) is None and (dtypes[role] is not None or rec.get(role) is not None):
             _fail(where, f"{op} has no {role} input: give \"{role}\": null and a null dtype")

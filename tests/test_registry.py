@@ -3,7 +3,7 @@
 import pytest
 
 from scatter_core import OPERATORS, REDUCTIONS
-from scatter_core.engine import PLANNERS
+from scatter_core.families import FAMILIES
 
 EXPECTED = [
     "Scatter-9", "Scatter-11", "ScatterElements-11", "ScatterElements-13", "ScatterElements-16",
@@ -25,7 +25,7 @@ def test_record_is_consistent(name):
     spec = OPERATORS[name]
     assert spec.name == f"{spec.op_type}-{spec.version}"
     assert spec.framework in ("ONNX", "OpenVINO")
-    assert spec.family in PLANNERS
+    assert spec.family in FAMILIES
     assert spec.url.startswith("https://")
     assert spec.reductions and spec.reductions[0] == ("none", "none")
     for spelling, canonical in spec.reductions:

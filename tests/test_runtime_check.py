@@ -340,11 +340,16 @@ def test_compare_runs_scatter_11_through_its_stand_in():
 @runtimes
 def test_compare_gives_runtimes_the_core_view_of_attributes_and_types():
     """reduction='none' on a version without the attribute is 'not given' (scatter_core's rule), and
-    updates that cast losslessly to data's type are cast, as scatter_core does."""
+    untyped updates (a list) that cast losslessly to data's type are cast, as scatter_core does; typed
+    updates of another dtype are refused by both (one type T)."""
     require_or_skip("onnxruntime", "onnx.reference")
-    got = rc.compare("ScatterND-11", f32([1, 2]), [[0]], np.int64([5]), reduction="none", guarded=False)
+    got = rc.compare("ScatterND-11", f32([1, 2]), [[0]], [5], reduction="none", guarded=False)
     assert [c.agree for c in got] == [True, True]
     assert got[0].runtime_output.dtype == np.float32 and got[0].runtime_output.tolist() == [5, 2]
+    typed = rc.compare("ScatterND-11", f32([1, 2]), [[0]], np.int64([5]), reduction="none", guarded=False)
+    assert [(c.agree, c.core_ok, c.runtime_ok) for c in typed] == [(True, False, False), (False, False, True)]
+    assert "int64" in typed[0].core_error and "float32" in typed[0].core_error
+    assert typed[1].divergence == "updates-dtype-not-validated" and typed[1].runtime_output.tolist() == [5, 2]
     assert rc.run("onnxruntime", "ScatterND-11", f32([1, 2]), [[0]], f32([5]), reduction="none").error \
         .find("Unrecognized attribute: reduction") >= 0
 

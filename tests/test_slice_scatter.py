@@ -50,7 +50,7 @@ def test_steps_run_in_updates_row_major_order_over_the_strided_slice():
                              "axis 0: 0 + 1×2 = 2; axis 1: 1 + 1×2 = 3); none: 13 is replaced by 80")
     assert t.indices.shape == (0,) and t.plan.index_cells.shape == (4, 0)  # no indices input
     assert t.findings == []
-    assert t.attrs == {"start": (0, 1), "stop": (3, 5), "step": (2, 2)}  # axes left out stays out
+    assert t.attrs == {"start": (0, 1), "stop": (3, 5), "step": (2, 2), "axes": None}  # axes left out
 
 
 def test_backward_step_is_described_with_its_sign_and_clamping_is_a_finding():
@@ -76,8 +76,7 @@ def test_empty_slice_changes_nothing():
     (dict(start=[0], stop=[5], step=[2], axes=[1]), "updates", "shape", "has shape (3, 3)"),
     (dict(stop=[5], step=[1]), "start", "required", "start is a required input"),
     (dict(start=0, stop=[5], step=[1]), "start", "ints", "a list of integers"),
-    (dict(start=[0.5], stop=[5], step=[1]), "start", "ints", "start[0] = 0.5 must be an integer"),
-    (dict(start=[2 ** 63], stop=[5], step=[1]), "start", "ints", "does not fit in int64"),
+    (dict(start=[0.5], stop=[5], step=[1]), "start", "ints", "start = [0.5] must be a list of integers"),
     (dict(start=[0], stop=[5], step=[1], mode="linear"), "mode", "unknown-attribute", "not an attribute"),
 ])
 def test_invalid_inputs_name_the_input_and_the_rule(kwargs, argument, rule, words):
@@ -92,9 +91,9 @@ def test_invalid_inputs_name_the_input_and_the_rule(kwargs, argument, rule, word
 
 
 def test_an_indices_tensor_is_refused_with_the_reason():
-    with pytest.raises(ScatterError, match="has no indices input: pass None") as info:
+    with pytest.raises(ScatterError, match=re.escape("reads no indices tensor (pass None)")) as info:
         sc.scatter(OP, D35, [0], np.zeros((1, 5), np.float32), start=[0], stop=[1], step=[1])
-    assert info.value.argument == "indices"
+    assert (info.value.argument, info.value.rule) == ("indices", "unused")
 
 
 def test_check_expected_takes_the_same_arguments():
@@ -117,6 +116,7 @@ def test_examples_reproduce_their_printed_outputs():
 def test_record_declares_list_inputs_the_ui_renders():
     spec = sc.OPERATORS[OP]
     assert [i.role for i in spec.inputs] == ["data", "updates"] and spec.input("indices") is None
+    assert sc.families.family_of(spec).indices == "unused"
     got = [(a.name, a.kind, a.required, a.is_input, a.default) for a in spec.attributes]
     assert got == [("start", "ints", True, True, None), ("stop", "ints", True, True, None),
                    ("step", "ints", True, True, None), ("axes", "ints", False, True, None)]
