@@ -34,7 +34,7 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    phrase), ``export_loop`` (the loop of the exported NumPy/pytest code: lines
    that call ``apply(out, contributions, cell, value)`` once per write, in loop
    order; see the three below), ``title`` and ``slug`` (the explorer page's URL
-   path; ``pages/<slug>_family.py`` calls ``scatter_ui.explorer.render(name,
+   path; ``app_pages/<slug>_family.py`` calls ``scatter_ui.explorer.render(name,
    slug)`` and is listed in ``app.py``), ``indices`` ("required", "optional"
    or "unused": may ``indices`` be None?) and ``spec_flags`` (the OpSpec
    shape flags that mean something for this family; the spec pages show "n/a"
@@ -83,8 +83,8 @@ class Family:
 
     @property
     def page(self) -> str:
-        """The explorer page's file (``pages/<slug>_family.py``, listed in ``app.py``)."""
-        return f"pages/{self.slug}_family.py"
+        """The explorer page's file (``app_pages/<slug>_family.py``, listed in ``app.py``)."""
+        return f"app_pages/{self.slug}_family.py"
 
     def __post_init__(self):
         if self.indices not in INDICES_RULES:
