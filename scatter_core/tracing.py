@@ -87,6 +87,9 @@ class Trace:
         self.use_init = p.use_init
         self.data = _frozen(np.array(p.data, copy=True, order="C"))
         self.indices = _frozen(np.array(p.indices, copy=True))
+        # False: the caller left indices out (None) and ``indices`` is what the loop read instead
+        # (TensorScatter's zero write indices; an empty tensor for SliceScatter, which reads none)
+        self.indices_given = bool(getattr(p, "indices_given", True))
         self.plan = _own_plan(p.plan, p.indices)
         self.updates = _frozen(np.array(p.updates, copy=True))
         self._record_steps(p.plan)

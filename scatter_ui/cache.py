@@ -25,10 +25,15 @@ def _parse(name: str, text: str) -> np.ndarray:
     return sc.parse_tensor(text, name=name, max_elements=MAX_TEXT_ELEMENTS)
 
 
-def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None):
-    """(data, indices, updates) of an example, or parsed from the three texts."""
+def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None, op: str | None = None):
+    """(data, indices, updates) of an example, or parsed from the three texts (an empty indices text
+    is None where ``op``'s family takes None: TensorScatter's write_indices left out, SliceScatter)."""
     if texts is not None:
-        return tuple(_parse(name, text) for name, text in zip(("data", "indices", "updates"), texts))
+        from .attribute_inputs import parse_input
+
+        spec = sc.OPERATORS.get(op)
+        return tuple(_parse(name, text) if spec is None else parse_input(spec, name, text, _parse)
+                     for name, text in zip(("data", "indices", "updates"), texts))
     ex = spec_examples.by_id(example_id)
     return ex.data, ex.indices, ex.updates
 
@@ -36,7 +41,7 @@ def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None):
 @st.cache_resource(max_entries=48, show_spinner=False)
 def trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
     """The trace of one case; raises ScatterError for invalid input (not cached)."""
-    data, indices, updates = inputs_for(example_id, texts)
+    data, indices, updates = inputs_for(example_id, texts, op)
     return sc.trace(op, data, indices, updates, **dict(attrs))
 
 

@@ -20,7 +20,7 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, versions_accepting
 
-from . import cache, exports_panel, session
+from . import attribute_inputs, cache, exports_panel, session
 from .crosscheck_panel import crosscheck_panel
 from .figures import comparison_figure
 
@@ -42,7 +42,7 @@ def _format(arr: np.ndarray) -> str:
 
 
 def _editable(example) -> bool:
-    return not example.shapes_only and all(a.size <= cache.MAX_TEXT_ELEMENTS for a in example.inputs)
+    return attribute_inputs.editable(example, cache.MAX_TEXT_ELEMENTS)
 
 
 def _examples(op: str) -> list:
@@ -76,7 +76,7 @@ class CheckPage:
             value = attrs.get(attr.name, attr.default)
             if attr.name == "axis":
                 value = int(value) if value is not None else int(ss.get(k("axis"), 0) or 0)
-            ss[k(attr.name)] = value
+            ss[k(attribute_inputs.state_name(attr.name))] = attribute_inputs.session_value(attr, value)
         if ss.get(k("reduction")) not in spec.reduction_spellings:
             ss[k("reduction")] = spec.default_reduction
 
@@ -91,8 +91,8 @@ class CheckPage:
         ex = spec_examples.by_id(example_id)
         self._set_attr_defaults(spec, ex.attrs)
         expected = ex.expected if ex.expected is not None else sc.scatter(ex.op, *ex.inputs, **ex.attrs)
-        for role in INPUTS:
-            ss[k(f"text_{role}")] = _format(getattr(ex, role))
+        for role in INPUTS:  # a left-out indices (None) is an empty box
+            ss[k(f"text_{role}")] = attribute_inputs.input_text(getattr(ex, role), _format)
         ss[k("text_expected")] = _format(expected)
         ss[k("loaded")] = tuple(ss[k(f"text_{r}")] for r in INPUTS)
 
@@ -148,6 +148,8 @@ class CheckPage:
                 elif attr.name == "use_init_val":
                     st.checkbox("use_init_val", key=k("use_init_val"), help=attr.doc,
                                 disabled=ss.get(k("reduction")) == "none")
+                else:  # any other attribute, drawn from its record's kind (mode, start, stop, step, axes ...)
+                    attribute_inputs.widget(attr, k(attribute_inputs.state_name(attr.name)))
             if spec.attribute("reduction") is None:
                 st.caption(f"{op} has no reduction attribute: every write replaces the cell.")
             st.markdown("**Float tolerance**")
@@ -185,6 +187,9 @@ class CheckPage:
     def grid(self, role: str) -> None:
         ss = st.session_state
         text = ss.get(k(f"text_{role}"), "")
+        if role == "indices" and not text.strip():
+            st.caption("**indices**: left out (empty text).")
+            return
         try:
             arr = _parse(role, text)
         except sc.ScatterError:
@@ -229,13 +234,18 @@ class CheckPage:
         self.inputs()
         arrays = {}
         for role in ROLES:
-            try:
-                arrays[role] = _parse(role, ss.get(k(f"text_{role}"), ""))
+            try:  # an empty indices box is None where the family takes None
+                arrays[role] = attribute_inputs.parse_input(spec, role, ss.get(k(f"text_{role}"), ""), _parse)
             except sc.ScatterError as exc:
                 st.error(f"**{'expected output' if role == 'expected' else role}**: {exc}", icon="🛑")
         if len(arrays) < len(ROLES):
             return
-        attrs = {a.name: ss.get(k(a.name)) for a in spec.attributes}
+        try:
+            attrs = {a.name: attribute_inputs.core_value(a, ss.get(k(attribute_inputs.state_name(a.name))))
+                     for a in spec.attributes}
+        except sc.ScatterError as exc:
+            st.error(f"**{exc.argument}**: {exc}", icon="🛑")
+            return
         attrs = {n: (int(v) if n == "axis" and v is not None else v) for n, v in attrs.items()}
         rtol, atol = float(ss.get(k("rtol"), DEFAULT_RTOL)), float(ss.get(k("atol"), DEFAULT_ATOL))
         try:
@@ -307,7 +317,9 @@ class CheckPage:
             else:
                 note = "the inputs are too long for a link: paste them into the explorer's inputs"
         for name, value in attrs.items():
-            values[name] = str(value).lower() if isinstance(value, bool) else value
+            values[attribute_inputs.state_name(name)] = (str(value).lower() if isinstance(value, bool) else
+                                                         attribute_inputs.list_text(value) if isinstance(value, tuple)
+                                                         else value)
         values["step"] = step
         return session.share_link(sc.family_of(spec).slug, values), note
 

@@ -13,7 +13,7 @@ import streamlit as st
 import scatter_core as sc
 import spec_examples
 
-from . import cache, chart, panels, session
+from . import attribute_inputs, cache, chart, panels, session
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
 from .figures import overview_figure
 
@@ -27,7 +27,7 @@ def _format(arr: np.ndarray) -> str:
 
 
 def _editable(example) -> bool:
-    return not example.shapes_only and all(a.size <= cache.MAX_TEXT_ELEMENTS for a in example.inputs)
+    return attribute_inputs.editable(example, cache.MAX_TEXT_ELEMENTS)
 
 
 class ExplorerPage:
@@ -49,6 +49,8 @@ class ExplorerPage:
             "use_init_val": lambda v: {"true": True, "false": False}.get(v.lower()),
             "follow": lambda v: {"true": True, "false": False}.get(v.lower()),
             "data": str, "indices": str, "updates": str,
+            **{attribute_inputs.state_name(a.name): (int if a.kind == "int" else str) for s in self.members
+               for a in s.attributes if a.name not in attribute_inputs.COMMON},  # mode, start ... as typed
         })
         linked = fresh and st.query_params.get("op") in self.names
         if self.k("op") not in ss or linked:
@@ -91,11 +93,13 @@ class ExplorerPage:
             default = attrs.get(attr.name, attr.default)
             if attr.name == "axis" and default is None:
                 default = 0
-            ss[self.k(attr.name)] = pick(attr.name, default)
+            name = attribute_inputs.state_name(attr.name)  # SliceScatter's "step" is not the page's step
+            ss[self.k(name)] = pick(name, attribute_inputs.session_value(attr, default))
         if ss.get(self.k("reduction")) not in spec.reduction_spellings:
             ss[self.k("reduction")] = spec.default_reduction
         for role in TEXT_ROLES:
-            text = _format(getattr(ex, role)) if ex is not None and _editable(ex) else ss.get(self.k(f"text_{role}"), "")
+            text = (attribute_inputs.input_text(getattr(ex, role), _format) if ex is not None and _editable(ex)
+                    else ss.get(self.k(f"text_{role}"), ""))
             ss[self.k(f"text_{role}")] = pick(role, text)
         ss[self.k("step")] = max(int(pick("step", 0)), 0)
         ss[self.k("follow")] = bool(pick("follow", True))
@@ -146,6 +150,8 @@ class ExplorerPage:
                 elif attr.name == "use_init_val":
                     st.checkbox("use_init_val", key=self.k("use_init_val"), help=attr.doc,
                                 disabled=ss.get(self.k("reduction")) == "none")
+                else:  # any other attribute, drawn from its record's kind (mode, start, stop, step, axes ...)
+                    attribute_inputs.widget(attr, self.k(attribute_inputs.state_name(attr.name)))
             if spec.attribute("reduction") is None:
                 st.caption(f"{op} has no reduction attribute: every write replaces the cell.")
             st.divider()
@@ -169,14 +175,16 @@ class ExplorerPage:
         if not _editable(ex):
             return False
         ss = st.session_state
-        return any(ss.get(self.k(f"text_{r}")) != _format(getattr(ex, r)) for r in TEXT_ROLES)
+        return any(ss.get(self.k(f"text_{r}")) != attribute_inputs.input_text(getattr(ex, r), _format)
+                   for r in TEXT_ROLES)
 
     def editor(self, example) -> None:
         if example is not None and not _editable(example):
             with st.expander("Inputs"):
                 st.caption(f"This example's tensors are too large to edit as text (limit "
                            f"{cache.MAX_TEXT_ELEMENTS:,} elements): data {example.data.shape}, indices "
-                           f"{example.indices.shape}, updates {example.updates.shape}. Pick “my own input” to type one.")
+                           f"{getattr(example.indices, 'shape', None)}, updates {example.updates.shape}. Pick “my own "
+                           f"input” to type one.")
             return
         with st.expander("Edit inputs", expanded=example is None):
             st.caption("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`). Nothing is "
@@ -198,17 +206,20 @@ class ExplorerPage:
         example = spec_examples.by_id(ex_id) if ex_id != CUSTOM else None
         edited = self._edited(ex_id)
         texts = tuple(ss.get(self.k(f"text_{r}"), "") for r in TEXT_ROLES) if edited else None
-        attrs = tuple((a.name, ss.get(self.k(a.name))) for a in spec.attributes)
-        attrs = tuple((n, int(v) if n == "axis" else v) for n, v in attrs)
+        shown = tuple((attribute_inputs.state_name(a.name), ss.get(self.k(attribute_inputs.state_name(a.name))))
+                      for a in spec.attributes)  # as typed, under their page keys (and in the URL)
+        attrs = tuple((n, int(v) if n == "axis" else v) for n, v in shown)
         st.title(f"{op}")
         st.caption(f"{sc.FAMILY_TITLES[self.family]} explorer · {spec.summary}")
         try:
+            attrs = tuple((a.name, attribute_inputs.core_value(a, v)) for a, (_, v) in zip(spec.attributes, attrs))
+            # (attrs: the values scatter_core takes, by the attributes' own names)
             trace = cache.trace_for(op, None if edited else ex_id, texts, attrs)
         except sc.ScatterError as exc:
             st.error(error_text(exc), icon="🛑")
             self.editor(example)
-            self._url(op, ex_id, attrs, 0, edited, texts)
-            crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts), attrs,
+            self._url(op, ex_id, shown, 0, edited, texts)
+            crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts, op), attrs,
                                self.k("crosscheck"))
             return
         if example is not None:
@@ -217,7 +228,7 @@ class ExplorerPage:
         n = len(trace)
         step = min(max(int(ss.get(self.k("step"), 0)), 0), n)
         ss[self.k("step")] = step
-        self._url(op, ex_id, attrs, step, edited, texts)
+        self._url(op, ex_id, shown, step, edited, texts)
         panels.findings(trace)
         self.step_controls(n, step)
         follow = bool(ss.get(self.k("follow"), True))
@@ -233,7 +244,8 @@ class ExplorerPage:
         panels.step_log(trace, step, lambda: cache.step_table_csv(op, None if edited else ex_id, texts, attrs))
         from .exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
         render_for_trace(trace, self.k("exports"))
-        crosscheck_panel(op, trace.data, trace.indices, trace.updates, attrs, key=self.k("crosscheck"))
+        crosscheck_panel(op, trace.data, trace.indices if trace.indices_given else None, trace.updates, attrs,
+                         key=self.k("crosscheck"))
         panels.spec_facts(spec)
 
     def panel_axis_control(self, rank: int) -> int | None:

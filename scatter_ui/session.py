@@ -12,7 +12,14 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+import scatter_core as sc
+
+from .attribute_inputs import state_name
+
 URL_KEYS = ("op", "example", "reduction", "axis", "use_init_val", "step", "follow", "data", "indices", "updates")
+# every other attribute a registry record declares (mode, start, stop, step, axes ...) travels too
+# (under "attr_<name>" where the name is a page key: SliceScatter's step is not the step shown)
+URL_KEYS += tuple(sorted({state_name(a.name) for s in sc.OPERATORS_LIST for a in s.attributes} - set(URL_KEYS)))
 MAX_URL_TEXT = 1500  # edited inputs travel in the URL only while they stay short
 
 
