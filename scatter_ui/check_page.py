@@ -20,7 +20,7 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, versions_accepting
 
-from . import cache, exports_panel, session
+from . import attribute_inputs, cache, exports_panel, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
                        spec_link, tensor_text)
 from .crosscheck_panel import crosscheck_panel
@@ -30,8 +30,6 @@ PREFIX = "check"
 CUSTOM = "__custom__"
 INPUTS = ("data", "indices", "updates")
 ROLES = INPUTS + ("expected",)
-# the explorer page of each family, by url path (see app.py)
-FAMILY_URL_PATHS = {"nd": "nd", "elements": "elements", "update": "update"}
 MAX_SHOWN = 20  # mismatched cells explained on the page (all are counted and outlined)
 DEFAULT_OP = "ScatterElements-18"
 MAX_GRID_ROWS = 1_000  # the grid tab draws a tensor only within these dimensions (and MAX_TEXT_ELEMENTS cells)
@@ -127,7 +125,7 @@ class CheckPage:
             value = attrs.get(attr.name, attr.default)
             if attr.name == "axis":
                 value = int(value) if value is not None else int(ss.get(k("axis"), 0) or 0)
-            ss[k(attr.name)] = value
+            ss[k(attribute_inputs.state_name(attr.name))] = attribute_inputs.session_value(attr, value)
         if ss.get(k("reduction")) not in spec.reduction_spellings:
             ss[k("reduction")] = spec.default_reduction
 
@@ -211,6 +209,9 @@ class CheckPage:
     def grid(self, role: str) -> None:
         ss = st.session_state
         text = ss.get(k(f"text_{role}"), "")
+        if role == "indices" and not text.strip():
+            st.caption("**indices**: left out (empty text).")
+            return
         try:
             arr = _parse(role, text)
         except sc.ScatterError:
@@ -263,13 +264,18 @@ class CheckPage:
         self.inputs_drawn = True
         arrays = {}
         for role in ROLES:
-            try:
-                arrays[role] = _parse(role, ss.get(k(f"text_{role}"), ""))
+            try:  # an empty indices box is None where the family takes None
+                arrays[role] = attribute_inputs.parse_input(spec, role, ss.get(k(f"text_{role}"), ""), _parse)
             except sc.ScatterError as exc:
                 st.error(error_text(exc, _label(role)), icon="🛑")
         if len(arrays) < len(ROLES):
             return
-        attrs = {a.name: ss.get(k(a.name)) for a in spec.attributes}
+        try:
+            attrs = {a.name: attribute_inputs.core_value(a, ss.get(k(attribute_inputs.state_name(a.name))))
+                     for a in spec.attributes}
+        except sc.ScatterError as exc:
+            st.error(error_text(exc), icon="🛑")
+            return
         attrs = {n: (int(v) if n == "axis" and v is not None else v) for n, v in attrs.items()}
         rtol, atol = float(ss.get(k("rtol"), DEFAULT_RTOL)), float(ss.get(k("atol"), DEFAULT_ATOL))  # checked on entry
         try:
@@ -341,9 +347,11 @@ class CheckPage:
             else:
                 note = "the inputs are too long for a link: paste them into the explorer's inputs"
         for name, value in attrs.items():
-            values[name] = str(value).lower() if isinstance(value, bool) else value
+            values[attribute_inputs.state_name(name)] = (str(value).lower() if isinstance(value, bool) else
+                                                         attribute_inputs.list_text(value) if isinstance(value, tuple)
+                                                         else value)
         values["step"] = step
-        return session.share_link(FAMILY_URL_PATHS[spec.family], values), note
+        return session.share_link(sc.family_of(spec).slug, values), note
 
     def mismatches(self, report, spec, attrs: dict) -> None:
         n = len(report.mismatches)

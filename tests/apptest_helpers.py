@@ -9,12 +9,18 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from scatter_core.families import FAMILIES
+
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGES = {"home": "app_pages/home.py", "nd": "app_pages/nd_family.py",
          "elements": "app_pages/elements_family.py",
          "update": "app_pages/update_family.py", "spec-nd": "app_pages/spec_nd.py",
          "spec-elements": "app_pages/spec_elements.py", "spec-update": "app_pages/spec_update.py",
          "check": "app_pages/check_expected.py"}
+# every other family's explorer and spec page, by the family record's slug (app.py lists them the same way)
+PAGES.update({f.slug: f.page for f in FAMILIES.values() if f.slug not in PAGES})
+PAGES.update({f"spec-{f.slug}": f"app_pages/spec_{f.slug}.py" for f in FAMILIES.values()
+              if f"spec-{f.slug}" not in PAGES})
 
 
 def app_on(page_file: str, timeout: float = 120) -> AppTest:
