@@ -218,10 +218,18 @@ def _panel_labels(view: View, name: str, sub: int) -> list[dict]:
     labels = []
     for p, panel in enumerate(view.panels or (None,)):
         off = view.panel_offset(p)
+        text = view.label(name, panel)
+        # name: the short form the player shows when the full label is wider than the panel
         labels.append(dict(x=off + (view.col_len - 1) / 2, y=view.row_len - 0.5, xref=f"x{ref}", yref=f"y{ref}",
-                           text=view.label(name, panel), showarrow=False, yanchor="top", yshift=-4,
-                           font=dict(size=11, color="#495057")))
+                           text=text, name=short_label(text), showarrow=False, yanchor="top", yshift=-4,
+                           font=dict(size=11)))
     return labels
+
+
+def short_label(label: str) -> str:
+    """``output[2, :, :]`` -> ``[2]``: the fixed coordinates of a small multiple's label."""
+    inner = label[label.index("[") + 1:-1] if "[" in label else label
+    return "[" + ", ".join(p.strip() for p in inner.split(",") if p.strip() != ":") + "]"
 
 
 class StepFigure:
@@ -343,7 +351,8 @@ class StepFigure:
                          for sub, (tr, view) in enumerate(zip(first.traces, first.views), start=1)],
                 "layout": self._layout(first), "frames": frames, "captions": captions,
                 "k0": k0, "k1": k1, "n": n, "active": active,
-                "units": panel_units(first.views), "rows": [v.canvas_shape[0] for v in first.views]}
+                "units": panel_units(first.views), "rows": [v.canvas_shape[0] for v in first.views],
+                "panel_cols": [v.col_len for v in first.views]}
 
     def window_for(self, active: int) -> tuple[int, int]:
         """Frames sent for step ``active``: all of them when they fit the budget, else a window.
