@@ -240,6 +240,9 @@ class Player {
     }
     this.step = Math.min(Math.max(this.step, 0), data.n);
     await this.show(this.step);
+    // Python's step lags ours only while a report is on its way; if a rerun came back without it
+    // (a report can be lost when reruns interrupt each other), say it again
+    if (!newView && !this.playing && !this.reportTimer && data.step !== this.step) this.report(true, true);
     this.fig.dataset.ready = "1";
     if (this.playing && this.waitingForWindow && this.step < data.k1) {
       this.waitingForWindow = false;
@@ -454,13 +457,14 @@ class Player {
     this.timer = setTimeout(() => this.tick(), Math.max(BASE_FRAME_MS / this.speed - spent, 0));
   }
 
-  report(now) {
+  report(now, again) {
     if (this.reportTimer) clearTimeout(this.reportTimer);
     const send = () => {
       this.reportTimer = null;
-      if (this.lastReported === this.step) return;
+      if (this.lastReported === this.step && !again) return;
       this.lastReported = this.step;
-      this.api.setStateValue("step", { step: this.step, view: this.view });
+      this.reports = (this.reports || 0) + 1; // each report is a new value, even for the same step
+      this.api.setStateValue("step", { step: this.step, view: this.view, n: this.reports });
     };
     if (now) send();
     else this.reportTimer = setTimeout(send, REPORT_DELAY_MS);
