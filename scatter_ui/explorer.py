@@ -203,7 +203,7 @@ class ExplorerPage:
         if example is not None:
             panels.example_header(example, trace, edited)
         self.editor(example)
-        panels.findings(trace)
+        panels.findings(trace, step)
         out_view = sf.views_for(step)[2]
         if out_view.windowed:
             self.large_view(trace, out_view, step, follow)
@@ -237,7 +237,7 @@ class ExplorerPage:
                                                       value=int(pins.get(axis, idx)), key=self.k(f"pin{axis}")))
                 ss[self.k("pins")] = pins
             st.caption(md(f"Showing {view.label('output')} of output {trace.data.shape}."))
-            st.plotly_chart(overview_figure(trace, step), theme=None, key=self.k("overview"))
+            st.plotly_chart(overview_figure(trace, step), theme="streamlit", key=self.k("overview"))
 
     def _url(self, op, ex_id, attrs, step, edited, texts) -> None:
         values = {"op": op, "example": ex_id, "step": step}

@@ -123,3 +123,18 @@ def test_a_link_followed_later_in_the_session_reopens_its_view():
     at.run()
     assert at.selectbox[0].value == "ScatterND-16" and at.selectbox[1].value == "onnx-scatternd-16-example-2"
     assert at.session_state["nd:step"] == 2
+
+
+def test_step_log_and_warnings_show_the_players_step():
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
+                   step="2")
+    assert figures(at)[0]["step"] == 2
+    assert any(e.label.endswith("now at step 2") for e in at.expander)
+    log = next(df for df in at.dataframe if "now" in df.value.columns)
+    assert log.value.loc[log.value["now"] == "▶", "step"].tolist() == [2]
+    dup = next(shown(i.value) for i in at.info if "Duplicate indices" in shown(i.value))
+    assert "At step 2: this step writes output[0], one of these cells." in dup
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
+                   step="5")  # step 5 writes output[3], written once
+    dup = next(shown(i.value) for i in at.info if "Duplicate indices" in shown(i.value))
+    assert "At step" not in dup
