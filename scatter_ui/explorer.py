@@ -13,12 +13,14 @@ import streamlit as st
 import scatter_core as sc
 import spec_examples
 
-from . import cache, panels, session
+from . import cache, large, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
                        spec_link, tensor_text)
 from .player import player
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
-from .figures import overview_figure
+from scatter_core.describe import fmt_shape
+
+from .figures import StepFigure, overview_figure
 
 CUSTOM = "__custom__"
 TEXT_ROLES = ("data", "indices", "updates")
@@ -182,6 +184,10 @@ class ExplorerPage:
         try:
             trace = cache.trace_for(op, None if edited else ex_id, texts, attrs)
         except sc.ScatterError as exc:
+            if example is not None and not edited and large.too_large(example):
+                step = self.large_example(example, op)
+                self._url(op, ex_id, attrs, step, edited, texts)
+                return
             if example is not None and not editable(example):
                 st.error(error_text(exc), icon="🛑")
             self.editor(example, exc)
@@ -212,6 +218,31 @@ class ExplorerPage:
         render_for_trace(trace, self.k("exports"))
         crosscheck_panel(op, trace.data, trace.indices, trace.updates, attrs, key=self.k("crosscheck"))
         panels.spec_facts(spec)
+
+    def large_example(self, example, op: str) -> int:
+        """An example above the core's limit: its shapes, why, and a labelled reduced stand-in."""
+        panels.example_header(example, None, False)
+        with st.container(border=True):
+            st.markdown("**Too large to run in full**")
+            for line in large.summary(example):
+                st.text(line)
+        trace = _stand_in_trace(op, example.id, self.family)
+        if trace is None:
+            return 0
+        si = large.stand_in(example, self.family)
+        st.markdown(md(f"Below: a reduced stand-in with the example's real {example.indices.size:,} index values "
+                       f"and every {fmt_shape(si.slice_shape)} slice shrunk to one cell, so each step writes one "
+                       f"cell where the full example writes {int(np.prod(si.slice_shape)):,}. Which positions are "
+                       f"written, how often (×n) and which write wins are exactly the full example's; the values "
+                       f"are placeholders (data 0, updates numbered 1, 2, … in loop order)."))
+        n = len(trace)
+        step = min(max(int(st.session_state.get(self.k("step"), 0)), 0), n)
+        st.session_state[self.k("step")] = step
+        sf = _stand_in_figure(op, example.id, self.family)
+        player(sf.figure(step), key=self.k("player"), view=f"stand-in:{example.id}", step=step,
+               name=f"{op}-{example.id}-stand-in", on_step=self._set_step)
+        panels.findings(trace, step)
+        return step
 
     def panel_axis_control(self, rank: int) -> int | None:
         """For rank >= 3: which output axis is drawn as small multiples (the last two others form the matrix)."""
@@ -250,6 +281,18 @@ class ExplorerPage:
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step):")
             st.code(session.share_link(self.url_path, values), language=None, wrap_lines=True)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _stand_in_trace(op: str, example_id: str, family: str) -> sc.Trace | None:
+    si = large.stand_in(spec_examples.by_id(example_id), family)
+    return None if si is None else sc.trace(op, si.data, si.indices, si.updates,
+                                              **spec_examples.by_id(example_id).attrs)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _stand_in_figure(op: str, example_id: str, family: str):
+    return StepFigure(_stand_in_trace(op, example_id, family))
 
 
 def render(family: str, url_path: str) -> None:

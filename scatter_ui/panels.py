@@ -106,7 +106,8 @@ def spec_facts(spec: sc.OpSpec) -> None:
                 f"- *{md(n.runtimes)}*: {md(n.text)}\n" for n in spec.runtime_notes))
 
 
-def example_header(example, trace: sc.Trace, edited: bool) -> None:
+def example_header(example, trace: sc.Trace | None, edited: bool) -> None:
+    """The example's title, source and notes; whether its printed output is reproduced (given a trace)."""
     src = example.source
     origin = ("a Scatter Explorer teaching case" if example.ours
               else f"[{md(src.page_title)} ↗]({src.url}), {md(src.label)}")
@@ -119,7 +120,7 @@ def example_header(example, trace: sc.Trace, edited: bool) -> None:
     if edited:
         st.caption("You edited the inputs: the printed example's output no longer applies.")
         return
-    if example.expected is not None:
+    if example.expected is not None and trace is not None:
         expected = np.asarray(example.expected)
         same = expected.shape == trace.output.shape and np.array_equal(
             expected.astype(trace.output.dtype), trace.output, equal_nan=trace.output.dtype.kind == "f")
