@@ -47,33 +47,6 @@ PLAYER = "[data-testid=scatter-player]"
 ASKED_FPS = 4 / 0.9
 
 
-class BareServer(AppServer):
-    def __init__(self, script: Path):
-        super().__init__()
-        self.script = script
-
-    def start(self, timeout: float = 90):
-        import os
-        import subprocess
-
-        env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(self.script), "--server.headless", "true",
-             "--server.port", str(self.port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
-            cwd=self.script.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        import urllib.request
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.3)
-        raise RuntimeError("bare streamlit did not start")
-
-
 def _new(browser):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     return ctx, ctx.new_page()
@@ -166,7 +139,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "bare.py"
         script.write_text(BARE)
-        app, bare = AppServer().start(), BareServer(script).start()
+        app, bare = AppServer().start(), AppServer(script=script).start()
         try:
             with sync_playwright() as p:
                 browser = launch(p)

@@ -100,6 +100,9 @@ def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
     assert not at.exception
     assert any("indices[3, 0] = 9 is out of range" in shown(e.value) for e in at.error)
     assert at.text_area(key="nd:text_indices").value == bad
+    editor = next(e for e in at.expander if e.label == "Edit inputs")
+    assert editor.proto.expanded  # stays open while its text has an error, the error beside the text
+    assert any("out of range" in shown(e.value) for e in editor.error)
     at.text_area(key="nd:text_indices").set_value("[[4], [3], [1], [x]]").run()
     assert any("'x' is not a number" in shown(e.value) for e in at.error)
     assert at.text_area(key="nd:text_indices").value == "[[4], [3], [1], [x]]"
