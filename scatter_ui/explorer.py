@@ -12,14 +12,13 @@ import streamlit as st
 
 import scatter_core as sc
 import spec_examples
+from scatter_core.describe import fmt_shape
 
 from . import cache, large, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
                        spec_link, tensor_text)
 from .player import player
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
-from scatter_core.describe import fmt_shape
-
 from .figures import StepFigure, overview_figure
 
 CUSTOM = "__custom__"
