@@ -2,17 +2,22 @@
 
 Each session is a real Chromium page (Playwright, Debian's /usr/bin/chromium). It opens a
 different spec example, presses ▶ play in the figure, waits for the last frame and checks the
-output shown equals scatter_core's result, then presses the player's ▶ (next step) button a
-few times and measures how long each step takes to reach the server (the URL carries it). Sessions are bounded in
-number and time; all traffic goes to 127.0.0.1.
+output shown equals scatter_core's result. Sessions are bounded in number and time; all
+traffic goes to 127.0.0.1.
 
-Run: python bench/load_test.py [--sessions 20] [--timeout 240]
+Each session then makes ``--steps`` step clicks on the player (▶, and |◀ back to the start
+when it reaches the last step), timing each from the click until the page's URL carries the step.
+Prints the median and 95th-percentile step latency and the server's peak memory (VmHWM);
+``--json`` also writes them to a file.
+
+Run: python bench/load_test.py [--sessions 20] [--steps 4] [--timeout 240] [--json out.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import time
@@ -46,7 +51,7 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def session(browser, base: str, ex, deadline: float, results: list):
+async def session(browser, base: str, ex, deadline: float, results: list, clicks: int = 4):
     ctx = await browser.new_context(viewport={"width": 1300, "height": 1800})
     page = await ctx.new_page()
     row = {"example": ex.id, "ok": False, "steps_ms": [], "error": ""}
@@ -74,12 +79,22 @@ async def session(browser, base: str, ex, deadline: float, results: list):
             row["ok"] = True
         else:
             row["error"] = f"{len(mismatched)} of {len(shown)} cells differ, e.g. {mismatched[:3]}"
+        k = 0
         await page.get_by_test_id("player-first").click()
-        for k in range(1, min(n, 4) + 1):
+        await page.wait_for_function("() => new URL(location.href).searchParams.get('step') === '0'", timeout=60_000)
+        for _ in range(clicks):
+            if time.monotonic() > deadline:
+                break
             t0 = time.monotonic()
-            await page.get_by_test_id("player-next").click()  # the step reaches the server: the URL says it
+            if k >= n:  # at the last step: back to the start
+                k = 0
+                await page.get_by_test_id("player-first").click()
+            else:
+                k += 1
+                await page.get_by_test_id("player-next").click()
+            # the step reaches the server: the URL carries it
             await page.wait_for_function(f"() => new URL(location.href).searchParams.get('step') === '{k}'",
-                                         timeout=30_000)
+                                         timeout=60_000)
             row["steps_ms"].append((time.monotonic() - t0) * 1000)
     except Exception as exc:  # noqa: BLE001 - a failed session is a result, not a crash of the script
         row["error"] = f"{type(exc).__name__}: {exc}"[:200]
@@ -103,7 +118,16 @@ def _close(a: str, b: str) -> bool:
         return False
 
 
-async def main_async(n: int, timeout: float) -> int:
+def percentile(values: list, q: float) -> float:
+    """The q-th percentile (0..100) by linear interpolation between the sorted values."""
+    v = sorted(values)
+    pos = (len(v) - 1) * q / 100
+    lo = int(pos)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
+
+
+async def main_async(n: int, timeout: float, clicks: int = 4, json_path: str | None = None) -> int:
     from playwright.async_api import async_playwright
 
     server = AppServer().start()
@@ -118,7 +142,8 @@ async def main_async(n: int, timeout: float) -> int:
             deadline = time.monotonic() + timeout
             results: list = []
             t0 = time.monotonic()
-            await asyncio.gather(*(session(browser, server.url, ex, deadline, results) for ex in pick_examples(n)))
+            await asyncio.gather(*(session(browser, server.url, ex, deadline, results, clicks)
+                                   for ex in pick_examples(n)))
             wall = time.monotonic() - t0
             await browser.close()
         rss = peak_rss_mb(server.proc.pid)
@@ -129,8 +154,15 @@ async def main_async(n: int, timeout: float) -> int:
     print(f"sessions: {n}, succeeded: {ok}, wall time {wall:.1f} s")
     if steps:
         print(f"step round trip (click until the URL carries the step), {len(steps)} steps: "
-              f"median {statistics.median(steps):.0f} ms, worst {max(steps):.0f} ms")
+              f"median {statistics.median(steps):.0f} ms, p95 {percentile(steps, 95):.0f} ms, "
+              f"worst {max(steps):.0f} ms")
     print(f"server peak memory (VmHWM): {rss:.0f} MB")
+    if json_path:
+        Path(json_path).write_text(json.dumps({
+            "sessions": n, "succeeded": ok, "clicks_per_session": clicks, "wall_s": round(wall, 1),
+            "steps": len(steps), "median_ms": round(statistics.median(steps)) if steps else None,
+            "p95_ms": round(percentile(steps, 95)) if steps else None, "worst_ms": round(max(steps)) if steps else None,
+            "peak_rss_mb": round(rss), "failed": [r for r in results if not r["ok"]]}, indent=1))
     for r in results:
         if not r["ok"]:
             print(f"  FAILED {r['example']}: {r['error']}")
@@ -141,10 +173,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=240)
+    parser.add_argument("--steps", type=int, default=4, help="server-side step clicks per session (at most 60)")
+    parser.add_argument("--json", default=None, help="also write the results to this file")
     args = parser.parse_args()
     if not 1 <= args.sessions <= 50:
         parser.error("--sessions must be between 1 and 50")
-    sys.exit(asyncio.run(main_async(args.sessions, args.timeout)))
+    if not 0 <= args.steps <= 60:
+        parser.error("--steps must be between 0 and 60")
+    sys.exit(asyncio.run(main_async(args.sessions, args.timeout, args.steps, args.json)))
 
 
 if __name__ == "__main__":

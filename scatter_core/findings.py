@@ -15,7 +15,8 @@ import numpy as np
 
 from .describe import fmt_value
 from .errors import fmt_pos
-from .tracing import unravel
+from .plan import unravel
+from .reductions import truncate_mean
 
 MAX_LISTED = 1000  # cells carried in a finding; the message and details give the full count
 MAX_IN_MESSAGE = 4
@@ -41,21 +42,21 @@ def _cells(trace, flat) -> tuple[tuple[int, ...], ...]:
 
 def _dup_detail(trace):
     """Per duplicated cell: its flat position, the update positions and values reaching it."""
-    g = trace._groups
+    w = trace.cell_writes
     dup = trace.duplicate_groups()[:MAX_LISTED]
-    sizes = g.size[dup]
+    sizes = w.counts[dup]
     ends = np.cumsum(sizes)
     within = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - sizes, sizes)
-    sorted_pos = np.repeat(g.start[dup], sizes) + within  # every write to a duplicated cell, in sorted order
-    loop_pos = g.order[sorted_pos]
+    sorted_pos = np.repeat(w.first[dup], sizes) + within  # every write to a duplicated cell, grouped by cell
+    loop_pos = w.loop_positions[sorted_pos]
     coords = [tuple(row) for row in unravel(trace.plan.sources.reshape(-1)[loop_pos], trace.updates.shape).tolist()]
-    vals = trace._sorted_values[sorted_pos].tolist()
+    vals = w.values[sorted_pos].tolist()
     steps = (loop_pos // max(trace.slice_size, 1)).tolist()
     bounds = list(zip((ends - sizes).tolist(), ends.tolist()))
     positions = tuple(tuple(coords[a:b]) for a, b in bounds)
     values = tuple(tuple(vals[a:b]) for a, b in bounds)
     step_groups = tuple(tuple(steps[a:b]) for a, b in bounds)
-    return g.targets[g.start[dup]], positions, values, step_groups
+    return w.cells[dup], positions, values, step_groups
 
 
 def _list_cells(cells, positions, values, dtype=None) -> str:
@@ -173,16 +174,13 @@ def integer_mean_rounding(trace):
     notes = trace.spec.notes_on("integer-mean")
     if not (trace.reduction.divides and trace.data.dtype.kind == "i" and notes) or len(trace) == 0:
         return None
-    g = trace._groups
-    last = g.last
-    acc = trace.acc_after.reshape(-1)[g.order[last]].astype(np.int64)
-    count = g.size + int(trace.use_init)
-    trunc = np.where(acc < 0, -((-acc) // count), acc // count)
+    written, acc, count = trace.mean_parts()
+    trunc = truncate_mean(acc, count)
     floor = np.floor_divide(acc, count)
     differ = trunc != floor
     if not differ.any():
         return None
-    cells_flat = g.targets[last][differ]
+    cells_flat = written[differ]
     cells = _cells(trace, cells_flat)
     example = (f"output{fmt_pos(cells[0])}: floor {int(floor[differ][0])}, truncation {int(trunc[differ][0])}")
     msg = (f"Integer mean: {int(differ.sum())} cell(s) have a negative, inexact mean, where rounding down "

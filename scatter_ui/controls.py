@@ -17,7 +17,7 @@ import streamlit as st
 
 import scatter_core as sc
 
-from . import cache
+from . import attribute_inputs, cache
 
 _MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>$~|&])")  # emphasis, code, links, HTML, LaTeX, strikes, tables
 _MD_SHORTCODE = re.compile(r":(?=[A-Za-z_])")  # Streamlit's :emoji: and :material/...: shortcodes
@@ -32,24 +32,28 @@ def md(text) -> str:
     return _MD_LINE_START.sub(lambda m: m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], out)
 
 
-def error_text(exc: sc.ScatterError) -> str:
-    """The error with the input it names in bold (once); the message itself escaped."""
+def error_text(exc: sc.ScatterError, label: str | None = None) -> str:
+    """The error with the input it names in bold, once (shown as ``label`` when given: "expected
+    output" for the argument "expected"); the message itself escaped."""
     name = exc.argument or "input"
     message = str(exc)
     if message.startswith(f"{name}: "):
         message = message[len(name) + 2:]
-    return f"**{md(name)}**: {md(message)}"
+    return f"**{md(label or name)}**: {md(message)}"
 
 
-def tensor_text(arr: np.ndarray) -> str:
-    """A tensor as editable NumPy-repr text: every value, shortest round-trip floats."""
+def tensor_text(arr: np.ndarray | None) -> str:
+    """A tensor as editable NumPy-repr text: every value, shortest round-trip floats; a left-out
+    input (None: TensorScatter's write_indices, SliceScatter's indices) as an empty box."""
+    if arr is None:
+        return ""
     with np.printoptions(threshold=cache.MAX_TEXT_ELEMENTS + 1, floatmode="unique", linewidth=88):
         return repr(np.asarray(arr))
 
 
 def editable(example) -> bool:
     """Whether an example's tensors can be edited as text (printed values, small enough)."""
-    return not example.shapes_only and all(a.size <= cache.MAX_TEXT_ELEMENTS for a in example.inputs)
+    return attribute_inputs.editable(example, cache.MAX_TEXT_ELEMENTS)
 
 
 def operator_picker(names: list[str], key: str, on_change: Callable[[], None]) -> None:
@@ -73,6 +77,8 @@ def attribute_widgets(spec: sc.OpSpec, key: Callable[[str], str], rank: int) -> 
         elif attr.name == "use_init_val":
             st.checkbox("use_init_val", key=key("use_init_val"), help=attr.doc,
                         disabled=ss.get(key("reduction")) == "none")
+        else:  # any other attribute, drawn from its record's kind (mode, start, stop, step, axes ...)
+            attribute_inputs.widget(attr, key(attribute_inputs.state_name(attr.name)))
     if spec.attribute("reduction") is None:
         st.caption(f"{md(spec.name)} has no reduction attribute: every write replaces the cell.")
 

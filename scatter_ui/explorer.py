@@ -14,7 +14,7 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.describe import fmt_shape
 
-from . import cache, large, panels, session
+from . import attribute_inputs, cache, large, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
                        spec_link, tensor_text)
 from .player import player
@@ -44,6 +44,8 @@ class ExplorerPage:
             "use_init_val": lambda v: {"true": True, "false": False}.get(v.lower()),
             "follow": lambda v: {"true": True, "false": False}.get(v.lower()),
             "data": str, "indices": str, "updates": str,
+            **{attribute_inputs.state_name(a.name): (int if a.kind == "int" else str) for s in self.members
+               for a in s.attributes if a.name not in attribute_inputs.COMMON},  # mode, start ... as typed
         })
         linked = fresh and st.query_params.get("op") in self.names
         if self.k("op") not in ss or linked:
@@ -86,7 +88,8 @@ class ExplorerPage:
             default = attrs.get(attr.name, attr.default)
             if attr.name == "axis" and default is None:
                 default = 0
-            ss[self.k(attr.name)] = pick(attr.name, default)
+            name = attribute_inputs.state_name(attr.name)  # SliceScatter's "step" is not the page's step
+            ss[self.k(name)] = pick(name, attribute_inputs.session_value(attr, default))
         if ss.get(self.k("reduction")) not in spec.reduction_spellings:
             ss[self.k("reduction")] = spec.default_reduction
         for role in TEXT_ROLES:
@@ -153,7 +156,7 @@ class ExplorerPage:
             with st.expander("Inputs"):
                 st.caption(md(f"This example's tensors are too large to edit as text (limit "
                               f"{cache.MAX_TEXT_ELEMENTS:,} elements): data {example.data.shape}, indices "
-                              f"{example.indices.shape}, updates {example.updates.shape}. Pick “my own input” to "
+                              f"{getattr(example.indices, 'shape', None)}, updates {example.updates.shape}. Pick “my own input” to "
                               f"type one."))
             return
         with st.expander("Edit inputs", expanded=example is None or error is not None):
@@ -162,7 +165,7 @@ class ExplorerPage:
                 st.error(error_text(error), icon="🛑")
             cols = st.columns(3)
             for col, role in zip(cols, TEXT_ROLES):
-                col.text_area(role, key=self.k(f"text_{role}"), height=160, max_chars=sc.parsing.MAX_TEXT)
+                session.text_box(col, role, key=self.k(f"text_{role}"), height=160)
             if example is not None:
                 st.button("Reset to the example", on_click=self._on_example)
 
@@ -176,11 +179,14 @@ class ExplorerPage:
         example = spec_examples.by_id(ex_id) if ex_id != CUSTOM else None
         edited = self._edited(ex_id)
         texts = tuple(ss.get(self.k(f"text_{r}"), "") for r in TEXT_ROLES) if edited else None
-        attrs = tuple((a.name, ss.get(self.k(a.name))) for a in spec.attributes)
-        attrs = tuple((n, int(v) if n == "axis" else v) for n, v in attrs)
+        shown = tuple((attribute_inputs.state_name(a.name), ss.get(self.k(attribute_inputs.state_name(a.name))))
+                      for a in spec.attributes)  # as typed, under their page keys (and in the URL)
+        attrs = tuple((n, int(v) if n == "axis" else v) for n, v in shown)
         st.title(f"{op}")
         st.caption(md(f"{sc.FAMILY_TITLES[self.family]} explorer · {spec.summary}"))
         try:
+            attrs = tuple((a.name, attribute_inputs.core_value(a, v)) for a, (_, v) in zip(spec.attributes, attrs))
+            # (attrs: the values scatter_core takes, by the attributes' own names)
             trace = cache.trace_for(op, None if edited else ex_id, texts, attrs)
         except sc.ScatterError as exc:
             if example is not None and not edited and large.too_large(example):
@@ -190,8 +196,8 @@ class ExplorerPage:
             if example is not None and not editable(example):
                 st.error(error_text(exc), icon="🛑")
             self.editor(example, exc)
-            self._url(op, ex_id, attrs, 0, edited, texts)
-            crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts), attrs,
+            self._url(op, ex_id, shown, 0, edited, texts)
+            crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts, op), attrs,
                                self.k("crosscheck"))
             return
         n = len(trace)
@@ -204,7 +210,7 @@ class ExplorerPage:
         view = cache.case_key(op, None if edited else ex_id, texts, attrs) + f":{follow}:{pins}:{panel_axis}"
         player(sf.figure(step), key=self.k("player"), view=view, step=step, name=f"{op}-{ex_id}",
                on_step=self._set_step)
-        self._url(op, ex_id, attrs, step, edited, texts)
+        self._url(op, ex_id, shown, step, edited, texts)
         if example is not None:
             panels.example_header(example, trace, edited)
         self.editor(example)
@@ -215,7 +221,8 @@ class ExplorerPage:
         panels.step_log(trace, step, lambda: cache.step_table_csv(op, None if edited else ex_id, texts, attrs))
         from .exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
         render_for_trace(trace, self.k("exports"))
-        crosscheck_panel(op, trace.data, trace.indices, trace.updates, attrs, key=self.k("crosscheck"))
+        crosscheck_panel(op, trace.data, trace.indices if trace.indices_given else None, trace.updates, attrs,
+                         key=self.k("crosscheck"))
         panels.spec_facts(spec)
 
     def large_example(self, example, op: str) -> int:
@@ -277,6 +284,7 @@ class ExplorerPage:
         if not st.session_state.get(self.k("follow"), True):
             values["follow"] = "false"
         session.write_url(values, self.family)
+        session.url_notice(self.family)  # names the link's values the page could not use, once
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step):")
             st.code(session.share_link(self.url_path, values), language=None, wrap_lines=True)

@@ -9,16 +9,33 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from scatter_core.families import FAMILIES
+
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAGES = {"home": "pages/home.py", "nd": "pages/nd_family.py", "elements": "pages/elements_family.py",
-         "update": "pages/update_family.py", "spec-nd": "pages/spec_nd.py",
-         "spec-elements": "pages/spec_elements.py", "spec-update": "pages/spec_update.py",
-         "check": "pages/check_expected.py"}
+PAGES = {"home": "app_pages/home.py", "nd": "app_pages/nd_family.py",
+         "elements": "app_pages/elements_family.py",
+         "update": "app_pages/update_family.py", "spec-nd": "app_pages/spec_nd.py",
+         "spec-elements": "app_pages/spec_elements.py", "spec-update": "app_pages/spec_update.py",
+         "check": "app_pages/check_expected.py"}
+# every other family's explorer and spec page, by the family record's slug (app.py lists them the same way)
+PAGES.update({f.slug: f.page for f in FAMILIES.values() if f.slug not in PAGES})
+PAGES.update({f"spec-{f.slug}": f"app_pages/spec_{f.slug}.py" for f in FAMILIES.values()
+              if f"spec-{f.slug}" not in PAGES})
+
+
+def app_on(page_file: str, timeout: float = 120) -> AppTest:
+    """An AppTest switched to ``page_file`` (e.g. "app_pages/nd_family.py"), not yet run there.
+
+    It runs the app once first: before its first run AppTest knows a page only by its file name,
+    which is not the page's st.Page url_path, so switching earlier would silently run the home
+    page (Streamlit's AppTest.switch_page documents this)."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.run()
+    return at.switch_page(page_file)
 
 
 def open_page(page: str, timeout: float = 120, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    at.switch_page(PAGES[page])
+    at = app_on(PAGES[page], timeout)
     if params:
         at.query_params.update({k: str(v) for k, v in params.items()})
     at.run()

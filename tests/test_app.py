@@ -7,9 +7,10 @@ import pytest
 
 import spec_examples
 from scatter_core import OPERATORS
+from scatter_core.families import FAMILIES
 from tests.apptest_helpers import figures, open_page, shown, texts
 
-FAMILY_PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
+FAMILY_PAGE = {name: family.slug for name, family in FAMILIES.items()}  # apptest_helpers.PAGES names them by slug
 TOO_LARGE = 50_000_000  # scatter_core.checks.MAX_ELEMENTS
 
 
