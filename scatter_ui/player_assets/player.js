@@ -398,7 +398,8 @@ class Player {
     if (!live) this.pause(false);
     if (this.frames.has(k)) this.show(k);
     else { this.step = k; this.caption.textContent = `loading step ${k}…`; }
-    if (reportNow || !this.frames.has(k)) this.report(true);
+    if (reportNow) this.report(true);
+    else if (!this.frames.has(k)) this.report(false); // dragging past the frames sent: ask once it rests
   }
 
   toggle() {
