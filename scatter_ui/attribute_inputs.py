@@ -108,11 +108,6 @@ def core_value(attr, value):
     return value
 
 
-def input_text(arr, fmt: Callable[[np.ndarray], str]) -> str:
-    """An input tensor as editable text; a left-out or absent input (None) as an empty box."""
-    return "" if arr is None else fmt(arr)
-
-
 def parse_input(spec, role: str, text: str, parse: Callable[[str, str], np.ndarray]):
     """A typed input; an empty indices box is None where the family allows it (left out / not read)."""
     if role == "indices" and not (text or "").strip() and sc.families.family_of(spec).indices != "required":

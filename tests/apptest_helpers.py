@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -42,17 +43,26 @@ def open_page(page: str, timeout: float = 120, **params) -> AppTest:
 
 
 def figures(at: AppTest) -> list[dict]:
-    """The animated figures on the page, decoded from their iframes."""
+    """What each step player on the page was sent: its figure (data, layout) with the frames,
+    captions, window (k0, k1), step count n, view id and start step."""
     out = []
-    for el in at.get("iframe"):
-        doc = el.proto.srcdoc
-        m = re.search(r"const fig = (\{.*?\});\n", doc, re.S)
-        if m:
-            out.append(json.loads(m.group(1).replace("<\\/", "</")))
+    for el in at.get("bidi_component"):
+        if el.proto.component_name.endswith(".player"):
+            data = json.loads(el.proto.json)
+            out.append(dict(data, data=data["figure"]["data"], layout=data["figure"]["layout"]))
     return out
 
 
+def shown(markdown_source) -> str:
+    """What a reader sees of a Markdown element: rendered (CommonMark), tags dropped, entities decoded."""
+    from markdown_it import MarkdownIt
+
+    rendered = MarkdownIt("commonmark").enable("strikethrough").render(str(markdown_source))
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", rendered)).split())
+
+
 def texts(at: AppTest) -> str:
+    """Every Markdown-rendered text on the page, as shown."""
     parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "title")
              for e in getattr(at, kind)]
-    return "\n".join(str(p) for p in parts)
+    return "\n".join(shown(p) for p in parts)
