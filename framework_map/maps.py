@@ -48,6 +48,11 @@ def applies(entry: Entry, config: Config) -> bool:
     return config.use_init_val or entry.init_arg is not None or config.canonical == "none"
 
 
+def faithful_for(entry: Entry, indices_shape: tuple[int, ...]) -> bool:
+    """Whether ``entry`` is within its verified domain for indices of this shape (ScatterND: k >= 1)."""
+    return not (entry.family == "nd" and (len(indices_shape) == 0 or indices_shape[-1] == 0))
+
+
 def entries_for(config: Config, framework: str | None = None) -> list[Entry]:
     return [e for e in ENTRIES if applies(e, config) and framework in (None, e.framework)]
 

@@ -23,6 +23,9 @@ FRAMEWORKS: tuple[str, ...] = ("PyTorch", "TensorFlow", "JAX", "WebNN")
 MODULES = {"PyTorch": "framework_map.impl_torch", "TensorFlow": "framework_map.impl_tensorflow",
            "JAX": "framework_map.impl_jax"}  # WebNN has no Python implementation: never executed here
 
+# How each framework's snippet turns a NumPy array into its own tensor (the exports print this call).
+CONVERT = {"PyTorch": "torch.from_numpy", "TensorFlow": "tf.constant", "JAX": "jnp.asarray"}
+
 KINDS = {"direct": "direct equivalent", "composition": "no direct equivalent: shortest faithful composition"}
 
 
