@@ -11,7 +11,8 @@ import spec_examples
 FAMILY_PAGES = {"nd": "pages/nd_family.py", "elements": "pages/elements_family.py",
                 "update": "pages/update_family.py"}
 
-# URL parameters, also the widgets' keys (bound to the query string): a copied link reopens the same gallery view
+# URL parameters and the widgets' keys: a copied link reopens the same gallery view (the filter and the versions
+# are bound to the query string; the tab is written there by render(), since the page may choose it itself)
 FILTER, OPS, TAB = "q", "ops", "family"
 SEEN = "home:_seen_filter"
 
@@ -78,7 +79,9 @@ def render() -> None:
     labels = {f: sc.FAMILY_TITLES[f] for f in families}
     _follow_matches(counts, labels, (query, tuple(chosen)))
     st.caption("Matches: " + " · ".join(f"{labels[f]} {counts[f]}" for f in families))
-    tabs = st.tabs([labels[f] for f in families], key=TAB, bind="query-params")
+    tabs = st.tabs([labels[f] for f in families], key=TAB, on_change="rerun")
+    if st.query_params.get(TAB) != st.session_state.get(TAB):
+        st.query_params[TAB] = st.session_state.get(TAB) or labels[families[0]]
     for tab, family in zip(tabs, families):
         with tab:
             if not counts[family]:
@@ -94,8 +97,11 @@ def filter_rows(rows: list[dict], query: str, chosen: list[str]) -> list[dict]:
 
 
 def _follow_matches(counts: dict, labels: dict, signature: tuple) -> None:
-    """When the filter changes and leaves the selected tab empty, select the first tab with matches."""
+    """Choose the tab before it is drawn: the URL's on a session's first run; then, whenever the filter
+    changes and leaves the chosen tab empty, the first tab with matches."""
     ss = st.session_state
+    if TAB not in ss and st.query_params.get(TAB) in labels.values():
+        ss[TAB] = st.query_params.get(TAB)
     if ss.get(SEEN) == signature:
         return
     ss[SEEN] = signature
