@@ -21,6 +21,7 @@ PAGES = {
     "Tools": [
         st.Page("pages/check_expected.py", title="Check expected output", icon=":material/fact_check:",
                 url_path="check"),
+        st.Page("pages/practice_page.py", title="Practice", icon=":material/school:", url_path="practice"),
     ],
     "Specs": [
         st.Page("pages/spec_nd.py", title="ScatterND specs", icon=":material/history_edu:", url_path="spec-nd"),

@@ -13,12 +13,12 @@ from .exercises import (
 )
 from .grading import CellNote, Feedback, Named, grade_output, grade_step
 from .misconceptions import BY_KIND, MISCONCEPTIONS, Misconception, student_outputs
-from .tutor import Choice, choices, output_hints, step_hints
+from .tutor import Choice, choices, output_hints, step_hints, step_question
 from .worksheet import tensor_html, worksheet_html
 
 __all__ = [
     "BY_KIND", "CellNote", "Choice", "Exercise", "Feedback", "LEVELS", "MAX_CELLS", "MAX_SET", "MAX_STEPS",
     "MISCONCEPTIONS", "Misconception", "Named", "choices", "exercise_set", "grade_output", "grade_step",
-    "levels_for", "make_exercise", "output_hints", "set_seeds", "step_hints", "student_outputs", "tensor_html",
+    "levels_for", "make_exercise", "output_hints", "set_seeds", "step_hints", "step_question", "student_outputs", "tensor_html",
     "worksheet_html",
 ]

@@ -36,7 +36,7 @@ import scatter_core as sc
 MAX_CELLS = 24
 MAX_STEPS = 8
 MAX_ATTEMPTS = 400  # redraws before giving up (never reached for the pools below; a test checks 200 seeds a level)
-MAX_SEED = 2**62
+MAX_SEED = 2**53 - 1  # seeds travel through links and number inputs (JavaScript integers)
 MAX_SET = 30  # exercises in one shared set or worksheet
 
 LEVELS = MappingProxyType({

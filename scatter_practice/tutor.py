@@ -105,3 +105,23 @@ def choices(ex: Exercise, n: int = 4) -> tuple[Choice, ...]:
             found.append(Choice(out, "slip", False))
     order = rng.permutation(len(found))
     return tuple(found[int(i)] for i in order)
+
+
+def step_question(ex: Exercise, k: int) -> str:
+    """What step ``k`` (0-based) reads, without giving away where it writes (no normalised index)."""
+    t = ex.trace
+    if not 0 <= int(k) < len(t):
+        raise ValueError(f"k = {k!r} must be a step number in 0..{len(t) - 1} (0-based)")
+    k = int(k)
+    raw = [int(v) for v in t.plan.index_raw[k]]
+    if ex.indices.ndim == len(t.plan.loop_shape):  # one index value per step
+        index = f"indices{_pos(t.index_cells(k)[0])} = {raw[0]}"
+    else:
+        index = f"indices{_pos(t.loop_position(k))} = [{', '.join(str(v) for v in raw)}]"
+    if t.slice_size == 1:
+        what = f"{t.source_label(k)} = {fmt_value(t.values[k][0])}"
+        ask = "Which output cell does it write, and what does that cell hold after the step?"
+    else:
+        what = f"{t.source_label(k)} ({t.slice_size} values)"
+        ask = "Pick any cell of the slice it writes, and say what that cell holds after the step."
+    return f"Step {k + 1} of {len(t)} reads {index} and {what}. {ask}"
