@@ -69,9 +69,9 @@ VALUE_RANGES = MappingProxyType({
 DTYPES = ("int32", "int64")
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class Exercise:
-    """One practice case and its traced answer (the arrays are read-only)."""
+    """One practice case and its traced answer (read-only arrays; one object may be shared by many sessions)."""
 
     op: str
     data: np.ndarray

@@ -291,7 +291,8 @@ def show_misconceptions(named) -> None:
         row = sp.BY_KIND.get(m.kind)
         title = row.title if row else m.kind
         link = f" [▶ see it in the explorer]({explorer_link(m.kind)})" if row else ""
-        st.warning(f"**{md(title)}** ({md(m.kind)}): {md(m.message)}{link}", icon="💡")
+        why = f" {md(row.explanation)}" if row and row.explanation not in m.message else ""
+        st.warning(f"**{md(title)}** ({md(m.kind)}): {md(m.message)}{why}{link}", icon="💡")
 
 
 def show_hints(hints: tuple[str, ...], key: str) -> None:
@@ -346,9 +347,14 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
     step = int(ss.get(sk, 0))
     n = ex.steps
     if step >= n:
-        st.success(f"All {n} steps done. The output is the spec's result:", icon="✅")
+        right = sum(bool(getattr(ss.get(k(f"fb:{eid}:{i}")), "correct", False)) for i in range(n))
+        st.success(f"All {n} steps done, {right} of {n} predicted right. The output is the spec's result:",
+                   icon="✅")
         show_step_figure(ex, n, k(f"fig-done:{eid}"), pick=False)
-        st.button("Start this exercise again", key=k(f"again:{eid}"), on_click=lambda: ss.__setitem__(sk, 0))
+        c1, c2 = st.columns(2)
+        c1.button("Start this exercise again", key=k(f"again:{eid}"), on_click=restart_steps, args=(eid, n),
+                  use_container_width=True)
+        next_exercise_button(c2, eid)
         return
     st.text(sp.step_question(ex, step))
     keys = {name: k(f"{name}:{eid}:{step}") for name in ("fb", "target", "value", "error", "clicked")}
@@ -379,6 +385,26 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
     reveal_step(ex, step, feedback, eid)
     st.button("Next step ▶" if step + 1 < n else "Finish ▶", key=k(f"next:{eid}:{step}"), type="primary",
               on_click=lambda: ss.__setitem__(sk, step + 1))
+
+
+def restart_steps(eid: str, n: int) -> None:
+    ss = st.session_state
+    ss[k(f"step:{eid}")] = 0
+    for i in range(n):
+        for name in ("fb", "target", "value", "error", "clicked", "hints"):
+            ss.pop(k(f"{name}:{eid}:{i}"), None)
+
+
+def next_exercise_button(where, eid: str) -> None:
+    """In a set: the next exercise of the set; otherwise a new random one."""
+    ss = st.session_state
+    if ss[k("set")] is not None:
+        n = ss[k("set")][2]
+        where.button("Next exercise of the set ▶", key=k(f"next-ex:{eid}"), on_click=move_in_set, args=(1,),
+                     disabled=int(ss.get(k("set_index"), 0)) >= n - 1, use_container_width=True, type="primary")
+    else:
+        where.button("Next exercise ▶", key=k(f"next-ex:{eid}"), on_click=new_exercise, use_container_width=True,
+                     type="primary")
 
 
 def _op_arg() -> str | None:
@@ -445,6 +471,7 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
     if fb_key in ss:
         fb, student = ss[fb_key]
         show_output_feedback(ex, fb, student, eid)
+        next_exercise_button(st.columns(3)[0], eid)
 
 
 def grid_input(ex: sp.Exercise, eid: str) -> np.ndarray | None:
@@ -512,6 +539,7 @@ def choice_mode(ex: sp.Exercise, eid: str) -> None:
                 st.info("That output has one cell off: a slip rather than a misconception.", icon="ℹ️")
         for i in range(len(ex.trace)):
             st.text(ex.trace.describe(i) + ".")
+        next_exercise_button(st.columns(3)[0], eid)
 
 
 # -- the page ---------------------------------------------------------------------------------------------------------

@@ -479,3 +479,22 @@ def test_the_package_is_pure():
     code = "import sys, scatter_practice; print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly')))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_step_question_does_not_give_the_target_away():
+    for seed in range(40):
+        ex = sp.make_exercise(seed, 2)
+        for k in range(ex.steps):
+            q = sp.step_question(ex, k)
+            assert q.startswith(f"Step {k + 1} of {ex.steps} reads indices")
+            assert "normalised" not in q and "output[" not in q
+            raw = ex.trace.plan.index_raw[k]
+            assert all(str(int(v)) in q for v in raw)
+
+
+def test_exercises_are_read_only():
+    ex = sp.make_exercise(0, 3)
+    with pytest.raises(ValueError):
+        ex.data[...] = 0
+    with pytest.raises(AttributeError):
+        ex.op = "ScatterND-11"

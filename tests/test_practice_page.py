@@ -121,6 +121,9 @@ def test_whole_output_mode_right_and_wrong():
     chains = [x.value for x in at.text if "you wrote" in x.value]
     assert len(chains) == n and all("starts at" in c or "keeps data" in c for c in chains)
     assert len(at.get("plotly_chart")) == 2  # the inputs, and your output beside the spec's with wrong cells outlined
+    button(at, "Next exercise ▶").click().run()
+    assert at.subheader[0].value.startswith(f"Level {level} · exercise ")
+    assert at.subheader[0].value != f"Level {level} · exercise {seed} · {ex.op}" and not at.error
 
 
 def test_whole_output_refuses_a_wrong_shape_and_keeps_the_text():
