@@ -188,19 +188,19 @@ def _target_readings(ex: Exercise, k: int) -> list[tuple[str, sc.Trace, str]]:
     if (raw < 0).any():
         t = _retrace(ex, indices=_only_step(ex, k, np.abs(raw)))
         if t is not None:
-            out.append(("negative-index", t, "the minus sign of a negative index dropped"))
+            out.append(("negative-index", t, "if the minus sign of its negative index is dropped"))
         sizes = sorted(set(ex.data.shape) | set(ex.indices.shape) | set(ex.updates.shape))
         for s in sizes:
             t = _retrace(ex, indices=_only_step(ex, k, np.where(raw < 0, raw + s, raw)))
             if t is not None:
-                out.append(("negative-index", t, f"a negative index counted from the end of a size-{s} dimension"))
+                out.append(("negative-index", t, f"if its negative index counts from the end of a size-{s} dimension"))
     axis = ex.attrs.get("axis")
     if axis is not None:
         for a in range(ex.data.ndim):
             if a != axis:
                 t = _retrace(ex, indices=_only_step(ex, k), axis=a)
                 if t is not None:
-                    out.append(("axis", t, f"the index applied on axis {a} instead of axis {axis}"))
+                    out.append(("axis", t, f"if its index is put on axis {a} instead of axis {axis}"))
     return out
 
 
@@ -210,23 +210,23 @@ def _value_readings(ex: Exercise, k: int, slot: int) -> list[tuple[str, object, 
     out = []
     spec = ex.spec
     if t.reduction.ufunc is not None:
-        out.append(("reduction", t.values[k][slot], "the update replaced the cell instead of being combined"))
+        out.append(("reduction", t.values[k][slot], "if the update replaced the cell instead of being combined with it"))
         for spelling in spec.reduction_spellings:
             if spelling != ex.attrs.get("reduction") and spec.reduction(spelling).ufunc is not None:
                 other = _retrace(ex, reduction=spelling)
                 if other is not None:
-                    out.append(("reduction", other.after[k][slot], f"reduction {spelling!r} used instead"))
+                    out.append(("reduction", other.after[k][slot], f"with reduction {spelling!r}"))
         if "use_init_val" in ex.attrs:
             other = _retrace(ex, use_init_val=not ex.attrs["use_init_val"])
             if other is not None:
                 out.append(("use_init_val", other.after[k][slot],
-                            f"use_init_val read as {'false' if ex.attrs['use_init_val'] else 'true'}"))
+                            f"with use_init_val={'false' if ex.attrs['use_init_val'] else 'true'}"))
         if t.reduction.divides and t.data.dtype.kind in "iu":
             acc, count = int(t.acc_after[k][slot]), max(int(t.counts[k][slot]), 1)
             trunc = -((-acc) // count) if acc < 0 else acc // count
-            out.append(("mean-truncated", trunc, "the running mean rounded toward zero"))
+            out.append(("mean-truncated", trunc, "if the running mean were rounded toward zero"))
     elif not t.first_write[k][slot]:
-        out.append(("first-write-wins", t.before[k][slot], "the earlier write kept"))
+        out.append(("first-write-wins", t.before[k][slot], "if the earlier write were kept"))
     return out
 
 
@@ -255,13 +255,13 @@ def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
     if not target_ok:
         for kind, other, how in _target_readings(ex, k):
             if cell in _cells(other, k):
-                found.setdefault(kind, f"output{_pos(cell)} is where step {k + 1} writes with {how}; "
+                found.setdefault(kind, f"output{_pos(cell)} is where step {k + 1} would write {how}; "
                                        f"it writes output{_pos(cells[0])}" + (" (a slice)" if len(cells) > 1 else "")
                                  + ". " + BY_KIND[kind].explanation)
     if not value_ok:
         for kind, other_value, how in _value_readings(ex, k, slot):
             if _same(value, other_value, dtype) and not _same(other_value, right, dtype):
-                found.setdefault(kind, f"{fmt_value(other_value)} is the value with {how}; the cell holds "
+                found.setdefault(kind, f"{fmt_value(other_value)} is what the cell would hold {how}; it holds "
                                        f"{fmt_value(right)}. " + BY_KIND[kind].explanation)
     where = f"output{_pos(cells[0])}" if len(cells) == 1 else \
         f"{len(cells)} cells, output{_pos(cells[0])} to output{_pos(cells[-1])}"

@@ -254,3 +254,15 @@ def test_chosen_output_position_is_outlined_on_the_figure():
                for s in fig["layout"]["shapes"])
     assert fig["data"][-1]["type"] == "scatter" and len(fig["data"][-1]["customdata"]) == np.prod(
         sp.make_exercise(15, 1).answer.shape)
+
+
+def test_every_output_cell_can_be_clicked_in_every_frame():
+    from scatter_ui.practice_page import click_targets, step_figure
+
+    for level in (1, 4, 5):
+        for seed in range(25):
+            ex = sp.make_exercise(seed, level)
+            for frame in range(ex.steps):
+                _, view = step_figure(ex, frame)
+                targets = click_targets(view)
+                assert sorted(targets["customdata"]) == list(range(ex.answer.size))
