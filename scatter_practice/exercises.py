@@ -189,15 +189,15 @@ def _coin(rng, percent: int) -> bool:
     return int(rng.integers(0, 100)) < percent
 
 
-def _negatives(rng, spec, forced: bool) -> str:
+def _negatives(rng, spec) -> str:
+    """Some exercises of levels 3-5 mix in negative indices where the version allows them."""
     if not negatives_allowed(spec):
         return "no"
-    return "yes" if forced else ("any" if _coin(rng, 40) else "no")
+    return "any" if _coin(rng, 40) else "no"
 
 
 def _recipe_1(rng, spec) -> Recipe:
-    return Recipe(spec, rank=int(rng.integers(1, 3)), reduction="none", axis=0 if _has(spec, "axis") else None,
-                  k=None)
+    return Recipe(spec, rank=int(rng.integers(1, 3)), reduction="none", axis=0 if _has(spec, "axis") else None)
 
 
 def _recipe_2(rng, spec) -> Recipe:
@@ -218,12 +218,12 @@ def _recipe_3(rng, spec) -> Recipe:
     reduction = _pick(rng, [c for c in _canonical(spec) if c in COMBINING])
     axis = int(rng.integers(0, rank)) if _has(spec, "axis") else None
     return Recipe(spec, rank=rank, reduction=reduction, axis=axis, duplicates="yes",
-                  negatives=_negatives(rng, spec, False), checks=("reduction-matters",))
+                  negatives=_negatives(rng, spec), checks=("reduction-matters",))
 
 
 def _recipe_4(rng, spec) -> Recipe:
     kind = _pick(rng, _sub_kinds_4(spec))
-    negatives = _negatives(rng, spec, False)
+    negatives = _negatives(rng, spec)
     if kind == "no-init":
         rank = int(rng.integers(1, 3))
         reduction = _pick(rng, [c for c in _canonical(spec) if c in COMBINING])
@@ -265,7 +265,7 @@ def _recipe_5(rng, spec) -> Recipe:
     if reduction == "mean":
         checks += ("floor-matters",)
     return Recipe(spec, rank=3, reduction=reduction, axis=axis, k=k, use_init_val=use_init, duplicates=duplicates,
-                  negatives=_negatives(rng, spec, False), checks=checks, order_question=order)
+                  negatives=_negatives(rng, spec), checks=checks, order_question=order)
 
 
 RECIPES = MappingProxyType({1: _recipe_1, 2: _recipe_2, 3: _recipe_3, 4: _recipe_4, 5: _recipe_5})
@@ -456,8 +456,6 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
         return None
     if not all(_check(name, r, t, attrs) for name in r.checks):
         return None
-    for a in (t.data, t.indices, t.updates):
-        a.flags.writeable = False
     return Exercise(op=r.spec.name, data=t.data, indices=t.indices, updates=t.updates, attrs=dict(t.attrs),
                     seed=seed, level=level, trace=t, answer=t.output, order_question=r.order_question)
 

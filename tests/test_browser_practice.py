@@ -96,6 +96,38 @@ def test_step_by_step_exercise_by_clicking_cells(server, browser):
     ctx.close()
 
 
+def test_whole_output_typed_into_the_grid(server, browser):
+    seed, level = 2, 3
+    ex = sp.make_exercise(seed, level)
+    assert ex.data.ndim == 1
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1600})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    open_practice(pg, server, f"seed={seed}&level={level}&mode=Whole+output")
+    grid = pg.locator("[data-testid=stDataFrame]").first
+    grid.scroll_into_view_if_needed()
+    settle(pg)
+    box = grid.bounding_box()
+    width = (box["width"] - 50) / ex.answer.size  # the row-number column is about 50 px wide
+    for i, value in enumerate(ex.answer.tolist()):
+        for _ in range(5):  # the grid's canvas takes a moment to accept clicks after a rerun
+            pg.mouse.dblclick(box["x"] + 50 + width * (i + 0.5), box["y"] + 35 + 17)
+            editor = pg.locator(".gdg-input").first
+            try:
+                editor.wait_for(timeout=3_000)
+                break
+            except Exception:  # noqa: BLE001 - retry the double click
+                pg.wait_for_timeout(500)
+        editor.fill(str(value))
+        editor.press("Enter")
+        settle(pg)
+    pg.get_by_role("button", name="Check my output").click()
+    pg.get_by_text(f"Right! All {ex.answer.size} cells are right.").first.wait_for(timeout=30_000)
+    assert errors == []
+    ctx.close()
+
+
 @pytest.mark.parametrize("width, height", [(1400, 1000), (390, 844)])
 def test_practice_screenshots(server, browser, width, height):
     """The whole-output mode of a shared set opened from its link (the app's theme is light, .streamlit/config.toml)."""
