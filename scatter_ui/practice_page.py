@@ -130,11 +130,18 @@ def _int(text, low: int, high: int) -> int | None:
     return value if low <= value <= high else None
 
 
+URL_NAMES = ("set", "level", "n", "seed", "op", "mode")
+
+
+def _url_signature(params) -> tuple:
+    return tuple(sorted((name, params.get(name)) for name in URL_NAMES))
+
+
 def read_url() -> None:
     """On a new URL: a shared set (?set=SEED&level=L&n=N) or one exercise (?seed=S&level=L[&op=...])."""
     ss = st.session_state
     params = st.query_params
-    sig = tuple(sorted((name, params.get(name)) for name in ("set", "level", "n", "seed", "op", "mode")))
+    sig = _url_signature(params)
     if ss.get(k("_url")) == sig:
         return
     ss[k("_url")] = sig
@@ -159,6 +166,22 @@ def read_url() -> None:
     if seed is not None:
         ss[k("set")] = None
         ss[k("seed")] = seed
+
+
+def write_url() -> None:
+    """Mirror the exercise on screen into the URL, so a copied link reopens it (and remember it as read)."""
+    ss = st.session_state
+    if ss[k("set")] is not None:
+        set_seed, level, n = ss[k("set")]
+        values = {"set": set_seed, "level": level, "n": n}
+    else:
+        seed, level, op = current()
+        values = {"seed": seed, "level": level, **({"op": op} if op else {})}
+    values["mode"] = ss[k("mode")]
+    values = {name: str(v) for name, v in values.items()}
+    if {name: st.query_params.get(name) for name in URL_NAMES if name in st.query_params} != values:
+        st.query_params.from_dict(values)
+    ss[k("_url")] = _url_signature(values)
 
 
 def defaults() -> None:
@@ -549,6 +572,7 @@ def render_page() -> None:
     seed, level, op = current()
     sidebar(seed, level, op)
     seed, level, op = current()  # the sidebar's buttons may have moved on
+    write_url()
     st.title("Practice")
     st.caption("Predict what the operator writes, then see it. Feedback names the misconception behind a wrong "
                "answer and links to an explorer example that shows it.")

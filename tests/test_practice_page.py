@@ -266,3 +266,13 @@ def test_every_output_cell_can_be_clicked_in_every_frame():
                 _, view = step_figure(ex, frame)
                 targets = click_targets(view)
                 assert sorted(targets["customdata"]) == list(range(ex.answer.size))
+
+
+def test_the_url_follows_the_exercise_on_screen():
+    at = open_practice(seed=4, level=2)
+    assert dict(at.query_params) == {"seed": "4", "level": "2", "mode": "Step by step"}
+    at.selectbox(key="practice:level").set_value(3).run()
+    assert at.query_params["level"] == "3" and at.subheader[0].value.startswith("Level 3 · exercise 4 ")
+    at.radio(key="practice:mode").set_value("Multiple choice").run()
+    assert dict(at.query_params) == {"seed": "4", "level": "3", "mode": "Multiple choice"}
+    assert at.subheader[0].value.startswith("Level 3 · exercise 4 ")  # writing the URL did not re-seed the page
