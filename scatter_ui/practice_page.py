@@ -246,7 +246,7 @@ def set_link(set_seed: int, level: int, n: int) -> str:
 
 
 # -- the sidebar ---------------------------------------------------------------------------------------------
-def sidebar(seed: int, level: int, op: str | None) -> None:
+def sidebar(seed: int, level: int) -> None:
     ss = st.session_state
     with st.sidebar:
         st.radio("Mode", MODES, key=k("mode"),
@@ -488,8 +488,10 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
             st.error(md(exc), icon="🛑")
         else:
             fb = sp.grade_output(ex, student)
+            previous = ss.get(fb_key)
             ss[fb_key] = (fb, student)
-            record(ex.level, fb.correct, fb.kinds)
+            if previous is None or not np.array_equal(previous[1], student):  # the same answer counts once
+                record(ex.level, fb.correct, fb.kinds)
     show_hints(sp.output_hints(ex), k(f"out-hints:{eid}"))
     if fb_key in ss:
         fb, student = ss[fb_key]
@@ -547,8 +549,9 @@ def choice_mode(ex: sp.Exercise, eid: str) -> None:
     if st.button("Check", key=k(f"mc-check:{eid}"), type="primary", disabled=pick is None):
         chosen = options[LETTERS.index(pick)]
         kinds = () if chosen.correct or chosen.kind not in sp.BY_KIND else (chosen.kind,)
+        if ss.get(fb_key, (None,))[0] != pick:  # the same answer counts once
+            record(ex.level, chosen.correct, kinds)
         ss[fb_key] = (pick, chosen.correct, chosen.kind)
-        record(ex.level, chosen.correct, kinds)
     if fb_key in ss:
         pick, correct, kind = ss[fb_key]
         right = LETTERS[next(i for i, c in enumerate(options) if c.correct)]
@@ -569,8 +572,8 @@ def choice_mode(ex: sp.Exercise, eid: str) -> None:
 def render_page() -> None:
     read_url()
     defaults()
-    seed, level, op = current()
-    sidebar(seed, level, op)
+    seed, level, _ = current()
+    sidebar(seed, level)
     seed, level, op = current()  # the sidebar's buttons may have moved on
     write_url()
     st.title("Practice")
