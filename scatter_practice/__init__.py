@@ -19,6 +19,7 @@ from .worksheet import tensor_html, worksheet_html
 __all__ = [
     "BY_KIND", "CellNote", "Choice", "Exercise", "Feedback", "LEVELS", "MAX_CELLS", "MAX_SET", "MAX_STEPS",
     "MISCONCEPTIONS", "Misconception", "Named", "choices", "exercise_set", "grade_output", "grade_step",
-    "levels_for", "make_exercise", "output_hints", "set_seeds", "step_hints", "step_question", "student_outputs", "tensor_html",
+    "levels_for", "make_exercise", "output_hints", "set_seeds", "step_hints", "step_question", "student_outputs",
+    "tensor_html",
     "worksheet_html",
 ]

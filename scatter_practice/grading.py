@@ -20,6 +20,7 @@ import numpy as np
 
 import scatter_core as sc
 from scatter_core.describe import fmt_value
+from scatter_core.errors import fmt_pos
 
 from .exercises import Exercise
 from .misconceptions import BY_KIND, MISCONCEPTIONS, student_outputs
@@ -66,10 +67,6 @@ class Feedback:
         return tuple(m.kind for m in self.misconceptions)
 
 
-def _pos(cell) -> str:
-    return "[" + ", ".join(str(int(c)) for c in cell) + "]"
-
-
 def _student_array(ex: Exercise, output) -> np.ndarray:
     try:
         arr = np.asarray(output)
@@ -93,7 +90,7 @@ def _equal_cells(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _chain_text(chain, got) -> str:
-    where = f"output{_pos(chain.cell)}"
+    where = f"output{fmt_pos(chain.cell)}"
     if not chain.steps:
         return f"No update reaches {where}, so it keeps data's value {fmt_value(chain.initial)}; you wrote {got}."
     parts = [f"{where} starts at {fmt_value(chain.initial)} (data)"]
@@ -133,7 +130,7 @@ def grade_output(exercise: Exercise, output) -> Feedback:
     notes = []
     for c in wrong:
         got = fmt_value(student[c].item() if hasattr(student[c], "item") else student[c])
-        chain = _chain_text(chains[c], got) if c in chains else f"output{_pos(c)} is {fmt_value(ex.answer[c])}."
+        chain = _chain_text(chains[c], got) if c in chains else f"output{fmt_pos(c)} is {fmt_value(ex.answer[c])}."
         notes.append(CellNote(c, ex.answer[c], student[c], chain, tuple(per_cell[c])))
     n, size = len(wrong), ex.answer.size
     lines = [f"{n} of {size} cell{'s' if size != 1 else ''} {'are' if n != 1 else 'is'} wrong."]
@@ -210,7 +207,8 @@ def _value_readings(ex: Exercise, k: int, slot: int) -> list[tuple[str, object, 
     out = []
     spec = ex.spec
     if t.reduction.ufunc is not None:
-        out.append(("reduction", t.values[k][slot], "if the update replaced the cell instead of being combined with it"))
+        out.append(("reduction", t.values[k][slot],
+                    "if the update replaced the cell instead of being combined with it"))
         for spelling in spec.reduction_spellings:
             if spelling != ex.attrs.get("reduction") and spec.reduction(spelling).ufunc is not None:
                 other = _retrace(ex, reduction=spelling)
@@ -255,22 +253,22 @@ def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
     if not target_ok:
         for kind, other, how in _target_readings(ex, k):
             if cell in _cells(other, k):
-                found.setdefault(kind, f"output{_pos(cell)} is where step {k + 1} would write {how}; "
-                                       f"it writes output{_pos(cells[0])}" + (" (a slice)" if len(cells) > 1 else "")
+                found.setdefault(kind, f"output{fmt_pos(cell)} is where step {k + 1} would write {how}; "
+                                       f"it writes output{fmt_pos(cells[0])}" + (" (a slice)" if len(cells) > 1 else "")
                                  + ". " + BY_KIND[kind].explanation)
     if not value_ok:
         for kind, other_value, how in _value_readings(ex, k, slot):
             if _same(value, other_value, dtype) and not _same(other_value, right, dtype):
                 found.setdefault(kind, f"{fmt_value(other_value)} is what the cell would hold {how}; it holds "
                                        f"{fmt_value(right)}. " + BY_KIND[kind].explanation)
-    where = f"output{_pos(cells[0])}" if len(cells) == 1 else \
-        f"{len(cells)} cells, output{_pos(cells[0])} to output{_pos(cells[-1])}"
+    where = f"output{fmt_pos(cells[0])}" if len(cells) == 1 else \
+        f"{len(cells)} cells, output{fmt_pos(cells[0])} to output{fmt_pos(cells[-1])}"
     lines = [t.describe(k) + "."]
     if not target_ok:
-        lines.append(f"You chose output{_pos(cell)}; step {k + 1} writes {where}.")
+        lines.append(f"You chose output{fmt_pos(cell)}; step {k + 1} writes {where}.")
     if not value_ok:
         lines.append(f"You wrote {fmt_value(value if dtype.kind == 'f' else _int_or(value))}; "
-                     f"output{_pos(cells[slot])} holds {fmt_value(right)} after the step.")
+                     f"output{fmt_pos(cells[slot])} holds {fmt_value(right)} after the step.")
     named = tuple(Named(kind, msg) for kind, msg in found.items())
     return Feedback(target_ok and value_ok, () if target_ok and value_ok else (cells[slot],), named, "\n".join(lines),
                     target_correct=target_ok, value_correct=value_ok)

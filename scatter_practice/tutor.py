@@ -7,20 +7,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from scatter_core.describe import fmt_value
+from scatter_core.errors import fmt_pos
 
 from .exercises import Exercise
 from .misconceptions import BY_KIND, student_outputs
 
 
-def _pos(cell) -> str:
-    return "[" + ", ".join(str(int(c)) for c in cell) + "]"
-
-
 def _cells_text(cells) -> str:
     cells = [tuple(int(v) for v in c) for c in cells]
     if len(cells) <= 6:
-        return ", ".join(f"output{_pos(c)}" for c in cells)
-    return f"{len(cells)} cells from output{_pos(cells[0])} to output{_pos(cells[-1])}"
+        return ", ".join(f"output{fmt_pos(c)}" for c in cells)
+    return f"{len(cells)} cells from output{fmt_pos(cells[0])} to output{fmt_pos(cells[-1])}"
 
 
 def step_hints(ex: Exercise, k: int) -> tuple[str, str, str]:
@@ -35,7 +32,7 @@ def step_hints(ex: Exercise, k: int) -> tuple[str, str, str]:
     before, value = t.before[k][0], t.values[k][0]
     words = t.reduction.describe(t.data.dtype)
     earlier = "" if t.first_write[k][0] else " (an earlier step already wrote it)"
-    compete = (f"Before step {k + 1}, output{_pos(first)} holds {fmt_value(before)}{earlier}; the update brings "
+    compete = (f"Before step {k + 1}, output{fmt_pos(first)} holds {fmt_value(before)}{earlier}; the update brings "
                f"{fmt_value(value)}. Reduction {t.resolved.reduction}: {words}.")
     if t.reduction.ufunc is not None and not t.use_init and t.first_write[k][0]:
         compete += (f" use_init_val is false, so this first write starts from "
@@ -53,7 +50,7 @@ def output_hints(ex: Exercise) -> tuple[str, str, str]:
                f"data's value.")
     many = [(tuple(int(v) for v in c), int(n)) for c, n in zip(cells, counts) if n > 1]
     if many:
-        compete = "Written more than once: " + ", ".join(f"output{_pos(c)} ({n} writes)" for c, n in many) + \
+        compete = "Written more than once: " + ", ".join(f"output{fmt_pos(c)} ({n} writes)" for c, n in many) + \
                   f". Reduction {t.resolved.reduction}: {t.reduction.describe(t.data.dtype)}."
     else:
         compete = f"No cell is written twice. Reduction {t.resolved.reduction}: {t.reduction.describe(t.data.dtype)}."
@@ -87,7 +84,8 @@ def _slip(ex: Exercise, rng) -> np.ndarray:
 
 
 def choices(ex: Exercise, n: int = 4) -> tuple[Choice, ...]:
-    """The right answer and up to ``n - 1`` distinct wrong outputs, from the catalogue first; a fixed order per exercise."""
+    """The right answer and up to ``n - 1`` distinct wrong outputs, from the catalogue first (then one-cell slips),
+    in a fixed order per exercise."""
     rng = np.random.default_rng([ex.seed, ex.level, 7])
     found = [Choice(ex.answer, None, True)]
 
@@ -115,9 +113,9 @@ def step_question(ex: Exercise, k: int) -> str:
     k = int(k)
     raw = [int(v) for v in t.plan.index_raw[k]]
     if ex.indices.ndim == len(t.plan.loop_shape):  # one index value per step
-        index = f"indices{_pos(t.index_cells(k)[0])} = {raw[0]}"
+        index = f"indices{fmt_pos(t.index_cells(k)[0])} = {raw[0]}"
     else:
-        index = f"indices{_pos(t.loop_position(k))} = [{', '.join(str(v) for v in raw)}]"
+        index = f"indices{fmt_pos(t.loop_position(k))} = [{', '.join(str(v) for v in raw)}]"
     if t.slice_size == 1:
         what = f"{t.source_label(k)} = {fmt_value(t.values[k][0])}"
         ask = "Which output cell does it write, and what does that cell hold after the step?"

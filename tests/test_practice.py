@@ -476,7 +476,8 @@ def test_worksheet_html_holds_n_exercises_and_n_answers():
 
 
 def test_the_package_is_pure():
-    code = "import sys, scatter_practice; print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly')))"
+    code = ("import sys, scatter_practice; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]"
 
