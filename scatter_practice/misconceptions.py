@@ -152,7 +152,7 @@ MISCONCEPTIONS: tuple[Misconception, ...] = (
         "axis", "Index applied on the wrong axis",
         "An Elements index replaces only the coordinate along axis; the update's own position gives every other "
         "coordinate. Putting the index on another axis moves the write to a different cell.",
-        other_axis, "onnx-scatterelements-18-example-2"),
+        other_axis, "onnx-scatterelements-18-example-1"),
     Misconception(
         "first-write-wins", "The first write kept",
         "With reduction none, each write replaces the cell, and the spec's loop runs in row-major order. So when "
@@ -168,12 +168,12 @@ MISCONCEPTIONS: tuple[Misconception, ...] = (
         "ScatterElements takes one index per update for one axis, ScatterND takes a tuple from the last indices "
         "axis that addresses an element or a slice, and ScatterUpdate takes each index as a whole slice. The "
         "same numbers address different cells in each family.",
-        other_family, "teach-rank3-k2"),
+        other_family, "onnx-scatternd-18-example-2"),
     Misconception(
         "version", "Another version's rules",
         "Versions of one operator differ in the reductions, attributes and index ranges they allow. The output "
         "matches a neighbouring version, not the one the exercise names.",
-        other_version, "onnx-node-scatter-elements-with-reduction-max"),
+        other_version, "onnx-node-scatter-elements-with-reduction-min"),
     Misconception(
         "mean-truncated", "Integer mean rounded toward zero",
         "The spec divides an integer mean's sum by the count and rounds down, toward minus infinity. For a "
@@ -188,7 +188,7 @@ MISCONCEPTIONS: tuple[Misconception, ...] = (
         "start-from-zeros", "Output started empty",
         "The output starts as a copy of data, so every cell no update reaches keeps data's value. It does not "
         "start from zeros.",
-        from_zeros, "onnx-scatterelements-18-example-1"),
+        from_zeros, "onnx-scatternd-18-example-1"),
 )
 
 BY_KIND = MappingProxyType({m.kind: m for m in MISCONCEPTIONS})

@@ -499,3 +499,15 @@ def test_exercises_are_read_only():
         ex.data[...] = 0
     with pytest.raises(AttributeError):
         ex.op = "ScatterND-11"
+
+
+def test_each_misconceptions_explorer_example_shows_it():
+    """The example a misconception links to is one where that misconception gives a wrong output."""
+    for m in sp.MISCONCEPTIONS:
+        example = spec_examples.by_id(m.example)
+        t = sc.trace(example.op, example.data, example.indices, example.updates, **example.attrs)
+        ex = sp.Exercise(op=example.op, data=t.data, indices=t.indices, updates=t.updates, attrs=dict(t.attrs), seed=0,
+                         level=5, trace=t, answer=t.output)
+        out = m.student(ex)
+        assert out is not None and not np.array_equal(out, t.output), m.kind
+        assert m.kind in sp.grade_output(ex, out).kinds

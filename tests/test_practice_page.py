@@ -276,3 +276,18 @@ def test_the_url_follows_the_exercise_on_screen():
     at.radio(key="practice:mode").set_value("Multiple choice").run()
     assert dict(at.query_params) == {"seed": "4", "level": "3", "mode": "Multiple choice"}
     assert at.subheader[0].value.startswith("Level 3 · exercise 4 ")  # writing the URL did not re-seed the page
+
+
+def test_each_misconception_links_to_an_explorer_example_showing_it():
+    from urllib.parse import parse_qs, urlparse
+
+    import spec_examples
+    from scatter_core import OPERATORS
+    from scatter_ui.practice_page import explorer_link
+
+    paths = {"nd": "/nd", "elements": "/elements", "update": "/update"}
+    for m in sp.MISCONCEPTIONS:
+        url = urlparse(explorer_link(m.kind))
+        q = parse_qs(url.query)
+        ex = spec_examples.by_id(q["example"][0])
+        assert q["op"] == [ex.op] and url.path.endswith(paths[OPERATORS[ex.op].family])
