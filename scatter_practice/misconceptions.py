@@ -46,9 +46,12 @@ def case_of(ex: Exercise) -> Case:
                 ex.trace)
 
 
-def _outputs(ex: Exercise, generator) -> Iterator[np.ndarray]:
-    """Outputs of one engine alternative's candidates that run (same shape and dtype as the answer)."""
-    for _kind, _attrs, _message, compute in generator(case_of(ex)):
+def _outputs(ex: Exercise, generator, attrs: dict | None = None) -> Iterator[np.ndarray]:
+    """Outputs of one engine alternative's candidates that run (same shape and dtype as the answer); with
+    ``attrs``, only the candidate reading with exactly those attributes."""
+    for _kind, reading, _message, compute in generator(case_of(ex)):
+        if attrs is not None and dict(reading) != attrs:
+            continue
         try:
             with np.errstate(all="ignore"):
                 out = compute()
@@ -58,8 +61,8 @@ def _outputs(ex: Exercise, generator) -> Iterator[np.ndarray]:
             yield np.asarray(out)
 
 
-def _first(ex: Exercise, generator) -> np.ndarray | None:
-    return next(_outputs(ex, generator), None)
+def _first(ex: Exercise, generator, attrs: dict | None = None) -> np.ndarray | None:
+    return next(_outputs(ex, generator, attrs), None)
 
 
 def _first_different(ex: Exercise, generator) -> np.ndarray | None:
@@ -71,10 +74,7 @@ def replaced(ex: Exercise) -> np.ndarray | None:
     """Every write replaces the cell (reduction none) although the exercise's reduction combines."""
     if ex.trace.reduction.ufunc is None:
         return None
-    none = ex.spec.spelling_of("none")
-    if none is None:  # pragma: no cover - every version has none
-        return None
-    return case_of(ex).run(reduction=none)
+    return _first(ex, alt_reduction, {"reduction": ex.spec.spelling_of("none")})
 
 
 def flipped_init(ex: Exercise) -> np.ndarray | None:
