@@ -11,16 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 import framework_map as fm
+import scatter_core as sc
 
-from .builders import ExportError, _case, _scalar, array_literal
+from .builders import Export, ExportError, _export, _scalar, array_literal
 
 SNIPPET_FRAMEWORKS = tuple(fm.CONVERT)
 
 
-def _entry(framework: str, case) -> tuple[fm.Entry, fm.Config] | str:
+def _entry(framework: str, case: sc.Case) -> tuple[fm.Entry, fm.Config] | str:
     if framework not in fm.CONVERT:
         return f"{framework!r} is not one of {', '.join(fm.CONVERT)}"
-    config = fm.Config(case.spec.name, case.spec.spelling_of(case.canonical), bool(case.use_init))
+    config = fm.Config(case.spec.name, case.spec.spelling_of(case.reduction.name), bool(case.use_init))
     found = [e for e in fm.entries_for(config, framework) if e.executable and fm.faithful_for(e, case.indices.shape)]
     if not found:
         return (f"no faithful {framework} mapping for {config.label}"
@@ -31,7 +32,7 @@ def _entry(framework: str, case) -> tuple[fm.Entry, fm.Config] | str:
 
 def framework_unavailable_reason(framework: str, op, data, indices, updates, attrs=None) -> str | None:
     """Why this case has no ``framework`` script (None when it has one)."""
-    picked = _entry(framework, _case(op, data, indices, updates, None, attrs))
+    picked = _entry(framework, _export(op, data, indices, updates, None, attrs).case)
     return picked if isinstance(picked, str) else None
 
 
@@ -47,12 +48,13 @@ def _literal(value) -> str:
 
 def framework_snippet(framework: str, op, data, indices, updates, expected=None, attrs=None) -> str:
     """A self-contained script computing the case in ``framework`` and comparing it with ``expected``."""
-    case = _case(op, data, indices, updates, expected, attrs)
+    ex: Export = _export(op, data, indices, updates, expected, attrs)
+    case = ex.case
     picked = _entry(framework, case)
     if isinstance(picked, str):
         raise ExportError(picked, argument="framework", rule="framework-map")
     entry, config = picked
-    kwargs = fm.call_kwargs(entry, config, case.data.dtype, case.axis)
+    kwargs = fm.call_kwargs(entry, config, case.data.dtype, case.resolved.axis)
     convert = fm.CONVERT[framework]
     raw_indices = np.asarray(indices).astype(np.int64)
     notes = "\n".join(f"#   {topic}: {entry.divergences[topic]}" for topic in fm.TOPICS)
@@ -69,8 +71,8 @@ def framework_snippet(framework: str, op, data, indices, updates, expected=None,
         + "\n\n"
         f"data = {array_literal(case.data)}\n"
         f"indices = {array_literal(raw_indices)}\n"
-        f"updates = {array_literal(case.updates)}\n"
-        f"expected = {array_literal(case.expected)}  # Scatter Explorer's output ({case.spec.name}'s loop)\n\n"
+        f"updates = {array_literal(ex.arrays()[2])}\n"
+        f"expected = {array_literal(ex.expected)}  # Scatter Explorer's output ({case.spec.name}'s loop)\n\n"
         f"out = np.asarray({entry.function}({call}))\n"
         "print(out)\n"
         "print(\"equal to Scatter Explorer's output:\", np.array_equal(out, expected, equal_nan=out.dtype.kind == 'f'))\n"
