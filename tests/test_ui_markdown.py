@@ -13,10 +13,11 @@ from markdown_it import MarkdownIt
 
 import spec_examples
 from scatter_core import OPERATORS
+from scatter_core.families import FAMILIES
 from scatter_ui.controls import md
 from tests.apptest_helpers import open_page
 
-FAMILY_PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
+FAMILY_PAGE = {name: family.slug for name, family in FAMILIES.items()}  # explorer pages, from the family records
 TOO_LARGE = 50_000_000
 ARITHMETIC = re.compile(r"\d+(?:\s*[*/+\-^]\s*\d+)+(?:\s*=\s*\d+)?")
 _renderer = MarkdownIt("commonmark").enable("strikethrough")
