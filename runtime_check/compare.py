@@ -126,7 +126,7 @@ def _compare_one(runtime: str, result: RunResult, case: RuntimeCase, op_name: st
     return Comparison(
         agree=False, outcome=outcome, divergence=found.label if found else None,
         known_divergence=found.label if found and found.documented else None,
-        divergence_text=found.text if found else None, new=not (found and found.documented),
+        divergence_text=found.text_for(case.spec) if found else None, new=not (found and found.documented),
         **extra, **common)
 
 

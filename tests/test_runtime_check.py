@@ -82,7 +82,7 @@ def test_divergence_table_is_well_formed_data():
     for d in rc.KNOWN_DIVERGENCES:
         assert d.outcome in divergences.OUTCOMES
         assert d.runtimes and set(d.runtimes) <= set(rc.RUNTIMES)
-        assert d.text and d.source and callable(d.applies)
+        assert d.text_for(OPERATORS["ScatterND-11"]) and d.source and callable(d.applies)
         if d.outcome in ("refused", "crash"):
             assert d.error, d.label  # a refusal or crash is only "known" with the runtime's own words
         assert d.documented == (d in rc.DOCUMENTED)
@@ -90,6 +90,28 @@ def test_divergence_table_is_well_formed_data():
     for label in ("integer-mean-truncation", "k-zero-noop", "int64-narrowing", "f16-accumulation",
                   "bool-maxmin-refused", "f16-add-mul-refused", "negative-index-accepted", "reduction-not-validated"):
         assert label in divergences.BY_LABEL
+
+
+def test_every_divergence_points_to_its_registry_note():
+    """Each runtime fact is recorded once, in the registry: every divergence names the RuntimeNote topic of
+    the records it concerns; an OBSERVED one (not in semantics.md) takes its words from that note."""
+    for d in rc.KNOWN_DIVERGENCES:
+        assert d.topic, d.label
+        concerned = [s for s in OPERATORS.values() if not d.families or s.family in d.families]
+        notes = [n for s in concerned for n in s.notes_on(d.topic)]
+        assert notes, (d.label, d.topic)
+        if not d.documented:
+            assert not d.text, d.label  # no second copy of the observation here
+            assert any(not n.documented for n in notes), d.label
+            assert d.text_for(concerned[0]).startswith("Not in semantics.md: "), d.label
+
+
+def test_observed_divergence_text_is_the_records_own_note():
+    d = divergences.BY_LABEL["reference-no-kernel"]
+    assert "int8, int16, uint8" in d.text_for(OPERATORS["ScatterNDUpdate-15"])
+    assert "int8, uint8, uint16 or float64" in d.text_for(OPERATORS["ScatterElementsUpdate-12"])
+    assert OPERATORS["ScatterNDUpdate-15"].extra["openvino_reference_no_kernel"] == (
+        "int8", "int16", "uint8", "uint16", "float64")
 
 
 def test_documented_divergences_quote_semantics_md():
