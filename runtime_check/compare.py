@@ -7,9 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import scatter_core
-from scatter_core import ScatterError, get_spec
-from scatter_core.checks import coerce_updates, is_typed
-from scatter_core.spec import OpSpec
+from scatter_core import OpSpec, ScatterError, coerce_updates, get_spec, is_typed
 
 from ._common import RUNTIMES, RunResult, as_array, error_text
 from .core import available, not_runnable_reason, run, runtimes_for, stand_in

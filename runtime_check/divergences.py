@@ -30,8 +30,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 import scatter_core
-from scatter_core import OPERATORS_LIST, REDUCTIONS, ScatterError, truncate_mean, versions_of
-from scatter_core.spec import OpSpec
+from scatter_core import OPERATORS_LIST, REDUCTIONS, OpSpec, ScatterError, truncate_mean, versions_of
 
 OUTCOMES = ("value", "refused", "accepted", "crash")
 
@@ -146,12 +145,17 @@ def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
+def _float_bits_differ(core: np.ndarray, runtime: np.ndarray) -> np.ndarray | None:
+    """Mask of the cells whose bits differ, for two float outputs of one dtype and shape (else None)."""
+    if core.dtype != runtime.dtype or core.shape != runtime.shape or core.dtype.kind != "f":
+        return None
+    return core.view(f"u{core.dtype.itemsize}") != runtime.view(f"u{core.dtype.itemsize}")
+
+
 def _only_zero_signs_differ(core: np.ndarray, runtime: np.ndarray) -> bool:
     """Equal as numbers (-0.0 == 0.0) and every differing bit pattern is a zero of either sign."""
-    if core.dtype != runtime.dtype or core.shape != runtime.shape or core.dtype.kind != "f":
-        return False
-    differ = core.view(f"u{core.dtype.itemsize}") != runtime.view(f"u{core.dtype.itemsize}")
-    return bool(differ.any() and (core[differ] == 0).all() and (runtime[differ] == 0).all())
+    differ = _float_bits_differ(core, runtime)
+    return bool(differ is not None and differ.any() and (core[differ] == 0).all() and (runtime[differ] == 0).all())
 
 
 def _is_ov(case: RuntimeCase) -> bool:
@@ -426,20 +430,16 @@ def observed(label: str, runtimes: tuple[str, ...], outcome: str, applies, topic
 
 def _only_nan_cells_differ(core: np.ndarray, runtime: np.ndarray) -> bool:
     """Every differing cell is NaN in scatter_core's output (a NaN took part) and a number in the runtime's."""
-    if core.dtype != runtime.dtype or core.shape != runtime.shape or core.dtype.kind != "f":
-        return False
-    differ = core.view(f"u{core.dtype.itemsize}") != runtime.view(f"u{core.dtype.itemsize}")
-    return bool(differ.any() and np.isnan(core[differ]).all() and not np.isnan(runtime[differ]).any())
+    differ = _float_bits_differ(core, runtime)
+    return bool(differ is not None and differ.any() and np.isnan(core[differ]).all()
+                and not np.isnan(runtime[differ]).any())
 
 
 def _only_infinities_became_finite_max(core: np.ndarray, runtime: np.ndarray) -> bool:
     """Every differing cell is ±inf in scatter_core's output and ±(largest finite value) in the runtime's."""
-    if core.dtype != runtime.dtype or core.shape != runtime.shape or core.dtype.kind != "f":
-        return False
-    differ = core.view(f"u{core.dtype.itemsize}") != runtime.view(f"u{core.dtype.itemsize}")
-    top = np.finfo(core.dtype).max
-    return bool(differ.any() and np.isinf(core[differ]).all()
-                and (runtime[differ] == np.sign(core[differ]) * top).all())
+    differ = _float_bits_differ(core, runtime)
+    return bool(differ is not None and differ.any() and np.isinf(core[differ]).all()
+                and (runtime[differ] == np.sign(core[differ]) * np.finfo(core.dtype).max).all())
 
 
 def _nan_undefined(c: RuntimeCase) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scatter_core.spec import OpSpec
+from scatter_core import OpSpec
 
 from ._common import as_array, python_scalar
 

@@ -52,7 +52,7 @@ import threading
 
 import numpy as np
 
-from scatter_core.spec import OpSpec
+from scatter_core import OpSpec
 
 from ._common import as_array, axis_array
 

@@ -247,7 +247,8 @@ def nan_in_max_min(trace):
     notes = trace.spec.notes_on("nan-max-min")
     msg = (f"A NaN takes part in the {trace.resolved.reduction} of {n} cell{'s' if n != 1 else ''} ({shown}). Neither "
            f"spec says what {red.name} gives with a NaN, and the runtimes disagree. Scatter Explorer keeps the NaN "
-           f"(NumPy {red.ufunc.__name__}: any NaN that takes part makes the cell NaN)."
+           f"(NumPy {red.ufunc.__name__}: any NaN that takes part makes the cell NaN), as PyTorch's scatter_reduce "
+           f"is reported to (PyTorch is not run here)."
            + (" Observed: " + " ".join(f"{x.runtimes} {x.text}." for x in notes) if notes else ""))
     return Finding("nan-in-max-min", "warning", msg, cells, (),
                    MappingProxyType({"topic": "nan-max-min", "count": n, "cells_flat": flat}))

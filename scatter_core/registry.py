@@ -142,8 +142,6 @@ NAN_DROPS = ("ignores NaN updates (the cell keeps its value) but keeps a NaN tha
              "result depends on where the NaN is")
 NAN_REPLACES = ("lets a NaN update replace the cell, and the next update replace a NaN cell (also a NaN in data), "
                 "so the result depends on the order of the writes")
-NAN_PYTORCH = RuntimeNote("nan-max-min", "PyTorch (reported, not run here)",
-                          "scatter_reduce with amax/amin is reported to keep the NaN", documented=False)
 ORT_NAN = RuntimeNote("nan-max-min", ORT, NAN_REPLACES, documented=False)
 ONNX_REF_NAN_ELEMENTS = RuntimeNote("nan-max-min", ONNX_REF, NAN_DROPS, documented=False)
 ONNX_REF_NAN_ND = RuntimeNote("nan-max-min", ONNX_REF, NAN_KEEPS + " (NumPy maximum/minimum)", documented=False)
@@ -291,7 +289,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         changes=("reduction gains max and min.",),
         previous="ScatterElements-16",
         runtime_notes=(ORT_STRICT_DIMS, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_REF_LAX, LAST_WINS, OV_SIGNED_ZERO,
-                       ORT_NAN, ONNX_REF_NAN_ELEMENTS, NAN_PYTORCH, ONNX_REF_TYPE_T),
+                       ORT_NAN, ONNX_REF_NAN_ELEMENTS, ONNX_REF_TYPE_T),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     # ------------------------------------------------------------------ ONNX ScatterND
@@ -357,7 +355,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         previous="ScatterND-16",
         runtime_notes=(ORT_ND_INT64, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_ND_K0, LAST_WINS,
                        RuntimeNote("float16", ORT, "refuses float16 ScatterND with max/min as well"), OV_SIGNED_ZERO,
-                       ORT_NAN, ONNX_REF_NAN_ND, NAN_PYTORCH, ONNX_REF_TYPE_T),
+                       ORT_NAN, ONNX_REF_NAN_ND, ONNX_REF_TYPE_T),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     # ------------------------------------------------------------------ OpenVINO

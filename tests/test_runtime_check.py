@@ -374,3 +374,13 @@ def test_differing_cells_compares_bits():
     b = np.array([-0.0, -0.0, np.nan, 1.0], f32)
     assert rc.differing_cells(a, b).tolist() == [True, False, False, False]
     assert rc.differing_cells(i32([1, 2]), i32([1, 3])).tolist() == [False, True]
+
+
+def test_version_pins_are_read_from_the_runtimes_extra():
+    text = 'runtimes = ["onnx==1.23.2", "onnxruntime==1.31.1", "openvino==2026.4.1"]'
+    assert rc.pins_in(text) == {"onnxruntime": "1.31.1", "onnx.reference": "1.23.2", "openvino-cpu": "2026.4.1",
+                                "openvino-reference": "2026.4.1"}
+    assert rc.version_skew("onnxruntime", "1.31.1", rc.pins_in(text)) == ""
+    assert rc.version_skew("onnxruntime", "1.30.0", rc.pins_in(text)) == \
+        "version skew: semantics.md was verified on 1.31.1, this is 1.30.0"
+    assert rc.version_skew("onnxruntime", None) == "" and set(rc.verified_versions()) == set(rc.RUNTIMES)
