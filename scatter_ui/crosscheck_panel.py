@@ -34,6 +34,9 @@ INSTALL = 'python -m pip install -e ".[runtimes]"'
 TITLE = "Cross-check against real runtimes"
 
 
+_DISTRIBUTION = rc.pins.DISTRIBUTIONS  # runtime -> its pinned distribution (the old name; runtime_check owns it)
+
+
 def verified_versions() -> dict[str, str]:
     """Runtime -> the version ``../shared/semantics.md`` was verified on (:func:`runtime_check.verified_versions`)."""
     return rc.verified_versions()

@@ -253,3 +253,26 @@ def test_untyped_marks():
     assert not sc.checks.is_typed([1]) and not sc.checks.is_typed(sc.untyped([1])) and not sc.checks.is_typed(2.5)
     assert sc.checks.is_typed(np.int8([1])) and sc.checks.is_typed(np.float32(1))
     assert type(np.asarray(sc.untyped([1]))) is np.ndarray
+
+
+def test_attributes_beyond_axis_reduction_use_init_val_are_checked_by_kind():
+    """A new family's attributes (mode, start ...) need no engine code: the AttrSpec kind decides."""
+    import dataclasses
+
+    from scatter_core.engine import resolve_attrs
+    from scatter_core.spec import AttrSpec
+
+    spec = dataclasses.replace(sc.OPERATORS["ScatterND-18"], attributes=sc.OPERATORS["ScatterND-18"].attributes + (
+        AttrSpec("mode", "str", default="linear", choices=("linear", "circular")),
+        AttrSpec("start", "ints", required=True), AttrSpec("axes", "ints"), AttrSpec("k", "int", default=1),
+        AttrSpec("flag", "bool", default=False)))
+    r = resolve_attrs(spec, {"start": np.int64([0, -1]), "mode": "circular"}, 2)
+    assert r["start"] == (0, -1) and r["mode"] == "circular" and r.get("axes") is None and r["k"] == 1
+    assert r.as_attrs(spec)["flag"] is False and r.reduction == "none"
+    for attrs, match in [({}, "start is a required attribute"), ({"start": [0], "mode": "wrap"},
+                                                                  r"mode = 'wrap' is not allowed.*'linear', 'circular'"),
+                         ({"start": [[0]]}, "start = .* must be a list of integers"),
+                         ({"start": [0.5]}, "must be a list of integers"), ({"start": [0], "k": 1.5}, "one integer"),
+                         ({"start": [0], "flag": 2}, "flag = 2 must be true or false")]:
+        with pytest.raises(ScatterError, match=match):
+            resolve_attrs(spec, attrs, 2)
