@@ -75,6 +75,12 @@ def axis_array(axis) -> np.ndarray:
     return as_array("axis", axis)
 
 
+def tensor_inputs(spec, data, indices, updates) -> list[tuple[str, np.ndarray]]:
+    """(role, array) of the operator's tensor inputs in its own order (``spec.inputs``); absent ones left out."""
+    given = {"data": data, "indices": indices, "updates": updates}
+    return [(role, as_array(role, given[role])) for role in spec.inputs if given[role] is not None]
+
+
 def python_scalar(value):
     """A bool, int, float or str attribute value as the plain Python scalar; None for anything else."""
     for kind, convert in ((bool, bool), (np.bool_, bool), (int, int), (np.integer, int), (float, float),

@@ -84,7 +84,7 @@ def _runtime_attrs(spec: OpSpec, attrs: dict) -> dict:
 def _inputs(spec: OpSpec, data, indices, updates):
     typed = is_typed(updates)
     data = as_array("data", data)
-    indices = as_array("indices", indices)
+    indices = None if indices is None else as_array("indices", indices)
     updates = as_array("updates", updates)
     if data.dtype.kind in "biuf" and updates.dtype != data.dtype and not typed:
         try:  # untyped updates (a list) take data's dtype when no value changes, as in scatter_core

@@ -135,7 +135,7 @@ class Divergence:
             if self.relation is not None:
                 if core_output is None or output is None or not self.relation(core_output, output):
                     return False
-        except (ValueError, TypeError, IndexError, KeyError, OverflowError, ZeroDivisionError):
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError, ZeroDivisionError):
             return False
         return True
 

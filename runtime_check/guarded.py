@@ -37,14 +37,18 @@ MAX_STDERR = 1500
 
 def _json_attr(name, value):
     scalar = python_scalar(value)
-    if scalar is None:
-        raise TypeError(f"attribute {name} = {value!r} must be a bool, int, float or str (arrays only for axis)")
-    return scalar
+    if scalar is not None:
+        return scalar
+    if isinstance(value, (list, tuple, np.ndarray)) and np.asarray(value).ndim == 1 \
+            and np.asarray(value).dtype.kind in "iu":
+        return [int(v) for v in np.asarray(value)]  # a list of integers (start, stop, step, axes ...)
+    raise TypeError(f"attribute {name} = {value!r} must be a bool, int, float, str or a list of integers "
+                    f"(arrays only for axis)")
 
 
 def write_request(directory: Path, runtime: str, op: str, data, indices, updates, attrs: dict) -> None:
-    arrays = {"data": as_array("data", data), "indices": as_array("indices", indices),
-              "updates": as_array("updates", updates)}
+    arrays = {name: as_array(name, value) for name, value in (("data", data), ("indices", indices),
+                                                               ("updates", updates)) if value is not None}
     scalar_attrs = {}
     for key, value in attrs.items():
         if key == "axis" and not isinstance(value, (int, np.integer)):
@@ -59,7 +63,8 @@ def write_request(directory: Path, runtime: str, op: str, data, indices, updates
 def read_request(directory: Path):
     request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
     with np.load(directory / "inputs.npz", allow_pickle=False) as npz:
-        data, indices, updates = npz["data"], npz["indices"], npz["updates"]
+        data, updates = npz["data"], npz["updates"]
+        indices = npz["indices"] if "indices" in npz.files else None  # an optional input left out
         attrs = dict(request["attrs"])
         if request.get("axis_array"):
             attrs["axis"] = npz["axis"]

@@ -26,7 +26,7 @@ import numpy as np
 
 from scatter_core import OpSpec
 
-from ._common import as_array, python_scalar
+from ._common import python_scalar, tensor_inputs
 
 
 def _attribute_value(name, value):
@@ -43,27 +43,25 @@ def build_model(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np
     """The single-node ``onnx.ModelProto`` for ``spec`` at opset ``spec.version``."""
     from onnx import helper
 
-    inputs = []
-    for name, arr in (("data", data), ("indices", indices), ("updates", updates)):
-        elem = helper.np_dtype_to_tensor_dtype(arr.dtype)
-        inputs.append(helper.make_tensor_value_info(name, elem, list(arr.shape)))
+    tensors = tensor_inputs(spec, data, indices, updates)
+    inputs = [helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape))
+              for name, arr in tensors]
     output = helper.make_tensor_value_info("output", helper.np_dtype_to_tensor_dtype(data.dtype), list(data.shape))
     node_attrs = {k: _attribute_value(k, v) for k, v in attrs.items()}
-    node = helper.make_node(spec.op_type, ["data", "indices", "updates"], ["output"], **node_attrs)
+    node = helper.make_node(spec.op_type, [name for name, _ in tensors], ["output"], **node_attrs)
     graph = helper.make_graph([node], f"{spec.name.replace('-', '_')}_single_node", inputs, [output])
     opset = helper.make_opsetid("", spec.version)
     return helper.make_model(graph, opset_imports=[opset], ir_version=helper.find_min_ir_version_for([opset]),
                              producer_name="scatter-explorer runtime_check")
 
 
-def _feeds(data, indices, updates):
-    return {"data": data, "indices": indices, "updates": updates}
+def _feeds(spec: OpSpec, data, indices, updates) -> dict:
+    return dict(tensor_inputs(spec, data, indices, updates))
 
 
 def run_onnxruntime(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
     import onnxruntime as ort
 
-    data, indices, updates = (as_array(n, v) for n, v in (("data", data), ("indices", indices), ("updates", updates)))
     model = build_model(spec, data, indices, updates, attrs)
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1  # one thread: quick session start-up, deterministic loop order
@@ -72,14 +70,13 @@ def run_onnxruntime(spec: OpSpec, data, indices, updates, attrs: dict) -> np.nda
     session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
     run_options = ort.RunOptions()
     run_options.log_severity_level = 4
-    return np.asarray(session.run(None, _feeds(data, indices, updates), run_options)[0])
+    return np.asarray(session.run(None, _feeds(spec, data, indices, updates), run_options)[0])
 
 
 def run_onnx_reference(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
     from onnx.reference import ReferenceEvaluator
 
-    data, indices, updates = (as_array(n, v) for n, v in (("data", data), ("indices", indices), ("updates", updates)))
     model = build_model(spec, data, indices, updates, attrs)
     evaluator = ReferenceEvaluator(model)
     with np.errstate(all="ignore"):  # integer wrap-around and float overflow are results, not warnings
-        return np.asarray(evaluator.run(None, _feeds(data, indices, updates))[0])
+        return np.asarray(evaluator.run(None, _feeds(spec, data, indices, updates))[0])

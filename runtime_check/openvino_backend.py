@@ -54,7 +54,7 @@ import numpy as np
 
 from scatter_core import OpSpec
 
-from ._common import as_array, axis_array
+from ._common import axis_array, tensor_inputs
 
 _CORE = None
 _CORE_LOCK = threading.Lock()
@@ -70,14 +70,18 @@ def factory(spec: OpSpec):
 
 
 def _split_attrs(spec: OpSpec, attrs: dict):
-    """(axis input or None, keyword attributes for the factory)."""
+    """(attribute inputs as arrays, in the record's order; keyword attributes for the factory)."""
     attrs = dict(attrs)
-    axis_spec = spec.attribute("axis")
-    axis = None
-    if axis_spec is not None and axis_spec.is_input:
-        if "axis" not in attrs:
-            raise ValueError(f"axis is a required input of {spec.name}")
-        axis = axis_array(attrs.pop("axis"))
+    extra_inputs = []
+    for a in spec.attributes:
+        if not a.is_input:
+            continue
+        if a.name not in attrs:
+            if a.required:
+                raise ValueError(f"{a.name} is a required input of {spec.name}")
+            continue
+        value = attrs.pop(a.name)
+        extra_inputs.append(axis_array(value) if a.kind == "int" else np.asarray(value, dtype=np.int64))
     kwargs = {}
     for key, value in attrs.items():
         if isinstance(value, np.bool_):
@@ -85,7 +89,7 @@ def _split_attrs(spec: OpSpec, attrs: dict):
         kwargs[key] = value
     if spec.attribute("reduction") is not None and "reduction" not in kwargs:
         kwargs["reduction"] = spec.default_reduction  # the factories' own default differs per opset
-    return axis, kwargs
+    return extra_inputs, kwargs
 
 
 def build_node(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, attrs: dict,
@@ -94,19 +98,18 @@ def build_node(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.
     import openvino as ov
     from openvino import opset1
 
-    axis, kwargs = _split_attrs(spec, attrs)
-    arrays = [data, indices, updates]
+    extra_inputs, kwargs = _split_attrs(spec, attrs)
+    tensors = tensor_inputs(spec, data, indices, updates)
     if constant_inputs:
         params = []
-        nodes = [ov.op.Constant(ov.Tensor(a)) for a in arrays]
+        nodes = [ov.op.Constant(ov.Tensor(a)) for _, a in tensors]
     else:
-        params = [opset1.parameter(list(a.shape), ov.Type(a.dtype.type), name=n)
-                  for n, a in zip(("data", "indices", "updates"), arrays)]
+        params = [opset1.parameter(list(a.shape), ov.Type(a.dtype.type), name=n) for n, a in tensors]
         nodes = list(params)
-    inputs = list(arrays)
-    if axis is not None:
-        nodes.append(ov.op.Constant(ov.Tensor(axis)))
-        inputs.append(axis)
+    inputs = [a for _, a in tensors]
+    for a in extra_inputs:
+        nodes.append(ov.op.Constant(ov.Tensor(a)))
+        inputs.append(a)
     node = factory(spec)(*nodes, **kwargs)
     return node, params, inputs
 
@@ -121,19 +124,14 @@ def _core():
         return _CORE
 
 
-def _arrays(data, indices, updates):
-    return tuple(as_array(n, v) for n, v in (("data", data), ("indices", indices), ("updates", updates)))
-
-
 def run_cpu(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
     import openvino as ov
 
-    data, indices, updates = _arrays(data, indices, updates)
-    node, params, _ = build_node(spec, data, indices, updates, attrs)
+    node, params, inputs = build_node(spec, data, indices, updates, attrs)
     model = ov.Model([node], params, spec.name.replace("-", "_"))
     compiled = _core().compile_model(model, "CPU")
     request = compiled.create_infer_request()
-    request.infer([ov.Tensor(data), ov.Tensor(indices), ov.Tensor(updates)])
+    request.infer([ov.Tensor(a) for a in inputs[:len(params)]])
     return np.array(request.get_output_tensor(0).data, copy=True)
 
 
@@ -149,7 +147,6 @@ def _output_tensor(node):
 def run_reference(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
     import openvino as ov
 
-    data, indices, updates = _arrays(data, indices, updates)
     node, _, inputs = build_node(spec, data, indices, updates, attrs)
     out = _output_tensor(node)
     if not node.evaluate([out], [ov.Tensor(a) for a in inputs]):
@@ -165,7 +162,6 @@ def run_constant_folding(spec: OpSpec, data, indices, updates, attrs: dict) -> n
     import openvino as ov
     from openvino import opset1, passes
 
-    data, indices, updates = _arrays(data, indices, updates)
     node, _, _ = build_node(spec, data, indices, updates, attrs, constant_inputs=True)
     model = ov.Model([opset1.result(node)], [], "folded")
     manager = passes.Manager()

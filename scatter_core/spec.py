@@ -73,6 +73,9 @@ class OpSpec:
     one_element_for_scalar_updates: bool = False  # nd: a 0-d update slice may be given as shape (1,)
     runtime_notes: tuple[RuntimeNote, ...] = ()
     runnable_on: tuple[str, ...] = ()  # runtimes that can execute this version: "onnxruntime", "onnx.reference", "openvino"
+    # the operator's tensor inputs by role, in its own order (models, exports); an absent optional indices input is
+    # left out. Attributes with is_input=True (OpenVINO's axis) follow, in the order of ``attributes``.
+    inputs: tuple[str, ...] = ("data", "indices", "updates")
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
     # -- derived views (no new facts here) ---------------------------------

@@ -134,7 +134,7 @@ def loop_source(case: sc.Case) -> str:
 
 def _inputs(ex: Export, names=("DATA", "INDICES", "UPDATES", "EXPECTED")) -> str:
     arrays = ex.arrays()
-    return "\n".join(f"{n} = {array_literal(a)}" for n, a in zip(names, arrays)) + "\n"
+    return "\n".join(f"{n} = {array_literal(a) if a is not None else 'None'}" for n, a in zip(names, arrays)) + "\n"
 
 
 def _test_name(case: sc.Case) -> str:
@@ -198,16 +198,19 @@ def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
     ex = _export(op, data, indices, updates, expected, attrs)
     case = ex.case
     data, indices, updates, expected = ex.arrays()
-    dtypes = {"data": data.dtype.name, "indices": indices.dtype.name, "updates": data.dtype.name}
-    digest = hashlib.sha1(b"".join(a.tobytes() + repr(a.shape).encode() for a in ex.arrays())
+    dtypes = {"data": data.dtype.name, "indices": None if indices is None else indices.dtype.name,
+              "updates": data.dtype.name}
+    if indices is None:  # an optional indices input left out
+        del dtypes["indices"]
+    digest = hashlib.sha1(b"".join(a.tobytes() + repr(a.shape).encode() for a in ex.arrays() if a is not None)
                           + repr(sorted(case.attrs.items())).encode()).hexdigest()[:8]
     op_id = "".join(ch if ch.isalnum() else "-" for ch in case.spec.name.lower())
     attrs = {}
     for name, value in case.attrs.items():
         attrs[name] = bool(value) if isinstance(value, (bool, np.bool_)) else (
             value if isinstance(value, str) else int(value))
-    arrays = {"data": data.tolist(), "indices": indices.tolist(), "updates": updates.tolist(),
-              "expected": expected.tolist()}
+    arrays = {"data": data.tolist(), "indices": None if indices is None else indices.tolist(),
+              "updates": updates.tolist(), "expected": expected.tolist()}
     record = {
         "id": f"ours-{op_id}-{digest}",
         "title": f"{case.spec.name} case checked in Scatter Explorer ({case.attr_text()})",
@@ -242,6 +245,13 @@ def onnx_model(op, data, indices, updates, expected=None, attrs=None) -> bytes:
     return _build_model(_export(op, data, indices, updates, expected, attrs).case).SerializeToString()
 
 
+def _model_inputs(case: sc.Case) -> list[tuple[str, np.ndarray]]:
+    """(role, array) of the operator's tensor inputs in its own order (``spec.inputs``); an absent one left out."""
+    given = {"data": case.data, "indices": case.indices if case.indices_given else None,
+             "updates": case.updates}  # updates in the shape the plan reads
+    return [(role, given[role]) for role in case.spec.inputs if given[role] is not None]
+
+
 def _build_model(case: sc.Case):
     spec = case.spec
     if spec.framework != "ONNX":
@@ -260,14 +270,13 @@ def _build_model(case: sc.Case):
         value = case.attrs.get(a.name)
         if value is not None:
             node_attrs[a.name] = int(value) if a.kind == "int" else value
-    node = helper.make_node(spec.op_type, ["data", "indices", "updates"], ["output"], **node_attrs)
+    inputs = _model_inputs(case)
+    node = helper.make_node(spec.op_type, [role for role, _ in inputs], ["output"], **node_attrs)
 
     def info(name, arr):
         return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape))
 
-    updates = case.updates  # in the shape the plan reads
-    graph = helper.make_graph([node], f"{spec.op_type.lower()}_case",
-                              [info("data", case.data), info("indices", case.indices), info("updates", updates)],
+    graph = helper.make_graph([node], f"{spec.op_type.lower()}_case", [info(role, arr) for role, arr in inputs],
                               [info("output", case.data)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", spec.version)],
                               producer_name="scatter-explorer")
@@ -290,9 +299,8 @@ def onnx_test_case(op, data, indices, updates, expected=None, attrs=None) -> byt
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("model.onnx", model.SerializeToString())
-        tensors = (("input_0", "data", case.data), ("input_1", "indices", case.indices),
-                   ("input_2", "updates", case.updates),
-                   ("output_0", "output", ex.expected))
+        tensors = [(f"input_{i}", role, arr) for i, (role, arr) in enumerate(_model_inputs(case))]
+        tensors.append(("output_0", "output", ex.expected))
         for fname, name, arr in tensors:
             z.writestr(f"test_data_set_0/{fname}.pb", numpy_helper.from_array(np.ascontiguousarray(arr), name)
                        .SerializeToString())
