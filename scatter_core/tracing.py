@@ -218,6 +218,8 @@ class Trace:
         raw = self.plan.index_raw[i]
         norm = self.plan.index_norm[i]
         cells = self.index_cells(i)
+        if self.indices.ndim == len(self.plan.loop_shape) and raw.size == 0:  # a family that reads no indices
+            return "no index: the attributes place it"
         if self.indices.ndim == len(self.plan.loop_shape):  # one index value per step
             text = f"indices{fmt_pos(cells[0])} = {int(raw[0])}"
             if raw[0] != norm[0]:

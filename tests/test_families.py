@@ -73,3 +73,54 @@ def test_the_module_docstring_says_how_to_add_a_family():
     for words in ("How to add a family", "plan(spec, data, indices, updates, attrs)", "updates_shape",
                   "export_loop", "OpSpec", "example file", "slug"):
         assert words in doc
+
+
+# -- a new family is one planner + one family record + one OpSpec record (no other code) ----------------------
+def _window_plan(spec, data, indices, updates, attrs):
+    """A toy family: updates (1-D) are written to data[start:start + len(updates)] in order; no indices."""
+    from scatter_core.plan import Plan, iota
+
+    start, n = attrs["start"], updates.size
+    if data.ndim != 1 or updates.ndim != 1 or not 0 <= start <= data.size - n:
+        raise sc.ScatterError(f"start = {start} and {n} updates do not fit data of shape {data.shape}",
+                              argument="start", rule="window")
+    loop = iota(n)
+    empty = np.zeros((n, 0), dtype=np.int64)
+    return Plan(loop_shape=(n,), targets=(loop + start).reshape(n, 1), sources=loop.reshape(n, 1),
+                index_cells=empty, index_raw=empty, index_norm=empty, target_free_axes=(), source_free_axes=(),
+                updates_shape=(n,))
+
+
+def test_a_new_family_needs_no_code_outside_its_records(monkeypatch):
+    import dataclasses
+
+    from scatter_core import families, registry
+    from scatter_core.spec import AttrSpec
+    from scatter_export import numpy_loop, pytest_case
+
+    window = Family("window", "Window", "window", _window_plan, lambda d, i, a: None, "no indices at all",
+                    lambda case: ("for j in range(updates.shape[0]):",
+                                  f"    apply(out, contributions, ({case.resolved['start']} + j,), updates[j])"),
+                    indices="unused")
+    spec = dataclasses.replace(
+        sc.OPERATORS["ScatterElementsUpdate-12"], name="Window-1", op_type="Window", version=1, family="window",
+        attributes=(AttrSpec("start", "int", required=True),
+                    sc.OPERATORS["ScatterElementsUpdate-12"].attribute("reduction")), previous=None)
+    monkeypatch.setattr(families, "FAMILIES", {**FAMILIES, "window": window})
+    monkeypatch.setattr(registry, "OPERATORS", {**sc.OPERATORS, "Window-1": spec})
+    data = np.int32([1, 2, 3, 4, 5])
+    assert sc.scatter("Window-1", data, None, np.int32([7, 8]), start=2, reduction="sum").tolist() == [1, 2, 10, 12, 5]
+    t = sc.trace("Window-1", data, None, np.int32([7, 8]), start=1)
+    assert len(t) == 2 and t.output.tolist() == [1, 7, 8, 4, 5] and "updates[1] = 8 goes to output[2]" in t.describe(1)
+    r = sc.check_expected("Window-1", data, None, np.int32([7, 8]), [1, 7, 8, 4, 5], start=1)
+    assert r.matches
+    c = sc.case("Window-1", data, None, np.int32([7, 8]), start=1)
+    assert c.replace(start=3).run().tolist() == [1, 2, 3, 7, 8] and c.attr_text() == "start=1, reduction='none'"
+    with pytest.raises(sc.ScatterError, match="reads no indices"):
+        sc.scatter("Window-1", data, [0], np.int32([7]), start=0)
+    with pytest.raises(sc.ScatterError, match="start is a required attribute"):
+        sc.scatter("Window-1", data, None, np.int32([7]))
+    namespace = {}
+    exec(compile(numpy_loop("Window-1", data, None, np.int32([7, 8]), {"start": 1}), "loop", "exec"), namespace)
+    assert namespace["scatter_reference"](data, None, np.int32([7, 8])).tolist() == [1, 7, 8, 4, 5]
+    assert "def test_window_1_case" in pytest_case("Window-1", data, None, np.int32([7, 8]), attrs={"start": 1})
