@@ -9,7 +9,7 @@ import numpy as np
 import scatter_core
 from scatter_core import OpSpec, ScatterError, coerce_updates, get_spec, is_typed
 
-from ._common import RUNTIMES, RunResult, as_array, error_text
+from ._common import RUNTIMES, RunResult, error_text, input_arrays
 from .core import available, not_runnable_reason, run, runtimes_for, stand_in
 from .divergences import RuntimeCase, Divergence, match
 from .guarded import is_crash, run_guarded
@@ -83,9 +83,7 @@ def _runtime_attrs(spec: OpSpec, attrs: dict) -> dict:
 
 def _inputs(spec: OpSpec, data, indices, updates):
     typed = is_typed(updates)
-    data = as_array("data", data)
-    indices = None if indices is None else as_array("indices", indices)
-    updates = as_array("updates", updates)
+    data, indices, updates = input_arrays(data, indices, updates)  # an indices left out stays None
     if data.dtype.kind in "biuf" and updates.dtype != data.dtype and not typed:
         try:  # untyped updates (a list) take data's dtype when no value changes, as in scatter_core
             updates, _ = coerce_updates(spec, data, updates)

@@ -48,7 +48,7 @@ class RuntimeCase:
     runtime: str
     spec: OpSpec
     data: np.ndarray
-    indices: np.ndarray
+    indices: np.ndarray | None  # None: left out (TensorScatter) or absent (SliceScatter)
     updates: np.ndarray
     attrs: Mapping[str, object]
 
@@ -480,7 +480,75 @@ OBSERVED: tuple[Divergence, ...] = (
              families=("update",)),
 )
 
-KNOWN_DIVERGENCES: tuple[Divergence, ...] = DOCUMENTED + OBSERVED
+
+# ------------------------------------------------------------ TensorScatter-24 on onnx.reference (issue 16)
+def _write_indices(c: RuntimeCase) -> np.ndarray:
+    return np.zeros(c.data.shape[:1], np.int64) if c.indices is None else np.asarray(c.indices)
+
+
+def _cache_case(c: RuntimeCase) -> bool:
+    return c.data.ndim >= 2  # (a divergence below names the family it concerns: families=("cache",))
+
+
+def _sequence(c: RuntimeCase) -> tuple[int, int]:
+    """(sequence_length, max_sequence_length) of a TensorScatter case."""
+    axis = int(c.attrs.get("axis", -2)) % c.data.ndim
+    return c.updates.shape[axis], c.data.shape[axis]
+
+
+def _python_indexing_writes(c: RuntimeCase):
+    """onnx.reference's output for negative write indices: NumPy counts w + s < 0 from the end."""
+    w = _write_indices(c).astype(np.int64)
+    seq, max_len = _sequence(c)
+    if (w < -max_len).any() or (w + seq > max_len).any():
+        return None
+    return c.core(indices=np.where(w < 0, w + max_len, w), mode="circular")
+
+
+NEWOPS_OBSERVED: tuple[Divergence, ...] = (
+    observed("tensorscatter-reference-negative-write-index", ONNX_REF, "accepted",
+             lambda c: _cache_case(c) and (_write_indices(c) < 0).any(), "negative-index",
+             model=_python_indexing_writes, families=("cache",)),
+    observed("tensorscatter-reference-write-indices-shape", ONNX_REF, "accepted",
+             lambda c: _cache_case(c) and _write_indices(c).shape != c.data.shape[:1], "shape",
+             model=lambda c: c.core(indices=_write_indices(c).reshape(-1)[:c.data.shape[0]]), families=("cache",)),
+    observed("tensorscatter-reference-int32-write-indices", ONNX_REF, "accepted",
+             lambda c: _cache_case(c) and _write_indices(c).dtype != np.int64, "index-dtype",
+             model=lambda c: c.core(indices=_write_indices(c).astype(np.int64)), families=("cache",)),
+    observed("tensorscatter-reference-empty-update-bound", ONNX_REF, "accepted",
+             lambda c: _cache_case(c) and _sequence(c)[0] == 0 and c.attrs.get("mode", "linear") == "linear",
+             "index-range", model=lambda c: c.data.copy(), families=("cache",)),
+)
+
+# ------------------------------------------------------------ SliceScatter-15 on OpenVINO (issue 16)
+def _openvino_start(c: RuntimeCase) -> list[int] | None:
+    """SliceScatter's start as OpenVINO reads it: with a negative step, a start below -size selects the
+    first element (position 0) where Python's slicing, which Slice-8's text follows, selects nothing.
+    None when no sliced axis is affected."""
+    start, step = list(c.attrs.get("start") or ()), list(c.attrs.get("step") or ())
+    axes = c.attrs.get("axes")
+    axes = list(range(len(start))) if axes is None else [int(a) % c.data.ndim for a in axes]
+    moved = [0 if s < 0 and b < -c.data.shape[a] else b for a, b, s in zip(axes, start, step)]
+    return moved if moved != start else None
+
+
+def _openvino_slice_shape(c: RuntimeCase) -> tuple | None:
+    moved = _openvino_start(c)
+    if moved is None:
+        return None
+    return scatter_core.families.family_of(c.spec).updates_shape(c.data.shape, None, {**c.attrs, "start": moved})
+
+
+NEWOPS_OBSERVED += (
+    observed("slice-negative-step-start-below", OV_BOTH, "refused",
+             lambda c: _openvino_slice_shape(c) not in (None, c.updates.shape), "negative-step-start",
+             error=r"not compatible with expected slice shape", families=("slice",)),
+    observed("slice-negative-step-start-below-accepted", OV_CPU, "accepted",
+             lambda c: _openvino_slice_shape(c) == c.updates.shape, "negative-step-start",
+             model=lambda c: c.core(start=_openvino_start(c)), families=("slice",)),
+)
+
+KNOWN_DIVERGENCES: tuple[Divergence, ...] = DOCUMENTED + OBSERVED + NEWOPS_OBSERVED
 BY_LABEL: Mapping[str, Divergence] = {d.label: d for d in KNOWN_DIVERGENCES}
 
 

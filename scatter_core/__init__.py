@@ -11,6 +11,7 @@ Pure NumPy. The public API:
 * ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
 * ``check_expected(...)``: compare a hand-written output and diagnose the mistake.
 * ``ScatterError``: raised for every invalid input.
+* ``fmt_value(v, dtype=None, width=None)``: the one number formatter for every label.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from __future__ import annotations
 from .case import Case, translate_attrs
 from .checking import DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, check_expected, versions_accepting
 from .checks import MAX_ELEMENTS, UntypedArray, coerce_updates, is_typed, untyped
-from .describe import attr_text, fmt_attr, fmt_shape, fmt_value
+from .describe import attr_text, fmt_attr, fmt_shape
 from .engine import prepare, scatter
 from .errors import ScatterError, fmt_pos
 from .families import FAMILIES, Family, family_by_slug, family_of
 from .findings import Finding
+from .formatting import fmt_value
 from .parsing import MAX_TEXT, parse_tensor
 from .reductions import REDUCTIONS, Reduction, truncate_mean
 from .registry import FAMILY_TITLES, OPERATORS, OPERATORS_LIST, family_members, get_spec, versions_of

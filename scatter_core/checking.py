@@ -316,9 +316,9 @@ def _readings(c: Case, other) -> Iterator[tuple[dict, np.ndarray, np.ndarray, st
 
 def alt_family(c: Case, t: Trace) -> Iterator[Candidate]:
     spec = c.spec
-    if not c.indices_given:
-        return  # no indices to read another way
-    for family in sorted({s.family for s in OPERATORS_LIST} - {spec.family}):
+    if c.given()[1] is None:  # no indices tensor given (SliceScatter, TensorScatter without write_indices)
+        return
+    for family in sorted({s.family for s in OPERATORS_LIST if family_of(s).indices != "unused"} - {spec.family}):
         members = sorted(family_members(family), key=lambda s: (s.framework != spec.framework, -s.version))
         for other in members:
             mapped = _mapped_attrs(c, other)

@@ -78,14 +78,15 @@ def _dtype_name(dtype: np.dtype) -> str:
 
 
 def check_index_dtype(spec: OpSpec, indices: np.ndarray) -> None:
+    name = spec.input_name("indices")  # "write_indices" for TensorScatter
     if indices.dtype.kind not in "iu":
         raise ScatterError(
-            f"indices has dtype {indices.dtype}; {spec.name} takes integer indices "
-            f"({', '.join(spec.index_rule.dtypes)})", argument="indices", rule="index-dtype")
+            f"{name} has dtype {indices.dtype}; {spec.name} takes integer indices "
+            f"({', '.join(spec.index_rule.dtypes)})", argument=name, rule="index-dtype")
     if _dtype_name(indices.dtype) not in spec.index_rule.dtypes:
         raise ScatterError(
-            f"indices has dtype {indices.dtype}; {spec.name} allows only "
-            f"{', '.join(spec.index_rule.dtypes)} indices", argument="indices", rule="index-dtype")
+            f"{name} has dtype {indices.dtype}; {spec.name} allows only "
+            f"{', '.join(spec.index_rule.dtypes)} indices", argument=name, rule="index-dtype")
 
 
 def coerce_updates(spec: OpSpec, data: np.ndarray, updates: np.ndarray, *, typed: bool = False):

@@ -4,29 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def fmt_value(v) -> str:
-    """A value as the printed specs show it: shortest round-trip for floats, no SI suffixes."""
-    if isinstance(v, (bool, np.bool_)):
-        return "true" if v else "false"
-    if isinstance(v, (np.floating, float)):
-        if np.isnan(v):
-            return "nan"
-        if np.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        text = np.format_float_positional(v, trim="-")
-        if len(text) > 12:
-            text = np.format_float_scientific(v, trim="-", precision=6)
-        return text
-    return str(int(v)) if isinstance(v, (np.integer, int)) else str(v)
-
-
-def fmt_values(values, limit: int = 16) -> str:
-    vals = np.asarray(values).reshape(-1)
-    shown = ", ".join(fmt_value(v) for v in vals[:limit])
-    if vals.size > limit:
-        shown += f", … ({vals.size} values)"
-    return "[" + shown + "]" if vals.size != 1 else shown
+from .formatting import fmt_value, fmt_values  # noqa: F401 - the one formatter, re-exported
 
 
 def fmt_index(pos, free_axes=(), shape=None) -> str:

@@ -155,7 +155,7 @@ def prepare(op, data, indices, updates, attrs: Mapping) -> Case:
     """Check every input of ``op`` and plan its loop: the :class:`Case` (raises ScatterError)."""
     spec = get_spec(op)
     family = family_of(spec)
-    data = as_tensor("data", data)
+    data = as_tensor(spec.input_name("data"), data)  # the spec's names: past_cache, update, write_indices ...
     if indices is None:
         if family.indices == "required":
             raise ScatterError(f"indices is a required input of {spec.name}", argument="indices", rule="required")
@@ -163,10 +163,10 @@ def prepare(op, data, indices, updates, attrs: Mapping) -> Case:
         if family.indices == "unused":
             raise ScatterError(f"{spec.name} reads no indices tensor (pass None); its slice comes from the "
                                f"attributes", argument="indices", rule="unused")
-        indices = as_tensor("indices", indices)
+        indices = as_tensor(spec.input_name("indices"), indices)
         check_index_dtype(spec, indices)
     typed = is_typed(updates)
-    updates = as_tensor("updates", updates)
+    updates = as_tensor(spec.input_name("updates"), updates)
     resolved = resolve_attrs(spec, attrs, max(data.ndim, 1))
     reduction = spec.reduction(resolved.reduction)
     reduction.check_dtype(data.dtype, resolved.reduction, spec.name)

@@ -34,7 +34,7 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    phrase), ``export_loop`` (the loop of the exported NumPy/pytest code: lines
    that call ``apply(out, contributions, cell, value)`` once per write, in loop
    order; see the three below), ``title`` and ``slug`` (the explorer page's URL
-   path; ``pages/<slug>_family.py`` calls ``scatter_ui.explorer.render(name,
+   path; ``app_pages/<slug>_family.py`` calls ``scatter_ui.explorer.render(name,
    slug)`` and is listed in ``app.py``), ``indices`` ("required", "optional"
    or "unused": may ``indices`` be None?) and ``spec_flags`` (the OpSpec
    shape flags that mean something for this family; the spec pages show "n/a"
@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable, Mapping
 
-from . import elements, nd, update
+from . import elements, nd, slice_scatter, tensor_scatter, update
 from .errors import ScatterError
 from .plan import Plan
 
@@ -84,11 +84,14 @@ class Family:
     export_loop: Callable[[object], tuple[str, ...]]  # (case) -> loop lines calling apply(out, contributions, cell, value)
     indices: str = "required"  # "required" | "optional" | "unused": may indices be None?
     spec_flags: tuple[str, ...] = ()  # OpSpec shape flags that apply to this family
+    # (trace, step) -> what the step read from its indices, for a family whose steps do not read
+    # "indices[pos] = v (normalised to w)"; None: the trace's generic label
+    index_label: Callable[[object, int], str] | None = None
 
     @property
     def page(self) -> str:
-        """The explorer page's file (``pages/<slug>_family.py``, listed in ``app.py``)."""
-        return f"pages/{self.slug}_family.py"
+        """The explorer page's file (``app_pages/<slug>_family.py``, listed in ``app.py``)."""
+        return f"app_pages/{self.slug}_family.py"
 
     def __post_init__(self):
         if self.indices not in INDICES_RULES:
@@ -146,6 +149,17 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=update.plan, updates_shape=update.updates_shape,
         reading="each index as a whole slice along axis",
         export_loop=_update_loop),
+    # issue 16: the newest scatter operators
+    Family(
+        name="cache", title="TensorScatter (KV cache)", slug="tensor_scatter",
+        plan=tensor_scatter.plan, updates_shape=tensor_scatter.updates_shape,
+        reading="write_indices as one start position per batch entry along the sequence axis",
+        export_loop=tensor_scatter.export_loop, indices="optional", index_label=tensor_scatter.index_label),
+    Family(
+        name="slice", title="SliceScatter", slug="slice_scatter",
+        plan=slice_scatter.plan, updates_shape=slice_scatter.updates_shape,
+        reading="no indices: start, stop and step choose one strided slice, one update per element",
+        export_loop=slice_scatter.export_loop, indices="unused", index_label=slice_scatter.index_label),
 )})
 
 

@@ -59,11 +59,12 @@ def _dup_detail(trace):
     return w.cells[dup], positions, values, step_groups
 
 
-def _list_cells(cells, positions, values) -> str:
+def _list_cells(cells, positions, values, dtype=None) -> str:
+    """``dtype``: the updates' dtype (values arrive as Python numbers from ``tolist``)."""
     parts = []
     for cell, pos, val in list(zip(cells, positions, values))[:MAX_IN_MESSAGE]:
         srcs = ", ".join(f"updates{fmt_pos(p)}" for p in pos)
-        parts.append(f"output{fmt_pos(cell)} ← {srcs} ({', '.join(fmt_value(v) for v in val)})")
+        parts.append(f"output{fmt_pos(cell)} ← {srcs} ({', '.join(fmt_value(v, dtype) for v in val)})")
     return "; ".join(parts)
 
 
@@ -84,7 +85,7 @@ def duplicate_index(trace):
         tail = f"With reduction {spelling} the competing values are combined ({red.describe(trace.data.dtype)})."
     note = trace.spec.note_text("duplicates")
     msg = (f"{total} output cell{'s are' if total != 1 else ' is'} written more than once: "
-           f"{_list_cells(cells, positions, values)}{more}. {tail}")
+           f"{_list_cells(cells, positions, values, trace.updates.dtype)}{more}. {tail}")
     return Finding("duplicate-index", "warning" if red.ufunc is None else "info", msg, cells, positions,
                    MappingProxyType({"count": total, "values": values, "steps": steps,
                                      "runtime_note": note}))
@@ -151,7 +152,7 @@ def float_order_sensitive(trace):
     msg = (f"The float result depends on the order the {trace.resolved.reduction} runs in: applying the "
            f"duplicated updates in {best['order']} order changes {best['n_cells']} cell(s); the largest "
            f"change is at output{fmt_pos(cell)}: {fmt_value(best['loop_value'])} in loop order vs "
-           f"{fmt_value(best['other_value'])} (difference {best['max_abs_diff']:.3g}). A kernel that "
+           f"{fmt_value(best['other_value'])} (difference {fmt_value(best['max_abs_diff'], width=9)}). A kernel that "
            f"accumulates in parallel can legitimately produce either.")
     return Finding("float-order-sensitive", "warning", msg, _cells(trace, best["cells_flat"]), (),
                    MappingProxyType(best))

@@ -24,9 +24,27 @@ class AttrSpec:
     kind: str  # "int" | "ints" (a list of integers) | "str" | "bool"
     default: object = None
     required: bool = False
-    is_input: bool = False  # OpenVINO passes axis as a tensor input, not an attribute
+    is_input: bool = False  # OpenVINO passes axis (and SliceScatter's start/stop/step/axes) as tensor inputs
     doc: str = ""
     choices: tuple[str, ...] = ()  # kind "str": the allowed values (reduction's come from OpSpec.reductions)
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One tensor input of an operator version: its role in scatter_core and its name in the spec text.
+
+    Roles are "data", "indices" and "updates" (the three positional arguments of
+    ``scatter``). ``OpSpec.inputs`` lists them in the runtime node's input order
+    (TensorScatter-24: past_cache, update, write_indices). Whether indices may be
+    None is the family's rule (``Family.indices``); a version whose family reads
+    no indices lists no "indices" input.
+    """
+
+    role: str
+    name: str
+
+
+DEFAULT_INPUTS = (InputSpec("data", "data"), InputSpec("indices", "indices"), InputSpec("updates", "updates"))
 
 
 @dataclass(frozen=True)
@@ -73,10 +91,9 @@ class OpSpec:
     one_element_for_scalar_updates: bool = False  # nd: a 0-d update slice may be given as shape (1,)
     runtime_notes: tuple[RuntimeNote, ...] = ()
     runnable_on: tuple[str, ...] = ()  # runtimes that can execute this version: "onnxruntime", "onnx.reference", "openvino"
-    # the operator's tensor inputs by role, in its own order (models, exports); an absent optional indices input is
-    # left out. Attributes with is_input=True (OpenVINO's axis) follow, in the order of ``attributes``.
-    inputs: tuple[str, ...] = ("data", "indices", "updates")
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    # the tensor inputs in the runtime node's order (attributes with is_input follow, in attribute order)
+    inputs: tuple[InputSpec, ...] = DEFAULT_INPUTS
 
     # -- derived views (no new facts here) ---------------------------------
     @property
@@ -105,6 +122,18 @@ class OpSpec:
     @property
     def attribute_names(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.attributes)
+
+    def input(self, role: str) -> InputSpec | None:
+        """The input playing ``role`` ("data", "indices", "updates"); None when this version has none."""
+        for i in self.inputs:
+            if i.role == role:
+                return i
+        return None
+
+    def input_name(self, role: str) -> str:
+        """What the spec text calls the input playing ``role`` (the role itself when the version has none)."""
+        i = self.input(role)
+        return i.name if i is not None else role
 
     def notes_on(self, topic: str) -> tuple[RuntimeNote, ...]:
         return tuple(n for n in self.runtime_notes if n.topic == topic)

@@ -22,6 +22,7 @@ from . import buffers
 from .copying import copy_into
 from .describe import fmt_index, fmt_shape, fmt_value, fmt_values
 from .errors import fmt_pos
+from .families import family_of
 from .kernel import values_in_loop_order
 from .plan import unravel  # noqa: F401 - re-exported: tracing.unravel is older than plan.unravel
 from .reductions import divide_mean
@@ -96,6 +97,9 @@ class Trace:
         self.use_init = p.use_init
         self.data = _frozen(_copy(p.data))
         self.indices = _frozen(np.array(p.indices, copy=True))
+        # False: the caller left indices out (None) and ``indices`` is what the loop read instead
+        # (TensorScatter's zero write indices; an empty tensor for SliceScatter, which reads none)
+        self.indices_given = bool(getattr(p, "indices_given", True))
         self.plan = _own_plan(p.plan, p.indices)
         self.updates = _frozen(np.array(p.updates, copy=True))
         self._record_steps(p.plan)
@@ -215,6 +219,9 @@ class Trace:
         return "updates" + fmt_index(self.source_cells(i)[0], self.plan.source_free_axes)
 
     def index_label(self, i: int) -> str:
+        custom = family_of(self.spec).index_label
+        if custom is not None:  # a family whose steps read their index in a way of its own
+            return custom(self, i)
         raw = self.plan.index_raw[i]
         norm = self.plan.index_norm[i]
         cells = self.index_cells(i)

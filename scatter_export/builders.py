@@ -46,7 +46,7 @@ class Export:
 def _export(op, data, indices, updates, expected, attrs) -> Export:
     case = sc.case(op, data, indices, updates, **dict(attrs or {}))
     for role, arr in (("data", case.data), ("indices", case.indices)):
-        if arr.dtype.name not in SUPPORTED_DTYPES:
+        if arr is not None and arr.dtype.name not in SUPPORTED_DTYPES:
             raise ExportError(f"{role} has dtype {arr.dtype}, which the exports do not cover", argument=role,
                               rule="dtype")
     expected = case.run() if expected is None else np.asarray(expected)
@@ -133,8 +133,8 @@ def loop_source(case: sc.Case) -> str:
 
 
 def _inputs(ex: Export, names=("DATA", "INDICES", "UPDATES", "EXPECTED")) -> str:
-    arrays = ex.arrays()
-    return "\n".join(f"{n} = {array_literal(a) if a is not None else 'None'}" for n, a in zip(names, arrays)) + "\n"
+    arrays = ex.arrays()  # indices None: left out (TensorScatter) or not read at all (SliceScatter)
+    return "\n".join(f"{n} = {'None' if a is None else array_literal(a)}" for n, a in zip(names, arrays)) + "\n"
 
 
 def _test_name(case: sc.Case) -> str:
@@ -200,17 +200,17 @@ def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
     data, indices, updates, expected = ex.arrays()
     dtypes = {"data": data.dtype.name, "indices": None if indices is None else indices.dtype.name,
               "updates": data.dtype.name}
-    if indices is None:  # an optional indices input left out
-        del dtypes["indices"]
     digest = hashlib.sha1(b"".join(a.tobytes() + repr(a.shape).encode() for a in ex.arrays() if a is not None)
                           + repr(sorted(case.attrs.items())).encode()).hexdigest()[:8]
     op_id = "".join(ch if ch.isalnum() else "-" for ch in case.spec.name.lower())
     attrs = {}
     for name, value in case.attrs.items():
+        if value is None:  # an optional attribute left out
+            continue
         attrs[name] = bool(value) if isinstance(value, (bool, np.bool_)) else (
-            value if isinstance(value, str) else int(value))
-    arrays = {"data": data.tolist(), "indices": None if indices is None else indices.tolist(),
-              "updates": updates.tolist(), "expected": expected.tolist()}
+            value if isinstance(value, str) else [int(v) for v in value] if isinstance(value, tuple) else int(value))
+    arrays = {"data": data.tolist(), "indices": None if indices is None else indices.tolist(), "updates": updates.tolist(),
+              "expected": expected.tolist()}
     record = {
         "id": f"ours-{op_id}-{digest}",
         "title": f"{case.spec.name} case checked in Scatter Explorer ({case.attr_text()})",
@@ -245,13 +245,6 @@ def onnx_model(op, data, indices, updates, expected=None, attrs=None) -> bytes:
     return _build_model(_export(op, data, indices, updates, expected, attrs).case).SerializeToString()
 
 
-def _model_inputs(case: sc.Case) -> list[tuple[str, np.ndarray]]:
-    """(role, array) of the operator's tensor inputs in its own order (``spec.inputs``); an absent one left out."""
-    given = {"data": case.data, "indices": case.indices if case.indices_given else None,
-             "updates": case.updates}  # updates in the shape the plan reads
-    return [(role, given[role]) for role in case.spec.inputs if given[role] is not None]
-
-
 def _build_model(case: sc.Case):
     spec = case.spec
     if spec.framework != "ONNX":
@@ -270,13 +263,13 @@ def _build_model(case: sc.Case):
         value = case.attrs.get(a.name)
         if value is not None:
             node_attrs[a.name] = int(value) if a.kind == "int" else value
-    inputs = _model_inputs(case)
-    node = helper.make_node(spec.op_type, [role for role, _ in inputs], ["output"], **node_attrs)
+    inputs = _node_inputs(case)
+    node = helper.make_node(spec.op_type, [name for name, _ in inputs], ["output"], **node_attrs)
 
     def info(name, arr):
         return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape))
 
-    graph = helper.make_graph([node], f"{spec.op_type.lower()}_case", [info(role, arr) for role, arr in inputs],
+    graph = helper.make_graph([node], f"{spec.op_type.lower()}_case", [info(n, a) for n, a in inputs],
                               [info("output", case.data)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", spec.version)],
                               producer_name="scatter-explorer")
@@ -289,6 +282,13 @@ def _build_model(case: sc.Case):
     return model
 
 
+def _node_inputs(case: sc.Case) -> list[tuple[str, np.ndarray]]:
+    """(name, array) of the node's inputs in the record's order (``OpSpec.inputs``: TensorScatter-24 takes
+    past_cache, update, write_indices); an optional indices input the case left out is left out."""
+    given = {"data": case.data, "indices": case.given()[1], "updates": case.updates}  # updates in the plan's shape
+    return [(i.name, given[i.role]) for i in case.spec.inputs if given[i.role] is not None]
+
+
 def onnx_test_case(op, data, indices, updates, expected=None, attrs=None) -> bytes:
     """A zip: ``model.onnx`` plus ``test_data_set_0/input_{0,1,2}.pb`` and ``output_0.pb`` (the expected output)."""
     ex = _export(op, data, indices, updates, expected, attrs)
@@ -299,8 +299,8 @@ def onnx_test_case(op, data, indices, updates, expected=None, attrs=None) -> byt
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("model.onnx", model.SerializeToString())
-        tensors = [(f"input_{i}", role, arr) for i, (role, arr) in enumerate(_model_inputs(case))]
-        tensors.append(("output_0", "output", ex.expected))
+        tensors = tuple((f"input_{j}", name, arr) for j, (name, arr) in enumerate(_node_inputs(case))) + (
+            ("output_0", "output", ex.expected),)
         for fname, name, arr in tensors:
             z.writestr(f"test_data_set_0/{fname}.pb", numpy_helper.from_array(np.ascontiguousarray(arr), name)
                        .SerializeToString())
