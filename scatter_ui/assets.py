@@ -7,7 +7,9 @@ from pathlib import Path
 
 import plotly
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+from scatter_explorer import app_dir
+
+STATIC = app_dir() / "static"  # beside the entry script: the checkout's root or an installed wheel's copy
 PLOTLY_JS = "plotly.min.js"
 STATIC_URL = "/app/static/"
 
