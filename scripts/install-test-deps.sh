@@ -32,19 +32,20 @@ fi
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 found=""
+why="this system has no apt-get or dnf and is not macOS"
 if [ -n "${CHROMIUM:-}" ]; then
   if [ -x "$CHROMIUM" ]; then found="$CHROMIUM"; else
-    echo "install-test-deps: CHROMIUM=$CHROMIUM is not an executable file; installing nothing for it." >&2
+    why="CHROMIUM=$CHROMIUM is not an executable file; nothing was installed in its place"
   fi
 elif [ -x /usr/bin/chromium ]; then
   found=/usr/bin/chromium
 elif [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
   $SUDO apt-get update -qq || true
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null ||
-    echo "install-test-deps: apt-get could not install chromium." >&2
+    why="apt-get could not install chromium"
   for b in /usr/bin/chromium /usr/bin/chromium-browser; do if [ -x "$b" ]; then found="$b"; break; fi; done
 elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
-  $SUDO dnf install -y -q chromium dejavu-sans-fonts || echo "install-test-deps: dnf could not install chromium." >&2
+  $SUDO dnf install -y -q chromium dejavu-sans-fonts || why="dnf could not install chromium"
   for b in /usr/bin/chromium-browser /usr/bin/chromium; do if [ -x "$b" ]; then found="$b"; break; fi; done
 elif [ "$(uname -s)" = "Darwin" ]; then
   for b in "/Applications/Chromium.app/Contents/MacOS/Chromium" \
@@ -56,7 +57,7 @@ elif [ "$(uname -s)" = "Darwin" ]; then
       found="$("$VENV/bin/python" -c 'from playwright.sync_api import sync_playwright
 with sync_playwright() as p: print(p.chromium.executable_path)')"
     else
-      echo "install-test-deps: 'playwright install chromium' failed." >&2
+      why="no Chromium or Chrome in /Applications, and 'playwright install chromium' failed"
     fi
   fi
 fi
@@ -65,7 +66,7 @@ if [ -n "$found" ] && [ -x "$found" ]; then
   echo "install-test-deps: browser tests will use $found"
 else
   rm -f "$VENV/chromium-path"
-  echo "install-test-deps: could not install Chromium here (no apt-get, dnf or macOS found, or the install failed)." >&2
+  echo "install-test-deps: no Chromium for the browser tests: $why." >&2
   echo "  The browser tests will skip (and fail under CI=true). Install Chromium or Chrome and set" >&2
   echo "  CHROMIUM=/path/to/the/browser before running this script and the tests." >&2
 fi
