@@ -23,12 +23,14 @@ import spec_examples  # noqa: E402
 from scatter_core import OPERATORS  # noqa: E402
 from tests.apptest_helpers import figures  # noqa: E402
 
-PAGE = {"nd": "pages/nd_family.py", "elements": "pages/elements_family.py", "update": "pages/update_family.py"}
+PAGE = {"nd": "app_pages/nd_family.py", "elements": "app_pages/elements_family.py",
+        "update": "app_pages/update_family.py"}
 LIMIT = 50_000_000
 
 
 def measure(example, repeats: int):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()  # AppTest knows the pages' url paths only after a first run
     at.switch_page(PAGE[OPERATORS[example.op].family])
     at.query_params.update({"op": example.op, "example": example.id})
     t0 = time.perf_counter()

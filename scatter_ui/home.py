@@ -8,8 +8,7 @@ import streamlit as st
 import scatter_core as sc
 import spec_examples
 
-FAMILY_PAGES = {"nd": "pages/nd_family.py", "elements": "pages/elements_family.py",
-                "update": "pages/update_family.py"}
+FAMILY_PAGES = {name: family.page for name, family in sc.FAMILIES.items()}  # from the family records
 
 INTRO = """
 A **scatter** operator copies a tensor `data` and then writes the values of `updates` into the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -11,6 +13,7 @@ import spec_examples
 from scatter_core.describe import fmt_value
 from scatter_core.errors import fmt_pos
 
+from .controls import md
 from .figures import comparison_figure
 
 FINDING_TITLES = {
@@ -37,7 +40,7 @@ def findings(trace: sc.Trace) -> None:
         return
     for f in found:
         box = st.warning if f.severity in ("warning", "error") else st.info
-        box(f"**{FINDING_TITLES.get(f.kind, f.kind)}.** {f.message}", icon="⚠️" if box is st.warning else "ℹ️")
+        box(f"**{md(FINDING_TITLES.get(f.kind, f.kind))}.** {md(f.message)}", icon="⚠️" if box is st.warning else "ℹ️")
     order = next((f for f in found if f.kind == "order-dependent" and f.details.get("n_differ")), None)
     if order is not None:
         order_comparison(trace, order)
@@ -66,36 +69,37 @@ def float_order(trace: sc.Trace, finding) -> None:
     d = finding.details
     with st.expander("How much the float result moves with the order"):
         cell = np.unravel_index(d["cell_flat"], trace.data.shape)
-        st.write(f"Largest change: **{d['max_abs_diff']:.6g}** at output{fmt_pos(cell)} "
-                 f"({fmt_value(d['loop_value'])} in loop order, {fmt_value(d['other_value'])} in "
-                 f"{d['order']} order); {d['n_cells']} cell(s) change in all.")
+        st.markdown(f"Largest change: **{md(fmt_value(d['max_abs_diff']))}** at {md(f'output{fmt_pos(cell)}')} "
+                    + md(f"({fmt_value(d['loop_value'])} in loop order, {fmt_value(d['other_value'])} in "
+                         f"{d['order']} order); {d['n_cells']} cell(s) change in all."))
 
 
 def spec_facts(spec: sc.OpSpec) -> None:
     with st.expander(f"About {spec.name}: the rules this page follows"):
-        st.markdown(f"**{spec.name}** ({spec.framework}) · [official page ↗]({spec.url})")
-        st.write(spec.summary)
+        st.markdown(f"**{md(spec.name)}** ({md(spec.framework)}) · [official page ↗]({spec.url})")
+        st.text(spec.summary)
         st.code(spec.formula, language=None)
-        st.markdown(f"- **Loop:** {spec.loop}\n- **Index values:** {spec.index_rule.text} "
-                    f"(index dtypes: {', '.join(spec.index_rule.dtypes)})\n"
-                    + "".join(f"- **Shape:** {r}\n" for r in spec.shape_rules)
-                    + f"- **Duplicates:** {spec.duplicate_policy}\n"
-                    + f"- **Reductions:** {', '.join(spec.reduction_spellings)}\n"
-                    + (f"- **Changed from {spec.previous}:** " + " ".join(spec.changes) + "\n" if spec.previous
-                       else f"- **History:** {' '.join(spec.changes)}\n"))
+        st.markdown(f"- **Loop:** {md(spec.loop)}\n- **Index values:** {md(spec.index_rule.text)} "
+                    f"(index dtypes: {md(', '.join(spec.index_rule.dtypes))})\n"
+                    + "".join(f"- **Shape:** {md(r)}\n" for r in spec.shape_rules)
+                    + f"- **Duplicates:** {md(spec.duplicate_policy)}\n"
+                    + f"- **Reductions:** {md(', '.join(spec.reduction_spellings))}\n"
+                    + (f"- **Changed from {md(spec.previous)}:** " + md(" ".join(spec.changes)) + "\n"
+                       if spec.previous else f"- **History:** {md(' '.join(spec.changes))}\n"))
         if spec.runtime_notes:
             st.markdown("**What real runtimes do** (observed):\n" + "".join(
-                f"- *{n.runtimes}*: {n.text}\n" for n in spec.runtime_notes))
+                f"- *{md(n.runtimes)}*: {md(n.text)}\n" for n in spec.runtime_notes))
 
 
 def example_header(example, trace: sc.Trace, edited: bool) -> None:
     src = example.source
-    origin = "a Scatter Explorer teaching case" if example.ours else f"[{src.page_title} ↗]({src.url}), {src.label}"
-    st.markdown(f"**{example.title}** · {origin}")
+    origin = ("a Scatter Explorer teaching case" if example.ours
+              else f"[{md(src.page_title)} ↗]({src.url}), {md(src.label)}")
+    st.markdown(f"**{md(example.title)}** · {origin}")
     if example.notes:
-        st.caption(example.notes)
+        st.caption(md(example.notes))
     if example.shapes_only:
-        st.info(f"The spec gives only the shapes here; the values are **generated**: {example.generation}",
+        st.info(f"The spec gives only the shapes here; the values are **generated**: {md(example.generation)}",
                 icon="🎲")
     if edited:
         st.caption("You edited the inputs: the printed example's output no longer applies.")
@@ -119,10 +123,19 @@ def example_header(example, trace: sc.Trace, edited: bool) -> None:
 
 
 def erratum_box(er) -> None:
-    st.error(f"**Spec erratum ({er.kind}).** {er.explanation}\n\n"
-             f"- **Where:** {er.where} ([page ↗]({er.page_url}))\n"
-             f"- **The page says:** `{er.says}`\n- **It should say:** `{er.should_say}`\n"
-             + (f"- **Real runtimes:** {er.runtimes}\n" if er.runtimes else ""), icon="📕")
+    st.error(f"**Spec erratum ({md(er.kind)}).** {md(er.explanation)}\n\n"
+             f"- **Where:** {md(er.where)} ([page ↗]({er.page_url}))\n"
+             f"- **The page says:** {_code(er.says)}\n- **It should say:** {_code(er.should_say)}\n"
+             + (f"- **Real runtimes:** {md(er.runtimes)}\n" if er.runtimes else ""), icon="📕")
+
+
+def _code(text) -> str:
+    """An inline code span that holds any text (a fence longer than its longest run of backticks)."""
+    text = str(text)
+    longest = max([len(m) for m in re.findall(r"`+", text)] or [0])
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def step_log(trace: sc.Trace, step: int, csv_source) -> None:

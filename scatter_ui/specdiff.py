@@ -47,6 +47,11 @@ def _yes_no(flag: bool) -> str:
 
 
 # (row label, how to read it from a record). The comparison and the timeline use the same fields.
+def _flag(spec: OpSpec, name: str) -> str:
+    """A shape flag of the record, or n/a where the family record says the flag does not apply."""
+    return _yes_no(getattr(spec, name)) if name in sc.family_of(spec).spec_flags else "n/a"
+
+
 RULE_FIELDS: tuple[tuple[str, object], ...] = (
     ("framework", lambda s: s.framework),
     ("official page", lambda s: s.url),
@@ -63,8 +68,8 @@ RULE_FIELDS: tuple[tuple[str, object], ...] = (
     ("duplicates forbidden with", lambda s: ", ".join(s.duplicates_forbidden_with) or "(never forbidden)"),
     ("duplicates", lambda s: s.duplicate_policy),
     ("data types", lambda s: s.data_types),
-    ("indices axis dim may exceed data's", lambda s: _yes_no(s.axis_dim_may_exceed) if s.family == "elements" else "n/a"),
-    ("0-d update slice as 1 element", lambda s: _yes_no(s.one_element_for_scalar_updates) if s.family == "nd" else "n/a"),
+    ("indices axis dim may exceed data's", lambda s: _flag(s, "axis_dim_may_exceed")),
+    ("0-d update slice as 1 element", lambda s: _flag(s, "one_element_for_scalar_updates")),
     ("deprecated in favour of", lambda s: s.deprecated or "(not deprecated)"),
     ("runs on", lambda s: ", ".join(s.runnable_on) or f"no runtime (stand-in: {s.extra.get('runtime_stand_in', 'none')})"),
 )

@@ -22,7 +22,7 @@ import runtime_check as rc
 import spec_examples
 from scatter_core import scatter
 from scatter_ui import crosscheck_panel as xp
-from tests.apptest_helpers import APP, open_page, texts
+from tests.apptest_helpers import app_on, open_page, texts
 from tests.conftest import require_or_skip
 
 LIMIT = xp.MAX_CROSSCHECK_ELEMENTS
@@ -223,8 +223,7 @@ def test_rows_flag_a_difference_semantics_md_does_not_describe():
 @pytest.mark.runtimes
 def test_panel_on_the_check_page_runs_the_typed_case():
     require_or_skip("onnxruntime", "onnx.reference")
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/check_expected.py")
+    at = app_on("app_pages/check_expected.py")
     at.run()
     assert not at.exception
     assert TITLE in [e.label for e in at.expander]

@@ -101,12 +101,11 @@ def test_streamlit_config_is_local_quiet_and_minimal():
     assert config["client"]["toolbarMode"] == "minimal"  # no Deploy button
     assert config["client"]["showErrorDetails"] == "none"
     assert config["browser"]["gatherUsageStats"] is False
-    # static serving needs the folder at start, else Streamlit warns: git keeps static/
-    assert config["server"]["enableStaticServing"] is True and (ROOT / "static" / ".gitignore").is_file()
+    assert "enableStaticServing" not in config["server"]  # it warns at start without a static/ folder
 
 
 def _serve(command: list[str], cwd: Path, env: dict, timeout: float = 90) -> tuple[str, dict[str, int]]:
-    """Start a server, wait for /_stcore/health, fetch plotly.js, stop it; its log and the statuses."""
+    """Start a server, wait for /_stcore/health, stop it; its log and the health status."""
     port = free_port()
     proc = subprocess.Popen([*command, "--server.headless", "true", "--server.port", str(port),
                              "--server.fileWatcherType", "none"],
@@ -121,8 +120,6 @@ def _serve(command: list[str], cwd: Path, env: dict, timeout: float = 90) -> tup
             except OSError:
                 time.sleep(0.3)
         if "health" in statuses:
-            with urllib.request.urlopen(f"http://localhost:{port}/app/static/plotly.min.js", timeout=10) as r:
-                statuses["plotly.min.js"] = r.status
             time.sleep(1)  # anything Streamlit prints just after start
     finally:
         proc.terminate()
@@ -154,13 +151,13 @@ def test_streamlit_run_app_py_starts_quietly_on_localhost():
 
 def test_installed_command_runs_outside_the_checkout(tmp_path):
     """A non-editable install of the wheel in a new venv, run from another directory. The wheel is
-    built from a copy of the checkout (pip's isolated build: setuptools and plotly come from pip's
+    built from a copy of the checkout (pip's isolated build: setuptools comes from pip's
     cache or the index); its dependencies come from this test environment through a .pth file, so
     the test needs no 570 MB install."""
     source = tmp_path / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", ".venv*", "artifacts", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
-        ".hypothesis", "plotly.min.js"))
+        ".hypothesis"))
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check",
                             "-w", str(tmp_path / "dist"), str(source)], capture_output=True, text=True)
     if built.returncode:
@@ -185,7 +182,12 @@ def test_installed_command_runs_outside_the_checkout(tmp_path):
     assert all(Path(p).is_relative_to(venv) for p in where), where  # the wheel's copy, not the checkout
     log, statuses = _serve([str(venv / "bin" / "scatter-explorer")], elsewhere, _clean_env())
     _assert_quiet_start(log, statuses)
-    assert statuses["plotly.min.js"] == 200  # shipped in the wheel: no first render needed
+    installed = Path(site)
+    shipped = {p.relative_to(installed).as_posix() for p in installed.rglob("*") if p.is_file()}
+    for rel in (ROOT / "scatter_ui" / "player_assets").iterdir():  # the step player's plotly.js, JS, CSS
+        assert f"scatter_ui/player_assets/{rel.name}" in shipped
+    for page in (ROOT / "app_pages").glob("*.py"):
+        assert f"scatter_explorer/app/app_pages/{page.name}" in shipped
 
 
 @pytest.mark.parametrize("name", ["README.md", "CHANGELOG.md", "docs/architecture.md", "docs/performance.md",
