@@ -56,13 +56,6 @@ def shoot(page_path: str, out: Path, width: int = 1400, height: int = 1000, dark
                 page.goto(f"{server.url}/{page_path}", timeout=90_000)
                 page.wait_for_selector("[data-testid='stMain']", timeout=90_000)
                 settle(page)
-                # A deep link may open under Streamlit's "Page not found" dialog although the right
-                # page is drawn (issue #18); closing it shows the page as a user sees it afterwards.
-                lost = page.get_by_role("dialog").filter(has_text="Page not found")
-                if lost.count():
-                    page.keyboard.press("Escape")
-                    lost.wait_for(state="hidden", timeout=10_000)
-                    settle(page)
                 out.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(out))
             finally:

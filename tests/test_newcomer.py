@@ -98,7 +98,7 @@ def test_streamlit_config_is_local_quiet_and_minimal():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert config["server"]["address"] == "localhost"  # no Network URL, not reachable from elsewhere
     assert config["server"]["showEmailPrompt"] is False  # no "Welcome to Streamlit! Email:" on a desktop
-    assert config["client"]["toolbarMode"] == "minimal"  # no Deploy button
+    assert config["client"]["toolbarMode"] == "viewer"  # no Deploy button, but the theme menu
     assert config["client"]["showErrorDetails"] == "none"
     assert config["browser"]["gatherUsageStats"] is False
     assert "enableStaticServing" not in config["server"]  # it warns at start without a static/ folder
