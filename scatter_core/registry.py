@@ -573,10 +573,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                         "cannot run SliceScatter: Node.evaluate returns False for every element type and "
                         "constant folding leaves the node in place (the wheel wires the reference kernel only "
                         "into the TEMPLATE plugin, which it does not ship)", documented=False),
-            RuntimeNote("int64", OV_CPU, "computes int64 data in int32: 2**40 + 1 comes back as 1",
-                        documented=False),
-            RuntimeNote("float64", OV_CPU, "computes float64 data in float32: an update 0.1 comes back as "
-                                           "0.10000000149011612", documented=False),
+            OV_INT64, OV_F64,
         ),
         runnable_on=("openvino",),
         extra=MappingProxyType({"openvino_opset": "opset15"}),

@@ -12,13 +12,14 @@ import streamlit as st
 
 import scatter_core as sc
 import spec_examples
+from scatter_core.describe import fmt_shape
 
-from . import attribute_inputs, cache, panels, session
+from . import attribute_inputs, cache, large, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
                        spec_link, tensor_text)
 from .player import player
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
-from .figures import overview_figure
+from .figures import StepFigure, overview_figure
 
 CUSTOM = "__custom__"
 TEXT_ROLES = ("data", "indices", "updates")
@@ -188,6 +189,10 @@ class ExplorerPage:
             # (attrs: the values scatter_core takes, by the attributes' own names)
             trace = cache.trace_for(op, None if edited else ex_id, texts, attrs)
         except sc.ScatterError as exc:
+            if example is not None and not edited and large.too_large(example):
+                step = self.large_example(example, op)
+                self._url(op, ex_id, attrs, step, edited, texts)
+                return
             if example is not None and not editable(example):
                 st.error(error_text(exc), icon="🛑")
             self.editor(example, exc)
@@ -209,7 +214,7 @@ class ExplorerPage:
         if example is not None:
             panels.example_header(example, trace, edited)
         self.editor(example)
-        panels.findings(trace)
+        panels.findings(trace, step)
         out_view = sf.views_for(step)[2]
         if out_view.windowed:
             self.large_view(trace, out_view, step, follow)
@@ -219,6 +224,31 @@ class ExplorerPage:
         crosscheck_panel(op, trace.data, trace.indices if trace.indices_given else None, trace.updates, attrs,
                          key=self.k("crosscheck"))
         panels.spec_facts(spec)
+
+    def large_example(self, example, op: str) -> int:
+        """An example above the core's limit: its shapes, why, and a labelled reduced stand-in."""
+        panels.example_header(example, None, False)
+        with st.container(border=True):
+            st.markdown("**Too large to run in full**")
+            for line in large.summary(example):
+                st.text(line)
+        trace = _stand_in_trace(op, example.id, self.family)
+        if trace is None:
+            return 0
+        si = large.stand_in(example, self.family)
+        st.markdown(md(f"Below: a reduced stand-in with the example's real {example.indices.size:,} index values "
+                       f"and every {fmt_shape(si.slice_shape)} slice shrunk to one cell, so each step writes one "
+                       f"cell where the full example writes {int(np.prod(si.slice_shape)):,}. Which positions are "
+                       f"written, how often (×n) and which write wins are exactly the full example's; the values "
+                       f"are placeholders (data 0, updates numbered 1, 2, … in loop order)."))
+        n = len(trace)
+        step = min(max(int(st.session_state.get(self.k("step"), 0)), 0), n)
+        st.session_state[self.k("step")] = step
+        sf = _stand_in_figure(op, example.id, self.family)
+        player(sf.figure(step), key=self.k("player"), view=f"stand-in:{example.id}", step=step,
+               name=f"{op}-{example.id}-stand-in", on_step=self._set_step)
+        panels.findings(trace, step)
+        return step
 
     def panel_axis_control(self, rank: int) -> int | None:
         """For rank >= 3: which output axis is drawn as small multiples (the last two others form the matrix)."""
@@ -244,7 +274,7 @@ class ExplorerPage:
                                                       value=int(pins.get(axis, idx)), key=self.k(f"pin{axis}")))
                 ss[self.k("pins")] = pins
             st.caption(md(f"Showing {view.label('output')} of output {trace.data.shape}."))
-            st.plotly_chart(overview_figure(trace, step), theme=None, key=self.k("overview"))
+            st.plotly_chart(overview_figure(trace, step), theme="streamlit", key=self.k("overview"))
 
     def _url(self, op, ex_id, attrs, step, edited, texts) -> None:
         values = {"op": op, "example": ex_id, "step": step}
@@ -258,6 +288,18 @@ class ExplorerPage:
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step):")
             st.code(session.share_link(self.url_path, values), language=None, wrap_lines=True)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _stand_in_trace(op: str, example_id: str, family: str) -> sc.Trace | None:
+    si = large.stand_in(spec_examples.by_id(example_id), family)
+    return None if si is None else sc.trace(op, si.data, si.indices, si.updates,
+                                              **spec_examples.by_id(example_id).attrs)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _stand_in_figure(op: str, example_id: str, family: str):
+    return StepFigure(_stand_in_trace(op, example_id, family))
 
 
 def render(family: str, url_path: str) -> None:

@@ -218,10 +218,18 @@ def _panel_labels(view: View, name: str, sub: int) -> list[dict]:
     labels = []
     for p, panel in enumerate(view.panels or (None,)):
         off = view.panel_offset(p)
+        text = view.label(name, panel)
+        # name: the short form the player shows when the full label is wider than the panel
         labels.append(dict(x=off + (view.col_len - 1) / 2, y=view.row_len - 0.5, xref=f"x{ref}", yref=f"y{ref}",
-                           text=view.label(name, panel), showarrow=False, yanchor="top", yshift=-4,
-                           font=dict(size=11, color="#495057")))
+                           text=text, name=short_label(text), showarrow=False, yanchor="top", yshift=-4,
+                           font=dict(size=11)))
     return labels
+
+
+def short_label(label: str) -> str:
+    """``output[2, :, :]`` -> ``[2]``: the fixed coordinates of a small multiple's label."""
+    inner = label[label.index("[") + 1:-1] if "[" in label else label
+    return "[" + ", ".join(p.strip() for p in inner.split(",") if p.strip() != ":") + "]"
 
 
 class StepFigure:
@@ -343,7 +351,8 @@ class StepFigure:
                          for sub, (tr, view) in enumerate(zip(first.traces, first.views), start=1)],
                 "layout": self._layout(first), "frames": frames, "captions": captions,
                 "k0": k0, "k1": k1, "n": n, "active": active,
-                "units": panel_units(first.views), "rows": [v.canvas_shape[0] for v in first.views]}
+                "units": panel_units(first.views), "rows": [v.canvas_shape[0] for v in first.views],
+                "panel_cols": [v.col_len for v in first.views]}
 
     def window_for(self, active: int) -> tuple[int, int]:
         """Frames sent for step ``active``: all of them when they fit the budget, else a window.
@@ -448,8 +457,7 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
         title.update(yshift=22)
     fig.update_layout(coloraxis=dict(colorscale=VALUE_SCALE, cmin=zmin, cmax=zmax, showscale=False),
                       height=int(min(max(220 + 40 * view.canvas_shape[0], 280), 700)),
-                      margin=dict(l=40, r=20, t=95, b=50), plot_bgcolor="white", paper_bgcolor="white",
-                      dragmode=False)
+                      margin=dict(l=40, r=20, t=95, b=50), dragmode=False)
     fig.update_xaxes(side="top", showgrid=False, zeroline=False, fixedrange=True)
     fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, fixedrange=True)
     for sub in (1, 2):
@@ -459,9 +467,12 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
 
 
 def overview_figure(trace, k: int, max_bins: int = 100) -> go.Figure:
-    """Where the writes of the first k steps land, summed over all but the first two axes and binned."""
+    """Where the writes of the first k steps land, summed over all but the first two axes and binned.
+
+    At step 0 nothing has been written yet, so it shows where all the steps will write."""
     shape = trace.data.shape
-    cells, counts = trace.write_counts(k)
+    upto = k if k > 0 else len(trace)
+    cells, counts = trace.write_counts(upto)
     lead = shape[:2] if len(shape) >= 2 else (1, shape[0])
     coords = np.unravel_index(cells, shape)
     r = coords[0] if len(shape) >= 2 else np.zeros_like(cells)
@@ -480,8 +491,8 @@ def overview_figure(trace, k: int, max_bins: int = 100) -> go.Figure:
                       y0=(tr // br) * br - br / 2, y1=(tr // br) * br + br / 2,
                       line=dict(color=HIGHLIGHT, width=3))
     axis_names = ("axis 0", "axis 1") if len(shape) >= 2 else ("", "axis 0")
-    fig.update_layout(height=360, margin=dict(l=50, r=20, t=40, b=40), plot_bgcolor="white",
-                      title=dict(text=f"where the first {k} step(s) write (bins of {br}×{bc}, summed over the "
-                                      f"other axes)", font=dict(size=13)),
+    what = f"where the first {k} step(s) write" if k > 0 else f"where all {len(trace)} steps will write"
+    fig.update_layout(height=360, margin=dict(l=50, r=20, t=40, b=40),
+                      title=dict(text=f"{what} (bins of {br}×{bc}, summed over the other axes)", font=dict(size=13)),
                       yaxis=dict(autorange="reversed", title=axis_names[0]), xaxis=dict(title=axis_names[1], side="top"))
     return fig

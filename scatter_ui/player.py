@@ -103,7 +103,8 @@ def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter
     """Show the player (see the module docstring)."""
     data = {"view": view, "step": int(step), "name": name, "figure": {"data": figure["data"],
                                                                        "layout": figure["layout"]},
-            **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows")}}
+            **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
+                                         "panel_cols")}}
 
     def _step_changed():
         new = reported_step(st.session_state.get(key), view)

@@ -2,7 +2,7 @@
 # Installs everything the test suite needs, from this project's own files:
 #  1. a virtual environment in .venv (made with python3 unless it exists; VENV=dir and
 #     PYTHON=interpreter choose others, e.g. PYTHON=python3.13 VENV=.venv-newest);
-#  2. into it, the package with its test and runtimes extras (about 1.1 GB; Python 3.11+);
+#  2. into it, the package with its test, runtimes and frameworks extras (Python 3.11+);
 #  3. a Chromium for the browser tests, which Playwright drives (it never downloads one here):
 #     $CHROMIUM if set; else Debian's /usr/bin/chromium, installed with apt-get on Debian and
 #     Ubuntu or dnf on Fedora (root or sudo); on macOS an installed Chromium or Google Chrome,
@@ -27,7 +27,7 @@ if ! "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; t
   echo "  Use a newer interpreter, e.g.: PYTHON=python3.11 VENV=.venv-tests bash scripts/install-test-deps.sh" >&2
   exit 1
 fi
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,runtimes]"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,runtimes,frameworks]"
 
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi

@@ -36,8 +36,11 @@ def test_every_spec_example_can_be_selected_and_renders(example):
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox[0].value == example.op and at.selectbox[1].value == example.id
     too_large = max(int(np.prod(s)) for s in example.shapes.values()) > TOO_LARGE
-    if too_large:
-        assert any("the limit is" in shown(e.value) and e.icon == "🛑" for e in at.error)
+    if too_large:  # its shapes, why it can't run, and a labelled reduced stand-in in the player
+        assert "Too large to run in full" in texts(at) and "reduced stand-in" in texts(at)
+        assert any("above the limit" in t.value for t in at.text)
+        (fig,) = figures(at)
+        assert fig["view"].startswith("stand-in:") and fig["n"] == example.indices.size
         return
     assert not [e.value for e in at.error if e.icon == "🛑"]  # input/trace errors carry the stop icon
     figs = figures(at)
@@ -98,6 +101,9 @@ def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
     assert not at.exception
     assert any("indices[3, 0] = 9 is out of range" in shown(e.value) for e in at.error)
     assert at.text_area(key="nd:text_indices").value == bad
+    editor = next(e for e in at.expander if e.label == "Edit inputs")
+    assert editor.proto.expanded  # stays open while its text has an error, the error beside the text
+    assert any("out of range" in shown(e.value) for e in editor.error)
     at.text_area(key="nd:text_indices").set_value("[[4], [3], [1], [x]]").run()
     assert any("'x' is not a number" in shown(e.value) for e in at.error)
     assert at.text_area(key="nd:text_indices").value == "[[4], [3], [1], [x]]"
@@ -124,3 +130,18 @@ def test_a_link_followed_later_in_the_session_reopens_its_view():
     at.run()
     assert at.selectbox[0].value == "ScatterND-16" and at.selectbox[1].value == "onnx-scatternd-16-example-2"
     assert at.session_state["nd:step"] == 2
+
+
+def test_step_log_and_warnings_show_the_players_step():
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
+                   step="2")
+    assert figures(at)[0]["step"] == 2
+    assert any(e.label.endswith("now at step 2") for e in at.expander)
+    log = next(df for df in at.dataframe if "now" in df.value.columns)
+    assert log.value.loc[log.value["now"] == "▶", "step"].tolist() == [2]
+    dup = next(shown(i.value) for i in at.info if "Duplicate indices" in shown(i.value))
+    assert "At step 2: this step writes output[0], one of these cells." in dup
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
+                   step="5")  # step 5 writes output[3], written once
+    dup = next(shown(i.value) for i in at.info if "Duplicate indices" in shown(i.value))
+    assert "At step" not in dup

@@ -223,9 +223,12 @@ class Player {
       this.stripFrom.value = String(lo);
       this.stripTo.value = String(Math.min(data.k1, lo + MAX_STRIP - 1));
     }
-    if (figKey !== this.figKey) {
-      this.figKey = figKey;
-      await Plotly.react(this.fig, this.themed(data.figure.data), this.layout(), {
+    const layout = this.layout(); // sets this.cell
+    const fullKey = `${figKey}|${this.cells.map(Math.round).join(",")}|${Math.round(this.figW)}`;
+    if (fullKey !== this.figKey) {
+      this.figKey = fullKey;
+      layout.annotations = this.fitLabels(layout.annotations);
+      await Plotly.react(this.fig, this.themed(data.figure.data), layout, {
         displayModeBar: false, responsive: true, staticPlot: false, doubleClick: false,
       });
       await Plotly.addFrames(this.fig, data.frames.map((f) => this.themedFrame(f)));
@@ -237,6 +240,9 @@ class Player {
     }
     this.step = Math.min(Math.max(this.step, 0), data.n);
     await this.show(this.step);
+    // Python's step lags ours only while a report is on its way; if a rerun came back without it
+    // (a report can be lost when reruns interrupt each other), say it again
+    if (!newView && !this.playing && !this.reportTimer && data.step !== this.step) this.report(true, true);
     this.fig.dataset.ready = "1";
     if (this.playing && this.waitingForWindow && this.step < data.k1) {
       this.waitingForWindow = false;
@@ -249,13 +255,30 @@ class Player {
     return traces.map((tr, i) => {
       const out = { ...tr, textfont: { ...(tr.textfont || {}), family: t.font } };
       if (i === 0) out.colorscale = [[0, t.second], [1, t.second]];
+      const c = this.cells[i];
+      if (c < 18) out.texttemplate = ""; // no room for digits: the hover has the value
+      else out.textfont.size = Math.min(out.textfont.size || 12, Math.floor(c * 0.42));
       return out;
+    });
+  }
+
+  // small-multiple labels wider than their panel get their short form, or none (never overlap)
+  fitLabels(annotations) {
+    if (!annotations) return annotations;
+    const cols = this.data.panel_cols;
+    return annotations.map((a) => {
+      if (!a.xref || a.xref === "paper" || !a.name) return a;
+      const i = a.xref === "x" ? 0 : Number(a.xref.slice(1)) - 1;
+      const avail = cols[i] * this.cells[i];
+      const size = (a.font && a.font.size) || 11;
+      const fits = (txt) => txt.length * size * 0.62 <= avail;
+      return { ...a, text: fits(a.text) ? a.text : (fits(a.name) ? a.name : "") };
     });
   }
 
   themedFrame(f) {
     const t = this.theme;
-    const layout = { ...f.layout };
+    const layout = { ...f.layout, annotations: this.fitLabels(f.layout.annotations) };
     if (layout.shapes) {
       layout.shapes = layout.shapes.map((s) => (s.line && s.line.color === WRITTEN
         ? { ...s, line: { ...s.line, color: t.written } } : s));
@@ -269,35 +292,40 @@ class Player {
     const t = this.theme;
     const base = JSON.parse(JSON.stringify(d.figure.layout));
     const width = Math.max(this.box.clientWidth || 800, 280);
-    const narrow = width < NARROW;
     const units = d.units; // [cols of indices, updates, output]
     const rows = d.rows;
-    const margin = { l: 34, r: narrow ? 16 : 70, t: 58, b: narrow ? 70 : 16 };
     const gap = 36;
-    let cell, height;
+    const wideMargin = { l: 34, r: 70, t: 58, b: 16 };
+    const wideCell = Math.min((width - wideMargin.l - wideMargin.r - gap * 2) / (units[0] + units[1] + units[2]),
+                              MAX_CELL);
+    // side by side when wide enough for readable cells; else stacked: inputs side by side, output below
+    const narrow = width < NARROW || wideCell < MIN_CELL;
+    const margin = narrow ? { l: 34, r: 16, t: 58, b: 74 } : wideMargin;
+    let cell, height, figW = width;
     const dom = [];
     if (!narrow) {
-      const usable = width - margin.l - margin.r - gap * 2;
-      cell = Math.max(Math.min(usable / (units[0] + units[1] + units[2]), MAX_CELL), 8);
-      const plotH = Math.max(...rows) * cell;
-      height = Math.max(plotH, 150) + margin.t + margin.b;
-      let x = 0;
+      cell = wideCell;
+      this.cells = [cell, cell, cell];
+      const plotH = Math.max(Math.max(...rows) * cell, 150);
+      height = plotH + margin.t + margin.b;
       const plotW = width - margin.l - margin.r;
+      let x = 0;
       for (let i = 0; i < 3; i++) {
         const w = units[i] * cell / plotW;
-        dom.push({ x: [x, Math.min(x + w, 1)], y: [1 - rows[i] * cell / (height - margin.t - margin.b), 1] });
+        dom.push({ x: [x, Math.min(x + w, 1)], y: [1 - rows[i] * cell / plotH, 1] });
         x += w + gap / plotW;
       }
     } else {
-      // indices and updates side by side, the output below at full width
-      const plotW = width - margin.l - margin.r;
-      const topCell = Math.min((plotW - gap) / (units[0] + units[1]), MAX_CELL);
-      cell = Math.min(plotW / units[2], MAX_CELL);
-      cell = Math.max(Math.min(cell, Math.max(topCell, cell)), 8);
-      const tc = Math.max(Math.min(topCell, cell), 8);
+      let plotW = width - margin.l - margin.r;
+      // the output keeps at least MIN_CELL a cell: the figure scrolls sideways rather than shrink it
+      cell = Math.min(Math.max(plotW / units[2], MIN_CELL), MAX_CELL);
+      plotW = Math.max(plotW, units[2] * cell);
+      figW = plotW + margin.l + margin.r;
+      const tc = Math.max(Math.min((plotW - gap) / (units[0] + units[1]), cell), 8);
+      this.cells = [tc, tc, cell];
       const topH = Math.max(rows[0], rows[1]) * tc;
       const botH = rows[2] * cell;
-      const titleGap = 62;
+      const titleGap = 64;
       const plotH = topH + titleGap + botH;
       height = plotH + margin.t + margin.b;
       const w0 = units[0] * tc / plotW;
@@ -305,7 +333,10 @@ class Player {
       dom.push({ x: [0, w0], y: [1 - rows[0] * tc / plotH, 1] });
       dom.push({ x: [w0 + gap / plotW, Math.min(w0 + gap / plotW + w1, 1)], y: [1 - rows[1] * tc / plotH, 1] });
       dom.push({ x: [0, Math.min(units[2] * cell / plotW, 1)], y: [0, botH / plotH] });
+      this.barY = -30 / plotH;
     }
+    this.narrow = narrow;
+    this.figW = figW;
     this.cell = cell;
     for (let i = 0; i < 3; i++) {
       const ref = i === 0 ? "" : String(i + 1);
@@ -313,8 +344,7 @@ class Player {
       Object.assign(base[`yaxis${ref}`], { domain: dom[i].y });
     }
     base.height = Math.round(height);
-    base.width = undefined;
-    base.autosize = true;
+    if (figW > width) { base.width = Math.round(figW); base.autosize = false; } else { base.autosize = true; }
     base.margin = margin;
     base.paper_bgcolor = t.bg;
     base.plot_bgcolor = t.bg;
@@ -323,7 +353,7 @@ class Player {
     const bar = base.coloraxis.colorbar;
     base.coloraxis.colorscale = t.scale;
     if (narrow) {
-      Object.assign(bar, { orientation: "h", x: 0.5, xanchor: "center", y: -0.02, yanchor: "top",
+      Object.assign(bar, { orientation: "h", x: 0.5, xanchor: "center", y: this.barY, yanchor: "top",
                            len: 0.9, thickness: 10, title: { text: "value", side: "left" } });
     } else {
       const plotH = height - margin.t - margin.b;
@@ -339,14 +369,7 @@ class Player {
     const w = this.box.clientWidth;
     if (this.lastWidth && Math.abs(w - this.lastWidth) < 4) return;
     this.lastWidth = w;
-    const lay = this.layout();
-    const upd = { height: lay.height, margin: lay.margin, "coloraxis.colorbar": lay.coloraxis.colorbar };
-    for (let i = 0; i < 3; i++) {
-      const ref = i === 0 ? "" : String(i + 1);
-      upd[`xaxis${ref}.domain`] = lay[`xaxis${ref}`].domain;
-      upd[`yaxis${ref}.domain`] = lay[`yaxis${ref}`].domain;
-    }
-    window.Plotly.relayout(this.fig, upd);
+    this.update(this.data, this.api).catch((e) => this.error(e)); // redraws when the cell size changed
   }
 
   // -- stepping ------------------------------------------------------------------------------------
@@ -375,7 +398,8 @@ class Player {
     if (!live) this.pause(false);
     if (this.frames.has(k)) this.show(k);
     else { this.step = k; this.caption.textContent = `loading step ${k}…`; }
-    if (reportNow || !this.frames.has(k)) this.report(true);
+    if (reportNow) this.report(true);
+    else if (!this.frames.has(k)) this.report(false); // dragging past the frames sent: ask once it rests
   }
 
   toggle() {
@@ -434,13 +458,14 @@ class Player {
     this.timer = setTimeout(() => this.tick(), Math.max(BASE_FRAME_MS / this.speed - spent, 0));
   }
 
-  report(now) {
+  report(now, again) {
     if (this.reportTimer) clearTimeout(this.reportTimer);
     const send = () => {
       this.reportTimer = null;
-      if (this.lastReported === this.step) return;
+      if (this.lastReported === this.step && !again) return;
       this.lastReported = this.step;
-      this.api.setStateValue("step", { step: this.step, view: this.view });
+      this.reports = (this.reports || 0) + 1; // each report is a new value, even for the same step
+      this.api.setStateValue("step", { step: this.step, view: this.view, n: this.reports });
     };
     if (now) send();
     else this.reportTimer = setTimeout(send, REPORT_DELAY_MS);
@@ -486,7 +511,8 @@ class Player {
   }
 
   size() {
-    return { width: Math.max(this.fig.clientWidth, 300), height: this.fig.layout.height + 40 };
+    const width = Math.round(Math.max(this.figW || 0, this.fig.clientWidth, 300));
+    return { width, height: this.fig.layout.height + 40 };
   }
 
   async exportFrame(format) {
