@@ -17,7 +17,7 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.registry import OPERATORS_LIST
 from scatter_ui import specdiff
-from tests.apptest_helpers import open_page, texts
+from tests.apptest_helpers import open_page, sources as texts  # the spec pages' Markdown as written
 
 FAMILIES = tuple(sc.families.FAMILIES)  # every family record has its spec page
 
