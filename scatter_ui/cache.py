@@ -11,7 +11,8 @@ every session, with
 * a time to live (:data:`TTL_SECONDS`): an entry not used for that long is
   dropped; a sweeper thread checks every :data:`SWEEP_SECONDS`, so an idle
   server gives its memory back within a few minutes, and hands freed heap back
-  to the system (``malloc_trim``);
+  to the system (``malloc_trim``); when the store is empty it also lets go of the
+  large examples' generated arrays and the scatter buffer pool (:func:`release_idle`);
 * failures cached like successes: a text that fails to parse, or a case the
   operator refuses, costs its work once; the same ``ScatterError`` is raised
   again from the cache.
@@ -294,12 +295,29 @@ def _trim_heap() -> None:
         pass
 
 
+def release_idle() -> None:
+    """Once nothing is cached any more (every entry expired: no one has used the app for
+    TTL_SECONDS), let go of what the store's builders keep warm beside it: the generated arrays of
+    the large examples (regenerated on demand, deterministically) and the pool of freed scatter
+    buffers; then collect and hand the freed heap back to the system."""
+    from scatter_core import buffers
+    from spec_examples.generate import CACHE as GENERATED
+
+    GENERATED.clear()
+    buffers.release()
+    gc.collect()
+    _trim_heap()
+
+
 def _sweep_forever() -> None:
     while True:
         time.sleep(SWEEP_SECONDS)
         if STORE.sweep():
-            gc.collect()
-            _trim_heap()
+            if len(STORE) == 0:
+                release_idle()
+            else:
+                gc.collect()
+                _trim_heap()
 
 
 def _start_sweeper() -> None:

@@ -27,8 +27,6 @@ URL_KEYS = ("op", "example", "reduction", "axis", "use_init_val", "step", "follo
 # (under "attr_<name>" where the name is a page key: SliceScatter's step is not the step shown)
 URL_KEYS += tuple(sorted({state_name(a.name) for s in sc.OPERATORS_LIST for a in s.attributes} - set(URL_KEYS)))
 MAX_URL_TEXT = 1500  # edited inputs travel in the URL only while they stay short
-TEXT_BOX_CHARS = 20_000_000  # what a text box takes from the browser: pastes up to 10x the parser's limit
-# arrive, so the page can say how long they were (longer ones the browser refuses, silently)
 MAX_SHOWN_VALUE = 40  # characters of an ignored value quoted in the notice
 CUSTOM = "__custom__"  # the example id of typed inputs (as on the pages)
 
@@ -39,15 +37,16 @@ def key(family: str, name: str) -> str:
 
 def text_box(container, label: str, key: str, **kwargs) -> None:
     """A tensor's text area, and right under it, when the text is over the parser's limit, the
-    limit and the size that was pasted (the parser refuses such a text without reading it)."""
+    limit and the size that was pasted (the parser refuses such a text without reading it).
+
+    The box itself sets no max_chars: the browser would drop a longer paste silently, leaving the
+    old text and no word of why, and a character cap in the browser protects the server from
+    nothing (the size of a message is bounded by server.maxMessageSize)."""
     limit = sc.parsing.MAX_TEXT
-    container.text_area(label, key=key, max_chars=TEXT_BOX_CHARS,
-                        help=f"At most {limit:,} characters (longer pastes are refused).", **kwargs)
+    container.text_area(label, key=key, help=f"At most {limit:,} characters.", **kwargs)
     size = len(st.session_state.get(key) or "")
     if size > limit:
-        container.error(f"**{label}**: the pasted text has {size:,} characters; the limit is {limit:,}, so it "
-                        f"is not used. Pastes over {TEXT_BOX_CHARS:,} characters don't reach the page at all.",
-                        icon="✂️")
+        container.error(f"**{label}**: {size:,} characters pasted; the limit is {limit:,}.", icon="✂️")
 
 
 def _signature(params) -> tuple:

@@ -8,8 +8,9 @@ import pytest
 import scatter_core as sc
 import spec_examples
 from scatter_ui import attribute_inputs as ai
+from scatter_ui import controls
 from scatter_ui import session
-from tests.apptest_helpers import open_page
+from tests.apptest_helpers import open_page, shown
 
 SS, TS = sc.OPERATORS["SliceScatter-15"], sc.OPERATORS["TensorScatter-24"]
 
@@ -52,7 +53,7 @@ def test_empty_indices_text_is_none_only_where_the_family_allows_it():
     with pytest.raises(sc.ScatterError):
         ai.parse_input(sc.OPERATORS["ScatterND-18"], "indices", "", parse)
     assert ai.parse_input(TS, "indices", "[1, 2]", parse).tolist() == [1, 2]
-    assert ai.input_text(None, repr) == "" and ai.input_text(np.array([1]), repr) == "array([1])"
+    assert controls.tensor_text(None) == "" and controls.tensor_text(np.array([1])) == "array([1])"
 
 
 def test_examples_without_indices_are_editable():
@@ -70,7 +71,8 @@ def test_every_kind_a_record_declares_has_a_widget():
 
 # ---------------------------------------------------------------- the pages (AppTest)
 def _stops(at):
-    return [e.value for e in at.error if e.icon == "🛑"]
+    """The stop-icon errors as shown (Markdown escapes removed)."""
+    return [shown(e.value) for e in at.error if e.icon == "🛑"]
 
 
 def test_slice_scatter_explorer_edits_list_attributes_and_keeps_them_in_the_url():

@@ -156,3 +156,8 @@ def test_opening_large_cases_in_turn_keeps_the_cache_within_its_byte_budget(monk
     clock.now += cache.TTL_SECONDS + 1  # an idle server
     cache.STORE.sweep()
     assert cache.STORE.stats()["bytes"] == 0 and len(cache.STORE) == 0
+    from spec_examples.generate import CACHE as GENERATED
+
+    assert GENERATED._strong  # the large examples' arrays, kept warm beside the store
+    cache.release_idle()  # what the sweeper does once the store is empty
+    assert not GENERATED._strong

@@ -43,7 +43,7 @@ def test_matching_case_shows_success_with_the_tolerance_figure_and_exports():
     assert not at.error
     assert len(at.get("plotly_chart")) == 1
     assert downloads(at) == ["pytest test (.py)", "spec_examples JSON", "NumPy loop (.py)",
-                             "ONNX model + tensors (.zip)"]
+                             "ONNX model + tensors (.zip)", "as PyTorch (.py)", "as TensorFlow (.py)", "as JAX (.py)"]
 
 
 def test_mismatching_case_explains_diagnoses_and_links_each_cell_to_the_explorer():

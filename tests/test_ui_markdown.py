@@ -13,10 +13,10 @@ from markdown_it import MarkdownIt
 
 import spec_examples
 from scatter_core import OPERATORS
+from scatter_core.families import FAMILIES
 from scatter_ui.controls import md
 from tests.apptest_helpers import open_page
 
-FAMILY_PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
 TOO_LARGE = 50_000_000
 ARITHMETIC = re.compile(r"\d+(?:\s*[*/+\-^]\s*\d+)+(?:\s*=\s*\d+)?")
 _renderer = MarkdownIt("commonmark").enable("strikethrough")
@@ -50,7 +50,7 @@ EXAMPLES = spec_examples.load_all()
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.id)
 def test_every_example_page_shows_its_source_strings_as_written(example):
-    at = open_page(FAMILY_PAGE[OPERATORS[example.op].family], op=example.op, example=example.id)
+    at = open_page(FAMILIES[OPERATORS[example.op].family].slug, op=example.op, example=example.id)
     assert not at.exception
     text = _page_text(at)
     sources = [example.title] + ([example.notes] if example.notes else [])
