@@ -11,6 +11,13 @@ when it reaches the last step), timing each from the click to the new step shown
 Prints the median and 95th-percentile step latency and the server's peak memory (VmHWM);
 ``--json`` also writes them to a file.
 
+With the in-browser step player (scatter_ui/player.py, when present), a session instead plays
+to the end in the player, then clicks the player's next/first buttons; each click is timed
+twice: until the player shows the new step (no server round trip) and until the server has
+caught up (the rerun its step report causes has written the step into the share link). The
+output cells are not compared in this mode (the player's cells carry chains of writes, not
+position labels); the step count reaching n / n is checked.
+
 Run: python bench/load_test.py [--sessions 20] [--steps 4] [--timeout 240] [--json out.json]
 """
 
@@ -35,6 +42,7 @@ from scatter_core.describe import fmt_value  # noqa: E402
 from tests.browser_support import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
 
 PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
+PLAYER = (ROOT / "scatter_ui" / "player.py").exists()  # the in-browser step player has replaced the step buttons
 MAX_STEPS = 12  # examples short enough to play through in a bounded time
 
 
@@ -58,7 +66,7 @@ async def session(browser, base: str, ex, deadline: float, results: list, clicks
     row = {"example": ex.id, "ok": False, "steps_ms": [], "error": ""}
     try:
         family = OPERATORS[ex.op].family
-        await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=60_000)
+        await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=180_000)
         await page.get_by_text("Server step 0", exact=False).first.wait_for(timeout=60_000)
         frame = None
         while frame is None and time.monotonic() < deadline:
@@ -109,6 +117,41 @@ async def session(browser, base: str, ex, deadline: float, results: list, clicks
         await ctx.close()
 
 
+async def player_session(browser, base: str, ex, deadline: float, results: list, clicks: int = 4):
+    ctx = await browser.new_context(viewport={"width": 1300, "height": 1800})
+    page = await ctx.new_page()
+    row = {"example": ex.id, "ok": False, "steps_ms": [], "settled_ms": [], "error": ""}
+    try:
+        family = OPERATORS[ex.op].family
+        await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=180_000)
+        await page.wait_for_selector("[data-testid=scatter-figure][data-ready='1']", timeout=120_000)
+        count = page.get_by_test_id("player-count")
+        n = int((await count.inner_text()).split("/")[1])
+        await page.get_by_test_id("player-play").click()
+        await page.wait_for_function(f"() => document.querySelector('[data-testid=player-count]').textContent"
+                                     f".trim() === '{n} / {n}'", timeout=max((deadline - time.monotonic()) * 1000, 1))
+        row["ok"] = True
+        k = n
+        for _ in range(clicks):
+            if time.monotonic() > deadline:
+                break
+            k, button = (0, "player-first") if k >= n else (k + 1, "player-next")
+            t0 = time.monotonic()
+            await page.get_by_test_id(button).click()
+            await page.wait_for_function(f"() => document.querySelector('[data-testid=player-count]').textContent"
+                                         f".trim() === '{k} / {n}'", timeout=60_000)
+            row["steps_ms"].append((time.monotonic() - t0) * 1000)
+            await page.wait_for_function(f"() => /[?&]step={k}(&|\\s|$)/m.test(document.body.innerText)",
+                                         timeout=60_000)
+            row["settled_ms"].append((time.monotonic() - t0) * 1000)
+    except Exception as exc:  # noqa: BLE001 - a failed session is a result, not a crash of the script
+        row["ok"] = False
+        row["error"] = f"{type(exc).__name__}: {exc}"[:200]
+    finally:
+        results.append(row)
+        await ctx.close()
+
+
 def _position(label: str) -> tuple[int, ...]:
     """'output[1, 2]' -> (1, 2)"""
     inside = label[label.index("[") + 1:-1]
@@ -148,8 +191,8 @@ async def main_async(n: int, timeout: float, clicks: int = 4, json_path: str | N
             deadline = time.monotonic() + timeout
             results: list = []
             t0 = time.monotonic()
-            await asyncio.gather(*(session(browser, server.url, ex, deadline, results, clicks)
-                                   for ex in pick_examples(n)))
+            run = player_session if PLAYER else session
+            await asyncio.gather(*(run(browser, server.url, ex, deadline, results, clicks) for ex in pick_examples(n)))
             wall = time.monotonic() - t0
             await browser.close()
         rss = peak_rss_mb(server.proc.pid)
@@ -157,15 +200,22 @@ async def main_async(n: int, timeout: float, clicks: int = 4, json_path: str | N
         server.stop()
     ok = sum(r["ok"] for r in results)
     steps = [s for r in results for s in r["steps_ms"]]
-    print(f"sessions: {n}, succeeded: {ok}, wall time {wall:.1f} s")
+    settled = [s for r in results for s in r.get("settled_ms", [])]
+    print(f"sessions: {n}, succeeded: {ok}, wall time {wall:.1f} s ({'in-browser player' if PLAYER else 'server-side step buttons'})")
     if steps:
         print(f"server-side step latency (click to new step shown), {len(steps)} steps: "
               f"median {statistics.median(steps):.0f} ms, p95 {percentile(steps, 95):.0f} ms, "
               f"worst {max(steps):.0f} ms")
+    if settled:
+        print(f"  until the server caught up (its rerun wrote the step into the share link): "
+              f"median {statistics.median(settled):.0f} ms, p95 {percentile(settled, 95):.0f} ms, "
+              f"worst {max(settled):.0f} ms")
     print(f"server peak memory (VmHWM): {rss:.0f} MB")
     if json_path:
         Path(json_path).write_text(json.dumps({
-            "sessions": n, "succeeded": ok, "clicks_per_session": clicks, "wall_s": round(wall, 1),
+            "sessions": n, "succeeded": ok, "mode": "player" if PLAYER else "step buttons",
+            "settled_median_ms": round(statistics.median(settled)) if settled else None,
+            "settled_p95_ms": round(percentile(settled, 95)) if settled else None, "clicks_per_session": clicks, "wall_s": round(wall, 1),
             "steps": len(steps), "median_ms": round(statistics.median(steps)) if steps else None,
             "p95_ms": round(percentile(steps, 95)) if steps else None, "worst_ms": round(max(steps)) if steps else None,
             "peak_rss_mb": round(rss), "failed": [r for r in results if not r["ok"]]}, indent=1))
