@@ -17,6 +17,8 @@ and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server'
 
 import streamlit as st
 
+from scatter_core.families import FAMILIES
+
 st.set_page_config(page_title="Scatter Explorer", page_icon="🧮", layout="wide")
 
 PAGES = {
@@ -32,6 +34,7 @@ PAGES = {
     "Tools": [
         st.Page("app_pages/check_expected.py", title="Check expected output", icon=":material/fact_check:",
                 url_path="check"),
+        st.Page("app_pages/practice.py", title="Practice", icon=":material/school:", url_path="practice"),
     ],
     "Specs": [
         st.Page("app_pages/spec_nd.py", title="ScatterND specs", icon=":material/history_edu:", url_path="spec-nd"),
@@ -41,5 +44,15 @@ PAGES = {
                 url_path="spec-update"),
     ],
 }
+
+# Every other family record gets its explorer and spec page from the record alone (issue 16:
+# TensorScatter, SliceScatter): app_pages/<slug>_family.py and app_pages/spec_<slug>.py.
+_listed = {page.url_path for page in PAGES["Explore step by step"]}
+for _family in FAMILIES.values():
+    if _family.slug not in _listed:
+        PAGES["Explore step by step"].append(
+            st.Page(_family.page, title=_family.title, icon=":material/animation:", url_path=_family.slug))
+        PAGES["Specs"].append(st.Page(f"app_pages/spec_{_family.slug}.py", title=f"{_family.title} spec",
+                                      icon=":material/history_edu:", url_path=f"spec-{_family.slug}"))
 
 st.navigation(PAGES).run()

@@ -2,21 +2,13 @@
 
 Each session is a real Chromium page (Playwright, Debian's /usr/bin/chromium). It opens a
 different spec example, presses ▶ play in the figure, waits for the last frame and checks the
-output shown equals scatter_core's result, then presses the server-side ▶ (next step) button a
-few times and measures how long each rerun takes to show the new step. Sessions are bounded in
-number and time; all traffic goes to 127.0.0.1.
+output shown equals scatter_core's result. Sessions are bounded in number and time; all
+traffic goes to 127.0.0.1.
 
-Each session then makes ``--steps`` server-side step clicks (▶, and ⏮ back to the start
-when it reaches the last step), timing each from the click to the new step shown.
+Each session then makes ``--steps`` step clicks on the player (▶, and |◀ back to the start
+when it reaches the last step), timing each from the click until the page's URL carries the step.
 Prints the median and 95th-percentile step latency and the server's peak memory (VmHWM);
 ``--json`` also writes them to a file.
-
-With the in-browser step player (scatter_ui/player.py, when present), a session instead plays
-to the end in the player, then clicks the player's next/first buttons; each click is timed
-twice: until the player shows the new step (no server round trip) and until the server has
-caught up (the rerun its step report causes has written the step into the share link). The
-output cells are not compared in this mode (the player's cells carry chains of writes, not
-position labels); the step count reaching n / n is checked.
 
 Run: python bench/load_test.py [--sessions 20] [--steps 4] [--timeout 240] [--json out.json]
 """
@@ -34,22 +26,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
 
 import spec_examples  # noqa: E402
-from scatter_core import OPERATORS, scatter  # noqa: E402
+from scatter_core import OPERATORS, scatter, trace  # noqa: E402
+from scatter_core.families import FAMILIES  # noqa: E402
 from scatter_core.describe import fmt_value  # noqa: E402
 from tests.browser_support import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
 
-PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
-PLAYER = (ROOT / "scatter_ui" / "player.py").exists()  # the in-browser step player has replaced the step buttons
+PAGE = {name: family.slug for name, family in FAMILIES.items()}  # the explorer's URL path, from the family records
 MAX_STEPS = 12  # examples short enough to play through in a bounded time
 
 
 def pick_examples(n: int):
     pool = [e for e in spec_examples.load_all()
-            if not e.shapes_only and 0 < int(np.prod(e.indices.shape[:-1] if OPERATORS[e.op].family == "nd"
-                                                     else e.indices.shape)) <= MAX_STEPS]
+            if not e.shapes_only and 0 < len(trace(e.op, e.data, e.indices, e.updates, **e.attrs)) <= MAX_STEPS]
     return [pool[i % len(pool)] for i in range(n)]
 
 
@@ -66,29 +56,22 @@ async def session(browser, base: str, ex, deadline: float, results: list, clicks
     row = {"example": ex.id, "ok": False, "steps_ms": [], "error": ""}
     try:
         family = OPERATORS[ex.op].family
+        # 180 s: with 20 Chromium renderers on 2 busy cores, 15 of 20 first loads once took over 60 s
         await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=180_000)
-        await page.get_by_text("Server step 0", exact=False).first.wait_for(timeout=60_000)
-        frame = None
-        while frame is None and time.monotonic() < deadline:
-            for fr in page.frames:
-                try:
-                    if await fr.evaluate("() => !!(document.getElementById('fig') || {dataset: {}}).dataset.ready"):
-                        frame = fr
-                except Exception:  # noqa: BLE001 - frames come and go during reruns
-                    pass
-            await asyncio.sleep(0.25)
-        await frame.get_by_text("▶ play").click()
-        n = len(await frame.evaluate("() => document.getElementById('fig').layout.sliders[0].steps")) - 1
+        fig = "[data-testid=scatter-figure]"
+        await page.wait_for_selector(f"{fig}[data-ready='1']", timeout=180_000)
+        await page.get_by_test_id("player-play").click()
+        n = await page.evaluate(f"() => Number(document.querySelector('{fig}').closest('[data-testid=scatter-player]')"
+                                ".querySelector('[data-testid=player-slider]').max)")
         want = scatter(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
         while time.monotonic() < deadline:
-            caption = await frame.evaluate(
-                "() => document.getElementById('fig').layout.annotations.map(a => a.text).join(' ')")
-            if f"step {n} of {n}" in caption:
+            step = await page.evaluate("() => document.querySelector('[data-testid=scatter-player]').dataset.step")
+            if step == str(n):
                 break
             await asyncio.sleep(0.3)
-        cells = await frame.evaluate(
-            "() => { const t = document.getElementById('fig').data[2];"
-            " return [t.customdata.flat(), t.text.flat()]; }")
+        cells = await page.evaluate(
+            f"() => {{ const t = document.querySelector('{fig}').data[2];"
+            " return [t.customdata.flat().map(c => c.split(' = ')[0]), t.text.flat()]; }")
         shown = {pos: text.split("<br>")[0] for pos, text in zip(*cells) if pos}
         mismatched = [pos for pos, text in shown.items()
                       if not _close(text, fmt_value(want[_position(pos)]))]
@@ -97,55 +80,23 @@ async def session(browser, base: str, ex, deadline: float, results: list, clicks
         else:
             row["error"] = f"{len(mismatched)} of {len(shown)} cells differ, e.g. {mismatched[:3]}"
         k = 0
+        await page.get_by_test_id("player-first").click()
+        await page.wait_for_function("() => new URL(location.href).searchParams.get('step') === '0'", timeout=60_000)
         for _ in range(clicks):
             if time.monotonic() > deadline:
                 break
             t0 = time.monotonic()
             if k >= n:  # at the last step: back to the start
                 k = 0
-                await page.get_by_role("button", name="⏮", exact=True).click()
-                await page.get_by_text("Server step 0:", exact=False).first.wait_for(timeout=60_000)
+                await page.get_by_test_id("player-first").click()
             else:
                 k += 1
-                await page.get_by_role("button", name="▶", exact=True).click()
-                await page.get_by_text(f"Server step {k}:", exact=False).first.wait_for(timeout=60_000)
-            row["steps_ms"].append((time.monotonic() - t0) * 1000)
-    except Exception as exc:  # noqa: BLE001 - a failed session is a result, not a crash of the script
-        row["error"] = f"{type(exc).__name__}: {exc}"[:200]
-    finally:
-        results.append(row)
-        await ctx.close()
-
-
-async def player_session(browser, base: str, ex, deadline: float, results: list, clicks: int = 4):
-    ctx = await browser.new_context(viewport={"width": 1300, "height": 1800})
-    page = await ctx.new_page()
-    row = {"example": ex.id, "ok": False, "steps_ms": [], "settled_ms": [], "error": ""}
-    try:
-        family = OPERATORS[ex.op].family
-        await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=180_000)
-        await page.wait_for_selector("[data-testid=scatter-figure][data-ready='1']", timeout=120_000)
-        count = page.get_by_test_id("player-count")
-        n = int((await count.inner_text()).split("/")[1])
-        await page.get_by_test_id("player-play").click()
-        await page.wait_for_function(f"() => document.querySelector('[data-testid=player-count]').textContent"
-                                     f".trim() === '{n} / {n}'", timeout=max((deadline - time.monotonic()) * 1000, 1))
-        row["ok"] = True
-        k = n
-        for _ in range(clicks):
-            if time.monotonic() > deadline:
-                break
-            k, button = (0, "player-first") if k >= n else (k + 1, "player-next")
-            t0 = time.monotonic()
-            await page.get_by_test_id(button).click()
-            await page.wait_for_function(f"() => document.querySelector('[data-testid=player-count]').textContent"
-                                         f".trim() === '{k} / {n}'", timeout=60_000)
-            row["steps_ms"].append((time.monotonic() - t0) * 1000)
-            await page.wait_for_function(f"() => /[?&]step={k}(&|\\s|$)/m.test(document.body.innerText)",
+                await page.get_by_test_id("player-next").click()
+            # the step reaches the server: the URL carries it
+            await page.wait_for_function(f"() => new URL(location.href).searchParams.get('step') === '{k}'",
                                          timeout=60_000)
-            row["settled_ms"].append((time.monotonic() - t0) * 1000)
+            row["steps_ms"].append((time.monotonic() - t0) * 1000)
     except Exception as exc:  # noqa: BLE001 - a failed session is a result, not a crash of the script
-        row["ok"] = False
         row["error"] = f"{type(exc).__name__}: {exc}"[:200]
     finally:
         results.append(row)
@@ -191,8 +142,8 @@ async def main_async(n: int, timeout: float, clicks: int = 4, json_path: str | N
             deadline = time.monotonic() + timeout
             results: list = []
             t0 = time.monotonic()
-            run = player_session if PLAYER else session
-            await asyncio.gather(*(run(browser, server.url, ex, deadline, results, clicks) for ex in pick_examples(n)))
+            await asyncio.gather(*(session(browser, server.url, ex, deadline, results, clicks)
+                                   for ex in pick_examples(n)))
             wall = time.monotonic() - t0
             await browser.close()
         rss = peak_rss_mb(server.proc.pid)
@@ -200,22 +151,15 @@ async def main_async(n: int, timeout: float, clicks: int = 4, json_path: str | N
         server.stop()
     ok = sum(r["ok"] for r in results)
     steps = [s for r in results for s in r["steps_ms"]]
-    settled = [s for r in results for s in r.get("settled_ms", [])]
-    print(f"sessions: {n}, succeeded: {ok}, wall time {wall:.1f} s ({'in-browser player' if PLAYER else 'server-side step buttons'})")
+    print(f"sessions: {n}, succeeded: {ok}, wall time {wall:.1f} s")
     if steps:
-        print(f"server-side step latency (click to new step shown), {len(steps)} steps: "
+        print(f"step round trip (click until the URL carries the step), {len(steps)} steps: "
               f"median {statistics.median(steps):.0f} ms, p95 {percentile(steps, 95):.0f} ms, "
               f"worst {max(steps):.0f} ms")
-    if settled:
-        print(f"  until the server caught up (its rerun wrote the step into the share link): "
-              f"median {statistics.median(settled):.0f} ms, p95 {percentile(settled, 95):.0f} ms, "
-              f"worst {max(settled):.0f} ms")
     print(f"server peak memory (VmHWM): {rss:.0f} MB")
     if json_path:
         Path(json_path).write_text(json.dumps({
-            "sessions": n, "succeeded": ok, "mode": "player" if PLAYER else "step buttons",
-            "settled_median_ms": round(statistics.median(settled)) if settled else None,
-            "settled_p95_ms": round(percentile(settled, 95)) if settled else None, "clicks_per_session": clicks, "wall_s": round(wall, 1),
+            "sessions": n, "succeeded": ok, "clicks_per_session": clicks, "wall_s": round(wall, 1),
             "steps": len(steps), "median_ms": round(statistics.median(steps)) if steps else None,
             "p95_ms": round(percentile(steps, 95)) if steps else None, "worst_ms": round(max(steps)) if steps else None,
             "peak_rss_mb": round(rss), "failed": [r for r in results if not r["ok"]]}, indent=1))

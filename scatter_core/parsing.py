@@ -23,6 +23,7 @@ import re
 
 import numpy as np
 
+from .checks import UntypedArray
 from .errors import ScatterError
 
 MAX_TEXT = 2_000_000  # characters
@@ -289,7 +290,10 @@ def _parse(reader: _Reader, dtype) -> np.ndarray:
             target = np.dtype(np.int64)
         else:
             target = np.dtype(np.float64)
-    return _convert(reader, values, leaves, shape, target)
+    arr = _convert(reader, values, leaves, shape, target)
+    # no dtype= in the text and none forced: the dtype came from the values, so the tensor may take
+    # data's dtype where a rule binds them (scatter_core.checks.coerce_updates)
+    return arr.view(UntypedArray) if dtype is None and text_dtype is None else arr
 
 
 def _convert(reader: _Reader, values, leaves, shape, target: np.dtype) -> np.ndarray:

@@ -59,6 +59,7 @@ class Reduction:
     order_sensitive_for_floats: bool = False
     words: str = ""
     bool_words: str = ""
+    nan_undefined: bool = False  # neither spec says what a NaN taking part gives (max/min): a finding says so
 
     def describe(self, dtype: np.dtype) -> str:
         """What the reduction does to a cell of ``dtype``, in words."""
@@ -97,9 +98,11 @@ REDUCTIONS: dict[str, Reduction] = {
                   order_sensitive_for_floats=True,
                   words="the cell is multiplied by each update", bool_words="the cell becomes the logical AND of itself and each update"),
         Reduction("max", "max", np.maximum, np.logical_or, True, _lowest,
-                  words="the cell keeps the larger of its value and the update", bool_words="the cell becomes the logical OR of itself and each update"),
+                  words="the cell keeps the larger of its value and the update", bool_words="the cell becomes the logical OR of itself and each update",
+                  nan_undefined=True),
         Reduction("min", "min", np.minimum, np.logical_and, True, _highest,
-                  words="the cell keeps the smaller of its value and the update", bool_words="the cell becomes the logical AND of itself and each update"),
+                  words="the cell keeps the smaller of its value and the update", bool_words="the cell becomes the logical AND of itself and each update",
+                  nan_undefined=True),
         Reduction("sub", "-", np.subtract, np.logical_xor, True, _zero,
                   order_sensitive_for_floats=True,
                   words="each update is subtracted from the cell", bool_words="the cell becomes the logical XOR of itself and each update"),
@@ -124,3 +127,12 @@ def divide_mean(acc: np.ndarray, count: np.ndarray, dtype: np.dtype) -> np.ndarr
     safe = np.where(count == 0, 1, count)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         return (acc / safe.astype(dtype)).astype(dtype)
+
+
+def truncate_mean(acc, count) -> np.ndarray:
+    """Integer sums divided by counts, rounded toward zero (int64): the OpenVINO CPU plugin's integer
+    mean (the spec rounds down, :func:`divide_mean`). A count of 0 counts as 1."""
+    acc = np.asarray(acc).astype(np.int64)
+    count = np.asarray(count).astype(np.int64)
+    count = np.where(count <= 0, 1, count)
+    return np.where(acc < 0, -((-acc) // count), acc // count)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from .errors import ScatterError
-from .spec import ANY_INT, AttrSpec, IndexRule, OpSpec, RuntimeNote
+from .spec import ANY_INT, AttrSpec, IndexRule, InputSpec, OpSpec, RuntimeNote
 
 ORT = "onnxruntime 1.31.1"
 ONNX_REF = "onnx.reference 1.23.2"
@@ -94,22 +94,32 @@ OV_ND_SCALAR = RuntimeNote(
 
 # Observed by runtime_check's differential tests on the same pinned runtimes, but not in
 # ../shared/semantics.md (documented=False): the pages flag them as new.
-OV_REF_NO_KERNEL_ELEMENTS = RuntimeNote(
-    "reference-kernels", OV_REF,
-    "has no kernel for int8, uint8, uint16 or float64 data, whatever the reduction (Node.evaluate returns "
-    "False); semantics.md names only int8/uint8 mean", documented=False)
-OV_REF_NO_KERNEL_ND = RuntimeNote(
-    "reference-kernels", OV_REF,
-    "has no kernel for int8, int16, uint8, uint16 or float64 data, whatever the reduction (Node.evaluate "
-    "returns False)", documented=False)
+# The data dtypes OpenVINO's reference implementation has no kernel for (Node.evaluate returns False),
+# by operator: runtime_check's divergence reads the record's extra["openvino_reference_no_kernel"].
+OV_REF_NO_KERNEL_ELEMENTS_DTYPES = ("int8", "uint8", "uint16", "float64")
+OV_REF_NO_KERNEL_ND_DTYPES = ("int8", "int16", "uint8", "uint16", "float64")
+
+
+def _no_kernel_note(dtypes: tuple[str, ...], extra: str = "") -> RuntimeNote:
+    return RuntimeNote(
+        "reference-kernels", OV_REF,
+        f"has no kernel for {', '.join(dtypes[:-1])} or {dtypes[-1]} data, whatever the reduction (Node.evaluate "
+        f"returns False){extra}", documented=False)
+
+
+OV_REF_NO_KERNEL_ELEMENTS = _no_kernel_note(OV_REF_NO_KERNEL_ELEMENTS_DTYPES, "; semantics.md names only int8/uint8 mean")
+OV_REF_NO_KERNEL_ND = _no_kernel_note(OV_REF_NO_KERNEL_ND_DTYPES)
 OV_F64 = RuntimeNote(
     "float64", OV_CPU, "computes float64 data in float32: 0.1 + 1e-10 comes back as 0.10000000149011612",
     documented=False)
 OV_SIGNED_ZERO = RuntimeNote(
     "signed-zero", ALL_RUNTIMES,
-    "max/min of +0.0 and -0.0 (equal values) keep the cell's zero on some runtimes and take the update's on "
-    "others (onnxruntime takes the update, the OpenVINO CPU plugin keeps the cell's); only the sign of a zero "
-    "differs, and no spec text decides it", documented=False)
+    "max/min of +0.0 and -0.0 (equal values) keep the cell's current zero on some runtimes and take the "
+    "update's on others: onnxruntime takes the update; the OpenVINO CPU plugin keeps the current value; the "
+    "OpenVINO reference ScatterElementsUpdate takes the update, its ScatterNDUpdate keeps it; onnx.reference "
+    "ScatterElements keeps it, its ScatterND behaves like NumPy (scatter_core: NumPy maximum/minimum take the "
+    "update for float32/float64 and keep the current value for float16). Only the sign of a zero differs, and "
+    "no spec text decides it", documented=False)
 OV_RANGE_LOW_SILENT = RuntimeNote(
     "index-range-silent", OV_CPU,
     "an index only a little below -s does not always crash: the write lands outside the output buffer and the "
@@ -119,6 +129,29 @@ OV_BOOL_AS_UINT8 = RuntimeNote(
     "adds and subtracts bool tensors as uint8 and converts to bool at the end, so with several updates to one "
     "cell False - True - True gives True (XOR would give False) and 256 x True gives False (OR would give "
     "True); the reference gives OR / XOR", documented=False)
+
+# Observed 2026-11-23 by tests/test_differential.py (test_flt_max_*, test_nan_in_max_min_*) on the same runtimes.
+OV_INIT_FLT_MAX = RuntimeNote(
+    "use-init-val-infinity", OV_BOTH,
+    "with use_init_val=false a max cell whose updates are all -inf comes out as -FLT_MAX (-3.4028235e+38), "
+    "and a min cell whose updates are all +inf as +FLT_MAX: the cell starts from the lowest (highest) finite "
+    "value instead of -inf (+inf). scatter_core gives -inf (+inf), as PyTorch is reported to, which fits the "
+    "text ('data elements are not used')", documented=False)
+NAN_KEEPS = "keeps the NaN: any NaN that takes part (in data or in an update) makes the cell NaN"
+NAN_DROPS = ("ignores NaN updates (the cell keeps its value) but keeps a NaN that is already in the cell, so the "
+             "result depends on where the NaN is")
+NAN_REPLACES = ("lets a NaN update replace the cell, and the next update replace a NaN cell (also a NaN in data), "
+                "so the result depends on the order of the writes")
+ORT_NAN = RuntimeNote("nan-max-min", ORT, NAN_REPLACES, documented=False)
+ONNX_REF_NAN_ELEMENTS = RuntimeNote("nan-max-min", ONNX_REF, NAN_DROPS, documented=False)
+ONNX_REF_NAN_ND = RuntimeNote("nan-max-min", ONNX_REF, NAN_KEEPS + " (NumPy maximum/minimum)", documented=False)
+OV_CPU_NAN = RuntimeNote("nan-max-min", OV_CPU, NAN_DROPS, documented=False)
+OV_REF_NAN_ELEMENTS = RuntimeNote("nan-max-min", OV_REF, NAN_REPLACES, documented=False)
+OV_REF_NAN_ND = RuntimeNote("nan-max-min", OV_REF, NAN_DROPS, documented=False)
+ONNX_REF_TYPE_T = RuntimeNote(
+    "dtype-mismatch", ONNX_REF,
+    "does not check that data and updates share one type T (onnx's checker, onnxruntime and both specs do): "
+    "float32 data with int64 updates runs, the updates cast to data's dtype", documented=False)
 
 OV_PARALLEL_WINNER = RuntimeNote(
     "duplicates-parallel", OV_CPU,
@@ -255,7 +288,8 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=ONNX_TYPES_BF16,
         changes=("reduction gains max and min.",),
         previous="ScatterElements-16",
-        runtime_notes=(ORT_STRICT_DIMS, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_REF_LAX, LAST_WINS, OV_SIGNED_ZERO),
+        runtime_notes=(ORT_STRICT_DIMS, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_REF_LAX, LAST_WINS, OV_SIGNED_ZERO,
+                       ORT_NAN, ONNX_REF_NAN_ELEMENTS, ONNX_REF_TYPE_T),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     # ------------------------------------------------------------------ ONNX ScatterND
@@ -320,7 +354,8 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         changes=("reduction gains max and min.",),
         previous="ScatterND-16",
         runtime_notes=(ORT_ND_INT64, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_ND_K0, LAST_WINS,
-                       RuntimeNote("float16", ORT, "refuses float16 ScatterND with max/min as well"), OV_SIGNED_ZERO),
+                       RuntimeNote("float16", ORT, "refuses float16 ScatterND with max/min as well"), OV_SIGNED_ZERO,
+                       ORT_NAN, ONNX_REF_NAN_ND, ONNX_REF_TYPE_T),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     # ------------------------------------------------------------------ OpenVINO
@@ -377,7 +412,8 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         runtime_notes=(OV_NEGATIVE_ACCEPTED, OV_ND_K0, OV_ND_SCALAR, OV_INT64, LAST_WINS, OV_PARALLEL_WINNER,
                        OV_F64, OV_REF_NO_KERNEL_ND),
         runnable_on=("openvino",),
-        extra=MappingProxyType({"openvino_opset": "opset4"}),
+        extra=MappingProxyType({"openvino_opset": "opset4",
+                                "openvino_reference_no_kernel": OV_REF_NO_KERNEL_ND_DTYPES}),
     ),
     OpSpec(
         name="ScatterNDUpdate-15", op_type="ScatterNDUpdate", version=15, framework="OpenVINO", family="nd",
@@ -403,9 +439,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         runtime_notes=(OV_ND_K0, OV_ND_SCALAR, OV_INT64, OV_REDUCTION_CASE, OV_F16,
                        RuntimeNote("bool", OV_BOTH, "sum = OR, prod = AND, min = AND, max = OR, sub = XOR on bool"),
                        LAST_WINS, OV_PARALLEL_WINNER, OV_BOOL_AS_UINT8, OV_F64, OV_REF_NO_KERNEL_ND,
-                       OV_SIGNED_ZERO),
+                       OV_SIGNED_ZERO, OV_CPU_NAN, OV_REF_NAN_ND),
         runnable_on=("openvino",),
-        extra=MappingProxyType({"openvino_opset": "opset15"}),
+        extra=MappingProxyType({"openvino_opset": "opset15",
+                                "openvino_reference_no_kernel": OV_REF_NO_KERNEL_ND_DTYPES}),
     ),
     OpSpec(
         name="ScatterElementsUpdate-3", op_type="ScatterElementsUpdate", version=3, framework="OpenVINO",
@@ -428,6 +465,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                        OV_INT64, LAST_WINS,
                        OV_RANGE_LOW_SILENT, OV_F64, OV_REF_NO_KERNEL_ELEMENTS),
         runnable_on=("openvino",),
+        extra=MappingProxyType({"openvino_reference_no_kernel": OV_REF_NO_KERNEL_ELEMENTS_DTYPES}),
     ),
     OpSpec(
         name="ScatterElementsUpdate-12", op_type="ScatterElementsUpdate", version=12, framework="OpenVINO",
@@ -463,7 +501,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                        OV_RANGE_LOW, OV_ALIAS_DIMS, OV_INT64, OV_REDUCTION_CASE, OV_F16,
                        RuntimeNote("bool", OV_BOTH, "refuse bool data with mean at node construction"),
                        LAST_WINS, OV_RANGE_LOW_SILENT, OV_BOOL_AS_UINT8, OV_F64, OV_REF_NO_KERNEL_ELEMENTS,
-                       OV_SIGNED_ZERO,
+                       OV_SIGNED_ZERO, OV_INIT_FLT_MAX, OV_CPU_NAN, OV_REF_NAN_ELEMENTS,
                        RuntimeNote("uint64", OV_CPU,
                                    "narrows uint64 data to 32 bits: data [2**40 + 5, 1], update 2**33 at 0 "
                                    "gives [0, 1] (the reference: [2**33, 1])", documented=False),
@@ -472,16 +510,125 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                                    "32767 gives 32767 (the reference and scatter_core wrap the sum: -1)",
                                    documented=False)),
         runnable_on=("openvino",),
+        extra=MappingProxyType({"openvino_reference_no_kernel": OV_REF_NO_KERNEL_ELEMENTS_DTYPES}),
+    ),
+    # ------------------------------------------------------------------ newest operators (issue 16)
+    # One record each; their families ("cache", "slice") are planned by scatter_core/tensor_scatter.py
+    # and scatter_core/slice_scatter.py. Observed on onnxruntime 1.31.1, onnx.reference 1.23.2 and
+    # OpenVINO 2026.4.1 by tests/test_differential_newops.py.
+    OpSpec(
+        name="TensorScatter-24", op_type="TensorScatter", version=24, framework="ONNX", family="cache",
+        url=ONNX_DOCS.format(op="TensorScatter", anchor="tensorscatter", v=24),
+        summary="The key/value-cache update of attention layers: each batch entry's new rows are copied into a "
+                "fixed-size cache along its sequence axis, starting at that entry's write index; circular mode "
+                "wraps past the end back to position 0.",
+        formula="present_cache[prefix, p, …] = update[prefix, s, …]  with p = write_indices[prefix[0]] + s "
+                "(mod max_sequence_length in circular mode)",
+        loop="one iteration per (prefix before axis, sequence position s of update), row-major: the prefix "
+             "(batch first) outside, s inside",
+        attributes=(AttrSpec("axis", "int", default=-2,
+                             doc="the sequence axis of past_cache and update; negative counts from the back; "
+                                 "never 0, the batch axis"),
+                    AttrSpec("mode", "str", default="linear", choices=("linear", "circular"),
+                             doc="linear: write_indices[b] + sequence_length <= max_sequence_length; circular: "
+                                 "positions are taken modulo max_sequence_length (the write wraps around)")),
+        reductions=NONE_ONLY,
+        index_rule=IndexRule(
+            "unstated", ("int64",),
+            "one write index per batch entry, 0 when write_indices is left out; linear: w + sequence_length <= "
+            "max_sequence_length; circular: any w, taken modulo max_sequence_length. The text gives no lower "
+            "bound; Scatter Explorer refuses negative write indices, as onnxruntime does"),
+        shape_rules=("rank(past_cache) = rank(update) = r >= 2; axis != 0",
+                     "update.shape[i] == past_cache.shape[i] for every i != axis",
+                     "sequence_length = update.shape[axis] <= max_sequence_length = past_cache.shape[axis]",
+                     "write_indices (optional) has shape (batch_size,) = (past_cache.shape[0],)"),
+        duplicates_forbidden_with=(),
+        duplicate_policy="No two iterations write the same cell (a batch entry's sequence_length positions are "
+                         "distinct, even when they wrap around), so duplicates cannot occur.",
+        data_types=ONNX_TYPES_BF16 + "; write_indices is int64",
+        changes=("First version: a new operator for attention's key/value cache (opset 24).",),
+        runtime_notes=(
+            RuntimeNote("negative-index", ORT, "refuses a negative write index in both modes ('write_indices[0] = "
+                                               "-1 is negative'); onnx.reference counts it from the end, as "
+                                               "Python indexing does", documented=False),
+            RuntimeNote("index-range", ONNX_REF, "refuses a linear write past the end only through NumPy's "
+                                                 "IndexError, and does not check w + sequence_length <= "
+                                                 "max_sequence_length when sequence_length is 0 (onnxruntime "
+                                                 "does)", documented=False),
+            RuntimeNote("shape", ONNX_REF, "does not check the shape of write_indices: (3,) or (2, 1) for a batch "
+                                           "of 2 run (onnxruntime refuses them at shape inference)",
+                        documented=False),
+            RuntimeNote("index-dtype", ONNX_REF, "accepts int32 write_indices; onnxruntime refuses them (type "
+                                                 "constraint tensor(int64))", documented=False),
+            RuntimeNote("circular", "onnxruntime 1.31.1 and onnx.reference 1.23.2",
+                        "agree on circular mode, including write indices of several times max_sequence_length"),
+        ),
+        runnable_on=("onnxruntime", "onnx.reference"),
+        inputs=(InputSpec("data", "past_cache"), InputSpec("updates", "update"),
+                InputSpec("indices", "write_indices")),
+    ),
+    OpSpec(
+        name="SliceScatter-15", op_type="SliceScatter", version=15, framework="OpenVINO", family="slice",
+        url=OV_DOCS.format(page="slice-scatter-15"),
+        summary="Copies data and replaces a strided slice of it, chosen by start, stop and step along some "
+                "axes exactly as Slice-8 chooses it, with updates of the slice's shape.",
+        formula="output[s₀, s₁, …] = updates  with s_d = start[d]:stop[d]:step[d] on the sliced axes (Slice-8 "
+                "bounds: negative from the end, clamped) and ':' elsewhere",
+        loop="one iteration per element of updates, row-major; element u goes to the slice's element u",
+        attributes=(
+            AttrSpec("start", "ints", required=True, is_input=True,
+                     doc="3rd input: one first position per sliced axis; negative counts from the end; "
+                         "clamped to the axis"),
+            AttrSpec("stop", "ints", required=True, is_input=True,
+                     doc="4th input: one end position per sliced axis, excluded; negative counts from the end; "
+                         "clamped to the axis"),
+            AttrSpec("step", "ints", required=True, is_input=True,
+                     doc="5th input: one step per sliced axis, never 0; negative walks backwards"),
+            AttrSpec("axes", "ints", default=None, is_input=True,
+                     doc="6th input, optional: the axes start/stop/step apply to, unique, in [-r, r-1]; "
+                         "default 0, 1, …, len(start)-1"),
+        ),
+        reductions=NONE_ONLY,
+        index_rule=IndexRule("allowed", ("int64",),
+                             "no indices input; start and stop: v < 0 means v + size, then clamped to the axis "
+                             "(Slice-8)"),
+        shape_rules=("rank(data) = r >= 1",
+                     "start, stop, step (and axes) have one entry per sliced axis; axes unique",
+                     "updates.shape == the slice's shape: len(range(start, stop, step)) after clamping on each "
+                     "sliced axis, data's size elsewhere"),
+        duplicates_forbidden_with=(),
+        duplicate_policy="A slice never names an element twice, so duplicates cannot occur.",
+        data_types=OV_TYPES,
+        changes=("First version (opset 15).",),
+        runtime_notes=(
+            RuntimeNote("slicing", OV_CPU, "agrees with Python's slicing on random cases with negative and "
+                                           "clamped bounds and negative steps"),
+            RuntimeNote("negative-step-start", OV_BOTH,
+                        "with a negative step read a start below -size as the first element: start -8, stop -8, "
+                        "step -1 on an axis of size 3 selects element 0 where Python's slicing (which Slice-8's "
+                        "text follows, and Scatter Explorer too) selects nothing; OpenVINO's Slice-8 does the "
+                        "same, and its shape inference then wants updates of that shape", documented=False),
+            RuntimeNote("reference-kernels", OV_REF,
+                        "cannot run SliceScatter: Node.evaluate returns False for every element type and "
+                        "constant folding leaves the node in place (the wheel wires the reference kernel only "
+                        "into the TEMPLATE plugin, which it does not ship)", documented=False),
+            OV_INT64, OV_F64,
+        ),
+        runnable_on=("openvino",),
+        extra=MappingProxyType({"openvino_opset": "opset15",
+                                "openvino_reference_no_kernel": ("bool", "int8", "int16", "int32", "int64", "uint8",
+                                                                 "uint16", "uint32", "uint64", "float16", "float32",
+                                                                 "float64")}),
+        inputs=(InputSpec("data", "data"), InputSpec("updates", "updates")),
     ),
 )
 
 OPERATORS = MappingProxyType({spec.name: spec for spec in OPERATORS_LIST})
 
-FAMILY_TITLES = MappingProxyType({
-    "nd": "ScatterND / ScatterNDUpdate",
-    "elements": "Scatter / ScatterElements / ScatterElementsUpdate",
-    "update": "ScatterUpdate",
-})
+def _family_titles():
+    from .families import FAMILIES  # the family records hold the titles; the registry only points at them
+
+    return MappingProxyType({name: f.title for name, f in FAMILIES.items()})
 
 
 def get_spec(op) -> OpSpec:
@@ -498,6 +645,12 @@ def get_spec(op) -> OpSpec:
 
 def versions_of(op_type: str) -> tuple[OpSpec, ...]:
     return tuple(sorted((s for s in OPERATORS_LIST if s.op_type == op_type), key=lambda s: s.version))
+
+
+def __getattr__(name):  # FAMILY_TITLES, read from the family records on first use (no import cycle)
+    if name == "FAMILY_TITLES":
+        return _family_titles()
+    raise AttributeError(name)
 
 
 def family_members(family: str) -> tuple[OpSpec, ...]:

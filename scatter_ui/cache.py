@@ -374,10 +374,15 @@ def _parse_text(name: str, text: str, max_elements: int) -> np.ndarray:
     return arr
 
 
-def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None):
-    """(data, indices, updates) of an example, or parsed from the three texts."""
+def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None, op: str | None = None):
+    """(data, indices, updates) of an example, or parsed from the three texts (an empty indices text
+    is None where ``op``'s family takes None: TensorScatter's write_indices left out, SliceScatter)."""
     if texts is not None:
-        return tuple(parse_text(name, text) for name, text in zip(("data", "indices", "updates"), texts))
+        from .attribute_inputs import parse_input
+
+        spec = sc.OPERATORS.get(op)
+        return tuple(parse_text(name, text) if spec is None else parse_input(spec, name, text, parse_text)
+                     for name, text in zip(("data", "indices", "updates"), texts))
     ex = spec_examples.by_id(example_id)
     return ex.data, ex.indices, ex.updates
 
@@ -391,7 +396,7 @@ def trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | Non
 
 @bounded(grows=True)  # a trace computes some views lazily (cached properties)
 def _trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
-    data, indices, updates = inputs_for(example_id, texts)
+    data, indices, updates = inputs_for(example_id, texts, op)
     return sc.trace(op, data, indices, updates, **dict(attrs))
 
 
@@ -400,19 +405,6 @@ def step_figure(op: str, example_id: str | None, texts, attrs: tuple, follow: bo
                 panel_axis: int | None = None) -> StepFigure:
     return StepFigure(trace_for(op, example_id, texts, attrs), pinned=dict(pins), follow=follow,
                       panel_axis=panel_axis)
-
-
-@bounded()
-def figure_page(op: str, example_id: str | None, texts, attrs: tuple, follow: bool, pins: tuple,
-                panel_axis: int | None, step: int) -> tuple[str, int]:
-    """The animated figure of one step as (HTML, height): a string, cheap to cache and copy.
-
-    Built from the cached StepFigure, which keeps the frames of each window, so a step change
-    inside the window only draws the new initial frame."""
-    from .chart import figure_html
-
-    fig = step_figure(op, example_id, texts, attrs, follow, pins, panel_axis).figure(step)
-    return figure_html(fig), int(fig["layout"].get("height", 400))
 
 
 @bounded()

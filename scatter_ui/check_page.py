@@ -20,7 +20,9 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, versions_accepting
 
-from . import cache, exports_panel, session
+from . import attribute_inputs, cache, exports_panel, session
+from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
+                       spec_link, tensor_text)
 from .crosscheck_panel import crosscheck_panel
 from .figures import comparison_figure
 
@@ -28,8 +30,6 @@ PREFIX = "check"
 CUSTOM = "__custom__"
 INPUTS = ("data", "indices", "updates")
 ROLES = INPUTS + ("expected",)
-# the explorer page of each family, by url path (see app.py)
-FAMILY_URL_PATHS = {"nd": "nd", "elements": "elements", "update": "update"}
 MAX_SHOWN = 20  # mismatched cells explained on the page (all are counted and outlined)
 DEFAULT_OP = "ScatterElements-18"
 MAX_GRID_ROWS = 1_000  # the grid tab draws a tensor only within these dimensions (and MAX_TEXT_ELEMENTS cells)
@@ -43,30 +43,12 @@ def k(name: str) -> str:
     return session.key(PREFIX, name)
 
 
-def _format(arr: np.ndarray) -> str:
-    with np.printoptions(threshold=cache.MAX_TEXT_ELEMENTS + 1, floatmode="unique", linewidth=88):
-        return repr(np.asarray(arr))
-
-
-def _editable(example) -> bool:
-    return not example.shapes_only and all(a.size <= cache.MAX_TEXT_ELEMENTS for a in example.inputs)
-
-
 def _examples(op: str) -> list:
-    return [e for e in spec_examples.examples_for(op) if _editable(e)]
+    return [e for e in spec_examples.examples_for(op) if editable(e)]
 
 
 def _label(role: str) -> str:
     return "expected output" if role == "expected" else role
-
-
-def _error_text(exc: sc.ScatterError, label: str | None = None) -> str:
-    """The error with its input named once, in bold: "**data**: more than 10,000 numbers"."""
-    name = exc.argument or "input"
-    message = str(exc)
-    if message.startswith(f"{name}: "):
-        message = message[len(name) + 2:]
-    return f"**{label or name}**: {message}"
 
 
 def _format_tolerance(value: float) -> str:
@@ -93,7 +75,7 @@ def _on_tolerance(name: str) -> None:
             ss[k(name)] = value
             ss.pop(k(f"{name}_problem"), None)
             return
-    ss[k(f"{name}_problem")] = f"**{name}**: {problem}; the tolerance stays {previous}."
+    ss[k(f"{name}_problem")] = f"**{name}**: {md(problem)}; the tolerance stays {md(previous)}."
 
 
 def tolerance_inputs() -> None:
@@ -143,7 +125,7 @@ class CheckPage:
             value = attrs.get(attr.name, attr.default)
             if attr.name == "axis":
                 value = int(value) if value is not None else int(ss.get(k("axis"), 0) or 0)
-            ss[k(attr.name)] = value
+            ss[k(attribute_inputs.state_name(attr.name))] = attribute_inputs.session_value(attr, value)
         if ss.get(k("reduction")) not in spec.reduction_spellings:
             ss[k("reduction")] = spec.default_reduction
 
@@ -159,8 +141,8 @@ class CheckPage:
         self._set_attr_defaults(spec, ex.attrs)
         expected = ex.expected if ex.expected is not None else sc.scatter(ex.op, *ex.inputs, **ex.attrs)
         for role in INPUTS:
-            ss[k(f"text_{role}")] = _format(getattr(ex, role))
-        ss[k("text_expected")] = _format(expected)
+            ss[k(f"text_{role}")] = tensor_text(getattr(ex, role))
+        ss[k("text_expected")] = tensor_text(expected)
         ss[k("loaded")] = tuple(ss[k(f"text_{r}")] for r in INPUTS)
 
     def _on_op(self) -> None:
@@ -183,8 +165,7 @@ class CheckPage:
     def sidebar(self):
         ss = st.session_state
         with st.sidebar:
-            st.selectbox("Operator version", self.names, key=k("op"), on_change=self._on_op,
-                         format_func=lambda n: f"{n} · {sc.OPERATORS[n].framework}")
+            operator_picker(self.names, k("op"), self._on_op)
             op = ss[k("op")]
             spec = sc.OPERATORS[op]
             examples = _examples(op)
@@ -201,25 +182,10 @@ class CheckPage:
             if too_big:
                 st.caption(f"{too_big} example(s) of {op} have tensors above {cache.MAX_TEXT_ELEMENTS:,} elements "
                            f"and open only in the explorer.")
-            st.markdown("**Attributes**")
-            rank = self._rank_hint()
-            for attr in spec.attributes:
-                if attr.name == "reduction":
-                    st.selectbox("reduction", spec.reduction_spellings, key=k("reduction"), help=attr.doc)
-                elif attr.name == "axis":
-                    lo, hi = (-rank, rank - 1) if rank else (-8, 7)
-                    if not lo <= int(ss.get(k("axis"), 0) or 0) <= hi:
-                        ss[k("axis")] = 0
-                    st.number_input("axis" + (" (4th input)" if attr.is_input else ""), min_value=lo,
-                                    max_value=hi, step=1, key=k("axis"), help=attr.doc)
-                elif attr.name == "use_init_val":
-                    st.checkbox("use_init_val", key=k("use_init_val"), help=attr.doc,
-                                disabled=ss.get(k("reduction")) == "none")
-            if spec.attribute("reduction") is None:
-                st.caption(f"{op} has no reduction attribute: every write replaces the cell.")
+            attribute_widgets(spec, k, self._rank_hint())
             tolerance_inputs()
             st.divider()
-            st.caption(f"[{op} spec ↗]({spec.url})")
+            spec_link(spec)
         return spec
 
     def _rank_hint(self) -> int:
@@ -231,8 +197,7 @@ class CheckPage:
     def inputs(self) -> None:
         text_tab, grid_tab = st.tabs(["Text", "Grid (rank ≤ 2)"])
         with text_tab:
-            st.caption("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`); nothing is "
-                       f"evaluated. Up to {cache.MAX_TEXT_ELEMENTS:,} elements per tensor.")
+            st.caption(INPUT_FORMATS)
             cols = st.columns(4)
             for col, role in zip(cols, ROLES):
                 session.text_box(col, _label(role), key=k(f"text_{role}"), height=170)
@@ -244,6 +209,9 @@ class CheckPage:
     def grid(self, role: str) -> None:
         ss = st.session_state
         text = ss.get(k(f"text_{role}"), "")
+        if role == "indices" and not text.strip():
+            st.caption("**indices**: left out (empty text).")
+            return
         try:
             arr = _parse(role, text)
         except sc.ScatterError:
@@ -276,7 +244,7 @@ class CheckPage:
             return
         same = (new == arr) | ((new != new) & (arr != arr)) if arr.dtype.kind == "f" else new == arr
         if not np.all(same):
-            ss[k(f"pending_{role}")] = _format(new)
+            ss[k(f"pending_{role}")] = tensor_text(new)
             st.rerun()
 
     # -- results -----------------------------------------------------------------------------------------
@@ -296,24 +264,29 @@ class CheckPage:
         self.inputs_drawn = True
         arrays = {}
         for role in ROLES:
-            try:
-                arrays[role] = _parse(role, ss.get(k(f"text_{role}"), ""))
+            try:  # an empty indices box is None where the family takes None
+                arrays[role] = attribute_inputs.parse_input(spec, role, ss.get(k(f"text_{role}"), ""), _parse)
             except sc.ScatterError as exc:
-                st.error(_error_text(exc, _label(role)), icon="🛑")
+                st.error(error_text(exc, _label(role)), icon="🛑")
         if len(arrays) < len(ROLES):
             return
-        attrs = {a.name: ss.get(k(a.name)) for a in spec.attributes}
+        try:
+            attrs = {a.name: attribute_inputs.core_value(a, ss.get(k(attribute_inputs.state_name(a.name))))
+                     for a in spec.attributes}
+        except sc.ScatterError as exc:
+            st.error(error_text(exc), icon="🛑")
+            return
         attrs = {n: (int(v) if n == "axis" and v is not None else v) for n, v in attrs.items()}
         rtol, atol = float(ss.get(k("rtol"), DEFAULT_RTOL)), float(ss.get(k("atol"), DEFAULT_ATOL))  # checked on entry
         try:
             report = sc.check_expected(op, arrays["data"], arrays["indices"], arrays["updates"], arrays["expected"],
                                        rtol=rtol, atol=atol, **attrs)
         except sc.ScatterError as exc:
-            st.error(_error_text(exc), icon="🛑")
+            st.error(error_text(exc), icon="🛑")
             if exc.argument != "expected":
                 for hint in versions_accepting(op, arrays["data"], arrays["indices"], arrays["updates"],
                                                arrays["expected"], rtol=rtol, atol=atol, **attrs):
-                    st.info(hint.message, icon="💡")
+                    st.info(md(hint.message), icon="💡")
             return
         self.verdict(report)
         self.comparison(report)
@@ -325,11 +298,11 @@ class CheckPage:
 
     def verdict(self, report) -> None:
         if report.matches:
-            st.success(f"✔ {report.summary}", icon="✅")
+            st.success(f"✔ {md(report.summary)}", icon="✅")
         else:
-            st.error(f"✘ {report.summary} Tolerance: {report.tolerance}.", icon="❌")
+            st.error(f"✘ {md(report.summary)} Tolerance: {md(report.tolerance)}.", icon="❌")
         for note in report.notes:
-            (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(note)
+            (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(md(note))
 
     def comparison(self, report) -> None:
         flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape) \
@@ -350,14 +323,14 @@ class CheckPage:
             return
         st.caption("Each of these readings gives exactly your expected output:")
         for d in report.diagnoses:
-            change = ", ".join(f"{n}={v!r}" if isinstance(v, str) else f"{n}={v}" for n, v in d.change.items())
+            change = sc.attr_text(d.change)
             target = sc.OPERATORS[d.attrs.get("op", spec.name)]
             link = ""
             if set(d.attrs) - {"op"} <= set(target.attribute_names):  # a reading the explorer can show
                 attrs = {n: v for n, v in d.attrs.items() if n != "op"}
                 url, _ = self._replay_link(target, attrs, len(report.trace))
                 link = f" [▶ open this reading in the explorer]({url})"
-            st.markdown(f"- **{d.kind}**: {d.message}{link}  \n  change: `{change}`")
+            st.markdown(f"- **{md(d.kind)}**: {md(d.message)}{link}  \n  change: `{change}`")
 
     def _replay_link(self, spec, attrs: dict, step: int) -> tuple[str, str | None]:
         ss = st.session_state
@@ -374,9 +347,11 @@ class CheckPage:
             else:
                 note = "the inputs are too long for a link: paste them into the explorer's inputs"
         for name, value in attrs.items():
-            values[name] = str(value).lower() if isinstance(value, bool) else value
+            values[attribute_inputs.state_name(name)] = (str(value).lower() if isinstance(value, bool) else
+                                                         attribute_inputs.list_text(value) if isinstance(value, tuple)
+                                                         else value)
         values["step"] = step
-        return session.share_link(FAMILY_URL_PATHS[spec.family], values), note
+        return session.share_link(sc.family_of(spec).slug, values), note
 
     def mismatches(self, report, spec, attrs: dict) -> None:
         n = len(report.mismatches)
@@ -386,7 +361,8 @@ class CheckPage:
             link, note = self._replay_link(spec, attrs, step)
             tail = f" ({note})" if note else ""
             text, where = chain.explain(), f"output{list(chain.cell)}"
-            text = f"**{where}**{text[len(where):]}" if text.startswith(where) else f"**{where}**: {text}"
+            text = (f"**{md(where)}**{md(text[len(where):])}" if text.startswith(where)
+                    else f"**{md(where)}**: {md(text)}")
             st.markdown(f"{text} [▶ replay in the explorer]({link}){tail}")
         if n > MAX_SHOWN:
             st.caption(f"… and {n - MAX_SHOWN} more differing cell(s), outlined in the figure.")
@@ -410,7 +386,7 @@ def render() -> None:
     try:
         page.render()
     except Exception as exc:  # noqa: BLE001 - last line of defence: a message, never a traceback
-        st.error(f"Something went wrong while drawing this page ({type(exc).__name__}: {exc}). Your inputs "
+        st.error(f"Something went wrong while drawing this page ({md(type(exc).__name__)}: {md(exc)}). Your inputs "
                  f"are kept; change them or pick another example.", icon="🛑")
         if not page.inputs_drawn:
             try:

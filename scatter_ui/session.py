@@ -20,7 +20,12 @@ import streamlit as st
 import scatter_core as sc
 import spec_examples
 
+from .attribute_inputs import state_name
+
 URL_KEYS = ("op", "example", "reduction", "axis", "use_init_val", "step", "follow", "data", "indices", "updates")
+# every other attribute a registry record declares (mode, start, stop, step, axes ...) travels too
+# (under "attr_<name>" where the name is a page key: SliceScatter's step is not the step shown)
+URL_KEYS += tuple(sorted({state_name(a.name) for s in sc.OPERATORS_LIST for a in s.attributes} - set(URL_KEYS)))
 MAX_URL_TEXT = 1500  # edited inputs travel in the URL only while they stay short
 MAX_SHOWN_VALUE = 40  # characters of an ignored value quoted in the notice
 CUSTOM = "__custom__"  # the example id of typed inputs (as on the pages)

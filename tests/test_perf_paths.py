@@ -31,8 +31,14 @@ def same_bits(a, b) -> bool:
 
 
 # -- grouping and counting ------------------------------------------------------------------------
-@pytest.mark.parametrize("n, top", [(0, 1), (1, 5), (2, 1), (1000, 7), (5000, 10**6), (3000, 2**40)])
-def test_stable_sort_by_key_matches_stable_argsort(n, top):
+@pytest.mark.parametrize("radix", [True, False])
+@pytest.mark.parametrize("n, top", [(0, 1), (1, 5), (2, 1), (1000, 7), (5000, 10**6), (3000, 2**40),
+                                    (40_000, 60_000), (40_000, 13_000_000), (40_000, 2**32 - 1), (40_000, 2**33)])
+def test_stable_sort_by_key_matches_stable_argsort(monkeypatch, radix, n, top):
+    """Both sorts (the composite-key one and the 16-bit radix one the import probe may pick) are stable."""
+    import scatter_core.segmented as segmented
+    monkeypatch.setattr(segmented, "RADIX_IS_FASTER", radix)
+    monkeypatch.setattr(segmented, "RADIX_MIN", 2)
     keys = np.random.default_rng(n).integers(0, top, size=n, dtype=np.int64)
     order, sorted_keys = stable_sort_by_key(keys)
     want = np.argsort(keys, kind="stable")
@@ -91,7 +97,7 @@ def test_plans_share_one_read_only_iota_for_in_order_reads():
 @pytest.mark.parametrize("n, cells", [(1, 1), (50, 3), (200_000, 1000), (1_000_000, 7)])
 def test_assign_in_order_lets_the_last_write_win(monkeypatch, fancy, n, cells):
     """The none kernel's assignment (and its np.put fallback) against last occurrences found by sorting."""
-    import scatter_core.engine as engine
+    import scatter_core.kernel as engine
     monkeypatch.setattr(engine, "FANCY_ASSIGNMENT_IN_ORDER", fancy)
     rng = np.random.default_rng(n)
     targets = rng.integers(0, cells, size=n, dtype=np.int64)

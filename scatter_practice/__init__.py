@@ -1,0 +1,25 @@
+"""scatter_practice: exercises that ask a student to predict scatter writes, and feedback that names the mistake.
+
+Pure (no streamlit, no plotly), built on scatter_core's public API and its diagnosis engine.
+
+* ``make_exercise(seed, level, op=None)``: a deterministic :class:`Exercise` (levels in ``LEVELS``).
+* ``grade_output(exercise, output)``, ``grade_step(exercise, k, target, value)``: :class:`Feedback`.
+* ``MISCONCEPTIONS``: the catalogue (kind, title, explanation, the student's output, an example).
+* ``exercise_set``, ``choices``, ``step_hints`` / ``output_hints``, ``worksheet_html``.
+"""
+
+from .exercises import (
+    LEVELS, MAX_CELLS, MAX_SET, MAX_STEPS, Exercise, exercise_set, levels_for, make_exercise, set_seeds,
+)
+from .grading import CellNote, Feedback, Named, grade_output, grade_step
+from .misconceptions import BY_KIND, MISCONCEPTIONS, Misconception, student_outputs
+from .tutor import Choice, choices, output_hints, step_hints, step_question
+from .worksheet import tensor_html, worksheet_html
+
+__all__ = [
+    "BY_KIND", "CellNote", "Choice", "Exercise", "Feedback", "LEVELS", "MAX_CELLS", "MAX_SET", "MAX_STEPS",
+    "MISCONCEPTIONS", "Misconception", "Named", "choices", "exercise_set", "grade_output", "grade_step",
+    "levels_for", "make_exercise", "output_hints", "set_seeds", "step_hints", "step_question", "student_outputs",
+    "tensor_html",
+    "worksheet_html",
+]

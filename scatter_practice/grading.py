@@ -1,0 +1,278 @@
+"""Grading a student's whole output or one predicted step, with feedback in plain words.
+
+``grade_output`` compares the student's output with the answer through
+``scatter_core.check_expected`` (chains of writes, the diagnosis engine) and
+adds the catalogue's own kinds: a misconception is named when the diagnosis
+engine reproduces the whole output, or when the catalogue's output for that
+kind agrees with the student at every wrong cell.
+
+``grade_step`` checks one step: the target cell (any cell of a slice) and the
+value the cell holds after the step. A wrong target or value is compared with
+the same step under other readings, each traced by scatter_core on changed
+inputs or attributes, never recomputed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+import scatter_core as sc
+from scatter_core.describe import fmt_value
+from scatter_core.errors import fmt_pos
+
+from .exercises import Exercise
+from .misconceptions import BY_KIND, MISCONCEPTIONS, student_outputs
+
+MAX_EXPLAINED = 12  # wrong cells explained one by one in Feedback.explanation (all are listed)
+
+
+@dataclass(frozen=True)
+class Named:
+    """A misconception named in feedback."""
+
+    kind: str
+    message: str
+
+    @property
+    def title(self) -> str:
+        row = BY_KIND.get(self.kind)
+        return row.title if row else self.kind
+
+
+@dataclass(frozen=True)
+class CellNote:
+    """One wrong cell: where, the right value, the student's, how it got its value, the kinds matching there."""
+
+    cell: tuple[int, ...]
+    expected: object
+    got: object
+    chain: str
+    kinds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Feedback:
+    correct: bool
+    wrong_cells: tuple[tuple[int, ...], ...] = ()
+    misconceptions: tuple[Named, ...] = ()
+    explanation: str = ""
+    target_correct: bool | None = None  # grade_step only
+    value_correct: bool | None = None  # grade_step only
+    cells: tuple[CellNote, ...] = ()  # grade_output: one note per wrong cell
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(m.kind for m in self.misconceptions)
+
+
+def _student_array(ex: Exercise, output) -> np.ndarray:
+    try:
+        arr = np.asarray(output)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"output could not be read as an array: {exc}") from None
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"output has dtype {arr.dtype}; give numbers")
+    if arr.shape != ex.answer.shape:
+        raise ValueError(f"output has shape {arr.shape} but the exercise's output has data's shape "
+                         f"{ex.answer.shape}")
+    return arr
+
+
+def _equal_cells(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cell-wise agreement of ``a`` with the reference ``b``: exact for an integer or bool reference (a typed
+    2.5 never equals 2), within rtol 1e-6 / atol 1e-9 for a float one."""
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if np.asarray(b).dtype.kind in "biu":
+        return x == y
+    return np.isclose(x, y, rtol=1e-6, atol=1e-9, equal_nan=True)
+
+
+def _chain_text(chain, got) -> str:
+    where = f"output{fmt_pos(chain.cell)}"
+    if not chain.steps:
+        return f"No update reaches {where}, so it keeps data's value {fmt_value(chain.initial)}; you wrote {got}."
+    parts = [f"{where} starts at {fmt_value(chain.initial)} (data)"]
+    parts += [s.text(chain.reduction) for s in chain.steps]
+    return "; ".join(parts) + f". So it ends at {fmt_value(chain.final)}; you wrote {got}."
+
+
+def grade_output(exercise: Exercise, output) -> Feedback:
+    """Grade the student's whole output; see the module docstring."""
+    ex = exercise
+    student = _student_array(ex, output)
+    wrong_mask = ~_equal_cells(student, ex.answer)
+    wrong = tuple(tuple(int(v) for v in np.unravel_index(f, ex.answer.shape))
+                  for f in np.flatnonzero(wrong_mask.reshape(-1)))
+    if not wrong:
+        n = ex.answer.size
+        return Feedback(True, explanation=f"All {n} cell{'s' if n != 1 else ''} are right.")
+    with np.errstate(all="ignore"):
+        cast = student.astype(ex.answer.dtype) if student.dtype.kind == "f" and ex.answer.dtype.kind != "f" \
+            and np.all(np.isfinite(student)) and np.all(student == np.round(student)) else student
+    report = sc.check_expected(ex.op, ex.data, ex.indices, ex.updates, cast, **ex.attrs)
+    found: dict[str, str] = {}
+    for d in report.diagnoses:  # the engine reproduces the whole output (its sentences address a checked output)
+        found.setdefault(d.kind, d.message.replace("Your expected output", "Your output", 1))
+    per_cell: dict[tuple, list[str]] = {c: [] for c in wrong}
+    for kind, out in student_outputs(ex).items():
+        agrees = _equal_cells(student, out)
+        differs_there = ~_equal_cells(out, ex.answer)
+        for c in wrong:
+            if agrees[c] and differs_there[c]:
+                per_cell[c].append(kind)
+        if all(agrees[c] for c in wrong):
+            found.setdefault(kind, BY_KIND[kind].explanation)
+    order = [m.kind for m in MISCONCEPTIONS]
+    named = tuple(Named(k, found[k]) for k in sorted(found, key=lambda k: order.index(k) if k in order else 99))
+    chains = {c.cell: c for c in report.chains}
+    notes = []
+    for c in wrong:
+        got = fmt_value(student[c].item() if hasattr(student[c], "item") else student[c])
+        chain = _chain_text(chains[c], got) if c in chains else f"output{fmt_pos(c)} is {fmt_value(ex.answer[c])}."
+        notes.append(CellNote(c, ex.answer[c], student[c], chain, tuple(per_cell[c])))
+    n, size = len(wrong), ex.answer.size
+    lines = [f"{n} of {size} cell{'s' if size != 1 else ''} {'are' if n != 1 else 'is'} wrong."]
+    lines += [note.chain for note in notes[:MAX_EXPLAINED]]
+    if n > MAX_EXPLAINED:
+        lines.append(f"… and {n - MAX_EXPLAINED} more wrong cell(s).")
+    return Feedback(False, wrong, named, "\n".join(lines), cells=tuple(notes))
+
+
+# -- one step ------------------------------------------------------------------------------------------
+def _check_step(ex: Exercise, k, target) -> tuple[int, tuple[int, ...]]:
+    n = ex.steps
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= int(k) < n:
+        raise ValueError(f"k = {k!r} must be a step number in 0..{n - 1} (0-based)")
+    shape = ex.answer.shape
+    try:
+        cell = tuple(int(v) for v in target)
+    except (TypeError, ValueError):
+        raise ValueError(f"target = {target!r} must be a sequence of {len(shape)} integers") from None
+    if len(cell) != len(shape) or any(not 0 <= c < s for c, s in zip(cell, shape)):
+        ranges = ", ".join(f"0..{s - 1}" for s in shape)
+        raise ValueError(f"target = {list(cell)} must be an output position of {len(shape)} coordinates in "
+                         f"({ranges})")
+    return int(k), cell
+
+
+def _retrace(ex: Exercise, indices=None, **change) -> sc.Trace | None:
+    try:
+        return sc.trace(ex.op, ex.data, ex.indices if indices is None else indices, ex.updates,
+                        **{**ex.attrs, **change})
+    except sc.ScatterError:
+        return None
+
+
+def _cells(t: sc.Trace, k: int) -> list[tuple[int, ...]]:
+    return [tuple(int(v) for v in row) for row in t.target_cells(k)]
+
+
+def _only_step(ex: Exercise, k: int, values=None) -> np.ndarray:
+    """Indices with step k's entries kept (or replaced by ``values``) and every other entry 0, so a reading
+    that puts another step's index out of range still shows where step k's goes."""
+    idx = np.zeros_like(ex.indices)
+    cells = ex.trace.plan.index_cells[k]
+    idx.reshape(-1)[cells] = ex.indices.reshape(-1)[cells] if values is None else values
+    return idx
+
+
+def _target_readings(ex: Exercise, k: int) -> list[tuple[str, sc.Trace, str]]:
+    """(kind, trace, how) for the readings that move step k's target."""
+    out = []
+    raw = ex.indices.reshape(-1)[ex.trace.plan.index_cells[k]].astype(np.int64)
+    if (raw < 0).any():
+        t = _retrace(ex, indices=_only_step(ex, k, np.abs(raw)))
+        if t is not None:
+            out.append(("negative-index", t, "if the minus sign of its negative index is dropped"))
+        sizes = sorted(set(ex.data.shape) | set(ex.indices.shape) | set(ex.updates.shape))
+        for s in sizes:
+            t = _retrace(ex, indices=_only_step(ex, k, np.where(raw < 0, raw + s, raw)))
+            if t is not None:
+                out.append(("negative-index", t, f"if its negative index counts from the end of a size-{s} dimension"))
+    axis = ex.attrs.get("axis")
+    if axis is not None:
+        for a in range(ex.data.ndim):
+            if a != axis:
+                t = _retrace(ex, indices=_only_step(ex, k), axis=a)
+                if t is not None:
+                    out.append(("axis", t, f"if its index is put on axis {a} instead of axis {axis}"))
+    return out
+
+
+def _value_readings(ex: Exercise, k: int, slot: int) -> list[tuple[str, object, str]]:
+    """(kind, the value after step k at the slot, how) under other readings of the values."""
+    t = ex.trace
+    out = []
+    spec = ex.spec
+    if t.reduction.ufunc is not None:
+        out.append(("reduction", t.values[k][slot],
+                    "if the update replaced the cell instead of being combined with it"))
+        for spelling in spec.reduction_spellings:
+            if spelling != ex.attrs.get("reduction") and spec.reduction(spelling).ufunc is not None:
+                other = _retrace(ex, reduction=spelling)
+                if other is not None:
+                    out.append(("reduction", other.after[k][slot], f"with reduction {spelling!r}"))
+        if "use_init_val" in ex.attrs:
+            other = _retrace(ex, use_init_val=not ex.attrs["use_init_val"])
+            if other is not None:
+                out.append(("use_init_val", other.after[k][slot],
+                            f"with use_init_val={'false' if ex.attrs['use_init_val'] else 'true'}"))
+        if t.reduction.divides and t.data.dtype.kind in "iu":
+            acc, count = int(t.acc_after[k][slot]), max(int(t.counts[k][slot]), 1)
+            trunc = -((-acc) // count) if acc < 0 else acc // count
+            out.append(("mean-truncated", trunc, "if the running mean were rounded toward zero"))
+    elif not t.first_write[k][slot]:
+        out.append(("first-write-wins", t.before[k][slot], "if the earlier write were kept"))
+    return out
+
+
+def _same(a, b, dtype) -> bool:
+    if dtype.kind == "f":
+        return bool(np.isclose(float(a), float(b), rtol=1e-6, atol=1e-9))
+    return float(a) == float(b)
+
+
+def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
+    """Grade the prediction of step ``k`` (0-based): the cell it writes (any cell of a slice) and its value after."""
+    ex = exercise
+    k, cell = _check_step(ex, k, target)
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"value = {value!r} must be a number") from None
+    t = ex.trace
+    cells = _cells(t, k)
+    dtype = ex.answer.dtype
+    target_ok = cell in cells
+    slot = cells.index(cell) if target_ok else 0
+    right = t.after[k][slot]
+    value_ok = _same(value, right, dtype) if target_ok else any(_same(value, v, dtype) for v in t.after[k])
+    found: dict[str, str] = {}
+    if not target_ok:
+        for kind, other, how in _target_readings(ex, k):
+            if cell in _cells(other, k):
+                found.setdefault(kind, f"output{fmt_pos(cell)} is where step {k + 1} would write {how}; "
+                                       f"it writes output{fmt_pos(cells[0])}" + (" (a slice)" if len(cells) > 1 else "")
+                                 + ". " + BY_KIND[kind].explanation)
+    if not value_ok:
+        for kind, other_value, how in _value_readings(ex, k, slot):
+            if _same(value, other_value, dtype) and not _same(other_value, right, dtype):
+                found.setdefault(kind, f"{fmt_value(other_value)} is what the cell would hold {how}; it holds "
+                                       f"{fmt_value(right)}. " + BY_KIND[kind].explanation)
+    where = f"output{fmt_pos(cells[0])}" if len(cells) == 1 else \
+        f"{len(cells)} cells, output{fmt_pos(cells[0])} to output{fmt_pos(cells[-1])}"
+    lines = [t.describe(k) + "."]
+    if not target_ok:
+        lines.append(f"You chose output{fmt_pos(cell)}; step {k + 1} writes {where}.")
+    if not value_ok:
+        lines.append(f"You wrote {fmt_value(value if dtype.kind == 'f' else _int_or(value))}; "
+                     f"output{fmt_pos(cells[slot])} holds {fmt_value(right)} after the step.")
+    named = tuple(Named(kind, msg) for kind, msg in found.items())
+    return Feedback(target_ok and value_ok, () if target_ok and value_ok else (cells[slot],), named, "\n".join(lines),
+                    target_correct=target_ok, value_correct=value_ok)
+
+
+def _int_or(v: float):
+    return int(v) if float(v).is_integer() else v

@@ -1,0 +1,125 @@
+"""Hints and multiple-choice questions made from an exercise's trace and the misconception catalogue."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scatter_core.describe import fmt_value
+from scatter_core.errors import fmt_pos
+
+from .exercises import Exercise
+from .misconceptions import BY_KIND, student_outputs
+
+
+def _cells_text(cells) -> str:
+    cells = [tuple(int(v) for v in c) for c in cells]
+    if len(cells) <= 6:
+        return ", ".join(f"output{fmt_pos(c)}" for c in cells)
+    return f"{len(cells)} cells from output{fmt_pos(cells[0])} to output{fmt_pos(cells[-1])}"
+
+
+def step_hints(ex: Exercise, k: int) -> tuple[str, str, str]:
+    """Three hints for step ``k`` (0-based), each stronger: the cells it touches, the competing values, the answer."""
+    t = ex.trace
+    if not 0 <= int(k) < len(t):
+        raise ValueError(f"k = {k!r} must be a step number in 0..{len(t) - 1} (0-based)")
+    k = int(k)
+    cells = t.target_cells(k)
+    touch = (f"Step {k + 1} reads {t.index_label(k)} and {t.source_label(k)}; it touches {_cells_text(cells)}.")
+    first = tuple(int(v) for v in cells[0])
+    before, value = t.before[k][0], t.values[k][0]
+    words = t.reduction.describe(t.data.dtype)
+    earlier = "" if t.first_write[k][0] else " (an earlier step already wrote it)"
+    compete = (f"Before step {k + 1}, output{fmt_pos(first)} holds {fmt_value(before)}{earlier}; the update brings "
+               f"{fmt_value(value)}. Reduction {t.resolved.reduction}: {words}.")
+    if t.reduction.ufunc is not None and not t.use_init and t.first_write[k][0]:
+        compete += (f" use_init_val is false, so this first write starts from "
+                    f"{fmt_value(t.acc_before[k][0])}, not from {fmt_value(before)}.")
+    answer = t.describe(k) + "."
+    return touch, compete, answer
+
+
+def output_hints(ex: Exercise) -> tuple[str, str, str]:
+    """Three hints for the whole output: which cells are written, where writes compete, the step-by-step answer."""
+    t = ex.trace
+    flat, counts = t.write_counts()
+    cells = np.stack(np.unravel_index(flat, t.data.shape), axis=-1) if flat.size else np.zeros((0, t.data.ndim))
+    written = (f"{flat.size} of {t.data.size} cells are written ({_cells_text(cells)}); every other cell keeps "
+               f"data's value.")
+    many = [(tuple(int(v) for v in c), int(n)) for c, n in zip(cells, counts) if n > 1]
+    if many:
+        compete = "Written more than once: " + ", ".join(f"output{fmt_pos(c)} ({n} writes)" for c, n in many) + \
+                  f". Reduction {t.resolved.reduction}: {t.reduction.describe(t.data.dtype)}."
+    else:
+        compete = f"No cell is written twice. Reduction {t.resolved.reduction}: {t.reduction.describe(t.data.dtype)}."
+    steps = " ".join(t.describe(i) + "." for i in range(len(t)))
+    return written, compete, steps
+
+
+@dataclass(frozen=True)
+class Choice:
+    output: np.ndarray
+    kind: str | None  # None: the right answer, or "slip" (one cell off)
+    correct: bool
+
+    @property
+    def title(self) -> str:
+        if self.correct:
+            return "the spec's result"
+        return BY_KIND[self.kind].title if self.kind in BY_KIND else "a slip in one cell"
+
+
+def _slip(ex: Exercise, rng) -> np.ndarray:
+    """The answer with one written cell off: data's value kept (a forgotten write) or off by one."""
+    t = ex.trace
+    flat = np.unique(t.plan.targets.reshape(-1))
+    cell = int(flat[int(rng.integers(0, flat.size))])
+    out = ex.answer.copy()
+    old = out.reshape(-1)[cell]
+    kept = t.data.reshape(-1)[cell]
+    out.reshape(-1)[cell] = kept if kept != old else old + 1
+    return out
+
+
+def choices(ex: Exercise, n: int = 4) -> tuple[Choice, ...]:
+    """The right answer and up to ``n - 1`` distinct wrong outputs, from the catalogue first (then one-cell slips),
+    in a fixed order per exercise."""
+    rng = np.random.default_rng([ex.seed, ex.level, 7])
+    found = [Choice(ex.answer, None, True)]
+
+    def new(out) -> bool:
+        return not any(np.array_equal(out, c.output) for c in found)
+
+    for kind, out in student_outputs(ex).items():
+        if len(found) < n and new(out):
+            found.append(Choice(out, kind, False))
+    for _ in range(20):
+        if len(found) >= n:
+            break
+        out = _slip(ex, rng)
+        if new(out):
+            found.append(Choice(out, "slip", False))
+    order = rng.permutation(len(found))
+    return tuple(found[int(i)] for i in order)
+
+
+def step_question(ex: Exercise, k: int) -> str:
+    """What step ``k`` (0-based) reads, without giving away where it writes (no normalised index)."""
+    t = ex.trace
+    if not 0 <= int(k) < len(t):
+        raise ValueError(f"k = {k!r} must be a step number in 0..{len(t) - 1} (0-based)")
+    k = int(k)
+    raw = [int(v) for v in t.plan.index_raw[k]]
+    if ex.indices.ndim == len(t.plan.loop_shape):  # one index value per step
+        index = f"indices{fmt_pos(t.index_cells(k)[0])} = {raw[0]}"
+    else:
+        index = f"indices{fmt_pos(t.loop_position(k))} = [{', '.join(str(v) for v in raw)}]"
+    if t.slice_size == 1:
+        what = f"{t.source_label(k)} = {fmt_value(t.values[k][0])}"
+        ask = "Which output cell does it write, and what does that cell hold after the step?"
+    else:
+        what = f"{t.source_label(k)} ({t.slice_size} values)"
+        ask = "Pick any cell of the slice it writes, and say what that cell holds after the step."
+    return f"Step {k + 1} of {len(t)} reads {index} and {what}. {ask}"

@@ -1,0 +1,597 @@
+"""The Practice page: predict each write (or the whole output), then see it, with feedback that names the mistake.
+
+Modes: step by step (click the target cell on the output heatmap or type its
+index, type the value; the step is then revealed on the explorer's figure with
+its caption and the misconception, if any), whole output (a grid for rank <= 2,
+text for any rank; wrong cells outlined with their chains of writes) and
+multiple choice (distractors from ``scatter_practice.MISCONCEPTIONS``).
+
+A shared set comes from the URL: ``?set=SEED&level=L&n=N`` gives every student
+the same N exercises; the worksheet download prints them with an answer key.
+Progress (streak, per-level score, misconceptions met) lives in the session.
+All logic is in ``scatter_practice``; this module reads widgets and renders.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+import scatter_core as sc
+import scatter_practice as sp
+import spec_examples
+from scatter_core import fmt_value
+
+from . import session
+from .controls import md
+from .figures import StepFigure, comparison_figure
+
+PREFIX = "practice"
+URL_PATH = "practice"
+MODES = ("Step by step", "Whole output", "Multiple choice")
+ANY_OP = "any version"
+LETTERS = "ABCDEFGH"
+CHOSEN = "#2b8a3e"  # outline of the cell the student picked
+MAX_SEED_SHOWN = 999_999  # seeds drawn for a new exercise (any seed up to MAX_SEED can be typed)
+MAX_TEXT = 20_000  # characters of a typed output
+
+
+def k(name: str) -> str:
+    return session.key(PREFIX, name)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def exercise(seed: int, level: int, op: str | None) -> sp.Exercise:
+    """One exercise, shared read-only by every session (its arrays are read-only)."""
+    return sp.make_exercise(seed, level, op)
+
+
+def explorer_link(kind: str) -> str:
+    """A link opening the catalogue's spec example for ``kind`` in its family's explorer."""
+    ex = spec_examples.by_id(sp.BY_KIND[kind].example)
+    return session.share_link(sc.family_of(sc.OPERATORS[ex.op]).slug, {"op": ex.op, "example": ex.id})
+
+
+# -- the figures (one small function each, so the explorer's player can replace them) ---------------------
+def step_figure(ex: sp.Exercise, frame: int) -> tuple[dict, object]:
+    """The explorer's three-panel figure (indices, updates, output) after ``frame`` steps, and its output view."""
+    sf = StepFigure(ex.trace)
+    return sf.figure(frame, animate=False), sf.views_for(frame)[2]
+
+
+def show_step_figure(ex: sp.Exercise, frame: int, key: str, pick: bool,
+                     chosen: tuple[int, ...] | None = None) -> tuple[int, ...] | None:
+    """Draw the figure; with ``pick`` a click on an output cell selects it (``chosen`` is outlined).
+    Returns the clicked output position."""
+    fig, view = step_figure(ex, frame)
+    config = {"displayModeBar": False}
+    if not pick:
+        st.plotly_chart(go.Figure(fig), theme=None, key=key, config=config)
+        return None
+    fig["data"].append(click_targets(view))
+    if chosen is not None:
+        rows, cols, visible = view.locate(np.array([chosen]))
+        if visible.any():
+            r, c = int(rows[0]), int(cols[0])
+            fig["layout"]["shapes"] = list(fig["layout"].get("shapes", [])) + [dict(
+                type="rect", xref="x3", yref="y3", x0=c - 0.5, x1=c + 0.5, y0=r - 0.5, y1=r + 0.5, layer="above",
+                line=dict(color=CHOSEN, width=3, dash="dot"))]
+    event = st.plotly_chart(go.Figure(fig), theme=None, key=key, on_select="rerun", selection_mode="points",
+                            config=config)
+    return clicked_cell(event, ex.answer.shape)
+
+
+def click_targets(view) -> dict:
+    """An invisible marker on every output cell: plotly.js reports clicks on markers (not on heatmap cells)."""
+    cells = view.cells()
+    rows, cols = np.nonzero(cells >= 0)
+    flat = cells[rows, cols]
+    labels = ["output[" + ", ".join(str(int(c)) for c in np.unravel_index(int(f), view.shape)) + "]" for f in flat]
+    return dict(type="scatter", mode="markers", x=cols.tolist(), y=rows.tolist(), xaxis="x3", yaxis="y3",
+                customdata=flat.tolist(), text=labels, hovertemplate="%{text}: click to choose<extra></extra>",
+                marker=dict(symbol="square", size=30, color="rgba(0,0,0,0)"), showlegend=False)
+
+
+def clicked_cell(event, shape) -> tuple[int, ...] | None:
+    """The output position of the last clicked output cell (its marker carries the flat position)."""
+    points = list(getattr(getattr(event, "selection", None), "points", None) or [])
+    for point in reversed(points):
+        flat = point.get("customdata")
+        if isinstance(flat, list):
+            flat = flat[0] if flat else None
+        try:
+            flat = int(flat)
+        except (TypeError, ValueError):
+            continue
+        if 0 <= flat < int(np.prod(shape)):
+            return tuple(int(v) for v in np.unravel_index(flat, shape))
+    return None
+
+
+def show_inputs(ex: sp.Exercise, key: str) -> None:
+    show_step_figure(ex, 0, key, pick=False)
+
+
+# -- session state ----------------------------------------------------------------------------------------
+def _int(text, low: int, high: int) -> int | None:
+    try:
+        value = int(str(text))
+    except (TypeError, ValueError):
+        return None
+    return value if low <= value <= high else None
+
+
+URL_NAMES = ("set", "level", "n", "seed", "op", "mode")
+
+
+def _url_signature(params) -> tuple:
+    return tuple(sorted((name, params.get(name)) for name in URL_NAMES))
+
+
+def read_url() -> None:
+    """On a new URL: a shared set (?set=SEED&level=L&n=N) or one exercise (?seed=S&level=L[&op=...])."""
+    ss = st.session_state
+    params = st.query_params
+    sig = _url_signature(params)
+    if ss.get(k("_url")) == sig:
+        return
+    ss[k("_url")] = sig
+    level = _int(params.get("level"), 1, 5)
+    mode = params.get("mode")
+    if mode in MODES:
+        ss[k("mode")] = mode
+    set_seed = _int(params.get("set"), 0, sp.exercises.MAX_SEED // 1000)
+    if set_seed is not None:
+        n = _int(params.get("n"), 1, sp.MAX_SET) or 5
+        ss[k("set")] = (set_seed, level or 1, n)
+        ss[k("set_index")] = 0
+        ss[k("level")] = level or 1
+        ss[k("op")] = ANY_OP
+        return
+    seed = _int(params.get("seed"), 0, sp.exercises.MAX_SEED)
+    if level is not None:
+        ss[k("level")] = level
+    op = params.get("op")
+    if op in sc.OPERATORS and ss.get(k("level"), 1) in sp.levels_for(op):
+        ss[k("op")] = op
+    if seed is not None:
+        ss[k("set")] = None
+        ss[k("seed")] = seed
+
+
+def write_url() -> None:
+    """Mirror the exercise on screen into the URL, so a copied link reopens it (and remember it as read)."""
+    ss = st.session_state
+    if ss[k("set")] is not None:
+        set_seed, level, n = ss[k("set")]
+        values = {"set": set_seed, "level": level, "n": n}
+    else:
+        seed, level, op = current()
+        values = {"seed": seed, "level": level, **({"op": op} if op else {})}
+    values["mode"] = ss[k("mode")]
+    values = {name: str(v) for name, v in values.items()}
+    if {name: st.query_params.get(name) for name in URL_NAMES if name in st.query_params} != values:
+        st.query_params.from_dict(values)
+    ss[k("_url")] = _url_signature(values)
+
+
+def defaults() -> None:
+    ss = st.session_state
+    ss.setdefault(k("mode"), MODES[0])
+    ss.setdefault(k("level"), 1)
+    ss.setdefault(k("op"), ANY_OP)
+    ss.setdefault(k("set"), None)
+    ss.setdefault(k("seed"), secrets.randbelow(MAX_SEED_SHOWN + 1))
+    ss.setdefault(k("progress"), {"streak": 0, "best": 0, "levels": {}, "met": {}})
+
+
+def current() -> tuple[int, int, str | None]:
+    """(seed, level, op) of the exercise on screen."""
+    ss = st.session_state
+    if ss[k("set")] is not None:
+        set_seed, level, n = ss[k("set")]
+        i = min(max(int(ss.get(k("set_index"), 0)), 0), n - 1)
+        return sp.set_seeds(set_seed, n)[i], level, None
+    op = ss[k("op")]
+    return int(ss[k("seed")]), int(ss[k("level")]), None if op == ANY_OP else op
+
+
+def record(level: int, correct: bool, kinds=()) -> None:
+    """One graded answer into the session's progress."""
+    p = st.session_state[k("progress")]
+    right, tried = p["levels"].get(level, (0, 0))
+    p["levels"][level] = (right + int(correct), tried + 1)
+    p["streak"] = p["streak"] + 1 if correct else 0
+    p["best"] = max(p["best"], p["streak"])
+    for kind in kinds:
+        p["met"][kind] = p["met"].get(kind, 0) + 1
+
+
+def new_exercise() -> None:
+    ss = st.session_state
+    ss[k("set")] = None
+    ss[k("seed")] = secrets.randbelow(MAX_SEED_SHOWN + 1)
+
+
+def move_in_set(delta: int) -> None:
+    ss = st.session_state
+    n = ss[k("set")][2]
+    ss[k("set_index")] = min(max(int(ss.get(k("set_index"), 0)) + delta, 0), n - 1)
+
+
+def leave_set() -> None:
+    st.session_state[k("set")] = None
+
+
+def on_level() -> None:
+    ss = st.session_state
+    if ss[k("op")] != ANY_OP and ss[k("level")] not in sp.levels_for(ss[k("op")]):
+        ss[k("op")] = ANY_OP
+
+
+def set_link(set_seed: int, level: int, n: int) -> str:
+    from urllib.parse import urlencode
+
+    base = session.share_link(URL_PATH, {}).split("?")[0]
+    return f"{base}?{urlencode({'set': set_seed, 'level': level, 'n': n})}"
+
+
+# -- the sidebar ---------------------------------------------------------------------------------------------
+def sidebar(seed: int, level: int) -> None:
+    ss = st.session_state
+    with st.sidebar:
+        st.radio("Mode", MODES, key=k("mode"),
+                 help="Step by step: predict each write. Whole output: fill the output grid. Multiple choice: "
+                      "pick the right output among outputs made from common misconceptions.")
+        if ss[k("set")] is not None:
+            set_seed, set_level, n = ss[k("set")]
+            i = int(ss.get(k("set_index"), 0))
+            st.markdown(f"**Shared set {set_seed}** · level {set_level} · exercise {i + 1} of {n}")
+            c1, c2 = st.columns(2)
+            c1.button("◀ previous", key=k("set_prev"), on_click=move_in_set, args=(-1,), disabled=i == 0,
+                      use_container_width=True)
+            c2.button("next ▶", key=k("set_next"), on_click=move_in_set, args=(1,), disabled=i >= n - 1,
+                      use_container_width=True)
+            st.button("Leave the set (free practice)", key=k("leave"), on_click=leave_set)
+        else:
+            st.selectbox("Level", list(sp.LEVELS), key=k("level"), on_change=on_level,
+                         format_func=lambda lv: f"{lv}: {sp.LEVELS[lv]}")
+            ops = [ANY_OP] + [name for name in sc.OPERATORS if ss[k("level")] in sp.levels_for(name)]
+            if ss[k("op")] not in ops:
+                ss[k("op")] = ANY_OP
+            st.selectbox("Operator version", ops, key=k("op"))
+            st.number_input("Exercise number (seed)", min_value=0, max_value=sp.exercises.MAX_SEED, step=1,
+                            key=k("seed"), help="The same number, level and version give the same exercise "
+                                                "on every machine.")
+            st.button("New exercise", key=k("new"), on_click=new_exercise, use_container_width=True)
+        share_and_print(seed, level)
+        progress()
+
+
+def share_and_print(seed: int, level: int) -> None:
+    ss = st.session_state
+    with st.expander("Share a set · printable worksheet", expanded=ss[k("set")] is not None):
+        if ss[k("set")] is not None:
+            set_seed, set_level, n = ss[k("set")]
+        else:
+            set_seed, set_level = seed % (sp.exercises.MAX_SEED // 1000), level
+            n = int(st.number_input("Exercises in the set", 1, sp.MAX_SET, 5, key=k("set_n")))
+        link = set_link(set_seed, set_level, n)
+        st.caption("Every student who opens this link gets the same exercises:")
+        st.code(link, language=None, wrap_lines=True)
+        exercises = [exercise(s, set_level, None) for s in sp.set_seeds(set_seed, n)]
+        title = f"Scatter practice · set {set_seed} · level {set_level}"
+        st.download_button("⬇ Worksheet (HTML, prints with an answer key)", sp.worksheet_html(exercises, title, link),
+                           file_name=f"scatter-practice-set{set_seed}-level{set_level}.html", mime="text/html",
+                           key=k("worksheet"), use_container_width=True)
+
+
+def progress() -> None:
+    p = st.session_state[k("progress")]
+    with st.expander("Your progress (this session)", expanded=bool(p["levels"])):
+        st.text(f"Streak: {p['streak']} right in a row (best {p['best']})")
+        for level in sorted(p["levels"]):
+            right, tried = p["levels"][level]
+            st.text(f"Level {level}: {right} of {tried} right")
+        if p["met"]:
+            st.caption("Misconceptions met so far (each opens an explorer example that shows it):")
+            for kind, count in p["met"].items():
+                st.markdown(f"- [{md(sp.BY_KIND[kind].title)}]({explorer_link(kind)}) ×{count}")
+
+
+# -- shared pieces of the modes -----------------------------------------------------------------------------------
+def show_misconceptions(named) -> None:
+    for m in named:
+        row = sp.BY_KIND.get(m.kind)
+        title = row.title if row else m.kind
+        link = f" [▶ see it in the explorer]({explorer_link(m.kind)})" if row else ""
+        why = f" {md(row.explanation)}" if row and row.explanation not in m.message else ""
+        st.warning(f"**{md(title)}** ({md(m.kind)}): {md(m.message)}{why}{link}", icon="💡")
+
+
+def show_hints(hints: tuple[str, ...], key: str) -> None:
+    ss = st.session_state
+    shown = int(ss.get(key, 0))
+    labels = ("Hint: which cells?", "Stronger hint: which values compete?", "Show the answer")
+    if shown < len(hints):
+        st.button(labels[shown], key=key + ":btn", on_click=lambda: ss.__setitem__(key, shown + 1))
+    for i in range(shown):
+        st.info(md(hints[i]), icon="💡")
+
+
+def grid_text(arr: np.ndarray) -> str:
+    return np.array2string(np.asarray(arr), separator=", ", formatter={"all": lambda v: fmt_value(v)})
+
+
+def parse_output(text: str, ex: sp.Exercise) -> np.ndarray:
+    arr = sc.parse_tensor(text, name="output", max_elements=sp.MAX_CELLS)
+    if arr.shape != ex.answer.shape:
+        raise sc.ScatterError(f"output has shape {arr.shape}; this exercise's output has data's shape "
+                              f"{ex.answer.shape}", argument="output", rule="shape")
+    return arr
+
+
+def parse_target(text: str, shape) -> tuple[int, ...]:
+    parts = [p for p in re.split(r"[\s,;\[\]()]+", str(text).strip()) if p]
+    try:
+        cell = tuple(int(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"target {text!r}: type {len(shape)} whole numbers, e.g. "
+                         f"{', '.join('0' for _ in shape)}") from None
+    if len(cell) != len(shape) or any(not 0 <= c < s for c, s in zip(cell, shape)):
+        ranges = ", ".join(f"0..{s - 1}" for s in shape)
+        raise ValueError(f"target {text!r}: an output position needs {len(shape)} numbers in ({ranges})")
+    return cell
+
+
+def parse_value(text: str) -> float:
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        raise ValueError(f"value {text!r} is not a number") from None
+    if not np.isfinite(value):
+        raise ValueError(f"value {text!r} must be a finite number")
+    return value
+
+
+# -- step by step -----------------------------------------------------------------------------------------------
+def step_mode(ex: sp.Exercise, eid: str) -> None:
+    ss = st.session_state
+    sk = k(f"step:{eid}")
+    step = int(ss.get(sk, 0))
+    n = ex.steps
+    if step >= n:
+        right = sum(bool(getattr(ss.get(k(f"fb:{eid}:{i}")), "correct", False)) for i in range(n))
+        st.success(f"All {n} steps done, {right} of {n} predicted right. The output is the spec's result:",
+                   icon="✅")
+        show_step_figure(ex, n, k(f"fig-done:{eid}"), pick=False)
+        c1, c2 = st.columns(2)
+        c1.button("Start this exercise again", key=k(f"again:{eid}"), on_click=restart_steps, args=(eid, n),
+                  use_container_width=True)
+        next_exercise_button(c2, eid)
+        return
+    st.text(sp.step_question(ex, step))
+    keys = {name: k(f"{name}:{eid}:{step}") for name in ("fb", "target", "value", "error", "clicked")}
+    feedback = ss.get(keys["fb"])
+    if feedback is None:
+        fig_key = k(f"fig:{eid}:{step}")
+        clicked = clicked_cell(ss.get(fig_key), ex.answer.shape)  # the click of the last run, before drawing
+        if clicked is not None and ss.get(keys["clicked"]) != clicked:
+            ss[keys["clicked"]] = clicked
+            ss[keys["target"]] = ", ".join(str(c) for c in clicked)
+        try:
+            chosen = parse_target(ss.get(keys["target"], ""), ex.answer.shape)
+        except ValueError:
+            chosen = None
+        show_step_figure(ex, step, fig_key, pick=True, chosen=chosen)
+        st.caption("Click the cell this step writes on the output heatmap, or type its position.")
+        with st.form(k(f"form:{eid}:{step}"), border=False):
+            c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+            c1.text_input(f"Target cell ({ex.answer.ndim} number{'s' if ex.answer.ndim > 1 else ''})",
+                          key=keys["target"], max_chars=60, placeholder=", ".join("0" for _ in ex.answer.shape))
+            c2.text_input("Value after the step", key=keys["value"], max_chars=40)
+            c3.form_submit_button("Check", use_container_width=True, on_click=check_step,
+                                  args=(ex.seed, ex.level, _op_arg(), step, keys))
+        if ss.get(keys["error"]):
+            st.error(md(ss[keys["error"]]), icon="🛑")
+        show_hints(sp.step_hints(ex, step), k(f"hints:{eid}:{step}"))
+        return
+    reveal_step(ex, step, feedback, eid)
+    st.button("Next step ▶" if step + 1 < n else "Finish ▶", key=k(f"next:{eid}:{step}"), type="primary",
+              on_click=lambda: ss.__setitem__(sk, step + 1))
+
+
+def restart_steps(eid: str, n: int) -> None:
+    ss = st.session_state
+    ss[k(f"step:{eid}")] = 0
+    for i in range(n):
+        for name in ("fb", "target", "value", "error", "clicked", "hints"):
+            ss.pop(k(f"{name}:{eid}:{i}"), None)
+
+
+def next_exercise_button(where, eid: str) -> None:
+    """In a set: the next exercise of the set; otherwise a new random one."""
+    ss = st.session_state
+    if ss[k("set")] is not None:
+        n = ss[k("set")][2]
+        where.button("Next exercise of the set ▶", key=k(f"next-ex:{eid}"), on_click=move_in_set, args=(1,),
+                     disabled=int(ss.get(k("set_index"), 0)) >= n - 1, use_container_width=True, type="primary")
+    else:
+        where.button("Next exercise ▶", key=k(f"next-ex:{eid}"), on_click=new_exercise, use_container_width=True,
+                     type="primary")
+
+
+def _op_arg() -> str | None:
+    return current()[2]
+
+
+def check_step(seed: int, level: int, op: str | None, step: int, keys: dict) -> None:
+    """The Check button's callback: grade before the page is drawn, so the reveal replaces the question."""
+    ss = st.session_state
+    ex = exercise(seed, level, op)
+    try:
+        target = parse_target(ss.get(keys["target"], ""), ex.answer.shape)
+        value = parse_value(ss.get(keys["value"], ""))
+    except ValueError as exc:
+        ss[keys["error"]] = str(exc)
+        return
+    ss[keys["error"]] = None
+    fb = sp.grade_step(ex, step, target, value)
+    ss[keys["fb"]] = fb
+    record(ex.level, fb.correct, fb.kinds)
+
+
+def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
+    if fb.correct:
+        st.success("Right: target and value.", icon="✅")
+    else:
+        what = [] if fb.target_correct else ["the target cell"]
+        what += [] if fb.value_correct else ["the value"]
+        st.error(f"Not quite: {' and '.join(what)}.", icon="❌")
+    for line in fb.explanation.splitlines():
+        st.text(line)
+    show_misconceptions(fb.misconceptions)
+    show_step_figure(ex, step + 1, k(f"fig-after:{eid}:{step}"), pick=False)
+
+
+# -- whole output ------------------------------------------------------------------------------------------------
+def output_mode(ex: sp.Exercise, eid: str) -> None:
+    ss = st.session_state
+    st.text(ex.prompt)
+    show_inputs(ex, k(f"fig-in:{eid}"))
+    fb_key = k(f"out-fb:{eid}")
+    how = "text"
+    if ex.answer.ndim <= 2:
+        how = st.radio("Enter the output as", ["grid", "text"], horizontal=True, key=k(f"how:{eid}"))
+    student = None
+    if how == "grid":
+        student = grid_input(ex, eid)
+    else:
+        st.text_area("Output (nested lists, e.g. [[1, 2], [3, 4]])", key=k(f"text:{eid}"), max_chars=MAX_TEXT,
+                     height=120)
+    if st.button("Check my output", key=k(f"check:{eid}"), type="primary"):
+        try:
+            if how == "text":
+                student = parse_output(ss.get(k(f"text:{eid}"), ""), ex)
+            elif student is None:
+                raise ValueError("fill every cell of the grid first")
+        except (sc.ScatterError, ValueError) as exc:
+            st.error(md(exc), icon="🛑")
+        else:
+            fb = sp.grade_output(ex, student)
+            previous = ss.get(fb_key)
+            ss[fb_key] = (fb, student)
+            if previous is None or not np.array_equal(previous[1], student):  # the same answer counts once
+                record(ex.level, fb.correct, fb.kinds)
+    show_hints(sp.output_hints(ex), k(f"out-hints:{eid}"))
+    if fb_key in ss:
+        fb, student = ss[fb_key]
+        show_output_feedback(ex, fb, student, eid)
+        next_exercise_button(st.columns(3)[0], eid)
+
+
+def grid_input(ex: sp.Exercise, eid: str) -> np.ndarray | None:
+    import pandas as pd
+
+    shape = ex.answer.shape
+    rows = shape[0] if ex.answer.ndim == 2 else 1
+    cols = shape[-1]
+    frame = pd.DataFrame(np.full((rows, cols), np.nan), columns=[str(c) for c in range(cols)])
+    st.caption("Type every cell of the output (row 0 at the top). The output starts as a copy of data.")
+    edited = st.data_editor(frame, key=k(f"grid:{eid}"), num_rows="fixed", hide_index=False)
+    values = edited.to_numpy(dtype=np.float64, na_value=np.nan)
+    if np.isnan(values).any():
+        return None
+    return values.reshape(shape)
+
+
+def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, eid: str) -> None:
+    if fb.correct:
+        st.success(f"Right! {fb.explanation}", icon="✅")
+    else:
+        st.error(f"{len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined).", icon="❌")
+    flat = np.array([np.ravel_multi_index(c, ex.answer.shape) for c in fb.wrong_cells], dtype=np.int64)
+    fig = comparison_figure(ex.trace, np.asarray(student, dtype=np.float64), ex.answer,
+                            ("your output", "the spec's result"), flat)
+    st.plotly_chart(fig, theme=None, key=k(f"cmp:{eid}:{len(fb.wrong_cells)}"), config={"displayModeBar": False})
+    show_misconceptions(fb.misconceptions)
+    for note in fb.cells[:sp.grading.MAX_EXPLAINED]:
+        kinds = ", ".join(sp.BY_KIND[kind].title for kind in note.kinds if kind in sp.BY_KIND)
+        st.text(note.chain + (f"  (matches: {kinds})" if kinds else ""))
+    if len(fb.cells) > sp.grading.MAX_EXPLAINED:
+        st.caption(f"… and {len(fb.cells) - sp.grading.MAX_EXPLAINED} more wrong cells, outlined above.")
+
+
+# -- multiple choice ------------------------------------------------------------------------------------------------
+def choice_mode(ex: sp.Exercise, eid: str) -> None:
+    ss = st.session_state
+    st.text(ex.prompt)
+    show_inputs(ex, k(f"fig-in:{eid}"))
+    options = sp.choices(ex)
+    st.markdown("**Which output is right?**")
+    cols = st.columns(min(len(options), 2))
+    for i, c in enumerate(options):
+        with cols[i % len(cols)]:
+            st.markdown(f"**{LETTERS[i]}**")
+            st.code(grid_text(c.output), language=None)
+    pick = st.radio("Your answer", [LETTERS[i] for i in range(len(options))], horizontal=True, index=None,
+                    key=k(f"pick:{eid}"))
+    fb_key = k(f"mc-fb:{eid}")
+    if st.button("Check", key=k(f"mc-check:{eid}"), type="primary", disabled=pick is None):
+        chosen = options[LETTERS.index(pick)]
+        kinds = () if chosen.correct or chosen.kind not in sp.BY_KIND else (chosen.kind,)
+        if ss.get(fb_key, (None,))[0] != pick:  # the same answer counts once
+            record(ex.level, chosen.correct, kinds)
+        ss[fb_key] = (pick, chosen.correct, chosen.kind)
+    if fb_key in ss:
+        pick, correct, kind = ss[fb_key]
+        right = LETTERS[next(i for i, c in enumerate(options) if c.correct)]
+        if correct:
+            st.success(f"Right: {pick} is the spec's result.", icon="✅")
+        else:
+            st.error(f"{pick} is not it; the right output is {right}.", icon="❌")
+            if kind in sp.BY_KIND:
+                show_misconceptions([sp.Named(kind, sp.BY_KIND[kind].explanation)])
+            else:
+                st.info("That output has one cell off: a slip rather than a misconception.", icon="ℹ️")
+        for i in range(len(ex.trace)):
+            st.text(ex.trace.describe(i) + ".")
+        next_exercise_button(st.columns(3)[0], eid)
+
+
+# -- the page ---------------------------------------------------------------------------------------------------------
+def render_page() -> None:
+    read_url()
+    defaults()
+    seed, level, _ = current()
+    sidebar(seed, level)
+    seed, level, op = current()  # the sidebar's buttons may have moved on
+    write_url()
+    st.title("Practice")
+    st.caption("Predict what the operator writes, then see it. Feedback names the misconception behind a wrong "
+               "answer and links to an explorer example that shows it.")
+    try:
+        ex = exercise(seed, level, op)
+    except ValueError as exc:
+        st.error(md(exc), icon="🛑")
+        return
+    eid = f"{level}-{seed}-{op or 'any'}"
+    in_set = st.session_state[k("set")]
+    where = f"set {in_set[0]}, exercise {seed % 1000 + 1} of {in_set[2]}" if in_set else f"exercise {seed}"
+    st.subheader(f"Level {level} · {where} · {ex.op}")
+    st.caption(md(f"{sp.LEVELS[level]}. Attributes: {ex.attrs_text}.") + f" [{md(ex.op)} spec ↗]({ex.spec.url})")
+    mode = st.session_state[k("mode")]
+    {"Step by step": step_mode, "Whole output": output_mode, "Multiple choice": choice_mode}[mode](ex, eid)
+
+
+def render() -> None:
+    """Render the practice page; never lets an exception reach the user as a traceback."""
+    try:
+        render_page()
+    except Exception as exc:  # noqa: BLE001 - last line of defence: a message, never a traceback
+        st.error(f"Something went wrong while drawing this page ({type(exc).__name__}: {md(exc)}). Pick another "
+                 f"exercise or level.", icon="🛑")

@@ -1,0 +1,145 @@
+"""Real browser: one step-by-step practice exercise done by clicking the target cells on the output heatmap."""
+
+from __future__ import annotations
+
+import pytest
+
+import scatter_practice as sp
+from tests.browser_support import SCREENSHOTS, real_errors
+
+pytestmark = pytest.mark.browser
+
+SEED, LEVEL = 15, 1  # ScatterElements, data 3×3, three steps
+# Streamlit's notice when a deep link is opened before st.navigation has run (the pages/ directory is discovered
+# first); the app then runs its navigation and shows the linked page. Every deep link of the app shows it.
+DEEP_LINK_NOTICE = "The page that you have requested does not seem to exist"
+
+
+def page_errors(errors: list[str]) -> list[str]:
+    return [e for e in real_errors(errors) if DEEP_LINK_NOTICE not in e]
+
+
+def settle(pg, timeout: float = 60_000):
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    pg.wait_for_timeout(400)
+
+
+def open_practice(pg, server, query: str) -> None:
+    pg.goto(f"{server.url}/practice?{query}")
+    pg.get_by_text("Level ").first.wait_for(timeout=60_000)
+    settle(pg)
+    pg.keyboard.press("Escape")  # Streamlit's "page not found" notice on a deep link before navigation runs
+
+
+def output_cell_centre(pg, row: int, col: int) -> tuple[float, float]:
+    """Screen position of output[row, col] on the step figure (the third subplot), from plotly's own axes."""
+    return tuple(pg.evaluate(
+        """([r, c]) => { const gd = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
+            const xa = gd._fullLayout.xaxis3, ya = gd._fullLayout.yaxis3, box = gd.getBoundingClientRect();
+            return [box.left + xa._offset + xa.l2p(c), box.top + ya._offset + ya.l2p(r)]; }""", [row, col]))
+
+
+def click_cell(pg, cell) -> None:
+    chart = pg.locator("[data-testid=stPlotlyChart]").first
+    chart.scroll_into_view_if_needed()
+    chart.locator(".js-plotly-plot").wait_for(timeout=30_000)
+    target = pg.locator("input[aria-label^='Target cell']")
+    want = ", ".join(str(c) for c in cell)
+    for _ in range(5):  # the chart takes a moment to accept clicks after a rerun
+        x, y = output_cell_centre(pg, *cell)
+        pg.mouse.click(x, y)
+        settle(pg)
+        if target.input_value() == want:
+            return
+        pg.wait_for_timeout(500)
+    raise AssertionError(f"clicking output{list(cell)} did not fill the target ({target.input_value()!r})")
+
+
+def test_step_by_step_exercise_by_clicking_cells(server, browser):
+    ex = sp.make_exercise(SEED, LEVEL)
+    assert ex.data.ndim == 2 and ex.steps == 3
+    errors = []
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    open_practice(pg, server, f"seed={SEED}&level={LEVEL}")
+    pg.get_by_text(f"Level {LEVEL} · exercise {SEED} · {ex.op}").first.wait_for(timeout=30_000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for k in range(ex.steps):
+        pg.get_by_text(f"Step {k + 1} of {ex.steps} reads").first.wait_for(timeout=30_000)
+        cell = tuple(int(v) for v in ex.trace.target_cells(k)[0])
+        click_cell(pg, cell)
+        right = ex.trace.after[k][0]
+        value = right + 1 if k == 0 else right  # the first prediction has the wrong value
+        pg.locator("input[aria-label='Value after the step']").fill(str(value))
+        if k == 0:
+            pg.screenshot(path=str(SCREENSHOTS / "practice-step-clicked.png"), full_page=True)
+        pg.get_by_role("button", name="Check").click()
+        settle(pg)
+        body = pg.locator("[data-testid=stMain]").inner_text()
+        if k == 0:
+            assert "Not quite: the value." in body
+            assert f"holds {right} after the step" in body
+            pg.screenshot(path=str(SCREENSHOTS / "practice-step-wrong.png"), full_page=True)
+        else:
+            assert "Right: target and value." in body
+        assert ex.trace.describe(k) in body  # the step is revealed with its caption
+        pg.get_by_role("button", name="Next step ▶" if k + 1 < ex.steps else "Finish ▶").click()
+        settle(pg)
+    pg.get_by_text(f"All {ex.steps} steps done").first.wait_for(timeout=30_000)
+    sidebar = pg.locator("[data-testid=stSidebar]")
+    sidebar.get_by_text("Your progress (this session)").click()
+    sidebar.get_by_text(f"Level {LEVEL}: {ex.steps - 1} of {ex.steps} right").wait_for(timeout=10_000)
+    pg.screenshot(path=str(SCREENSHOTS / "practice-step-done.png"), full_page=True)
+    assert page_errors(errors) == []
+    ctx.close()
+
+
+def test_whole_output_typed_into_the_grid(server, browser):
+    seed, level = 2, 3
+    ex = sp.make_exercise(seed, level)
+    assert ex.data.ndim == 1
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1600})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    open_practice(pg, server, f"seed={seed}&level={level}&mode=Whole+output")
+    grid = pg.locator("[data-testid=stDataFrame]").first
+    grid.scroll_into_view_if_needed()
+    settle(pg)
+    box = grid.bounding_box()
+    width = (box["width"] - 50) / ex.answer.size  # the row-number column is about 50 px wide
+    for i, value in enumerate(ex.answer.tolist()):
+        for _ in range(5):  # the grid's canvas takes a moment to accept clicks after a rerun
+            pg.mouse.dblclick(box["x"] + 50 + width * (i + 0.5), box["y"] + 35 + 17)
+            editor = pg.locator(".gdg-input").first
+            try:
+                editor.wait_for(timeout=3_000)
+                break
+            except Exception:  # noqa: BLE001 - retry the double click
+                pg.wait_for_timeout(500)
+        editor.fill(str(value))
+        editor.press("Enter")
+        settle(pg)
+    pg.get_by_role("button", name="Check my output").click()
+    pg.get_by_text(f"Right! All {ex.answer.size} cells are right.").first.wait_for(timeout=30_000)
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("width, height", [(1400, 1000), (390, 844)])
+def test_practice_screenshots(server, browser, width, height):
+    """The whole-output mode of a shared set opened from its link (the app's theme is light, .streamlit/config.toml)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    open_practice(pg, server, "set=4&level=3&n=3&mode=Whole+output")
+    pg.get_by_text("Level 3 · set 4, exercise 1 of 3").first.wait_for(timeout=30_000)
+    pg.get_by_text("Check my output").first.wait_for(timeout=30_000)
+    pg.locator("[data-testid=stPlotlyChart]").first.wait_for(timeout=30_000)
+    pg.wait_for_timeout(800)
+    pg.screenshot(path=str(SCREENSHOTS / f"practice-output-{width}x{height}.png"))
+    assert errors == []
+    ctx.close()

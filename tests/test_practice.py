@@ -1,0 +1,524 @@
+"""scatter_practice: exercise generation, grading, the misconception catalogue, hints, choices, worksheets."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import scatter_core as sc
+import scatter_practice as sp
+import spec_examples
+from scatter_practice.exercises import COMBINING, LEVEL1_FAMILY
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVELS = tuple(sp.LEVELS)
+SEEDS = range(200)
+VOCABULARY = ("reduction", "use_init_val", "axis", "first-write-wins", "negative-index", "family", "version",
+              "mean-truncated", "slice-as-element")
+
+
+def canonical(ex) -> str:
+    return ex.trace.reduction.name
+
+
+def has_duplicates(ex) -> bool:
+    return ex.trace.duplicate_groups().size > 0
+
+
+def summary(ex) -> dict:
+    """Everything that defines an exercise, as plain JSON."""
+    return {"op": ex.op, "attrs": ex.attrs, "seed": ex.seed, "level": ex.level,
+            **{n: [str(a.dtype), a.tolist()] for n, a in (("data", ex.data), ("indices", ex.indices),
+                                                         ("updates", ex.updates), ("answer", ex.answer))}}
+
+
+# -- generation ------------------------------------------------------------------------------------
+LEVEL_CHECKS = {
+    1: lambda ex: (ex.data.ndim in (1, 2) and ex.spec.family == LEVEL1_FAMILY and canonical(ex) == "none"
+                   and not has_duplicates(ex) and (ex.indices >= 0).all() and ex.attrs.get("axis", 0) == 0),
+    2: lambda ex: (ex.data.ndim in (1, 2) and canonical(ex) == "none" and not has_duplicates(ex)
+                   and ((ex.indices < 0).any() or ex.attrs.get("axis", 0) != 0)),
+    3: lambda ex: ex.data.ndim in (1, 2) and canonical(ex) in COMBINING and has_duplicates(ex),
+    4: lambda ex: ((ex.attrs.get("use_init_val") is False and canonical(ex) in COMBINING)
+                   or (canonical(ex) == "mean" and ex.data.dtype.kind == "i")
+                   or ex.trace.slice_size > 1),
+    5: lambda ex: (ex.data.ndim == 3 and (has_duplicates(ex) or canonical(ex) != "none"
+                                          or "none" in ex.spec.duplicates_forbidden_with)),
+}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_gives_valid_exercises_within_bounds(level):
+    ops = Counter()
+    for seed in SEEDS:
+        ex = sp.make_exercise(seed, level)
+        ops[ex.op] += 1
+        assert ex.seed == seed and ex.level == level
+        assert 1 <= ex.steps <= sp.MAX_STEPS == 8 and ex.answer.size <= sp.MAX_CELLS == 24
+        computed = sc.scatter(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
+        assert computed.dtype == ex.answer.dtype and np.array_equal(computed, ex.answer)
+        assert isinstance(ex.trace, sc.Trace) and np.array_equal(ex.trace.output, ex.answer)
+        assert LEVEL_CHECKS[level](ex), (seed, summary(ex))
+        assert not np.array_equal(ex.answer, ex.data), "every exercise changes at least one cell"
+        again = sp.make_exercise(seed, level)
+        assert summary(again) == summary(ex)
+    assert len(ops) >= (6 if level == 1 else 6), ops  # the level draws from its whole pool
+
+
+def test_levels_have_their_features():
+    """Level 2 has both negative indices and other axes, level 4 all three kinds, level 5 the order question."""
+    two = [sp.make_exercise(s, 2) for s in range(60)]
+    assert any((e.indices < 0).any() for e in two) and any(e.attrs.get("axis", 0) != 0 for e in two)
+    four = [sp.make_exercise(s, 4) for s in range(60)]
+    assert any(e.attrs.get("use_init_val") is False for e in four)
+    assert any(canonical(e) == "mean" for e in four) and any(e.trace.slice_size > 1 for e in four)
+    five = [sp.make_exercise(s, 5) for s in range(60)]
+    order = [e for e in five if e.order_question]
+    assert order and all(has_duplicates(e) and canonical(e) == "none" for e in order)
+    assert all(not np.array_equal(e.trace.output_in_order("reversed"), e.answer) for e in order)
+    assert "which one stays" in order[0].prompt
+
+
+SUBPROCESS = """
+import json, sys
+import scatter_practice as sp
+from tests.test_practice import summary
+print(json.dumps([summary(sp.make_exercise(s, lv, op)) for s, lv, op in json.loads(sys.argv[1])]))
+"""
+
+
+def test_same_seed_same_exercise_in_another_process():
+    cases = [(s, lv, None) for lv in LEVELS for s in (0, 1, 17, 123456789)] + [(5, 3, "ScatterND-18"),
+                                                                                 (9, 4, "ScatterElementsUpdate-12")]
+    here = [summary(sp.make_exercise(s, lv, op)) for s, lv, op in cases]
+    for hashseed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=hashseed)
+        out = subprocess.run([sys.executable, "-c", SUBPROCESS, json.dumps(cases)], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120, check=True)
+        assert json.loads(out.stdout) == json.loads(json.dumps(here))
+
+
+def test_different_seeds_give_different_exercises():
+    seen = {json.dumps(summary(sp.make_exercise(s, 3))) for s in range(40)}
+    assert len(seen) == 40
+
+
+PRACTISED = [name for name, spec in sc.OPERATORS.items() if spec.family in sp.exercises.CASE_DRAWERS]
+
+
+def test_a_version_of_a_family_practice_does_not_draw_is_refused_by_name():
+    others = [name for name in sc.OPERATORS if name not in PRACTISED]
+    for op in others:
+        assert sp.levels_for(op) == ()
+        with pytest.raises(ValueError, match=f"op = '{op}'.*not yet for"):
+            sp.make_exercise(1, 1, op)
+
+
+@pytest.mark.parametrize("op", PRACTISED)
+def test_op_restricts_the_exercise_to_that_version(op):
+    allowed = sp.levels_for(op)
+    assert 1 in allowed and 5 in allowed
+    for level in LEVELS:
+        if level not in allowed:
+            with pytest.raises(ValueError, match=re.escape(op)):
+                sp.make_exercise(0, level, op)
+            continue
+        for seed in range(6):
+            ex = sp.make_exercise(seed, level, op)
+            assert ex.op == op and ex.answer.size <= 24 and ex.steps <= 8
+            assert np.array_equal(ex.answer, sc.scatter(op, ex.data, ex.indices, ex.updates, **ex.attrs))
+
+
+def test_levels_for_reads_the_registry():
+    assert sp.levels_for("ScatterND-11") == (1, 2, 4, 5)  # no reduction: no level 3
+    assert sp.levels_for("ScatterNDUpdate-3") == (1, 4, 5)  # no negatives, no axis
+    assert sp.levels_for("ScatterElementsUpdate-12") == (1, 2, 3, 4, 5)
+
+
+@pytest.mark.parametrize("args, name", [((-1, 1), "seed"), ((1.5, 1), "seed"), ((0, 0), "level"), ((0, 6), "level"),
+                                        ((0, True), "level"), ((0, 1, "ScatterND-99"), "op")])
+def test_bad_arguments_name_the_argument(args, name):
+    with pytest.raises(ValueError, match=name):
+        sp.make_exercise(*args)
+
+
+def test_exercise_sets_are_shared_and_bounded():
+    a = sp.exercise_set(7, 3, 4)
+    b = sp.exercise_set(7, 3, 4)
+    assert [summary(x) for x in a] == [summary(x) for x in b]
+    assert [x.seed for x in a] == [7000, 7001, 7002, 7003]
+    assert summary(a[2]) == summary(sp.make_exercise(7002, 3))
+    with pytest.raises(ValueError, match="n = 0"):
+        sp.exercise_set(7, 3, 0)
+    with pytest.raises(ValueError, match="n = 31"):
+        sp.exercise_set(7, 3, sp.MAX_SET + 1)
+
+
+# -- grading a whole output --------------------------------------------------------------------------
+@pytest.mark.parametrize("level", LEVELS)
+def test_right_answer_is_graded_correct(level):
+    for seed in SEEDS:
+        ex = sp.make_exercise(seed, level)
+        fb = sp.grade_output(ex, ex.answer)
+        assert fb.correct and fb.wrong_cells == () and fb.misconceptions == ()
+        assert sp.grade_output(ex, ex.answer.tolist()).correct  # typed as lists
+        assert sp.grade_output(ex, ex.answer.astype(np.float64)).correct  # or as floats from a grid
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_each_misconception_output_is_wrong_and_named(level):
+    applied, same = Counter(), Counter()
+    for seed in range(120):
+        ex = sp.make_exercise(seed, level)
+        for m in sp.MISCONCEPTIONS:
+            out = m.student(ex)
+            if out is None:
+                continue
+            applied[m.kind] += 1
+            if np.array_equal(out, ex.answer):
+                same[m.kind] += 1  # the exercise doesn't tell this misconception apart: skipped
+                continue
+            fb = sp.grade_output(ex, out)
+            assert not fb.correct, (m.kind, seed)
+            assert m.kind in fb.kinds, (m.kind, seed, fb.kinds)
+            assert set(fb.wrong_cells) == {tuple(int(v) for v in c) for c in np.argwhere(out != ex.answer)}
+            named = next(n for n in fb.misconceptions if n.kind == m.kind)
+            assert named.message and named.title == m.title
+    assert applied, "some misconception applies at every level"
+    for kind, n in applied.items():
+        assert same[kind] <= max(2, 0.15 * n), f"{kind}: its output equals the answer in {same[kind]} of {n}"
+
+
+
+def test_every_misconception_applies_at_some_level():
+    kinds = set()
+    for level in LEVELS:
+        for seed in range(80):
+            kinds |= set(sp.student_outputs(sp.make_exercise(seed, level)))
+    assert kinds == {m.kind for m in sp.MISCONCEPTIONS}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_random_wrong_cell_gets_no_false_misconception(level):
+    rng = np.random.default_rng(level)
+    for seed in range(80):
+        ex = sp.make_exercise(seed, level)
+        out = ex.answer.copy()
+        cell = tuple(int(rng.integers(0, n)) for n in out.shape)
+        out[cell] += int(rng.integers(100, 1000))
+        fb = sp.grade_output(ex, out)
+        assert not fb.correct and fb.wrong_cells == (cell,)
+        assert fb.misconceptions == (), (seed, fb.kinds)
+        (note,) = fb.cells
+        assert note.cell == cell and note.kinds == () and note.expected == ex.answer[cell]
+        assert f"you wrote {out[cell]}" in note.chain and f"output[{', '.join(map(str, cell))}]" in note.chain
+
+
+def test_explanation_follows_the_chain_of_writes():
+    ex = next(e for e in (sp.make_exercise(s, 3) for s in range(50)) if e.data.ndim == 1)
+    flat, counts = ex.trace.write_counts()
+    cell = tuple(int(v) for v in np.unravel_index(int(flat[counts >= 2][0]), ex.answer.shape))
+    out = ex.answer.copy()
+    out[cell] = ex.trace.data[cell]  # the student forgot every write to this cell
+    fb = sp.grade_output(ex, out)
+    writes = [k for k in range(ex.steps) if cell in [tuple(map(int, c)) for c in ex.trace.target_cells(k)]]
+    assert len(writes) >= 2
+    text = fb.explanation
+    assert text.startswith("1 of ") and f"starts at {ex.data[cell]} (data)" in text
+    for k in writes:
+        assert f"step {k + 1} applies" in text
+    assert f"ends at {ex.answer[cell]}" in text
+
+
+def test_a_non_integer_in_an_integer_output_is_wrong():
+    ex = sp.make_exercise(0, 1)
+    out = ex.answer.astype(np.float64)
+    out.reshape(-1)[0] += 0.5
+    fb = sp.grade_output(ex, out)
+    assert not fb.correct and len(fb.wrong_cells) == 1
+
+
+def test_grade_output_refuses_another_shape():
+    ex = sp.make_exercise(0, 1)
+    with pytest.raises(ValueError, match="output has shape"):
+        sp.grade_output(ex, np.zeros(ex.answer.size + 1))
+
+
+# -- grading one step ---------------------------------------------------------------------------------
+def cells_of(ex, k):
+    return [tuple(int(v) for v in c) for c in ex.trace.target_cells(k)]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_step_right_prediction_is_correct_for_any_cell_of_a_slice(level):
+    for seed in range(30):
+        ex = sp.make_exercise(seed, level)
+        for k in range(ex.steps):
+            cells = cells_of(ex, k)
+            for slot in (0, len(cells) - 1):
+                fb = sp.grade_step(ex, k, cells[slot], ex.trace.after[k][slot])
+                assert fb.correct and fb.target_correct and fb.value_correct and fb.misconceptions == ()
+                assert ex.trace.describe(k) in fb.explanation
+
+
+def _own_coords(ex, k):
+    return [int(v) for v in np.unravel_index(k, ex.indices.shape)]
+
+
+def test_step_target_from_an_unnormalised_negative_index_is_named():
+    found = 0
+    for seed in range(80):
+        ex = sp.make_exercise(seed, 2)
+        if ex.spec.family != "elements" or not (ex.indices < 0).any():
+            continue
+        axis = ex.attrs["axis"]
+        for k in range(ex.steps):
+            raw = int(ex.indices.reshape(-1)[k])
+            if raw >= 0 or -raw >= ex.data.shape[axis]:
+                continue
+            wrong = _own_coords(ex, k)
+            wrong[axis] = -raw  # the minus sign dropped
+            if tuple(wrong) in cells_of(ex, k):
+                continue  # -1 on a size-2 axis: dropping the sign lands on the right cell
+            fb = sp.grade_step(ex, k, wrong, ex.trace.after[k][0])
+            assert not fb.correct and fb.target_correct is False and fb.value_correct is True
+            assert "negative-index" in fb.kinds, fb
+            found += 1
+    assert found >= 10
+
+
+def test_step_target_on_the_wrong_axis_is_named():
+    found = 0
+    for seed in range(80):
+        ex = sp.make_exercise(seed, 2)
+        if ex.spec.family != "elements" or ex.data.ndim != 2:
+            continue
+        axis = ex.attrs["axis"]
+        other = 1 - axis
+        for k in range(ex.steps):
+            norm = int(ex.indices.reshape(-1)[k])
+            if not 0 <= norm < ex.data.shape[other]:
+                continue
+            wrong = _own_coords(ex, k)
+            wrong[other] = norm  # the index put on the other axis
+            if tuple(wrong) in cells_of(ex, k):
+                continue
+            fb = sp.grade_step(ex, k, wrong, ex.trace.after[k][0])
+            assert fb.target_correct is False and "axis" in fb.kinds, (seed, k, fb)
+            found += 1
+    assert found >= 10
+
+
+def test_step_value_replaced_instead_of_combined_is_named_reduction():
+    found = 0
+    for seed in range(40):
+        ex = sp.make_exercise(seed, 3)
+        t = ex.trace
+        for k in range(ex.steps):
+            if t.values[k][0] == t.after[k][0]:
+                continue
+            fb = sp.grade_step(ex, k, cells_of(ex, k)[0], t.values[k][0])
+            assert fb.target_correct is True and fb.value_correct is False
+            assert "reduction" in fb.kinds and "replaced" in fb.misconceptions[0].message
+            found += 1
+    assert found >= 40
+
+
+def test_step_keeping_the_earlier_write_is_named_first_write_wins():
+    found = 0
+    for seed in range(60):
+        ex = sp.make_exercise(seed, 5)
+        if not ex.order_question:
+            continue
+        t = ex.trace
+        for k in range(ex.steps):
+            if t.first_write[k][0] or t.before[k][0] == t.after[k][0]:
+                continue
+            fb = sp.grade_step(ex, k, cells_of(ex, k)[0], t.before[k][0])
+            assert "first-write-wins" in fb.kinds
+            found += 1
+    assert found >= 5
+
+
+def test_step_random_wrong_value_names_nothing():
+    for seed in range(30):
+        ex = sp.make_exercise(seed, 3)
+        fb = sp.grade_step(ex, 0, cells_of(ex, 0)[0], ex.trace.after[0][0] + 500)
+        assert fb.target_correct and not fb.value_correct and fb.misconceptions == ()
+        assert "You wrote" in fb.explanation
+
+
+@pytest.mark.parametrize("k, target, value, match", [(-1, (0,), 1, "k = -1"), (99, (0,), 1, "k = 99"),
+                                                    (0, (99,), 1, "target"), (0, (0, 0, 0, 0), 1, "target"),
+                                                    (0, "ab", 1, "target"), (0, (0,), "x", "value")])
+def test_grade_step_refuses_bad_arguments(k, target, value, match):
+    ex = next(e for e in (sp.make_exercise(s, 1) for s in range(20)) if e.data.ndim == 1)
+    with pytest.raises(ValueError, match=match):
+        sp.grade_step(ex, k, target, value)
+
+
+# -- the catalogue ----------------------------------------------------------------------------------------
+def test_catalogue_is_data_with_one_row_per_kind():
+    kinds = [m.kind for m in sp.MISCONCEPTIONS]
+    assert len(kinds) == len(set(kinds))
+    assert set(VOCABULARY) <= set(kinds)
+    assert set(sp.BY_KIND) == set(kinds)
+    for m in sp.MISCONCEPTIONS:
+        assert m.title and callable(m.student)
+        sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", m.explanation.strip())
+        assert len(sentences) == 2, (m.kind, sentences)
+        ex = spec_examples.by_id(m.example)  # the explorer example exists
+        assert ex.op in sc.OPERATORS
+
+
+def test_catalogue_kinds_match_check_expected_diagnoses():
+    """Where check_expected has a kind, its engine names the catalogue's output the same way."""
+    engine = set(VOCABULARY) - {"slice-as-element"}
+    seen = set()
+    for level in LEVELS:
+        for seed in range(60):
+            ex = sp.make_exercise(seed, level)
+            for kind, out in sp.student_outputs(ex).items():
+                if kind not in engine:
+                    continue
+                report = sc.check_expected(ex.op, ex.data, ex.indices, ex.updates, out, **ex.attrs)
+                assert kind in {d.kind for d in report.diagnoses}, (level, seed, kind)
+                seen.add(kind)
+    assert seen == engine
+
+
+# -- hints and multiple choice ------------------------------------------------------------------------
+def test_step_hints_grow_stronger():
+    ex = sp.make_exercise(4, 3)
+    for k in range(ex.steps):
+        touch, compete, answer = sp.step_hints(ex, k)
+        first = cells_of(ex, k)[0]
+        assert f"output[{', '.join(map(str, first))}]" in touch
+        assert str(ex.trace.values[k][0]) in compete and str(ex.trace.before[k][0]) in compete
+        assert answer == ex.trace.describe(k) + "."
+    with pytest.raises(ValueError, match="k = 99"):
+        sp.step_hints(ex, 99)
+
+
+def test_output_hints():
+    ex = next(e for e in (sp.make_exercise(s, 3) for s in range(20)))
+    written, compete, steps = sp.output_hints(ex)
+    assert "cells are written" in written and "writes)" in compete
+    assert all(ex.trace.describe(k) in steps for k in range(ex.steps))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_choices_have_one_right_answer_and_catalogue_distractors(level):
+    for seed in range(40):
+        ex = sp.make_exercise(seed, level)
+        options = sp.choices(ex)
+        assert len(options) == 4
+        assert sum(c.correct for c in options) == 1
+        right = next(c for c in options if c.correct)
+        assert np.array_equal(right.output, ex.answer)
+        for i, a in enumerate(options):
+            for b in options[i + 1:]:
+                assert not np.array_equal(a.output, b.output)
+        own = sp.student_outputs(ex)
+        for c in options:
+            if not c.correct:
+                assert not sp.grade_output(ex, c.output).correct
+                if c.kind in own:
+                    assert np.array_equal(c.output, own[c.kind])
+                else:
+                    assert c.kind == "slip" and (c.output != ex.answer).sum() == 1
+        again = sp.choices(ex)
+        assert [c.kind for c in again] == [c.kind for c in options]
+        distinct = {o.tobytes() for o in own.values()}
+        if len(distinct) >= 3:
+            assert all(c.kind != "slip" for c in options)
+
+
+# -- the worksheet ---------------------------------------------------------------------------------------------
+class Blocks(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.classes = Counter()
+        self.blank_cells = 0
+        self.in_blank = False
+        self.styles = ""
+        self._style = False
+
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get("class") or ""
+        for c in cls.split():
+            self.classes[c] += 1
+        if tag == "table":
+            self.in_blank = "blank" in cls.split()
+        if tag == "td" and self.in_blank:
+            self.blank_cells += 1
+        self._style = tag == "style"
+
+    def handle_data(self, data):
+        if self._style:
+            self.styles += data
+
+    def handle_endtag(self, tag):
+        self._style = False
+
+
+def test_worksheet_html_holds_n_exercises_and_n_answers():
+    exercises = sp.exercise_set(3, 5, 4)
+    doc = sp.worksheet_html(exercises, "Set 3 <b>level 5</b>", link="http://x/practice?set=3&level=5&n=4")
+    parser = Blocks()
+    parser.feed(doc)
+    assert parser.classes["exercise"] == 4 and parser.classes["answer"] == 4
+    assert parser.blank_cells == sum(e.answer.size for e in exercises)
+    assert "page-break-before: always" in parser.styles and "@media print" in parser.styles
+    assert "<b>level 5</b>" not in doc and "&lt;b&gt;level 5&lt;/b&gt;" in doc  # escaped
+    assert doc.index('class="key"') > doc.rindex('class="exercise"')
+    for i, ex in enumerate(exercises, 1):
+        assert f'id="exercise-{i}"' in doc and f'id="answer-{i}"' in doc
+        assert ex.trace.describe(ex.steps - 1).replace("'", "&#x27;") in doc
+
+
+def test_the_package_is_pure():
+    code = ("import sys, scatter_practice; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_step_question_does_not_give_the_target_away():
+    for seed in range(40):
+        ex = sp.make_exercise(seed, 2)
+        for k in range(ex.steps):
+            q = sp.step_question(ex, k)
+            assert q.startswith(f"Step {k + 1} of {ex.steps} reads indices")
+            assert "normalised" not in q and "output[" not in q
+            raw = ex.trace.plan.index_raw[k]
+            assert all(str(int(v)) in q for v in raw)
+
+
+def test_exercises_are_read_only():
+    ex = sp.make_exercise(0, 3)
+    with pytest.raises(ValueError):
+        ex.data[...] = 0
+    with pytest.raises(AttributeError):
+        ex.op = "ScatterND-11"
+
+
+def test_each_misconceptions_explorer_example_shows_it():
+    """The example a misconception links to is one where that misconception gives a wrong output."""
+    for m in sp.MISCONCEPTIONS:
+        example = spec_examples.by_id(m.example)
+        t = sc.trace(example.op, example.data, example.indices, example.updates, **example.attrs)
+        ex = sp.Exercise(op=example.op, data=t.data, indices=t.indices, updates=t.updates, attrs=dict(t.attrs), seed=0,
+                         level=5, trace=t, answer=t.output)
+        out = m.student(ex)
+        assert out is not None and not np.array_equal(out, t.output), m.kind
+        assert m.kind in sp.grade_output(ex, out).kinds

@@ -1,0 +1,292 @@
+"""AppTest: the Practice page: step by step, whole output, multiple choice, shared sets and the worksheet download."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import app_test as app_test_module
+
+import scatter_practice as sp
+from scatter_ui.practice_page import LETTERS, grid_text, md
+from tests.apptest_helpers import app_on
+
+PAGE = "app_pages/practice.py"
+
+
+def open_practice(timeout: float = 120, **params) -> AppTest:
+    at = app_on(PAGE, timeout)
+    at.query_params.update({k: str(v) for k, v in params.items()})
+    at.run()
+    assert not at.exception, at.exception
+    assert not [e.value for e in at.error if "went wrong" in e.value]
+    return at
+
+
+def all_text(at: AppTest) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "text", "subheader",
+                                  "code") for e in getattr(at, kind)]
+    return "\n".join(str(p) for p in parts)
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def text_input(at: AppTest, label_start: str):
+    return next(t for t in at.text_input if t.label.startswith(label_start))
+
+
+def button(at: AppTest, label: str):
+    return next(b for b in at.button if b.label == label)
+
+
+# -- step by step ------------------------------------------------------------------------------------------------
+def predict(at: AppTest, cell, value) -> AppTest:
+    text_input(at, "Target cell").set_value(", ".join(str(c) for c in cell))
+    text_input(at, "Value after the step").set_value(str(value))
+    button(at, "Check").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_step_mode_right_then_wrong_with_the_misconception_named():
+    seed, level = 1, 3
+    ex = sp.make_exercise(seed, level)
+    t = ex.trace
+    at = open_practice(seed=seed, level=level)
+    assert at.subheader[0].value == f"Level {level} · exercise {seed} · {ex.op}"
+    assert sp.step_question(ex, 0) in [x.value for x in at.text]
+    assert len(at.get("plotly_chart")) == 1  # the output heatmap to click
+    cell = tuple(int(v) for v in t.target_cells(0)[0])
+    predict(at, cell, t.after[0][0])
+    assert at.success[0].value == "Right: target and value."
+    assert t.describe(0) + "." in [x.value for x in at.text]
+    assert len(at.get("plotly_chart")) == 1  # the step revealed on the explorer's figure
+    button(at, "Next step ▶").click().run()
+    # step 2: the replaced value instead of the combined one
+    k = next(i for i in range(1, ex.steps) if t.values[i][0] != t.after[i][0])
+    for _ in range(1, k):
+        cell = tuple(int(v) for v in t.target_cells(_)[0])
+        predict(at, cell, t.after[_][0])
+        button(at, "Next step ▶").click().run()
+    assert sp.step_question(ex, k) in [x.value for x in at.text]
+    predict(at, tuple(int(v) for v in t.target_cells(k)[0]), t.values[k][0])
+    assert at.error[0].value == "Not quite: the value."
+    (warning,) = at.warning
+    assert "Replaced instead of combined" in unescape(warning.value) and "(reduction)" in unescape(warning.value)
+    assert "see it in the explorer" in warning.value
+    # progress: two checks right... then one wrong; the misconception is listed with its explorer link
+    body = all_text(at)
+    assert "Streak: 0 right in a row" in body and f"Level {level}: {k} of {k + 1} right" in body
+    assert any("Replaced instead of combined" in unescape(m.value) and "/elements?" in m.value
+               for m in at.markdown)
+
+
+def test_step_mode_bad_target_keeps_the_input_and_says_why():
+    at = open_practice(seed=15, level=1)
+    predict(at, ("x",), 5)
+    (err,) = at.error
+    assert "target" in unescape(err.value) and "type 2 whole numbers" in unescape(err.value)
+    assert text_input(at, "Target cell").value == "x"
+
+
+# -- whole output ---------------------------------------------------------------------------------------------------
+def type_output(at: AppTest, text: str) -> AppTest:
+    if at.radio(key=next(r.key for r in at.radio if r.label == "Enter the output as")).value != "text":
+        at.radio(key=next(r.key for r in at.radio if r.label == "Enter the output as")).set_value("text").run()
+    next(t for t in at.text_area if t.label.startswith("Output")).set_value(text)
+    button(at, "Check my output").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_whole_output_mode_right_and_wrong():
+    seed, level = 2, 3
+    ex = sp.make_exercise(seed, level)
+    at = open_practice(seed=seed, level=level, mode="Whole output")
+    assert ex.prompt in [x.value for x in at.text]
+    type_output(at, grid_text(ex.answer))
+    assert at.success and "Right!" in at.success[0].value
+    wrong = sp.student_outputs(ex)["reduction"]
+    type_output(at, grid_text(wrong))
+    (err,) = at.error
+    n = int((wrong != ex.answer).sum())
+    assert f"{n} of {ex.answer.size} cells are wrong" in err.value
+    assert any("Replaced instead of combined" in unescape(w.value) for w in at.warning)
+    chains = [x.value for x in at.text if "you wrote" in x.value]
+    assert len(chains) == n and all("starts at" in c or "keeps data" in c for c in chains)
+    assert len(at.get("plotly_chart")) == 2  # the inputs, and your output beside the spec's with wrong cells outlined
+    button(at, "Next exercise ▶").click().run()
+    assert at.subheader[0].value.startswith(f"Level {level} · exercise ")
+    assert at.subheader[0].value != f"Level {level} · exercise {seed} · {ex.op}" and not at.error
+
+
+def test_whole_output_refuses_a_wrong_shape_and_keeps_the_text():
+    ex = sp.make_exercise(2, 3)
+    at = open_practice(seed=2, level=3, mode="Whole output")
+    type_output(at, "[1, 2]")
+    (err,) = at.error
+    assert "shape" in unescape(err.value) and str(ex.answer.shape) in unescape(err.value)
+    assert next(t for t in at.text_area if t.label.startswith("Output")).value == "[1, 2]"
+
+
+def test_rank3_output_is_typed_as_text():
+    seed = next(s for s in range(20) if sp.make_exercise(s, 5).data.ndim == 3)
+    at = open_practice(seed=seed, level=5, mode="Whole output")
+    assert not [r for r in at.radio if r.label == "Enter the output as"]
+    assert [t for t in at.text_area if t.label.startswith("Output")]
+
+
+# -- multiple choice ------------------------------------------------------------------------------------------------
+def test_multiple_choice_right_and_wrong():
+    seed, level = 3, 3
+    ex = sp.make_exercise(seed, level)
+    options = sp.choices(ex)
+    at = open_practice(seed=seed, level=level, mode="Multiple choice")
+    shown = [c.value for c in at.code]
+    assert all(grid_text(c.output) in shown for c in options)
+    pick = next(r for r in at.radio if r.label == "Your answer")
+    right = LETTERS[next(i for i, c in enumerate(options) if c.correct)]
+    pick.set_value(right).run()
+    button(at, "Check").click().run()
+    assert at.success[0].value == f"Right: {right} is the spec's result."
+    i, wrong = next((i, c) for i, c in enumerate(options) if not c.correct and c.kind in sp.BY_KIND)
+    next(r for r in at.radio if r.label == "Your answer").set_value(LETTERS[i]).run()
+    button(at, "Check").click().run()
+    assert at.error[0].value == f"{LETTERS[i]} is not it; the right output is {right}."
+    assert any(sp.BY_KIND[wrong.kind].title in unescape(w.value) for w in at.warning)
+
+
+# -- shared sets and the worksheet -------------------------------------------------------------------------------------
+class _Recording(app_test_module.MemoryMediaFileStorage):
+    files: dict = {}
+
+    def load_and_get_id(self, path_or_data, mimetype, kind, filename=None):
+        file_id = super().load_and_get_id(path_or_data, mimetype, kind, filename)
+        _Recording.files[file_id] = path_or_data
+        return file_id
+
+
+class _Count(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.classes: dict[str, int] = {}
+
+    def handle_starttag(self, tag, attrs):
+        for c in (dict(attrs).get("class") or "").split():
+            self.classes[c] = self.classes.get(c, 0) + 1
+
+
+def test_set_link_gives_the_same_exercises_and_the_worksheet(monkeypatch):
+    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", _Recording)
+    _Recording.files.clear()
+    exercises = sp.exercise_set(7, 3, 4)
+    at = open_practice(set=7, level=3, n=4, mode="Whole output")
+    assert at.subheader[0].value == f"Level 3 · set 7, exercise 1 of 4 · {exercises[0].op}"
+    assert exercises[0].prompt in [x.value for x in at.text]
+    button(at, "next ▶").click().run()
+    assert at.subheader[0].value == f"Level 3 · set 7, exercise 2 of 4 · {exercises[1].op}"
+    assert exercises[1].prompt in [x.value for x in at.text]
+    assert any("set=7&level=3&n=4" in c.value for c in at.code)  # the link to share
+    (download,) = [d for d in at.get("download_button") if d.proto.label.startswith("⬇ Worksheet")]
+    file_id = download.proto.url.rsplit("/", 1)[-1].split(".")[0]
+    html = _Recording.files[file_id]
+    html = html.decode() if isinstance(html, bytes) else html
+    parsed = _Count()
+    parsed.feed(html)
+    assert parsed.classes.get("exercise") == 4 and parsed.classes.get("answer") == 4
+    for ex in exercises:
+        assert ex.trace.describe(ex.steps - 1).replace("'", "&#x27;") in html
+    # the same set in another session: the same exercises
+    again = open_practice(set=7, level=3, n=4)
+    assert again.subheader[0].value == f"Level 3 · set 7, exercise 1 of 4 · {exercises[0].op}"
+
+
+def test_bad_url_values_fall_back_quietly():
+    at = open_practice(set="x", level=9, n=-3, seed="abc")
+    assert at.subheader and at.subheader[0].value.startswith("Level 1 · exercise ")
+
+
+def test_new_exercise_and_level_choice():
+    at = open_practice(seed=4, level=2)
+    at.selectbox(key="practice:level").set_value(4).run()
+    assert at.subheader[0].value.startswith("Level 4 · exercise 4 · ")
+    ops = at.selectbox(key="practice:op").options
+    assert "ScatterNDUpdate-3" in ops and "ScatterElements-11" not in ops  # only versions with a level-4 exercise
+    button(at, "New exercise").click().run()
+    assert at.subheader[0].value.startswith("Level 4 · exercise ")
+
+
+def test_md_escapes_markdown():
+    assert md("2 * 3 = 6 _x_ [a](b)") == r"2 \* 3 \= 6 \_x\_ \[a\]\(b\)"
+
+
+@pytest.mark.parametrize("mode", ["Step by step", "Whole output", "Multiple choice"])
+def test_hints_grow_stronger(mode):
+    ex = sp.make_exercise(6, 3)
+    at = open_practice(seed=6, level=3, mode=mode)
+    if mode == "Multiple choice":
+        assert not [b for b in at.button if b.label.startswith("Hint")]
+        return
+    hints = sp.step_hints(ex, 0) if mode == "Step by step" else sp.output_hints(ex)
+    for i, label in enumerate(["Hint: which cells?", "Stronger hint: which values compete?", "Show the answer"]):
+        button(at, label).click().run()
+        shown = [unescape(x.value) for x in at.info]
+        assert shown == list(hints[:i + 1])
+    assert not [b for b in at.button if b.label == "Show the answer"]
+
+
+def test_chosen_output_position_is_outlined_on_the_figure():
+    at = open_practice(seed=15, level=1)
+    text_input(at, "Target cell").set_value("1, 2")
+    text_input(at, "Value after the step").set_value("abc")
+    button(at, "Check").click().run()
+    assert "not a number" in unescape(at.error[0].value)
+    import json
+
+    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert any(s.get("line", {}).get("dash") == "dot" and s["x0"] == 1.5 and s["y0"] == 0.5
+               for s in fig["layout"]["shapes"])
+    assert fig["data"][-1]["type"] == "scatter" and len(fig["data"][-1]["customdata"]) == np.prod(
+        sp.make_exercise(15, 1).answer.shape)
+
+
+def test_every_output_cell_can_be_clicked_in_every_frame():
+    from scatter_ui.practice_page import click_targets, step_figure
+
+    for level in (1, 4, 5):
+        for seed in range(25):
+            ex = sp.make_exercise(seed, level)
+            for frame in range(ex.steps):
+                _, view = step_figure(ex, frame)
+                targets = click_targets(view)
+                assert sorted(targets["customdata"]) == list(range(ex.answer.size))
+
+
+def test_the_url_follows_the_exercise_on_screen():
+    at = open_practice(seed=4, level=2)
+    assert dict(at.query_params) == {"seed": "4", "level": "2", "mode": "Step by step"}
+    at.selectbox(key="practice:level").set_value(3).run()
+    assert at.query_params["level"] == "3" and at.subheader[0].value.startswith("Level 3 · exercise 4 ")
+    at.radio(key="practice:mode").set_value("Multiple choice").run()
+    assert dict(at.query_params) == {"seed": "4", "level": "3", "mode": "Multiple choice"}
+    assert at.subheader[0].value.startswith("Level 3 · exercise 4 ")  # writing the URL did not re-seed the page
+
+
+def test_each_misconception_links_to_an_explorer_example_showing_it():
+    from urllib.parse import parse_qs, urlparse
+
+    import spec_examples
+    from scatter_core import OPERATORS
+    from scatter_ui.practice_page import explorer_link
+
+    paths = {"nd": "/nd", "elements": "/elements", "update": "/update"}
+    for m in sp.MISCONCEPTIONS:
+        url = urlparse(explorer_link(m.kind))
+        q = parse_qs(url.query)
+        ex = spec_examples.by_id(q["example"][0])
+        assert q["op"] == [ex.op] and url.path.endswith(paths[OPERATORS[ex.op].family])
