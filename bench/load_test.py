@@ -26,21 +26,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
 
 import spec_examples  # noqa: E402
-from scatter_core import OPERATORS, scatter  # noqa: E402
+from scatter_core import OPERATORS, scatter, trace  # noqa: E402
+from scatter_core.families import FAMILIES  # noqa: E402
 from scatter_core.describe import fmt_value  # noqa: E402
 from tests.browser_support import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
 
-PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
+PAGE = {name: family.slug for name, family in FAMILIES.items()}  # the explorer's URL path, from the family records
 MAX_STEPS = 12  # examples short enough to play through in a bounded time
 
 
 def pick_examples(n: int):
     pool = [e for e in spec_examples.load_all()
-            if not e.shapes_only and 0 < int(np.prod(e.indices.shape[:-1] if OPERATORS[e.op].family == "nd"
-                                                     else e.indices.shape)) <= MAX_STEPS]
+            if not e.shapes_only and 0 < len(trace(e.op, e.data, e.indices, e.updates, **e.attrs)) <= MAX_STEPS]
     return [pool[i % len(pool)] for i in range(n)]
 
 

@@ -24,10 +24,10 @@ import streamlit as st
 import scatter_core as sc
 import scatter_practice as sp
 import spec_examples
-from scatter_core.describe import fmt_value
+from scatter_core import fmt_value
 
 from . import session
-from .check_page import FAMILY_URL_PATHS
+from .controls import md
 from .figures import StepFigure, comparison_figure
 
 PREFIX = "practice"
@@ -44,11 +44,6 @@ def k(name: str) -> str:
     return session.key(PREFIX, name)
 
 
-def md(text) -> str:
-    """Text for a Markdown element with every Markdown character escaped (no accidental formatting)."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&])", r"\\\1", str(text))
-
-
 @st.cache_resource(max_entries=256, show_spinner=False)
 def exercise(seed: int, level: int, op: str | None) -> sp.Exercise:
     """One exercise, shared read-only by every session (its arrays are read-only)."""
@@ -58,7 +53,7 @@ def exercise(seed: int, level: int, op: str | None) -> sp.Exercise:
 def explorer_link(kind: str) -> str:
     """A link opening the catalogue's spec example for ``kind`` in its family's explorer."""
     ex = spec_examples.by_id(sp.BY_KIND[kind].example)
-    return session.share_link(FAMILY_URL_PATHS[sc.OPERATORS[ex.op].family], {"op": ex.op, "example": ex.id})
+    return session.share_link(sc.family_of(sc.OPERATORS[ex.op]).slug, {"op": ex.op, "example": ex.id})
 
 
 # -- the figures (one small function each, so the explorer's player can replace them) ---------------------

@@ -112,7 +112,18 @@ def test_different_seeds_give_different_exercises():
     assert len(seen) == 40
 
 
-@pytest.mark.parametrize("op", list(sc.OPERATORS))
+PRACTISED = [name for name, spec in sc.OPERATORS.items() if spec.family in sp.exercises.CASE_DRAWERS]
+
+
+def test_a_version_of_a_family_practice_does_not_draw_is_refused_by_name():
+    others = [name for name in sc.OPERATORS if name not in PRACTISED]
+    for op in others:
+        assert sp.levels_for(op) == ()
+        with pytest.raises(ValueError, match=f"op = '{op}'.*not yet for"):
+            sp.make_exercise(1, 1, op)
+
+
+@pytest.mark.parametrize("op", PRACTISED)
 def test_op_restricts_the_exercise_to_that_version(op):
     allowed = sp.levels_for(op)
     assert 1 in allowed and 5 in allowed

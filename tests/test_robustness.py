@@ -71,7 +71,7 @@ def test_cached_arrays_are_never_mutated():
             with pytest.raises(ValueError):
                 arr.reshape(-1)[:1] = 0
     for e in small:  # drive the pages over the same cached cases
-        page = {"nd": "nd", "elements": "elements", "update": "update"}[__import__("scatter_core").OPERATORS[e.op].family]
+        page = __import__("scatter_core").families.family_of(__import__("scatter_core").OPERATORS[e.op]).slug
         at = open_page(page, op=e.op, example=e.id)
         for _ in range(2):
             nxt = next((x for x in at.button if x.label == "▶" and not x.disabled), None)
