@@ -23,7 +23,8 @@ fi
 if ! "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   echo "install-test-deps: the test suite needs Python 3.11 or newer; $VENV has $("$VENV/bin/python" -V 2>&1)." >&2
   echo "  Its runtimes extra pins onnxruntime 1.31.1, the version ../shared/semantics.md was verified on," >&2
-  echo "  and onnxruntime 1.31.1 has no wheel for Python 3.10. The app itself runs on 3.10." >&2
+  echo "  and onnxruntime 1.31.1 has no wheel for Python 3.10 (nor has jaxlib 0.10.2, the frameworks" >&2
+  echo "  extra's pin). The app itself runs on 3.10." >&2
   echo "  Use a newer interpreter, e.g.: PYTHON=python3.11 VENV=.venv-tests bash scripts/install-test-deps.sh" >&2
   exit 1
 fi
