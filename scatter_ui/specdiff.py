@@ -215,6 +215,16 @@ def runtime_rows(spec: OpSpec) -> list[dict[str, str]]:
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^])")
 
 
+BREAK = "\u200b"  # zero-width space: a place a long identifier may wrap in a narrow table cell
+_LONG = re.compile(r"\S{17,}")
+
+
+def breakable(text: str) -> str:
+    """Long unbroken tokens (identifiers, paths) get break opportunities after _ / . and - (a table never
+    grows wider than the page because of one word)."""
+    return _LONG.sub(lambda m: re.sub(r"([_/.\-])", "\\1" + BREAK, m.group(0)), str(text))
+
+
 def md_escape(text: str) -> str:
     """``text`` with every Markdown-active character backslash-escaped (a ``*`` stays a ``*``)."""
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
