@@ -475,14 +475,19 @@ def test_new_runtime_behaviours_are_marked_as_not_in_semantics_md():
 
 
 # ------------------------------------------------------------------------------ in a real browser
-@pytest.fixture(scope="module")
-def browser_page(server, browser):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1400})
+def _page(server, browser, width: int, height: int):
+    ctx = browser.new_context(viewport={"width": width, "height": height})
     pg = ctx.new_page()
     pg.console_errors = []
     pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
     pg.on("pageerror", lambda e: pg.console_errors.append(f"pageerror: {e}"))
     pg.base_url = server.url
+    return ctx, pg
+
+
+@pytest.fixture(scope="module")
+def browser_page(server, browser):
+    ctx, pg = _page(server, browser, 1400, 1400)
     yield pg
     ctx.close()
 
@@ -552,12 +557,7 @@ CLIPPED_JS = """(sel) => {
 
 @pytest.fixture(scope="module")
 def projector(server, browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
-    pg = ctx.new_page()
-    pg.console_errors = []
-    pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: pg.console_errors.append(f"pageerror: {e}"))
-    pg.base_url = server.url
+    ctx, pg = _page(server, browser, 1280, 720)
     pg.goto(server.url)
     _settle(pg, "Every worked example")
     yield pg
