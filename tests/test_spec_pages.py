@@ -197,6 +197,14 @@ def test_markdown_escaping_keeps_every_character_literal():
     assert specdiff.marked(b).endswith(":orange-background[**3**]")
 
 
+def test_word_diff_shows_a_change_hidden_by_stray_punctuation_matches():
+    a, b = specdiff.word_diff("data.shape[k:r-1]", "data.shape[k:r], i.e. indices.shape[:-1]")
+    assert [t for t, d in a if d] == ["-", "1", "]"]
+    assert "".join(t for t, d in b if d).startswith("], i.e.")
+    same, _ = specdiff.word_diff("x + y", "x + y")
+    assert not any(d for _, d in same)
+
+
 def test_comparison_url_round_trips_tab_a_and_b():
     at = open_page("spec-elements", tab=COMPARE, a="ScatterElements-11", b="ScatterElementsUpdate-12")
     assert at.tabs[1].proto.label == COMPARE
