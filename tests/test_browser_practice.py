@@ -129,17 +129,18 @@ def test_whole_output_typed_into_the_grid(server, browser):
 
 
 @pytest.mark.parametrize("width, height", [(1400, 1000), (390, 844)])
-def test_practice_screenshots(server, browser, width, height):
-    """The whole-output mode of a shared set opened from its link (the app's theme is light, .streamlit/config.toml)."""
+@pytest.mark.parametrize("mode", ["Step by step", "Whole output", "Multiple choice"])
+def test_practice_screenshots(server, browser, width, height, mode):
+    """Each mode on a shared set opened from its link (the app's theme is light, .streamlit/config.toml)."""
     ctx = browser.new_context(viewport={"width": width, "height": height})
     pg = ctx.new_page()
     errors = []
     pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    open_practice(pg, server, "set=4&level=3&n=3&mode=Whole+output")
+    open_practice(pg, server, "set=4&level=3&n=3&mode=" + mode.replace(" ", "+"))
     pg.get_by_text("Level 3 · set 4, exercise 1 of 3").first.wait_for(timeout=30_000)
-    pg.get_by_text("Check my output").first.wait_for(timeout=30_000)
     pg.locator("[data-testid=stPlotlyChart]").first.wait_for(timeout=30_000)
     pg.wait_for_timeout(800)
-    pg.screenshot(path=str(SCREENSHOTS / f"practice-output-{width}x{height}.png"))
+    name = mode.lower().replace(" ", "-")
+    pg.screenshot(path=str(SCREENSHOTS / f"practice-{name}-{width}x{height}.png"))
     assert errors == []
     ctx.close()
