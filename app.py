@@ -1,35 +1,58 @@
 """Scatter Explorer: the Streamlit entry point (run with `streamlit run app.py`).
 
 Routes with st.navigation over an explicit page list; each page file in
-pages/ is a thin call into scatter_ui.
+app_pages/ is a thin call into scatter_ui.
+
+The page files must not live in a directory named ``pages/`` beside this file. Streamlit decides once
+per server process, when the first session starts and before this script has ever called
+st.navigation, whether the app is an old-style "pages directory" app
+(``PagesManager.uses_pages_directory``, set from whether ``pages/`` exists). With that directory
+present, the first session's first run builds its pages from the file names (``nd_family``, not our
+``nd``), does not find a deep link's page, sends "Page not found" and only then runs this script,
+whose st.navigation finds the right page under the dialog. Every later session was fine, so the bug
+hit exactly the first visitor after a restart. Upstream: streamlit/streamlit#8860 ("Page not found
+when using MPAv2"), and the review of streamlit/streamlit#10276 describing a pages folder with MPAv2
+and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server's first session.
 """
 
 import streamlit as st
+
+from scatter_core.families import FAMILIES
 
 st.set_page_config(page_title="Scatter Explorer", page_icon="🧮", layout="wide")
 
 PAGES = {
     "Scatter Explorer": [
-        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
     ],
     "Explore step by step": [
-        st.Page("pages/nd_family.py", title="ScatterND family", icon=":material/view_in_ar:", url_path="nd"),
-        st.Page("pages/elements_family.py", title="Elements family", icon=":material/grid_on:",
+        st.Page("app_pages/nd_family.py", title="ScatterND family", icon=":material/view_in_ar:", url_path="nd"),
+        st.Page("app_pages/elements_family.py", title="Elements family", icon=":material/grid_on:",
                 url_path="elements"),
-        st.Page("pages/update_family.py", title="ScatterUpdate", icon=":material/view_week:", url_path="update"),
+        st.Page("app_pages/update_family.py", title="ScatterUpdate", icon=":material/view_week:", url_path="update"),
     ],
     "Tools": [
-        st.Page("pages/check_expected.py", title="Check expected output", icon=":material/fact_check:",
+        st.Page("app_pages/check_expected.py", title="Check expected output", icon=":material/fact_check:",
                 url_path="check"),
-        st.Page("pages/practice_page.py", title="Practice", icon=":material/school:", url_path="practice"),
+        st.Page("app_pages/practice.py", title="Practice", icon=":material/school:", url_path="practice"),
     ],
     "Specs": [
-        st.Page("pages/spec_nd.py", title="ScatterND specs", icon=":material/history_edu:", url_path="spec-nd"),
-        st.Page("pages/spec_elements.py", title="Elements specs", icon=":material/history_edu:",
+        st.Page("app_pages/spec_nd.py", title="ScatterND specs", icon=":material/history_edu:", url_path="spec-nd"),
+        st.Page("app_pages/spec_elements.py", title="Elements specs", icon=":material/history_edu:",
                 url_path="spec-elements"),
-        st.Page("pages/spec_update.py", title="ScatterUpdate spec", icon=":material/history_edu:",
+        st.Page("app_pages/spec_update.py", title="ScatterUpdate spec", icon=":material/history_edu:",
                 url_path="spec-update"),
     ],
 }
+
+# Every other family record gets its explorer and spec page from the record alone (issue 16:
+# TensorScatter, SliceScatter): app_pages/<slug>_family.py and app_pages/spec_<slug>.py.
+_listed = {page.url_path for page in PAGES["Explore step by step"]}
+for _family in FAMILIES.values():
+    if _family.slug not in _listed:
+        PAGES["Explore step by step"].append(
+            st.Page(_family.page, title=_family.title, icon=":material/animation:", url_path=_family.slug))
+        PAGES["Specs"].append(st.Page(f"app_pages/spec_{_family.slug}.py", title=f"{_family.title} spec",
+                                      icon=":material/history_edu:", url_path=f"spec-{_family.slug}"))
 
 st.navigation(PAGES).run()

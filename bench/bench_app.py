@@ -1,8 +1,8 @@
 """App speed, measured with Streamlit's AppTest (server side, no browser).
 
 For every spec example: the first render of its explorer page, the median time of a
-step change (the ▶ next button: one rerun), and the size of the animated figure sent to
-the browser. Run: python bench/bench_app.py [--quick]
+step change (the rerun the step player's report causes), and the size of the data sent to
+the player (figure, frames and captions). Run: python bench/bench_app.py [--quick]
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ import spec_examples  # noqa: E402
 from scatter_core import OPERATORS  # noqa: E402
 from tests.apptest_helpers import figures  # noqa: E402
 
-PAGE = {"nd": "pages/nd_family.py", "elements": "pages/elements_family.py", "update": "pages/update_family.py"}
+PAGE = {"nd": "app_pages/nd_family.py", "elements": "app_pages/elements_family.py",
+        "update": "app_pages/update_family.py"}
 LIMIT = 50_000_000
 
 
 def measure(example, repeats: int):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()  # AppTest knows the pages' url paths only after a first run
     at.switch_page(PAGE[OPERATORS[example.op].family])
     at.query_params.update({"op": example.op, "example": example.id})
     t0 = time.perf_counter()
@@ -39,13 +41,14 @@ def measure(example, repeats: int):
     figs = figures(at)
     if not figs:
         return first, None, None, (at.error[0].value[:60] if at.error else "no figure")
-    size = max(len(el.proto.srcdoc) for el in at.get("iframe"))
+    size = max(len(el.proto.json) for el in at.get("bidi_component"))
+    family = OPERATORS[example.op].family
+    n = figs[0]["n"]
     times = []
-    for _ in range(repeats):
-        buttons = [b for b in at.button if b.label in ("▶", "◀")]
-        button = next(b for b in buttons if not b.disabled)
+    for i in range(repeats):
+        at.session_state[f"{family}:step"] = (i + 1) % (n + 1)  # what the player's report sets
         t0 = time.perf_counter()
-        button.click().run()
+        at.run()
         times.append(time.perf_counter() - t0)
     return first, statistics.median(times), size, ""
 

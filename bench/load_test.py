@@ -2,17 +2,22 @@
 
 Each session is a real Chromium page (Playwright, Debian's /usr/bin/chromium). It opens a
 different spec example, presses ▶ play in the figure, waits for the last frame and checks the
-output shown equals scatter_core's result, then presses the server-side ▶ (next step) button a
-few times and measures how long each rerun takes to show the new step. Sessions are bounded in
-number and time; all traffic goes to 127.0.0.1.
+output shown equals scatter_core's result. Sessions are bounded in number and time; all
+traffic goes to 127.0.0.1.
 
-Run: python bench/load_test.py [--sessions 20] [--timeout 240]
+Each session then makes ``--steps`` step clicks on the player (▶, and |◀ back to the start
+when it reaches the last step), timing each from the click until the page's URL carries the step.
+Prints the median and 95th-percentile step latency and the server's peak memory (VmHWM);
+``--json`` also writes them to a file.
+
+Run: python bench/load_test.py [--sessions 20] [--steps 4] [--timeout 240] [--json out.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import time
@@ -46,35 +51,27 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def session(browser, base: str, ex, deadline: float, results: list):
+async def session(browser, base: str, ex, deadline: float, results: list, clicks: int = 4):
     ctx = await browser.new_context(viewport={"width": 1300, "height": 1800})
     page = await ctx.new_page()
     row = {"example": ex.id, "ok": False, "steps_ms": [], "error": ""}
     try:
         family = OPERATORS[ex.op].family
         await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=60_000)
-        await page.get_by_text("Server step 0", exact=False).first.wait_for(timeout=60_000)
-        frame = None
-        while frame is None and time.monotonic() < deadline:
-            for fr in page.frames:
-                try:
-                    if await fr.evaluate("() => !!(document.getElementById('fig') || {dataset: {}}).dataset.ready"):
-                        frame = fr
-                except Exception:  # noqa: BLE001 - frames come and go during reruns
-                    pass
-            await asyncio.sleep(0.25)
-        await frame.get_by_text("▶ play").click()
-        n = len(await frame.evaluate("() => document.getElementById('fig').layout.sliders[0].steps")) - 1
+        fig = "[data-testid=scatter-figure]"
+        await page.wait_for_selector(f"{fig}[data-ready='1']", timeout=60_000)
+        await page.get_by_test_id("player-play").click()
+        n = await page.evaluate(f"() => Number(document.querySelector('{fig}').closest('[data-testid=scatter-player]')"
+                                ".querySelector('[data-testid=player-slider]').max)")
         want = scatter(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
         while time.monotonic() < deadline:
-            caption = await frame.evaluate(
-                "() => document.getElementById('fig').layout.annotations.map(a => a.text).join(' ')")
-            if f"step {n} of {n}" in caption:
+            step = await page.evaluate("() => document.querySelector('[data-testid=scatter-player]').dataset.step")
+            if step == str(n):
                 break
             await asyncio.sleep(0.3)
-        cells = await frame.evaluate(
-            "() => { const t = document.getElementById('fig').data[2];"
-            " return [t.customdata.flat(), t.text.flat()]; }")
+        cells = await page.evaluate(
+            f"() => {{ const t = document.querySelector('{fig}').data[2];"
+            " return [t.customdata.flat().map(c => c.split(' = ')[0]), t.text.flat()]; }")
         shown = {pos: text.split("<br>")[0] for pos, text in zip(*cells) if pos}
         mismatched = [pos for pos, text in shown.items()
                       if not _close(text, fmt_value(want[_position(pos)]))]
@@ -82,10 +79,22 @@ async def session(browser, base: str, ex, deadline: float, results: list):
             row["ok"] = True
         else:
             row["error"] = f"{len(mismatched)} of {len(shown)} cells differ, e.g. {mismatched[:3]}"
-        for k in range(1, min(n, 4) + 1):
+        k = 0
+        await page.get_by_test_id("player-first").click()
+        await page.wait_for_function("() => new URL(location.href).searchParams.get('step') === '0'", timeout=60_000)
+        for _ in range(clicks):
+            if time.monotonic() > deadline:
+                break
             t0 = time.monotonic()
-            await page.get_by_role("button", name="▶", exact=True).click()
-            await page.get_by_text(f"Server step {k}:", exact=False).first.wait_for(timeout=30_000)
+            if k >= n:  # at the last step: back to the start
+                k = 0
+                await page.get_by_test_id("player-first").click()
+            else:
+                k += 1
+                await page.get_by_test_id("player-next").click()
+            # the step reaches the server: the URL carries it
+            await page.wait_for_function(f"() => new URL(location.href).searchParams.get('step') === '{k}'",
+                                         timeout=60_000)
             row["steps_ms"].append((time.monotonic() - t0) * 1000)
     except Exception as exc:  # noqa: BLE001 - a failed session is a result, not a crash of the script
         row["error"] = f"{type(exc).__name__}: {exc}"[:200]
@@ -109,7 +118,16 @@ def _close(a: str, b: str) -> bool:
         return False
 
 
-async def main_async(n: int, timeout: float) -> int:
+def percentile(values: list, q: float) -> float:
+    """The q-th percentile (0..100) by linear interpolation between the sorted values."""
+    v = sorted(values)
+    pos = (len(v) - 1) * q / 100
+    lo = int(pos)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
+
+
+async def main_async(n: int, timeout: float, clicks: int = 4, json_path: str | None = None) -> int:
     from playwright.async_api import async_playwright
 
     server = AppServer().start()
@@ -124,7 +142,8 @@ async def main_async(n: int, timeout: float) -> int:
             deadline = time.monotonic() + timeout
             results: list = []
             t0 = time.monotonic()
-            await asyncio.gather(*(session(browser, server.url, ex, deadline, results) for ex in pick_examples(n)))
+            await asyncio.gather(*(session(browser, server.url, ex, deadline, results, clicks)
+                                   for ex in pick_examples(n)))
             wall = time.monotonic() - t0
             await browser.close()
         rss = peak_rss_mb(server.proc.pid)
@@ -134,9 +153,16 @@ async def main_async(n: int, timeout: float) -> int:
     steps = [s for r in results for s in r["steps_ms"]]
     print(f"sessions: {n}, succeeded: {ok}, wall time {wall:.1f} s")
     if steps:
-        print(f"server-side step latency (click to new step shown), {len(steps)} steps: "
-              f"median {statistics.median(steps):.0f} ms, worst {max(steps):.0f} ms")
+        print(f"step round trip (click until the URL carries the step), {len(steps)} steps: "
+              f"median {statistics.median(steps):.0f} ms, p95 {percentile(steps, 95):.0f} ms, "
+              f"worst {max(steps):.0f} ms")
     print(f"server peak memory (VmHWM): {rss:.0f} MB")
+    if json_path:
+        Path(json_path).write_text(json.dumps({
+            "sessions": n, "succeeded": ok, "clicks_per_session": clicks, "wall_s": round(wall, 1),
+            "steps": len(steps), "median_ms": round(statistics.median(steps)) if steps else None,
+            "p95_ms": round(percentile(steps, 95)) if steps else None, "worst_ms": round(max(steps)) if steps else None,
+            "peak_rss_mb": round(rss), "failed": [r for r in results if not r["ok"]]}, indent=1))
     for r in results:
         if not r["ok"]:
             print(f"  FAILED {r['example']}: {r['error']}")
@@ -147,10 +173,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=240)
+    parser.add_argument("--steps", type=int, default=4, help="server-side step clicks per session (at most 60)")
+    parser.add_argument("--json", default=None, help="also write the results to this file")
     args = parser.parse_args()
     if not 1 <= args.sessions <= 50:
         parser.error("--sessions must be between 1 and 50")
-    sys.exit(asyncio.run(main_async(args.sessions, args.timeout)))
+    if not 0 <= args.steps <= 60:
+        parser.error("--steps must be between 0 and 60")
+    sys.exit(asyncio.run(main_async(args.sessions, args.timeout, args.steps, args.json)))
 
 
 if __name__ == "__main__":

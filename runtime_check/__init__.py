@@ -17,11 +17,11 @@ imported inside the functions that need them.
 from ._common import RUNTIMES, RunResult
 from .compare import Comparison, compare, differing_cells
 from .core import available, not_runnable_reason, run, runtimes_for, stand_in
-from .divergences import DOCUMENTED, KNOWN_DIVERGENCES, OBSERVED, Case, Divergence
+from .divergences import DOCUMENTED, KNOWN_DIVERGENCES, OBSERVED, Divergence, RuntimeCase
 from .guarded import is_crash, run_guarded
 
 __all__ = [
-    "DOCUMENTED", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "Case", "Comparison", "Divergence", "RunResult",
+    "DOCUMENTED", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "Comparison", "Divergence", "RunResult", "RuntimeCase",
     "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "run", "run_guarded",
     "runtimes_for", "stand_in",
 ]

@@ -66,6 +66,29 @@ def as_array(name: str, value) -> np.ndarray:
     return arr
 
 
+def input_arrays(data, indices, updates) -> tuple:
+    """:func:`as_array` on the three inputs; an indices left out (None) stays None."""
+    return (as_array("data", data), None if indices is None else as_array("indices", indices),
+            as_array("updates", updates))
+
+
+def node_inputs(spec, data, indices, updates) -> list[tuple[str, np.ndarray]]:
+    """(name in the spec, array) for each tensor input of the node, in the node's order (``spec.inputs``);
+    an optional input left out (None) is skipped."""
+    arrays = {"data": data, "indices": indices, "updates": updates}
+    return [(i.name, arrays[i.role]) for i in spec.inputs if arrays[i.role] is not None]
+
+
+def int_list(name: str, value) -> list[int] | None:
+    """A list of Python ints from a list, tuple or 1-D integer array (SliceScatter's start ...); None otherwise."""
+    if isinstance(value, np.ndarray):
+        return [int(v) for v in value.tolist()] if value.ndim == 1 and value.dtype.kind in "iu" else None
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                                                for v in value):
+        return [int(v) for v in value]
+    return None
+
+
 def axis_array(axis) -> np.ndarray:
     """OpenVINO's axis input: integers become an int64 scalar; arrays keep their dtype."""
     if isinstance(axis, (bool, np.bool_)):

@@ -8,12 +8,12 @@ import numpy as np
 
 import scatter_core
 from scatter_core import ScatterError, get_spec
-from scatter_core.checks import coerce_updates
+from scatter_core.checks import coerce_updates, is_typed
 from scatter_core.spec import OpSpec
 
-from ._common import RUNTIMES, RunResult, as_array, error_text
+from ._common import RUNTIMES, RunResult, error_text, input_arrays
 from .core import available, not_runnable_reason, run, runtimes_for, stand_in
-from .divergences import Case, Divergence, match
+from .divergences import RuntimeCase, Divergence, match
 from .guarded import is_crash, run_guarded
 
 MAX_CELLS = 1000  # differing cells carried in a Comparison (n_cells gives the full count)
@@ -84,18 +84,17 @@ def _runtime_attrs(spec: OpSpec, attrs: dict) -> dict:
 
 
 def _inputs(spec: OpSpec, data, indices, updates):
-    data = as_array("data", data)
-    indices = as_array("indices", indices)
-    updates = as_array("updates", updates)
-    if data.dtype.kind in "biuf" and updates.dtype != data.dtype:
-        try:
-            updates = coerce_updates(spec, data, updates)  # scatter_core's one-type rule, when lossless
+    typed = is_typed(updates)
+    data, indices, updates = input_arrays(data, indices, updates)  # an indices left out stays None
+    if data.dtype.kind in "biuf" and updates.dtype != data.dtype and not typed:
+        try:  # untyped updates (a list) take data's dtype when no value changes, as in scatter_core
+            updates, _ = coerce_updates(spec, data, updates)
         except ScatterError:
             pass
     return data, indices, updates
 
 
-def _compare_one(runtime: str, result: RunResult, case: Case, op_name: str, core_out, core_err, note) -> Comparison:
+def _compare_one(runtime: str, result: RunResult, case: RuntimeCase, op_name: str, core_out, core_err, note) -> Comparison:
     common = dict(runtime=runtime, version=result.version, op=op_name, core_ok=core_out is not None,
                   runtime_ok=result.ok, core_output=core_out, runtime_output=result.output,
                   core_error=core_err, runtime_error=result.error, note=note)
@@ -174,7 +173,7 @@ def compare(op, data, indices, updates, *, runtimes=None, guarded: bool = True, 
             result = run_guarded(runtime, run_spec.name, data, indices, updates, timeout=timeout, **runtime_attrs)
         else:
             result = run(runtime, run_spec, data, indices, updates, **runtime_attrs)
-        case = Case(runtime, run_spec, data, indices, updates, runtime_attrs)
+        case = RuntimeCase(runtime, run_spec, data, indices, updates, runtime_attrs)
         out.append(_compare_one(runtime, result, case, run_spec.name, core_out, core_err, note))
     return out
 

@@ -1,7 +1,7 @@
 """The known runtime divergences, as data.
 
 Each :class:`Divergence` record says *where* a runtime departs from the spec
-text (``applies``: a predicate over the :class:`Case`: runtime, operator
+text (``applies``: a predicate over the :class:`RuntimeCase`: runtime, operator
 record, inputs and attributes), *how* (``outcome``: it computes another value,
 refuses a case the text allows, accepts a case the text forbids, or crashes),
 and, where the runtime's behaviour is predictable, *what exactly* it produces
@@ -43,13 +43,13 @@ OV_BOTH = ("openvino-cpu", "openvino-reference")
 
 
 @dataclass(frozen=True)
-class Case:
+class RuntimeCase:
     """One (runtime, operator version, inputs, attributes) as the runtime saw it."""
 
     runtime: str
     spec: OpSpec
     data: np.ndarray
-    indices: np.ndarray
+    indices: np.ndarray | None  # None: left out (TensorScatter) or absent (SliceScatter)
     updates: np.ndarray
     attrs: Mapping[str, object]
 
@@ -98,16 +98,16 @@ class Divergence:
     label: str
     runtimes: tuple[str, ...]
     outcome: str  # one of OUTCOMES
-    applies: Callable[[Case], bool]
+    applies: Callable[[RuntimeCase], bool]
     text: str  # the behaviour in semantics.md's words (DOCUMENTED) or as observed (OBSERVED)
     source: str  # where the text comes from
     quote: str = ""  # DOCUMENTED: a literal excerpt of semantics.md (whitespace-normalised) - the tests check it
-    model: Callable[[Case], np.ndarray | None] | None = None  # the runtime's exact output
+    model: Callable[[RuntimeCase], np.ndarray | None] | None = None  # the runtime's exact output
     relation: Callable[[np.ndarray, np.ndarray], bool] | None = None  # (core output, runtime output) -> explained?
     error: str | None = None  # regex the runtime's error message must match
     documented: bool = True
 
-    def matches(self, case: Case, outcome: str, output: np.ndarray | None, error: str | None,
+    def matches(self, case: RuntimeCase, outcome: str, output: np.ndarray | None, error: str | None,
                 core_output: np.ndarray | None = None) -> bool:
         if outcome != self.outcome or case.runtime not in self.runtimes:
             return False
@@ -123,8 +123,8 @@ class Divergence:
             if self.relation is not None:
                 if core_output is None or output is None or not self.relation(core_output, output):
                     return False
-        except (ValueError, TypeError, IndexError, KeyError, OverflowError, ZeroDivisionError):
-            return False
+        except (ValueError, TypeError, IndexError, KeyError, OverflowError, ZeroDivisionError, AttributeError):
+            return False  # (AttributeError: a predicate about indices on a case whose indices are None)
         return True
 
 
@@ -141,33 +141,33 @@ def _only_zero_signs_differ(core: np.ndarray, runtime: np.ndarray) -> bool:
     return bool(differ.any() and (core[differ] == 0).all() and (runtime[differ] == 0).all())
 
 
-def _is_ov(case: Case) -> bool:
+def _is_ov(case: RuntimeCase) -> bool:
     return case.spec.framework == "OpenVINO"
 
 
-def _is_onnx(case: Case) -> bool:
+def _is_onnx(case: RuntimeCase) -> bool:
     return case.spec.framework == "ONNX"
 
 
-def _int_data(case: Case) -> bool:
+def _int_data(case: RuntimeCase) -> bool:
     return case.data.dtype.kind in "iu"
 
 
-def _has_reduction_attr(case: Case) -> bool:
+def _has_reduction_attr(case: RuntimeCase) -> bool:
     return case.spec.attribute("reduction") is not None
 
 
-def _unknown_to_version(case: Case) -> bool:
+def _unknown_to_version(case: RuntimeCase) -> bool:
     return isinstance(case.reduction, str) and case.reduction not in case.spec.reduction_spellings
 
 
-def _version_with_spelling(case: Case) -> OpSpec | None:
+def _version_with_spelling(case: RuntimeCase) -> OpSpec | None:
     """The latest version of the op whose text has the given spelling (exact case)."""
     found = [s for s in versions_of(case.spec.op_type) if case.reduction in s.reduction_spellings]
     return found[-1] if found else None
 
 
-def _truncated_mean(case: Case):
+def _truncated_mean(case: RuntimeCase):
     """OpenVINO CPU's integer mean: the (wrapped) sum divided by the count, truncated toward zero."""
     spelling = case.spec.spelling_of("sum")
     use_init = bool(case.attrs.get("use_init_val", True))
@@ -182,48 +182,48 @@ def _truncated_mean(case: Case):
     return np.where(counts > 0, quotient, case.data).astype(case.data.dtype)
 
 
-def _k_zero(case: Case) -> bool:
+def _k_zero(case: RuntimeCase) -> bool:
     shape = case.indices.shape
     return case.spec.family == "nd" and len(shape) >= 1 and shape[-1] == 0 and int(np.prod(shape[:-1])) > 0
 
 
 def _computed_in(dtype):
     """Model: the runtime computes in ``dtype`` and casts the result back."""
-    def model(case: Case):
+    def model(case: RuntimeCase):
         with np.errstate(all="ignore"):
             out = case.core(data=case.data.astype(dtype), updates=case.updates.astype(dtype))
         return None if out is None else out.astype(case.data.dtype)
     return model
 
 
-def _bool_as_uint8(case: Case):
+def _bool_as_uint8(case: RuntimeCase):
     out = case.core(data=case.data.astype(np.uint8), updates=case.updates.astype(np.uint8))
     return None if out is None else out != 0
 
 
-def _expected_nd_updates_shape(case: Case):
+def _expected_nd_updates_shape(case: RuntimeCase):
     return tuple(case.indices.shape[:-1]) + tuple(case.data.shape[case.indices.shape[-1]:])
 
 
-def _negatives(case: Case) -> bool:
+def _negatives(case: RuntimeCase) -> bool:
     return case.indices.dtype.kind == "i" and case.indices.size > 0 and int(case.indices.min()) < 0
 
 
-def _below_minus_s(case: Case) -> bool:
+def _below_minus_s(case: RuntimeCase) -> bool:
     axis = case.axis
     if axis is None or case.spec.family != "elements" or not case.indices.size:
         return False
     return int(case.indices.astype(np.int64).min()) < -case.data.shape[axis]
 
 
-def _non_axis_dim_larger(case: Case) -> bool:
+def _non_axis_dim_larger(case: RuntimeCase) -> bool:
     axis = case.axis
     if case.spec.family != "elements" or axis is None or case.indices.ndim != case.data.ndim:
         return False
     return any(n > d for i, (n, d) in enumerate(zip(case.indices.shape, case.data.shape)) if i != axis)
 
 
-def _aliasing(case: Case):
+def _aliasing(case: RuntimeCase):
     """OpenVINO's Elements ops address cells by flat offset with data's strides, so (0, 3) of a
     (2, 3) tensor lands on (1, 0): the case as a 1-D scatter on the flattened data."""
     axis = case.axis
@@ -410,6 +410,9 @@ DOCUMENTED: tuple[Divergence, ...] = (
 _NO_REFERENCE_KERNEL = {
     "elements": ("int8", "uint8", "uint16", "float64"),
     "nd": ("int8", "int16", "uint8", "uint16", "float64"),
+    # SliceScatter-15: no Node.evaluate kernel at all (the wheel wires it only into the TEMPLATE plugin)
+    "slice": ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+              "float32", "float64"),
 }
 OBSERVED_SOURCE = "runtime_check tests on onnx 1.23.2 / onnxruntime 1.31.1 / OpenVINO 2026.4.1, 2026-11-22"
 
@@ -450,7 +453,8 @@ OBSERVED: tuple[Divergence, ...] = (
         lambda c: c.data.dtype.name in _NO_REFERENCE_KERNEL.get(c.spec.family, ()),
         "Not in semantics.md (which names only int8/uint8 mean): OpenVINO's reference implementation "
         "(Node.evaluate) has no ScatterElementsUpdate kernel for int8, uint8, uint16 and float64 data and no "
-        "ScatterNDUpdate kernel for int8, int16, uint8, uint16 and float64 data, whatever the reduction.",
+        "ScatterNDUpdate kernel for int8, int16, uint8, uint16 and float64 data, whatever the reduction, and no "
+        "SliceScatter-15 kernel at all (constant folding leaves the node in place too).",
         OBSERVED_SOURCE, error=r"Node\.evaluate returned False", documented=False),
     Divergence(
         "scatter-update-scalar-updates-reference", OV_REF, "refused",
@@ -458,6 +462,13 @@ OBSERVED: tuple[Divergence, ...] = (
         "Not in semantics.md (which says OV-ref accepts 0-D indices for ScatterUpdate-3): with 1-D data (so "
         "0-D updates too) the reference implementation fails with 'vector::_M_range_check'. With data of rank "
         ">= 2 it accepts 0-D indices as documented.", OBSERVED_SOURCE, error=r"_M_range_check", documented=False),
+    Divergence(
+        "updates-dtype-not-validated", ONNX_REF, "accepted",
+        lambda c: _is_onnx(c) and c.updates.dtype != c.data.dtype,
+        "Not in semantics.md: onnx.reference does not check that data and updates share one type T (onnx's "
+        "checker, onnxruntime and both specs do): float32 data with int64 updates runs, the updates cast to "
+        "data's dtype.", OBSERVED_SOURCE,
+        model=lambda c: c.core(updates=c.updates.astype(c.data.dtype)), documented=False),
     Divergence(
         "index-below-range-silent", OV_CPU, "accepted", lambda c: _is_ov(c) and _below_minus_s(c),
         "Not in semantics.md (which says: segfault): an index a little below -s (e.g. -5 on an axis of size 2) "
@@ -478,11 +489,102 @@ OBSERVED: tuple[Divergence, ...] = (
         model=lambda c: c.data.copy(), documented=False),
 )
 
-KNOWN_DIVERGENCES: tuple[Divergence, ...] = DOCUMENTED + OBSERVED
+
+# ------------------------------------------------------------ TensorScatter-24 on onnx.reference (issue 16)
+def _write_indices(c: RuntimeCase) -> np.ndarray:
+    return np.zeros(c.data.shape[:1], np.int64) if c.indices is None else np.asarray(c.indices)
+
+
+def _cache_case(c: RuntimeCase) -> bool:
+    return c.spec.family == "cache" and c.data.ndim >= 2
+
+
+def _sequence(c: RuntimeCase) -> tuple[int, int]:
+    """(sequence_length, max_sequence_length) of a TensorScatter case."""
+    axis = int(c.attrs.get("axis", -2)) % c.data.ndim
+    return c.updates.shape[axis], c.data.shape[axis]
+
+
+def _python_indexing_writes(c: RuntimeCase):
+    """onnx.reference's output for negative write indices: NumPy counts w + s < 0 from the end."""
+    w = _write_indices(c).astype(np.int64)
+    seq, max_len = _sequence(c)
+    if (w < -max_len).any() or (w + seq > max_len).any():
+        return None
+    return c.core(indices=np.where(w < 0, w + max_len, w), mode="circular")
+
+
+NEWOPS_OBSERVED: tuple[Divergence, ...] = (
+    Divergence(
+        "tensorscatter-reference-negative-write-index", ONNX_REF, "accepted",
+        lambda c: _cache_case(c) and (_write_indices(c) < 0).any(),
+        "Not in semantics.md: onnx.reference's TensorScatter indexes the cache with write_indices[b] + s as "
+        "NumPy does, so a negative write index counts from the end (in both modes); onnxruntime refuses it "
+        "('write_indices[0] = -1 is negative'), as scatter_core does.", OBSERVED_SOURCE,
+        model=_python_indexing_writes, documented=False),
+    Divergence(
+        "tensorscatter-reference-write-indices-shape", ONNX_REF, "accepted",
+        lambda c: _cache_case(c) and _write_indices(c).shape != c.data.shape[:1],
+        "Not in semantics.md: onnx.reference does not check the shape of write_indices; it reads "
+        "write_indices[b] for each batch entry b, so (3,) or (2, 1) for a batch of 2 run. onnxruntime refuses "
+        "them at shape inference.", OBSERVED_SOURCE,
+        model=lambda c: c.core(indices=_write_indices(c).reshape(-1)[:c.data.shape[0]]), documented=False),
+    Divergence(
+        "tensorscatter-reference-int32-write-indices", ONNX_REF, "accepted",
+        lambda c: _cache_case(c) and _write_indices(c).dtype != np.int64,
+        "Not in semantics.md: onnx.reference accepts write_indices of another integer type (int32); the "
+        "operator's type constraint is tensor(int64) and onnxruntime refuses the model.", OBSERVED_SOURCE,
+        model=lambda c: c.core(indices=_write_indices(c).astype(np.int64)), documented=False),
+    Divergence(
+        "tensorscatter-reference-empty-update-bound", ONNX_REF, "accepted",
+        lambda c: _cache_case(c) and _sequence(c)[0] == 0 and c.attrs.get("mode", "linear") == "linear",
+        "Not in semantics.md: with an update of sequence length 0 onnx.reference writes nothing and so never "
+        "checks the linear-mode rule write_indices[b] + sequence_length <= max_sequence_length; onnxruntime "
+        "checks it and refuses a write index past the end.", OBSERVED_SOURCE,
+        model=lambda c: c.data.copy(), documented=False),
+)
+
+# ------------------------------------------------------------ SliceScatter-15 on OpenVINO (issue 16)
+def _openvino_start(c: RuntimeCase) -> list[int] | None:
+    """SliceScatter's start as OpenVINO reads it: with a negative step, a start below -size selects the
+    first element (position 0) where Python's slicing, which Slice-8's text follows, selects nothing.
+    None when no sliced axis is affected."""
+    start, step = list(c.attrs.get("start") or ()), list(c.attrs.get("step") or ())
+    axes = c.attrs.get("axes")
+    axes = list(range(len(start))) if axes is None else [int(a) % c.data.ndim for a in axes]
+    moved = [0 if s < 0 and b < -c.data.shape[a] else b for a, b, s in zip(axes, start, step)]
+    return moved if moved != start else None
+
+
+def _openvino_slice_shape(c: RuntimeCase) -> tuple | None:
+    moved = _openvino_start(c)
+    if moved is None:
+        return None
+    return scatter_core.families.family_of(c.spec).updates_shape(c.data.shape, None, {**c.attrs, "start": moved})
+
+
+SLICE_START_TEXT = (
+    "Not in semantics.md: with a negative step OpenVINO (Slice-8 and SliceScatter-15 shape inference, so the CPU "
+    "plugin and the reference alike) reads a start below -size as the first element, so start -8, stop -8, "
+    "step -1 on an axis of size 3 selects element 0; Python's slicing, which Slice-8's text says it follows, "
+    "selects nothing there. OpenVINO then wants updates of its own slice shape.")
+
+NEWOPS_OBSERVED += (
+    Divergence(
+        "slice-negative-step-start-below", OV_BOTH, "refused",
+        lambda c: c.spec.family == "slice" and _openvino_slice_shape(c) not in (None, c.updates.shape),
+        SLICE_START_TEXT, OBSERVED_SOURCE, error=r"not compatible with expected slice shape", documented=False),
+    Divergence(
+        "slice-negative-step-start-below-accepted", OV_CPU, "accepted",
+        lambda c: c.spec.family == "slice" and _openvino_slice_shape(c) == c.updates.shape,
+        SLICE_START_TEXT, OBSERVED_SOURCE, model=lambda c: c.core(start=_openvino_start(c)), documented=False),
+)
+
+KNOWN_DIVERGENCES: tuple[Divergence, ...] = DOCUMENTED + OBSERVED + NEWOPS_OBSERVED
 BY_LABEL: Mapping[str, Divergence] = {d.label: d for d in KNOWN_DIVERGENCES}
 
 
-def match(case: Case, outcome: str, output: np.ndarray | None, error: str | None,
+def match(case: RuntimeCase, outcome: str, output: np.ndarray | None, error: str | None,
           core_output: np.ndarray | None = None) -> Divergence | None:
     """The first known divergence that explains this outcome, or None."""
     for divergence in KNOWN_DIVERGENCES:

@@ -5,10 +5,10 @@ on an index below ``-s`` for the Elements ops) or hang. The child runs
 ``python -m runtime_check.worker <dir>``; the case travels as files, never as
 pickles:
 
-* ``<dir>/inputs.npz``: ``data``, ``indices``, ``updates`` (and ``axis`` when it
-  is an array), written with ``np.savez`` and read back with
+* ``<dir>/inputs.npz``: ``data``, ``indices`` (absent when None), ``updates``
+  (and ``axis`` when it is an array), written with ``np.savez`` and read back with
   ``np.load(allow_pickle=False)``; object arrays are refused before writing;
-* ``<dir>/request.json``: runtime, op and the scalar attributes;
+* ``<dir>/request.json``: runtime, op and the scalar (or integer-list) attributes;
 * the child answers with ``<dir>/result.json`` (ok, error, version) and, on
   success, ``<dir>/output.npz``.
 
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._common import RunResult, as_array, axis_array, check_runtime_name, error_text, python_scalar
+from ._common import RunResult, as_array, axis_array, check_runtime_name, error_text, int_list, python_scalar
 from .core import _version_of
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the directory holding runtime_check/
@@ -38,15 +38,21 @@ MAX_STDERR = 1500
 def _json_attr(name, value):
     scalar = python_scalar(value)
     if scalar is None:
-        raise TypeError(f"attribute {name} = {value!r} must be a bool, int, float or str (arrays only for axis)")
+        scalar = int_list(name, value)  # SliceScatter's start, stop, step, axes
+    if scalar is None:
+        raise TypeError(f"attribute {name} = {value!r} must be a bool, int, float, str or a list of integers "
+                        f"(arrays only for axis)")
     return scalar
 
 
 def write_request(directory: Path, runtime: str, op: str, data, indices, updates, attrs: dict) -> None:
-    arrays = {"data": as_array("data", data), "indices": as_array("indices", indices),
-              "updates": as_array("updates", updates)}
+    arrays = {"data": as_array("data", data), "updates": as_array("updates", updates)}
+    if indices is not None:  # an optional input left out travels as an absent entry
+        arrays["indices"] = as_array("indices", indices)
     scalar_attrs = {}
     for key, value in attrs.items():
+        if value is None:  # an optional attribute left out (SliceScatter's axes)
+            continue
         if key == "axis" and not isinstance(value, (int, np.integer)):
             arrays["axis"] = axis_array(value)
         else:
@@ -59,7 +65,8 @@ def write_request(directory: Path, runtime: str, op: str, data, indices, updates
 def read_request(directory: Path):
     request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
     with np.load(directory / "inputs.npz", allow_pickle=False) as npz:
-        data, indices, updates = npz["data"], npz["indices"], npz["updates"]
+        data, updates = npz["data"], npz["updates"]
+        indices = npz["indices"] if "indices" in npz.files else None
         attrs = dict(request["attrs"])
         if request.get("axis_array"):
             attrs["axis"] = npz["axis"]

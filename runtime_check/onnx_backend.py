@@ -2,9 +2,11 @@
 
 One single-node model per call, built with ``onnx.helper``:
 
-* the graph has three inputs (``data``, ``indices``, ``updates``: graph inputs,
-  not initializers, so nothing is constant-folded away) with their exact dtypes
-  and shapes, and one node of the record's ``op_type``;
+* the graph has the version's tensor inputs (``data``, ``indices``, ``updates``;
+  TensorScatter-24's ``past_cache``, ``update``, ``write_indices``: the record's
+  ``inputs``, in the node's order, an optional one left out when None) as graph
+  inputs, not initializers, so nothing is constant-folded away, with their exact
+  dtypes and shapes, and one node of the record's ``op_type``;
 * the model imports exactly the default-domain opset of the version
   (``ScatterND-16`` -> opset 16, ``Scatter-9`` -> opset 9), so the runtime picks
   that version's kernel and attribute rules;
@@ -26,7 +28,7 @@ import numpy as np
 
 from scatter_core.spec import OpSpec
 
-from ._common import as_array, python_scalar
+from ._common import input_arrays, int_list, node_inputs, python_scalar
 
 
 def _attribute_value(name, value):
@@ -36,34 +38,37 @@ def _attribute_value(name, value):
     arr = np.asarray(value)
     if arr.dtype.kind in "iu" and arr.size == 1:  # a one-element axis array
         return int(arr.reshape(()))
+    if int_list(name, value) is not None:
+        return int_list(name, value)
     raise TypeError(f"attribute {name} = {value!r} cannot be written into an ONNX model")
 
 
-def build_model(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, attrs: dict):
+def build_model(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np.ndarray, attrs: dict):
     """The single-node ``onnx.ModelProto`` for ``spec`` at opset ``spec.version``."""
     from onnx import helper
 
     inputs = []
-    for name, arr in (("data", data), ("indices", indices), ("updates", updates)):
+    named = node_inputs(spec, data, indices, updates)
+    for name, arr in named:
         elem = helper.np_dtype_to_tensor_dtype(arr.dtype)
         inputs.append(helper.make_tensor_value_info(name, elem, list(arr.shape)))
     output = helper.make_tensor_value_info("output", helper.np_dtype_to_tensor_dtype(data.dtype), list(data.shape))
-    node_attrs = {k: _attribute_value(k, v) for k, v in attrs.items()}
-    node = helper.make_node(spec.op_type, ["data", "indices", "updates"], ["output"], **node_attrs)
+    node_attrs = {k: _attribute_value(k, v) for k, v in attrs.items() if v is not None}  # None: left out
+    node = helper.make_node(spec.op_type, [name for name, _ in named], ["output"], **node_attrs)
     graph = helper.make_graph([node], f"{spec.name.replace('-', '_')}_single_node", inputs, [output])
     opset = helper.make_opsetid("", spec.version)
     return helper.make_model(graph, opset_imports=[opset], ir_version=helper.find_min_ir_version_for([opset]),
                              producer_name="scatter-explorer runtime_check")
 
 
-def _feeds(data, indices, updates):
-    return {"data": data, "indices": indices, "updates": updates}
+def _feeds(spec: OpSpec, data, indices, updates):
+    return dict(node_inputs(spec, data, indices, updates))
 
 
 def run_onnxruntime(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
     import onnxruntime as ort
 
-    data, indices, updates = (as_array(n, v) for n, v in (("data", data), ("indices", indices), ("updates", updates)))
+    data, indices, updates = input_arrays(data, indices, updates)
     model = build_model(spec, data, indices, updates, attrs)
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1  # one thread: quick session start-up, deterministic loop order
@@ -72,14 +77,14 @@ def run_onnxruntime(spec: OpSpec, data, indices, updates, attrs: dict) -> np.nda
     session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
     run_options = ort.RunOptions()
     run_options.log_severity_level = 4
-    return np.asarray(session.run(None, _feeds(data, indices, updates), run_options)[0])
+    return np.asarray(session.run(None, _feeds(spec, data, indices, updates), run_options)[0])
 
 
 def run_onnx_reference(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
     from onnx.reference import ReferenceEvaluator
 
-    data, indices, updates = (as_array(n, v) for n, v in (("data", data), ("indices", indices), ("updates", updates)))
+    data, indices, updates = input_arrays(data, indices, updates)
     model = build_model(spec, data, indices, updates, attrs)
     evaluator = ReferenceEvaluator(model)
     with np.errstate(all="ignore"):  # integer wrap-around and float overflow are results, not warnings
-        return np.asarray(evaluator.run(None, _feeds(data, indices, updates))[0])
+        return np.asarray(evaluator.run(None, _feeds(spec, data, indices, updates))[0])

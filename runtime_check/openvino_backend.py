@@ -7,10 +7,13 @@ lives in: ``openvino.<opset>.<snake_case(op_type)>``, where ``<opset>`` is the
 record's ``extra["openvino_opset"]`` if present (``ScatterNDUpdate-3`` exists
 only in ``opset4``, ``ScatterNDUpdate-15`` is built by ``opset15``) and
 ``opset<version>`` otherwise (``ScatterElementsUpdate-12`` -> ``opset12``,
-``ScatterUpdate-3`` -> ``opset3``). ``data``, ``indices`` and ``updates`` are
-``Parameter`` nodes with the exact element types and static shapes; ``axis``
-(an input in OpenVINO) is a ``Constant``; ``reduction`` and ``use_init_val``
-are passed as given, so OpenVINO's own attribute checks apply.
+``ScatterUpdate-3`` -> ``opset3``). The record's tensor inputs (``data``,
+``indices``, ``updates``; SliceScatter-15 has no indices) are ``Parameter``
+nodes with the exact element types and static shapes, in the record's
+``inputs`` order; every attribute that is an input in OpenVINO (``is_input``:
+``axis``; SliceScatter's ``start``, ``stop``, ``step`` and the optional ``axes``,
+left out when None) follows as a ``Constant``, in attribute order; ``reduction``
+and ``use_init_val`` are passed as given, so OpenVINO's own attribute checks apply.
 
 "openvino-cpu"
 --------------
@@ -54,7 +57,7 @@ import numpy as np
 
 from scatter_core.spec import OpSpec
 
-from ._common import as_array, axis_array
+from ._common import axis_array, input_arrays, int_list, node_inputs
 
 _CORE = None
 _CORE_LOCK = threading.Lock()
@@ -69,15 +72,27 @@ def factory(spec: OpSpec):
     return getattr(module, func_name)
 
 
+def _input_array(name: str, value) -> np.ndarray:
+    """An attribute given to OpenVINO as a tensor input: integers as int64 (a scalar, or a 1-D list)."""
+    values = int_list(name, value)
+    if values is not None and not isinstance(value, np.ndarray):
+        return np.asarray(values, dtype=np.int64).reshape(len(values))
+    return axis_array(value)
+
+
 def _split_attrs(spec: OpSpec, attrs: dict):
-    """(axis input or None, keyword attributes for the factory)."""
+    """(arrays of the attributes that are inputs, in attribute order; keyword attributes for the factory)."""
     attrs = dict(attrs)
-    axis_spec = spec.attribute("axis")
-    axis = None
-    if axis_spec is not None and axis_spec.is_input:
-        if "axis" not in attrs:
-            raise ValueError(f"axis is a required input of {spec.name}")
-        axis = axis_array(attrs.pop("axis"))
+    inputs = []
+    for a in spec.attributes:
+        if not a.is_input:
+            continue
+        value = attrs.pop(a.name, None)
+        if value is None:
+            if a.required:
+                raise ValueError(f"{a.name} is a required input of {spec.name}")
+            continue  # an optional input left out (SliceScatter's axes)
+        inputs.append(_input_array(a.name, value))
     kwargs = {}
     for key, value in attrs.items():
         if isinstance(value, np.bool_):
@@ -85,28 +100,25 @@ def _split_attrs(spec: OpSpec, attrs: dict):
         kwargs[key] = value
     if spec.attribute("reduction") is not None and "reduction" not in kwargs:
         kwargs["reduction"] = spec.default_reduction  # the factories' own default differs per opset
-    return axis, kwargs
+    return inputs, kwargs
 
 
-def build_node(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, attrs: dict,
+def build_node(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np.ndarray, attrs: dict,
                *, constant_inputs: bool = False):
     """(node, parameters, input arrays in the node's input order)."""
     import openvino as ov
     from openvino import opset1
 
-    axis, kwargs = _split_attrs(spec, attrs)
-    arrays = [data, indices, updates]
+    attr_inputs, kwargs = _split_attrs(spec, attrs)
+    named = node_inputs(spec, data, indices, updates)
     if constant_inputs:
         params = []
-        nodes = [ov.op.Constant(ov.Tensor(a)) for a in arrays]
+        nodes = [ov.op.Constant(ov.Tensor(a)) for _, a in named]
     else:
-        params = [opset1.parameter(list(a.shape), ov.Type(a.dtype.type), name=n)
-                  for n, a in zip(("data", "indices", "updates"), arrays)]
+        params = [opset1.parameter(list(a.shape), ov.Type(a.dtype.type), name=n) for n, a in named]
         nodes = list(params)
-    inputs = list(arrays)
-    if axis is not None:
-        nodes.append(ov.op.Constant(ov.Tensor(axis)))
-        inputs.append(axis)
+    inputs = [a for _, a in named] + attr_inputs
+    nodes += [ov.op.Constant(ov.Tensor(a)) for a in attr_inputs]
     node = factory(spec)(*nodes, **kwargs)
     return node, params, inputs
 
@@ -121,19 +133,15 @@ def _core():
         return _CORE
 
 
-def _arrays(data, indices, updates):
-    return tuple(as_array(n, v) for n, v in (("data", data), ("indices", indices), ("updates", updates)))
-
-
 def run_cpu(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
     import openvino as ov
 
-    data, indices, updates = _arrays(data, indices, updates)
-    node, params, _ = build_node(spec, data, indices, updates, attrs)
+    data, indices, updates = input_arrays(data, indices, updates)
+    node, params, inputs = build_node(spec, data, indices, updates, attrs)
     model = ov.Model([node], params, spec.name.replace("-", "_"))
     compiled = _core().compile_model(model, "CPU")
     request = compiled.create_infer_request()
-    request.infer([ov.Tensor(data), ov.Tensor(indices), ov.Tensor(updates)])
+    request.infer([ov.Tensor(a) for a in inputs[:len(params)]])
     return np.array(request.get_output_tensor(0).data, copy=True)
 
 
@@ -149,7 +157,7 @@ def _output_tensor(node):
 def run_reference(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
     import openvino as ov
 
-    data, indices, updates = _arrays(data, indices, updates)
+    data, indices, updates = input_arrays(data, indices, updates)
     node, _, inputs = build_node(spec, data, indices, updates, attrs)
     out = _output_tensor(node)
     if not node.evaluate([out], [ov.Tensor(a) for a in inputs]):
@@ -165,7 +173,7 @@ def run_constant_folding(spec: OpSpec, data, indices, updates, attrs: dict) -> n
     import openvino as ov
     from openvino import opset1, passes
 
-    data, indices, updates = _arrays(data, indices, updates)
+    data, indices, updates = input_arrays(data, indices, updates)
     node, _, _ = build_node(spec, data, indices, updates, attrs, constant_inputs=True)
     model = ov.Model([opset1.result(node)], [], "folded")
     manager = passes.Manager()

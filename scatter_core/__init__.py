@@ -3,22 +3,38 @@
 Pure NumPy. The public API:
 
 * ``OPERATORS``: versioned name -> spec record (:class:`OpSpec`).
+* ``FAMILIES``: family name -> :class:`Family` record (planner, updates-shape rule,
+  reading, export loop, title, URL slug); ``family_of(spec)``.
+* ``case(op, data, indices, updates, **attrs)``: the checked, planned :class:`Case`
+  (``run()``, ``trace()``, ``replace()``, ``for_version()``, ``attr_text()``, ``key``).
 * ``scatter(op, data, indices, updates, **attrs)``: the result.
 * ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
+* ``check_expected(...)``: compare a hand-written output and diagnose the mistake.
 * ``ScatterError``: raised for every invalid input.
+* ``fmt_value(v, dtype=None, width=None)``: the one number formatter for every label.
 """
 
 from __future__ import annotations
 
-from .checking import CheckReport, Diagnosis, check_expected
+from .case import Case, translate_attrs
+from .checking import DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, check_expected
+from .checks import MAX_ELEMENTS, UntypedArray, untyped
+from .describe import attr_text, fmt_attr
 from .engine import prepare, scatter
 from .errors import ScatterError
+from .families import FAMILIES, Family, family_by_slug, family_of
 from .findings import Finding
-from .parsing import parse_tensor
-from .reductions import REDUCTIONS, Reduction
+from .formatting import fmt_value
+from .parsing import MAX_TEXT, parse_tensor
+from .reductions import REDUCTIONS, Reduction, truncate_mean
 from .registry import FAMILY_TITLES, OPERATORS, OPERATORS_LIST, family_members, get_spec, versions_of
 from .spec import AttrSpec, IndexRule, OpSpec, RuntimeNote
-from .tracing import Trace
+from .tracing import CellWrites, Trace
+
+
+def case(op, data, indices, updates, **attrs) -> Case:
+    """Check the inputs of operator version ``op`` and plan its loop (raises :class:`ScatterError`)."""
+    return prepare(op, data, indices, updates, attrs)
 
 
 def trace(op, data, indices, updates, **attrs) -> Trace:
@@ -27,7 +43,9 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 
 
 __all__ = [
-    "CheckReport", "Diagnosis", "OPERATORS", "OPERATORS_LIST", "FAMILY_TITLES", "REDUCTIONS", "AttrSpec", "Finding", "IndexRule",
-    "OpSpec", "Reduction", "parse_tensor", "RuntimeNote", "ScatterError", "Trace", "family_members", "get_spec",
-    "check_expected", "scatter", "trace", "versions_of",
+    "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS",
+    "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Family",
+    "Finding", "IndexRule", "OpSpec", "Reduction", "RuntimeNote", "ScatterError", "Trace", "UntypedArray",
+    "attr_text", "case", "check_expected", "family_by_slug", "family_members", "family_of", "fmt_attr", "fmt_value",
+    "get_spec", "parse_tensor", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_of",
 ]

@@ -34,25 +34,20 @@ from typing import Callable, Iterator, Mapping
 
 import numpy as np
 
+from .case import Case, translate_attrs
 from .checks import as_tensor
-from .describe import fmt_value
-from .engine import apply_fast, prepare
+from .describe import fmt_attr, fmt_value
+from .engine import prepare
 from .errors import ScatterError, fmt_pos
-from .nd import expected_updates_shape as nd_updates_shape
+from .families import family_of
+from .plan import unravel
+from .reductions import truncate_mean
 from .registry import OPERATORS_LIST, family_members, get_spec, versions_of
-from .tracing import Trace, unravel
-from .update import expected_updates_shape as update_updates_shape
+from .tracing import Trace
 
 DEFAULT_RTOL = 1e-6
 DEFAULT_ATOL = 1e-9
 MAX_CHAINS = 200  # mismatched cells explained step by step (all are listed in ``mismatches``)
-
-# How each family reads one index: shown in the Elements-vs-ND diagnosis. Keyed by family, as the planners are.
-FAMILY_READING = MappingProxyType({
-    "elements": "one index per update, giving the coordinate along axis (the update's own position gives the rest)",
-    "nd": "each row of the last indices axis as a coordinate tuple addressing an element or a slice",
-    "update": "each index as a whole slice along axis",
-})
 
 
 @dataclass(frozen=True)
@@ -192,37 +187,11 @@ def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray) -> list[
 
 
 # -- alternatives ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Case:
-    """What an alternative needs: the inputs, the user's choice and its trace."""
-
-    spec: object
-    data: np.ndarray
-    indices: np.ndarray
-    updates: np.ndarray
-    attrs: Mapping[str, object]  # resolved, version's names
-    trace: Trace
-
-    def run(self, op=None, indices=None, updates=None, **changes) -> np.ndarray:
-        attrs = {**self.attrs, **changes}
-        attrs = {k: v for k, v in attrs.items() if v is not None}
-        p = prepare(op or self.spec, self.data, self.indices if indices is None else indices,
-                    self.updates if updates is None else updates, attrs)
-        return apply_fast(p, p.data.copy(order="C"))
-
-
+# Each alternative is a generator over (case, trace): the user's case (a scatter_core.Case) and its trace.
 Candidate = tuple  # (kind, attrs, message, compute: () -> ndarray | None)
 
 
-def _fmt_attr(name, value) -> str:
-    if isinstance(value, bool):
-        return f"{name}={'true' if value else 'false'}"
-    if isinstance(value, str):
-        return f"{name}={value!r}"
-    return f"{name}={value}"
-
-
-def alt_reduction(c: Case) -> Iterator[Candidate]:
+def alt_reduction(c: Case, t: Trace) -> Iterator[Candidate]:
     spec, chosen = c.spec, c.attrs.get("reduction")
     if spec.attribute("reduction") is None:
         return
@@ -232,42 +201,41 @@ def alt_reduction(c: Case) -> Iterator[Candidate]:
             continue
         yield ("reduction", {"reduction": spelling},
                f"Your expected output is what reduction={spelling!r} gives (you chose {chosen!r}).",
-               lambda s=spelling: c.run(reduction=s))
+               lambda s=spelling: c.replace(reduction=s).run())
         if flip and spec.reduction(spelling).ufunc is not None:
             other = not c.attrs.get("use_init_val", True)
             yield ("reduction", {"reduction": spelling, "use_init_val": other},
-                   f"Your expected output is what reduction={spelling!r} with {_fmt_attr('use_init_val', other)} "
-                   f"gives (you chose reduction={chosen!r}, {_fmt_attr('use_init_val', not other)}).",
-                   lambda s=spelling, o=other: c.run(reduction=s, use_init_val=o))
+                   f"Your expected output is what reduction={spelling!r} with {fmt_attr('use_init_val', other)} "
+                   f"gives (you chose reduction={chosen!r}, {fmt_attr('use_init_val', not other)}).",
+                   lambda s=spelling, o=other: c.replace(reduction=s, use_init_val=o).run())
 
 
-def alt_use_init_val(c: Case) -> Iterator[Candidate]:
+def alt_use_init_val(c: Case, t: Trace) -> Iterator[Candidate]:
     spec = c.spec
-    if spec.attribute("use_init_val") is None or c.trace.reduction.ufunc is None:
+    if spec.attribute("use_init_val") is None or t.reduction.ufunc is None:
         return
     old = bool(c.attrs.get("use_init_val", True))
     why = ("targeted cells start from the reduction's neutral value instead of data's" if old else
            "data's value takes part in the reduction")
     yield ("use_init_val", {"use_init_val": not old},
-           f"Your expected output is what {_fmt_attr('use_init_val', not old)} gives (you chose "
-           f"{_fmt_attr('use_init_val', old)}): with it, {why}.",
-           lambda: c.run(use_init_val=not old))
+           f"Your expected output is what {fmt_attr('use_init_val', not old)} gives (you chose "
+           f"{fmt_attr('use_init_val', old)}): with it, {why}.",
+           lambda: c.replace(use_init_val=not old).run())
 
 
-def alt_axis(c: Case) -> Iterator[Candidate]:
+def alt_axis(c: Case, t: Trace) -> Iterator[Candidate]:
     if c.spec.attribute("axis") is None:
         return
-    chosen = c.trace.resolved.axis
+    chosen = t.resolved.axis
     for axis in range(max(c.data.ndim, 1)):
         if axis == chosen:
             continue
         yield ("axis", {"axis": axis},
                f"Your expected output is what axis={axis} gives (you chose axis={c.attrs.get('axis')}).",
-               lambda a=axis: c.run(axis=a))
+               lambda a=axis: c.replace(axis=a).run())
 
 
-def alt_first_write_wins(c: Case) -> Iterator[Candidate]:
-    t = c.trace
+def alt_first_write_wins(c: Case, t: Trace) -> Iterator[Candidate]:
     if t.reduction.ufunc is not None or t.duplicate_groups().size == 0:
         return
     yield ("first-write-wins", {"duplicates": "first write wins"},
@@ -277,17 +245,15 @@ def alt_first_write_wins(c: Case) -> Iterator[Candidate]:
 
 
 def _skip_negative(c: Case) -> np.ndarray:
-    p = prepare(c.spec, c.data, c.indices, c.updates, dict(c.attrs))
-    keep = ~(p.plan.index_raw < 0).any(axis=1)
-    plan = dataclasses.replace(p.plan, targets=p.plan.targets[keep], sources=p.plan.sources[keep],
-                               index_cells=p.plan.index_cells[keep], index_raw=p.plan.index_raw[keep],
-                               index_norm=p.plan.index_norm[keep])
-    p = dataclasses.replace(p, plan=plan)
-    return apply_fast(p, p.data.copy(order="C"))
+    keep = ~(c.plan.index_raw < 0).any(axis=1)
+    plan = dataclasses.replace(c.plan, targets=c.plan.targets[keep], sources=c.plan.sources[keep],
+                               index_cells=c.plan.index_cells[keep], index_raw=c.plan.index_raw[keep],
+                               index_norm=c.plan.index_norm[keep])
+    return dataclasses.replace(c, plan=plan).run()
 
 
-def alt_negative_indices(c: Case) -> Iterator[Candidate]:
-    raw = c.trace.plan.index_raw
+def alt_negative_indices(c: Case, t: Trace) -> Iterator[Candidate]:
+    raw = t.plan.index_raw
     negative = raw < 0
     if not negative.any():
         return
@@ -300,7 +266,7 @@ def alt_negative_indices(c: Case) -> Iterator[Candidate]:
     yield ("negative-index", {"negative_indices": "|v|"},
            "Your expected output is what you get when the minus sign of negative indices is dropped (-1 read as "
            "1) instead of counting from the end (v + size).",
-           lambda: c.run(indices=np.abs(idx).astype(c.indices.dtype)))
+           lambda: c.replace(indices=np.abs(idx).astype(c.indices.dtype)).run())
     sizes = sorted(set(c.data.shape) | set(c.indices.shape) | set(c.updates.shape))
     for size in sizes:
         if size <= 0:
@@ -308,30 +274,25 @@ def alt_negative_indices(c: Case) -> Iterator[Candidate]:
         yield ("negative-index", {"negative_indices": f"v + {size}"},
                f"Your expected output is what you get when negative indices count from the end of a dimension of "
                f"size {size} (v + {size}) rather than of the dimension they index.",
-               lambda s=size: c.run(indices=np.where(idx < 0, idx + s, idx).astype(c.indices.dtype)))
+               lambda s=size: c.replace(indices=np.where(idx < 0, idx + s, idx).astype(c.indices.dtype)).run())
 
 
 def _mapped_attrs(c: Case, other) -> dict | None:
-    """The user's attributes in ``other``'s names and spellings; None if ``other`` cannot express them."""
-    canonical = c.trace.reduction.name
-    out = {}
-    if other.attribute("reduction") is not None:
-        spelling = other.spelling_of(canonical)
-        if spelling is None:
-            return None
-        out["reduction"] = spelling
-    elif canonical != "none":
+    """The user's attributes in ``other``'s names and spellings, axis aside (the readings choose it);
+    None if ``other`` cannot express them."""
+    mapped, dropped = translate_attrs(c.spec, c.attrs, other)
+    mapped.pop("axis", None)
+    dropped.pop("axis", None)
+    if dropped:
         return None
     if other.attribute("use_init_val") is not None:
-        out["use_init_val"] = bool(c.attrs.get("use_init_val", True))
-    elif not c.trace.use_init and c.trace.reduction.ufunc is not None:
-        return None
-    return out
+        mapped["use_init_val"] = c.use_init
+    return mapped
 
 
 def _readings(c: Case, other) -> Iterator[tuple[dict, np.ndarray, np.ndarray, str]]:
     """Ways to hand the same indices (and update values) to a family that reads them differently."""
-    idx, upd = c.indices, c.updates
+    _, idx, upd = c.given()
     index_forms = [(idx, "")]
     if idx.ndim >= 1 and idx.shape[-1] == 1 and idx.ndim > 1:
         index_forms.append((idx.reshape(idx.shape[:-1]), f"indices reshaped to {idx.shape[:-1]}"))
@@ -339,14 +300,9 @@ def _readings(c: Case, other) -> Iterator[tuple[dict, np.ndarray, np.ndarray, st
     axes = range(max(c.data.ndim, 1)) if other.attribute("axis") is not None else [None]
     for ix, note in index_forms:
         for axis in axes:
-            wanted = []
             try:
-                if other.family == "nd":
-                    wanted.append(nd_updates_shape(c.data.shape, ix.shape))
-                elif other.family == "update":
-                    wanted.append(update_updates_shape(c.data.shape, ix.shape, axis))
-                else:
-                    wanted.append(ix.shape)
+                shape = family_of(other).updates_shape(c.data.shape, ix.shape, {"axis": axis})
+                wanted = [] if shape is None else [shape]
             except (IndexError, ValueError, TypeError):
                 wanted = []
             forms = [(upd, "")]
@@ -358,9 +314,11 @@ def _readings(c: Case, other) -> Iterator[tuple[dict, np.ndarray, np.ndarray, st
                 yield extra, ix, uf, ", ".join(x for x in (note, unote) if x)
 
 
-def alt_family(c: Case) -> Iterator[Candidate]:
+def alt_family(c: Case, t: Trace) -> Iterator[Candidate]:
     spec = c.spec
-    for family in sorted({s.family for s in OPERATORS_LIST} - {spec.family}):
+    if c.given()[1] is None:  # no indices tensor given (SliceScatter, TensorScatter without write_indices)
+        return
+    for family in sorted({s.family for s in OPERATORS_LIST if family_of(s).indices != "unused"} - {spec.family}):
         members = sorted(family_members(family), key=lambda s: (s.framework != spec.framework, -s.version))
         for other in members:
             mapped = _mapped_attrs(c, other)
@@ -368,23 +326,22 @@ def alt_family(c: Case) -> Iterator[Candidate]:
                 continue
             for extra, ix, uf, note in _readings(c, other):
                 attrs = {"op": other.name, **mapped, **extra}
-                if ix.shape != c.indices.shape:
+                if ix.shape != c.given()[1].shape:
                     attrs["indices_shape"] = tuple(int(n) for n in ix.shape)
-                if uf.shape != c.updates.shape:
+                if uf.shape != c.updates_given_shape:
                     attrs["updates_shape"] = tuple(int(n) for n in uf.shape)
-                shown = ", ".join(_fmt_attr(k, v) for k, v in {**mapped, **extra}.items())
+                shown = ", ".join(fmt_attr(k, v) for k, v in {**mapped, **extra}.items())
                 msg = (f"Your expected output is what {other.name}{f' ({shown})' if shown else ''} gives when it "
-                       f"reads the same indices as {FAMILY_READING[other.family]}"
+                       f"reads the same indices as {family_of(other).reading}"
                        f"{f' ({note})' if note else ''}; you chose {spec.name}, which reads "
-                       f"{FAMILY_READING[spec.family]}.")
+                       f"{family_of(spec).reading}.")
                 yield ("family", attrs, msg,
                        lambda o=other, i=ix, u=uf, m={**mapped, **extra}: _run_other(c, o, i, u, m))
             break  # one record per family: the closest that can express the user's attributes
 
 
 def _run_other(c: Case, other, indices, updates, attrs) -> np.ndarray:
-    p = prepare(other, c.data, indices, updates, attrs)
-    return apply_fast(p, p.data.copy(order="C"))
+    return prepare(other, c.data, indices, updates, attrs).run()
 
 
 def _neighbours(spec) -> list:
@@ -402,72 +359,51 @@ def _neighbours(spec) -> list:
     return out
 
 
-def alt_version(c: Case) -> Iterator[Candidate]:
+def alt_version(c: Case, t: Trace) -> Iterator[Candidate]:
     spec = c.spec
+    _, indices, updates = c.given()
     for other in _neighbours(spec):
-        attrs, dropped = {}, []
-        for name, value in c.attrs.items():
-            a = other.attribute(name)
-            if name == "reduction":
-                spelling = other.spelling_of(c.trace.reduction.name) if a is not None else None
-                if spelling is not None:
-                    attrs[name] = spelling
-                elif value != spec.default_reduction:
-                    dropped.append(_fmt_attr(name, value))
-            elif a is not None:
-                attrs[name] = value
-            elif value is not None and not (spec.attribute(name) and spec.attribute(name).default == value):
-                dropped.append(_fmt_attr(name, value))
+        attrs, dropped = translate_attrs(spec, c.attrs, other)
         if other.attribute("axis") is not None and "axis" not in attrs:
             continue  # the user's reading has no axis to hand over
-        tail = f"; it has no {', '.join(dropped)}" if dropped else ""
+        tail = f"; it has no {', '.join(dropped.values())}" if dropped else ""
         yield ("version", {"op": other.name, **attrs},
                f"Your expected output is what the neighbouring version {other.name} gives (you chose "
                f"{spec.name}){tail}.",
-               lambda o=other, a=attrs: _run_other(c, o, c.indices, c.updates, a))
+               lambda o=other, a=attrs: _run_other(c, o, indices, updates, a))
 
 
-def _truncated_mean(c: Case) -> np.ndarray | None:
-    t = c.trace
-    targets = t.plan.targets.reshape(-1)
-    if targets.size == 0:
+def _truncated_mean(t: Trace) -> np.ndarray | None:
+    if t.plan.targets.size == 0:
         return None
-    # the last write to each cell holds its final accumulated sum and count
-    rev = targets[::-1]
-    cells, first_in_rev = np.unique(rev, return_index=True)
-    last = targets.size - 1 - first_in_rev
-    acc = t.acc_after.reshape(-1)[last].astype(np.int64)
-    count = t.counts.reshape(-1)[last].astype(np.int64)  # contributions: writes so far + use_init_val
-    count = np.where(count <= 0, 1, count)
-    trunc = np.where(acc < 0, -((-acc) // count), acc // count)
+    cells, acc, count = t.mean_parts()  # per written cell: the final sum and the contributions
     out = t.output.copy()
-    out.reshape(-1)[cells] = trunc.astype(out.dtype)
+    out.reshape(-1)[cells] = truncate_mean(acc, count).astype(out.dtype)
     return out
 
 
-def alt_mean_truncated(c: Case) -> Iterator[Candidate]:
-    t = c.trace
+def alt_mean_truncated(c: Case, t: Trace) -> Iterator[Candidate]:
     if not t.reduction.divides or t.data.dtype.kind not in "iu":
         return
     notes = " ".join(f"{n.runtimes} {n.text}." for n in c.spec.notes_on("integer-mean"))
     yield ("mean-truncated", {"reduction": c.attrs.get("reduction"), "rounding": "toward zero"},
            "Your expected output is the integer mean rounded toward zero (truncated); the spec rounds it down "
            "(toward −∞), which differs for negative, inexact means." + (f" Observed: {notes}" if notes else ""),
-           lambda: _truncated_mean(c))
+           lambda: _truncated_mean(t))
 
 
-ALTERNATIVES: tuple[Callable[[Case], Iterator[Candidate]], ...] = (
+ALTERNATIVES: tuple[Callable[[Case, Trace], Iterator[Candidate]], ...] = (
     alt_reduction, alt_use_init_val, alt_axis, alt_first_write_wins, alt_negative_indices, alt_family,
     alt_version, alt_mean_truncated,
 )
 
 
-def diagnose(c: Case, expected: np.ndarray, rtol: float, atol: float) -> list[Diagnosis]:
+def diagnose(c: Case, t: Trace, expected: np.ndarray, rtol: float, atol: float) -> list[Diagnosis]:
     """Every alternative reading that reproduces ``expected`` (and differs from the spec's result)."""
     found: list[Diagnosis] = []
     seen = set()
     for alternative in ALTERNATIVES:
-        for kind, attrs, message, compute in alternative(c):
+        for kind, attrs, message, compute in alternative(c, t):
             try:
                 with np.errstate(all="ignore"):
                     out = compute()
@@ -500,8 +436,8 @@ def check_expected(op, data, indices, updates, expected, *, rtol: float = DEFAUL
         raise ScatterError(f"rtol = {rtol!r} and atol = {atol!r} must be finite and >= 0", argument="tolerance",
                            rule="tolerance")
     spec = get_spec(op)
-    p = prepare(spec, data, indices, updates, attrs)
-    trace = Trace(p)
+    case = prepare(spec, data, indices, updates, attrs)
+    trace = case.trace()
     computed = trace.output
     expected = as_tensor("expected", expected)
     if expected.shape != computed.shape:
@@ -526,8 +462,7 @@ def check_expected(op, data, indices, updates, expected, *, rtol: float = DEFAUL
     resolved = dict(trace.attrs)
     diagnoses = []
     if bad_flat.size and diagnose_mismatch:
-        case = Case(spec, p.data, p.indices, as_tensor("updates", updates), MappingProxyType(resolved), trace)
-        diagnoses = diagnose(case, cast, float(rtol), float(atol))
+        diagnoses = diagnose(case, trace, cast, float(rtol), float(atol))
     return CheckReport(op=spec.name, attrs=MappingProxyType(resolved), computed=computed, expected=cast,
                        matches=not bad_flat.size, mismatches=mismatches, chains=chains, diagnoses=diagnoses,
                        rtol=float(rtol), atol=float(atol), lossy_cast=lossy, notes=tuple(notes), trace=trace)
@@ -542,34 +477,23 @@ def versions_accepting(op, data, indices, updates, expected, *, rtol: float = DE
         want = as_tensor("expected", expected)
     except ScatterError:
         return []
-    canonical = None
-    if isinstance(attrs.get("reduction"), str) and attrs["reduction"] in spec.reduction_spellings:
-        canonical = spec.reduction(attrs["reduction"]).name
     others = [s for s in versions_of(spec.op_type) if s.name != spec.name]
     others += [s for s in _neighbours(spec) if s not in others]
     found = []
     for other in others:
-        mapped = {}
-        for name, value in attrs.items():
-            if other.attribute(name) is None:
-                continue
-            if name == "reduction" and canonical is not None:
-                value = other.spelling_of(canonical)
-                if value is None:
-                    break
-            mapped[name] = value
-        else:
-            try:
-                with np.errstate(all="ignore"):
-                    p = prepare(other, data, indices, updates, mapped)
-                    out = apply_fast(p, p.data.copy(order="C"))
-                cast, _ = _cast(want, out.dtype)
-            except ScatterError:
-                continue
-            if cast.shape == out.shape and _agree(out, cast, rtol, atol).all():
-                shown = ", ".join(_fmt_attr(k, v) for k, v in mapped.items())
-                found.append(Diagnosis(
-                    "version", f"{spec.name} refuses these inputs, but {other.name}"
-                    f"{f' ({shown})' if shown else ''} accepts them and gives exactly your expected output.",
-                    MappingProxyType({"op": other.name, **mapped}), MappingProxyType({"op": other.name})))
+        mapped, dropped = translate_attrs(spec, attrs, other)
+        if "reduction" in dropped and other.attribute("reduction") is not None:
+            continue
+        try:
+            with np.errstate(all="ignore"):
+                out = prepare(other, data, indices, updates, mapped).run()
+            cast, _ = _cast(want, out.dtype)
+        except ScatterError:
+            continue
+        if cast.shape == out.shape and _agree(out, cast, rtol, atol).all():
+            shown = ", ".join(fmt_attr(k, v) for k, v in mapped.items())
+            found.append(Diagnosis(
+                "version", f"{spec.name} refuses these inputs, but {other.name}"
+                f"{f' ({shown})' if shown else ''} accepts them and gives exactly your expected output.",
+                MappingProxyType({"op": other.name, **mapped}), MappingProxyType({"op": other.name})))
     return found

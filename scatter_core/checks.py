@@ -12,6 +12,7 @@ import numpy as np
 
 from .describe import fmt_value
 from .errors import ScatterError, fmt_pos
+from .plan import PlanNote
 from .spec import OpSpec
 
 # Largest tensor scatter_core accepts (elements). The runnable spec examples top out at
@@ -23,9 +24,28 @@ MAX_ELEMENTS = 50_000_000
 SUPPORTED_KINDS = {"b": "bool", "i": "signed integer", "u": "unsigned integer", "f": "float"}
 
 
+class UntypedArray(np.ndarray):
+    """An array whose dtype nobody stated: it was inferred from the values (``parse_tensor`` of text
+    without ``dtype=``). Like a Python list or scalar, it may take data's dtype (see
+    :func:`coerce_updates`); ``numpy.asarray`` turns it back into a plain ndarray."""
+
+
+def untyped(values) -> np.ndarray:
+    """``values`` as an :class:`UntypedArray` (its dtype inferred, not stated)."""
+    return np.asarray(values).view(UntypedArray)
+
+
+def is_typed(value) -> bool:
+    """Does ``value`` state its dtype? NumPy arrays and scalars do; lists, Python scalars and
+    :class:`UntypedArray` (text without a dtype) do not."""
+    return isinstance(value, (np.ndarray, np.generic)) and not isinstance(value, UntypedArray)
+
+
 def as_tensor(name: str, value) -> np.ndarray:
-    """``numpy.asarray`` with the project's dtype and size rules."""
-    if isinstance(value, np.ndarray):
+    """``numpy.asarray`` with the project's dtype and size rules (an :class:`UntypedArray` becomes a plain one)."""
+    if isinstance(value, UntypedArray):
+        arr = np.asarray(value)
+    elif isinstance(value, np.ndarray):
         arr = value
     else:
         try:
@@ -58,20 +78,32 @@ def _dtype_name(dtype: np.dtype) -> str:
 
 
 def check_index_dtype(spec: OpSpec, indices: np.ndarray) -> None:
+    name = spec.input_name("indices")  # "write_indices" for TensorScatter
     if indices.dtype.kind not in "iu":
         raise ScatterError(
-            f"indices has dtype {indices.dtype}; {spec.name} takes integer indices "
-            f"({', '.join(spec.index_rule.dtypes)})", argument="indices", rule="index-dtype")
+            f"{name} has dtype {indices.dtype}; {spec.name} takes integer indices "
+            f"({', '.join(spec.index_rule.dtypes)})", argument=name, rule="index-dtype")
     if _dtype_name(indices.dtype) not in spec.index_rule.dtypes:
         raise ScatterError(
-            f"indices has dtype {indices.dtype}; {spec.name} allows only "
-            f"{', '.join(spec.index_rule.dtypes)} indices", argument="indices", rule="index-dtype")
+            f"{name} has dtype {indices.dtype}; {spec.name} allows only "
+            f"{', '.join(spec.index_rule.dtypes)} indices", argument=name, rule="index-dtype")
 
 
-def coerce_updates(spec: OpSpec, data: np.ndarray, updates: np.ndarray) -> np.ndarray:
-    """Bring updates to data's dtype (the spec's common type T) when no value changes."""
+def coerce_updates(spec: OpSpec, data: np.ndarray, updates: np.ndarray, *, typed: bool = False):
+    """Updates in data's dtype (the spec's one type T for both): ``(updates, note or None)``.
+
+    Both specs bind data and updates to one element type T. Typed updates (a NumPy array,
+    or text that states a dtype) of another dtype are refused. Untyped updates (lists,
+    scalars, text without a dtype) take data's dtype when no value changes; the note says so.
+    """
     if updates.dtype == data.dtype:
-        return updates
+        return updates, None
+    if typed:
+        raise ScatterError(
+            f"updates has dtype {updates.dtype} but data has dtype {data.dtype}; {spec.name} binds data and "
+            f"updates to one element type T (both the ONNX and the OpenVINO specs do, and the runtimes refuse "
+            f"the model), so typed updates must have data's dtype {data.dtype}",
+            argument="updates", rule="dtype-mismatch")
     with np.errstate(all="ignore"):
         cast = updates.astype(data.dtype)
         back = cast.astype(updates.dtype)
@@ -79,7 +111,10 @@ def coerce_updates(spec: OpSpec, data: np.ndarray, updates: np.ndarray) -> np.nd
     if updates.dtype.kind == "f":
         same |= np.isnan(updates) & np.isnan(back)
     if same.all():
-        return cast
+        return cast, PlanNote(
+            "updates-dtype", "info",
+            f"updates were given without a dtype ({updates.dtype} by their values) and take data's dtype "
+            f"{data.dtype}, which changes no value; {spec.name} binds data and updates to one type T.")
     pos = np.unravel_index(int(np.flatnonzero(~same.ravel())[0]), updates.shape)
     raise ScatterError(
         f"updates has dtype {updates.dtype} but data has dtype {data.dtype}; {spec.name} needs one type T "

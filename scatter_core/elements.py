@@ -39,7 +39,14 @@ def check_shapes(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: n
                 argument="indices", rule="dims")
 
 
-def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int) -> Plan:
+def updates_shape(data_shape, indices_shape, attrs) -> tuple[int, ...]:
+    """The updates shape the family needs: the shape of indices."""
+    return tuple(indices_shape)
+
+
+def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, attrs) -> Plan:
+    """The loop of one Elements case; ``attrs`` is the resolved attributes (``attrs.axis``)."""
+    axis = attrs.axis
     check_shapes(spec, data, indices, updates, axis)
     norm = check_index_values(spec, indices, data.shape[axis], axis, data.shape)
     strides = c_strides(data.shape)

@@ -1,38 +1,51 @@
-"""Attribute resolution, input preparation and the fast ``scatter`` kernel."""
+"""Attribute resolution, input preparation (:func:`prepare` makes a :class:`Case`) and ``scatter``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
 
-from . import buffers, elements, nd, update
-from .checks import as_tensor, check_index_dtype, coerce_updates, normalize_axis
-from .copying import copy_into
+from .case import Case
+from .checks import as_tensor, check_index_dtype, coerce_updates, is_typed, normalize_axis
 from .errors import ScatterError
-from .plan import Plan, is_iota
-from .reductions import Reduction, divide_mean
+from .families import family_of
+from .kernel import apply_fast, assign_in_order, values_in_loop_order  # noqa: F401 - re-exported
 from .registry import get_spec, versions_of
-from .segmented import count_by_target
 from .spec import OpSpec
 
-# Which module plans the loop of each family: data, not a branch.
-PLANNERS = MappingProxyType({"elements": elements.plan, "nd": nd.plan, "update": update.plan})
+COMMON_ATTRIBUTES = ("axis", "reduction", "use_init_val")  # resolved by the rules below; others by kind
 
 
 @dataclass(frozen=True)
 class Resolved:
-    """Attributes after applying defaults and the version's rules."""
+    """Attributes after applying defaults and the version's rules.
+
+    ``axis``, ``reduction`` and ``use_init_val`` are fields; any other attribute a
+    version declares (``mode``, ``start`` ...) is in ``others`` and reads as
+    ``resolved["mode"]`` or ``resolved.get("axes")``.
+    """
 
     axis: int | None
     reduction: str  # the version's own spelling
     use_init_val: bool
+    others: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    def _values(self) -> dict:
+        return {"axis": self.axis, "reduction": self.reduction, "use_init_val": self.use_init_val, **self.others}
+
+    def __getitem__(self, name: str):
+        return self._values()[name]
+
+    def get(self, name: str, default=None):
+        return self._values().get(name, default)
 
     def as_attrs(self, spec: OpSpec) -> dict:
         """The attributes as the version names them (what a user would pass)."""
-        values = {"axis": self.axis, "reduction": self.reduction, "use_init_val": self.use_init_val}
+        values = self._values()
         return {name: values[name] for name in spec.attribute_names}
 
 
@@ -79,137 +92,97 @@ def resolve_attrs(spec: OpSpec, attrs: Mapping, rank: int) -> Resolved:
     else:
         raise ScatterError(f"use_init_val = {use_init!r} must be true or false", argument="use_init_val",
                            rule="bool")
-    return Resolved(axis, reduction, use_init)
+    others = {a.name: _resolve_other(spec, a, attrs.get(a.name, a.default))
+              for a in spec.attributes if a.name not in COMMON_ATTRIBUTES}
+    return Resolved(axis, reduction, use_init, MappingProxyType(others))
 
 
-@dataclass(frozen=True)
-class Prepared:
-    spec: OpSpec
-    data: np.ndarray
-    indices: np.ndarray
-    updates: np.ndarray  # in data's dtype, in the shape the plan reads
-    resolved: Resolved
-    reduction: Reduction
-    plan: Plan
-
-    @property
-    def use_init(self) -> bool:
-        # use_init_val only matters for versions that have it; elsewhere data is always the start
-        return self.resolved.use_init_val
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def prepare(op, data, indices, updates, attrs: Mapping) -> Prepared:
+def _resolve_other(spec: OpSpec, a, raw):
+    """One attribute beyond axis / reduction / use_init_val, checked by its kind."""
+    if raw is None:
+        if a.required:
+            raise ScatterError(f"{a.name} is a required {'input' if a.is_input else 'attribute'} of {spec.name}",
+                               argument=a.name, rule="required")
+        return None
+    if a.kind == "int":
+        arr = np.asarray(raw)
+        if arr.dtype.kind not in "iu" or arr.size != 1 or arr.ndim > 1:
+            raise ScatterError(f"{a.name} = {raw!r} must be one integer for {spec.name}", argument=a.name,
+                               rule="int")
+        return int(arr.reshape(()))
+    if a.kind == "ints":
+        try:
+            arr = np.asarray(raw)
+        except (ValueError, TypeError):
+            arr = np.asarray(None)
+        if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+            raise ScatterError(f"{a.name} = {raw!r} must be a list of integers for {spec.name}",
+                               argument=a.name, rule="ints")
+        return tuple(int(v) for v in arr)
+    if a.kind == "bool":
+        if isinstance(raw, (bool, np.bool_)) or (_is_int(raw) and raw in (0, 1)):
+            return bool(raw)
+        raise ScatterError(f"{a.name} = {raw!r} must be true or false", argument=a.name, rule="bool")
+    if a.kind == "str":
+        if not isinstance(raw, str) or (a.choices and raw not in a.choices):
+            allowed = f"; allowed: {', '.join(repr(c) for c in a.choices)}" if a.choices else ""
+            raise ScatterError(f"{a.name} = {raw!r} is not allowed by {spec.name}{allowed}", argument=a.name,
+                               rule=a.name)
+        return raw
+    raise ScatterError(f"{spec.name}: attribute {a.name} has an unknown kind {a.kind!r}", argument=a.name,
+                       rule="kind")
+
+
+def prepare(op, data, indices, updates, attrs: Mapping) -> Case:
+    """Check every input of ``op`` and plan its loop: the :class:`Case` (raises ScatterError)."""
     spec = get_spec(op)
-    data = as_tensor("data", data)
-    indices = as_tensor("indices", indices)
-    updates = as_tensor("updates", updates)
-    check_index_dtype(spec, indices)
+    family = family_of(spec)
+    data = as_tensor(spec.input_name("data"), data)  # the spec's names: past_cache, update, write_indices ...
+    if indices is None:
+        if family.indices == "required":
+            raise ScatterError(f"indices is a required input of {spec.name}", argument="indices", rule="required")
+    else:
+        if family.indices == "unused":
+            raise ScatterError(f"{spec.name} reads no indices tensor (pass None); its slice comes from the "
+                               f"attributes", argument="indices", rule="unused")
+        indices = as_tensor(spec.input_name("indices"), indices)
+        check_index_dtype(spec, indices)
+    typed = is_typed(updates)
+    updates = as_tensor(spec.input_name("updates"), updates)
     resolved = resolve_attrs(spec, attrs, max(data.ndim, 1))
     reduction = spec.reduction(resolved.reduction)
     reduction.check_dtype(data.dtype, resolved.reduction, spec.name)
-    updates = coerce_updates(spec, data, updates)
-    plan = PLANNERS[spec.family](spec, data, indices, updates, resolved.axis)
-    return Prepared(spec, data, indices, updates.reshape(plan.updates_shape), resolved, reduction, plan)
+    given_shape = tuple(updates.shape)
+    updates, cast_note = coerce_updates(spec, data, updates, typed=typed)
+    plan = family.plan(spec, data, indices, updates, resolved)
+    if cast_note is not None:
+        plan = dataclasses.replace(plan, notes=plan.notes + (cast_note,))
+    loop_indices = plan.indices if plan.indices is not None else indices
+    if loop_indices is None:
+        loop_indices = NO_INDICES
+    return Case(spec, data, loop_indices, updates.reshape(plan.updates_shape), resolved, reduction, plan,
+                indices_given=indices is not None, updates_given_shape=given_shape)
 
 
-def apply_fast(p: Prepared, out: np.ndarray) -> np.ndarray:
-    """Write the scatter result into ``out`` (already holding a copy of data)."""
-    flat_out = out.reshape(-1)
-    targets = p.plan.targets.reshape(-1)
-    if targets.size == 0:
-        return out
-    values = values_in_loop_order(p.updates, p.plan.sources)
-    ufunc = p.reduction.combiner(out.dtype)
-    if ufunc is None:
-        assign_in_order(flat_out, targets, values)
-        return out
-    touched = counts = None
-    if not p.use_init or p.reduction.divides:
-        touched, counts = count_by_target(targets)
-    if not p.use_init:
-        flat_out[touched] = p.reduction.neutral_for(out.dtype)
-    with np.errstate(over="ignore", invalid="ignore"):  # float overflow to inf is the defined result
-        ufunc.at(flat_out, targets, values)
-    if p.reduction.divides:
-        flat_out[touched] = divide_mean(flat_out[touched], counts + int(p.use_init), out.dtype)
-    return out
-
-
-def _fancy_assignment_is_in_order() -> bool:
-    """Does ``a[idx] = v`` with a flat int64 ``idx`` apply the writes in order (the last one wins)?
-
-    NumPy's documentation leaves the order of repeated writes in an advanced assignment open;
-    its implementation for one flat index array writes them in order, and twice as fast as
-    ``np.put`` (which spends a function call on every element). This probe, run once at import,
-    and the duplicate-heavy tests against the spec loop keep that assumption checked.
-    """
-    n, cells = 8192, 61  # write i goes to cell (i * 7919) % 61: every cell is hit 134 times
-    writes = np.arange(n, dtype=np.int64)
-    targets = (writes * 7919) % cells
-    probe = np.full(cells, -1, dtype=np.int64)
-    probe[targets] = writes
-    last = np.empty(cells, dtype=np.int64)
-    last[targets[-cells:]] = writes[-cells:]  # 7919 and 61 are coprime: the last 61 writes hit every cell once
-    return bool(np.array_equal(probe, last))
-
-
-FANCY_ASSIGNMENT_IN_ORDER = _fancy_assignment_is_in_order()
-
-
-def assign_in_order(flat_out: np.ndarray, targets: np.ndarray, values: np.ndarray) -> None:
-    """``flat_out[targets[i]] = values[i]`` for i = 0, 1, ...: where a cell is written twice the last write wins."""
-    if FANCY_ASSIGNMENT_IN_ORDER:
-        flat_out[targets] = values
-    else:
-        np.put(flat_out, targets, values)
-
-
-def values_in_loop_order(updates: np.ndarray, sources: np.ndarray) -> np.ndarray:
-    """The update value of every write, flat, in loop order (``updates.flat[sources]``).
-
-    Most plans read updates in order (sources 0, 1, 2, ...): then this is a view of
-    updates and no gather is made.
-    """
-    flat = updates.reshape(-1)
-    sources = sources.reshape(-1)
-    if sources.size == 0:
-        return flat[:0]
-    if is_iota(sources) or _is_identity(sources):
-        return flat[:sources.size]
-    return flat[sources]
-
-
-def _is_identity(sources: np.ndarray) -> bool:
-    # n strictly increasing integers from 0 to n - 1 are exactly 0, 1, ..., n - 1; the check
-    # makes one bool temporary, not the int64 one of np.diff
-    flat = sources.reshape(-1)
-    return bool(flat[0] == 0 and flat[-1] == flat.size - 1 and np.all(flat[1:] > flat[:-1]))
+NO_INDICES = np.zeros((0,), dtype=np.int64)
+NO_INDICES.flags.writeable = False
 
 
 def scatter(op, data, indices, updates, *, out: np.ndarray | None = None, **attrs) -> np.ndarray:
     """Run operator version ``op`` on the inputs; returns a new array (or ``out``).
 
     ``attrs`` use the spec's names and spellings: ``axis``, ``reduction``,
-    ``use_init_val``. ``out``, if given, must have data's shape and dtype; it
-    receives the result, as with a NumPy ufunc. Invalid inputs raise
-    :class:`ScatterError` before ``out`` is written.
+    ``use_init_val`` (and any other attribute the version declares). ``out``, if
+    given, must have data's shape and dtype; it receives the result, as with a
+    NumPy ufunc. Invalid inputs raise :class:`ScatterError` before ``out`` is
+    written.
 
     A new result of 8 MB or more may be built on the memory of an earlier result
     that is no longer used (:mod:`scatter_core.buffers`), which spares the kernel's
     page faults; such an array reports ``owndata`` false.
     """
-    p = prepare(op, data, indices, updates, attrs)  # validate everything before touching out
-    if out is None:
-        out = buffers.empty(p.data.shape, p.data.dtype)  # a freed earlier result's memory if any
-        copy_into(out, p.data)
-        return apply_fast(p, out)
-    if not isinstance(out, np.ndarray) or out.shape != p.data.shape or out.dtype != p.data.dtype \
-            or not out.flags.c_contiguous or not out.flags.writeable:
-        raise ScatterError(
-            f"out must be a writeable C-contiguous array of data's shape {p.data.shape} and dtype "
-            f"{p.data.dtype}; got {getattr(out, 'shape', type(out).__name__)} "
-            f"{getattr(out, 'dtype', '')}".rstrip(), argument="out", rule="out")
-    in_place = out.ctypes.data == p.data.ctypes.data and p.data.flags.c_contiguous  # out is data itself
-    if not in_place:
-        copy_into(out, p.data)
-    return apply_fast(p, out)
+    return prepare(op, data, indices, updates, attrs).run(out=out)  # validates everything before touching out

@@ -15,7 +15,8 @@ import numpy as np
 
 from .describe import fmt_value
 from .errors import fmt_pos
-from .tracing import unravel
+from .plan import unravel
+from .reductions import truncate_mean
 
 MAX_LISTED = 1000  # cells carried in a finding; the message and details give the full count
 MAX_IN_MESSAGE = 4
@@ -41,28 +42,29 @@ def _cells(trace, flat) -> tuple[tuple[int, ...], ...]:
 
 def _dup_detail(trace):
     """Per duplicated cell: its flat position, the update positions and values reaching it."""
-    g = trace._groups
+    w = trace.cell_writes
     dup = trace.duplicate_groups()[:MAX_LISTED]
-    sizes = g.size[dup]
+    sizes = w.counts[dup]
     ends = np.cumsum(sizes)
     within = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - sizes, sizes)
-    sorted_pos = np.repeat(g.start[dup], sizes) + within  # every write to a duplicated cell, in sorted order
-    loop_pos = g.order[sorted_pos]
+    sorted_pos = np.repeat(w.first[dup], sizes) + within  # every write to a duplicated cell, grouped by cell
+    loop_pos = w.loop_positions[sorted_pos]
     coords = [tuple(row) for row in unravel(trace.plan.sources.reshape(-1)[loop_pos], trace.updates.shape).tolist()]
-    vals = trace._sorted_values[sorted_pos].tolist()
+    vals = w.values[sorted_pos].tolist()
     steps = (loop_pos // max(trace.slice_size, 1)).tolist()
     bounds = list(zip((ends - sizes).tolist(), ends.tolist()))
     positions = tuple(tuple(coords[a:b]) for a, b in bounds)
     values = tuple(tuple(vals[a:b]) for a, b in bounds)
     step_groups = tuple(tuple(steps[a:b]) for a, b in bounds)
-    return g.targets[g.start[dup]], positions, values, step_groups
+    return w.cells[dup], positions, values, step_groups
 
 
-def _list_cells(cells, positions, values) -> str:
+def _list_cells(cells, positions, values, dtype=None) -> str:
+    """``dtype``: the updates' dtype (values arrive as Python numbers from ``tolist``)."""
     parts = []
     for cell, pos, val in list(zip(cells, positions, values))[:MAX_IN_MESSAGE]:
         srcs = ", ".join(f"updates{fmt_pos(p)}" for p in pos)
-        parts.append(f"output{fmt_pos(cell)} ← {srcs} ({', '.join(fmt_value(v) for v in val)})")
+        parts.append(f"output{fmt_pos(cell)} ← {srcs} ({', '.join(fmt_value(v, dtype) for v in val)})")
     return "; ".join(parts)
 
 
@@ -83,7 +85,7 @@ def duplicate_index(trace):
         tail = f"With reduction {spelling} the competing values are combined ({red.describe(trace.data.dtype)})."
     note = trace.spec.note_text("duplicates")
     msg = (f"{total} output cell{'s are' if total != 1 else ' is'} written more than once: "
-           f"{_list_cells(cells, positions, values)}{more}. {tail}")
+           f"{_list_cells(cells, positions, values, trace.updates.dtype)}{more}. {tail}")
     return Finding("duplicate-index", "warning" if red.ufunc is None else "info", msg, cells, positions,
                    MappingProxyType({"count": total, "values": values, "steps": steps,
                                      "runtime_note": note}))
@@ -150,7 +152,7 @@ def float_order_sensitive(trace):
     msg = (f"The float result depends on the order the {trace.resolved.reduction} runs in: applying the "
            f"duplicated updates in {best['order']} order changes {best['n_cells']} cell(s); the largest "
            f"change is at output{fmt_pos(cell)}: {fmt_value(best['loop_value'])} in loop order vs "
-           f"{fmt_value(best['other_value'])} (difference {best['max_abs_diff']:.3g}). A kernel that "
+           f"{fmt_value(best['other_value'])} (difference {fmt_value(best['max_abs_diff'], width=9)}). A kernel that "
            f"accumulates in parallel can legitimately produce either.")
     return Finding("float-order-sensitive", "warning", msg, _cells(trace, best["cells_flat"]), (),
                    MappingProxyType(best))
@@ -172,16 +174,13 @@ def integer_mean_rounding(trace):
     notes = trace.spec.notes_on("integer-mean")
     if not (trace.reduction.divides and trace.data.dtype.kind == "i" and notes) or len(trace) == 0:
         return None
-    g = trace._groups
-    last = g.last
-    acc = trace.acc_after.reshape(-1)[g.order[last]].astype(np.int64)
-    count = g.size + int(trace.use_init)
-    trunc = np.where(acc < 0, -((-acc) // count), acc // count)
+    written, acc, count = trace.mean_parts()
+    trunc = truncate_mean(acc, count)
     floor = np.floor_divide(acc, count)
     differ = trunc != floor
     if not differ.any():
         return None
-    cells_flat = g.targets[last][differ]
+    cells_flat = written[differ]
     cells = _cells(trace, cells_flat)
     example = (f"output{fmt_pos(cells[0])}: floor {int(floor[differ][0])}, truncation {int(trunc[differ][0])}")
     msg = (f"Integer mean: {int(differ.sum())} cell(s) have a negative, inexact mean, where rounding down "

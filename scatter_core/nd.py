@@ -21,6 +21,11 @@ def expected_updates_shape(data_shape, indices_shape) -> tuple[int, ...]:
     return tuple(indices_shape[:-1]) + tuple(data_shape[k:])
 
 
+def updates_shape(data_shape, indices_shape, attrs) -> tuple[int, ...]:
+    """The updates shape the family needs: indices.shape[:-1] + data.shape[k:]."""
+    return expected_updates_shape(data_shape, indices_shape)
+
+
 def check_shapes(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray) -> tuple[np.ndarray, list]:
     notes = []
     if data.ndim < 1:
@@ -64,7 +69,7 @@ def _rows_if_all_in_range(tuples: np.ndarray, dims: tuple[int, ...]) -> np.ndarr
     return rows.astype(np.int64, copy=False)
 
 
-def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis=None) -> Plan:
+def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, attrs=None) -> Plan:
     updates, notes = check_shapes(spec, data, indices, updates)
     k = indices.shape[-1]
     loop_shape = tuple(indices.shape[:-1])

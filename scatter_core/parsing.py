@@ -6,6 +6,14 @@ dtype=int32)``), plus NumPy's str form without commas (``[[1 2] [3 4]]``).
 Nothing is evaluated: a small tokenizer and a recursive-descent reader with a
 depth bound. Every rejection is a :class:`ScatterError` naming the problem and
 where in the text it is.
+
+The work is bounded, not only the result: the text's length, each number's
+length (so ``int()`` never meets Python's digit limit), the nesting depth, the
+count of numbers and the count of tokens (brackets, commas, numbers: at most
+``TOKENS_PER_ELEMENT`` per allowed number, so two megabytes of ``[],`` stop
+after a few thousand tokens when 10,000 numbers are allowed). Every pass is
+linear in the tokens read; :func:`parse_work` reports the operations one parse
+took (tests/test_parsing.py holds it to ``WORK_PER_CHARACTER`` per character).
 """
 
 from __future__ import annotations
@@ -15,11 +23,15 @@ import re
 
 import numpy as np
 
+from .checks import UntypedArray
 from .errors import ScatterError
 
 MAX_TEXT = 2_000_000  # characters
 MAX_DEPTH = 32
 DEFAULT_MAX_ELEMENTS = 1_000_000
+MAX_NUMBER_CHARS = 400  # float64 tops out near 1.8e308 (309 digits); no supported dtype holds a longer number
+TOKENS_PER_ELEMENT = 8  # "[[[1]]]," is 8 tokens: room for unit axes, not for pages of empty lists
+WORK_PER_CHARACTER = 6  # the stated bound on parse_work(text) / len(text), checked by the tests
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
@@ -50,6 +62,8 @@ class _Reader:
         self.tokens: list = []
         self._pos = 0
         self.i = 0
+        self.max_tokens = TOKENS_PER_ELEMENT * max(max_elements, 1) + 4 * MAX_DEPTH + 16
+        self.ops = 0  # operations done: tokens read plus nodes built and visited (see parse_work)
 
     def fail(self, message: str, pos: int | None = None, rule: str = "syntax") -> ScatterError:
         where = f" at {_where(self.text, pos)}" if pos is not None else ""
@@ -63,7 +77,12 @@ class _Reader:
             if m is None:
                 raise self.fail(f"unexpected character {self.text[self._pos]!r}", self._pos)
             self._pos = m.end()
+            self.ops += 1
             if m.lastgroup != "ws":
+                if len(self.tokens) >= self.max_tokens:
+                    raise self.fail(
+                        f"the text has more than {self.max_tokens:,} brackets, commas and numbers, more than a "
+                        f"tensor of at most {self.max_elements:,} numbers ever needs", m.start(), rule="size")
                 return (m.lastgroup, m.group(), m.start())
         return ("end", "", n)
 
@@ -83,6 +102,7 @@ class _Reader:
     # value := number | bool | '[' items ']' | '(' items ')'
     def value(self, depth: int):
         kind, text, pos = self.peek()
+        self.ops += 1
         if depth > MAX_DEPTH:
             raise self.fail(f"nesting deeper than {MAX_DEPTH} levels", pos, rule="depth")
         if text in ("[", "("):
@@ -102,6 +122,11 @@ class _Reader:
             return ("list", items, pos)
         if kind == "num":
             self.take()
+            if len(text) > MAX_NUMBER_CHARS:
+                digits = sum(c.isdigit() for c in text)
+                raise self.fail(f"a number written with {digits:,} digits is too long (at most "
+                                f"{MAX_NUMBER_CHARS} characters per number; no supported dtype holds more than "
+                                f"309 digits)", pos, rule="range")
             self.count += 1
             if self.count > self.max_elements:
                 raise self.fail(f"more than {self.max_elements:,} numbers", pos, rule="size")
@@ -117,6 +142,7 @@ class _Reader:
 
 def _shape_of(node, reader: _Reader, depth=0):
     kind, payload, pos = node
+    reader.ops += 1
     if kind != "list":
         return ()
     if not payload:
@@ -131,11 +157,13 @@ def _shape_of(node, reader: _Reader, depth=0):
     return (len(payload),) + first
 
 
-def _flatten(node, out: list):
+def _flatten(node, out: list, reader: _Reader | None = None):
     kind, payload, _ = node
+    if reader is not None:
+        reader.ops += 1
     if kind == "list":
         for child, _ in payload:
-            _flatten(child, out)
+            _flatten(child, out, reader)
     else:
         out.append(node)
 
@@ -163,6 +191,23 @@ def parse_tensor(text: str, dtype=None, max_elements: int = DEFAULT_MAX_ELEMENTS
     ``dtype=`` in the text is used, else bool / int64 / float64 by the values.
     ``name`` is the input's name in error messages (``"data"``, ``"indices"`` ...).
     """
+    _check_text(text, name)
+    return _parse(_Reader(text, name, max_elements), dtype)
+
+
+def parse_work(text: str, dtype=None, max_elements: int = DEFAULT_MAX_ELEMENTS) -> int:
+    """The operations :func:`parse_tensor` does on ``text`` (tokens read, nodes built and visited),
+    whether it succeeds or fails: the measure the work bound is stated in."""
+    _check_text(text, "tensor")
+    reader = _Reader(text, "tensor", max_elements)
+    try:
+        _parse(reader, dtype)
+    except ScatterError:
+        pass
+    return reader.ops
+
+
+def _check_text(text, name: str) -> None:
     if not isinstance(text, str):
         raise ScatterError(f"{name}: expected text, got {type(text).__name__}", argument=name, rule="type")
     if len(text) > MAX_TEXT:
@@ -171,7 +216,31 @@ def parse_tensor(text: str, dtype=None, max_elements: int = DEFAULT_MAX_ELEMENTS
     if not text.strip():
         raise ScatterError(f"{name}: the text is empty; type a number or a nested list like [[1, 2], [3, 4]]",
                            argument=name, rule="empty")
-    reader = _Reader(text, name, max_elements)
+
+
+def _explicit_shape(reader: _Reader, kpos: int) -> tuple:
+    """The ``shape=(...)`` of NumPy's repr of an empty array, bounded like the elements themselves."""
+    reader.take()
+    reader.take("=")
+    shape_node = reader.value(1)
+    kind, payload, _ = shape_node
+    if kind != "list" or any(child[0] != "num" for child, _ in payload):
+        raise reader.fail("shape= needs a tuple of non-negative integers", kpos, rule="shape")
+    dims = tuple(_number(k, p) for (k, p, _), _ in payload)
+    if not all(isinstance(d, int) and d >= 0 for d in dims):
+        raise reader.fail("shape= needs a tuple of non-negative integers", kpos, rule="shape")
+    if len(dims) > MAX_DEPTH:
+        raise reader.fail(f"shape= has {len(dims)} dimensions; at most {MAX_DEPTH} are allowed", kpos, rule="shape")
+    # an empty array still gets drawn, windowed and checked along each axis: its other axes obey the
+    # element limit as if they held values
+    spread = math.prod(d for d in dims if d)
+    if spread > reader.max_elements:
+        raise reader.fail(f"shape={dims}: the dimensions other than 0 multiply to {spread:,}, more than the "
+                          f"{reader.max_elements:,} elements allowed", kpos, rule="size")
+    return dims
+
+
+def _parse(reader: _Reader, dtype) -> np.ndarray:
     text_dtype = None
     explicit_shape = None
     kind, word, pos = reader.peek()
@@ -187,14 +256,7 @@ def parse_tensor(text: str, dtype=None, max_elements: int = DEFAULT_MAX_ELEMENTS
             if key == ")":
                 break
             if key == "shape":  # NumPy's repr of an empty array: array([], shape=(0, 3), dtype=...)
-                reader.take()
-                reader.take("=")
-                shape_node = reader.value(1)
-                leaves: list = []
-                _flatten(shape_node, leaves)
-                explicit_shape = tuple(_number(k, p) for k, p, _ in leaves)
-                if shape_node[0] != "list" or not all(isinstance(d, int) and 0 <= d <= 2**31 for d in explicit_shape):
-                    raise reader.fail("shape= needs a tuple of non-negative integers", kpos, rule="shape")
+                explicit_shape = _explicit_shape(reader, kpos)
                 continue
             if key != "dtype":
                 raise reader.fail(f"only dtype= or shape= may follow the values in array(...), not {key!r}", kpos)
@@ -214,8 +276,9 @@ def parse_tensor(text: str, dtype=None, max_elements: int = DEFAULT_MAX_ELEMENTS
             raise reader.fail(f"shape={explicit_shape} does not match the values (shape {shape})", rule="shape")
         shape = explicit_shape
     leaves: list = []
-    _flatten(node, leaves)
+    _flatten(node, leaves, reader)
     values = [_number(k, p) for k, p, _ in leaves]
+    reader.ops += len(leaves)
     for v, (k, p, pos) in zip(values, leaves):
         if isinstance(v, float) and math.isinf(v) and "inf" not in p.lower():
             raise reader.fail(f"{p} is too large for a float", pos, rule="range")
@@ -227,10 +290,14 @@ def parse_tensor(text: str, dtype=None, max_elements: int = DEFAULT_MAX_ELEMENTS
             target = np.dtype(np.int64)
         else:
             target = np.dtype(np.float64)
-    return _convert(reader, values, leaves, shape, target)
+    arr = _convert(reader, values, leaves, shape, target)
+    # no dtype= in the text and none forced: the dtype came from the values, so the tensor may take
+    # data's dtype where a rule binds them (scatter_core.checks.coerce_updates)
+    return arr.view(UntypedArray) if dtype is None and text_dtype is None else arr
 
 
 def _convert(reader: _Reader, values, leaves, shape, target: np.dtype) -> np.ndarray:
+    reader.ops += len(values)
     if target.kind not in "biuf":
         raise reader.fail(f"dtype {target} is not supported (use bool, integer or float types)", rule="dtype")
     for v, (_, _, pos) in zip(values, leaves):
@@ -255,4 +322,7 @@ def _convert(reader: _Reader, values, leaves, shape, target: np.dtype) -> np.nda
                 pos = leaves[int(np.flatnonzero(overflow)[0])][2]
                 raise reader.fail(f"{arr[overflow][0]!r} overflows {target}", pos, rule="range")
             arr = narrowed
-    return arr.reshape(shape)
+    try:
+        return arr.reshape(shape)
+    except ValueError as exc:  # defensive: the shape checks above should leave nothing for NumPy to refuse
+        raise reader.fail(f"cannot make an array of shape {shape} ({exc})", rule="shape") from None

@@ -36,6 +36,9 @@ class Plan:
     source_free_axes: tuple[int, ...]  # updates axes a slice read spans
     updates_shape: tuple[int, ...]  # shape of updates as used (after accepting a 1-element 0-d slice)
     notes: tuple[PlanNote, ...] = field(default=())
+    # the indices the loop reads, when the planner made them (an optional indices input left out, e.g.
+    # zeros); None: the given indices (or none at all, for a family that reads no indices)
+    indices: np.ndarray | None = None
 
     @property
     def n_steps(self) -> int:
@@ -44,6 +47,14 @@ class Plan:
     @property
     def slice_size(self) -> int:
         return int(self.targets.shape[1])
+
+
+def unravel(flat, shape) -> np.ndarray:
+    """(len(flat), len(shape)) coordinates of flat C-order positions (0-d shapes give no columns)."""
+    flat = np.asarray(flat, dtype=np.int64).reshape(-1)
+    if len(shape) == 0:
+        return np.zeros((flat.size, 0), dtype=np.int64)
+    return np.stack(np.unravel_index(flat, shape), axis=-1)
 
 
 # Plans read updates and indices in order far more often than not: their "sources" and

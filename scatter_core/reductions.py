@@ -124,3 +124,12 @@ def divide_mean(acc: np.ndarray, count: np.ndarray, dtype: np.dtype) -> np.ndarr
     safe = np.where(count == 0, 1, count)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         return (acc / safe.astype(dtype)).astype(dtype)
+
+
+def truncate_mean(acc, count) -> np.ndarray:
+    """Integer sums divided by counts, rounded toward zero (int64): the OpenVINO CPU plugin's integer
+    mean (the spec rounds down, :func:`divide_mean`). A count of 0 counts as 1."""
+    acc = np.asarray(acc).astype(np.int64)
+    count = np.asarray(count).astype(np.int64)
+    count = np.where(count <= 0, 1, count)
+    return np.where(acc < 0, -((-acc) // count), acc // count)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from .errors import ScatterError
-from .spec import ANY_INT, AttrSpec, IndexRule, OpSpec, RuntimeNote
+from .spec import ANY_INT, AttrSpec, IndexRule, InputSpec, OpSpec, RuntimeNote
 
 ORT = "onnxruntime 1.31.1"
 ONNX_REF = "onnx.reference 1.23.2"
@@ -473,15 +473,120 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                                    documented=False)),
         runnable_on=("openvino",),
     ),
+    # ------------------------------------------------------------------ newest operators (issue 16)
+    # One record each; their families ("cache", "slice") are planned by scatter_core/tensor_scatter.py
+    # and scatter_core/slice_scatter.py. Observed on onnxruntime 1.31.1, onnx.reference 1.23.2 and
+    # OpenVINO 2026.4.1 by tests/test_differential_newops.py.
+    OpSpec(
+        name="TensorScatter-24", op_type="TensorScatter", version=24, framework="ONNX", family="cache",
+        url=ONNX_DOCS.format(op="TensorScatter", anchor="tensorscatter", v=24),
+        summary="The key/value-cache update of attention layers: each batch entry's new rows are copied into a "
+                "fixed-size cache along its sequence axis, starting at that entry's write index; circular mode "
+                "wraps past the end back to position 0.",
+        formula="present_cache[prefix, p, …] = update[prefix, s, …]  with p = write_indices[prefix[0]] + s "
+                "(mod max_sequence_length in circular mode)",
+        loop="one iteration per (prefix before axis, sequence position s of update), row-major: the prefix "
+             "(batch first) outside, s inside",
+        attributes=(AttrSpec("axis", "int", default=-2,
+                             doc="the sequence axis of past_cache and update; negative counts from the back; "
+                                 "never 0, the batch axis"),
+                    AttrSpec("mode", "str", default="linear", choices=("linear", "circular"),
+                             doc="linear: write_indices[b] + sequence_length <= max_sequence_length; circular: "
+                                 "positions are taken modulo max_sequence_length (the write wraps around)")),
+        reductions=NONE_ONLY,
+        index_rule=IndexRule(
+            "unstated", ("int64",),
+            "one write index per batch entry, 0 when write_indices is left out; linear: w + sequence_length <= "
+            "max_sequence_length; circular: any w, taken modulo max_sequence_length. The text gives no lower "
+            "bound; Scatter Explorer refuses negative write indices, as onnxruntime does"),
+        shape_rules=("rank(past_cache) = rank(update) = r >= 2; axis != 0",
+                     "update.shape[i] == past_cache.shape[i] for every i != axis",
+                     "sequence_length = update.shape[axis] <= max_sequence_length = past_cache.shape[axis]",
+                     "write_indices (optional) has shape (batch_size,) = (past_cache.shape[0],)"),
+        duplicates_forbidden_with=(),
+        duplicate_policy="No two iterations write the same cell (a batch entry's sequence_length positions are "
+                         "distinct, even when they wrap around), so duplicates cannot occur.",
+        data_types=ONNX_TYPES_BF16 + "; write_indices is int64",
+        changes=("First version: a new operator for attention's key/value cache (opset 24).",),
+        runtime_notes=(
+            RuntimeNote("negative-index", ORT, "refuses a negative write index in both modes ('write_indices[0] = "
+                                               "-1 is negative'); onnx.reference counts it from the end, as "
+                                               "Python indexing does", documented=False),
+            RuntimeNote("index-range", ONNX_REF, "refuses a linear write past the end only through NumPy's "
+                                                 "IndexError, and does not check w + sequence_length <= "
+                                                 "max_sequence_length when sequence_length is 0 (onnxruntime "
+                                                 "does)", documented=False),
+            RuntimeNote("shape", ONNX_REF, "does not check the shape of write_indices: (3,) or (2, 1) for a batch "
+                                           "of 2 run (onnxruntime refuses them at shape inference)",
+                        documented=False),
+            RuntimeNote("index-dtype", ONNX_REF, "accepts int32 write_indices; onnxruntime refuses them (type "
+                                                 "constraint tensor(int64))", documented=False),
+            RuntimeNote("circular", "onnxruntime 1.31.1 and onnx.reference 1.23.2",
+                        "agree on circular mode, including write indices of several times max_sequence_length"),
+        ),
+        runnable_on=("onnxruntime", "onnx.reference"),
+        inputs=(InputSpec("data", "past_cache"), InputSpec("updates", "update"),
+                InputSpec("indices", "write_indices")),
+    ),
+    OpSpec(
+        name="SliceScatter-15", op_type="SliceScatter", version=15, framework="OpenVINO", family="slice",
+        url=OV_DOCS.format(page="slice-scatter-15"),
+        summary="Copies data and replaces a strided slice of it, chosen by start, stop and step along some "
+                "axes exactly as Slice-8 chooses it, with updates of the slice's shape.",
+        formula="output[s₀, s₁, …] = updates  with s_d = start[d]:stop[d]:step[d] on the sliced axes (Slice-8 "
+                "bounds: negative from the end, clamped) and ':' elsewhere",
+        loop="one iteration per element of updates, row-major; element u goes to the slice's element u",
+        attributes=(
+            AttrSpec("start", "ints", required=True, is_input=True,
+                     doc="3rd input: one first position per sliced axis; negative counts from the end; "
+                         "clamped to the axis"),
+            AttrSpec("stop", "ints", required=True, is_input=True,
+                     doc="4th input: one end position per sliced axis, excluded; negative counts from the end; "
+                         "clamped to the axis"),
+            AttrSpec("step", "ints", required=True, is_input=True,
+                     doc="5th input: one step per sliced axis, never 0; negative walks backwards"),
+            AttrSpec("axes", "ints", default=None, is_input=True,
+                     doc="6th input, optional: the axes start/stop/step apply to, unique, in [-r, r-1]; "
+                         "default 0, 1, …, len(start)-1"),
+        ),
+        reductions=NONE_ONLY,
+        index_rule=IndexRule("allowed", ("int64",),
+                             "no indices input; start and stop: v < 0 means v + size, then clamped to the axis "
+                             "(Slice-8)"),
+        shape_rules=("rank(data) = r >= 1",
+                     "start, stop, step (and axes) have one entry per sliced axis; axes unique",
+                     "updates.shape == the slice's shape: len(range(start, stop, step)) after clamping on each "
+                     "sliced axis, data's size elsewhere"),
+        duplicates_forbidden_with=(),
+        duplicate_policy="A slice never names an element twice, so duplicates cannot occur.",
+        data_types=OV_TYPES,
+        changes=("First version (opset 15).",),
+        runtime_notes=(
+            RuntimeNote("slicing", OV_CPU, "agrees with Python's slicing on random cases with negative and "
+                                           "clamped bounds and negative steps"),
+            RuntimeNote("negative-step-start", OV_BOTH,
+                        "with a negative step read a start below -size as the first element: start -8, stop -8, "
+                        "step -1 on an axis of size 3 selects element 0 where Python's slicing (which Slice-8's "
+                        "text follows, and Scatter Explorer too) selects nothing; OpenVINO's Slice-8 does the "
+                        "same, and its shape inference then wants updates of that shape", documented=False),
+            RuntimeNote("reference-kernels", OV_REF,
+                        "cannot run SliceScatter: Node.evaluate returns False for every element type and "
+                        "constant folding leaves the node in place (the wheel wires the reference kernel only "
+                        "into the TEMPLATE plugin, which it does not ship)", documented=False),
+            OV_INT64, OV_F64,
+        ),
+        runnable_on=("openvino",),
+        extra=MappingProxyType({"openvino_opset": "opset15"}),
+        inputs=(InputSpec("data", "data"), InputSpec("updates", "updates")),
+    ),
 )
 
 OPERATORS = MappingProxyType({spec.name: spec for spec in OPERATORS_LIST})
 
-FAMILY_TITLES = MappingProxyType({
-    "nd": "ScatterND / ScatterNDUpdate",
-    "elements": "Scatter / ScatterElements / ScatterElementsUpdate",
-    "update": "ScatterUpdate",
-})
+def _family_titles():
+    from .families import FAMILIES  # the family records hold the titles; the registry only points at them
+
+    return MappingProxyType({name: f.title for name, f in FAMILIES.items()})
 
 
 def get_spec(op) -> OpSpec:
@@ -498,6 +603,12 @@ def get_spec(op) -> OpSpec:
 
 def versions_of(op_type: str) -> tuple[OpSpec, ...]:
     return tuple(sorted((s for s in OPERATORS_LIST if s.op_type == op_type), key=lambda s: s.version))
+
+
+def __getattr__(name):  # FAMILY_TITLES, read from the family records on first use (no import cycle)
+    if name == "FAMILY_TITLES":
+        return _family_titles()
+    raise AttributeError(name)
 
 
 def family_members(family: str) -> tuple[OpSpec, ...]:

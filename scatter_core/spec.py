@@ -21,11 +21,30 @@ class AttrSpec:
     """One attribute (ONNX) or attribute-like input (OpenVINO ``axis``)."""
 
     name: str
-    kind: str  # "int" | "str" | "bool"
+    kind: str  # "int" | "ints" (a list of integers) | "str" | "bool"
     default: object = None
     required: bool = False
-    is_input: bool = False  # OpenVINO passes axis as a tensor input, not an attribute
+    is_input: bool = False  # OpenVINO passes axis (and SliceScatter's start/stop/step/axes) as tensor inputs
     doc: str = ""
+    choices: tuple[str, ...] = ()  # kind "str": the allowed values (reduction's come from OpSpec.reductions)
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One tensor input of an operator version: its role in scatter_core and its name in the spec text.
+
+    Roles are "data", "indices" and "updates" (the three positional arguments of
+    ``scatter``). ``OpSpec.inputs`` lists them in the runtime node's input order
+    (TensorScatter-24: past_cache, update, write_indices). Whether indices may be
+    None is the family's rule (``Family.indices``); a version whose family reads
+    no indices lists no "indices" input.
+    """
+
+    role: str
+    name: str
+
+
+DEFAULT_INPUTS = (InputSpec("data", "data"), InputSpec("indices", "indices"), InputSpec("updates", "updates"))
 
 
 @dataclass(frozen=True)
@@ -53,7 +72,7 @@ class OpSpec:
     op_type: str  # "ScatterND"
     version: int
     framework: str  # "ONNX" | "OpenVINO"
-    family: str  # "nd" | "elements" | "update": which kernel module plans the loop
+    family: str  # a key of scatter_core.families.FAMILIES: which family record plans the loop
     url: str
     summary: str  # one sentence, our words
     formula: str  # the update rule as a short formula
@@ -73,6 +92,8 @@ class OpSpec:
     runtime_notes: tuple[RuntimeNote, ...] = ()
     runnable_on: tuple[str, ...] = ()  # runtimes that can execute this version: "onnxruntime", "onnx.reference", "openvino"
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    # the tensor inputs in the runtime node's order (attributes with is_input follow, in attribute order)
+    inputs: tuple[InputSpec, ...] = DEFAULT_INPUTS
 
     # -- derived views (no new facts here) ---------------------------------
     @property
@@ -101,6 +122,18 @@ class OpSpec:
     @property
     def attribute_names(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.attributes)
+
+    def input(self, role: str) -> InputSpec | None:
+        """The input playing ``role`` ("data", "indices", "updates"); None when this version has none."""
+        for i in self.inputs:
+            if i.role == role:
+                return i
+        return None
+
+    def input_name(self, role: str) -> str:
+        """What the spec text calls the input playing ``role`` (the role itself when the version has none)."""
+        i = self.input(role)
+        return i.name if i is not None else role
 
     def notes_on(self, topic: str) -> tuple[RuntimeNote, ...]:
         return tuple(n for n in self.runtime_notes if n.topic == topic)

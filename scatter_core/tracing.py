@@ -13,23 +13,44 @@ Memory is O(data + steps x slice): per-step records, never a tensor per step.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from .describe import fmt_index, fmt_shape, fmt_value, fmt_values
-from .engine import Prepared, values_in_loop_order
 from .errors import fmt_pos
+from .families import family_of
+from .kernel import values_in_loop_order
+from .plan import unravel  # noqa: F401 - re-exported: tracing.unravel is older than plan.unravel
 from .reductions import divide_mean
 from .segmented import count_by_target, group_by_target, running
 
 
-def unravel(flat, shape) -> np.ndarray:
-    """(len(flat), len(shape)) coordinates of flat C-order positions (0-d shapes give no columns)."""
-    flat = np.asarray(flat, dtype=np.int64).reshape(-1)
-    if len(shape) == 0:
-        return np.zeros((flat.size, 0), dtype=np.int64)
-    return np.stack(np.unravel_index(flat, shape), axis=-1)
+@dataclass(frozen=True)
+class CellWrites:
+    """The trace's writes grouped by output cell: cells ascending, each cell's writes in loop order.
+
+    ``cells[g]`` (a flat output position) is written ``counts[g]`` times; its writes
+    are entries ``first[g] .. first[g] + counts[g] - 1`` of the per-write arrays
+    ``loop_positions`` (where the write sits in ``plan.targets.reshape(-1)``, i.e.
+    step * slice_size + slot) and ``values`` (the update value it applies).
+    """
+
+    cells: np.ndarray
+    counts: np.ndarray
+    first: np.ndarray
+    loop_positions: np.ndarray
+    values: np.ndarray
+
+    @property
+    def last(self) -> np.ndarray:
+        """Per cell: the entry of its last write."""
+        return self.first + self.counts - 1
+
+    def duplicated(self) -> np.ndarray:
+        """Ids (into ``cells``) of the cells written more than once."""
+        return np.flatnonzero(self.counts > 1)
 
 
 def _own_plan(plan, callers_indices: np.ndarray):
@@ -56,7 +77,8 @@ def _shifted(a: np.ndarray, group_start: np.ndarray, first: np.ndarray) -> np.nd
 class Trace:
     """The recorded run of one operator version on one set of inputs."""
 
-    def __init__(self, p: Prepared):
+    def __init__(self, p):
+        """``p``: a :class:`scatter_core.Case` (use ``case.trace()`` or ``scatter_core.trace``)."""
         self.spec = p.spec
         self.op = p.spec.name
         self.resolved = p.resolved
@@ -65,6 +87,9 @@ class Trace:
         self.use_init = p.use_init
         self.data = _frozen(np.array(p.data, copy=True, order="C"))
         self.indices = _frozen(np.array(p.indices, copy=True))
+        # False: the caller left indices out (None) and ``indices`` is what the loop read instead
+        # (TensorScatter's zero write indices; an empty tensor for SliceScatter, which reads none)
+        self.indices_given = bool(getattr(p, "indices_given", True))
         self.plan = _own_plan(p.plan, p.indices)
         self.updates = _frozen(np.array(p.updates, copy=True))
         self._record_steps(p.plan)
@@ -184,6 +209,9 @@ class Trace:
         return "updates" + fmt_index(self.source_cells(i)[0], self.plan.source_free_axes)
 
     def index_label(self, i: int) -> str:
+        custom = family_of(self.spec).index_label
+        if custom is not None:  # a family whose steps read their index in a way of its own
+            return custom(self, i)
         raw = self.plan.index_raw[i]
         norm = self.plan.index_norm[i]
         cells = self.index_cells(i)
@@ -257,17 +285,22 @@ class Trace:
         }
         return cols
 
-    def records(self) -> dict[str, np.ndarray]:
-        """Cell-level records as arrays, one row per (step, cell of the slice)."""
-        n, s = self.plan.targets.shape
-        return {
-            "step": np.repeat(np.arange(n), s),
-            "target": unravel(self.plan.targets, self.data.shape),
-            "source": unravel(self.plan.sources, self.updates.shape),
-            "value": self.values.reshape(-1),
-            "before": self.before.reshape(-1),
-            "after": self.after.reshape(-1),
-        }
+    # -- per cell ------------------------------------------------------------------
+    @cached_property
+    def cell_writes(self) -> CellWrites:
+        """The writes grouped by output cell (see :class:`CellWrites`)."""
+        g = self._groups
+        return CellWrites(_frozen(g.targets[g.start]), _frozen(g.size), _frozen(g.start), _frozen(g.order),
+                          _frozen(self._sorted_values))
+
+    def mean_parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For a mean: per written cell (ascending), the final accumulated sum (int64 for integer data)
+        and the number of contributions (writes + use_init_val)."""
+        w = self.cell_writes
+        acc = self.acc_after.reshape(-1)[w.loop_positions[w.last]]
+        if self.data.dtype.kind in "iub":
+            acc = acc.astype(np.int64)
+        return w.cells, acc, w.counts + int(self.use_init)
 
     # -- alternative orders -------------------------------------------------------
     def duplicate_groups(self) -> np.ndarray:

@@ -19,7 +19,15 @@ def expected_updates_shape(data_shape, indices_shape, axis: int) -> tuple[int, .
     return tuple(data_shape[:axis]) + tuple(indices_shape) + tuple(data_shape[axis + 1:])
 
 
-def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int) -> Plan:
+def updates_shape(data_shape, indices_shape, attrs) -> tuple[int, ...]:
+    """The updates shape the family needs: data.shape[:axis] + indices.shape + data.shape[axis+1:]."""
+    axis = int(attrs["axis"])
+    return expected_updates_shape(data_shape, indices_shape, axis + len(data_shape) if axis < 0 else axis)
+
+
+def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, attrs) -> Plan:
+    """The loop of one ScatterUpdate case; ``attrs`` is the resolved attributes (``attrs.axis``)."""
+    axis = attrs.axis
     if data.ndim < 1:
         raise ScatterError(f"data must have rank >= 1 for {spec.name}; got a 0-d tensor",
                            argument="data", rule="rank")

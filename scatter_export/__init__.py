@@ -11,6 +11,8 @@ output, attributes):
 * ``onnx_model(...)``: the case as an ONNX model (needs the ``runtimes`` extra);
   ``onnx_test_case(...)``: a zip with that model and its input and output
   tensors in ONNX's test-data layout (``test_data_set_0/input_0.pb`` ...).
+* ``framework_snippet(framework, ...)``: the case as a PyTorch, TensorFlow or JAX script,
+  from framework_map's verified records (frameworks.py).
 
 Generated text never contains user text: only numbers we format from parsed
 arrays, dtype names, and names taken from the operator registry.
@@ -19,5 +21,7 @@ arrays, dtype names, and names taken from the operator registry.
 from __future__ import annotations
 
 from .builders import ExportError, example_json, numpy_loop, onnx_model, onnx_test_case, pytest_case
+from .frameworks import SNIPPET_FRAMEWORKS, framework_snippet, framework_unavailable_reason
 
-__all__ = ["ExportError", "example_json", "numpy_loop", "onnx_model", "onnx_test_case", "pytest_case"]
+__all__ = ["ExportError", "SNIPPET_FRAMEWORKS", "example_json", "framework_snippet", "framework_unavailable_reason",
+           "numpy_loop", "onnx_model", "onnx_test_case", "pytest_case"]

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 
 import scatter_core as sc
-from scatter_core.engine import prepare
 
 SUPPORTED_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                     "float16", "float32", "float64")
@@ -24,39 +23,39 @@ class ExportError(sc.ScatterError):
 
 # -- the case -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Case:
-    spec: sc.OpSpec
-    data: np.ndarray
-    indices: np.ndarray
-    updates: np.ndarray  # as given (shape), in data's dtype
-    plan_updates_shape: tuple[int, ...]
-    expected: np.ndarray  # in data's dtype
-    attrs: dict  # resolved, the version's names and spellings
-    axis: int | None
-    canonical: str  # the reduction's canonical row name
-    use_init: bool
+class Export:
+    """What an export writes: the checked case and the output it expects (in data's dtype)."""
+
+    case: sc.Case
+    expected: np.ndarray
+
+    @property
+    def spec(self) -> sc.OpSpec:
+        return self.case.spec
+
+    @property
+    def attrs(self):
+        return self.case.attrs
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(data, indices, updates as given, expected)."""
+        data, indices, updates = self.case.given()
+        return data, indices, updates, self.expected
 
 
-def _case(op, data, indices, updates, expected, attrs) -> Case:
-    p = prepare(op, data, indices, updates, dict(attrs or {}))
-    for role, arr in (("data", p.data), ("indices", p.indices)):
-        if arr.dtype.name not in SUPPORTED_DTYPES:
+def _export(op, data, indices, updates, expected, attrs) -> Export:
+    case = sc.case(op, data, indices, updates, **dict(attrs or {}))
+    for role, arr in (("data", case.data), ("indices", case.indices)):
+        if arr is not None and arr.dtype.name not in SUPPORTED_DTYPES:
             raise ExportError(f"{role} has dtype {arr.dtype}, which the exports do not cover", argument=role,
                               rule="dtype")
-    upd = np.asarray(updates).astype(p.data.dtype)
-    if expected is None:
-        out = p.data.copy()
-        from scatter_core.engine import apply_fast
-
-        expected = apply_fast(p, out)
-    expected = np.asarray(expected)
-    if expected.shape != p.data.shape:
-        raise ExportError(f"expected has shape {expected.shape} but the output has data's shape {p.data.shape}",
+    expected = case.run() if expected is None else np.asarray(expected)
+    if expected.shape != case.data.shape:
+        raise ExportError(f"expected has shape {expected.shape} but the output has data's shape {case.data.shape}",
                           argument="expected", rule="shape")
     with np.errstate(all="ignore"):
-        expected = expected.astype(p.data.dtype)
-    return Case(p.spec, np.asarray(p.data), np.asarray(p.indices), upd, tuple(p.plan.updates_shape), expected,
-                p.resolved.as_attrs(p.spec), p.resolved.axis, p.reduction.name, p.use_init)
+        expected = expected.astype(case.data.dtype)
+    return Export(case, expected)
 
 
 # -- literals: numbers we format ourselves ------------------------------------------------------------
@@ -90,54 +89,13 @@ def array_literal(arr: np.ndarray) -> str:
     return f"np.array({body}, dtype=np.{arr.dtype.name})"
 
 
-def _attr_words(case: Case) -> str:
-    parts = []
-    for name, value in case.attrs.items():
-        if isinstance(value, bool):
-            parts.append(f"{name}={'true' if value else 'false'}")
-        elif isinstance(value, str):
-            parts.append(f"{name}={value!r}")
-        else:
-            parts.append(f"{name}={int(value)}")
-    return ", ".join(parts) or "no attributes"
-
-
 # -- the loop ---------------------------------------------------------------------------------------
-def _iteration_lines(case: Case) -> list[str]:
-    family, axis = case.spec.family, case.axis
-    if family == "elements":
-        return [
-            "    for pos in np.ndindex(*indices.shape):",
-            "        v = int(indices[pos])",
-            "        if v < 0:  # negative indices count from the end",
-            f"            v += data.shape[{axis}]",
-            f"        apply(out, contributions, pos[:{axis}] + (v,) + pos[{axis + 1}:], updates[pos])",
-        ]
-    if family == "nd":
-        return [
-            "    k = indices.shape[-1]",
-            "    for pos in np.ndindex(*indices.shape[:-1]):",
-            "        head = tuple(int(v) + (data.shape[j] if int(v) < 0 else 0) for j, v in enumerate(indices[pos]))",
-            "        for rest in np.ndindex(*data.shape[k:]):",
-            "            apply(out, contributions, head + rest, updates[pos + rest])",
-        ]
-    if family == "update":
-        return [
-            "    for j in np.ndindex(*indices.shape):",
-            "        v = int(indices[j])",
-            "        if v < 0:",
-            f"            v += data.shape[{axis}]",
-            f"        for outer in np.ndindex(*data.shape[:{axis}]):",
-            f"            for inner in np.ndindex(*data.shape[{axis + 1}:]):",
-            "                apply(out, contributions, outer + (v,) + inner, updates[outer + j + inner])",
-        ]
-    raise ExportError(f"no loop template for the {family!r} family", rule="family")
+def loop_source(case: sc.Case) -> str:
+    """The reference loop: ``scatter_reference(data, indices, updates) -> output``.
 
-
-def loop_source(case: Case) -> str:
-    """The reference loop: ``scatter_reference(data, indices, updates) -> output``."""
+    The loop itself is the family record's ``export_loop``; this adds the reduction."""
     dtype = case.data.dtype
-    red = sc.REDUCTIONS[case.canonical]
+    red = case.reduction
     combine = red.combiner(dtype)
     lines = []
     if combine is None:
@@ -158,12 +116,12 @@ def loop_source(case: Case) -> str:
         lines += ["    contributions[cell] += 1", "    out[cell] = COMBINE(out[cell], value)", ""]
     lines += ["",
               "def scatter_reference(data, indices, updates):",
-              f'    """{case.spec.name} ({_attr_words(case)}): the spec\'s loop, one write at a time."""',
-              f"    updates = updates.astype(data.dtype).reshape({case.plan_updates_shape!r})",
+              f'    """{case.spec.name} ({case.attr_text()}): the spec\'s loop, one write at a time."""',
+              f"    updates = updates.astype(data.dtype).reshape({tuple(case.plan.updates_shape)!r})",
               "    out = data.copy()",
               "    contributions = {}",
               "    with np.errstate(all=\"ignore\"):  # integer wrap-around and float overflow are defined results"]
-    lines += ["    " + line for line in _iteration_lines(case)]
+    lines += ["        " + line for line in case.family.export_loop(case)]
     if red.divides:
         lines += ["        for cell, n in contributions.items():  # mean: divide once at the end"]
         if dtype.kind in "iu":
@@ -174,26 +132,27 @@ def loop_source(case: Case) -> str:
     return "\n".join(lines)
 
 
-def _inputs(case: Case, names=("DATA", "INDICES", "UPDATES", "EXPECTED")) -> str:
-    arrays = (case.data, case.indices, case.updates, case.expected)
-    return "\n".join(f"{n} = {array_literal(a)}" for n, a in zip(names, arrays)) + "\n"
+def _inputs(ex: Export, names=("DATA", "INDICES", "UPDATES", "EXPECTED")) -> str:
+    arrays = ex.arrays()  # indices None: left out (TensorScatter) or not read at all (SliceScatter)
+    return "\n".join(f"{n} = {'None' if a is None else array_literal(a)}" for n, a in zip(names, arrays)) + "\n"
 
 
-def _test_name(case: Case) -> str:
+def _test_name(case: sc.Case) -> str:
     return "test_" + "".join(ch if ch.isalnum() else "_" for ch in case.spec.name.lower()) + "_case"
 
 
 def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: float = 1e-6,
                 atol: float = 1e-9) -> str:
     """A pytest module checking the case with plain NumPy (no import of this project)."""
-    case = _case(op, data, indices, updates, expected, attrs)
+    ex = _export(op, data, indices, updates, expected, attrs)
+    case = ex.case
     if case.data.dtype.kind == "f":
         check = (f"    np.testing.assert_allclose(out, EXPECTED, rtol={float(rtol)!r}, atol={float(atol)!r}, "
                  "equal_nan=True)")
     else:
         check = "    np.testing.assert_array_equal(out, EXPECTED)"
     return "\n".join([
-        f'"""{case.spec.name} ({_attr_words(case)}): a scatter case exported by Scatter Explorer.',
+        f'"""{case.spec.name} ({case.attr_text()}): a scatter case exported by Scatter Explorer.',
         "",
         "Plain NumPy: the spec's loop is inlined below. Run with `python -m pytest <this file>`.",
         '"""',
@@ -203,7 +162,7 @@ def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: 
         "",
         loop_source(case),
         "",
-        _inputs(case),
+        _inputs(ex),
         "",
         f"def {_test_name(case)}():",
         "    out = scatter_reference(DATA, INDICES, UPDATES)",
@@ -216,16 +175,17 @@ def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: 
 
 def numpy_loop(op, data, indices, updates, attrs=None) -> str:
     """A short script that reproduces the output with NumPy alone and prints it."""
-    case = _case(op, data, indices, updates, None, attrs)
+    ex = _export(op, data, indices, updates, None, attrs)
+    case = ex.case
     return "\n".join([
-        f'"""{case.spec.name} ({_attr_words(case)}) as a plain NumPy loop (exported by Scatter Explorer)."""',
+        f'"""{case.spec.name} ({case.attr_text()}) as a plain NumPy loop (exported by Scatter Explorer)."""',
         "",
         "import numpy as np",
         "",
         "",
         loop_source(case),
         "",
-        _inputs(case, ("DATA", "INDICES", "UPDATES")).replace("\nEXPECTED", "\n# EXPECTED"),
+        _inputs(ex, ("DATA", "INDICES", "UPDATES")).replace("\nEXPECTED", "\n# EXPECTED"),
         "",
         'if __name__ == "__main__":',
         "    print(repr(scatter_reference(DATA, INDICES, UPDATES)))",
@@ -235,21 +195,25 @@ def numpy_loop(op, data, indices, updates, attrs=None) -> str:
 
 def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
     """The case as a ``spec_examples`` data file with one teaching example (``"ours": true``)."""
-    case = _case(op, data, indices, updates, expected, attrs)
-    dtypes = {"data": case.data.dtype.name, "indices": case.indices.dtype.name, "updates": case.data.dtype.name}
-    digest = hashlib.sha1(b"".join(a.tobytes() + repr(a.shape).encode() for a in
-                                   (case.data, case.indices, case.updates, case.expected))
+    ex = _export(op, data, indices, updates, expected, attrs)
+    case = ex.case
+    data, indices, updates, expected = ex.arrays()
+    dtypes = {"data": data.dtype.name, "indices": None if indices is None else indices.dtype.name,
+              "updates": data.dtype.name}
+    digest = hashlib.sha1(b"".join(a.tobytes() + repr(a.shape).encode() for a in ex.arrays() if a is not None)
                           + repr(sorted(case.attrs.items())).encode()).hexdigest()[:8]
     op_id = "".join(ch if ch.isalnum() else "-" for ch in case.spec.name.lower())
     attrs = {}
     for name, value in case.attrs.items():
+        if value is None:  # an optional attribute left out
+            continue
         attrs[name] = bool(value) if isinstance(value, (bool, np.bool_)) else (
-            value if isinstance(value, str) else int(value))
-    arrays = {"data": case.data.tolist(), "indices": case.indices.tolist(), "updates": case.updates.tolist(),
-              "expected": case.expected.tolist()}
+            value if isinstance(value, str) else [int(v) for v in value] if isinstance(value, tuple) else int(value))
+    arrays = {"data": data.tolist(), "indices": None if indices is None else indices.tolist(), "updates": updates.tolist(),
+              "expected": expected.tolist()}
     record = {
         "id": f"ours-{op_id}-{digest}",
-        "title": f"{case.spec.name} case checked in Scatter Explorer ({_attr_words(case)})",
+        "title": f"{case.spec.name} case checked in Scatter Explorer ({case.attr_text()})",
         "op": case.spec.name,
         "label": "teaching case",
         "dtypes": dtypes,
@@ -278,11 +242,10 @@ def onnx_model(op, data, indices, updates, expected=None, attrs=None) -> bytes:
     Scatter-11, not OpenVINO operators): others raise :class:`ExportError`. The input and
     expected output tensors travel alongside, in :func:`onnx_test_case`.
     """
-    case = _case(op, data, indices, updates, expected, attrs)
-    return _build_model(case).SerializeToString()
+    return _build_model(_export(op, data, indices, updates, expected, attrs).case).SerializeToString()
 
 
-def _build_model(case: Case):
+def _build_model(case: sc.Case):
     spec = case.spec
     if spec.framework != "ONNX":
         raise ExportError(f"{spec.name} is an {spec.framework} operator; only ONNX operators can be exported as "
@@ -300,14 +263,13 @@ def _build_model(case: Case):
         value = case.attrs.get(a.name)
         if value is not None:
             node_attrs[a.name] = int(value) if a.kind == "int" else value
-    node = helper.make_node(spec.op_type, ["data", "indices", "updates"], ["output"], **node_attrs)
+    inputs = _node_inputs(case)
+    node = helper.make_node(spec.op_type, [name for name, _ in inputs], ["output"], **node_attrs)
 
     def info(name, arr):
         return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape))
 
-    updates = case.updates.reshape(case.plan_updates_shape)
-    graph = helper.make_graph([node], f"{spec.op_type.lower()}_case",
-                              [info("data", case.data), info("indices", case.indices), info("updates", updates)],
+    graph = helper.make_graph([node], f"{spec.op_type.lower()}_case", [info(n, a) for n, a in inputs],
                               [info("output", case.data)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", spec.version)],
                               producer_name="scatter-explorer")
@@ -320,18 +282,25 @@ def _build_model(case: Case):
     return model
 
 
+def _node_inputs(case: sc.Case) -> list[tuple[str, np.ndarray]]:
+    """(name, array) of the node's inputs in the record's order (``OpSpec.inputs``: TensorScatter-24 takes
+    past_cache, update, write_indices); an optional indices input the case left out is left out."""
+    given = {"data": case.data, "indices": case.given()[1], "updates": case.updates}  # updates in the plan's shape
+    return [(i.name, given[i.role]) for i in case.spec.inputs if given[i.role] is not None]
+
+
 def onnx_test_case(op, data, indices, updates, expected=None, attrs=None) -> bytes:
     """A zip: ``model.onnx`` plus ``test_data_set_0/input_{0,1,2}.pb`` and ``output_0.pb`` (the expected output)."""
-    case = _case(op, data, indices, updates, expected, attrs)
+    ex = _export(op, data, indices, updates, expected, attrs)
+    case = ex.case
     model = _build_model(case)
     from onnx import numpy_helper
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("model.onnx", model.SerializeToString())
-        tensors = (("input_0", "data", case.data), ("input_1", "indices", case.indices),
-                   ("input_2", "updates", case.updates.reshape(case.plan_updates_shape)),
-                   ("output_0", "output", case.expected))
+        tensors = tuple((f"input_{j}", name, arr) for j, (name, arr) in enumerate(_node_inputs(case))) + (
+            ("output_0", "output", ex.expected),)
         for fname, name, arr in tensors:
             z.writestr(f"test_data_set_0/{fname}.pb", numpy_helper.from_array(np.ascontiguousarray(arr), name)
                        .SerializeToString())

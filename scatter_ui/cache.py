@@ -1,17 +1,42 @@
-"""Cached computations shared by the pages.
+"""Cached computations shared by the pages, under one byte budget.
 
-Traces are cached as resources: one immutable object per distinct case, shared
-by every session (its arrays are read-only, ``state_at`` returns fresh
-arrays), so a step change never copies a 50 MB tensor out of a cache. Small
-derived values (tables, figures) go through ``st.cache_data``.
+Everything cached here (parsed texts, traces, step figures, figure pages, step
+tables) lives in one :class:`BoundedCache`: a process-wide store shared by
+every session, with
+
+* a byte budget (:data:`MAX_CACHE_BYTES`, env ``SCATTER_CACHE_MB``): each entry is
+  measured when stored (:func:`nbytes_of`: the arrays, strings and containers it
+  holds, its key included), and the least recently used entries are dropped
+  until the total fits again;
+* a time to live (:data:`TTL_SECONDS`): an entry not used for that long is
+  dropped; a sweeper thread checks every :data:`SWEEP_SECONDS`, so an idle
+  server gives its memory back within a few minutes, and hands freed heap back
+  to the system (``malloc_trim``); when the store is empty it also lets go of the
+  large examples' generated arrays and the scatter buffer pool (:func:`release_idle`);
+* failures cached like successes: a text that fails to parse, or a case the
+  operator refuses, costs its work once; the same ``ScatterError`` is raised
+  again from the cache.
+
+Any cached builder uses it through the :func:`bounded` decorator. Cached values
+are shared read-only objects (a trace's arrays are read-only, ``state_at``
+returns fresh arrays), so a step change never copies a 50 MB tensor.
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
+import gc
 import hashlib
+import os
+import sys
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from types import FunctionType, ModuleType
 
 import numpy as np
-import streamlit as st
 
 import scatter_core as sc
 import spec_examples
@@ -19,48 +44,362 @@ import spec_examples
 from .figures import StepFigure
 
 MAX_TEXT_ELEMENTS = 10_000  # typed tensors (and the text editors) stay below this many elements
+MAX_CACHE_BYTES = int(float(os.environ.get("SCATTER_CACHE_MB", "1024")) * 2**20)
+TTL_SECONDS = 180.0  # an entry unused this long is dropped
+SWEEP_SECONDS = 30.0  # how often the sweeper looks for expired entries
 
 
-def _parse(name: str, text: str) -> np.ndarray:
-    return sc.parse_tensor(text, name=name, max_elements=MAX_TEXT_ELEMENTS)
+# -- measuring ------------------------------------------------------------------------------------------
+
+_ARRAY_HEADER = 128  # an ndarray object without its buffer, about
 
 
-def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None):
-    """(data, indices, updates) of an example, or parsed from the three texts."""
+def _array_bytes(a: np.ndarray, seen: set) -> int:
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    seen.add(id(a))
+    if id(root) in seen and root is not a:
+        return _ARRAY_HEADER
+    seen.add(id(root))
+    return int(root.nbytes) + _ARRAY_HEADER
+
+
+def nbytes_of(obj, shared: tuple = (), found: list | None = None) -> int:
+    """The bytes ``obj`` holds: NumPy buffers (a view's base counted once), strings, containers and
+    the attributes of plain objects, each object once. Objects of a ``shared`` type met inside
+    ``obj`` (a trace inside a figure) are not counted but appended to ``found``: they are cached,
+    and counted, in an entry of their own. Long lists of scalars (a figure's cell values) are
+    counted from a sample of their items, at twice the largest sampled size per item."""
+    seen: set = set()
+    total, stack = 0, [obj]
+    while stack:
+        o = stack.pop()
+        if id(o) in seen:
+            continue
+        if shared and o is not obj and isinstance(o, shared):
+            seen.add(id(o))
+            if found is not None:
+                found.append(o)
+            continue
+        if isinstance(o, np.ndarray):
+            total += _array_bytes(o, seen)
+            continue
+        seen.add(id(o))
+        if isinstance(o, (type, ModuleType, FunctionType)):
+            continue
+        total += sys.getsizeof(o)
+        if isinstance(o, (str, bytes, bytearray, int, float, bool, complex)) or o is None:
+            continue
+        if isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, (list, tuple, set, frozenset)):
+            items = o if isinstance(o, (list, tuple)) else list(o)
+            if len(items) > 64 and all(isinstance(x, _SCALARS) for x in items[:: len(items) // 8][:8]):
+                sample = items[:: len(items) // 8][:8]
+                if all(isinstance(x, _SCALARS) for x in items):
+                    total += len(items) * 2 * max(sys.getsizeof(x) for x in sample)
+                    continue
+            stack.extend(items)
+        else:
+            d = getattr(o, "__dict__", None)
+            if d is not None:
+                stack.append(d)
+            for slot in getattr(type(o), "__slots__", ()):
+                if hasattr(o, slot):
+                    stack.append(getattr(o, slot))
+    return total
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+# -- the store --------------------------------------------------------------------------------------------
+
+@dataclass
+class _Entry:
+    ok: bool
+    value: object  # the result, or the ScatterError to raise again
+    nbytes: int
+    expires: float
+    grows: bool
+    measured: float
+    shared: tuple  # the types measured in entries of their own (see nbytes_of)
+    refs: frozenset  # ids of cached values (of a shared type) this value holds
+    dirty: bool = False  # a growing value handed out since it was last measured (the sweeper measures it again)
+
+
+class BoundedCache:
+    """A thread-safe LRU store bounded by bytes, with a time to live; see the module docstring.
+
+    An entry holding a value cached in another entry (a figure holding its trace) does not count
+    that value again, and is dropped with it, so what the store accounts for is what it keeps
+    alive."""
+
+    def __init__(self, max_bytes: int = MAX_CACHE_BYTES, ttl: float = TTL_SECONDS, clock=time.monotonic):
+        self.max_bytes = int(max_bytes)
+        self.ttl = float(ttl)
+        self.clock = clock
+        self._entries: OrderedDict = OrderedDict()
+        self._owner: dict = {}  # id(value) -> key, for the values other entries may hold
+        self._building: dict = {}
+        self._lock = threading.RLock()
+        self.bytes = 0
+        self.peak_bytes = 0
+        self.evictions = 0
+        self.expirations = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _measure(self, key, value, shared: tuple) -> tuple[int, frozenset]:
+        found: list = []
+        n = nbytes_of((key, value), shared, found)
+        refs = set()
+        for obj in found:
+            if id(obj) in self._owner:
+                refs.add(id(obj))
+            else:  # not cached on its own (too large, or already dropped): this entry keeps it alive
+                n += nbytes_of(obj)
+        return n, frozenset(refs)
+
+    def _lookup(self, key, now: float):
+        e = self._entries.get(key)
+        if e is None:
+            return None
+        if e.expires <= now:
+            self._drop(key)
+            self.expirations += 1
+            return None
+        self._entries.move_to_end(key)
+        e.expires = now + self.ttl
+        e.dirty = e.grows
+        return e
+
+    def _remeasure(self, key, e: _Entry, now: float) -> None:
+        new, e.refs = self._measure(key, e.value, e.shared)
+        self.bytes += new - e.nbytes
+        e.nbytes, e.measured, e.dirty = new, now, False
+        self._evict(keep=key)
+
+    def _remeasure_dirty(self, now: float) -> None:
+        """Growing values handed out since their last measure may have grown: measure them again."""
+        for key, e in list(self._entries.items()):
+            if e.dirty and key in self._entries:
+                self._remeasure(key, e, now)
+
+    def _drop(self, key) -> None:
+        e = self._entries.pop(key, None)
+        if e is None:
+            return
+        self.bytes -= e.nbytes
+        if self._owner.get(id(e.value)) == key:
+            del self._owner[id(e.value)]
+            for other in [k for k, d in self._entries.items() if id(e.value) in d.refs]:
+                self._drop(other)  # a figure goes with its trace
+
+    def _evict(self, keep=None) -> None:
+        """Drop least recently used entries until the total fits (``keep`` last of all)."""
+        for key in list(self._entries):
+            if self.bytes <= self.max_bytes:
+                return
+            if key != keep and key in self._entries:
+                self._drop(key)
+                self.evictions += 1
+        if self.bytes > self.max_bytes and keep in self._entries:
+            self._drop(keep)
+            self.evictions += 1
+
+    def get(self, key, build, shared: tuple = (), grows: bool = False):
+        """The cached result of ``build()`` for ``key``, building it (once, even when sessions ask together)
+        when absent. A ScatterError from ``build`` is cached and raised again, like a result."""
+        with self._lock:
+            e = self._lookup(key, self.clock())
+            if e is None:
+                gate = self._building.setdefault(key, threading.Lock())
+        if e is None:
+            with gate:
+                with self._lock:
+                    e = self._lookup(key, self.clock())
+                if e is None:
+                    e = self._build(key, build, shared, grows)
+                with self._lock:
+                    self._building.pop(key, None)
+        if e.ok:
+            return e.value
+        raise e.value.with_traceback(None)
+
+    def _build(self, key, build, shared: tuple, grows: bool) -> _Entry:
+        try:
+            ok, value = True, build()
+        except sc.ScatterError as exc:
+            ok, value = False, exc.with_traceback(None)
+        with self._lock:
+            nbytes, refs = self._measure(key, value if ok else str(value), shared if ok else ())
+            now = self.clock()
+            e = _Entry(ok, value, nbytes, now + self.ttl, grows, now, shared, refs, dirty=grows)
+            if nbytes <= self.max_bytes:
+                self._drop(key)
+                self._entries[key] = e
+                if ok:
+                    self._owner[id(value)] = key
+                self.bytes += nbytes
+                self._evict(keep=key)
+            self.peak_bytes = max(self.peak_bytes, self.bytes)
+        if nbytes <= self.max_bytes:
+            _start_sweeper()
+        return e
+
+    def sweep(self, now: float | None = None) -> int:
+        """Drop the expired entries and re-measure the growing ones used since; returns how many were dropped."""
+        now = self.clock() if now is None else now
+        with self._lock:
+            expired = [k for k, e in self._entries.items() if e.expires <= now]
+            before = len(self._entries)
+            for key in expired:
+                self._drop(key)
+            self._remeasure_dirty(now)
+            dropped = before - len(self._entries)
+            self.expirations += dropped
+        return dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._owner.clear()
+            self.bytes = 0
+
+    def measured_bytes(self) -> int:
+        """Every entry measured afresh now (tests compare it with the running total and the budget)."""
+        with self._lock:
+            return sum(self._measure(k, e.value, e.shared)[0] if e.ok else e.nbytes
+                       for k, e in self._entries.items())
+
+    def stats(self) -> dict:
+        with self._lock:
+            return {"entries": len(self._entries), "bytes": self.bytes, "peak_bytes": self.peak_bytes,
+                    "max_bytes": self.max_bytes, "evictions": self.evictions, "expirations": self.expirations}
+
+
+STORE = BoundedCache()
+_sweeper: threading.Thread | None = None
+_sweeper_lock = threading.Lock()
+
+
+def _trim_heap() -> None:
+    """Hand freed heap pages back to the system (glibc only; elsewhere a no-op)."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def release_idle() -> None:
+    """Once nothing is cached any more (every entry expired: no one has used the app for
+    TTL_SECONDS), let go of what the store's builders keep warm beside it: the generated arrays of
+    the large examples (regenerated on demand, deterministically) and the pool of freed scatter
+    buffers; then collect and hand the freed heap back to the system."""
+    from scatter_core import buffers
+    from spec_examples.generate import CACHE as GENERATED
+
+    GENERATED.clear()
+    buffers.release()
+    gc.collect()
+    _trim_heap()
+
+
+def _sweep_forever() -> None:
+    while True:
+        time.sleep(SWEEP_SECONDS)
+        if STORE.sweep():
+            if len(STORE) == 0:
+                release_idle()
+            else:
+                gc.collect()
+                _trim_heap()
+
+
+def _start_sweeper() -> None:
+    global _sweeper
+    with _sweeper_lock:
+        if _sweeper is None or not _sweeper.is_alive():
+            _sweeper = threading.Thread(target=_sweep_forever, name="scatter-cache-sweeper", daemon=True)
+            _sweeper.start()
+
+
+def bounded(shared: tuple = (), grows: bool = False, store: BoundedCache | None = None):
+    """Decorator: memoize a function in the byte-bounded store (``STORE`` unless given), keyed by its
+    qualified name and arguments (which must be hashable). ``shared``: types of cached values the
+    result may hold (a trace), measured in their own entries; ``grows=True`` for results that fill
+    caches of their own after being stored (a StepFigure's frame windows), re-measured as they are used."""
+    def wrap(fn):
+        name = f"{fn.__module__}.{fn.__qualname__}"
+
+        @functools.wraps(fn)
+        def cached(*args, **kwargs):
+            key = (name, args, tuple(sorted(kwargs.items())))
+            return (store or STORE).get(key, lambda: fn(*args, **kwargs), shared=shared, grows=grows)
+
+        return cached
+    return wrap
+
+
+# -- the cached builders ------------------------------------------------------------------------------------
+
+def _refuse_oversized(name: str, text) -> None:
+    """Texts over the parser's limit are refused at once (O(1)) and never become a cache key."""
+    if isinstance(text, str) and len(text) > sc.parsing.MAX_TEXT:
+        sc.parse_tensor(text, name=name)  # raises the ScatterError naming the size and the limit
+
+
+def parse_text(name: str, text: str, max_elements: int = MAX_TEXT_ELEMENTS) -> np.ndarray:
+    """``parse_tensor(text)`` for the input ``name``, parsed once per text (a failure too); read-only."""
+    _refuse_oversized(name, text)
+    return _parse_text(name, text, max_elements)
+
+
+@bounded()
+def _parse_text(name: str, text: str, max_elements: int) -> np.ndarray:
+    arr = sc.parse_tensor(text, name=name, max_elements=max_elements)
+    arr.flags.writeable = False
+    return arr
+
+
+def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None, op: str | None = None):
+    """(data, indices, updates) of an example, or parsed from the three texts (an empty indices text
+    is None where ``op``'s family takes None: TensorScatter's write_indices left out, SliceScatter)."""
     if texts is not None:
-        return tuple(_parse(name, text) for name, text in zip(("data", "indices", "updates"), texts))
+        from .attribute_inputs import parse_input
+
+        spec = sc.OPERATORS.get(op)
+        return tuple(parse_text(name, text) if spec is None else parse_input(spec, name, text, parse_text)
+                     for name, text in zip(("data", "indices", "updates"), texts))
     ex = spec_examples.by_id(example_id)
     return ex.data, ex.indices, ex.updates
 
 
-@st.cache_resource(max_entries=48, show_spinner=False)
 def trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
-    """The trace of one case; raises ScatterError for invalid input (not cached)."""
-    data, indices, updates = inputs_for(example_id, texts)
+    """The trace of one case; raises ScatterError for invalid input (cached like a trace)."""
+    for name, text in zip(("data", "indices", "updates"), texts or ()):
+        _refuse_oversized(name, text)
+    return _trace_for(op, example_id, texts, attrs)
+
+
+@bounded(grows=True)  # a trace computes some views lazily (cached properties)
+def _trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
+    data, indices, updates = inputs_for(example_id, texts, op)
     return sc.trace(op, data, indices, updates, **dict(attrs))
 
 
-@st.cache_resource(max_entries=48, show_spinner=False)
+@bounded(shared=(sc.Trace,), grows=True)
 def step_figure(op: str, example_id: str | None, texts, attrs: tuple, follow: bool, pins: tuple,
                 panel_axis: int | None = None) -> StepFigure:
     return StepFigure(trace_for(op, example_id, texts, attrs), pinned=dict(pins), follow=follow,
                       panel_axis=panel_axis)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def figure_page(op: str, example_id: str | None, texts, attrs: tuple, follow: bool, pins: tuple,
-                panel_axis: int | None, step: int) -> tuple[str, int]:
-    """The animated figure of one step as (HTML, height): a string, cheap to cache and copy.
-
-    Built from the cached StepFigure, which keeps the frames of each window, so a step change
-    inside the window only draws the new initial frame."""
-    from .chart import figure_html
-
-    fig = step_figure(op, example_id, texts, attrs, follow, pins, panel_axis).figure(step)
-    return figure_html(fig), int(fig["layout"].get("height", 400))
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
+@bounded()
 def step_table_csv(op: str, example_id: str | None, texts, attrs: tuple) -> str:
     import pandas as pd
 

@@ -20,7 +20,9 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, versions_accepting
 
-from . import cache, exports_panel, session
+from . import attribute_inputs, cache, exports_panel, session
+from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
+                       spec_link, tensor_text)
 from .crosscheck_panel import crosscheck_panel
 from .figures import comparison_figure
 
@@ -28,31 +30,76 @@ PREFIX = "check"
 CUSTOM = "__custom__"
 INPUTS = ("data", "indices", "updates")
 ROLES = INPUTS + ("expected",)
-# the explorer page of each family, by url path (see app.py)
-FAMILY_URL_PATHS = {"nd": "nd", "elements": "elements", "update": "update"}
 MAX_SHOWN = 20  # mismatched cells explained on the page (all are counted and outlined)
 DEFAULT_OP = "ScatterElements-18"
+MAX_GRID_ROWS = 1_000  # the grid tab draws a tensor only within these dimensions (and MAX_TEXT_ELEMENTS cells)
+MAX_GRID_COLUMNS = 100
+# tolerances: finite, non-negative, and rtol at most 1 (a relative error of 100%)
+TOLERANCE_RANGE = {"rtol": (0.0, 1.0), "atol": (0.0, 1e300)}
+TOLERANCE_DEFAULTS = {"rtol": DEFAULT_RTOL, "atol": DEFAULT_ATOL}
 
 
 def k(name: str) -> str:
     return session.key(PREFIX, name)
 
 
-def _format(arr: np.ndarray) -> str:
-    with np.printoptions(threshold=cache.MAX_TEXT_ELEMENTS + 1, floatmode="unique", linewidth=88):
-        return repr(np.asarray(arr))
-
-
-def _editable(example) -> bool:
-    return not example.shapes_only and all(a.size <= cache.MAX_TEXT_ELEMENTS for a in example.inputs)
-
-
 def _examples(op: str) -> list:
-    return [e for e in spec_examples.examples_for(op) if _editable(e)]
+    return [e for e in spec_examples.examples_for(op) if editable(e)]
+
+
+def _label(role: str) -> str:
+    return "expected output" if role == "expected" else role
+
+
+def _format_tolerance(value: float) -> str:
+    return f"{value:g}"
+
+
+def _on_tolerance(name: str) -> None:
+    """Take a typed tolerance when it is a finite number in range; otherwise keep the previous value
+    and say why (the typed text stays in the box)."""
+    ss = st.session_state
+    text = str(ss.get(k(f"{name}_text"), "")).strip()
+    lo, hi = TOLERANCE_RANGE[name]
+    previous = _format_tolerance(float(ss.get(k(name), TOLERANCE_DEFAULTS[name])))
+    try:
+        value = float(text)
+    except ValueError:
+        problem = f"{text[:40]!r} is not a number"
+    else:
+        if not np.isfinite(value):
+            problem = f"{text[:40]} is not a finite number"
+        elif not lo <= value <= hi:
+            problem = f"{text[:40]} is outside {_format_tolerance(lo)}..{_format_tolerance(hi)}"
+        else:
+            ss[k(name)] = value
+            ss.pop(k(f"{name}_problem"), None)
+            return
+    ss[k(f"{name}_problem")] = f"**{name}**: {md(problem)}; the tolerance stays {md(previous)}."
+
+
+def tolerance_inputs() -> None:
+    """rtol and atol as text: a typed value is used only when it is finite and in range."""
+    ss = st.session_state
+    st.markdown("**Float tolerance**")
+    for name, default in TOLERANCE_DEFAULTS.items():
+        ss.setdefault(k(name), default)
+        ss.setdefault(k(f"{name}_text"), _format_tolerance(ss[k(name)]))
+    c1, c2 = st.columns(2)
+    for col, name in zip((c1, c2), TOLERANCE_DEFAULTS):
+        lo, hi = TOLERANCE_RANGE[name]
+        col.text_input(name, key=k(f"{name}_text"), on_change=_on_tolerance, args=(name,),
+                       help=f"A number from {_format_tolerance(lo)} to {_format_tolerance(hi)}.")
+    for name in TOLERANCE_DEFAULTS:
+        problem = ss.get(k(f"{name}_problem"))
+        if problem:
+            st.error(problem, icon="🛑")
+    st.caption("Floats agree when |computed − expected| ≤ atol + rtol·|computed| (0 and 0: bit-exact). "
+               "Integers and bools compare exactly.")
 
 
 def _parse(role: str, text: str) -> np.ndarray:
-    return sc.parse_tensor(text, name=role, max_elements=cache.MAX_TEXT_ELEMENTS)
+    return cache.parse_text(role, text)  # parsed once per text, a failure too
 
 
 class CheckPage:
@@ -78,7 +125,7 @@ class CheckPage:
             value = attrs.get(attr.name, attr.default)
             if attr.name == "axis":
                 value = int(value) if value is not None else int(ss.get(k("axis"), 0) or 0)
-            ss[k(attr.name)] = value
+            ss[k(attribute_inputs.state_name(attr.name))] = attribute_inputs.session_value(attr, value)
         if ss.get(k("reduction")) not in spec.reduction_spellings:
             ss[k("reduction")] = spec.default_reduction
 
@@ -94,8 +141,8 @@ class CheckPage:
         self._set_attr_defaults(spec, ex.attrs)
         expected = ex.expected if ex.expected is not None else sc.scatter(ex.op, *ex.inputs, **ex.attrs)
         for role in INPUTS:
-            ss[k(f"text_{role}")] = _format(getattr(ex, role))
-        ss[k("text_expected")] = _format(expected)
+            ss[k(f"text_{role}")] = tensor_text(getattr(ex, role))
+        ss[k("text_expected")] = tensor_text(expected)
         ss[k("loaded")] = tuple(ss[k(f"text_{r}")] for r in INPUTS)
 
     def _on_op(self) -> None:
@@ -118,8 +165,7 @@ class CheckPage:
     def sidebar(self):
         ss = st.session_state
         with st.sidebar:
-            st.selectbox("Operator version", self.names, key=k("op"), on_change=self._on_op,
-                         format_func=lambda n: f"{n} · {sc.OPERATORS[n].framework}")
+            operator_picker(self.names, k("op"), self._on_op)
             op = ss[k("op")]
             spec = sc.OPERATORS[op]
             examples = _examples(op)
@@ -136,32 +182,10 @@ class CheckPage:
             if too_big:
                 st.caption(f"{too_big} example(s) of {op} have tensors above {cache.MAX_TEXT_ELEMENTS:,} elements "
                            f"and open only in the explorer.")
-            st.markdown("**Attributes**")
-            rank = self._rank_hint()
-            for attr in spec.attributes:
-                if attr.name == "reduction":
-                    st.selectbox("reduction", spec.reduction_spellings, key=k("reduction"), help=attr.doc)
-                elif attr.name == "axis":
-                    lo, hi = (-rank, rank - 1) if rank else (-8, 7)
-                    if not lo <= int(ss.get(k("axis"), 0) or 0) <= hi:
-                        ss[k("axis")] = 0
-                    st.number_input("axis" + (" (4th input)" if attr.is_input else ""), min_value=lo,
-                                    max_value=hi, step=1, key=k("axis"), help=attr.doc)
-                elif attr.name == "use_init_val":
-                    st.checkbox("use_init_val", key=k("use_init_val"), help=attr.doc,
-                                disabled=ss.get(k("reduction")) == "none")
-            if spec.attribute("reduction") is None:
-                st.caption(f"{op} has no reduction attribute: every write replaces the cell.")
-            st.markdown("**Float tolerance**")
-            ss.setdefault(k("rtol"), DEFAULT_RTOL)
-            ss.setdefault(k("atol"), DEFAULT_ATOL)
-            c1, c2 = st.columns(2)
-            c1.number_input("rtol", min_value=0.0, format="%g", key=k("rtol"), step=1e-6)
-            c2.number_input("atol", min_value=0.0, format="%g", key=k("atol"), step=1e-9)
-            st.caption("Floats agree when |computed − expected| ≤ atol + rtol·|computed| (0 and 0: bit-exact). "
-                       "Integers and bools compare exactly.")
+            attribute_widgets(spec, k, self._rank_hint())
+            tolerance_inputs()
             st.divider()
-            st.caption(f"[{op} spec ↗]({spec.url})")
+            spec_link(spec)
         return spec
 
     def _rank_hint(self) -> int:
@@ -173,12 +197,10 @@ class CheckPage:
     def inputs(self) -> None:
         text_tab, grid_tab = st.tabs(["Text", "Grid (rank ≤ 2)"])
         with text_tab:
-            st.caption("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`); nothing is "
-                       f"evaluated. Up to {cache.MAX_TEXT_ELEMENTS:,} elements per tensor.")
+            st.caption(INPUT_FORMATS)
             cols = st.columns(4)
             for col, role in zip(cols, ROLES):
-                label = "expected output" if role == "expected" else role
-                col.text_area(label, key=k(f"text_{role}"), height=170, max_chars=sc.parsing.MAX_TEXT)
+                session.text_box(col, _label(role), key=k(f"text_{role}"), height=170)
         with grid_tab:
             st.caption("Edit the values cell by cell (shapes and dtypes come from the text tab).")
             for role in ROLES:
@@ -187,41 +209,51 @@ class CheckPage:
     def grid(self, role: str) -> None:
         ss = st.session_state
         text = ss.get(k(f"text_{role}"), "")
+        if role == "indices" and not text.strip():
+            st.caption("**indices**: left out (empty text).")
+            return
         try:
             arr = _parse(role, text)
         except sc.ScatterError:
-            st.caption(f"**{'expected output' if role == 'expected' else role}**: fix the text first (see the "
-                       "message below).")
+            st.caption(f"**{_label(role)}**: fix the text first (see the message below).")
             return
         if arr.ndim > 2 or arr.ndim == 0:
-            st.caption(f"**{role}** has rank {arr.ndim}: edit it in the text tab.")
+            st.caption(f"**{_label(role)}** has rank {arr.ndim}: edit it in the text tab.")
+            return
+        rows, cols = (1, arr.shape[0]) if arr.ndim == 1 else arr.shape
+        if rows > MAX_GRID_ROWS or cols > MAX_GRID_COLUMNS:  # by dimensions: a (huge, 0) tensor has no cells
+            st.caption(f"**{_label(role)}** has shape {arr.shape}: the grid shows at most {MAX_GRID_ROWS:,} rows "
+                       f"and {MAX_GRID_COLUMNS:,} columns; edit it in the text tab.")
             return
         import pandas as pd
 
         frame = pd.DataFrame(arr.reshape(1, -1) if arr.ndim == 1 else arr)
         frame.columns = [str(c) for c in frame.columns]
         digest = hashlib.sha1(text.encode()).hexdigest()[:10]
-        st.markdown(f"**{'expected output' if role == 'expected' else role}** · {arr.dtype} {arr.shape}")
+        st.markdown(f"**{_label(role)}** · {arr.dtype} {arr.shape}")
         edited = st.data_editor(frame, key=k(f"grid_{role}_{digest}"), num_rows="fixed", hide_index=False)
         values = edited.to_numpy()
         if arr.dtype.kind != "f" and pd.isna(values).any():
-            st.error(f"**{role}**: a grid cell is empty; every {arr.dtype} cell needs a value.", icon="🛑")
+            st.error(f"**{_label(role)}**: a grid cell is empty; every {arr.dtype} cell needs a value.", icon="🛑")
             return
         try:
             with np.errstate(all="ignore"):
                 new = values.astype(arr.dtype).reshape(arr.shape)
         except (TypeError, ValueError) as exc:
-            st.error(f"**{role}**: a grid value is not a {arr.dtype} number ({exc}).", icon="🛑")
+            st.error(f"**{_label(role)}**: a grid value is not a {arr.dtype} number ({exc}).", icon="🛑")
             return
         same = (new == arr) | ((new != new) & (arr != arr)) if arr.dtype.kind == "f" else new == arr
         if not np.all(same):
-            ss[k(f"pending_{role}")] = _format(new)
+            ss[k(f"pending_{role}")] = tensor_text(new)
             st.rerun()
 
     # -- results -----------------------------------------------------------------------------------------
+    inputs_drawn = False
+
     def render(self) -> None:
         self._seed()
         spec = self.sidebar()
+        session.url_notice(PREFIX)  # names the link's values the page could not use
         ss = st.session_state
         op = spec.name
         st.title("Check an expected output")
@@ -229,26 +261,32 @@ class CheckPage:
                    "says whether you are right, explains every differing cell, looks for the reading of the "
                    "operator that gives your output, and exports the case as a test.")
         self.inputs()
+        self.inputs_drawn = True
         arrays = {}
         for role in ROLES:
-            try:
-                arrays[role] = _parse(role, ss.get(k(f"text_{role}"), ""))
+            try:  # an empty indices box is None where the family takes None
+                arrays[role] = attribute_inputs.parse_input(spec, role, ss.get(k(f"text_{role}"), ""), _parse)
             except sc.ScatterError as exc:
-                st.error(f"**{'expected output' if role == 'expected' else role}**: {exc}", icon="🛑")
+                st.error(error_text(exc, _label(role)), icon="🛑")
         if len(arrays) < len(ROLES):
             return
-        attrs = {a.name: ss.get(k(a.name)) for a in spec.attributes}
+        try:
+            attrs = {a.name: attribute_inputs.core_value(a, ss.get(k(attribute_inputs.state_name(a.name))))
+                     for a in spec.attributes}
+        except sc.ScatterError as exc:
+            st.error(error_text(exc), icon="🛑")
+            return
         attrs = {n: (int(v) if n == "axis" and v is not None else v) for n, v in attrs.items()}
-        rtol, atol = float(ss.get(k("rtol"), DEFAULT_RTOL)), float(ss.get(k("atol"), DEFAULT_ATOL))
+        rtol, atol = float(ss.get(k("rtol"), DEFAULT_RTOL)), float(ss.get(k("atol"), DEFAULT_ATOL))  # checked on entry
         try:
             report = sc.check_expected(op, arrays["data"], arrays["indices"], arrays["updates"], arrays["expected"],
                                        rtol=rtol, atol=atol, **attrs)
         except sc.ScatterError as exc:
-            st.error(f"**{exc.argument or 'input'}**: {exc}", icon="🛑")
+            st.error(error_text(exc), icon="🛑")
             if exc.argument != "expected":
                 for hint in versions_accepting(op, arrays["data"], arrays["indices"], arrays["updates"],
                                                arrays["expected"], rtol=rtol, atol=atol, **attrs):
-                    st.info(hint.message, icon="💡")
+                    st.info(md(hint.message), icon="💡")
             return
         self.verdict(report)
         self.comparison(report)
@@ -260,11 +298,11 @@ class CheckPage:
 
     def verdict(self, report) -> None:
         if report.matches:
-            st.success(f"✔ {report.summary}", icon="✅")
+            st.success(f"✔ {md(report.summary)}", icon="✅")
         else:
-            st.error(f"✘ {report.summary} Tolerance: {report.tolerance}.", icon="❌")
+            st.error(f"✘ {md(report.summary)} Tolerance: {md(report.tolerance)}.", icon="❌")
         for note in report.notes:
-            (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(note)
+            (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(md(note))
 
     def comparison(self, report) -> None:
         flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape) \
@@ -292,7 +330,7 @@ class CheckPage:
                 attrs = {n: v for n, v in d.attrs.items() if n != "op"}
                 url, _ = self._replay_link(target, attrs, len(report.trace))
                 link = f" [▶ open this reading in the explorer]({url})"
-            st.markdown(f"- **{d.kind}**: {d.message}{link}  \n  change: `{change}`")
+            st.markdown(f"- **{md(d.kind)}**: {md(d.message)}{link}  \n  change: `{change}`")
 
     def _replay_link(self, spec, attrs: dict, step: int) -> tuple[str, str | None]:
         ss = st.session_state
@@ -309,9 +347,11 @@ class CheckPage:
             else:
                 note = "the inputs are too long for a link: paste them into the explorer's inputs"
         for name, value in attrs.items():
-            values[name] = str(value).lower() if isinstance(value, bool) else value
+            values[attribute_inputs.state_name(name)] = (str(value).lower() if isinstance(value, bool) else
+                                                         attribute_inputs.list_text(value) if isinstance(value, tuple)
+                                                         else value)
         values["step"] = step
-        return session.share_link(FAMILY_URL_PATHS[spec.family], values), note
+        return session.share_link(sc.family_of(spec).slug, values), note
 
     def mismatches(self, report, spec, attrs: dict) -> None:
         n = len(report.mismatches)
@@ -321,7 +361,8 @@ class CheckPage:
             link, note = self._replay_link(spec, attrs, step)
             tail = f" ({note})" if note else ""
             text, where = chain.explain(), f"output{list(chain.cell)}"
-            text = f"**{where}**{text[len(where):]}" if text.startswith(where) else f"**{where}**: {text}"
+            text = (f"**{md(where)}**{md(text[len(where):])}" if text.startswith(where)
+                    else f"**{md(where)}**: {md(text)}")
             st.markdown(f"{text} [▶ replay in the explorer]({link}){tail}")
         if n > MAX_SHOWN:
             st.caption(f"… and {n - MAX_SHOWN} more differing cell(s), outlined in the figure.")
@@ -339,9 +380,16 @@ class CheckPage:
 
 
 def render() -> None:
-    """Render the check page; never lets an exception reach the user as a traceback."""
+    """Render the check page; never lets an exception reach the user as a traceback, and whatever
+    fails, the inputs stay on the page to be seen and fixed."""
+    page = CheckPage()
     try:
-        CheckPage().render()
+        page.render()
     except Exception as exc:  # noqa: BLE001 - last line of defence: a message, never a traceback
-        st.error(f"Something went wrong while drawing this page ({type(exc).__name__}: {exc}). Your inputs "
+        st.error(f"Something went wrong while drawing this page ({md(type(exc).__name__)}: {md(exc)}). Your inputs "
                  f"are kept; change them or pick another example.", icon="🛑")
+        if not page.inputs_drawn:
+            try:
+                page.inputs()
+            except Exception:  # noqa: BLE001 - the message above stands
+                pass

@@ -12,22 +12,17 @@ import streamlit as st
 
 import scatter_core as sc
 import spec_examples
+from scatter_core.describe import fmt_shape
 
-from . import cache, chart, panels, session
+from . import attribute_inputs, cache, large, panels, session
+from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
+                       spec_link, tensor_text)
+from .player import player
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
-from .figures import overview_figure
+from .figures import StepFigure, overview_figure
 
 CUSTOM = "__custom__"
 TEXT_ROLES = ("data", "indices", "updates")
-
-
-def _format(arr: np.ndarray) -> str:
-    with np.printoptions(threshold=cache.MAX_TEXT_ELEMENTS + 1, floatmode="unique", linewidth=88):
-        return repr(np.asarray(arr))
-
-
-def _editable(example) -> bool:
-    return not example.shapes_only and all(a.size <= cache.MAX_TEXT_ELEMENTS for a in example.inputs)
 
 
 class ExplorerPage:
@@ -49,6 +44,8 @@ class ExplorerPage:
             "use_init_val": lambda v: {"true": True, "false": False}.get(v.lower()),
             "follow": lambda v: {"true": True, "false": False}.get(v.lower()),
             "data": str, "indices": str, "updates": str,
+            **{attribute_inputs.state_name(a.name): (int if a.kind == "int" else str) for s in self.members
+               for a in s.attributes if a.name not in attribute_inputs.COMMON},  # mode, start ... as typed
         })
         linked = fresh and st.query_params.get("op") in self.names
         if self.k("op") not in ss or linked:
@@ -91,11 +88,12 @@ class ExplorerPage:
             default = attrs.get(attr.name, attr.default)
             if attr.name == "axis" and default is None:
                 default = 0
-            ss[self.k(attr.name)] = pick(attr.name, default)
+            name = attribute_inputs.state_name(attr.name)  # SliceScatter's "step" is not the page's step
+            ss[self.k(name)] = pick(name, attribute_inputs.session_value(attr, default))
         if ss.get(self.k("reduction")) not in spec.reduction_spellings:
             ss[self.k("reduction")] = spec.default_reduction
         for role in TEXT_ROLES:
-            text = _format(getattr(ex, role)) if ex is not None and _editable(ex) else ss.get(self.k(f"text_{role}"), "")
+            text = tensor_text(getattr(ex, role)) if ex is not None and editable(ex) else ss.get(self.k(f"text_{role}"), "")
             ss[self.k(f"text_{role}")] = pick(role, text)
         ss[self.k("step")] = max(int(pick("step", 0)), 0)
         ss[self.k("follow")] = bool(pick("follow", True))
@@ -110,18 +108,14 @@ class ExplorerPage:
         self._load_example(st.session_state[self.k("example")])
 
     def _set_step(self, value: int) -> None:
+        """The player reported a step: the page's step (URL, share link, step log) follows it."""
         st.session_state[self.k("step")] = int(value)
-        st.session_state[self.k("goto")] = int(value)
-
-    def _on_goto(self) -> None:
-        st.session_state[self.k("step")] = int(st.session_state[self.k("goto")])
 
     # -- controls ------------------------------------------------------------------------
     def sidebar(self):
         ss = st.session_state
         with st.sidebar:
-            st.selectbox("Operator version", self.names, key=self.k("op"), on_change=self._on_op,
-                         format_func=lambda n: f"{n} · {sc.OPERATORS[n].framework}")
+            operator_picker(self.names, self.k("op"), self._on_op)
             op = ss[self.k("op")]
             spec = sc.OPERATORS[op]
             examples = spec_examples.examples_for(op)
@@ -132,24 +126,9 @@ class ExplorerPage:
                 self._load_example(options[0])
             st.selectbox("Example", options, key=self.k("example"), on_change=self._on_example,
                          format_func=lambda i: titles.get(i, i))
-            st.markdown("**Attributes**")
-            rank = self._rank_hint()
-            for attr in spec.attributes:
-                if attr.name == "reduction":
-                    st.selectbox("reduction", spec.reduction_spellings, key=self.k("reduction"), help=attr.doc)
-                elif attr.name == "axis":
-                    lo, hi = (-rank, rank - 1) if rank else (-8, 7)
-                    if not lo <= ss.get(self.k("axis"), 0) <= hi:
-                        ss[self.k("axis")] = 0
-                    st.number_input("axis" + (" (4th input)" if attr.is_input else ""), min_value=lo,
-                                    max_value=hi, step=1, key=self.k("axis"), help=attr.doc)
-                elif attr.name == "use_init_val":
-                    st.checkbox("use_init_val", key=self.k("use_init_val"), help=attr.doc,
-                                disabled=ss.get(self.k("reduction")) == "none")
-            if spec.attribute("reduction") is None:
-                st.caption(f"{op} has no reduction attribute: every write replaces the cell.")
+            attribute_widgets(spec, self.k, self._rank_hint())
             st.divider()
-            st.caption(f"[{op} spec ↗]({spec.url})")
+            spec_link(spec)
         return spec
 
     def _rank_hint(self) -> int:
@@ -166,25 +145,27 @@ class ExplorerPage:
         if ex_id == CUSTOM:
             return True
         ex = spec_examples.by_id(ex_id)
-        if not _editable(ex):
+        if not editable(ex):
             return False
         ss = st.session_state
-        return any(ss.get(self.k(f"text_{r}")) != _format(getattr(ex, r)) for r in TEXT_ROLES)
+        return any(ss.get(self.k(f"text_{r}")) != tensor_text(getattr(ex, r)) for r in TEXT_ROLES)
 
-    def editor(self, example) -> None:
-        if example is not None and not _editable(example):
+    def editor(self, example, error: sc.ScatterError | None = None) -> None:
+        """The inputs as text; open, with the error beside the text, while the text has an error."""
+        if example is not None and not editable(example):
             with st.expander("Inputs"):
-                st.caption(f"This example's tensors are too large to edit as text (limit "
-                           f"{cache.MAX_TEXT_ELEMENTS:,} elements): data {example.data.shape}, indices "
-                           f"{example.indices.shape}, updates {example.updates.shape}. Pick “my own input” to type one.")
+                st.caption(md(f"This example's tensors are too large to edit as text (limit "
+                              f"{cache.MAX_TEXT_ELEMENTS:,} elements): data {example.data.shape}, indices "
+                              f"{getattr(example.indices, 'shape', None)}, updates {example.updates.shape}. Pick “my own input” to "
+                              f"type one."))
             return
-        with st.expander("Edit inputs", expanded=example is None):
-            st.caption("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`). Nothing is "
-                       "evaluated; each tensor may have up to "
-                       f"{cache.MAX_TEXT_ELEMENTS:,} elements.")
+        with st.expander("Edit inputs", expanded=example is None or error is not None):
+            st.caption(INPUT_FORMATS)
+            if error is not None:
+                st.error(error_text(error), icon="🛑")
             cols = st.columns(3)
             for col, role in zip(cols, TEXT_ROLES):
-                col.text_area(role, key=self.k(f"text_{role}"), height=160, max_chars=sc.parsing.MAX_TEXT)
+                session.text_box(col, role, key=self.k(f"text_{role}"), height=160)
             if example is not None:
                 st.button("Reset to the example", on_click=self._on_example)
 
@@ -198,43 +179,76 @@ class ExplorerPage:
         example = spec_examples.by_id(ex_id) if ex_id != CUSTOM else None
         edited = self._edited(ex_id)
         texts = tuple(ss.get(self.k(f"text_{r}"), "") for r in TEXT_ROLES) if edited else None
-        attrs = tuple((a.name, ss.get(self.k(a.name))) for a in spec.attributes)
-        attrs = tuple((n, int(v) if n == "axis" else v) for n, v in attrs)
+        shown = tuple((attribute_inputs.state_name(a.name), ss.get(self.k(attribute_inputs.state_name(a.name))))
+                      for a in spec.attributes)  # as typed, under their page keys (and in the URL)
+        attrs = tuple((n, int(v) if n == "axis" else v) for n, v in shown)
         st.title(f"{op}")
-        st.caption(f"{sc.FAMILY_TITLES[self.family]} explorer · {spec.summary}")
+        st.caption(md(f"{sc.FAMILY_TITLES[self.family]} explorer · {spec.summary}"))
         try:
+            attrs = tuple((a.name, attribute_inputs.core_value(a, v)) for a, (_, v) in zip(spec.attributes, attrs))
+            # (attrs: the values scatter_core takes, by the attributes' own names)
             trace = cache.trace_for(op, None if edited else ex_id, texts, attrs)
         except sc.ScatterError as exc:
-            st.error(error_text(exc), icon="🛑")
-            self.editor(example)
-            self._url(op, ex_id, attrs, 0, edited, texts)
-            crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts), attrs,
+            if example is not None and not edited and large.too_large(example):
+                step = self.large_example(example, op)
+                self._url(op, ex_id, attrs, step, edited, texts)
+                return
+            if example is not None and not editable(example):
+                st.error(error_text(exc), icon="🛑")
+            self.editor(example, exc)
+            self._url(op, ex_id, shown, 0, edited, texts)
+            crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts, op), attrs,
                                self.k("crosscheck"))
             return
-        if example is not None:
-            panels.example_header(example, trace, edited)
-        self.editor(example)
         n = len(trace)
         step = min(max(int(ss.get(self.k("step"), 0)), 0), n)
         ss[self.k("step")] = step
-        self._url(op, ex_id, attrs, step, edited, texts)
-        panels.findings(trace)
-        self.step_controls(n, step)
         follow = bool(ss.get(self.k("follow"), True))
         pins = tuple(sorted(ss.get(self.k("pins"), {}).items())) if not follow else ()
         panel_axis = self.panel_axis_control(trace.data.ndim)
         sf = cache.step_figure(op, None if edited else ex_id, texts, attrs, follow, pins, panel_axis)
-        chart.show_html(*cache.figure_page(op, None if edited else ex_id, texts, attrs, follow, pins, panel_axis,
-                                           step))
-        st.markdown(f"**Server step {step}:** {trace.describe(step - 1) if step else 'initial state, output is a copy of data.'}")
+        view = cache.case_key(op, None if edited else ex_id, texts, attrs) + f":{follow}:{pins}:{panel_axis}"
+        player(sf.figure(step), key=self.k("player"), view=view, step=step, name=f"{op}-{ex_id}",
+               on_step=self._set_step)
+        self._url(op, ex_id, shown, step, edited, texts)
+        if example is not None:
+            panels.example_header(example, trace, edited)
+        self.editor(example)
+        panels.findings(trace, step)
         out_view = sf.views_for(step)[2]
         if out_view.windowed:
             self.large_view(trace, out_view, step, follow)
         panels.step_log(trace, step, lambda: cache.step_table_csv(op, None if edited else ex_id, texts, attrs))
         from .exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
         render_for_trace(trace, self.k("exports"))
-        crosscheck_panel(op, trace.data, trace.indices, trace.updates, attrs, key=self.k("crosscheck"))
+        crosscheck_panel(op, trace.data, trace.indices if trace.indices_given else None, trace.updates, attrs,
+                         key=self.k("crosscheck"))
         panels.spec_facts(spec)
+
+    def large_example(self, example, op: str) -> int:
+        """An example above the core's limit: its shapes, why, and a labelled reduced stand-in."""
+        panels.example_header(example, None, False)
+        with st.container(border=True):
+            st.markdown("**Too large to run in full**")
+            for line in large.summary(example):
+                st.text(line)
+        trace = _stand_in_trace(op, example.id, self.family)
+        if trace is None:
+            return 0
+        si = large.stand_in(example, self.family)
+        st.markdown(md(f"Below: a reduced stand-in with the example's real {example.indices.size:,} index values "
+                       f"and every {fmt_shape(si.slice_shape)} slice shrunk to one cell, so each step writes one "
+                       f"cell where the full example writes {int(np.prod(si.slice_shape)):,}. Which positions are "
+                       f"written, how often (×n) and which write wins are exactly the full example's; the values "
+                       f"are placeholders (data 0, updates numbered 1, 2, … in loop order)."))
+        n = len(trace)
+        step = min(max(int(st.session_state.get(self.k("step"), 0)), 0), n)
+        st.session_state[self.k("step")] = step
+        sf = _stand_in_figure(op, example.id, self.family)
+        player(sf.figure(step), key=self.k("player"), view=f"stand-in:{example.id}", step=step,
+               name=f"{op}-{example.id}-stand-in", on_step=self._set_step)
+        panels.findings(trace, step)
+        return step
 
     def panel_axis_control(self, rank: int) -> int | None:
         """For rank >= 3: which output axis is drawn as small multiples (the last two others form the matrix)."""
@@ -248,24 +262,6 @@ class ExplorerPage:
                          help="The other two innermost axes form each matrix; longer axes become sliders.")
         return int(st.session_state[key])
 
-    def step_controls(self, n: int, step: int) -> None:
-        ss = st.session_state
-        if self.k("goto") not in ss or ss[self.k("goto")] != step:
-            ss[self.k("goto")] = step
-        cols = st.columns([1, 1, 1, 1, 2, 5], vertical_alignment="bottom")
-        cols[0].button("⏮", key=self.k("first"), help="first step (initial state)", on_click=self._set_step,
-                       args=(0,), disabled=step == 0, use_container_width=True)
-        cols[1].button("◀", key=self.k("prev"), help="previous step", on_click=self._set_step,
-                       args=(max(step - 1, 0),), disabled=step == 0, use_container_width=True)
-        cols[2].button("▶", key=self.k("next"), help="next step", on_click=self._set_step,
-                       args=(min(step + 1, n),), disabled=step >= n, use_container_width=True)
-        cols[3].button("⏭", key=self.k("last"), help="last step (final output)", on_click=self._set_step,
-                       args=(n,), disabled=step >= n, use_container_width=True)
-        cols[4].number_input("go to step", min_value=0, max_value=max(n, 0), step=1, key=self.k("goto"),
-                             on_change=self._on_goto)
-        cols[5].caption(f"Server-side step: {step} of {n}. The ▶ play button and slider in the figure run "
-                        f"in your browser.")
-
     def large_view(self, trace: sc.Trace, view, step: int, follow: bool) -> None:
         ss = st.session_state
         with st.expander("Which slice is shown, and where the writes land", expanded=True):
@@ -277,8 +273,8 @@ class ExplorerPage:
                     pins[axis] = int(col.number_input(f"output axis {axis}", 0, trace.data.shape[axis] - 1,
                                                       value=int(pins.get(axis, idx)), key=self.k(f"pin{axis}")))
                 ss[self.k("pins")] = pins
-            st.caption(f"Showing {view.label('output')} of output {trace.data.shape}.")
-            st.plotly_chart(overview_figure(trace, step), theme=None, key=self.k("overview"))
+            st.caption(md(f"Showing {view.label('output')} of output {trace.data.shape}."))
+            st.plotly_chart(overview_figure(trace, step), theme="streamlit", key=self.k("overview"))
 
     def _url(self, op, ex_id, attrs, step, edited, texts) -> None:
         values = {"op": op, "example": ex_id, "step": step}
@@ -288,18 +284,22 @@ class ExplorerPage:
         if not st.session_state.get(self.k("follow"), True):
             values["follow"] = "false"
         session.write_url(values, self.family)
+        session.url_notice(self.family)  # names the link's values the page could not use, once
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step):")
             st.code(session.share_link(self.url_path, values), language=None, wrap_lines=True)
 
 
-def error_text(exc: sc.ScatterError) -> str:
-    """The error with the input it names in bold (once)."""
-    name = exc.argument or "input"
-    message = str(exc)
-    if message.startswith(f"{name}: "):
-        message = message[len(name) + 2:]
-    return f"**{name}**: {message}"
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _stand_in_trace(op: str, example_id: str, family: str) -> sc.Trace | None:
+    si = large.stand_in(spec_examples.by_id(example_id), family)
+    return None if si is None else sc.trace(op, si.data, si.indices, si.updates,
+                                              **spec_examples.by_id(example_id).attrs)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _stand_in_figure(op: str, example_id: str, family: str):
+    return StepFigure(_stand_in_trace(op, example_id, family))
 
 
 def render(family: str, url_path: str) -> None:
@@ -307,5 +307,5 @@ def render(family: str, url_path: str) -> None:
     try:
         ExplorerPage(family, url_path).render()
     except Exception as exc:  # noqa: BLE001 - last line of defence: a message, never a traceback
-        st.error(f"Something went wrong while drawing this page ({type(exc).__name__}: {exc}). Your inputs "
+        st.error(f"Something went wrong while drawing this page ({md(type(exc).__name__)}: {md(exc)}). Your inputs "
                  f"are kept; change them or pick another example.", icon="🛑")

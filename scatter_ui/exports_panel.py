@@ -101,6 +101,23 @@ def render(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, 
                 icon=":material/deployed_code:",
                 help="model.onnx plus test_data_set_0/input_0..2.pb (data, indices, updates) and output_0.pb "
                      "(the expected output), in ONNX's test-data layout")
+        _framework_buttons(args, expected, attrs, key, slug)
+
+
+def _framework_buttons(args, expected, attrs: dict, key: str, slug: str) -> None:
+    """"as PyTorch / TensorFlow / JAX" scripts from framework_map's verified records, where a faithful one exists."""
+    cols = st.columns(len(se.SNIPPET_FRAMEWORKS))
+    for col, framework in zip(cols, se.SNIPPET_FRAMEWORKS):
+        reason = se.framework_unavailable_reason(framework, *args, attrs)
+        if reason:
+            col.caption(f"as {framework}: {reason}")
+            continue
+        col.download_button(
+            f"as {framework} (.py)", data=_safe(lambda f=framework: se.framework_snippet(f, *args, expected, attrs)),
+            file_name=f"{slug}_{framework.lower()}.py", mime="text/x-python", key=f"{key}:{framework}",
+            on_click="ignore", icon=":material/swap_horiz:",
+            help=f"The case in {framework}, with the function framework_map checks against this app's core and "
+                 "where its semantics differ (docs/frameworks.md)")
 
 
 def render_for_trace(trace: sc.Trace, key: str) -> None:

@@ -57,6 +57,7 @@ class FrameParts:
     annotations: list
     axes: dict  # layout axis updates (ticks), per subplot
     views: tuple  # (indices view, updates view, output view)
+    caption: str = ""  # the step in one sentence (shown above the panels as plain text)
 
 
 class _Formatter:
@@ -66,18 +67,12 @@ class _Formatter:
         self.memo: dict = {}
 
     def value(self, v, digits: int = 4) -> str:
+        """``v`` in at most ``digits`` significant digits and ``digits + 2`` characters (the cell's
+        width); the hover has the exact text."""
         key = (type(v), v.item() if hasattr(v, "item") else v, digits)
         text = self.memo.get(key)
         if text is None:
-            text = fmt_value(v)
-            if len(text) > digits + 2 and isinstance(v, (float, np.floating)) and np.isfinite(v):
-                # at most `digits` significant digits and digits + 2 characters where that is
-                # possible (0.0539 -> 0.054 at 3): cells are narrow; the hover shows the full value
-                precision = digits
-                text = f"{float(v):.{precision}g}"
-                while len(text) > digits + 2 and precision > 1:
-                    precision -= 1
-                    text = f"{float(v):.{precision}g}"
+            text = fmt_value(v, width=digits + 2, digits=digits)
             self.memo[key] = text
         return text
 
@@ -117,21 +112,6 @@ def panel_units(views) -> list[int]:
     return [max(v.canvas_shape[1], 5) for v in views]
 
 
-def wrap_caption(text: str, width: int = 120) -> str:
-    """Break a long step caption at '; ' so it stays inside the figure."""
-    if len(text) <= width:
-        return text
-    parts, line, out = text.split("; "), "", []
-    for part in parts:
-        if line and len(line) + len(part) + 2 > width:
-            out.append(line + ";")
-            line = part
-        else:
-            line = f"{line}; {part}" if line else part
-    out.append(line)
-    return "<br>".join(out)
-
-
 def _fmt_grid(values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = None) -> list[list[str]]:
     return _Formatter().grid(values, mask, counts)
 
@@ -141,18 +121,41 @@ def _z(values: np.ndarray, mask: np.ndarray) -> list:
     return [[v if v == v and abs(v) != float("inf") else None for v in row] for row in z.tolist()]
 
 
-def _hover(view: View, cells: np.ndarray, name: str) -> list[list[str]]:
+def _pos(view: View, flat: int) -> str:
+    return ", ".join(str(int(p)) for p in np.unravel_index(int(flat), view.shape))
+
+
+def _hover(view: View, cells: np.ndarray, name: str, values: np.ndarray | None = None) -> list[list[str]]:
+    """Hover text of each cell: ``name[i, j] = value`` (the exact value, one formatter)."""
     out = []
-    for row in cells:
+    for r, row in enumerate(cells):
         line = []
-        for flat in row:
+        for c, flat in enumerate(row):
             if flat < 0:
                 line.append("")
+            elif values is None:
+                line.append(f"{name}[{_pos(view, flat)}]")
             else:
-                pos = np.unravel_index(int(flat), view.shape)
-                line.append(f"{name}[{', '.join(str(int(p)) for p in pos)}]")
+                line.append(f"{name}[{_pos(view, flat)}] = {fmt_value(values[r, c])}")
         out.append(line)
     return out
+
+
+def _chain_hover(view: View, cells: np.ndarray, values: np.ndarray, counts: np.ndarray, history: CellHistory,
+                 k: int, updates: np.ndarray) -> list[list[str]]:
+    """Hover text of each output cell after ``k`` steps: its value and its chain of writes so far."""
+    base = _hover(view, cells, "output", values)
+    for r, c in zip(*np.nonzero(counts > 0)):
+        writes, total = history.chain(int(cells[r, c]), k)
+        lines = [base[r][c]]
+        if total > len(writes):
+            lines.append(f"… {total - len(writes)} earlier write(s)")
+        for step, src, after in writes:
+            where = ", ".join(str(int(p)) for p in np.unravel_index(int(src), updates.shape))
+            lines.append(f"step {step + 1}: updates[{where}] = {fmt_value(updates.reshape(-1)[src])} → "
+                         f"{fmt_value(after)}")
+        base[r][c] = "<br>".join(lines)
+    return base
 
 
 def _outline_path(view: View, coords, sub: int, colour: str, width: float) -> list[dict]:
@@ -215,10 +218,18 @@ def _panel_labels(view: View, name: str, sub: int) -> list[dict]:
     labels = []
     for p, panel in enumerate(view.panels or (None,)):
         off = view.panel_offset(p)
+        text = view.label(name, panel)
+        # name: the short form the player shows when the full label is wider than the panel
         labels.append(dict(x=off + (view.col_len - 1) / 2, y=view.row_len - 0.5, xref=f"x{ref}", yref=f"y{ref}",
-                           text=view.label(name, panel), showarrow=False, yanchor="top", yshift=-4,
-                           font=dict(size=11, color="#495057")))
+                           text=text, name=short_label(text), showarrow=False, yanchor="top", yshift=-4,
+                           font=dict(size=11)))
     return labels
+
+
+def short_label(label: str) -> str:
+    """``output[2, :, :]`` -> ``[2]``: the fixed coordinates of a small multiple's label."""
+    inner = label[label.index("[") + 1:-1] if "[" in label else label
+    return "[" + ", ".join(p.strip() for p in inner.split(",") if p.strip() != ":") + "]"
 
 
 class StepFigure:
@@ -274,6 +285,7 @@ class StepFigure:
         source = (self.trace.indices, self.trace.updates)[which] if which < 2 else None
         if source is not None:
             vals = np.asarray(source).reshape(-1)[np.where(mask, cells, 0)] if source.size else np.zeros(cells.shape)
+            part["customdata"] = _hover(view, cells, PANELS[which], vals)
             part["text"] = self.fmt.grid(vals, mask, digits=density(view, self.units)[0])
             part["z"] = [[0 if m else None for m in row] for row in mask.tolist()] if which == 0 else _z(vals, mask)
         self._statics[key] = part
@@ -295,8 +307,10 @@ class StepFigure:
         out_vals, counts = self.history.at(cells_o, k)
         if exact:
             out_vals = t.state_at(k).reshape(-1)[np.where(mask_o, cells_o, 0)]
-        traces.append(dict(type="heatmap", z=_z(out_vals, mask_o), text=self.fmt.grid(out_vals, mask_o, counts, digits=density(ov, self.units)[0]),
-                           customdata=out["customdata"]))
+        traces.append(dict(type="heatmap", z=_z(out_vals, mask_o),
+                           text=self.fmt.grid(out_vals, mask_o, counts, digits=density(ov, self.units)[0]),
+                           customdata=_chain_hover(ov, cells_o, out_vals, np.where(mask_o, counts, 0), self.history, k,
+                                                   self.trace.updates)))
         written = (counts > 0) & mask_o
         if written.any():
             written_coords = np.stack(np.unravel_index(cells_o[written], ov.shape), axis=-1)
@@ -313,33 +327,32 @@ class StepFigure:
         for sub, (view, name) in enumerate(zip(views, PANELS), start=1):
             axes.update(_axes(view, sub))
             annotations += _panel_labels(view, name, sub)
-        annotations.append(dict(text=wrap_caption(caption), x=0, y=1.0, xref="paper", yref="paper", xanchor="left",
-                                yanchor="bottom", yshift=34, showarrow=False, align="left",
-                                font=dict(size=14, color="#212529")))
-        return FrameParts(traces, shapes, annotations, axes, views)
+        return FrameParts(traces, shapes, annotations, axes, views, caption)
 
     # -- the whole figure -----------------------------------------------------------
-    def figure(self, active: int, window: tuple[int, int] | None = None, animate: bool = True) -> dict:
-        """The figure as a plain Plotly dict (data, layout, frames), showing step ``active``.
+    def figure(self, active: int, window: tuple[int, int] | None = None) -> dict:
+        """What the player draws for step ``active``, as plain JSON-ready dicts.
 
-        Plain dicts, not graph objects: validating hundreds of frames through
-        plotly's Python classes takes seconds; the browser validates anyway.
-        Frames are built once per window and reused for every step inside it.
+        ``data`` and ``layout``: the three heatmaps at step ``active`` (theme colours and panel
+        domains are applied by the player in the browser); ``frames``: one per step of the
+        window ``k0..k1`` (values, text, hover, highlight shapes, ticks); ``captions``: each
+        step in one sentence; ``units``/``rows``: each panel's width and height in cells.
+        Plain dicts, not graph objects: validating hundreds of frames through plotly's Python
+        classes takes seconds; the browser validates anyway. Frames are built once per window
+        and reused for every step inside it.
         """
         n = len(self.trace)
         active = min(max(int(active), 0), n)
         k0, k1 = window or self.window_for(active)
         k0, k1 = min(k0, active), max(k1, active)
         first = self.frame(active, exact=True)
-        titles = self._titles(first.views)
-        animated = animate and k1 > k0
-        fig = {"data": [self._trace_dict(sub, tr, view)
-                        for sub, (tr, view) in enumerate(zip(first.traces, first.views), start=1)],
-               "layout": self._layout(first, titles, animated), "frames": []}
-        if animated:
-            fig["frames"] = self.frames(k0, k1)
-            self._add_controls(fig, active, k0, k1)
-        return fig
+        frames, captions = self.frames(k0, k1)
+        return {"data": [self._trace_dict(sub, tr, view)
+                         for sub, (tr, view) in enumerate(zip(first.traces, first.views), start=1)],
+                "layout": self._layout(first), "frames": frames, "captions": captions,
+                "k0": k0, "k1": k1, "n": n, "active": active,
+                "units": panel_units(first.views), "rows": [v.canvas_shape[0] for v in first.views],
+                "panel_cols": [v.col_len for v in first.views]}
 
     def window_for(self, active: int) -> tuple[int, int]:
         """Frames sent for step ``active``: all of them when they fit the budget, else a window.
@@ -357,7 +370,8 @@ class StepFigure:
         k0 = min(max(k0, 0), n + 1 - size)
         return k0, k0 + size - 1
 
-    def frames(self, k0: int, k1: int) -> list[dict]:
+    def frames(self, k0: int, k1: int) -> tuple[list[dict], dict[str, str]]:
+        """The frames of steps k0..k1 and their captions ({"k": sentence})."""
         key = (k0, k1)
         hit = self._frames.get(key)
         if hit is not None:
@@ -366,17 +380,17 @@ class StepFigure:
         views0 = parts[k0].views
         moving = {i for i in range(3) if any(p.views[i] != views0[i] for p in parts.values())}
         send = sorted(moving | {2})
-        keys = {i: ("z", "text", "customdata") if i in moving else ("z", "text") for i in send}
-        titles = self._titles(views0)
+        keys = {i: ("z", "text", "customdata") if i in moving or i == 2 else ("z", "text") for i in send}
         frames = [dict(name=str(k), traces=send,
                        data=[{key: p.traces[i][key] for key in keys[i]} for i in send],
-                       layout=dict(shapes=p.shapes, annotations=titles + p.annotations,
+                       layout=dict(shapes=p.shapes, annotations=p.annotations,
                                    **{name: dict(val) for name, val in p.axes.items()}))
                   for k, p in parts.items()]
+        captions = {str(k): p.caption for k, p in parts.items()}
         if len(self._frames) >= 8:
             self._frames.pop(next(iter(self._frames)))
-        self._frames[key] = frames
-        return frames
+        self._frames[key] = (frames, captions)
+        return frames, captions
 
     def frame_budget(self, k: int) -> int:
         """How many frames fit the byte budget, judged by the size of one frame."""
@@ -384,75 +398,38 @@ class StepFigure:
         size = len(json.dumps([part.traces, part.shapes, part.annotations, part.axes]))  # worst case: every panel moves
         return int(min(MAX_FRAMES, max(MIN_FRAMES, MAX_BYTES // max(size, 1))))
 
-    def _domains(self, views) -> list[tuple[float, float]]:
-        widths = panel_units(views)
-        space, right = 0.05, 0.93  # leave the right edge for the colour bar
-        usable = right - space * (len(widths) - 1)
-        total = float(sum(widths))
-        out, x = [], 0.0
-        for w in widths:
-            out.append((x, x + usable * w / total))
-            x += usable * w / total + space
-        return out
-
-    def _titles(self, views) -> list[dict]:
-        t = self.trace
-        arrays = (t.indices, t.updates, t.data)
-        return [dict(text=self._title(name, arr), x=(a + b) / 2, y=1.0, xref="paper", yref="paper",
-                     xanchor="center", yanchor="bottom", yshift=14, showarrow=False, font=dict(size=13))
-                for name, arr, (a, b) in zip(PANELS, arrays, self._domains(views))]
-
     def _trace_dict(self, sub: int, tr: dict, view: View) -> dict:
         ref = "" if sub == 1 else str(sub)
         extra = (dict(colorscale=INDEX_SCALE, zmin=0, zmax=1, showscale=False) if sub == 1
                  else dict(coloraxis="coloraxis"))
         return dict(tr, xaxis=f"x{ref}", yaxis=f"y{ref}", texttemplate="%{text}",
-                    hovertemplate=("%{customdata}: %{text}<extra></extra>" if sub == 1 else
-                                   "%{customdata} = %{z:.9g}<extra></extra>"), xgap=2, ygap=2,
-                    textfont=dict(size=density(view, self.units)[1], color="#212529"), **extra)
+                    hovertemplate="%{customdata}<extra></extra>", xgap=2, ygap=2,
+                    textfont=dict(size=density(view, self.units)[1]), **extra)
 
-    def _layout(self, first: FrameParts, titles: list, animated: bool) -> dict:
-        rows = max(v.canvas_shape[0] for v in first.views)
+    def _layout(self, first: FrameParts) -> dict:
+        """Axes (row 0 at the top, integer ticks, square cells), panel titles as axis titles above
+        the column numbers, one colour axis for every frame. The player sets domains and colours."""
+        t = self.trace
+        arrays = (t.indices, t.updates, t.data)
         layout = dict(
             coloraxis=dict(colorscale=VALUE_SCALE, cmin=self.zmin, cmax=self.zmax,
                            colorbar=dict(title=dict(text="value"), thickness=12, len=0.8)),
-            height=int(min(max(230 + 44 * rows, 320), 900)),
-            margin=dict(l=40, r=20, t=110, b=120 if animated else 40),
-            shapes=first.shapes, annotations=titles + first.annotations, plot_bgcolor="white",
-            paper_bgcolor="white", font=dict(family="DejaVu Sans, Arial, sans-serif", color="#212529"),
-            hoverlabel=dict(bgcolor="white"), dragmode=False, showlegend=False)
-        for sub, (a, b) in enumerate(self._domains(first.views), start=1):
+            shapes=first.shapes, annotations=first.annotations,
+            font=dict(family="DejaVu Sans, Arial, sans-serif"), dragmode=False, showlegend=False)
+        for sub, (name, arr) in enumerate(zip(PANELS, arrays), start=1):
             ref = "" if sub == 1 else str(sub)
-            layout[f"xaxis{ref}"] = dict(domain=[a, b], anchor=f"y{ref}", side="top", showgrid=False,
-                                         zeroline=False, ticks="", fixedrange=True, constrain="domain",
+            layout[f"xaxis{ref}"] = dict(anchor=f"y{ref}", side="top", showgrid=False, zeroline=False, ticks="",
+                                         fixedrange=True, constrain="domain", automargin=False,
+                                         title=dict(text=self._title(name, arr), font=dict(size=13), standoff=4),
                                          **first.axes[f"xaxis{ref}"])
-            layout[f"yaxis{ref}"] = dict(domain=[0, 1], anchor=f"x{ref}", autorange="reversed", showgrid=False,
+            layout[f"yaxis{ref}"] = dict(anchor=f"x{ref}", autorange="reversed", showgrid=False,
                                          zeroline=False, ticks="", fixedrange=True, scaleanchor=f"x{ref}",
-                                         scaleratio=1, constrain="domain", **first.axes[f"yaxis{ref}"])
+                                         scaleratio=1, constrain="domain", automargin=False,
+                                         **first.axes[f"yaxis{ref}"])
         return layout
 
     def _title(self, name: str, arr: np.ndarray) -> str:
-        return f"<b>{name}</b>  {arr.dtype} · {fmt_shape(arr.shape)}"
-
-    def _add_controls(self, fig: dict, active: int, k0: int, k1: int) -> None:
-        play = dict(label="▶ play", method="animate",
-                    args=[None, dict(frame=dict(duration=900, redraw=True), fromcurrent=True,
-                                     transition=dict(duration=0), mode="immediate")])
-        pause = dict(label="❚❚ pause", method="animate",
-                     args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate",
-                                        transition=dict(duration=0))])
-        n = len(self.trace)
-        steps = [dict(method="animate", label=str(k),
-                      args=[[str(k)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
-                                           transition=dict(duration=0))]) for k in range(k0, k1 + 1)]
-        fig["layout"]["updatemenus"] = [dict(type="buttons", direction="left", buttons=[play, pause], x=0,
-                                             y=-0.02, xanchor="left", yanchor="top", pad=dict(t=8, r=8),
-                                             showactive=False)]
-        window = "" if (k0, k1) == (0, n) else f" · frames {k0}–{k1} sent"
-        fig["layout"]["sliders"] = [dict(active=active - k0, steps=steps, x=0.22, len=0.78, y=-0.02,
-                                         yanchor="top",
-                                         currentvalue=dict(prefix=f"step (of {n}{window}): ", font=dict(size=12)),
-                                         pad=dict(t=8, b=8), transition=dict(duration=0))]
+        return f"<b>{name}</b> {arr.dtype} · {fmt_shape(arr.shape)}"
 
 
 def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[str, str], differ_flat) -> go.Figure:
@@ -480,8 +457,7 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
         title.update(yshift=22)
     fig.update_layout(coloraxis=dict(colorscale=VALUE_SCALE, cmin=zmin, cmax=zmax, showscale=False),
                       height=int(min(max(220 + 40 * view.canvas_shape[0], 280), 700)),
-                      margin=dict(l=40, r=20, t=95, b=50), plot_bgcolor="white", paper_bgcolor="white",
-                      dragmode=False)
+                      margin=dict(l=40, r=20, t=95, b=50), dragmode=False)
     fig.update_xaxes(side="top", showgrid=False, zeroline=False, fixedrange=True)
     fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, fixedrange=True)
     for sub in (1, 2):
@@ -491,9 +467,12 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
 
 
 def overview_figure(trace, k: int, max_bins: int = 100) -> go.Figure:
-    """Where the writes of the first k steps land, summed over all but the first two axes and binned."""
+    """Where the writes of the first k steps land, summed over all but the first two axes and binned.
+
+    At step 0 nothing has been written yet, so it shows where all the steps will write."""
     shape = trace.data.shape
-    cells, counts = trace.write_counts(k)
+    upto = k if k > 0 else len(trace)
+    cells, counts = trace.write_counts(upto)
     lead = shape[:2] if len(shape) >= 2 else (1, shape[0])
     coords = np.unravel_index(cells, shape)
     r = coords[0] if len(shape) >= 2 else np.zeros_like(cells)
@@ -512,8 +491,8 @@ def overview_figure(trace, k: int, max_bins: int = 100) -> go.Figure:
                       y0=(tr // br) * br - br / 2, y1=(tr // br) * br + br / 2,
                       line=dict(color=HIGHLIGHT, width=3))
     axis_names = ("axis 0", "axis 1") if len(shape) >= 2 else ("", "axis 0")
-    fig.update_layout(height=360, margin=dict(l=50, r=20, t=40, b=40), plot_bgcolor="white",
-                      title=dict(text=f"where the first {k} step(s) write (bins of {br}×{bc}, summed over the "
-                                      f"other axes)", font=dict(size=13)),
+    what = f"where the first {k} step(s) write" if k > 0 else f"where all {len(trace)} steps will write"
+    fig.update_layout(height=360, margin=dict(l=50, r=20, t=40, b=40),
+                      title=dict(text=f"{what} (bins of {br}×{bc}, summed over the other axes)", font=dict(size=13)),
                       yaxis=dict(autorange="reversed", title=axis_names[0]), xaxis=dict(title=axis_names[1], side="top"))
     return fig

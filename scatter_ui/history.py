@@ -23,6 +23,7 @@ class CellHistory:
         order = np.argsort(key, kind="stable")
         self._key = key[order]
         self._after = trace.after.reshape(-1)[order]
+        self._sources = trace.plan.sources.reshape(-1)[order]
         self._data = trace.data.reshape(-1)
 
     def at(self, flat_cells, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -39,3 +40,13 @@ class CellHistory:
         written = count > 0
         values[written] = self._after[hi[written] - 1]
         return values.reshape(shape), count.reshape(shape)
+
+    def chain(self, flat_cell: int, k: int, limit: int = 6) -> tuple[list[tuple[int, int, object]], int]:
+        """The writes to one cell in the first ``k`` steps: the last ``limit`` of them as
+        (step index, flat source position in updates, value after the write), and how many in all."""
+        cell = int(flat_cell)
+        lo = int(np.searchsorted(self._key, cell * self._base, side="left"))
+        hi = int(np.searchsorted(self._key, cell * self._base + int(k), side="left"))
+        first = max(lo, hi - limit)
+        steps = (self._key[first:hi] - cell * self._base).tolist()
+        return list(zip(steps, self._sources[first:hi].tolist(), self._after[first:hi])), hi - lo

@@ -8,8 +8,12 @@ import streamlit as st
 import scatter_core as sc
 import spec_examples
 
-FAMILY_PAGES = {"nd": "pages/nd_family.py", "elements": "pages/elements_family.py",
-                "update": "pages/update_family.py"}
+FAMILY_PAGES = {name: family.page for name, family in sc.FAMILIES.items()}  # from the family records
+
+# URL parameters and the widgets' keys: a copied link reopens the same gallery view (the filter and the versions
+# are bound to the query string; the tab is written there by render(), since the page may choose it itself)
+FILTER, OPS, TAB = "q", "ops", "family"
+SEEN = "home:_seen_filter"
 
 INTRO = """
 A **scatter** operator copies a tensor `data` and then writes the values of `updates` into the
@@ -63,18 +67,49 @@ def render() -> None:
     st.caption("Each example as printed in the spec pages or the ONNX node tests, plus a few teaching cases of "
                "our own. The status says whether Scatter Explorer's exact implementation of the spec reproduces "
                "the printed output.")
-    query = st.text_input("Filter", placeholder="operator, title or status, e.g. ScatterND-16, duplicate, erratum")
+    query = st.text_input("Filter", key=FILTER, bind="query-params",
+                          placeholder="operator, title or status, e.g. ScatterND-16, duplicate, erratum")
     ops = sorted({r["op"] for r in rows}, key=lambda n: (sc.OPERATORS[n].framework, n))
-    chosen = st.multiselect("Operator versions", ops, placeholder="all operator versions")
-    shown = [r for r in rows
-             if not (query and query.lower() not in " ".join(str(v) for v in r.values()).lower())
-             and not (chosen and r["op"] not in chosen)]
+    chosen = st.multiselect("Operator versions", ops, placeholder="all operator versions", key=OPS,
+                            bind="query-params")
+    shown = filter_rows(rows, query, chosen)
     families = list(sc.FAMILY_TITLES)
-    tabs = st.tabs([f"{sc.FAMILY_TITLES[f]} ({sum(r['family'] == f for r in shown)})" for f in families])
+    counts = {f: sum(r["family"] == f for r in shown) for f in families}
+    labels = {f: sc.FAMILY_TITLES[f] for f in families}
+    _follow_matches(counts, labels, (query, tuple(chosen)))
+    st.caption("Matches: " + " · ".join(f"{labels[f]} {counts[f]}" for f in families))
+    tabs = st.tabs([labels[f] for f in families], key=TAB, on_change="rerun")
+    if st.query_params.get(TAB) != st.session_state.get(TAB):
+        st.query_params[TAB] = st.session_state.get(TAB) or labels[families[0]]
     for tab, family in zip(tabs, families):
         with tab:
+            if not counts[family]:
+                st.caption("No example of this family matches the filter.")
             for row in (r for r in shown if r["family"] == family):
                 _card(row)
+
+
+def filter_rows(rows: list[dict], query: str, chosen: list[str]) -> list[dict]:
+    return [r for r in rows
+            if not (query and query.lower() not in " ".join(str(v) for v in r.values()).lower())
+            and not (chosen and r["op"] not in chosen)]
+
+
+def _follow_matches(counts: dict, labels: dict, signature: tuple) -> None:
+    """Choose the tab before it is drawn: the URL's on a session's first run; then, whenever the filter
+    changes and leaves the chosen tab empty, the first tab with matches."""
+    ss = st.session_state
+    if TAB not in ss and st.query_params.get(TAB) in labels.values():
+        ss[TAB] = st.query_params.get(TAB)
+    if ss.get(SEEN) == signature:
+        return
+    ss[SEEN] = signature
+    current = ss.get(TAB) or next(iter(labels.values()))
+    family = next((f for f, label in labels.items() if label == current), None)
+    if family is not None and counts[family] == 0:
+        best = next((f for f, n in counts.items() if n), None)
+        if best is not None:
+            ss[TAB] = labels[best]
 
 
 def _card(row: dict) -> None:

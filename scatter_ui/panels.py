@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -11,6 +13,7 @@ import spec_examples
 from scatter_core.describe import fmt_value
 from scatter_core.errors import fmt_pos
 
+from .controls import md
 from .figures import comparison_figure
 
 FINDING_TITLES = {
@@ -28,8 +31,21 @@ FINDING_TITLES = {
 LOG_ROWS = 400  # step-log rows shown around the current step (the CSV has all of them)
 
 
-def findings(trace: sc.Trace) -> None:
-    """Every finding, most important first, in plain words; the order comparison when it matters."""
+def at_this_step(trace: sc.Trace, finding, step: int) -> str:
+    """What a finding means at the shown step: whether this step's write lands in its cells."""
+    if step <= 0 or not finding.cells:
+        return ""
+    concerned = set(finding.cells)
+    hit = [tuple(int(v) for v in c) for c in trace.target_cells(step - 1) if tuple(int(v) for v in c) in concerned]
+    if not hit:
+        return ""
+    return (f"At step {step}: this step writes output{fmt_pos(hit[0])}"
+            + (f" and {len(hit) - 1} more of these cells." if len(hit) > 1 else ", one of these cells."))
+
+
+def findings(trace: sc.Trace, step: int = 0) -> None:
+    """Every finding, most important first, in plain words (and what it means at ``step``);
+    the order comparison when it matters."""
     found = sorted(trace.findings, key=lambda f: {"error": 0, "warning": 1, "info": 2}.get(f.severity, 3))
     if not found:
         st.success("No warnings: every targeted cell is written once, and nothing here depends on the "
@@ -37,7 +53,9 @@ def findings(trace: sc.Trace) -> None:
         return
     for f in found:
         box = st.warning if f.severity in ("warning", "error") else st.info
-        box(f"**{FINDING_TITLES.get(f.kind, f.kind)}.** {f.message}", icon="⚠️" if box is st.warning else "ℹ️")
+        now = at_this_step(trace, f, step)
+        box(f"**{md(FINDING_TITLES.get(f.kind, f.kind))}.** {md(f.message)}" + (f"\n\n**{md(now)}**" if now else ""),
+            icon="⚠️" if box is st.warning else "ℹ️")
     order = next((f for f in found if f.kind == "order-dependent" and f.details.get("n_differ")), None)
     if order is not None:
         order_comparison(trace, order)
@@ -54,7 +72,7 @@ def order_comparison(trace: sc.Trace, finding) -> None:
                    "last write wins; a parallel kernel may produce the other. Cells that differ are outlined.")
         fig = comparison_figure(trace, trace.output_in_order("reversed"), trace.output,
                                 ("first write wins", "last write wins (loop order, what runtimes do)"), cells)
-        st.plotly_chart(fig, theme=None, key=f"cmp-{id(trace)}")
+        st.plotly_chart(fig, theme="streamlit", key=f"cmp-{id(trace)}")
         rows = [{"cell": f"output{fmt_pos(np.unravel_index(int(c), trace.data.shape))}",
                  "first write wins": fmt_value(f), "last write wins": fmt_value(l)}
                 for c, f, l, d in zip(finding.details["cells_flat"], finding.details["first_wins"],
@@ -66,41 +84,43 @@ def float_order(trace: sc.Trace, finding) -> None:
     d = finding.details
     with st.expander("How much the float result moves with the order"):
         cell = np.unravel_index(d["cell_flat"], trace.data.shape)
-        st.write(f"Largest change: **{d['max_abs_diff']:.6g}** at output{fmt_pos(cell)} "
-                 f"({fmt_value(d['loop_value'])} in loop order, {fmt_value(d['other_value'])} in "
-                 f"{d['order']} order); {d['n_cells']} cell(s) change in all.")
+        st.markdown(f"Largest change: **{md(fmt_value(d['max_abs_diff']))}** at {md(f'output{fmt_pos(cell)}')} "
+                    + md(f"({fmt_value(d['loop_value'])} in loop order, {fmt_value(d['other_value'])} in "
+                         f"{d['order']} order); {d['n_cells']} cell(s) change in all."))
 
 
 def spec_facts(spec: sc.OpSpec) -> None:
     with st.expander(f"About {spec.name}: the rules this page follows"):
-        st.markdown(f"**{spec.name}** ({spec.framework}) · [official page ↗]({spec.url})")
-        st.write(spec.summary)
+        st.markdown(f"**{md(spec.name)}** ({md(spec.framework)}) · [official page ↗]({spec.url})")
+        st.text(spec.summary)
         st.code(spec.formula, language=None)
-        st.markdown(f"- **Loop:** {spec.loop}\n- **Index values:** {spec.index_rule.text} "
-                    f"(index dtypes: {', '.join(spec.index_rule.dtypes)})\n"
-                    + "".join(f"- **Shape:** {r}\n" for r in spec.shape_rules)
-                    + f"- **Duplicates:** {spec.duplicate_policy}\n"
-                    + f"- **Reductions:** {', '.join(spec.reduction_spellings)}\n"
-                    + (f"- **Changed from {spec.previous}:** " + " ".join(spec.changes) + "\n" if spec.previous
-                       else f"- **History:** {' '.join(spec.changes)}\n"))
+        st.markdown(f"- **Loop:** {md(spec.loop)}\n- **Index values:** {md(spec.index_rule.text)} "
+                    f"(index dtypes: {md(', '.join(spec.index_rule.dtypes))})\n"
+                    + "".join(f"- **Shape:** {md(r)}\n" for r in spec.shape_rules)
+                    + f"- **Duplicates:** {md(spec.duplicate_policy)}\n"
+                    + f"- **Reductions:** {md(', '.join(spec.reduction_spellings))}\n"
+                    + (f"- **Changed from {md(spec.previous)}:** " + md(" ".join(spec.changes)) + "\n"
+                       if spec.previous else f"- **History:** {md(' '.join(spec.changes))}\n"))
         if spec.runtime_notes:
             st.markdown("**What real runtimes do** (observed):\n" + "".join(
-                f"- *{n.runtimes}*: {n.text}\n" for n in spec.runtime_notes))
+                f"- *{md(n.runtimes)}*: {md(n.text)}\n" for n in spec.runtime_notes))
 
 
-def example_header(example, trace: sc.Trace, edited: bool) -> None:
+def example_header(example, trace: sc.Trace | None, edited: bool) -> None:
+    """The example's title, source and notes; whether its printed output is reproduced (given a trace)."""
     src = example.source
-    origin = "a Scatter Explorer teaching case" if example.ours else f"[{src.page_title} ↗]({src.url}), {src.label}"
-    st.markdown(f"**{example.title}** · {origin}")
+    origin = ("a Scatter Explorer teaching case" if example.ours
+              else f"[{md(src.page_title)} ↗]({src.url}), {md(src.label)}")
+    st.markdown(f"**{md(example.title)}** · {origin}")
     if example.notes:
-        st.caption(example.notes)
+        st.caption(md(example.notes))
     if example.shapes_only:
-        st.info(f"The spec gives only the shapes here; the values are **generated**: {example.generation}",
+        st.info(f"The spec gives only the shapes here; the values are **generated**: {md(example.generation)}",
                 icon="🎲")
     if edited:
         st.caption("You edited the inputs: the printed example's output no longer applies.")
         return
-    if example.expected is not None:
+    if example.expected is not None and trace is not None:
         expected = np.asarray(example.expected)
         same = expected.shape == trace.output.shape and np.array_equal(
             expected.astype(trace.output.dtype), trace.output, equal_nan=trace.output.dtype.kind == "f")
@@ -119,19 +139,34 @@ def example_header(example, trace: sc.Trace, edited: bool) -> None:
 
 
 def erratum_box(er) -> None:
-    st.error(f"**Spec erratum ({er.kind}).** {er.explanation}\n\n"
-             f"- **Where:** {er.where} ([page ↗]({er.page_url}))\n"
-             f"- **The page says:** `{er.says}`\n- **It should say:** `{er.should_say}`\n"
-             + (f"- **Real runtimes:** {er.runtimes}\n" if er.runtimes else ""), icon="📕")
+    st.error(f"**Spec erratum ({md(er.kind)}).** {md(er.explanation)}\n\n"
+             f"- **Where:** {md(er.where)} ([page ↗]({er.page_url}))\n"
+             f"- **The page says:** {_code(er.says)}\n- **It should say:** {_code(er.should_say)}\n"
+             + (f"- **Real runtimes:** {md(er.runtimes)}\n" if er.runtimes else ""), icon="📕")
+
+
+def _code(text) -> str:
+    """An inline code span that holds any text (a fence longer than its longest run of backticks)."""
+    text = str(text)
+    longest = max([len(m) for m in re.findall(r"`+", text)] or [0])
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def step_log(trace: sc.Trace, step: int, csv_source) -> None:
+    """Every step's row; the shown step's row highlighted (the player's step)."""
     n = len(trace)
-    with st.expander(f"Step log ({n} step{'s' if n != 1 else ''})"):
+    with st.expander(f"Step log ({n} step{'s' if n != 1 else ''}) · now at step {step}"):
         lo = max(0, min(step - LOG_ROWS // 2, n - LOG_ROWS))
         hi = min(n, lo + LOG_ROWS)
         if n > LOG_ROWS:
             st.caption(f"Showing steps {lo + 1}–{hi} around the current step; the CSV has all {n}.")
-        st.dataframe(pd.DataFrame(trace.step_table(lo, hi)), hide_index=True, height=min(38 + 35 * (hi - lo), 420))
+        table = pd.DataFrame(trace.step_table(lo, hi))
+        table.insert(0, "now", ["▶" if s == step else "" for s in table["step"]])
+        styled = table.style.apply(
+            lambda row: ["background-color: rgba(255, 75, 75, 0.22)" if row["step"] == step else ""] * len(row),
+            axis=1)
+        st.dataframe(styled, hide_index=True, height=min(38 + 35 * (hi - lo), 420))
         st.download_button("Download the step log (CSV)", data=csv_source, file_name="scatter_steps.csv",
                            mime="text/csv", on_click="ignore")

@@ -4,6 +4,11 @@ A page's keys are prefixed with its family ("nd:op", "nd:step" ...). On the
 first run of a page in a session the URL's parameters seed the widgets;
 afterwards the widgets' values are written back to the URL, so a copied link
 reopens the same view.
+
+A link's value the page cannot use (an unknown ``op``, an example id that does not
+exist, a ``step`` past the last one, an ``axis`` outside the data's rank ...) falls
+back to the example's own value, and :func:`url_notice` names it once, with the
+reason, in a notice the user can dismiss.
 """
 
 from __future__ import annotations
@@ -12,12 +17,36 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+import scatter_core as sc
+import spec_examples
+
+from .attribute_inputs import state_name
+
 URL_KEYS = ("op", "example", "reduction", "axis", "use_init_val", "step", "follow", "data", "indices", "updates")
+# every other attribute a registry record declares (mode, start, stop, step, axes ...) travels too
+# (under "attr_<name>" where the name is a page key: SliceScatter's step is not the step shown)
+URL_KEYS += tuple(sorted({state_name(a.name) for s in sc.OPERATORS_LIST for a in s.attributes} - set(URL_KEYS)))
 MAX_URL_TEXT = 1500  # edited inputs travel in the URL only while they stay short
+MAX_SHOWN_VALUE = 40  # characters of an ignored value quoted in the notice
+CUSTOM = "__custom__"  # the example id of typed inputs (as on the pages)
 
 
 def key(family: str, name: str) -> str:
     return f"{family}:{name}"
+
+
+def text_box(container, label: str, key: str, **kwargs) -> None:
+    """A tensor's text area, and right under it, when the text is over the parser's limit, the
+    limit and the size that was pasted (the parser refuses such a text without reading it).
+
+    The box itself sets no max_chars: the browser would drop a longer paste silently, leaving the
+    old text and no word of why, and a character cap in the browser protects the server from
+    nothing (the size of a message is bounded by server.maxMessageSize)."""
+    limit = sc.parsing.MAX_TEXT
+    container.text_area(label, key=key, help=f"At most {limit:,} characters.", **kwargs)
+    size = len(st.session_state.get(key) or "")
+    if size > limit:
+        container.error(f"**{label}**: {size:,} characters pasted; the limit is {limit:,}.", icon="✂️")
 
 
 def _signature(params) -> tuple:
@@ -39,6 +68,10 @@ def seed_from_url(family: str, allowed: dict) -> bool:
     if st.session_state.get(flag) == sig:
         return False
     st.session_state[flag] = sig
+    ss = st.session_state
+    ss[key(family, "_url_given")] = {k: str(params[k]) for k in URL_KEYS if k in params}
+    ss[key(family, "_url_ignored")] = {}
+    ss[key(family, "_url_checked")] = False
     for name, convert in allowed.items():
         if name not in params:
             continue
@@ -47,13 +80,134 @@ def seed_from_url(family: str, allowed: dict) -> bool:
         except (ValueError, TypeError):
             value = None
         if value is not None:
-            st.session_state[key(family, f"url_{name}")] = value
+            ss[key(family, f"url_{name}")] = value
     return True
 
 
 def from_url(family: str, name: str, default=None):
-    """A value the URL seeded (consumed: returned once)."""
-    return st.session_state.pop(key(family, f"url_{name}"), default)
+    """A value the URL seeded (consumed: returned once). An ``axis`` outside the rank of the page's
+    current example, or an ``example`` its operator doesn't have, is refused: ``default`` (the
+    example's own value) is returned, and :func:`url_notice` will say why."""
+    value = st.session_state.pop(key(family, f"url_{name}"), default)
+    if value is default:
+        return default
+    reason = _refusal(family, name, value)
+    if reason:
+        ignore(family, name, reason)
+        return default
+    return value
+
+
+def _rank_of_example(family: str) -> int | None:
+    ss = st.session_state
+    ex_id = ss.get(key(family, "example"))
+    if ex_id and ex_id != CUSTOM:
+        try:
+            return spec_examples.by_id(ex_id).data.ndim
+        except (KeyError, ValueError):
+            return None
+    text = ss.get(key(family, "url_data")) or ss.get(key(family, "text_data"))
+    if not text:
+        return None
+    from .cache import parse_text
+
+    try:
+        return parse_text("data", str(text)).ndim
+    except sc.ScatterError:
+        return None
+
+
+def _refusal(family: str, name: str, value) -> str | None:
+    """Why a seeded value can't be used on the page as it stands, or None."""
+    ss = st.session_state
+    if name == "axis":
+        rank = _rank_of_example(family)
+        if rank is not None and isinstance(value, int) and not -max(rank, 1) <= value <= max(rank - 1, 0):
+            return f"outside the data's axes ({-max(rank, 1)}..{max(rank - 1, 0)} for rank {rank})"
+    if name == "example":
+        op = ss.get(key(family, "op"))
+        if op in sc.OPERATORS and value != CUSTOM:
+            ids = [e.id for e in spec_examples.examples_for(op)]
+            if value not in ids:
+                return f"{op} has no example with this id"
+    return None
+
+
+def ignore(family: str, name: str, reason: str) -> None:
+    """Record that the link's ``name`` was not used, and why (shown by :func:`url_notice`)."""
+    ignored = st.session_state.setdefault(key(family, "_url_ignored"), {})
+    ignored.setdefault(name, reason)
+
+
+def _shown(value: str) -> str:
+    value = str(value)
+    return value if len(value) <= MAX_SHOWN_VALUE else f"{value[:MAX_SHOWN_VALUE]}… ({len(value):,} characters)"
+
+
+def _as_int(text: str) -> int | None:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def _unused_reason(family: str, name: str, given: str) -> str | None:
+    """Why the link's value ``given`` for ``name`` is not what the page shows, or None when it is."""
+    ss = st.session_state
+    if name in ("data", "indices", "updates"):
+        return None if ss.get(key(family, f"text_{name}")) == given else "the inputs come from the example"
+    state = ss.get(key(family, name))
+    if name == "op":
+        return None if state == given else "not an operator version this page shows"
+    if name == "example":
+        return None if state == given else "not an example of the operator shown"
+    if name in ("axis", "step"):
+        number = _as_int(given)
+        if number is None:
+            return "not an integer"
+        if state is not None and int(state) != number:
+            if name == "step":
+                return f"past the last step ({int(state)})" if number > int(state) else "steps start at 0"
+            return "outside the data's axes"
+        return None
+    if name in ("use_init_val", "follow"):
+        if given.lower() not in ("true", "false"):
+            return "not true or false"
+        return None if state is None or bool(state) == (given.lower() == "true") else "not available here"
+    if name == "reduction":
+        return None if state is None or state == given else "not a reduction of the operator shown"
+    return None
+
+
+def url_notice(family: str) -> None:
+    """Name once, in a dismissible notice, each value of the link that the page did not use, and why.
+
+    Call it after the page has settled its state (the step clamped to the trace, the axis to the
+    data). It compares what the link asked for with what the page shows, so any fallback the page
+    made is reported, with the reason recorded by :func:`ignore` when there is one."""
+    ss = st.session_state
+    given = ss.get(key(family, "_url_given")) or {}
+    ignored = ss.setdefault(key(family, "_url_ignored"), {})
+    if not ss.get(key(family, "_url_checked")):
+        ss[key(family, "_url_checked")] = True
+        for name, value in given.items():
+            reason = _unused_reason(family, name, value)
+            if reason:
+                ignored.setdefault(name, reason)
+    shown = {n: r for n, r in ignored.items() if n in given}
+    if not shown:
+        return
+    box = st.container(border=True)
+    lines = "\n".join(f"- `` {n}={_shown(given[n]).replace('`', chr(0x2035))} `` was ignored: {r}."
+                      for n, r in shown.items())
+    box.warning(f"This link has value(s) the page could not use, so it shows its defaults instead:\n{lines}",
+                icon="🔗")
+    box.button("Dismiss", key=key(family, "_url_dismiss"), on_click=_dismiss, args=(family,))
+
+
+def _dismiss(family: str) -> None:
+    st.session_state[key(family, "_url_ignored")] = {}
+    st.session_state[key(family, "_url_given")] = {}
 
 
 def write_url(values: dict, family: str | None = None) -> None:

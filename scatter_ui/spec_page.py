@@ -1,29 +1,49 @@
 """The spec page of one operator family, generated from the registry.
 
-Sections: the version timeline (what changed in each version), a side-by-side
-comparison of any two versions with the differences marked, the
-cross-framework view (ONNX vs OpenVINO), the errata with their evidence, and
-what real runtimes do (the records' runtime notes, with runtime and version).
-Pages call :func:`render` with a family name ("nd", "elements", "update").
+Tabs: the version timeline (what changed in each version), a side-by-side comparison of
+any two versions with the differing rows marked and the differing words highlighted,
+the cross-framework view (ONNX vs OpenVINO), the errata as visual diffs with their
+evidence, the framework map (PyTorch, TensorFlow, JAX, WebNN) and what real runtimes do.
+
+The chosen tab, versions A and B and every filter live in the URL (``bind="query-params"``),
+so a copied link reopens exactly that view. Tables are Markdown built from escaped text
+(:func:`specdiff.md_escape`): cells wrap, nothing is clipped, and no computed text is read
+as Markdown. Pages call :func:`render` with a family name ("nd", "elements", "update").
 """
 
 from __future__ import annotations
 
-import pandas as pd
-import streamlit as st
+from urllib.parse import urlencode
 
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+
+import framework_map as fm
 import scatter_core as sc
 import spec_examples
+from framework_map.verified import VERIFIED
+from scatter_core.describe import fmt_value
 
-from . import panels, session
+from .figures import HIGHLIGHT, VALUE_SCALE
 from .home import FAMILY_PAGES
-from .specdiff import cross_framework, diff, pairs_for, runtime_rows, timeline
+from .specdiff import cross_framework, diff, live_examples, marked, md_escape, pairs_for, runtime_rows, timeline, \
+    word_diff
 
 MARK = "≠"
+TABS = ("Timeline", "Compare versions", "ONNX vs OpenVINO", "Errata", "Framework map", "Runtimes")
+# URL parameters (each is also the widget's key: st.tabs / widgets bound to the query string)
+TAB, A, B, ERRATA_FILTER, VERSION, CONFIG = "tab", "a", "b", "errata", "version", "config"
 
 
-def _key(family: str, name: str) -> str:
-    return session.key(f"spec-{family}", name)
+def _explorer_href(family: str, op: str, example: str, reduction: str) -> str:
+    """A relative link to the family's explorer page (its url_path is the family name) with an example."""
+    params = {"op": op, "example": example}
+    if reduction and reduction != "none":
+        params["reduction"] = reduction
+    return f"{family}?{urlencode(params)}"
 
 
 def _errata_of(family: str) -> list:
@@ -35,12 +55,49 @@ def header(family: str) -> None:
     members = sc.family_members(family)
     st.title(f"Spec: {sc.FAMILY_TITLES[family]}")
     st.caption("Every version of this family, from the registry: what changed, how two versions differ, how "
-               "ONNX and OpenVINO compare, the errata we found, and what real runtimes do.")
+               "ONNX and OpenVINO compare, the errata we found, the same operation in other frameworks, and what "
+               "real runtimes do. The address bar keeps the tab, the versions and the filters: copy it to share "
+               "this view.")
     links = " · ".join(f"[{s.name} ↗]({s.url})" for s in members)
     st.markdown(f"**Official pages:** {links}")
     st.page_link(FAMILY_PAGES[family], label="Explore these versions step by step", icon="▶️")
 
 
+# ---------------------------------------------------------------------------- tables
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table; ``header`` is escaped here, ``rows`` must already be Markdown-safe."""
+    head = "| " + " | ".join(md_escape(h) if h else " " for h in header) + " |"
+    rule = "|" + "|".join(" --- " for _ in header) + "|"
+    body = ["| " + " | ".join(cell or " " for cell in row) + " |" for row in rows]
+    return "\n".join([head, rule, *body])
+
+
+def diff_cells(a: str, b: str) -> tuple[str, str, str]:
+    """(mark, a, b) as Markdown: a differing row gets the mark and its differing words highlighted."""
+    if a == b:
+        return "", md_escape(a), md_escape(b)
+    ta, tb = word_diff(a, b)
+    return f":orange[**{MARK}**]", marked(ta), marked(tb)
+
+
+def live_cell(topic: str, a: str, b: str) -> str:
+    links = []
+    for op, example, reduction in live_examples(topic, a, b):
+        ex = spec_examples.by_id(example)
+        href = _explorer_href(sc.OPERATORS[op].family, op, example, reduction)
+        links.append(f"[▶ {md_escape(op)} {md_escape(ex.label)}]({href})")
+    return " · ".join(links)
+
+
+def comparison_rows(rows: list[tuple[str, str, str]], a: str, b: str) -> list[list[str]]:
+    out = []
+    for topic, x, y in rows:
+        mark, cx, cy = diff_cells(x, y)
+        out.append([mark, md_escape(topic), cx, cy, live_cell(topic, a, b) if mark else ""])
+    return out
+
+
+# ---------------------------------------------------------------------------- timeline
 def timeline_section(family: str) -> None:
     st.header("Timeline")
     st.caption("Each version in order. “Changes” are the registry's own notes; “Rule differences” are "
@@ -64,38 +121,11 @@ def timeline_section(family: str) -> None:
             st.markdown("\n".join(lines))
             if e.computed:
                 with st.expander(f"Rule differences {s.previous} → {s.name} ({len(e.computed)})"):
-                    st.dataframe(pd.DataFrame([{"rule": r.field, s.previous: r.a, s.name: r.b} for r in e.computed]),
-                                 hide_index=True)
+                    rows = [[md_escape(r.field), *diff_cells(r.a, r.b)[1:]] for r in e.computed]
+                    st.markdown(markdown_table(["rule", s.previous, s.name], rows))
 
 
-def _highlight(row):
-    color = "background-color: rgba(255, 196, 0, 0.28)" if row.iloc[0] == MARK else ""
-    return [color] * len(row)
-
-
-def comparison_section(family: str) -> None:
-    st.header("Compare two versions")
-    st.caption("Pick any two operator versions (this family's come first); rules that differ are marked.")
-    own = [s.name for s in sc.family_members(family)]
-    names = own + [n for n in sc.OPERATORS if n not in own]  # this family first; any version may be picked
-    ka, kb = _key(family, "a"), _key(family, "b")
-    ss = st.session_state
-    default = _default_pair(family)
-    for k, param, fallback in ((ka, "a", default[0]), (kb, "b", default[1])):
-        if ss.get(k) not in names:
-            wanted = st.query_params.get(param)  # ?a=ScatterND-16&b=ScatterND-18 opens that comparison
-            ss[k] = wanted if wanted in names else fallback
-    cols = st.columns(2)
-    a = cols[0].selectbox("Version A", names, key=ka)
-    b = cols[1].selectbox("Version B", names, key=kb)
-    rows = diff(a, b)
-    n = sum(r.differs for r in rows)
-    st.caption(f"{n} of {len(rows)} rules differ ({MARK} marks them)." if a != b else "The same version twice.")
-    df = pd.DataFrame([{"": MARK if r.differs else "", "rule": r.field, a: r.a, (b if b != a else f"{b} "): r.b}
-                       for r in rows])
-    st.dataframe(df.style.apply(_highlight, axis=1), hide_index=True, width="stretch", height=38 + 35 * len(df))
-
-
+# ---------------------------------------------------------------------------- compare two versions
 def _default_pair(family: str) -> tuple[str, str]:
     """Newest ONNX version vs the version before it, else the two newest."""
     members = sc.family_members(family)
@@ -108,6 +138,29 @@ def _default_pair(family: str) -> tuple[str, str]:
     return other, newest.name
 
 
+def comparison_section(family: str) -> None:
+    st.header("Compare two versions")
+    st.caption(f"Pick any two operator versions (this family's come first). {MARK} marks the rules that differ, "
+               "the differing words are highlighted, and “see it live” opens an example in the explorer.")
+    own = [s.name for s in sc.family_members(family)]
+    names = own + [n for n in sc.OPERATORS if n not in own]  # this family first; any version may be picked
+    default = _default_pair(family)
+    cols = st.columns(2)
+    a = cols[0].selectbox("Version A", names, index=names.index(default[0]), key=A, bind="query-params")
+    b = cols[1].selectbox("Version B", names, index=names.index(default[1]), key=B, bind="query-params")
+    rows = diff(a, b)
+    n = sum(r.differs for r in rows)
+    st.caption(f"{n} of {len(rows)} rules differ ({MARK} marks them)." if a != b else "The same version twice.")
+    table = [(r.field, r.a, r.b) for r in rows if r.field != "official page"]
+    body = comparison_rows(table, a, b)
+    url_mark = diff_cells(sc.OPERATORS[a].url, sc.OPERATORS[b].url)[0]
+    body.insert(0, [url_mark, "official page", f"[{md_escape(a)} ↗]({sc.OPERATORS[a].url})",
+                    f"[{md_escape(b)} ↗]({sc.OPERATORS[b].url})", ""])
+    with st.container(key="spec-compare-table"):
+        st.markdown(markdown_table(["", "rule", a, b if b != a else f"{b} (again)", "see it live"], body))
+
+
+# ---------------------------------------------------------------------------- ONNX vs OpenVINO
 def cross_framework_section(family: str) -> None:
     st.header("ONNX vs OpenVINO")
     pairs = pairs_for(family)
@@ -118,10 +171,114 @@ def cross_framework_section(family: str) -> None:
         return
     for a, b in pairs:
         st.subheader(f"{a.name} vs {b.name}")
-        st.caption("Reductions are matched by what they compute (add in ONNX is sum in OpenVINO).")
         rows = cross_framework(a, b)
-        st.dataframe(pd.DataFrame([{"topic": t, a.name: x, b.name: y} for t, x, y in rows]), hide_index=True,
-                     width="stretch", height=38 + 35 * len(rows))
+        n = sum(x != y for _, x, y in rows)
+        st.caption(f"Reductions are matched by what they compute (add in ONNX is sum in OpenVINO). {n} of "
+                   f"{len(rows)} topics differ ({MARK} marks them).")
+        with st.container(key=f"spec-cross-{a.name}"):
+            st.markdown(markdown_table(["", "topic", a.name, b.name, "see it live"],
+                                       comparison_rows(rows, a.name, b.name)))
+
+
+# ---------------------------------------------------------------------------- errata
+def _matches(er, query: str) -> bool:
+    hay = " ".join(str(v) for v in (er.id, er.kind, " ".join(er.ops), er.where, er.says, er.should_say,
+                                    er.explanation, er.evidence, er.runtimes)).lower()
+    return all(word in hay for word in query.lower().split())
+
+
+def _erratum_arrays(er):
+    if er.printed is None or er.spec_rules_give is None or not er.example_id:
+        return None
+    printed, gives = np.asarray(er.printed), np.asarray(er.spec_rules_give)
+    if printed.shape != gives.shape:
+        return None
+    return printed.astype(gives.dtype), gives
+
+
+def _evidence(er, gives) -> None:
+    st.markdown("**Evidence**")
+    lines = []
+    for runtime, out in (er.runtime_outputs or {}).items():
+        same = gives is not None and np.array_equal(np.asarray(out), gives)
+        lines.append(f"- {'✔' if same else '✘'} {md_escape(runtime)} "
+                     + ("gives what the operator gives" if same else "gives something else"))
+    if lines:
+        st.markdown("\n".join(lines))
+    if er.runtimes:
+        st.caption(f"Runtimes: {er.runtimes}")
+    if er.evidence:
+        st.caption(f"Evidence: {er.evidence}")
+
+
+def _slices(shape: tuple[int, ...], differ: np.ndarray, limit: int = 2) -> list[tuple[tuple[int, ...], str]]:
+    """The 2-D slices to draw: the whole matrix, or (for 3-D and more) the leading positions whose slice differs."""
+    if len(shape) <= 2:
+        return [((), "")]
+    lead = shape[:-2]
+    hits = [tuple(int(i) for i in pos) for pos in np.argwhere(differ.reshape(*lead, -1).any(axis=-1))]
+    return [(pos, "[" + ", ".join(map(str, pos)) + ", :, :]") for pos in hits[:limit]]
+
+
+def erratum_figure(printed: np.ndarray, gives: np.ndarray, differ: np.ndarray) -> go.Figure:
+    """'The page prints' and 'the operator gives' as aligned heatmaps (one fixed colour scale, a value in each
+    cell, row 0 at the top), the differing cells outlined."""
+    slices = _slices(gives.shape, differ)
+    titles = [f"{side} {label}".strip() for _, label in slices for side in ("the page prints", "the operator gives")]
+    fig = make_subplots(rows=len(slices), cols=2, subplot_titles=titles, horizontal_spacing=0.08,
+                        vertical_spacing=0.12)
+    finite = np.concatenate([printed.reshape(-1), gives.reshape(-1)]).astype(float)
+    finite = finite[np.isfinite(finite)]
+    zmin, zmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    for r, (pos, _) in enumerate(slices, start=1):
+        for c, arr in enumerate((printed, gives), start=1):
+            m = np.atleast_2d(arr[pos] if pos else arr)
+            d = np.atleast_2d(differ[pos] if pos else differ)
+            fig.add_trace(go.Heatmap(z=m.astype(float), text=[[fmt_value(v) for v in row] for row in m],
+                                     texttemplate="%{text}", coloraxis="coloraxis", xgap=2, ygap=2,
+                                     hovertemplate="row %{y}, column %{x}: %{text}<extra></extra>",
+                                     textfont=dict(size=13, color="#212529")), row=r, col=c)
+            for y, x in np.argwhere(d):
+                fig.add_shape(type="rect", x0=x - 0.4, x1=x + 0.4, y0=y - 0.4, y1=y + 0.4, row=r, col=c,
+                              line=dict(color=HIGHLIGHT, width=3))
+    rows = np.atleast_2d(gives[slices[0][0]] if slices[0][0] else gives).shape[0]
+    for title in fig.layout.annotations:  # subplot titles sit above the column numbers
+        title.update(yshift=18)
+    fig.update_layout(coloraxis=dict(colorscale=VALUE_SCALE, cmin=zmin, cmax=zmax, showscale=False),
+                      height=int(len(slices) * (80 + 34 * rows) + 40), margin=dict(l=30, r=10, t=60, b=10),
+                      plot_bgcolor="white", paper_bgcolor="white", dragmode=False)
+    fig.update_xaxes(side="top", dtick=1, showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_yaxes(autorange="reversed", dtick=1, showgrid=False, zeroline=False, fixedrange=True)
+    return fig
+
+
+def erratum_card(er) -> None:
+    with st.container(border=True):
+        st.markdown(f"📕 **{md_escape(er.id)}** · {md_escape(', '.join(er.ops))} · {md_escape(er.kind)}")
+        st.markdown(md_escape(er.explanation))
+        st.caption(f"Where: {er.where}")
+        st.markdown(f"[the page ↗]({er.page_url})")
+        arrays = _erratum_arrays(er)
+        left, right = st.columns([3, 2], gap="medium")
+        with left:
+            if arrays is not None:
+                printed, gives = arrays
+                differ = ~(printed == gives) & ~(np.isnan(printed) & np.isnan(gives)
+                                                 if printed.dtype.kind == "f" else False)
+                st.caption(f"{int(differ.sum())} of {gives.size} cells differ (outlined)"
+                           + (f"; the slices that differ, of {printed.shape}" if printed.ndim > 2 else "") + ".")
+                st.plotly_chart(erratum_figure(printed, gives, differ), key=f"erratum-{er.id}",
+                                config={"displayModeBar": False})
+            else:
+                ta, tb = word_diff(er.says, er.should_say)
+                st.markdown(markdown_table(["the page prints", "it should say"], [[marked(ta), marked(tb)]]))
+        with right:
+            _evidence(er, arrays[1] if arrays is not None else None)
+            if er.example_id:
+                example = spec_examples.by_id(er.example_id)
+                st.page_link(FAMILY_PAGES[sc.OPERATORS[example.op].family], icon="▶️",
+                             label="Open the example in the explorer", help=f"{er.example_id}: printed vs computed output",
+                             query_params={"op": example.op, "example": example.id})
 
 
 def errata_section(family: str) -> None:
@@ -130,21 +287,72 @@ def errata_section(family: str) -> None:
     if not errata:
         st.success("No errata found on these pages.", icon="✅")
         return
-    st.caption(f"{len(errata)} errata on this family's pages, each with its evidence; the explorer shows an "
-               "example's erratum next to the example.")
-    for er in errata:
-        ops = ", ".join(er.ops)
-        st.markdown(f"**{er.id}** · {ops}")
-        panels.erratum_box(er)
-        if er.evidence:
-            st.caption(f"Evidence: {er.evidence}")
-        if er.example_id:
-            example = spec_examples.by_id(er.example_id)
-            st.page_link(FAMILY_PAGES[sc.OPERATORS[example.op].family], icon="▶️",
-                         label=f"Open {er.example_id} in the explorer (printed vs computed output)",
-                         query_params={"op": example.op, "example": example.id})
+    query = st.text_input("Filter errata", key=ERRATA_FILTER, bind="query-params",
+                          placeholder="a version, a kind (example-output, prose, formula, code) or a word")
+    shown = [er for er in errata if _matches(er, query)]
+    st.caption(f"{len(errata)} errata on this family's pages" + (f", {len(shown)} match the filter" if query else "")
+               + ". An erratum is a finding about the published text, with the evidence beside it; the explorer "
+                 "shows an example's erratum next to the example.")
+    for er in shown:
+        erratum_card(er)
 
 
+# ---------------------------------------------------------------------------- framework map
+def _verified_line(entry) -> str:
+    if not entry.executable:
+        return "⚠ never executed here (no WebNN implementation in this sandbox): taken from the WebNN draft"
+    res = VERIFIED.get(entry.framework, {})
+    rec = res.get("entries", {}).get(entry.id)
+    if not rec:
+        return (f"⚠ never executed: {entry.framework} was not installed when scripts/verify_frameworks.py "
+                "last ran")
+    ok = "all equal to scatter_core" if not rec["failures"] else f"{len(rec['failures'])} DISAGREE"
+    other = f" ({rec['other_winner']} with another duplicate winning)" if rec["other_winner"] else ""
+    return (f"✔ executed on {res['version']} ({res['date']}): {rec['cases']} random cases over "
+            f"{rec['configurations']} configurations, {rec['duplicates']} with duplicate indices; {ok}{other}")
+
+
+def framework_entry(entry, config) -> None:
+    with st.container(border=True):
+        kind = fm.KINDS[entry.kind]
+        st.markdown(f"**{md_escape(entry.framework)}** · {md_escape(entry.operation)} · *{md_escape(kind)}* · "
+                    f"[docs ↗]({entry.docs})")
+        st.code(entry.call, language="python", wrap_lines=True)
+        if entry.condition:
+            st.markdown(f"Faithful {md_escape(entry.condition)}.")
+        kw = fm.call_kwargs(entry, config, "float32", 0)
+        if kw:
+            st.caption("With " + ", ".join(f"{k}={v!r}" for k, v in kw.items() if k != "axis") + " for this "
+                       "configuration." if any(k != "axis" for k in kw) else "Called with the axis.")
+        st.caption(_verified_line(entry))
+        if entry.executable:
+            with st.expander("The function, exactly as checked and exported"):
+                st.code(fm.source_of(entry), language="python")
+        rows = [[md_escape(topic), md_escape(entry.divergences[topic])] for topic in fm.TOPICS]
+        st.markdown(markdown_table(["where it differs", f"{entry.framework}"], rows))
+
+
+def framework_section(family: str) -> None:
+    st.header("Framework map")
+    st.caption("How each configuration is written in PyTorch, TensorFlow, JAX and WebNN, and where the semantics "
+               "differ. Every PyTorch, TensorFlow and JAX entry is run on random cases (duplicates included) against "
+               "Scatter Explorer's core: JAX in the test suite, all three by scripts/verify_frameworks.py "
+               "(docs/frameworks.md). The check page exports the same code.")
+    names = [s.name for s in sc.family_members(family)]
+    cols = st.columns(2)
+    op = cols[0].selectbox("Operator version", names, index=len(names) - 1, key=VERSION, bind="query-params")
+    configs = fm.configurations(op)
+    labels = [c.label.removeprefix(f"{op} ") or "(no attributes)" for c in configs]
+    label = cols[1].selectbox("Reduction", labels, key=CONFIG, bind="query-params")
+    config = configs[labels.index(label)] if label in labels else configs[0]
+    for framework, entries in fm.by_framework(config).items():
+        if not entries:
+            st.markdown(f"**{framework}**: no direct equivalent and no faithful composition in the map.")
+        for entry in entries:
+            framework_entry(entry, config)
+
+
+# ---------------------------------------------------------------------------- runtime notes
 def runtime_section(family: str) -> None:
     st.header("What real runtimes do")
     st.caption("Observed behaviour, as data from the registry: each note names the runtime and its version. "
@@ -156,19 +364,17 @@ def runtime_section(family: str) -> None:
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
+SECTIONS = (timeline_section, comparison_section, cross_framework_section, errata_section, framework_section,
+            runtime_section)
+
+
 def render_page(family: str) -> None:
     header(family)
-    tabs = st.tabs(["Timeline", "Compare versions", "ONNX vs OpenVINO", "Errata", "Runtimes"])
-    with tabs[0]:
-        timeline_section(family)
-    with tabs[1]:
-        comparison_section(family)
-    with tabs[2]:
-        cross_framework_section(family)
-    with tabs[3]:
-        errata_section(family)
-    with tabs[4]:
-        runtime_section(family)
+    tabs = st.tabs(list(TABS), key=TAB, bind="query-params", on_change="rerun")
+    for tab, section in zip(tabs, SECTIONS):
+        if tab.open is not False:  # only the chosen tab's section runs (None: state not tracked, run all)
+            with tab:
+                section(family)
 
 
 def render(family: str) -> None:

@@ -7,9 +7,15 @@ functions return plain rows, so the tests can check them directly.
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 import scatter_core as sc
+import spec_examples
 from scatter_core.reductions import REDUCTIONS
 from scatter_core.spec import OpSpec
 
@@ -47,6 +53,11 @@ def _yes_no(flag: bool) -> str:
 
 
 # (row label, how to read it from a record). The comparison and the timeline use the same fields.
+def _flag(spec: OpSpec, name: str) -> str:
+    """A shape flag of the record, or n/a where the family record says the flag does not apply."""
+    return _yes_no(getattr(spec, name)) if name in sc.family_of(spec).spec_flags else "n/a"
+
+
 RULE_FIELDS: tuple[tuple[str, object], ...] = (
     ("framework", lambda s: s.framework),
     ("official page", lambda s: s.url),
@@ -63,8 +74,8 @@ RULE_FIELDS: tuple[tuple[str, object], ...] = (
     ("duplicates forbidden with", lambda s: ", ".join(s.duplicates_forbidden_with) or "(never forbidden)"),
     ("duplicates", lambda s: s.duplicate_policy),
     ("data types", lambda s: s.data_types),
-    ("indices axis dim may exceed data's", lambda s: _yes_no(s.axis_dim_may_exceed) if s.family == "elements" else "n/a"),
-    ("0-d update slice as 1 element", lambda s: _yes_no(s.one_element_for_scalar_updates) if s.family == "nd" else "n/a"),
+    ("indices axis dim may exceed data's", lambda s: _flag(s, "axis_dim_may_exceed")),
+    ("0-d update slice as 1 element", lambda s: _flag(s, "one_element_for_scalar_updates")),
     ("deprecated in favour of", lambda s: s.deprecated or "(not deprecated)"),
     ("runs on", lambda s: ", ".join(s.runnable_on) or f"no runtime (stand-in: {s.extra.get('runtime_stand_in', 'none')})"),
 )
@@ -203,3 +214,105 @@ def runtime_rows(spec: OpSpec) -> list[dict[str, str]]:
     return [{"topic": n.topic, "runtime (version)": n.runtimes, "what it does": n.text,
              "source": "../shared/semantics.md" if n.documented else "NEW: runtime_check tests, not in semantics.md"}
             for n in spec.runtime_notes]
+
+
+# ---------------------------------------------------------------------------- word diffs, Markdown-safe
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^])")
+
+
+def md_escape(text: str) -> str:
+    """``text`` with every Markdown-active character backslash-escaped (a ``*`` stays a ``*``)."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+_TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
+
+
+def word_diff(a: str, b: str) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+    """Both texts as (word, differs) tokens (whitespace kept as its own unmarked token)."""
+    ta, tb = _TOKENS.findall(str(a)), _TOKENS.findall(str(b))
+    out_a = [(t, False) for t in ta]
+    out_b = [(t, False) for t in tb]
+    sm = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            continue
+        for i in range(i1, i2):
+            out_a[i] = (ta[i], not ta[i].isspace())
+        for j in range(j1, j2):
+            out_b[j] = (tb[j], not tb[j].isspace())
+    return out_a, out_b
+
+
+def marked(tokens: list[tuple[str, bool]], directive: str = "orange-background") -> str:
+    """Escaped Markdown of ``tokens`` with each run of differing words inside ``:directive[...]``."""
+    out, run = [], []
+    for text, differs in tokens + [("", False)]:
+        if differs or (run and text.isspace() and text):
+            run.append(text)
+            continue
+        if run:
+            trail = []
+            while run and run[-1].isspace():
+                trail.insert(0, run.pop())
+            out.append(f":{directive}[**{md_escape(''.join(run))}**]" + "".join(trail))
+            run = []
+        out.append(md_escape(text))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------- live examples for a row
+REDUCTION_TOPICS = ("reduction", "use_init_val", "mean", "sub")
+NEGATIVE_TOPICS = ("negative indices", "index range")
+DUPLICATE_TOPICS = ("duplicate",)
+SMALL = 10_000  # examples checked for duplicates by tracing them
+
+
+@lru_cache(maxsize=None)
+def _example_facts(op: str) -> tuple[tuple[str, str, bool, bool], ...]:
+    """(example id, reduction spelling, has negative indices, has duplicates) of each runnable example of ``op``."""
+    facts = []
+    for ex in spec_examples.examples_for(op):
+        if ex.shapes_only or ex.indices.size > SMALL:
+            continue
+        red = str(ex.attrs.get("reduction", "none"))
+        try:
+            t = sc.trace(op, ex.data, ex.indices, ex.updates, **ex.attrs)
+            dup = bool(t.duplicate_groups().size)
+        except sc.ScatterError:
+            dup = False
+        facts.append((ex.id, red, bool((np.asarray(ex.indices) < 0).any()), dup))
+    return tuple(facts)
+
+
+def _pick(op: str, topic: str, avoid: frozenset = frozenset()) -> tuple[str, str] | None:
+    facts = _example_facts(op)
+    if not facts:
+        return None
+    spec = sc.get_spec(op)
+    low = topic.lower()
+    if any(w in low for w in REDUCTION_TOPICS):
+        canon = dict(spec.reductions)
+        ranked = sorted(facts, key=lambda f: (f[1] == "none", canon.get(f[1]) in avoid))
+        return ranked[0][0], ranked[0][1]
+    if any(w in low for w in NEGATIVE_TOPICS):
+        hit = [f for f in facts if f[2]]
+    elif any(w in low for w in DUPLICATE_TOPICS):
+        hit = [f for f in facts if f[3]]
+    else:
+        hit = []
+    f = (hit or facts)[0]
+    return f[0], f[1]
+
+
+def live_examples(topic: str, a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, str]]:
+    """(op, example id, reduction) for each side of a comparison row: an example that shows the row's topic live
+    (a reduction example for reduction rows, negative indices for index rules, duplicates for duplicate rules)."""
+    a, b = sc.get_spec(a), sc.get_spec(b)
+    out = []
+    for mine, other in ((a, b), (b, a)):
+        only_mine = frozenset(c for _, c in other.reductions)  # prefer a reduction the other side lacks
+        picked = _pick(mine.name, topic, only_mine)
+        if picked and (mine.name, *picked) not in out:
+            out.append((mine.name, *picked))
+    return out

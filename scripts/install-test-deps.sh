@@ -4,7 +4,7 @@
 # browser tests (playwright drives /usr/bin/chromium; it never downloads a browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip install --quiet --disable-pip-version-check -e ".[test,runtimes]"
+python -m pip install --quiet --disable-pip-version-check -e ".[test,runtimes,frameworks]"
 if [ ! -x /usr/bin/chromium ]; then
   SUDO=""
   if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi

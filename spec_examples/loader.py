@@ -102,6 +102,13 @@ def _example(rec: dict, page: dict, fname: str, operators, errata_ids: tuple[str
     dtypes = rec["dtypes"]
     if set(dtypes) != set(ROLES):
         _fail(where, f"dtypes must name exactly {', '.join(ROLES)}")
+    # an input the version lacks (SliceScatter's indices) or leaves out (TensorScatter's write_indices) is null
+    from scatter_core.families import family_of
+
+    may_be_null = {"indices"} if family_of(spec).indices != "required" else set()
+    for role in ROLES:
+        if spec.input(role) is None and (dtypes[role] is not None or rec.get(role) is not None):
+            _fail(where, f"{op} has no {role} input: give \"{role}\": null and a null dtype")
     ours = bool(rec.get("ours", False))
     shapes_only = bool(rec.get("shapes_only", False))
     if shapes_only:
@@ -130,13 +137,17 @@ def _example(rec: dict, page: dict, fname: str, operators, errata_ids: tuple[str
         missing = [role for role in (*ROLES, "expected") if role not in rec]
         if missing:
             _fail(where, f"missing {', '.join(missing)} (use \"expected\": null when nothing is printed)")
-        literal = MappingProxyType({role: _array(rec[role], dtypes[role], f"{where}, {role}") for role in ROLES})
+        for role in ROLES:
+            if (rec[role] is None or dtypes[role] is None) and role not in may_be_null:
+                _fail(where, f"{role} (and its dtype) is required for {op}")
+        literal = MappingProxyType({role: None if rec[role] is None else _array(rec[role], dtypes[role], f"{where}, {role}")
+                                    for role in ROLES})
         expected = None
         if rec["expected"] is not None:
             expected = _array(rec["expected"], dtypes["data"], f"{where}, expected")
             if expected.shape != literal["data"].shape:
                 _fail(where, f"expected has shape {expected.shape} but data has {literal['data'].shape}")
-        shapes = {role: literal[role].shape for role in ROLES}
+        shapes = {role: literal[role].shape for role in ROLES if literal[role] is not None}
         generate, generation, seed = None, None, None
     if ours != (page["kind"] == "teaching"):
         _fail(where, "teaching cases (and only they) are marked \"ours\": true and live in teaching.json")

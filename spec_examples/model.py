@@ -36,7 +36,7 @@ class Example:
     op: str  # versioned operator name, a key of scatter_core.OPERATORS
     title: str
     source: Source
-    dtypes: Mapping[str, str]  # data / indices / updates
+    dtypes: Mapping[str, str | None]  # data / indices / updates (None for an absent or left-out input)
     expected: np.ndarray | None  # the output exactly as printed (in data's dtype), None if none is printed
     shapes_only: bool
     ours: bool  # a Scatter Explorer teaching case rather than a printed example
@@ -63,7 +63,8 @@ class Example:
         return self._array("data")
 
     @property
-    def indices(self) -> np.ndarray:
+    def indices(self) -> np.ndarray | None:
+        """None where the version has no indices input or the example leaves an optional one out."""
         return self._array("indices")
 
     @property
@@ -81,7 +82,7 @@ class Example:
 
     def _array(self, role: str) -> np.ndarray:
         if self._literal is not None:
-            return self._literal[role]
+            return self._literal[role]  # None for an absent or left-out input
         return gen.CACHE.get(gen.cache_key(self._generate, role, self.shapes, self.dtypes),
                              lambda: gen.build(self._generate, role, self.shapes, self.dtypes))
 

@@ -42,17 +42,18 @@ def free_port() -> int:
 
 
 class AppServer:
-    def __init__(self, port: int | None = None):
+    def __init__(self, port: int | None = None, script: Path | None = None):
         self.port = port or free_port()
+        self.script = script or ROOT / "app.py"  # bench/bench_player.py serves a bare page the same way
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
 
     def start(self, timeout: float = 90) -> "AppServer":
         env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+            [sys.executable, "-m", "streamlit", "run", str(self.script), "--server.headless", "true",
              "--server.port", str(self.port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            cwd=self.script.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

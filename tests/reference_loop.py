@@ -38,9 +38,35 @@ def _norm(v, size):
     return v + size if v < 0 else v
 
 
-def iterations(spec, data, indices, updates, axis):
+def _cache_iterations(data, write_indices, updates, axis, mode="linear"):
+    """TensorScatter's pseudocode: prefixes (batch first) outside, sequence positions inside."""
+    if write_indices is None:
+        write_indices = np.zeros(data.shape[:1], dtype=np.int64)
+    for prefix in np.ndindex(*data.shape[:axis]):
+        for s in range(updates.shape[axis]):
+            p = int(write_indices[prefix[0]]) + s
+            if mode == "circular":
+                p %= data.shape[axis]
+            yield prefix + (p,), prefix + (s,)
+
+
+def _slice_iterations(data, updates, start, stop, step, axes=None):
+    """SliceScatter's NumPy description: the element positions of out[slices], row-major."""
+    slices = [slice(None)] * data.ndim
+    for a, b, e, s in zip(axes if axes is not None else range(len(start)), start, stop, step):
+        slices[a] = slice(b, e, s)
+    positions = np.arange(data.size).reshape(data.shape)[tuple(slices)]
+    for u in np.ndindex(*updates.shape):
+        yield np.unravel_index(int(positions[u]), data.shape), u
+
+
+def iterations(spec, data, indices, updates, axis, **attrs):
     """Yield (target, source) subscripts in the spec's loop order."""
-    if spec.family == "elements":
+    if spec.family == "cache":
+        yield from _cache_iterations(data, indices, updates, axis, **attrs)
+    elif spec.family == "slice":
+        yield from _slice_iterations(data, updates, **attrs)
+    elif spec.family == "elements":
         for idx in np.ndindex(*indices.shape):
             tgt = list(idx)
             tgt[axis] = _norm(indices[idx], data.shape[axis])
@@ -56,11 +82,13 @@ def iterations(spec, data, indices, updates, axis):
             yield tgt, src
 
 
-def reference(op, data, indices, updates, axis=None, reduction=None, use_init_val=True):
+def reference(op, data, indices, updates, axis=None, reduction=None, use_init_val=True, **attrs):
     spec = OPERATORS[op]
     data = np.asarray(data)
     updates = np.asarray(updates).astype(data.dtype)
-    indices = np.asarray(indices)
+    indices = None if indices is None else np.asarray(indices)
+    if axis is None and spec.attribute("axis") is not None:
+        axis = spec.attribute("axis").default
     canonical = dict(spec.reductions)[reduction or spec.default_reduction]
     if axis is not None and axis < 0:
         axis += data.ndim
@@ -71,7 +99,7 @@ def reference(op, data, indices, updates, axis=None, reduction=None, use_init_va
     count = np.zeros(data.shape, dtype=np.int64)
     touched = np.zeros(data.shape, dtype=bool)
     with np.errstate(all="ignore"):
-        for tgt, src in iterations(spec, data, indices, updates, axis):
+        for tgt, src in iterations(spec, data, indices, updates, axis, **attrs):
             if not use_init_val:
                 acc[tgt] = np.where(touched[tgt], acc[tgt], neutral(canonical, data.dtype))
             touched[tgt] = True

@@ -33,11 +33,56 @@ def _index_values(draw, shape, sizes, negative_ok):
     return out
 
 
+def _cache_case(draw, op, spec, dtype):
+    """TensorScatter: a cache (batch first, rank 2-4), an update of sequence length <= the cache's, write indices
+    that fit (linear) or any non-negative ones (circular), sometimes left out."""
+    rank = draw(st.integers(2, 4))
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank)))
+    axis = draw(st.integers(1, rank - 1))
+    max_len = shape[axis]
+    seq = draw(st.integers(0, max_len))
+    mode = draw(st.sampled_from(spec.attribute("mode").choices))
+    top = max_len - seq if mode == "linear" else 3 * max_len
+    write = np.array(draw(st.lists(st.integers(0, top), min_size=shape[0], max_size=shape[0])), dtype=np.int64)
+    update_shape = shape[:axis] + (seq,) + shape[axis + 1:]
+    attrs = {"axis": draw(st.sampled_from([axis, axis - rank])), "mode": mode}
+    indices = None if not write.any() and draw(st.booleans()) else write  # left out: zeros
+    return op, _values(draw, shape, dtype), indices, _values(draw, update_shape, dtype), attrs
+
+
+def _slice_case(draw, op, spec, dtype):
+    """SliceScatter: start/stop/step on some axes (negative, clamped and backward bounds included), updates of
+    the slice's shape."""
+    rank = draw(st.integers(1, 4))
+    shape = tuple(draw(st.lists(st.integers(1, 5), min_size=rank, max_size=rank)))
+    with_axes = draw(st.booleans())
+    n = draw(st.integers(0, rank))
+    axes = draw(st.permutations(range(rank)))[:n] if with_axes else list(range(n))
+    bound = st.integers(-8, 8)
+    start = [draw(bound) for _ in range(n)]
+    stop = [draw(bound) for _ in range(n)]
+    step = [draw(st.sampled_from([-3, -2, -1, 1, 2, 3])) for _ in range(n)]
+    ranges = [range(d) for d in shape]
+    for a, b, e, s in zip(axes, start, stop, step):
+        ranges[a] = range(*slice(b, e, s).indices(shape[a]))
+    attrs = {"start": start, "stop": stop, "step": step}
+    if with_axes:
+        attrs["axes"] = [a - rank if draw(st.booleans()) else a for a in axes]
+    updates = _values(draw, tuple(len(r) for r in ranges), dtype)
+    return op, _values(draw, shape, dtype), None, updates, attrs
+
+
+# Families whose cases are drawn by a function of their own (the first three are drawn inline below).
+FAMILY_CASES = {"cache": _cache_case, "slice": _slice_case}
+
+
 @st.composite
 def cases(draw, ops=None):
     """(op, data, indices, updates, attrs) valid for the chosen version."""
     op = draw(st.sampled_from(sorted(ops or OPERATORS)))
     spec = OPERATORS[op]
+    if spec.family in FAMILY_CASES:
+        return FAMILY_CASES[spec.family](draw, op, spec, draw(st.sampled_from(DTYPES)))
     reduction = draw(st.sampled_from(spec.reduction_spellings))
     canonical = dict(spec.reductions)[reduction]
     dtypes = [d for d in DTYPES if not (d == "bool" and canonical == "mean")]

@@ -7,9 +7,10 @@ import pytest
 
 import spec_examples
 from scatter_core import OPERATORS
-from tests.apptest_helpers import figures, open_page, texts
+from scatter_core.families import FAMILIES
+from tests.apptest_helpers import figures, open_page, shown, texts
 
-FAMILY_PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
+FAMILY_PAGE = {name: family.slug for name, family in FAMILIES.items()}  # apptest_helpers.PAGES names them by slug
 TOO_LARGE = 50_000_000  # scatter_core.checks.MAX_ELEMENTS
 
 
@@ -35,8 +36,11 @@ def test_every_spec_example_can_be_selected_and_renders(example):
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox[0].value == example.op and at.selectbox[1].value == example.id
     too_large = max(int(np.prod(s)) for s in example.shapes.values()) > TOO_LARGE
-    if too_large:
-        assert any("the limit is" in e.value and e.icon == "🛑" for e in at.error)
+    if too_large:  # its shapes, why it can't run, and a labelled reduced stand-in in the player
+        assert "Too large to run in full" in texts(at) and "reduced stand-in" in texts(at)
+        assert any("above the limit" in t.value for t in at.text)
+        (fig,) = figures(at)
+        assert fig["view"].startswith("stand-in:") and fig["n"] == example.indices.size
         return
     assert not [e.value for e in at.error if e.icon == "🛑"]  # input/trace errors carry the stop icon
     figs = figures(at)
@@ -56,7 +60,9 @@ def test_animation_has_one_frame_per_step_plus_the_initial_state(example_id):
     fig = figures(at)[0]
     n_steps = int(np.prod(ex.indices.shape[:-1])) if OPERATORS[ex.op].family == "nd" else ex.indices.size
     assert [f["name"] for f in fig["frames"]] == [str(k) for k in range(n_steps + 1)]
-    assert len(fig["layout"]["sliders"][0]["steps"]) == n_steps + 1
+    assert (fig["k0"], fig["k1"], fig["n"]) == (0, n_steps, n_steps)
+    assert sorted(fig["captions"], key=int) == [str(k) for k in range(n_steps + 1)]
+    assert fig["captions"]["1"].startswith(f"step 1 of {n_steps}: ")
     # one fixed colour scale for every frame
     axis = fig["layout"]["coloraxis"]
     assert axis["cmin"] <= float(np.min(ex.data)) and axis["cmax"] >= float(np.max(ex.updates))
@@ -64,12 +70,12 @@ def test_animation_has_one_frame_per_step_plus_the_initial_state(example_id):
 
 def test_duplicate_examples_show_their_warning():
     at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1")
-    assert any("Duplicate indices" in i.value and "output[0]" in i.value for i in at.info)
+    assert any("Duplicate indices" in shown(i.value) and "output[0]" in shown(i.value) for i in at.info)
     dup_none = next(e for e in spec_examples.load_all()
                     if e.ours and "duplicate" in e.title.lower() and e.attrs.get("reduction", "none") == "none")
     page = FAMILY_PAGE[OPERATORS[dup_none.op].family]
     at = open_page(page, op=dup_none.op, example=dup_none.id)
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = " ".join(shown(w.value) for w in at.warning)
     assert "depends on the loop order" in warnings and "last write wins" in warnings
     assert any("first write wins" in str(el.proto) for el in at.get("plotly_chart"))
 
@@ -82,23 +88,10 @@ def test_deep_link_restores_the_view():
                                                    "max"]
     assert at.checkbox[0].value is False
     assert at.session_state["elements:step"] == 3
-    assert "step 3 of 6" in texts(at)
     fig = figures(at)[0]
-    assert fig["layout"]["sliders"][0]["active"] == 3
+    assert fig["step"] == 3 and fig["active"] == 3
+    assert fig["captions"]["3"].startswith("step 3 of 6: ")
     assert at.query_params["reduction"] == "max" and at.query_params["step"] == "3"
-
-
-def test_step_buttons_move_the_step_server_side():
-    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
-    assert at.session_state["nd:step"] == 0
-    next_button = next(b for b in at.button if b.label == "▶")
-    next_button.click().run()
-    assert at.session_state["nd:step"] == 1
-    next(b for b in at.button if b.label == "⏭").click().run()
-    assert at.session_state["nd:step"] == 4
-    assert "step 4 of 4" in texts(at)
-    at.number_input(key="nd:goto").set_value(2).run()
-    assert at.session_state["nd:step"] == 2 and "step 2 of 4" in texts(at)
 
 
 def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
@@ -106,10 +99,13 @@ def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
     bad = "[[4], [3], [1], [9]]"
     at.text_area(key="nd:text_indices").set_value(bad).run()
     assert not at.exception
-    assert any("indices[3, 0] = 9 is out of range" in e.value for e in at.error)
+    assert any("indices[3, 0] = 9 is out of range" in shown(e.value) for e in at.error)
     assert at.text_area(key="nd:text_indices").value == bad
+    editor = next(e for e in at.expander if e.label == "Edit inputs")
+    assert editor.proto.expanded  # stays open while its text has an error, the error beside the text
+    assert any("out of range" in shown(e.value) for e in editor.error)
     at.text_area(key="nd:text_indices").set_value("[[4], [3], [1], [x]]").run()
-    assert any("'x' is not a number" in e.value for e in at.error)
+    assert any("'x' is not a number" in shown(e.value) for e in at.error)
     assert at.text_area(key="nd:text_indices").value == "[[4], [3], [1], [x]]"
 
 
@@ -125,8 +121,7 @@ def test_small_multiples_axis_can_be_chosen():
 
 
 def test_a_link_followed_later_in_the_session_reopens_its_view():
-    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
-    next(b for b in at.button if b.label == "▶").click().run()
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1", step="1")
     assert at.session_state["nd:step"] == 1
     at.run()  # the page's own URL (with step=1) must not reset anything
     assert at.session_state["nd:step"] == 1 and at.selectbox[1].value == "onnx-scatternd-18-example-1"
@@ -135,3 +130,18 @@ def test_a_link_followed_later_in_the_session_reopens_its_view():
     at.run()
     assert at.selectbox[0].value == "ScatterND-16" and at.selectbox[1].value == "onnx-scatternd-16-example-2"
     assert at.session_state["nd:step"] == 2
+
+
+def test_step_log_and_warnings_show_the_players_step():
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
+                   step="2")
+    assert figures(at)[0]["step"] == 2
+    assert any(e.label.endswith("now at step 2") for e in at.expander)
+    log = next(df for df in at.dataframe if "now" in df.value.columns)
+    assert log.value.loc[log.value["now"] == "▶", "step"].tolist() == [2]
+    dup = next(shown(i.value) for i in at.info if "Duplicate indices" in shown(i.value))
+    assert "At step 2: this step writes output[0], one of these cells." in dup
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
+                   step="5")  # step 5 writes output[3], written once
+    dup = next(shown(i.value) for i in at.info if "Duplicate indices" in shown(i.value))
+    assert "At step" not in dup

@@ -2,20 +2,38 @@
 
 from __future__ import annotations
 
+import struct
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
 import pytest
 
 from tests.browser_support import SCREENSHOTS, real_errors
 
 pytestmark = pytest.mark.browser
 
+PLAYER = "[data-testid=scatter-player]"
+FIGURE = "[data-testid=scatter-figure]"
+SEU1 = "/elements?op=ScatterElementsUpdate-12&example=ov-scatter-elements-update-12-example-1"
 
-@pytest.fixture()
-def page(browser):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 2200})
+
+def errors(pg) -> list:
+    """Console errors, without Streamlit's "page not found" notice on a fresh server's first request."""
+    return [m for m in real_errors(pg.console_errors) if "does not seem to exist" not in m]
+
+
+def _context(browser, width=1400, height=1000, scheme="light", **kw):
+    ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme, **kw)
     pg = ctx.new_page()
     pg.console_errors = []
     pg.on("console", lambda m: pg.console_errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
     pg.on("pageerror", lambda e: pg.console_errors.append(f"pageerror: {e}"))
+    return ctx, pg
+
+
+@pytest.fixture()
+def page(browser):
+    ctx, pg = _context(browser, height=2200)
     yield pg
     ctx.close()
 
@@ -25,21 +43,35 @@ def wait_app(pg, text: str, timeout: float = 60_000):
     pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
 
 
-def figure_frame(pg, timeout: float = 30_000):
-    pg.wait_for_selector("iframe", timeout=timeout)
-    for _ in range(int(timeout / 250)):
-        for fr in pg.frames:
-            try:
-                if fr.evaluate("() => document.getElementById('fig') && document.getElementById('fig').dataset.ready"):
-                    return fr
-            except Exception:  # noqa: BLE001 - frames come and go while Streamlit reruns
-                pass
-        pg.wait_for_timeout(250)
-    raise AssertionError("the figure did not finish drawing")
+def open_player(pg, url: str, timeout: float = 90_000):
+    """Open ``url`` and wait until the player has drawn its figure; returns the player's step."""
+    pg.goto(url)
+    pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=timeout)
+    dialog = pg.get_by_role("dialog")
+    if dialog.count() and "Page not found" in dialog.inner_text():  # Streamlit's first request to a fresh server
+        pg.keyboard.press("Escape")
+        dialog.wait_for(state="hidden")
+    return player_step(pg)
 
 
-def output_texts(fr) -> list:
-    return fr.evaluate("() => document.getElementById('fig').data[2].text")
+def player_step(pg) -> int:
+    return int(pg.locator(PLAYER).get_attribute("data-step"))
+
+
+def output_texts(pg) -> list:
+    return pg.evaluate(f"() => document.querySelector('{FIGURE}').data[2].text")
+
+
+def caption(pg) -> str:
+    return pg.locator("[data-testid=scatter-caption]").inner_text()
+
+
+def wait_url_step(pg, k: int, timeout: float = 30_000) -> None:
+    pg.wait_for_function(f"() => new URL(location.href).searchParams.get('step') === '{k}'", timeout=timeout)
+
+
+def share_link(pg) -> str:
+    return pg.locator("[data-testid=stSidebar] code").filter(has_text="step=").first.inner_text()
 
 
 @pytest.mark.parametrize("path,text", [("", "Every worked example"), ("nd", "ScatterND-18"),
@@ -48,12 +80,12 @@ def test_each_page_opens_without_console_errors(server, page, path, text):
     page.goto(f"{server.url}/{path}")
     wait_app(page, text)
     if path:
-        figure_frame(page)
+        page.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=60_000)
     else:
         page.locator("a[href*='example=']").first.wait_for(timeout=30_000)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"page-{path or 'home'}.png"), full_page=True)
-    assert real_errors(page.console_errors) == []
+    assert errors(page) == []
 
 
 def test_pick_an_example_and_press_play(server, page):
@@ -70,28 +102,192 @@ def test_pick_an_example_and_press_play(server, page):
         page.wait_for_timeout(500)
     link.click()
     wait_app(page, "sum with use_init_val true")
-    fr = figure_frame(page)
-    before = output_texts(fr)
+    page.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=60_000)
+    before = output_texts(page)
     assert [t.split("<br>")[0] for t in before[0]] == ["2", "3", "4", "6"]  # initial state: a copy of data
-    fr.get_by_text("▶ play").click()
-    page.wait_for_timeout(6500)  # six steps at 0.9 s each
-    after = output_texts(fr)
+    page.get_by_test_id("player-speed").select_option("4")
+    page.get_by_test_id("player-play").click()
+    page.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '6' && "
+                           f"document.querySelector('{PLAYER}').dataset.playing === '0'", timeout=30_000)
+    after = output_texts(page)
     assert [t.split("<br>")[0] for t in after[0]] == ["52", "13", "104", "76"]
-    caption = fr.evaluate("() => document.getElementById('fig').layout.annotations.map(a => a.text).join(' | ')")
-    assert "step 6 of 6" in caption
+    assert caption(page).startswith("step 6 of 6: ")
+    wait_url_step(page, 6)  # playing to the end reports the step
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "played-ScatterElementsUpdate-12-example-1.png"), full_page=True)
-    assert real_errors(page.console_errors) == []
+    assert errors(page) == []
 
 
-def test_deep_link_and_server_side_step(server, page):
-    page.goto(f"{server.url}/nd?op=ScatterND-16&example=onnx-scatternd-16-example-1&step=2")
-    wait_app(page, "step 2 of 4")
-    fr = figure_frame(page)
-    assert [t.split("<br>")[0] for t in output_texts(fr)[0]] == ["1", "2", "3", "10", "9", "6", "7", "8"]
-    page.get_by_role("button", name="▶", exact=True).click()
-    wait_app(page, "step 3 of 4")
-    fr = figure_frame(page)
-    assert [t.split("<br>")[0] for t in output_texts(fr)[0]] == ["1", "11", "3", "10", "9", "6", "7", "8"]
-    assert "step=3" in page.url
-    assert real_errors(page.console_errors) == []
+def test_deep_link_opens_at_its_step_and_the_buttons_move_it(server, page):
+    assert open_player(page, f"{server.url}/nd?op=ScatterND-16&example=onnx-scatternd-16-example-1&step=2") == 2
+    assert caption(page).startswith("step 2 of 4")
+    assert [t.split("<br>")[0] for t in output_texts(page)[0]] == ["1", "2", "3", "10", "9", "6", "7", "8"]
+    page.get_by_test_id("player-next").click()
+    assert caption(page).startswith("step 3 of 4")
+    assert [t.split("<br>")[0] for t in output_texts(page)[0]] == ["1", "11", "3", "10", "9", "6", "7", "8"]
+    wait_url_step(page, 3)
+    assert "step=3" in share_link(page)
+    page.get_by_test_id("player-first").click()
+    wait_url_step(page, 0)
+    page.get_by_test_id("player-goto").fill("4")
+    page.get_by_test_id("player-goto").press("Enter")
+    wait_url_step(page, 4)
+    assert caption(page).startswith("step 4 of 4")
+    assert errors(page) == []
+
+
+def test_play_then_pause_and_the_link_reopens_that_step(server, browser):
+    ctx, pg = _context(browser)
+    try:
+        open_player(pg, server.url + SEU1)
+        pg.get_by_test_id("player-play").click()
+        pg.wait_for_function(f"() => Number(document.querySelector('{PLAYER}').dataset.step) >= 3", timeout=30_000)
+        pg.get_by_test_id("player-play").click()  # pause
+        k = player_step(pg)
+        assert 3 <= k <= 6
+        wait_url_step(pg, k)
+        link = share_link(pg)
+        assert f"step={k}" in link
+        shown = caption(pg)
+        assert shown.startswith(f"step {k} of 6")
+        ctx2, pg2 = _context(browser)
+        try:
+            assert open_player(pg2, link) == k  # a new browser context on the shared link
+            assert caption(pg2) == shown
+        finally:
+            ctx2.close()
+        assert errors(pg) == []
+    finally:
+        ctx.close()
+
+
+def test_the_keyboard_steps_with_a_visible_focus_ring(server, browser):
+    ctx, pg = _context(browser)
+    try:
+        open_player(pg, server.url + SEU1 + "&step=2")
+        box = pg.locator(PLAYER)
+        box.focus()
+        ring = pg.evaluate(f"() => getComputedStyle(document.querySelector('{PLAYER}')).boxShadow")
+        assert ring not in ("", "none")
+        pg.keyboard.press("ArrowRight")
+        assert player_step(pg) == 3
+        wait_url_step(pg, 3)
+        pg.keyboard.press("ArrowLeft")
+        pg.keyboard.press("ArrowLeft")
+        assert player_step(pg) == 1
+        wait_url_step(pg, 1)
+        pg.keyboard.press("End")
+        assert player_step(pg) == 6
+        wait_url_step(pg, 6)
+        pg.keyboard.press("Home")
+        wait_url_step(pg, 0)
+        pg.keyboard.press(" ")  # space plays
+        pg.wait_for_function(f"() => Number(document.querySelector('{PLAYER}').dataset.step) >= 1", timeout=10_000)
+        pg.keyboard.press(" ")  # and pauses
+        assert box.get_attribute("data-playing") == "0"
+        assert errors(pg) == []
+    finally:
+        ctx.close()
+
+
+def _overlaps(pg) -> list:
+    """Pairs of visible text boxes in the player that intersect (figure text, caption, controls)."""
+    return pg.evaluate(f"""() => {{
+        const root = document.querySelector('{PLAYER}');
+        const boxes = [];
+        const add = (el, label) => {{
+            const r = el.getBoundingClientRect();
+            if (r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden')
+                boxes.push([label, r.left, r.top, r.right, r.bottom]);
+        }};
+        root.querySelectorAll('svg text').forEach(t => {{ if (t.textContent.trim()) add(t, t.textContent.trim()); }});
+        root.querySelectorAll('.sx-caption, .sx-controls > button, .sx-controls > label, .sx-count, .sx-slider')
+            .forEach(e => add(e, e.className || e.textContent));
+        const out = [];
+        const shrink = 1;  // glyph boxes touch at their edges; count real overlaps only
+        for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {{
+            const a = boxes[i], b = boxes[j];
+            if (a[1] + shrink < b[3] && b[1] + shrink < a[3] && a[2] + shrink < b[4] && b[2] + shrink < a[4])
+                out.push([a[0], b[0]]);
+        }}
+        return out;
+    }}""")
+
+
+@pytest.mark.parametrize("width,height,scheme", [(390, 844, "light"), (390, 844, "dark"), (1400, 1000, "dark")])
+@pytest.mark.parametrize("url", [SEU1 + "&step=3", "/nd?op=ScatterND-18&example=onnx-scatternd-18-example-2&step=1"])
+def test_phone_and_dark_theme_render_without_overlap(server, browser, width, height, scheme, url):
+    ctx, pg = _context(browser, width, height, scheme)
+    try:
+        open_player(pg, server.url + url)
+        pg.wait_for_timeout(500)
+        name = url.split("example=")[1].split("&")[0]
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(SCREENSHOTS / f"player-{name}-{width}x{height}-{scheme}.png"))
+        assert _overlaps(pg) == []
+        bg = pg.evaluate(f"() => document.querySelector('{FIGURE}').layout.paper_bgcolor")
+        app_bg = pg.evaluate("() => getComputedStyle(document.querySelector('.stApp')).backgroundColor")
+        dark_figure = pg.evaluate("""(c) => { const x = document.createElement('canvas').getContext('2d');
+            x.fillStyle = c; const h = x.fillStyle; const v = parseInt(h.slice(1, 3), 16); return v < 128; }""", bg)
+        assert dark_figure == (scheme == "dark"), (bg, app_bg)  # the figure follows the theme
+        if width < 700:  # stacked: the output below the inputs
+            top = pg.evaluate(f"() => [...document.querySelectorAll('{FIGURE} .xy, {FIGURE} .x2y2, {FIGURE} .x3y3')]"
+                              ".map(e => e.getBoundingClientRect().top)")
+            assert top[2] > max(top[0], top[1])
+        assert errors(pg) == []
+    finally:
+        ctx.close()
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def _svg_size(data: bytes) -> tuple[int, int]:
+    root = ET.fromstring(data)
+    assert root.tag.endswith("svg")
+    return int(float(root.get("width"))), int(float(root.get("height")))
+
+
+def test_frame_and_step_strip_downloads_are_images_of_the_expected_size(server, browser, tmp_path):
+    ctx, pg = _context(browser, accept_downloads=True)
+    try:
+        open_player(pg, server.url + SEU1 + "&step=2")
+        pg.get_by_test_id("player-export").click()
+        expected = {}
+        for testid, fmt in (("export-png", "png"), ("export-svg", "svg")):
+            with pg.expect_download() as dl:
+                pg.get_by_test_id(testid).click()
+            path = Path(dl.value.path())
+            data = path.read_bytes()
+            exported = pg.locator(PLAYER).get_attribute("data-exported")
+            assert exported.startswith(f"{fmt}:")
+            w, h = (int(v) for v in exported.split(":")[1].split("x"))
+            expected[fmt] = (w, h)
+            size = _png_size(data) if fmt == "png" else _svg_size(data)
+            assert size == (w, h)
+            assert dl.value.suggested_filename.endswith(f"-step-2.{fmt}")
+            if fmt == "svg":
+                assert b"step 2 of 6" in data  # the caption is in the image
+        fig_w = pg.evaluate(f"() => document.querySelector('{FIGURE}').clientWidth")
+        assert expected["png"][0] >= fig_w and expected["png"] == expected["svg"]
+        pg.get_by_test_id("strip-from").fill("0")
+        pg.get_by_test_id("strip-to").fill("6")
+        for testid, fmt in (("export-strip-png", "png"), ("export-strip-svg", "svg")):
+            with pg.expect_download(timeout=60_000) as dl:
+                pg.get_by_test_id(testid).click()
+            data = Path(dl.value.path()).read_bytes()
+            exported = pg.locator(PLAYER).get_attribute("data-exported")
+            w, h = (int(v) for v in exported.split(":")[1].split("x"))
+            size = _png_size(data) if fmt == "png" else _svg_size(data)
+            assert size == (w, h)
+            tile_w = min(expected["png"][0], 640)
+            assert w == 4 * tile_w  # seven steps: four tiles a row, two rows
+            assert dl.value.suggested_filename.endswith(f"-steps-0-6.{fmt}")
+            if fmt == "svg":
+                assert data.count(b"<image ") == 7 and b"step 6 of 6" in data
+        (tmp_path / "strip.png").write_bytes(data)
+        assert errors(pg) == []
+    finally:
+        ctx.close()

@@ -78,8 +78,9 @@ def test_planted_first_write_wins_is_diagnosed_and_replayed(server, browser, tmp
     assert urlparse(href).path.endswith("/nd") and q["step"] == ["1"] and q["example"] == ["__custom__"]
     ex = ctx.new_page()
     ex.goto(href)
-    ex.get_by_text("Server step 1:").first.wait_for(timeout=60_000)
-    ex.get_by_text("updates[0] = 10 goes to output[0]").first.wait_for(timeout=30_000)
+    ex.wait_for_selector("[data-testid=scatter-figure][data-ready='1']", timeout=60_000)
+    assert ex.locator("[data-testid=scatter-player]").get_attribute("data-step") == "1"
+    assert "updates[0] = 10 goes to output[0]" in ex.locator("[data-testid=scatter-caption]").inner_text()
     settle(ex)
     ex.wait_for_timeout(1500)
     ex.screenshot(path=str(SCREENSHOTS / "check-replay-explorer.png"), full_page=False)

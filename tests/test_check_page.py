@@ -7,14 +7,13 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import APP, texts
+from tests.apptest_helpers import app_on, figures, shown, texts
 
-PAGE = "pages/check_expected.py"
+PAGE = "app_pages/check_expected.py"
 
 
 def open_check(timeout: float = 120, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    at.switch_page(PAGE)
+    at = app_on(PAGE, timeout)
     if params:
         at.query_params.update({k: str(v) for k, v in params.items()})
     at.run()
@@ -40,11 +39,11 @@ def test_matching_case_shows_success_with_the_tolerance_figure_and_exports():
     at = open_check()
     assert at.title[0].value == "Check an expected output"
     (ok,) = at.success
-    assert "matches ScatterElements-18" in ok.value and "rtol = 1e-06" in ok.value
+    assert "matches ScatterElements-18" in shown(ok.value) and "rtol = 1e-06" in shown(ok.value)
     assert not at.error
     assert len(at.get("plotly_chart")) == 1
     assert downloads(at) == ["pytest test (.py)", "spec_examples JSON", "NumPy loop (.py)",
-                             "ONNX model + tensors (.zip)"]
+                             "ONNX model + tensors (.zip)", "as PyTorch (.py)", "as TensorFlow (.py)", "as JAX (.py)"]
 
 
 def test_mismatching_case_explains_diagnoses_and_links_each_cell_to_the_explorer():
@@ -52,13 +51,14 @@ def test_mismatching_case_explains_diagnoses_and_links_each_cell_to_the_explorer
     set_case(at, "ScatterND-16", data="[1, 2, 3, 4]", indices="[[0], [2], [0]]", updates="[10, 20, 30]",
              expected="[10, 2, 20, 4]")
     (verdict,) = at.error
-    assert "1 of 4 cells differs" in verdict.value and "exact comparison" in verdict.value
+    assert "1 of 4 cells differs" in shown(verdict.value) and "exact comparison" in shown(verdict.value)
     body = texts(at)
     assert "Likely mistake" in [s.value for s in at.subheader]
     assert "first write to a duplicated index wins" in body
-    chain = next(m.value for m in at.markdown if m.value.startswith("**output[0]**"))
+    source = next(m.value for m in at.markdown if shown(m.value).startswith("output[0]"))
+    chain = shown(source)
     assert "step 3 applies updates[2] = 30" in chain and "you expected 10" in chain
-    link = chain.split("](")[1].split(")")[0]
+    link = source.split("](")[1].split(")")[0]
     url = urlparse(link)
     assert url.path.endswith("/nd")
     q = parse_qs(url.query)
@@ -72,15 +72,16 @@ def test_replay_link_opens_the_explorer_at_that_step():
     at = open_check()
     set_case(at, "ScatterND-16", data="[1, 2, 3, 4]", indices="[[0], [2], [0]]", updates="[10, 20, 30]",
              expected="[10, 2, 20, 4]")
-    chain = next(m.value for m in at.markdown if m.value.startswith("**output[0]**"))
-    q = {k: v[0] for k, v in parse_qs(urlparse(chain.split("](")[1].split(")")[0]).query).items()}
-    ex = AppTest.from_file(APP, default_timeout=120)
-    ex.switch_page("pages/nd_family.py")
+    source = next(m.value for m in at.markdown if shown(m.value).startswith("output[0]"))
+    chain = shown(source)
+    q = {k: v[0] for k, v in parse_qs(urlparse(source.split("](")[1].split(")")[0]).query).items()}
+    ex = app_on("app_pages/nd_family.py")
     ex.query_params.update(q)
     ex.run()
     assert not ex.exception
     assert ex.title[0].value == "ScatterND-16"
-    assert "Server step 1:" in texts(ex) and "updates[0] = 10 goes to output[0]" in texts(ex)
+    (fig,) = figures(ex)  # the explorer's player opens at the linked step
+    assert fig["step"] == 1 and "updates[0] = 10 goes to output[0]" in fig["captions"]["1"]
 
 
 def test_example_case_links_by_example_id():
@@ -88,8 +89,9 @@ def test_example_case_links_by_example_id():
     at.selectbox(key="check:op").set_value("ScatterND-16").run()
     at.selectbox(key="check:example").set_value("teach-duplicates-none").run()
     at.text_area(key="check:text_expected").set_value("[10, 2, 20, 4]").run()
-    chain = next(m.value for m in at.markdown if m.value.startswith("**output[0]**"))
-    q = parse_qs(urlparse(chain.split("](")[1].split(")")[0]).query)
+    source = next(m.value for m in at.markdown if shown(m.value).startswith("output[0]"))
+    chain = shown(source)
+    q = parse_qs(urlparse(source.split("](")[1].split(")")[0]).query)
     assert q["example"] == ["teach-duplicates-none"] and "data" not in q
 
 
@@ -128,14 +130,14 @@ def test_integer_mean_truncation_is_diagnosed_for_openvino():
     at.selectbox(key="check:reduction").set_value("mean")
     set_case(at, data="[0, 5]", indices="[0]", updates="[-3]", expected="[-1, 5]")
     assert "rounded toward zero" in texts(at)
-    assert any("OpenVINO operator" in c.value for c in at.caption)  # no ONNX export for it
+    assert any("OpenVINO operator" in shown(c.value) for c in at.caption)  # no ONNX export for it
 
 
 def test_lossy_cast_is_warned():
     at = open_check()
     set_case(at, "ScatterND-16", data="array([1, 2], dtype=int32)", indices="[[0]]",
              updates="array([5], dtype=int32)", expected="[5.5, 2]")
-    assert any("changes 1 value" in w.value for w in at.warning)
+    assert any("changes 1 value" in shown(w.value) for w in at.warning)
 
 
 def test_grid_edit_becomes_the_text():
@@ -145,12 +147,11 @@ def test_grid_edit_becomes_the_text():
     at.session_state["check:pending_expected"] = "[11, 2, 3, 4]"
     at.run()
     assert at.text_area(key="check:text_expected").value == "[11, 2, 3, 4]"
-    assert at.error and "1 of 4 cells differs" in at.error[0].value
+    assert at.error and "1 of 4 cells differs" in shown(at.error[0].value)
 
 
 def test_explorer_pages_offer_the_exports():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/elements_family.py")
+    at = app_on("app_pages/elements_family.py")
     at.run()
     assert not at.exception
     assert "pytest test (.py)" in downloads(at) and "NumPy loop (.py)" in downloads(at)
@@ -162,24 +163,23 @@ def test_refused_inputs_point_to_a_version_that_accepts_them():
     set_case(at, data="[1, 2, 3, 4]", indices="[-1]", updates="[9]", expected="[1, 2, 3, 9]")
     (err,) = at.error
     assert err.value.startswith("**indices**") and "negative" in err.value
-    assert any("ScatterElementsUpdate-12" in i.value and "accepts them" in i.value for i in at.info)
+    assert any("ScatterElementsUpdate-12" in shown(i.value) and "accepts them" in shown(i.value) for i in at.info)
 
 
 def test_explorer_says_a_huge_case_is_too_large_to_export():
-    at = AppTest.from_file(APP, default_timeout=300)
-    at.switch_page("pages/elements_family.py")
+    at = app_on("app_pages/elements_family.py", 300)
     at.query_params.update({"op": "ScatterElementsUpdate-12", "example": "ov-scatter-elements-update-12-example-6"})
     at.run()
     assert not at.exception
     assert "pytest test (.py)" not in downloads(at)
-    assert any("too large to export" in c.value and "12,544,000" in c.value for c in at.caption)
+    assert any("too large to export" in shown(c.value) and "12,544,000" in shown(c.value) for c in at.caption)
 
 
 def test_a_diagnosis_links_to_its_reading_in_the_explorer():
     at = open_check()
     at.selectbox(key="check:op").set_value("ScatterElements-18").run()
     set_case(at, data="[1, 2, 3, 4]", indices="[0, 0, 2]", updates="[10, 20, 30]", expected="[31, 2, 33, 4]")
-    item = next(m.value for m in at.markdown if m.value.startswith("- **reduction**"))
+    item = next(m.value for m in at.markdown if shown(m.value).startswith("reduction"))
     q = parse_qs(urlparse(item.split("](")[1].split(")")[0]).query)
     assert q["reduction"] == ["add"] and q["op"] == ["ScatterElements-18"] and q["axis"] == ["0"]
     assert q["indices"] == ["[0, 0, 2]"]
@@ -191,11 +191,11 @@ def test_tolerance_is_shown_and_editable():
              expected="[0.3, 0.0]")
     at.selectbox(key="check:reduction").set_value("add").run()
     (ok,) = at.success
-    assert "rtol = 1e-06, atol = 1e-09" in ok.value
-    at.number_input(key="check:rtol").set_value(0.0)
-    at.number_input(key="check:atol").set_value(0.0).run()
+    assert "rtol = 1e-06, atol = 1e-09" in shown(ok.value)
+    at.text_input(key="check:rtol_text").set_value("0")
+    at.text_input(key="check:atol_text").set_value("0").run()
     assert not at.success
-    assert "bit-exact" in at.error[0].value and "1 of 2 cells differs" in at.error[0].value
+    assert "bit-exact" in shown(at.error[0].value) and "1 of 2 cells differs" in shown(at.error[0].value)
 
 
 def test_starting_from_an_erratum_example_shows_the_printed_output_as_a_mismatch():
@@ -203,7 +203,7 @@ def test_starting_from_an_erratum_example_shows_the_printed_output_as_a_mismatch
     at.selectbox(key="check:op").set_value("ScatterNDUpdate-15").run()
     at.selectbox(key="check:example").set_value("ov-scatter-nd-update-15-example-1").run()
     assert at.text_area(key="check:text_expected").value.startswith("array([ 1, 11,  3, 10,  4")
-    assert "1 of 8 cells differs" in at.error[0].value
+    assert "1 of 8 cells differs" in shown(at.error[0].value)
     assert "Computed 14; you expected 4" in texts(at)
 
 
@@ -217,4 +217,4 @@ def test_url_opens_a_version_and_example():
 def test_versions_with_huge_examples_say_they_open_only_in_the_explorer():
     at = open_check()
     at.selectbox(key="check:op").set_value("ScatterUpdate-3").run()
-    assert any("open only in the explorer" in c.value for c in at.sidebar.caption)
+    assert any("open only in the explorer" in shown(c.value) for c in at.sidebar.caption)

@@ -84,3 +84,78 @@ def test_fuzz_only_scatter_errors(text):
         parse_tensor(text)
     except ScatterError:
         pass
+
+
+# -- bounded work: digits, shapes, tokens, operations ---------------------------------------------------
+
+@pytest.mark.parametrize("text,column", [
+    ("1" * 5000, 1),
+    ("[1, " + "9" * 5000 + "]", 5),
+    ("array([" + "-" + "4" * 4400 + "], dtype=int64)", 8),
+    ("[0." + "3" * 5000 + "]", 2),
+])
+def test_a_number_with_thousands_of_digits_is_refused_at_its_position(text, column):
+    with pytest.raises(ScatterError, match=rf"digits is too long .* at line 1, column {column}$") as info:
+        parse_tensor(text, name="data")
+    assert info.value.argument == "data" and str(info.value).startswith("data: ")
+
+
+@pytest.mark.parametrize("text", [
+    "array([], shape=(0, 2147483648, 2147483648), dtype=float32)",
+    "array([], shape=(2147483648, 0), dtype=float32)",
+    "array([], shape=(0, 100001))",
+    "array([], shape=(0," + " 1," * 40 + "))",
+    "array([], shape=((0, 1),))",
+    "array([], shape=(0, -1))",
+])
+def test_an_empty_array_with_huge_or_malformed_axes_is_refused(text):
+    with pytest.raises(ScatterError, match=r"shape=") as info:
+        parse_tensor(text, name="indices", max_elements=100_000)
+    assert info.value.argument == "indices"
+
+
+def test_an_empty_array_with_modest_axes_parses():
+    assert parse_tensor("array([], shape=(0, 3, 7), dtype=float32)", max_elements=21).shape == (0, 3, 7)
+
+
+def test_pages_of_empty_lists_stop_at_the_token_bound():
+    from scatter_core.parsing import TOKENS_PER_ELEMENT, parse_work
+
+    text = "[" + "[]," * 600_000 + "]"  # 1.8 MB that holds no number at all
+    with pytest.raises(ScatterError, match="brackets, commas and numbers") as info:
+        parse_tensor(text, name="data", max_elements=10_000)
+    assert info.value.argument == "data"
+    # the parse stopped near the bound: its work is set by the element limit, not by the text's length
+    assert parse_work(text, max_elements=10_000) < 2 * TOKENS_PER_ELEMENT * 10_000 + 1_000
+
+
+# a tensor of 10,000 unit-axis numbers at rank 4 still fits the token bound
+def test_the_token_bound_leaves_room_for_unit_axes():
+    text = "[" + ",".join(["[[[1]]]"] * 10_000) + "]"
+    assert parse_tensor(text, max_elements=10_000).shape == (10_000, 1, 1, 1)
+
+
+PIECES = ["[", "]", ",", " ", "1", "-2.5", "[],", "[[1, 2]],", "((", "))", "1e999", "array(", "shape=(0, 3)",
+          ", dtype=int8)", "true", "'x'", "\n", "[[[[", "]]]]", "9" * 50]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=400), st.sampled_from([2, 100, 10_000, 1_000_000]))
+def test_parse_work_is_linear_in_the_text_length(pieces, max_elements):
+    """Operation count (tokens read + nodes built and visited), not wall time: at most
+    WORK_PER_CHARACTER (6) operations per character of text, plus a constant 16, on any text."""
+    from scatter_core.parsing import WORK_PER_CHARACTER, parse_work
+
+    text = "".join(pieces)
+    if not text.strip():
+        return
+    assert parse_work(text, max_elements=max_elements) <= WORK_PER_CHARACTER * len(text) + 16
+
+
+@pytest.mark.parametrize("unit", ["[],", "1,", "[[1]],", " ", "[" * 30 + "1" + "]" * 30 + ","])
+def test_parse_work_grows_linearly_with_repetition(unit):
+    from scatter_core.parsing import WORK_PER_CHARACTER, parse_work
+
+    for n in (10, 1_000, 30_000):
+        text = "[" + unit * n + "]"
+        assert parse_work(text) <= WORK_PER_CHARACTER * len(text) + 16, (unit, n)

@@ -91,7 +91,7 @@ def test_plans_share_one_read_only_iota_for_in_order_reads():
 @pytest.mark.parametrize("n, cells", [(1, 1), (50, 3), (200_000, 1000), (1_000_000, 7)])
 def test_assign_in_order_lets_the_last_write_win(monkeypatch, fancy, n, cells):
     """The none kernel's assignment (and its np.put fallback) against last occurrences found by sorting."""
-    import scatter_core.engine as engine
+    import scatter_core.kernel as engine
     monkeypatch.setattr(engine, "FANCY_ASSIGNMENT_IN_ORDER", fancy)
     rng = np.random.default_rng(n)
     targets = rng.integers(0, cells, size=n, dtype=np.int64)

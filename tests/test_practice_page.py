@@ -12,14 +12,13 @@ from streamlit.testing.v1 import app_test as app_test_module
 
 import scatter_practice as sp
 from scatter_ui.practice_page import LETTERS, grid_text, md
-from tests.apptest_helpers import APP
+from tests.apptest_helpers import app_on
 
-PAGE = "pages/practice_page.py"
+PAGE = "app_pages/practice.py"
 
 
 def open_practice(timeout: float = 120, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=timeout)
-    at.switch_page(PAGE)
+    at = app_on(PAGE, timeout)
     at.query_params.update({k: str(v) for k, v in params.items()})
     at.run()
     assert not at.exception, at.exception

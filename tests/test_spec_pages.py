@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import runtime_check as rc
@@ -17,16 +19,48 @@ from scatter_core.registry import OPERATORS_LIST
 from scatter_ui import specdiff
 from tests.apptest_helpers import open_page, texts
 
-FAMILIES = ("nd", "elements", "update")
+FAMILIES = tuple(sc.families.FAMILIES)  # every family record has its spec page
+
+
+class _Pages(dict):
+    """Spec pages opened on demand, one per (family, tab): only the chosen tab's section runs."""
+
+    def __missing__(self, key):
+        family, tab = key if isinstance(key, tuple) else (key, "Timeline")
+        self[key] = at = open_page(f"spec-{sc.families.FAMILIES[family].slug}", **({} if tab == "Timeline" else {"tab": tab}))
+        return at
 
 
 @pytest.fixture(scope="module")
 def pages():
-    return {f: open_page(f"spec-{f}") for f in FAMILIES}
+    return _Pages()
+
+
+_DIRECTIVE = re.compile(r":[a-z-]+\[\*\*(.*?)\*\*\]|:[a-z-]+\[(.*?)\]")
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+def unescape(md: str) -> str:
+    """A table cell as the reader sees it: directives unwrapped, bold dropped, backslash escapes removed."""
+    md = _DIRECTIVE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), md)
+    md = re.sub(r"(?<!\\)\*\*", "", md)
+    return re.sub(r"\\(.)", r"\1", md).strip()
+
+
+def md_tables(at) -> list[pd.DataFrame]:
+    """Every Markdown table on the page as a DataFrame of unescaped text ('' header cells become '')."""
+    out = []
+    for el in at.markdown:
+        lines = [ln for ln in str(el.value).splitlines() if ln.startswith("|")]
+        if len(lines) < 2 or not set(lines[1]) <= set("|- "):
+            continue
+        split = [[unescape(c) for c in _CELL_SPLIT.split(ln.strip()[1:-1])] for ln in lines]
+        out.append(pd.DataFrame(split[2:], columns=split[0]))
+    return out
 
 
 def _frames(at):
-    return [d.value for d in at.dataframe]
+    return [d.value for d in at.dataframe] + md_tables(at)
 
 
 def _frame_with(at, column: str):
@@ -109,66 +143,180 @@ def test_diff_marks_exactly_the_fields_that_differ():
     assert {"negative indices", "attributes", "indices axis dim may exceed data's"} <= ov
 
 
+COMPARE = "Compare versions"
+
+
+def _comparison(at, a, b):
+    (df,) = [d for d in md_tables(at) if list(d.columns) == ["", "rule", a, b, "see it live"]]
+    return df
+
+
 def test_comparison_view_marks_max_min_between_nd_16_and_18():
-    at = open_page("spec-nd", a="ScatterND-16", b="ScatterND-18")
+    at = open_page("spec-nd", tab=COMPARE, a="ScatterND-16", b="ScatterND-18")
     assert not at.exception
-    df = _frame_with(at, "ScatterND-16")[-1]
-    assert list(df.columns) == ["", "rule", "ScatterND-16", "ScatterND-18"]
+    df = _comparison(at, "ScatterND-16", "ScatterND-18")
     red = df[df["rule"] == "reductions (spelling = meaning)"].iloc[0]
     assert red[""] == "≠" and "max" in red["ScatterND-18"] and "max" not in red["ScatterND-16"]
     assert df[df["rule"] == "loop"].iloc[0][""] == ""
     n = int((df[""] == "≠").sum())
     assert n == len(specdiff.differences("ScatterND-16", "ScatterND-18"))
     assert f"{n} of {len(df)} rules differ" in texts(at)
+    # the full text of every rule, never cut: each cell is the record's text
+    rules = specdiff.rules(sc.OPERATORS["ScatterND-18"])
+    for field in ("summary", "formula", "duplicates", "data types", "index range", "duplicates forbidden with"):
+        assert df[df["rule"] == field].iloc[0]["ScatterND-18"] == rules[field], field
     # pick another pair in the widgets: the table follows
-    at.selectbox(key="spec-nd:a").set_value("ScatterNDUpdate-3").run()
-    df = _frame_with(at, "ScatterNDUpdate-3")[-1]
+    at.selectbox(key="a").set_value("ScatterNDUpdate-3").run()
+    df = _comparison(at, "ScatterNDUpdate-3", "ScatterND-18")
     neg = df[df["rule"] == "negative indices"].iloc[0]
     assert neg[""] == "≠" and "forbidden" in neg["ScatterNDUpdate-3"] and "allowed" in neg["ScatterND-18"]
 
 
+def _table_markdown(at, column):
+    return [str(m.value) for m in at.markdown if f"| {specdiff.md_escape(column)} |" in str(m.value)][-1]
+
+
+def test_differing_words_are_highlighted_and_equal_words_are_not():
+    at = open_page("spec-nd", tab=COMPARE, a="ScatterNDUpdate-3", b="ScatterNDUpdate-15")
+    md = _table_markdown(at, "ScatterNDUpdate-15")
+    row = next(ln for ln in md.splitlines() if ln.startswith("| :orange[**≠**] | reductions"))
+    cells = _CELL_SPLIT.split(row.strip()[1:-1])
+    old, new = cells[2].strip(), cells[3].strip()
+    assert old == "none"  # nothing of it differs from ScatterNDUpdate-15's text except what is added there
+    assert ":orange-background[**" in new and "sub" in re.findall(r":orange-background\[\*\*(.*?)\*\*\]", new)[0]
+    assert not new.startswith(":orange-background")  # "none" is shared, not highlighted
+    loop = next(ln for ln in md.splitlines() if "| loop |" in ln)
+    assert "orange" not in loop and loop.startswith("|   | loop")
+
+
+def test_markdown_escaping_keeps_every_character_literal():
+    tricky = "a*b*c _x_ [link](y) `code` $x$ :red[t] | 1 < 2 #3 ~~s~~"
+    assert unescape(specdiff.md_escape(tricky)) == tricky
+    a, b = specdiff.word_diff("x * y = 2", "x * y = 3")
+    assert unescape(specdiff.marked(b)) == "x * y = 3"
+    assert specdiff.marked(b).endswith(":orange-background[**3**]")
+
+
+def test_comparison_url_round_trips_tab_a_and_b():
+    at = open_page("spec-elements", tab=COMPARE, a="ScatterElements-11", b="ScatterElementsUpdate-12")
+    assert at.tabs[1].proto.label == COMPARE
+    assert at.selectbox(key="a").value == "ScatterElements-11"
+    assert at.selectbox(key="b").value == "ScatterElementsUpdate-12"
+    assert dict(at.query_params) == {"tab": COMPARE, "a": "ScatterElements-11", "b": "ScatterElementsUpdate-12"}
+    _comparison(at, "ScatterElements-11", "ScatterElementsUpdate-12")
+    assert not md_tables(at)[0].columns.tolist() == ["topic"]  # only the chosen tab ran
+    at.selectbox(key="b").set_value("Scatter-9").run()  # the widgets drive the view (the browser test checks
+    _comparison(at, "ScatterElements-11", "Scatter-9")   # that the address bar follows them)
+    again = open_page("spec-elements", **dict(at.query_params))  # the link reopens exactly that view
+    assert [h.value for h in again.header] == ["Compare two versions"]
+    _comparison(again, "ScatterElements-11", "ScatterElementsUpdate-12")
+
+
+def test_a_hand_written_link_with_an_unknown_version_falls_back_to_the_default():
+    at = open_page("spec-nd", tab=COMPARE, a="ScatterND-99", b="ScatterND-13")
+    assert not at.exception
+    assert at.selectbox(key="a").value == "ScatterND-16" and at.selectbox(key="b").value == "ScatterND-13"
+
+
+def test_every_pair_of_versions_renders():
+    names = list(sc.OPERATORS)
+    at = open_page("spec-update", tab=COMPARE)
+    for a in names:
+        at.selectbox(key="a").set_value(a)
+        for b in names:
+            at.selectbox(key="b").set_value(b).run()
+            assert not at.exception and not at.error, (a, b)
+            df = _comparison(at, a, b if b != a else f"{b} (again)")
+            assert len(df) == len(specdiff.RULE_FIELDS)
+            assert int((df[""] == "≠").sum()) == len(specdiff.differences(a, b)), (a, b)
+            assert (df["see it live"] != "").sum() >= int((df[""] == "≠").sum()) - 1, (a, b)
+
 
 def test_a_single_version_family_compares_with_another_family_by_default():
-    at = open_page("spec-update")
-    assert at.selectbox(key="spec-update:a").value == "ScatterNDUpdate-3"
-    assert at.selectbox(key="spec-update:b").value == "ScatterUpdate-3"
-    assert at.selectbox(key="spec-update:a").options[0] == "ScatterUpdate-3"
-    assert set(at.selectbox(key="spec-update:a").options) == set(sc.OPERATORS)
-    df = _frame_with(at, "ScatterNDUpdate-3")[-1]
+    at = open_page("spec-update", tab=COMPARE)
+    assert at.selectbox(key="a").value == "ScatterNDUpdate-3"
+    assert at.selectbox(key="b").value == "ScatterUpdate-3"
+    assert at.selectbox(key="a").options[0] == "ScatterUpdate-3"
+    assert set(at.selectbox(key="a").options) == set(sc.OPERATORS)
+    df = _comparison(at, "ScatterNDUpdate-3", "ScatterUpdate-3")
     assert df[df["rule"] == "formula"].iloc[0][""] == "≠"
 
 
+_LINK = re.compile(r"\[▶ ([^\]]+?)\]\(([a-z]+)\?([^)]*)\)")
+
+
+def test_each_differing_row_links_to_an_explorer_example_of_its_versions():
+    from urllib.parse import parse_qs
+
+    at = open_page("spec-nd", tab=COMPARE, a="ScatterND-16", b="ScatterNDUpdate-15")
+    md = _table_markdown(at, "ScatterNDUpdate-15")
+    rows = [ln for ln in md.splitlines()[2:]]
+    differing = [ln for ln in rows if "≠" in ln and "| official page |" not in ln]  # the page links itself
+    assert differing
+    for ln in differing:
+        links = _LINK.findall(ln)
+        assert links, ln
+        for _, page, query in links:
+            q = {k: v[0] for k, v in parse_qs(query).items()}
+            assert q["op"] in ("ScatterND-16", "ScatterNDUpdate-15")
+            ex = spec_examples.by_id(q["example"])
+            assert ex.op == q["op"] and page == sc.OPERATORS[ex.op].family
+            if "reduction" in q:
+                assert q["reduction"] in sc.OPERATORS[q["op"]].reduction_spellings
+    # the reduction row links to an example using a reduction ScatterND-16 lacks (sub, min or max)
+    red = next(ln for ln in differing if "| reductions" in ln)
+    ov = [parse_qs(q) for _, _, q in _LINK.findall(red) if "ScatterNDUpdate-15" in q]
+    assert ov and ov[0]["reduction"][0] in ("sub", "min", "max")
+    for ln in rows:
+        if ln not in differing:
+            assert not _LINK.findall(ln)
+
+
 # ------------------------------------------------------------------------------ cross-framework
+CROSS = "ONNX vs OpenVINO"
+
+
 def _cross(at, a, b):
-    df = [d for d in _frames(at) if list(d.columns) == ["topic", a, b]]
+    df = [d for d in md_tables(at) if list(d.columns) == ["", "topic", a, b, "see it live"]]
     assert len(df) == 1
     return df[0].set_index("topic")
 
 
 def test_cross_framework_elements(pages):
-    df = _cross(pages["elements"], "ScatterElements-18", "ScatterElementsUpdate-12")
-    assert df.loc["reduction meaning sum"].tolist() == ["✔ add", "✔ sum"]
-    assert df.loc["reduction meaning prod"].tolist() == ["✔ mul", "✔ prod"]
-    assert df.loc["reduction meaning mean"].tolist() == ["✘ not available", "✔ mean"]
-    assert df.loc["mean available"].tolist() == ["no", "yes"]
-    assert df.loc["sub available"].tolist() == ["no", "no"]
+    df = _cross(pages["elements", CROSS], "ScatterElements-18", "ScatterElementsUpdate-12")
+    assert df.loc["reduction meaning sum", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
+        "✔ add", "✔ sum"]
+    assert df.loc["reduction meaning prod", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
+        "✔ mul", "✔ prod"]
+    assert df.loc["reduction meaning mean", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
+        "✘ not available", "✔ mean"]
+    assert df.loc["mean available", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == ["no", "yes"]
+    assert df.loc["sub available", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == ["no", "no"]
     assert "reduction meaning sub" not in df.index
     assert df.loc["use_init_val", "ScatterElements-18"].startswith("✘")
     assert df.loc["use_init_val", "ScatterElementsUpdate-12"] == "✔ attribute, default true"
-    assert df.loc["negative indices"].tolist() == [specdiff.NEGATIVE_WORDS["allowed"]] * 2
-    assert df.loc["duplicates forbidden with"].tolist() == ["none", "(never)"]
+    assert df.loc["negative indices", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
+        specdiff.NEGATIVE_WORDS["allowed"]] * 2
+    assert df.loc["duplicates forbidden with", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
+        "none", "(never)"]
     assert df.loc["duplicate policy", "ScatterElementsUpdate-12"] == \
         sc.OPERATORS["ScatterElementsUpdate-12"].duplicate_policy
+    # differing rows are marked, equal rows are not
+    for topic, row in df.iterrows():
+        assert (row[""] == "≠") == (row["ScatterElements-18"] != row["ScatterElementsUpdate-12"]), topic
+    assert df.loc["mean available", ""] == "≠" and df.loc["sub available", ""] == ""
 
 
 def test_cross_framework_nd(pages):
-    df = _cross(pages["nd"], "ScatterND-18", "ScatterNDUpdate-15")
-    assert df.loc["reduction meaning sum"].tolist() == ["✔ add", "✔ sum"]
-    assert df.loc["reduction meaning sub"].tolist() == ["✘ not available", "✔ sub"]
-    assert df.loc["sub available"].tolist() == ["no", "yes"]
-    assert df.loc["mean available"].tolist() == ["no", "no"]
-    assert df.loc["use_init_val"].map(lambda v: v.startswith("✘")).all()
-    assert df.loc["axis"].map(lambda v: v.startswith("no axis")).all()
+    df = _cross(pages["nd", CROSS], "ScatterND-18", "ScatterNDUpdate-15")
+    assert df.loc["reduction meaning sum", ["ScatterND-18", "ScatterNDUpdate-15"]].tolist() == ["✔ add", "✔ sum"]
+    assert df.loc["reduction meaning sub", ["ScatterND-18", "ScatterNDUpdate-15"]].tolist() == [
+        "✘ not available", "✔ sub"]
+    assert df.loc["sub available", ["ScatterND-18", "ScatterNDUpdate-15"]].tolist() == ["no", "yes"]
+    assert df.loc["mean available", ["ScatterND-18", "ScatterNDUpdate-15"]].tolist() == ["no", "no"]
+    assert df.loc["use_init_val", ["ScatterND-18", "ScatterNDUpdate-15"]].map(lambda v: v.startswith("✘")).all()
+    assert df.loc["axis", ["ScatterND-18", "ScatterNDUpdate-15"]].map(lambda v: v.startswith("no axis")).all()
+    assert df.loc["reduction meaning sub", ""] == "≠" and "▶" in df.loc["reduction meaning sub", "see it live"]
 
 
 def test_cross_framework_pairs_are_registry_versions_and_the_update_page_says_there_is_none(pages):
@@ -176,42 +324,94 @@ def test_cross_framework_pairs_are_registry_versions_and_the_update_page_says_th
         assert sc.OPERATORS[a].framework == "ONNX" and sc.OPERATORS[b].framework == "OpenVINO"
         assert sc.OPERATORS[a].family == sc.OPERATORS[b].family
     assert specdiff.pairs_for("update") == []
-    assert "no ONNX counterpart" in texts(pages["update"])
+    assert "no ONNX counterpart" in texts(pages["update", CROSS])
 
 
 # ------------------------------------------------------------------------------ errata
 def test_every_erratum_is_listed_on_the_page_it_concerns_and_only_there(pages):
     errata = spec_examples.load_errata()
     assert errata
-    for er in errata:
-        families = {sc.OPERATORS[op].family for op in er.ops}
-        for family in FAMILIES:
-            body = texts(pages[family])
-            if family in families:
-                assert f"**{er.id}**" in body, (er.id, family)
-                assert er.explanation in body
+    for family in FAMILIES:
+        at = pages[family, "Errata"]
+        body = texts(at)
+        assert not at.error  # a finding about the text is a calm card, not an app error
+        mine = [er for er in errata if family in {sc.OPERATORS[op].family for op in er.ops}]
+        for er in errata:
+            if er in mine:
+                assert f"**{specdiff.md_escape(er.id)}**" in body, (er.id, family)
+                assert specdiff.md_escape(er.explanation) in body
                 if er.evidence:
                     assert f"Evidence: {er.evidence}" in body
             else:
-                assert f"**{er.id}**" not in body, (er.id, family)
-    # an example's erratum links to that example in the explorer
-    for family in FAMILIES:
-        links = {p.proto.query_string for p in pages[family].get("page_link") if p.proto.label.startswith("Open ")}
-        want = {f"op={spec_examples.by_id(er.example_id).op}&example={er.example_id}" for er in errata
-                if er.example_id and sc.OPERATORS[spec_examples.by_id(er.example_id).op].family == family}
+                assert f"**{specdiff.md_escape(er.id)}**" not in body, (er.id, family)
+        if mine:
+            assert f"{len(mine)} errata on this family's pages" in body
+        # tensors as two aligned heatmaps, the differing cells outlined; text errata as a word diff
+        charts = at.get("plotly_chart")
+        with_arrays = [er for er in mine if er.printed is not None and er.spec_rules_give is not None]
+        assert len(charts) == len(with_arrays)
+        tables = [d for d in md_tables(at) if list(d.columns) == ["the page prints", "it should say"]]
+        assert len(tables) == len(mine) - len(with_arrays)
+        # an example's erratum links to that example in the explorer
+        links = {p.proto.query_string for p in at.get("page_link") if p.proto.label.startswith("Open ")}
+        want = {f"op={spec_examples.by_id(er.example_id).op}&example={er.example_id}" for er in mine
+                if er.example_id}
         assert links == want
 
 
-# ------------------------------------------------------------------------------ runtime notes
-@pytest.mark.parametrize("family", FAMILIES)
-def test_every_runtime_note_is_shown_with_its_runtime_and_source(pages, family):
-    tables = _frame_with(pages[family], "runtime (version)")
-    shown = {(r["topic"], r["runtime (version)"], r["what it does"], r["source"])
-             for df in tables for r in df.to_dict("records")}
-    for spec in sc.family_members(family):
-        for n in spec.runtime_notes:
-            source = "../shared/semantics.md" if n.documented else "NEW: runtime_check tests, not in semantics.md"
-            assert (n.topic, n.runtimes, n.text, source) in shown
+def test_erratum_figure_outlines_exactly_the_differing_cells():
+    from scatter_ui.spec_page import erratum_figure
+
+    er = spec_examples.erratum("onnx-node-scatternd-add-output")
+    printed, gives = np.asarray(er.printed), np.asarray(er.spec_rules_give)
+    differ = printed != gives
+    fig = erratum_figure(printed, gives, differ)
+    assert [t.text for t in fig.layout.annotations] == ["the page prints [2, :, :]", "the operator gives [2, :, :]"]
+    assert np.array_equal(np.array(fig.data[0].z), printed[2]) and np.array_equal(np.array(fig.data[1].z), gives[2])
+    assert [list(r) for r in fig.data[1].text] == [[sc.describe.fmt_value(v) for v in row] for row in gives[2]]
+    assert len(fig.layout.shapes) == 2 * int(differ[2].sum())
+    centres = {(round((s.x0 + s.x1) / 2), round((s.y0 + s.y1) / 2)) for s in fig.layout.shapes}
+    assert centres == {(int(x), int(y)) for y, x in np.argwhere(differ[2])}
+    assert fig.layout.yaxis.autorange == "reversed" and fig.layout.coloraxis.cmin == float(min(printed.min(),
+                                                                                                gives.min()))
+
+
+def test_errata_filter_lives_in_the_url_and_counts_what_it_shows():
+    at = open_page("spec-nd", tab="Errata", errata="example-output")
+    mine = [er for er in spec_examples.load_errata() if "nd" in {sc.OPERATORS[op].family for op in er.ops}]
+    shown = [er for er in mine if "example-output" in er.kind]
+    assert f"{len(mine)} errata on this family's pages, {len(shown)} match the filter" in texts(at)
+    assert at.text_input(key="errata").value == "example-output"
+    assert dict(at.query_params)["errata"] == "example-output"
+    at.text_input(key="errata").set_value("zzz-nothing").run()
+    assert "0 match the filter" in texts(at) and not [m for m in at.markdown if "📕" in str(m.value)]
+
+
+# ------------------------------------------------------------------------------ framework map
+def test_framework_map_tab_shows_every_framework_with_its_verification(pages):
+    import framework_map as fm
+
+    at = open_page("spec-elements", tab="Framework map", version="ScatterElementsUpdate-12",
+                   config="reduction=mean, use_init_val=false")
+    assert not at.exception and not at.error
+    body = texts(at)
+    config = fm.Config("ScatterElementsUpdate-12", "mean", False)
+    found = fm.by_framework(config)
+    assert not found["WebNN"] and "**WebNN**: no direct equivalent" in body  # WebNN has no scatter mean
+    for framework, entries in found.items():
+        assert entries or framework == "WebNN", framework
+        for e in entries:
+            assert f"**{framework}** · {specdiff.md_escape(e.operation)}" in body
+            for topic in fm.TOPICS:
+                assert specdiff.md_escape(e.divergences[topic]) in body
+    assert "include_self=False" in body
+    assert "✔ executed on" in body or "⚠ never executed: PyTorch" in body
+    none = open_page("spec-elements", tab="Framework map", version="ScatterElements-18", config="reduction=none")
+    assert "**WebNN** · " + specdiff.md_escape("MLGraphBuilder.scatterElements") in texts(none)
+    assert "⚠ never executed here (no WebNN implementation" in texts(none)
+    codes = [c.value for c in at.code]
+    assert "data.scatter_reduce(axis, indices, updates, reduce, include_self=...)" in codes
+    assert any("def scatter_elements_reduce(" in c for c in codes)
 
 
 def test_every_runtime_note_names_its_runtimes_with_versions():
@@ -231,7 +431,8 @@ def _notes(op, topic, documented=True):
 def test_the_issue_runtime_behaviours_are_in_the_registry():
     ov_ops = [s.name for s in OPERATORS_LIST if s.framework == "OpenVINO"]
     # who wins on duplicates: every version
-    assert all(s.notes_on("duplicates") and "last write" in s.note_text("duplicates") for s in OPERATORS_LIST)
+    assert all(s.notes_on("duplicates") and "last write" in s.note_text("duplicates") for s in OPERATORS_LIST
+               if "cannot occur" not in s.duplicate_policy)  # (TensorScatter and SliceScatter never write twice)
     # integer mean: CPU truncates, the reference floors
     mean = _notes("ScatterElementsUpdate-12", "integer-mean")
     assert any("CPU plugin" in n.runtimes and "truncates" in n.text and "floors" in n.text for n in mean)

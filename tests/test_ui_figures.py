@@ -38,4 +38,6 @@ def test_long_small_numbers_lose_digits_before_they_overflow_the_cell():
     assert fmt.value(np.float32(0.0539), 3) == "0.054"
     assert fmt.value(np.float32(1.6634116), 3) == "1.66"
     assert fmt.value(np.float64(-0.001234), 4) == "-0.001"
-    assert fmt.value(np.int64(123456), 3) == "123456"  # integers are never rounded
+    # integers are never rounded: exact when they fit the cell, dropped (hover only) when not
+    assert fmt.value(np.int64(12345), 3) == "12345"
+    assert fmt.value(np.int64(123456), 3) == ""

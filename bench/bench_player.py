@@ -1,0 +1,205 @@
+"""The step player in a real browser, against a bare Streamlit page served and opened the same way.
+
+One run starts two `streamlit run` servers on 127.0.0.1 (the app, and a bare page with a title,
+a line and an st.button) and Debian's Chromium, then measures, each time in a new browser
+context (median of --repeats):
+
+* bare page load: navigation until the bare page's line is shown;
+* a 3x3 example's figure drawn (ScatterElements-18 Example 1): until the player has drawn it;
+* ScatterElementsUpdate-12 Example 6's figure drawn (a 48 MB case, windowed frames);
+* a step shown after a click / a key press on the player (in the browser), and until the page's
+  URL carries it (the server round trip), against a bare st.button rerun (click until its new
+  text is shown);
+* playback at 4x on the 3x3 example: frames shown per second against the asked 1 / 0.225 s.
+
+Targets (issue #13): 3x3 figure <= 1.5x bare load; Example 6 <= 2.5x; step <= 2x bare rerun;
+4x playback within 10% of the asked rate. Run: python bench/bench_player.py [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.browser_support import AppServer, launch  # noqa: E402
+
+BARE = '''import streamlit as st
+
+st.title("Bare page")
+st.write("A line of text.")
+if "n" not in st.session_state:
+    st.session_state.n = 0
+if st.button("again"):
+    st.session_state.n += 1
+st.write(f"clicked {st.session_state.n} times")
+'''
+SMALL = "/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1"
+LARGE = "/elements?op=ScatterElementsUpdate-12&example=ov-scatter-elements-update-12-example-6"
+READY = "[data-testid=scatter-figure][data-ready='1']"
+PLAYER = "[data-testid=scatter-player]"
+ASKED_FPS = 4 / 0.9
+
+
+def _new(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    return ctx, ctx.new_page()
+
+
+RETRIES = []
+
+
+def goto_ready(pg, url: str, timeout: float = 180) -> None:
+    """Open ``url`` until the player has drawn. Streamlit sometimes answers a new session's first
+    request for a page URL with "Page not found" and runs the home page (also on main without the
+    player); then the page is opened again, and that is counted in RETRIES."""
+    deadline = time.monotonic() + timeout
+    pg.goto(url)
+    while time.monotonic() < deadline:
+        if pg.locator(READY).count():
+            return
+        dialog = pg.get_by_role("dialog")
+        if dialog.count() and "Page not found" in dialog.inner_text():
+            RETRIES.append(url)
+            pg.goto(url)
+        pg.wait_for_timeout(50)
+    raise TimeoutError(f"the player did not draw {url}")
+
+
+def bare_load(browser, url: str) -> float:
+    ctx, pg = _new(browser)
+    t0 = time.perf_counter()
+    pg.goto(url)
+    pg.get_by_text("A line of text.").wait_for(timeout=60_000)
+    dt = time.perf_counter() - t0
+    ctx.close()
+    return dt
+
+
+def bare_rerun(browser, url: str) -> float:
+    ctx, pg = _new(browser)
+    pg.goto(url)
+    pg.get_by_text("clicked 0 times").wait_for(timeout=60_000)
+    times = []
+    for i in range(1, 4):
+        t0 = time.perf_counter()
+        pg.get_by_role("button", name="again").click()
+        pg.get_by_text(f"clicked {i} times").wait_for(timeout=30_000)
+        times.append(time.perf_counter() - t0)
+    ctx.close()
+    return statistics.median(times)
+
+
+def figure_drawn(browser, url: str) -> float:
+    ctx, pg = _new(browser)
+    t0 = time.perf_counter()
+    goto_ready(pg, url)
+    dt = time.perf_counter() - t0
+    ctx.close()
+    return dt
+
+
+def step_times(browser, url: str) -> tuple[float, float, float]:
+    """(click -> step shown, key -> step shown, click -> URL carries the step), medians of 3 each."""
+    ctx, pg = _new(browser)
+    goto_ready(pg, url + "&step=0")
+    shown = "(k) => document.querySelector('[data-testid=scatter-player]').dataset.step === String(k)"
+    in_url = "(k) => new URL(location.href).searchParams.get('step') === String(k)"
+    clicks, keys, rounds = [], [], []
+    for k in (1, 2, 3):
+        t0 = time.perf_counter()
+        pg.get_by_test_id("player-next").click()
+        pg.wait_for_function(shown, arg=k)
+        clicks.append(time.perf_counter() - t0)
+        pg.wait_for_function(in_url, arg=k, timeout=30_000)
+        rounds.append(time.perf_counter() - t0)
+    pg.locator(PLAYER).focus()
+    for k in (4, 5, 6):
+        t0 = time.perf_counter()
+        pg.keyboard.press("ArrowRight")
+        pg.wait_for_function(shown, arg=k)
+        keys.append(time.perf_counter() - t0)
+        pg.wait_for_function(in_url, arg=k, timeout=30_000)
+    ctx.close()
+    return statistics.median(clicks), statistics.median(keys), statistics.median(rounds)
+
+
+def playback_fps(browser, url: str) -> float:
+    ctx, pg = _new(browser)
+    goto_ready(pg, url + "&step=0")
+    pg.evaluate("""() => { window.__t = []; const box = document.querySelector('[data-testid=scatter-player]');
+        new MutationObserver(() => window.__t.push(performance.now()))
+            .observe(box, {attributes: true, attributeFilter: ['data-step']}); }""")
+    pg.get_by_test_id("player-speed").select_option("4")
+    pg.get_by_test_id("player-play").click()
+    pg.wait_for_function("() => document.querySelector('[data-testid=scatter-player]').dataset.playing === '0'",
+                         timeout=60_000)
+    stamps = pg.evaluate("() => window.__t")
+    ctx.close()
+    if len(stamps) < 3:
+        return float("nan")
+    return (len(stamps) - 1) / ((stamps[-1] - stamps[0]) / 1000)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "bare.py"
+        script.write_text(BARE)
+        app, bare = AppServer().start(), AppServer(script=script).start()
+        try:
+            with sync_playwright() as p:
+                browser = launch(p)
+                figure_drawn(browser, app.url + SMALL)  # warm both servers (caches, first page)
+                figure_drawn(browser, app.url + LARGE)
+                bare_load(browser, bare.url)
+                rows = {"bare load": [], "3x3 figure": [], "Example 6 figure": [], "bare rerun": [],
+                        "click shown": [], "key shown": [], "click to URL": [], "fps 4x": []}
+                for _ in range(args.repeats):  # interleaved, so drift hits both sides alike
+                    rows["bare load"].append(bare_load(browser, bare.url))
+                    rows["3x3 figure"].append(figure_drawn(browser, app.url + SMALL))
+                    rows["Example 6 figure"].append(figure_drawn(browser, app.url + LARGE))
+                    rows["bare rerun"].append(bare_rerun(browser, bare.url))
+                    c, k, r = step_times(browser, app.url + SMALL)
+                    rows["click shown"].append(c)
+                    rows["key shown"].append(k)
+                    rows["click to URL"].append(r)
+                    rows["fps 4x"].append(playback_fps(browser, app.url + SMALL))
+                browser.close()
+        finally:
+            app.stop()
+            bare.stop()
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"medians of {args.repeats} runs, each in a new Chromium context "
+          f"({len(RETRIES)} page(s) opened again after Streamlit's 'Page not found'):")
+    for k, v in med.items():
+        print(f"  {k:18} {v:8.2f} fps" if k == "fps 4x" else f"  {k:18} {v * 1000:8.0f} ms")
+
+    def verdict(ok: bool) -> str:
+        return "ok" if ok else "MISSED"
+
+    r1 = med["3x3 figure"] / med["bare load"]
+    r2 = med["Example 6 figure"] / med["bare load"]
+    r3 = max(med["click shown"], med["key shown"]) / med["bare rerun"]
+    r4 = med["click to URL"] / med["bare rerun"]
+    r5 = med["fps 4x"] / ASKED_FPS
+    print("ratios (target):")
+    print(f"  3x3 figure / bare load        {r1:5.2f}x (<= 1.5x) {verdict(r1 <= 1.5)}")
+    print(f"  Example 6 figure / bare load  {r2:5.2f}x (<= 2.5x) {verdict(r2 <= 2.5)}")
+    print(f"  step shown / bare rerun       {r3:5.2f}x (<= 2x)   {verdict(r3 <= 2)}")
+    print(f"  step in the URL / bare rerun  {r4:5.2f}x (server round trip, for reference)")
+    print(f"  4x playback fps / asked       {r5:5.2f}  (0.9..1.1) {verdict(0.9 <= r5 <= 1.1)}")
+
+
+if __name__ == "__main__":
+    main()

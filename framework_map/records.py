@@ -1,0 +1,282 @@
+"""The framework map as data: one record per framework operation.
+
+A record says which scatter_core family it writes, which canonical reductions it
+covers (and the value it passes for each), how the initial value of a written
+cell is controlled (``use_init_val`` in OpenVINO, ``include_self`` in PyTorch),
+and where its semantics differ from the ONNX / OpenVINO texts, one sentence per
+topic in :data:`TOPICS`. ``function`` names the function (in the framework's
+``impl_*`` module) that the differential tests run and the exports print, so the
+code a user copies is the code that was checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+# Every record names these divergence topics (the schema test checks it).
+TOPICS: tuple[str, ...] = ("duplicates", "initial value", "integer mean", "negative indices",
+                           "out-of-range indices", "dtypes")
+
+FRAMEWORKS: tuple[str, ...] = ("PyTorch", "TensorFlow", "JAX", "WebNN")
+MODULES = {"PyTorch": "framework_map.impl_torch", "TensorFlow": "framework_map.impl_tensorflow",
+           "JAX": "framework_map.impl_jax"}  # WebNN has no Python implementation: never executed here
+
+# How each framework's snippet turns a NumPy array into its own tensor (the exports print this call).
+CONVERT = {"PyTorch": "torch.from_numpy", "TensorFlow": "tf.constant", "JAX": "jnp.asarray"}
+
+KINDS = {"direct": "direct equivalent", "composition": "no direct equivalent: shortest faithful composition"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    framework: str  # one of FRAMEWORKS
+    operation: str  # the framework operation the record is about, as the framework spells it
+    family: str  # scatter_core family: "elements" | "nd" | "update"
+    kind: str  # "direct" | "composition"
+    reductions: Mapping[str, object]  # canonical reduction -> value passed as `reduce_arg` (None: no argument)
+    call: str  # the call in one line, as a reader would write it
+    divergences: Mapping[str, str]  # topic -> how it differs from the ONNX / OpenVINO texts (or "same")
+    docs: str  # official documentation page
+    function: str | None = None  # function in the framework's impl module (None: not executable here)
+    helpers: tuple[str, ...] = ()  # other top-level names of that module the function uses
+    reduce_arg: str | None = None
+    reduce_is_function: bool = False  # the reduce_arg value names a function of the impl module ("tf.tensor_scatter_nd_add")
+    init_arg: str | None = None  # "include_self" (bool), "init" (neutral value or None), or None (cell always takes part)
+    axis_arg: bool = False
+    condition: str = ""  # when the mapping is faithful, if not always
+    extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def executable(self) -> bool:
+        return self.function is not None and self.framework in MODULES
+
+
+def _d(**topics: str) -> Mapping[str, str]:
+    keys = {k.replace("_", " ").replace("out of range", "out-of-range"): v for k, v in topics.items()}
+    return MappingProxyType(keys)
+
+
+def _r(**values) -> Mapping[str, object]:
+    return MappingProxyType(values)
+
+
+# ----------------------------------------------------------------------------- shared sentences
+TORCH_NEG_ERR = ("an error in PyTorch (index must be in 0..n-1); the function first adds the axis size to "
+                 "negative values, as the ONNX text does")
+TORCH_OOR = "an error in PyTorch on CPU (RuntimeError / IndexError), like ONNX; on CUDA a device-side assert"
+TORCH_DUP_NONE = ("PyTorch leaves the winner undefined when two indices hit one cell under replacement "
+                  "(the ONNX loop lets the last write win); on CPU we observed the last write winning")
+TF_NEG = ("an error in TensorFlow's tensor_scatter_nd_*; the function first adds the axis size to negative "
+          "values, as the ONNX text does")
+TF_OOR = ("an error on CPU (InvalidArgumentError), like ONNX; on GPU TensorFlow silently ignores "
+          "out-of-range indices")
+TF_DUP_NONE = ("TensorFlow documents the order of duplicate updates as unspecified under replacement "
+               "(the ONNX loop lets the last write win)")
+TF_DTYPES = "indices must be int32 or int64; bool data works for update but not for add/sub/min/max"
+JAX_NEG = "allowed: JAX counts negative indices from the end, as ONNX does (OpenVINO v3 texts forbid them)"
+JAX_OOR = ('silently dropped with mode="drop" (the default for scatters); mode="clip" clamps them instead; '
+           "ONNX requires an error, so check the range yourself before calling")
+JAX_DUP_NONE = ("JAX leaves the winner undefined under .set with duplicate indices (the ONNX loop lets the "
+                "last write win)")
+JAX_DTYPES = ("64-bit dtypes need jax.config.update('jax_enable_x64', True); without it int64 / float64 "
+              "silently become 32-bit")
+NO_MEAN = "n/a: this mapping has no mean"
+WEBNN_NEG = ("the WebNN draft accepts negative indices and counts them from the end (not executed here: "
+             "no WebNN implementation in this sandbox)")
+WEBNN_OOR = ("implementation-defined in the WebNN draft (clamped or an error depending on the backend); "
+             "ONNX requires an error")
+WEBNN_DTYPES = "indices int32 or int64 (int32 only on some backends); data float32, float16, int32, uint32, int8, uint8"
+INIT_ALWAYS = "the cell's current value always takes part (use_init_val = true); no switch"
+WEBNN_DOCS = "https://www.w3.org/TR/webnn/"
+
+
+ENTRIES: tuple[Entry, ...] = (
+    # ------------------------------------------------------------------ PyTorch
+    Entry("torch.scatter", "PyTorch", "torch.Tensor.scatter", "elements", "direct", _r(none=None),
+          "data.scatter(axis, indices, updates)",
+          _d(duplicates=TORCH_DUP_NONE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
+             negative_indices=TORCH_NEG_ERR, out_of_range_indices=TORCH_OOR,
+             dtypes="indices must be int64; updates must have data's dtype"),
+          "https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_.html",
+          function="scatter_elements", axis_arg=True),
+    Entry("torch.scatter_add", "PyTorch", "torch.Tensor.scatter_add", "elements", "direct", _r(sum=None),
+          "data.scatter_add(axis, indices, updates)",
+          _d(duplicates="same: every duplicate is added", initial_value=INIT_ALWAYS, integer_mean=NO_MEAN,
+             negative_indices=TORCH_NEG_ERR, out_of_range_indices=TORCH_OOR,
+             dtypes="indices must be int64; float sums with duplicates may differ in the last bit (order)"),
+          "https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_add_.html",
+          function="scatter_elements_add", axis_arg=True),
+    Entry("torch.scatter_reduce", "PyTorch", "torch.Tensor.scatter_reduce", "elements", "direct",
+          _r(sum="sum", prod="prod", max="amax", min="amin", mean="mean"),
+          "data.scatter_reduce(axis, indices, updates, reduce, include_self=...)",
+          _d(duplicates="same: every duplicate takes part in the reduction",
+             initial_value="include_self=True is use_init_val = true; include_self=False is use_init_val = false "
+                           "(written cells start from the updates alone; untouched cells keep data)",
+             integer_mean="floors like the OpenVINO text and reference (the OpenVINO CPU plugin truncates)",
+             negative_indices=TORCH_NEG_ERR, out_of_range_indices=TORCH_OOR,
+             dtypes="indices must be int64; max/min are spelled amax/amin; no bool for mean"),
+          "https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_reduce_.html",
+          function="scatter_elements_reduce", reduce_arg="reduce", init_arg="include_self", axis_arg=True),
+    Entry("torch.index_put", "PyTorch", "torch.Tensor.index_put_", "nd", "direct", _r(none=False, sum=True),
+          "data.index_put(tuple(indices.unbind(-1)), updates, accumulate=...)",
+          _d(duplicates=TORCH_DUP_NONE + "; with accumulate=True every duplicate is added",
+             initial_value=INIT_ALWAYS, integer_mean=NO_MEAN,
+             negative_indices="allowed: PyTorch indexing counts negative indices from the end, as ONNX does",
+             out_of_range_indices=TORCH_OOR, dtypes="indices int64 (or int32 since 2.0); updates in data's dtype"),
+          "https://pytorch.org/docs/stable/generated/torch.Tensor.index_put_.html",
+          function="scatter_nd_put", reduce_arg="accumulate"),
+    Entry("torch.index_put.sub", "PyTorch", "torch.Tensor.index_put_ (negated updates)", "nd", "composition",
+          _r(sub=None), "data.index_put(tuple(indices.unbind(-1)), -updates, accumulate=True)",
+          _d(duplicates="same: every duplicate is subtracted", initial_value=INIT_ALWAYS, integer_mean=NO_MEAN,
+             negative_indices="allowed: counted from the end, as ONNX does", out_of_range_indices=TORCH_OOR,
+             dtypes="no unsigned negation in PyTorch for uint16/32/64; bool has no subtraction"),
+          "https://pytorch.org/docs/stable/generated/torch.Tensor.index_put_.html",
+          function="scatter_nd_sub"),
+    Entry("torch.index_reduce", "PyTorch", "torch.Tensor.index_reduce_", "nd", "composition",
+          _r(prod="prod", max="amax", min="amin"),
+          "data.reshape(-1, *slice).index_reduce(0, linear_indices, updates.reshape(-1, *slice), reduce)",
+          _d(duplicates="same: every duplicate takes part in the reduction",
+             initial_value="include_self=True is the ONNX rule (the cell takes part)", integer_mean=NO_MEAN,
+             negative_indices="the function adds the dimension size to negative values first",
+             out_of_range_indices="the function raises IndexError itself: a linear index would otherwise "
+                                  "silently land in another cell",
+             dtypes="indices int64; max/min are spelled amax/amin"),
+          "https://pytorch.org/docs/stable/generated/torch.Tensor.index_reduce_.html",
+          function="scatter_nd_reduce", helpers=("linear_indices",), reduce_arg="reduce", init_arg="include_self",
+          condition="k >= 1 (indices.shape[-1] >= 1)"),
+    Entry("torch.index_copy", "PyTorch", "torch.Tensor.index_copy_", "update", "direct", _r(none=None),
+          "data.index_copy(axis, indices.reshape(-1), updates reshaped to one slice per index)",
+          _d(duplicates=TORCH_DUP_NONE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
+             negative_indices=TORCH_NEG_ERR.replace("as the ONNX text does", "(ScatterUpdate-3 forbids them)"),
+             out_of_range_indices=TORCH_OOR, dtypes="indices must be int64"),
+          "https://pytorch.org/docs/stable/generated/torch.Tensor.index_copy_.html",
+          function="scatter_update", axis_arg=True),
+    # ------------------------------------------------------------------ TensorFlow
+    *(Entry(f"tf.{op}", "TensorFlow", f"tf.{op}", "nd", "direct", _r(**{red: f"tf.{op}"}),
+            f"tf.{op}(data, indices, updates)",
+            _d(duplicates=TF_DUP_NONE if red == "none" else "same: every duplicate takes part",
+               initial_value=INIT_ALWAYS, integer_mean=NO_MEAN, negative_indices=TF_NEG,
+               out_of_range_indices=TF_OOR, dtypes=TF_DTYPES),
+            f"https://www.tensorflow.org/api_docs/python/tf/{op}", function="scatter_nd",
+            helpers=("normalise",), reduce_arg="op", reduce_is_function=True)
+      for op, red in (("tensor_scatter_nd_update", "none"), ("tensor_scatter_nd_add", "sum"),
+                      ("tensor_scatter_nd_sub", "sub"), ("tensor_scatter_nd_min", "min"),
+                      ("tensor_scatter_nd_max", "max"))),
+    Entry("tf.scatter_nd", "TensorFlow", "tf.scatter_nd", "nd", "composition", _r(sum=None),
+          "data + tf.scatter_nd(indices, updates, tf.shape(data))",
+          _d(duplicates="same: duplicates are summed", initial_value=INIT_ALWAYS + " (added to the scattered zeros)",
+             integer_mean=NO_MEAN, negative_indices=TF_NEG, out_of_range_indices=TF_OOR,
+             dtypes="no bool (scatter_nd sums); indices int32 or int64"),
+          "https://www.tensorflow.org/api_docs/python/tf/scatter_nd", function="scatter_nd_into",
+          helpers=("normalise",)),
+    Entry("tf.unsorted_segment_prod", "TensorFlow", "tf.math.unsorted_segment_prod", "nd", "composition",
+          _r(prod=None), "rows * tf.math.unsorted_segment_prod(update rows, linear indices, number of rows)",
+          _d(duplicates="same: every duplicate is multiplied in", initial_value=INIT_ALWAYS, integer_mean=NO_MEAN,
+             negative_indices="the function adds the dimension size to negative values first",
+             out_of_range_indices="the function raises an error itself (a linear index would land in another cell)",
+             dtypes="no bool; float products with duplicates may differ in the last bit (order)"),
+          "https://www.tensorflow.org/api_docs/python/tf/math/unsorted_segment_prod", function="scatter_nd_prod",
+          helpers=("normalise",)),
+    Entry("tf.tensor_scatter_nd.elements", "TensorFlow", "tf.tensor_scatter_nd_* on element coordinates",
+          "elements", "composition",
+          _r(none="tf.tensor_scatter_nd_update", sum="tf.tensor_scatter_nd_add", prod="scatter_nd_prod",
+             min="tf.tensor_scatter_nd_min", max="tf.tensor_scatter_nd_max"),
+          "op(data, element coordinates of indices along axis, updates)",
+          _d(duplicates=TF_DUP_NONE + "; reductions combine every duplicate",
+             initial_value="use_init_val = false: the function first sets written cells to the reduction's "
+                           "neutral value (init=...)",
+             integer_mean=NO_MEAN, negative_indices=TF_NEG, out_of_range_indices=TF_OOR, dtypes=TF_DTYPES),
+          "https://www.tensorflow.org/api_docs/python/tf/tensor_scatter_nd_update", function="scatter_elements",
+          helpers=("normalise", "element_coordinates", "scatter_nd_prod"), reduce_arg="op", reduce_is_function=True,
+          init_arg="init",
+          axis_arg=True),
+    Entry("tf.tensor_scatter_nd.mean", "TensorFlow", "tf.tensor_scatter_nd_add (sums and counts)", "elements",
+          "composition", _r(mean=None), "(data? + tensor_scatter_nd_add(zeros, coords, updates)) / counts",
+          _d(duplicates="same: every duplicate counts", initial_value="include_self=True adds the cell and one "
+             "to the count (use_init_val = true)",
+             integer_mean="floors (tf.math.floordiv) like the OpenVINO text; the OpenVINO CPU plugin truncates",
+             negative_indices=TF_NEG, out_of_range_indices=TF_OOR, dtypes="no bool; indices int32 or int64"),
+          "https://www.tensorflow.org/api_docs/python/tf/tensor_scatter_nd_add", function="scatter_elements_mean",
+          helpers=("normalise", "element_coordinates"), init_arg="include_self", axis_arg=True),
+    Entry("tf.tensor_scatter_nd_update.slices", "TensorFlow", "tf.tensor_scatter_nd_update (axis moved first)",
+          "update", "composition", _r(none=None),
+          "moveaxis(tf.tensor_scatter_nd_update(moveaxis(data, axis, 0), indices[..., None], moved updates), 0, axis)",
+          _d(duplicates=TF_DUP_NONE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
+             negative_indices=TF_NEG.replace("as the ONNX text does", "(ScatterUpdate-3 forbids them)"),
+             out_of_range_indices=TF_OOR, dtypes=TF_DTYPES),
+          "https://www.tensorflow.org/api_docs/python/tf/tensor_scatter_nd_update", function="scatter_update",
+          helpers=("normalise",), axis_arg=True),
+    # ------------------------------------------------------------------ JAX
+    Entry("jax.at.nd", "JAX", "x.at[idx].set / add / multiply / min / max", "nd", "direct",
+          _r(none="set", sum="add", prod="multiply", min="min", max="max"),
+          'data.at[tuple(indices[..., j] for j in range(k))].<method>(updates, mode="drop")',
+          _d(duplicates=JAX_DUP_NONE + "; add/multiply/min/max combine every duplicate",
+             initial_value=INIT_ALWAYS, integer_mean=NO_MEAN, negative_indices=JAX_NEG,
+             out_of_range_indices=JAX_OOR, dtypes=JAX_DTYPES),
+          "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html", function="scatter_nd",
+          reduce_arg="method"),
+    Entry("jax.at.nd.sub", "JAX", "x.at[idx].add(-updates)", "nd", "composition", _r(sub=None),
+          'data.at[tuple(indices[..., j] for j in range(k))].add(-updates, mode="drop")',
+          _d(duplicates="same: every duplicate is subtracted", initial_value=INIT_ALWAYS, integer_mean=NO_MEAN,
+             negative_indices=JAX_NEG, out_of_range_indices=JAX_OOR,
+             dtypes=JAX_DTYPES + "; unsigned negation wraps, which gives the same modular result"),
+          "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html", function="scatter_nd_sub"),
+    Entry("jax.at.elements", "JAX", "x.at[element index].set / add / multiply / min / max", "elements",
+          "composition", _r(none="set", sum="add", prod="multiply", min="min", max="max"),
+          'data.at[open grid of indices.shape with axis replaced by indices].<method>(updates, mode="drop")',
+          _d(duplicates=JAX_DUP_NONE + "; add/multiply/min/max combine every duplicate",
+             initial_value="use_init_val = false: the function first sets written cells to the reduction's "
+                           "neutral value (init=...)",
+             integer_mean=NO_MEAN, negative_indices=JAX_NEG, out_of_range_indices=JAX_OOR, dtypes=JAX_DTYPES),
+          "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html", function="scatter_elements",
+          helpers=("element_index",), reduce_arg="method", init_arg="init", axis_arg=True),
+    Entry("jax.at.elements.mean", "JAX", "x.at[element index].add (sums and counts)", "elements", "composition",
+          _r(mean=None), "(data? + zeros.at[where].add(updates)) / zeros.at[where].add(1)",
+          _d(duplicates="same: every duplicate counts", initial_value="include_self=True adds the cell and one "
+             "to the count (use_init_val = true)",
+             integer_mean="floors (jnp.floor_divide) like the OpenVINO text; the OpenVINO CPU plugin truncates",
+             negative_indices=JAX_NEG, out_of_range_indices=JAX_OOR, dtypes=JAX_DTYPES),
+          "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html", function="scatter_elements_mean",
+          helpers=("element_index",), init_arg="include_self", axis_arg=True),
+    Entry("jax.at.update", "JAX", "x.at[:, ..., idx].set", "update", "direct", _r(none=None),
+          'data.at[(slice(None),) * axis + (indices,)].set(updates, mode="drop")',
+          _d(duplicates=JAX_DUP_NONE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
+             negative_indices=JAX_NEG, out_of_range_indices=JAX_OOR, dtypes=JAX_DTYPES),
+          "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html", function="scatter_update",
+          axis_arg=True),
+    # ------------------------------------------------------------------ WebNN (not executed here)
+    Entry("webnn.scatterElements", "WebNN", "MLGraphBuilder.scatterElements", "elements", "direct", _r(none=None),
+          "builder.scatterElements(input, indices, updates, {axis})",
+          _d(duplicates="the WebNN draft leaves the winner of duplicate indices implementation-defined",
+             initial_value="n/a: replacement only", integer_mean=NO_MEAN, negative_indices=WEBNN_NEG,
+             out_of_range_indices=WEBNN_OOR, dtypes=WEBNN_DTYPES),
+          WEBNN_DOCS + "#api-mlgraphbuilder-scatterelements"),
+    Entry("webnn.scatterND", "WebNN", "MLGraphBuilder.scatterND", "nd", "direct", _r(none=None),
+          "builder.scatterND(input, indices, updates)",
+          _d(duplicates="the WebNN draft leaves the winner of duplicate indices implementation-defined",
+             initial_value="n/a: replacement only", integer_mean=NO_MEAN, negative_indices=WEBNN_NEG,
+             out_of_range_indices=WEBNN_OOR, dtypes=WEBNN_DTYPES),
+          WEBNN_DOCS + "#api-mlgraphbuilder-scatternd"),
+    Entry("webnn.scatterND.slices", "WebNN", "MLGraphBuilder.scatterND (axis moved first)", "update",
+          "composition", _r(none=None),
+          "transpose(scatterND(transpose(input, axis first), reshape(indices, [..., 1]), transposed updates), back)",
+          _d(duplicates="the WebNN draft leaves the winner of duplicate indices implementation-defined",
+             initial_value="n/a: replacement only", integer_mean=NO_MEAN, negative_indices=WEBNN_NEG,
+             out_of_range_indices=WEBNN_OOR, dtypes=WEBNN_DTYPES),
+          WEBNN_DOCS + "#api-mlgraphbuilder-scatternd"),
+    *(Entry(f"webnn.gather-combine-scatter.{fam}", "WebNN", f"gather{op} + add / mul / max / min / sub + scatter{op}",
+            fam, "composition", _r(sum="add", prod="mul", max="max", min="min", sub="sub"),
+            f"builder.scatter{op}(input, indices, builder.<op>(builder.gather{op}(input, indices{ax}), updates){ax})",
+            _d(duplicates="not faithful with duplicate indices: each duplicate combines with the original cell and "
+                          "one of them wins; WebNN has no scatter with a reduction",
+               initial_value=INIT_ALWAYS, integer_mean=NO_MEAN, negative_indices=WEBNN_NEG,
+               out_of_range_indices=WEBNN_OOR, dtypes=WEBNN_DTYPES),
+            WEBNN_DOCS + f"#api-mlgraphbuilder-scatter{op.lower()}",
+            condition="only when no two indices address the same cell")
+      for fam, op, ax in (("elements", "Elements", ", {axis}"), ("nd", "ND", ""))),
+)
+
+BY_ID: Mapping[str, Entry] = MappingProxyType({e.id: e for e in ENTRIES})

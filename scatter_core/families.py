@@ -1,0 +1,175 @@
+"""Family records: everything that differs between loop shapes, as data.
+
+An operator *version* is an :class:`~scatter_core.spec.OpSpec` in ``registry.py``;
+its ``family`` names one :class:`Family` record here. A family is one loop
+shape (one element per update, one k-tuple per iteration, one slice per index
+...). Everything else (attribute rules, the kernel, the trace, findings,
+checking, exports, runtime checks, the pages) is shared and reads these records;
+no code outside this module branches on a family's name.
+
+How to add a family (e.g. a new operator whose loop is unlike the others):
+
+1. **A planner module** ``scatter_core/<family>.py`` with
+
+   * ``plan(spec, data, indices, updates, attrs) -> Plan``: check the shapes and
+     index values (raise :class:`ScatterError` naming the input, the rule and
+     the values) and return a :class:`~scatter_core.plan.Plan`: per loop
+     iteration, in the spec's loop order, the flat output cells written
+     (``targets``) and the flat updates cells read (``sources``), plus the
+     index cells read. ``attrs`` is the resolved attributes (:class:`Resolved`:
+     ``attrs.axis``, ``attrs.reduction``, ``attrs.use_init_val`` and
+     ``attrs[name]`` / ``attrs.get(name)`` for any other attribute, e.g.
+     ``attrs["mode"]``, ``attrs["start"]``). ``indices`` is None when the
+     caller left out an optional indices input (``indices="optional"`` below):
+     the planner then puts the indices its loop reads in ``Plan.indices``, or
+     leaves ``Plan.indices`` None when the family reads no indices at all.
+   * ``updates_shape(data_shape, indices_shape, attrs) -> tuple | None``: the
+     updates shape the family needs (``attrs``: a plain mapping of the
+     version's attribute names to values; ``indices_shape`` may be None). Used
+     by the checker's "another family's reading" diagnosis; None when the rule
+     cannot say.
+
+2. **One** ``Family`` **record** in ``FAMILIES`` below: the planner, the
+   updates-shape rule, ``reading`` (how the family reads its indices, one
+   phrase), ``export_loop`` (the loop of the exported NumPy/pytest code: lines
+   that call ``apply(out, contributions, cell, value)`` once per write, in loop
+   order; see the three below), ``title`` and ``slug`` (the explorer page's URL
+   path; ``app_pages/<slug>_family.py`` calls ``scatter_ui.explorer.render(name,
+   slug)`` and is listed in ``app.py``), ``indices`` ("required", "optional"
+   or "unused": may ``indices`` be None?) and ``spec_flags`` (the OpSpec
+   shape flags that mean something for this family; the spec pages show "n/a"
+   for the others).
+
+3. **One** ``OpSpec`` **record per version** in ``registry.py`` with
+   ``family=<name>``; attributes the family needs beyond axis / reduction /
+   use_init_val are ``AttrSpec`` records (kind "int", "ints", "str" with
+   ``choices``, or "bool"): the engine checks them generically.
+
+4. **One example file** in ``spec_examples/data/``.
+
+Nothing else: ``scatter``, ``trace``, ``check_expected``, :class:`Case`, the
+exports and the pages pick the family up from these records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Callable, Mapping
+
+from . import elements, nd, slice_scatter, tensor_scatter, update
+from .errors import ScatterError
+from .plan import Plan
+
+INDICES_RULES = ("required", "optional", "unused")
+
+
+@dataclass(frozen=True)
+class Family:
+    """One loop shape: its planner and what the shared code needs to know about it."""
+
+    name: str  # the key OpSpec.family holds
+    title: str  # shown on the pages, e.g. "ScatterND / ScatterNDUpdate"
+    slug: str  # the explorer page's URL path
+    plan: Callable[..., Plan]  # (spec, data, indices, updates, attrs: Resolved) -> Plan
+    updates_shape: Callable[..., tuple | None]  # (data_shape, indices_shape, attrs: Mapping) -> updates shape
+    reading: str  # how the family reads its indices, one phrase
+    export_loop: Callable[[object], tuple[str, ...]]  # (case) -> loop lines calling apply(out, contributions, cell, value)
+    indices: str = "required"  # "required" | "optional" | "unused": may indices be None?
+    spec_flags: tuple[str, ...] = ()  # OpSpec shape flags that apply to this family
+    # (trace, step) -> what the step read from its indices, for a family whose steps do not read
+    # "indices[pos] = v (normalised to w)"; None: the trace's generic label
+    index_label: Callable[[object, int], str] | None = None
+
+    @property
+    def page(self) -> str:
+        """The explorer page's file (``app_pages/<slug>_family.py``, listed in ``app.py``)."""
+        return f"app_pages/{self.slug}_family.py"
+
+    def __post_init__(self):
+        if self.indices not in INDICES_RULES:
+            raise ValueError(f"Family {self.name}: indices must be one of {INDICES_RULES}, not {self.indices!r}")
+
+
+# -- export loop templates: Python source lines (inside ``scatter_reference``), from numbers only ----------
+def _elements_loop(case) -> tuple[str, ...]:
+    axis = case.resolved.axis
+    return (
+        "for pos in np.ndindex(*indices.shape):",
+        "    v = int(indices[pos])",
+        "    if v < 0:  # negative indices count from the end",
+        f"        v += data.shape[{axis}]",
+        f"    apply(out, contributions, pos[:{axis}] + (v,) + pos[{axis + 1}:], updates[pos])",
+    )
+
+
+def _nd_loop(case) -> tuple[str, ...]:
+    return (
+        "k = indices.shape[-1]",
+        "for pos in np.ndindex(*indices.shape[:-1]):",
+        "    head = tuple(int(v) + (data.shape[j] if int(v) < 0 else 0) for j, v in enumerate(indices[pos]))",
+        "    for rest in np.ndindex(*data.shape[k:]):",
+        "        apply(out, contributions, head + rest, updates[pos + rest])",
+    )
+
+
+def _update_loop(case) -> tuple[str, ...]:
+    axis = case.resolved.axis
+    return (
+        "for j in np.ndindex(*indices.shape):",
+        "    v = int(indices[j])",
+        "    if v < 0:",
+        f"        v += data.shape[{axis}]",
+        f"    for outer in np.ndindex(*data.shape[:{axis}]):",
+        f"        for inner in np.ndindex(*data.shape[{axis + 1}:]):",
+        "            apply(out, contributions, outer + (v,) + inner, updates[outer + j + inner])",
+    )
+
+
+FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
+    Family(
+        name="nd", title="ScatterND / ScatterNDUpdate", slug="nd",
+        plan=nd.plan, updates_shape=nd.updates_shape,
+        reading="each row of the last indices axis as a coordinate tuple addressing an element or a slice",
+        export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",)),
+    Family(
+        name="elements", title="Scatter / ScatterElements / ScatterElementsUpdate", slug="elements",
+        plan=elements.plan, updates_shape=elements.updates_shape,
+        reading="one index per update, giving the coordinate along axis (the update's own position gives the rest)",
+        export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",)),
+    Family(
+        name="update", title="ScatterUpdate", slug="update",
+        plan=update.plan, updates_shape=update.updates_shape,
+        reading="each index as a whole slice along axis",
+        export_loop=_update_loop),
+    # issue 16: the newest scatter operators
+    Family(
+        name="cache", title="TensorScatter (KV cache)", slug="tensor_scatter",
+        plan=tensor_scatter.plan, updates_shape=tensor_scatter.updates_shape,
+        reading="write_indices as one start position per batch entry along the sequence axis",
+        export_loop=tensor_scatter.export_loop, indices="optional", index_label=tensor_scatter.index_label),
+    Family(
+        name="slice", title="SliceScatter", slug="slice_scatter",
+        plan=slice_scatter.plan, updates_shape=slice_scatter.updates_shape,
+        reading="no indices: start, stop and step choose one strided slice, one update per element",
+        export_loop=slice_scatter.export_loop, indices="unused", index_label=slice_scatter.index_label),
+)})
+
+
+def family_of(spec_or_name) -> Family:
+    """The family record of an OpSpec (or of a family name)."""
+    name = getattr(spec_or_name, "family", spec_or_name)
+    try:
+        return FAMILIES[name]
+    except (KeyError, TypeError):
+        raise ScatterError(f"family {name!r} is not known; known: {', '.join(FAMILIES)}",
+                           argument="family", rule="unknown-family") from None
+
+
+def family_by_slug(slug: str) -> Family:
+    """The family whose explorer page lives at URL path ``slug``."""
+    for family in FAMILIES.values():
+        if family.slug == slug:
+            return family
+    raise ScatterError(f"no family has the URL path {slug!r}; known: {', '.join(f.slug for f in FAMILIES.values())}",
+                       argument="slug", rule="unknown-family")

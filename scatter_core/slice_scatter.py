@@ -1,0 +1,167 @@
+"""SliceScatter (OpenVINO 15): updates replace a strided slice of data, one element per iteration.
+
+``start``, ``stop`` and ``step`` (one entry per sliced axis; ``axes`` names the
+axes, all leading axes in order when left out) select the positions along each
+sliced axis exactly as Slice-8 does, which is Python's slicing: a negative value
+counts from the end, values past either end are clamped, a negative step walks
+backwards, and ``stop`` is excluded. Unsliced axes are taken whole. ``updates``
+has the slice's shape; iteration ``u`` runs over ``updates.shape`` in row-major
+order and writes ``updates[u]`` to the slice's element ``u``.
+
+The operator has no indices input and no reduction; no two iterations write one
+cell.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .checks import c_strides, prod
+from .errors import ScatterError, fmt_pos
+from .plan import Plan, PlanNote, iota
+from .spec import OpSpec
+
+
+def slice_axes(spec: OpSpec, rank: int, start, stop, step, axes) -> tuple[int, ...]:
+    """The sliced axes, normalised, after the rules on the lengths, ``step`` and ``axes``."""
+    n = len(start)
+    if not len(stop) == len(step) == n or (axes is not None and len(axes) != n):
+        lengths = f"start {n}, stop {len(stop)}, step {len(step)}" + (f", axes {len(axes)}" if axes is not None else "")
+        raise ScatterError(f"start, stop, step and axes must have one entry each per sliced axis; got {lengths}",
+                           argument="start", rule="lengths")
+    for j, v in enumerate(step):
+        if v == 0:
+            raise ScatterError(f"step[{j}] = 0; {_name(spec)} needs every step to be non-zero", argument="step",
+                               rule="step-zero")
+    if axes is None:
+        if n > rank:
+            raise ScatterError(
+                f"start has {n} entries but data has rank {rank}; without axes the entries apply to axes 0..{n - 1}",
+                argument="start", rule="lengths")
+        return tuple(range(n))
+    out = []
+    for j, a in enumerate(axes):
+        if not -rank <= a <= rank - 1:
+            raise ScatterError(f"axes[{j}] = {a} is out of range for data of rank {rank} (allowed {-rank}..{rank - 1})",
+                               argument="axes", rule="axis-range")
+        a = a + rank if a < 0 else a
+        if a in out:
+            raise ScatterError(f"axes[{j}] = {axes[j]} names axis {a} again; {_name(spec)} needs unique axes",
+                               argument="axes", rule="unique-axes")
+        out.append(a)
+    return tuple(out)
+
+
+def _name(spec) -> str:
+    return spec.name if spec is not None else "SliceScatter"
+
+
+def positions(dim: int, start: int, stop: int, step: int) -> range:
+    """The positions Slice-8 selects along an axis of size ``dim`` (Python's slice semantics)."""
+    return range(*slice(start, stop, step).indices(dim))
+
+
+def slice_ranges(spec: OpSpec, shape, start, stop, step, axes) -> list[range]:
+    """One range of positions per axis of data: the sliced ones as Slice-8 selects them, the others whole."""
+    sliced = slice_axes(spec, len(shape), start, stop, step, axes)
+    ranges = [range(int(d)) for d in shape]
+    for a, b, e, s in zip(sliced, start, stop, step):
+        ranges[a] = positions(int(shape[a]), b, e, s)
+    return ranges
+
+
+def _slice_attrs(attrs) -> tuple:
+    return tuple(attrs.get(name) for name in ("start", "stop", "step", "axes"))
+
+
+def updates_shape(data_shape, indices_shape, attrs) -> tuple[int, ...] | None:
+    """The slice's shape, when the attributes name a valid slice of ``data_shape``."""
+    start, stop, step, axes = _slice_attrs(attrs)
+    if start is None or stop is None or step is None:
+        return None
+    try:
+        return tuple(len(r) for r in slice_ranges(None, data_shape, start, stop, step, axes))
+    except ScatterError:
+        return None
+
+
+def plan(spec: OpSpec, data: np.ndarray, indices: None, updates: np.ndarray, attrs) -> Plan:
+    if data.ndim < 1:
+        raise ScatterError(f"data must have rank >= 1 for {spec.name}; got a 0-d tensor", argument="data", rule="rank")
+    start, stop, step, axes = _slice_attrs(attrs)
+    ranges = slice_ranges(spec, data.shape, start, stop, step, axes)
+    want = tuple(len(r) for r in ranges)
+    if updates.shape != want:
+        raise ScatterError(
+            f"updates has shape {updates.shape} but the slice start {list(start)}, stop {list(stop)}, step "
+            f"{list(step)}" + (f", axes {list(axes)}" if axes is not None else "") + f" of data {data.shape} has "
+            f"shape {want}; {spec.name} needs updates in the slice's shape", argument="updates", rule="shape")
+    strides = c_strides(data.shape)
+    flat = np.zeros(want, dtype=np.int64)
+    for d, r in enumerate(ranges):  # broadcast each axis's positions over the slice's grid
+        shape = [1] * data.ndim
+        shape[d] = len(r)
+        flat = flat + (np.arange(r.start, r.stop, r.step, dtype=np.int64) * strides[d]).reshape(shape)
+    n = prod(want)
+    notes = []
+    sliced = slice_axes(spec, data.ndim, start, stop, step, axes)
+    clamped = [(a, b, e, s) for a, b, e, s in zip(sliced, start, stop, step)
+               if not (-data.shape[a] <= b <= data.shape[a]) or not (-data.shape[a] - 1 <= e <= data.shape[a])]
+    if clamped:
+        a, b, e, s = clamped[0]
+        r = ranges[a]
+        notes.append(PlanNote(
+            "clamped-bounds", "info",
+            f"start or stop beyond the end of the axis is clamped, as Slice-8 does: on axis {a} (size "
+            f"{data.shape[a]}) {b}:{e}:{s} selects {_fmt_range(r)}.", topic="clamping"))
+    if n == 0:
+        notes.append(PlanNote(
+            "empty-slice", "info",
+            f"the slice selects no element (shape {want}): output == data.", topic="empty-slice"))
+    return Plan(
+        loop_shape=want,
+        targets=flat.reshape(n, 1),
+        sources=iota(n).reshape(n, 1),
+        index_cells=np.zeros((n, 0), dtype=np.int64),
+        index_raw=np.zeros((n, 0), dtype=np.int64),
+        index_norm=np.zeros((n, 0), dtype=np.int64),
+        target_free_axes=(),
+        source_free_axes=(),
+        updates_shape=tuple(updates.shape),
+        notes=tuple(notes),
+    )
+
+
+def _fmt_range(r: range) -> str:
+    items = list(r[:6])
+    text = ", ".join(str(v) for v in items) + (", …" if len(r) > 6 else "")
+    return f"positions [{text}]" if len(r) else "no position"
+
+
+def export_loop(case) -> tuple[str, ...]:
+    """The spec's NumPy description as export loop lines: the slice's positions, then one write per update."""
+    start, stop, step, axes = _slice_attrs(case.resolved)
+    sliced = slice_axes(case.spec, case.data.ndim, start, stop, step, axes)
+    parts = [":"] * case.data.ndim
+    for a, b, e, s in zip(sliced, start, stop, step):
+        parts[a] = f"{b}:{e}:{s}"
+    return (
+        "# the flat position of every slice element, row-major like updates",
+        f"positions = np.arange(data.size).reshape(data.shape)[{', '.join(parts)}]",
+        "for u in np.ndindex(*updates.shape):",
+        "    cell = np.unravel_index(int(positions[u]), data.shape)",
+        "    apply(out, contributions, tuple(int(c) for c in cell), updates[u])")
+
+
+def index_label(trace, i: int) -> str:
+    """How step ``i``'s target follows from the slice: per sliced axis, start + position × step (after clamping)."""
+    start, stop, step, axes = _slice_attrs(trace.resolved)
+    ranges = slice_ranges(trace.spec, trace.data.shape, start, stop, step, axes)
+    sliced = slice_axes(trace.spec, trace.data.ndim, start, stop, step, axes)
+    u = trace.source_cells(i)[0]
+    parts = [f"axis {a}: {ranges[a].start} + {int(u[a])}×{_signed(ranges[a].step)} = {ranges[a][int(u[a])]}" for a in sliced]
+    return f"slice element {fmt_pos(u)}; " + ("; ".join(parts) if parts else "no sliced axis")
+
+
+def _signed(v: int) -> str:
+    return f"({v})" if v < 0 else str(v)

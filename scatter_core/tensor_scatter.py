@@ -1,0 +1,158 @@
+"""TensorScatter (ONNX 24): the key/value-cache write, one sequence position per iteration.
+
+``past_cache`` (data) has a batch axis 0 and a sequence axis ``axis`` (never 0)
+of length ``max_sequence_length``; ``update`` has the same shape except a
+sequence length ``sequence_length <= max_sequence_length`` on that axis;
+``write_indices`` (one per batch entry, zeros when left out) says where each
+batch entry's update starts. The loop runs over every prefix (the coordinates
+before ``axis``, batch first) and, inside it, over the sequence positions ``s``:
+iteration ``(prefix, s)`` copies the slice ``update[prefix, s, ...]`` to
+``present_cache[prefix, p, ...]`` with ``p = write_indices[prefix[0]] + s``,
+taken modulo ``max_sequence_length`` in circular mode (the write wraps around to
+position 0). Linear mode needs ``write_indices[b] + sequence_length <=
+max_sequence_length``.
+
+No two iterations write one cell, so there are no duplicates and no reduction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .checks import prod
+from .errors import ScatterError, fmt_pos
+from .plan import Plan, PlanNote, iota
+from .spec import OpSpec
+
+MODES = ("linear", "circular")
+
+
+def updates_shape(data_shape, indices_shape, attrs) -> tuple[int, ...] | None:
+    """The update shape is the cache's except on the sequence axis, whose length the rule leaves open."""
+    return None
+
+
+def check_shapes(spec: OpSpec, cache: np.ndarray, write_indices: np.ndarray, update: np.ndarray, axis: int) -> None:
+    """The shape rules, each failure naming the input and the rule."""
+    names = {role: spec.input_name(role) for role in ("data", "indices", "updates")}
+    cache_name, wi_name, up_name = names["data"], names["indices"], names["updates"]
+    if axis == 0:
+        raise ScatterError(
+            f"axis = 0 is the batch axis of {cache_name} (shape {cache.shape}); {spec.name} writes along a sequence "
+            f"axis, 1..{cache.ndim - 1} (or {-(cache.ndim - 1)}..-1)", argument="axis", rule="batch-axis")
+    if update.ndim != cache.ndim:
+        raise ScatterError(
+            f"{up_name} has rank {update.ndim} (shape {update.shape}) but {spec.name} needs the rank of {cache_name}, "
+            f"{cache.ndim} (shape {cache.shape})", argument=up_name, rule="rank")
+    for d, (nu, nc) in enumerate(zip(update.shape, cache.shape)):
+        if d != axis and nu != nc:
+            raise ScatterError(
+                f"{up_name}.shape[{d}] = {nu} but {cache_name}.shape[{d}] = {nc}; {spec.name} needs them equal on "
+                f"every axis but the sequence axis ({axis})", argument=up_name, rule="shape")
+    seq, max_len = update.shape[axis], cache.shape[axis]
+    if seq > max_len:
+        raise ScatterError(
+            f"{up_name} has sequence length {seq} (axis {axis}) but {cache_name} holds at most {max_len}; "
+            f"{spec.name} needs sequence_length <= max_sequence_length", argument=up_name, rule="sequence-length")
+    want = cache.shape[:1]
+    if write_indices.shape != want:
+        raise ScatterError(
+            f"{wi_name} has shape {write_indices.shape} but {spec.name} needs one write index per batch entry: "
+            f"shape {want}", argument=wi_name, rule="shape")
+
+
+def check_write_indices(spec: OpSpec, write_indices: np.ndarray, seq: int, max_len: int, mode: str) -> np.ndarray:
+    """The write indices as int64 after the value rules: never negative; linear: w + seq <= max_len."""
+    name = spec.input_name("indices")
+    w = write_indices.astype(np.int64, copy=False)
+    if w.size and int(w.min()) < 0:
+        b = int(np.flatnonzero(w < 0)[0])
+        note = spec.note_text("negative-index")
+        raise ScatterError(
+            f"{name}[{b}] = {int(w[b])} is negative; a write index is a position in the cache, 0 or more"
+            + (f". Observed: {note}" if note else ""), argument=name, rule="negative-index")
+    if mode == "linear" and w.size and int(w.max()) > max_len - seq:
+        b = int(np.flatnonzero(w > max_len - seq)[0])
+        raise ScatterError(
+            f"{name}[{b}] = {int(w[b])}: in linear mode {spec.name} needs {name}[b] + sequence_length <= "
+            f"max_sequence_length, but {int(w[b])} + {seq} > {max_len} (the write would run past the end; "
+            f"mode 'circular' wraps around instead)", argument=name, rule="index-range")
+    return w
+
+
+def cache_positions(w: np.ndarray, batch_of_prefix: np.ndarray, seq: int, max_len: int, mode: str) -> np.ndarray:
+    """(prefixes, seq) sequence positions written: ``w[b] + s``, modulo ``max_len`` in circular mode."""
+    s = np.arange(seq, dtype=np.int64)[None, :]
+    start = w[batch_of_prefix][:, None]
+    if mode == "circular" and max_len:
+        return (start % max_len + s) % max_len  # never forms w + s, which could overflow int64
+    return start + s
+
+
+def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np.ndarray, attrs) -> Plan:
+    axis, mode = attrs.axis, attrs["mode"]
+    made = indices is None  # write_indices left out: zero for every batch entry (the spec's default)
+    if made:
+        indices = np.zeros(data.shape[:1], dtype=np.int64)
+    check_shapes(spec, data, indices, updates, axis)
+    seq, max_len = updates.shape[axis], data.shape[axis]
+    w = check_write_indices(spec, indices, seq, max_len, mode)
+    prefix = data.shape[:axis]
+    n_prefix, per_batch, inner = prod(prefix), prod(prefix[1:]), prod(data.shape[axis + 1:])
+    batch_of_prefix = np.arange(n_prefix, dtype=np.int64) // max(per_batch, 1)
+    pos = cache_positions(w, batch_of_prefix, seq, max_len, mode)  # (n_prefix, seq)
+    rows = np.arange(n_prefix, dtype=np.int64)[:, None] * max_len + pos
+    n = n_prefix * seq
+    targets = np.add.outer(rows.reshape(-1) * inner, iota(inner))
+    notes = []
+    if mode == "circular" and seq:
+        wrapped = (w[batch_of_prefix][:, None] % max_len + np.arange(seq)[None, :]) >= max_len
+        if wrapped.any():
+            p, s = (int(v) for v in np.argwhere(wrapped)[0])
+            b = int(batch_of_prefix[p])
+            notes.append(PlanNote(
+                "circular-wrap", "info",
+                f"circular mode: the writes of {int(wrapped.any(axis=1).sum())} of {n_prefix} prefix(es) run past the "
+                f"end of the sequence axis (length {max_len}) and wrap around to position 0; the first is "
+                f"{spec.input_name('indices')}[{b}] = {int(w[b])} at sequence position {s}, written to position "
+                f"{int(pos[p, s])}.", topic="circular-wrap"))
+    return Plan(
+        loop_shape=tuple(prefix) + (seq,),
+        targets=targets.reshape(n, inner),
+        sources=iota(n * inner).reshape(n, inner),
+        index_cells=np.repeat(batch_of_prefix, seq).reshape(n, 1),
+        index_raw=np.repeat(w[batch_of_prefix], seq).reshape(n, 1),
+        index_norm=pos.reshape(n, 1),
+        target_free_axes=tuple(range(axis + 1, data.ndim)),
+        source_free_axes=tuple(range(axis + 1, data.ndim)),
+        updates_shape=tuple(updates.shape),
+        notes=tuple(notes),
+        indices=indices if made else None,
+    )
+
+
+def export_loop(case) -> tuple[str, ...]:
+    """The spec's pseudocode as export loop lines (numbers from the case only)."""
+    axis = case.resolved.axis
+    lines = ("for prefix in np.ndindex(*data.shape[:%d]):" % axis,
+             "    for s in range(updates.shape[%d]):" % axis,
+             "        p = (0 if indices is None else int(indices[prefix[0]])) + s  # write_indices left out: 0")
+    if case.resolved["mode"] == "circular":
+        lines += ("        p %%= data.shape[%d]  # circular: wrap around" % axis,)
+    return lines + (
+        "        for rest in np.ndindex(*data.shape[%d:]):" % (axis + 1),
+        "            apply(out, contributions, prefix + (p,) + rest, updates[prefix + (s,) + rest])")
+
+
+def index_label(trace, i: int) -> str:
+    """What step ``i`` read from write_indices and the cache position it computed (wrap-around spelled out)."""
+    spec = trace.spec
+    axis = trace.resolved.axis
+    b = int(trace.plan.index_cells[i][0])
+    w, pos = int(trace.plan.index_raw[i][0]), int(trace.plan.index_norm[i][0])
+    s = trace.loop_position(i)[-1]
+    max_len = trace.data.shape[axis]
+    head = f"{spec.input_name('indices')}{fmt_pos((b,))} = {w}, sequence position {s}"
+    if w + s != pos:
+        return head + f": cache position ({w} + {s}) mod {max_len} = {pos}, wrapped around"
+    return head + f": cache position {w} + {s} = {pos}"

@@ -1,0 +1,91 @@
+"""Controls and text helpers shared by the explorer pages and the check page.
+
+* :func:`md` escapes computed or transcribed text for Markdown elements, so a ``*`` in
+  ``1*10*50`` stays a ``*`` (and ``_``, ``$``, ``[`` … stay themselves).
+* :func:`error_text`: a ScatterError with the input it names in bold, the rest escaped.
+* :func:`tensor_text` / :func:`editable`: how an example's tensors become editable text.
+* :func:`operator_picker`, :func:`attribute_widgets`: the sidebar widgets of both pages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import numpy as np
+import streamlit as st
+
+import scatter_core as sc
+
+from . import attribute_inputs, cache
+
+_MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>$~|&])")  # emphasis, code, links, HTML, LaTeX, strikes, tables
+_MD_SHORTCODE = re.compile(r":(?=[A-Za-z_])")  # Streamlit's :emoji: and :material/...: shortcodes
+_MD_LINE_START = re.compile(r"^(\s*)([-+=#>!]|\d+[.)])", re.M)  # lists, headings, quotes, setext lines
+
+
+def md(text) -> str:
+    """``text`` escaped for Markdown: what Markdown (or Streamlit's shortcodes and LaTeX) could
+    read is backslash-escaped, so ``1*10*50`` shows as written; ordinary punctuation stays."""
+    out = _MD_ANYWHERE.sub(r"\\\1", str(text))
+    out = _MD_SHORTCODE.sub(r"\\:", out)
+    return _MD_LINE_START.sub(lambda m: m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], out)
+
+
+def error_text(exc: sc.ScatterError, label: str | None = None) -> str:
+    """The error with the input it names in bold, once (shown as ``label`` when given: "expected
+    output" for the argument "expected"); the message itself escaped."""
+    name = exc.argument or "input"
+    message = str(exc)
+    if message.startswith(f"{name}: "):
+        message = message[len(name) + 2:]
+    return f"**{md(label or name)}**: {md(message)}"
+
+
+def tensor_text(arr: np.ndarray | None) -> str:
+    """A tensor as editable NumPy-repr text: every value, shortest round-trip floats; a left-out
+    input (None: TensorScatter's write_indices, SliceScatter's indices) as an empty box."""
+    if arr is None:
+        return ""
+    with np.printoptions(threshold=cache.MAX_TEXT_ELEMENTS + 1, floatmode="unique", linewidth=88):
+        return repr(np.asarray(arr))
+
+
+def editable(example) -> bool:
+    """Whether an example's tensors can be edited as text (printed values, small enough)."""
+    return attribute_inputs.editable(example, cache.MAX_TEXT_ELEMENTS)
+
+
+def operator_picker(names: list[str], key: str, on_change: Callable[[], None]) -> None:
+    st.selectbox("Operator version", names, key=key, on_change=on_change,
+                 format_func=lambda n: f"{n} · {sc.OPERATORS[n].framework}")
+
+
+def attribute_widgets(spec: sc.OpSpec, key: Callable[[str], str], rank: int) -> None:
+    """The attributes ``spec`` allows (reduction, axis within the data's rank, use_init_val)."""
+    ss = st.session_state
+    st.markdown("**Attributes**")
+    for attr in spec.attributes:
+        if attr.name == "reduction":
+            st.selectbox("reduction", spec.reduction_spellings, key=key("reduction"), help=attr.doc)
+        elif attr.name == "axis":
+            lo, hi = (-rank, rank - 1) if rank else (-8, 7)
+            if not lo <= int(ss.get(key("axis"), 0) or 0) <= hi:
+                ss[key("axis")] = 0
+            st.number_input("axis" + (" (4th input)" if attr.is_input else ""), min_value=lo,
+                            max_value=hi, step=1, key=key("axis"), help=attr.doc)
+        elif attr.name == "use_init_val":
+            st.checkbox("use_init_val", key=key("use_init_val"), help=attr.doc,
+                        disabled=ss.get(key("reduction")) == "none")
+        else:  # any other attribute, drawn from its record's kind (mode, start, stop, step, axes ...)
+            attribute_inputs.widget(attr, key(attribute_inputs.state_name(attr.name)))
+    if spec.attribute("reduction") is None:
+        st.caption(f"{md(spec.name)} has no reduction attribute: every write replaces the cell.")
+
+
+def spec_link(spec: sc.OpSpec) -> None:
+    st.caption(f"[{md(spec.name)} spec ↗]({spec.url})")
+
+
+INPUT_FORMATS = ("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`); nothing is evaluated. "
+                 f"Up to {cache.MAX_TEXT_ELEMENTS:,} elements per tensor.")

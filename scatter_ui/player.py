@@ -1,0 +1,142 @@
+"""The step player: one Streamlit components-v2 element that owns the step (in the page, no iframe).
+
+Python API
+----------
+``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None) -> PlayerResult``
+
+* ``figure``: :meth:`scatter_ui.figures.StepFigure.figure` of the current step (three heatmaps,
+  the frames of a window ``k0..k1``, one caption per step, panel sizes in cells).
+* ``key``: the element's key (stable for the page: the browser keeps its player and plotly.js).
+* ``view``: an id of the case on screen (operator, example, attributes, inputs). When it changes
+  the browser jumps to ``step``; otherwise it keeps its own step (playback is not interrupted
+  by the reruns its own reports cause).
+* ``step``: the step the page starts at for a new view (e.g. from the URL).
+* ``name``: file names of exports.
+* ``on_step(step)``: called (as a widget callback, before the rerun) when the browser reports a
+  new step: at once on pause, a step button, the slider, "go to step" and keys; debounced while
+  playing; at once when playback nears the edge of the frames sent, so the next window comes.
+* ``on_cell(coords)``: called when the user clicks an output cell, with its coordinates
+  (a list of ints). Used by the Practice page to let a student click the target cell.
+
+Returns ``PlayerResult(step, cell)``: the last step reported for this view (None before one) and
+the clicked cell of this run (None unless a click caused it).
+
+The browser side (``player_assets/player.js``) draws the panels with plotly.js (the official
+cartesian dist, 1.5 MB instead of the full 4.6 MB bundle, which includes heatmaps), sized so
+every panel shares one cell size, stacked below 700 px, coloured from Streamlit's theme; plays
+at 0.25x-4x; keys ←/→, space, Home/End; hover shows each output cell's chain of writes; exports
+the frame (PNG, SVG) and a step strip of at most 24 steps (PNG, SVG) in the browser. Text is set
+with ``textContent``: nothing is read as Markdown or HTML.
+
+The assets are the component's ``asset_dir`` (declared in pyproject.toml's
+``[tool.streamlit.component]``), served by Streamlit at ``/_stcore/bidi-components/...``; no file
+is copied at run time. :func:`ensure_registered` declares the same manifest on the running
+Streamlit (for source checkouts where the package is not installed from this directory).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import streamlit as st
+
+PROJECT = "scatter-explorer"
+COMPONENT = "player"
+NAME = f"{PROJECT}.{COMPONENT}"
+ASSET_DIR = Path(__file__).resolve().parent / "player_assets"
+PACKAGE_ROOT = ASSET_DIR.parent.parent
+_lock = threading.Lock()
+
+
+def _manager():
+    from streamlit.runtime import Runtime
+
+    if Runtime.exists():
+        return Runtime.instance().bidi_component_registry
+    from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
+
+    return get_bidi_component_manager()
+
+
+def ensure_registered(manager=None) -> Path:
+    """Declare the player's asset_dir on ``manager`` (the running Streamlit's by default) once;
+    thread-safe, idempotent, copies nothing. Returns the asset directory."""
+    from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
+
+    manager = manager or _manager()
+    with _lock:
+        if manager.get_component_asset_root(NAME) is None:
+            manifest = ComponentManifest(name=PROJECT, version="0",
+                                         components=[ComponentConfig(name=COMPONENT, asset_dir=str(
+                                             ASSET_DIR.relative_to(PACKAGE_ROOT)))])
+            manager.register_from_manifest(manifest, PACKAGE_ROOT)
+    return ASSET_DIR
+
+
+_renderers: dict = {}
+
+
+def _renderer():
+    manager = _manager()
+    ensure_registered(manager)
+    with _lock:
+        hit = _renderers.get(id(manager))
+        if hit is None:
+            hit = st.components.v2.component(NAME, js="player.js", css="player.css", isolate_styles=False)
+            _renderers.clear()
+            _renderers[id(manager)] = hit
+    return hit
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    step: int | None
+    cell: list | None
+
+
+def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter",
+           on_step: Callable[[int], None] | None = None,
+           on_cell: Callable[[list], None] | None = None) -> PlayerResult:
+    """Show the player (see the module docstring)."""
+    data = {"view": view, "step": int(step), "name": name, "figure": {"data": figure["data"],
+                                                                       "layout": figure["layout"]},
+            **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
+                                         "panel_cols")}}
+
+    def _step_changed():
+        new = reported_step(st.session_state.get(key), view)
+        if on_step is not None and new is not None:
+            on_step(new)
+
+    def _cell_clicked():
+        value = st.session_state.get(key)
+        cell = _get(value, "cell")
+        if on_cell is not None and cell is not None:
+            on_cell(list(cell))
+
+    result = _renderer()(key=key, data=data, default={"step": {"step": int(step), "view": view}},
+                         height="content", on_step_change=_step_changed, on_cell_change=_cell_clicked)
+    return PlayerResult(reported_step(result, view), _get(result, "cell"))
+
+
+def reported_step(state, view: str) -> int | None:
+    """The step in the player's state when it was reported for ``view`` (a stale view's step,
+    or a malformed value, gives None)."""
+    new = _get(state, "step")
+    if not isinstance(new, dict) or new.get("view") != view:
+        return None
+    try:
+        return max(int(new["step"]), 0)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _get(value, name: str):
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return value.get(name)
+    return getattr(value, name, None)

@@ -1,0 +1,614 @@
+// The step player of Scatter Explorer: a Streamlit components-v2 module (in the page, no iframe).
+//
+// It owns the step: draws the three heatmaps with plotly.js, plays the frames in the browser,
+// and reports the step to Python as component state "step" (debounced while playing, at once on
+// pause, a button, the slider, "go to step" or a key). A click on an output cell sets the
+// trigger "cell" to that cell's coordinates. Python sends `data` (see scatter_ui/player.py).
+// Every text shown here is set with textContent (never parsed as HTML or Markdown).
+
+const PLOTLY_URL = new URL("plotly-cartesian.min.js", import.meta.url).href;
+const REPORT_DELAY_MS = 900; // debounce of step reports while playing
+const BASE_FRAME_MS = 900; // one step per 0.9 s at 1x
+const SPEEDS = [0.25, 0.5, 1, 2, 4];
+const MAX_STRIP = 24;
+const MIN_CELL = 28; // px: the smallest cell drawn
+const MAX_CELL = 64;
+const NARROW = 700; // px: below this the panels stack
+const WRITTEN = "#495057"; // outline colour of written cells, replaced by the theme's text colour
+
+let plotlyPromise = null;
+function loadPlotly() {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!plotlyPromise) {
+    plotlyPromise = new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = PLOTLY_URL;
+      s.async = true;
+      s.onload = () => resolve(window.Plotly);
+      s.onerror = () => { plotlyPromise = null; reject(new Error("could not load plotly.js from " + PLOTLY_URL)); };
+      document.head.appendChild(s);
+    });
+  }
+  return plotlyPromise;
+}
+
+const players = new WeakMap();
+
+function el(tag, attrs = {}, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function cssVar(node, name, fallback) {
+  const v = getComputedStyle(node).getPropertyValue(name).trim();
+  return v || fallback;
+}
+
+function luminance(colour) {
+  const probe = document.createElement("canvas").getContext("2d");
+  probe.fillStyle = colour;
+  const hex = probe.fillStyle; // normalised to #rrggbb or rgba()
+  let r, g, b;
+  if (hex.startsWith("#")) {
+    r = parseInt(hex.slice(1, 3), 16); g = parseInt(hex.slice(3, 5), 16); b = parseInt(hex.slice(5, 7), 16);
+  } else {
+    [r, g, b] = hex.match(/[\d.]+/g).map(Number);
+  }
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}
+
+function themeOf(node) {
+  const bg = cssVar(node, "--st-background-color", "#ffffff");
+  const text = cssVar(node, "--st-text-color", "#31333f");
+  const second = cssVar(node, "--st-secondary-background-color", "#f0f2f6");
+  const font = cssVar(node, "--st-font", "sans-serif");
+  const dark = luminance(bg) < 0.5;
+  return {
+    dark, bg, text, second, font,
+    scale: dark
+      ? [[0, "#1d2b3a"], [0.25, "#1f4068"], [0.5, "#2a5d94"], [0.75, "#3b7dc0"], [1, "#5fa2e0"]]
+      : [[0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1, "#6baed6"]],
+    written: dark ? "rgba(250,250,250,0.75)" : "#495057",
+  };
+}
+
+function download(name, href) {
+  const a = el("a", { href, download: name });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+class Player {
+  constructor(root, api) {
+    this.api = api;
+    this.step = 0;
+    this.playing = false;
+    this.speed = 1;
+    this.timer = null;
+    this.reportTimer = null;
+    this.lastReported = null;
+    this.data = null;
+    this.figKey = null;
+    this.view = null;
+    this.build(root);
+  }
+
+  build(root) {
+    const box = el("div", { class: "sx-player", "data-testid": "scatter-player", tabindex: "0",
+                            "aria-label": "step player: arrow keys step, space plays or pauses, Home and End jump" });
+    this.caption = el("div", { class: "sx-caption", "data-testid": "scatter-caption", "aria-live": "polite" });
+    this.fig = el("div", { class: "sx-fig", "data-testid": "scatter-figure" });
+    this.msg = el("div", { class: "sx-msg" });
+    const bar = el("div", { class: "sx-controls" });
+    const button = (label, title, fn, testid) => {
+      const b = el("button", { type: "button", title, "aria-label": title, "data-testid": testid }, label);
+      b.addEventListener("click", () => { fn(); });
+      bar.appendChild(b);
+      return b;
+    };
+    this.bFirst = button("|◀", "first step (initial state)", () => this.go(0, true), "player-first");
+    this.bPrev = button("◀", "previous step", () => this.go(this.step - 1, true), "player-prev");
+    this.bPlay = button("▶ play", "play", () => this.toggle(), "player-play");
+    this.bNext = button("▶", "next step", () => this.go(this.step + 1, true), "player-next");
+    this.bLast = button("▶|", "last step (final output)", () => this.go(this.data.n, true), "player-last");
+    this.slider = el("input", { type: "range", min: "0", max: "0", value: "0", "aria-label": "step",
+                                "data-testid": "player-slider", class: "sx-slider" });
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value), false, true));
+    this.slider.addEventListener("change", () => this.go(Number(this.slider.value), true));
+    bar.appendChild(this.slider);
+    this.count = el("span", { class: "sx-count", "data-testid": "player-count" });
+    bar.appendChild(this.count);
+    const goto = el("label", { class: "sx-goto" }, "go to ");
+    this.gotoInput = el("input", { type: "number", min: "0", value: "0", "aria-label": "go to step",
+                                   "data-testid": "player-goto" });
+    this.gotoInput.addEventListener("change", () => this.go(Number(this.gotoInput.value), true));
+    goto.appendChild(this.gotoInput);
+    bar.appendChild(goto);
+    const speed = el("label", { class: "sx-speed" }, "speed ");
+    this.speedSel = el("select", { "aria-label": "speed", "data-testid": "player-speed" });
+    for (const s of SPEEDS) {
+      const o = el("option", { value: String(s) }, `${s}×`);
+      if (s === 1) o.selected = true;
+      this.speedSel.appendChild(o);
+    }
+    this.speedSel.addEventListener("change", () => { this.speed = Number(this.speedSel.value); if (this.playing) this.schedule(); });
+    speed.appendChild(this.speedSel);
+    bar.appendChild(speed);
+
+    const exp = el("details", { class: "sx-export" });
+    exp.appendChild(el("summary", { "data-testid": "player-export" }, "export"));
+    const row = el("div", { class: "sx-export-row" });
+    const eb = (label, fn, testid) => {
+      const b = el("button", { type: "button", "data-testid": testid }, label);
+      b.addEventListener("click", () => fn().catch((e) => this.error(e)));
+      row.appendChild(b);
+    };
+    eb("frame PNG", () => this.exportFrame("png"), "export-png");
+    eb("frame SVG", () => this.exportFrame("svg"), "export-svg");
+    const from = el("label", {}, "strip from ");
+    this.stripFrom = el("input", { type: "number", min: "0", value: "0", "aria-label": "strip: first step",
+                                   "data-testid": "strip-from" });
+    from.appendChild(this.stripFrom);
+    const to = el("label", {}, " to ");
+    this.stripTo = el("input", { type: "number", min: "0", value: "0", "aria-label": "strip: last step",
+                                 "data-testid": "strip-to" });
+    to.appendChild(this.stripTo);
+    row.appendChild(from);
+    row.appendChild(to);
+    eb("step strip PNG", () => this.exportStrip("png"), "export-strip-png");
+    eb("step strip SVG", () => this.exportStrip("svg"), "export-strip-svg");
+    this.stripNote = el("span", { class: "sx-note" });
+    row.appendChild(this.stripNote);
+    exp.appendChild(row);
+    bar.appendChild(exp);
+    this.keys = el("span", { class: "sx-keys" }, "keys: ← → step · space play/pause · Home/End");
+    bar.appendChild(this.keys);
+
+    box.addEventListener("keydown", (ev) => this.onKey(ev));
+    box.appendChild(this.caption);
+    box.appendChild(this.fig);
+    box.appendChild(bar);
+    box.appendChild(this.msg);
+    root.appendChild(box);
+    this.box = box;
+    this.resizeObserver = new ResizeObserver(() => this.relayout());
+    this.resizeObserver.observe(box);
+  }
+
+  error(e) {
+    this.msg.textContent = String(e && e.message ? e.message : e);
+  }
+
+  onKey(ev) {
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT") && t !== this.slider) return;
+    const actions = {
+      ArrowLeft: () => this.go(this.step - 1, true),
+      ArrowRight: () => this.go(this.step + 1, true),
+      Home: () => this.go(0, true),
+      End: () => this.go(this.data.n, true),
+      " ": () => this.toggle(),
+    };
+    const act = actions[ev.key];
+    if (!act || !this.data) return;
+    if (ev.key === " " && t && t.tagName === "BUTTON") return; // a focused button takes space itself
+    ev.preventDefault();
+    act();
+  }
+
+  // -- data from Python ----------------------------------------------------------------------------
+  async update(data, api) {
+    this.api = api;
+    const Plotly = await loadPlotly();
+    const theme = themeOf(this.box);
+    const newView = data.view !== this.view;
+    const figKey = `${data.view}|${data.k0}|${data.k1}|${theme.dark}|${theme.bg}|${theme.text}`;
+    this.data = data;
+    this.theme = theme;
+    if (newView) {
+      this.view = data.view;
+      this.step = data.step;
+      this.lastReported = data.step;
+      this.pause(false);
+    }
+    this.frames = new Map(data.frames.map((f) => [Number(f.name), f]));
+    this.slider.max = String(data.n);
+    this.gotoInput.max = String(data.n);
+    this.stripFrom.max = this.stripTo.max = String(data.n);
+    if (newView) {
+      const lo = Math.max(data.k0, 0);
+      this.stripFrom.value = String(lo);
+      this.stripTo.value = String(Math.min(data.k1, lo + MAX_STRIP - 1));
+    }
+    const layout = this.layout(); // sets this.cell
+    const fullKey = `${figKey}|${this.cells.map(Math.round).join(",")}|${Math.round(this.figW)}`;
+    if (fullKey !== this.figKey) {
+      this.figKey = fullKey;
+      layout.annotations = this.fitLabels(layout.annotations);
+      await Plotly.react(this.fig, this.themed(data.figure.data), layout, {
+        displayModeBar: false, responsive: true, staticPlot: false, doubleClick: false,
+      });
+      await Plotly.addFrames(this.fig, data.frames.map((f) => this.themedFrame(f)));
+      if (!this.fig.dataset.listening) {
+        this.fig.dataset.listening = "1";
+        this.fig.on("plotly_click", (ev) => this.onClick(ev));
+      }
+      this.drawn = data.active;
+    }
+    this.step = Math.min(Math.max(this.step, 0), data.n);
+    await this.show(this.step);
+    // Python's step lags ours only while a report is on its way; if a rerun came back without it
+    // (a report can be lost when reruns interrupt each other), say it again
+    if (!newView && !this.playing && !this.reportTimer && data.step !== this.step) this.report(true, true);
+    this.fig.dataset.ready = "1";
+    if (this.playing && this.waitingForWindow && this.step < data.k1) {
+      this.waitingForWindow = false;
+      this.schedule();
+    }
+  }
+
+  themed(traces) {
+    const t = this.theme;
+    return traces.map((tr, i) => {
+      const out = { ...tr, textfont: { ...(tr.textfont || {}), family: t.font } };
+      if (i === 0) out.colorscale = [[0, t.second], [1, t.second]];
+      const c = this.cells[i];
+      if (c < 18) out.texttemplate = ""; // no room for digits: the hover has the value
+      else out.textfont.size = Math.min(out.textfont.size || 12, Math.floor(c * 0.42));
+      return out;
+    });
+  }
+
+  // small-multiple labels wider than their panel get their short form, or none (never overlap)
+  fitLabels(annotations) {
+    if (!annotations) return annotations;
+    const cols = this.data.panel_cols;
+    return annotations.map((a) => {
+      if (!a.xref || a.xref === "paper" || !a.name) return a;
+      const i = a.xref === "x" ? 0 : Number(a.xref.slice(1)) - 1;
+      const avail = cols[i] * this.cells[i];
+      const size = (a.font && a.font.size) || 11;
+      const fits = (txt) => txt.length * size * 0.62 <= avail;
+      return { ...a, text: fits(a.text) ? a.text : (fits(a.name) ? a.name : "") };
+    });
+  }
+
+  themedFrame(f) {
+    const t = this.theme;
+    const layout = { ...f.layout, annotations: this.fitLabels(f.layout.annotations) };
+    if (layout.shapes) {
+      layout.shapes = layout.shapes.map((s) => (s.line && s.line.color === WRITTEN
+        ? { ...s, line: { ...s.line, color: t.written } } : s));
+    }
+    return { ...f, layout };
+  }
+
+  // layout: one cell size for every panel, chosen so the widest figure fits; stacked when narrow
+  layout() {
+    const d = this.data;
+    const t = this.theme;
+    const base = JSON.parse(JSON.stringify(d.figure.layout));
+    const width = Math.max(this.box.clientWidth || 800, 280);
+    const units = d.units; // [cols of indices, updates, output]
+    const rows = d.rows;
+    const gap = 36;
+    const wideMargin = { l: 34, r: 70, t: 58, b: 16 };
+    const wideCell = Math.min((width - wideMargin.l - wideMargin.r - gap * 2) / (units[0] + units[1] + units[2]),
+                              MAX_CELL);
+    // side by side when wide enough for readable cells; else stacked: inputs side by side, output below
+    const narrow = width < NARROW || wideCell < MIN_CELL;
+    const margin = narrow ? { l: 34, r: 16, t: 58, b: 74 } : wideMargin;
+    let cell, height, figW = width;
+    const dom = [];
+    if (!narrow) {
+      cell = wideCell;
+      this.cells = [cell, cell, cell];
+      const plotH = Math.max(Math.max(...rows) * cell, 150);
+      height = plotH + margin.t + margin.b;
+      const plotW = width - margin.l - margin.r;
+      let x = 0;
+      for (let i = 0; i < 3; i++) {
+        const w = units[i] * cell / plotW;
+        dom.push({ x: [x, Math.min(x + w, 1)], y: [1 - rows[i] * cell / plotH, 1] });
+        x += w + gap / plotW;
+      }
+    } else {
+      let plotW = width - margin.l - margin.r;
+      // the output keeps at least MIN_CELL a cell: the figure scrolls sideways rather than shrink it
+      cell = Math.min(Math.max(plotW / units[2], MIN_CELL), MAX_CELL);
+      plotW = Math.max(plotW, units[2] * cell);
+      figW = plotW + margin.l + margin.r;
+      const tc = Math.max(Math.min((plotW - gap) / (units[0] + units[1]), cell), 8);
+      this.cells = [tc, tc, cell];
+      const topH = Math.max(rows[0], rows[1]) * tc;
+      const botH = rows[2] * cell;
+      const titleGap = 64;
+      const plotH = topH + titleGap + botH;
+      height = plotH + margin.t + margin.b;
+      const w0 = units[0] * tc / plotW;
+      const w1 = units[1] * tc / plotW;
+      dom.push({ x: [0, w0], y: [1 - rows[0] * tc / plotH, 1] });
+      dom.push({ x: [w0 + gap / plotW, Math.min(w0 + gap / plotW + w1, 1)], y: [1 - rows[1] * tc / plotH, 1] });
+      dom.push({ x: [0, Math.min(units[2] * cell / plotW, 1)], y: [0, botH / plotH] });
+      this.barY = -30 / plotH;
+    }
+    this.narrow = narrow;
+    this.figW = figW;
+    this.cell = cell;
+    for (let i = 0; i < 3; i++) {
+      const ref = i === 0 ? "" : String(i + 1);
+      Object.assign(base[`xaxis${ref}`], { domain: dom[i].x });
+      Object.assign(base[`yaxis${ref}`], { domain: dom[i].y });
+    }
+    base.height = Math.round(height);
+    if (figW > width) { base.width = Math.round(figW); base.autosize = false; } else { base.autosize = true; }
+    base.margin = margin;
+    base.paper_bgcolor = t.bg;
+    base.plot_bgcolor = t.bg;
+    base.font = { ...(base.font || {}), color: t.text, family: t.font };
+    base.hoverlabel = { bgcolor: t.second, font: { color: t.text, family: t.font } };
+    const bar = base.coloraxis.colorbar;
+    base.coloraxis.colorscale = t.scale;
+    if (narrow) {
+      Object.assign(bar, { orientation: "h", x: 0.5, xanchor: "center", y: this.barY, yanchor: "top",
+                           len: 0.9, thickness: 10, title: { text: "value", side: "left" } });
+    } else {
+      const plotH = height - margin.t - margin.b;
+      Object.assign(bar, { orientation: "v", x: 1.0, xanchor: "left", xpad: 8, lenmode: "pixels",
+                           len: Math.max(Math.min(plotH, 260), 120), y: 1, yanchor: "top", nticks: 5,
+                           thickness: 12 });
+    }
+    return base;
+  }
+
+  relayout() {
+    if (!this.data || !window.Plotly || !this.fig.dataset.ready) return;
+    const w = this.box.clientWidth;
+    if (this.lastWidth && Math.abs(w - this.lastWidth) < 4) return;
+    this.lastWidth = w;
+    this.update(this.data, this.api).catch((e) => this.error(e)); // redraws when the cell size changed
+  }
+
+  // -- stepping ------------------------------------------------------------------------------------
+  async show(k) {
+    const d = this.data;
+    this.step = k;
+    if (this.frames.has(k)) {
+      await window.Plotly.animate(this.fig, [String(k)], {
+        mode: "immediate", frame: { duration: 0, redraw: true }, transition: { duration: 0 },
+      });
+    }
+    this.caption.textContent = d.captions[String(k)] || "";
+    this.slider.value = String(k);
+    this.count.textContent = `${k} / ${d.n}`;
+    this.gotoInput.value = String(k);
+    this.bFirst.disabled = this.bPrev.disabled = k <= 0;
+    this.bNext.disabled = this.bLast.disabled = k >= d.n;
+    this.box.dataset.step = String(k);
+    this.fig.dataset.step = String(k);
+  }
+
+  go(k, reportNow, live) {
+    if (!this.data) return;
+    const d = this.data;
+    k = Math.min(Math.max(Math.round(Number(k) || 0), 0), d.n);
+    if (!live) this.pause(false);
+    if (this.frames.has(k)) this.show(k);
+    else { this.step = k; this.caption.textContent = `loading step ${k}…`; }
+    if (reportNow) this.report(true);
+    else if (!this.frames.has(k)) this.report(false); // dragging past the frames sent: ask once it rests
+  }
+
+  toggle() {
+    if (this.playing) this.pause(true);
+    else this.play();
+  }
+
+  play() {
+    if (!this.data) return;
+    if (this.step >= this.data.n) this.go(0, false, true);
+    this.playing = true;
+    this.bPlay.textContent = "❚❚ pause";
+    this.bPlay.title = "pause";
+    this.bPlay.setAttribute("aria-label", "pause");
+    this.box.dataset.playing = "1";
+    this.schedule();
+  }
+
+  pause(report) {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const was = this.playing;
+    this.playing = false;
+    this.waitingForWindow = false;
+    this.bPlay.textContent = "▶ play";
+    this.bPlay.title = "play";
+    this.bPlay.setAttribute("aria-label", "play");
+    this.box.dataset.playing = "0";
+    if (report && was) this.report(true);
+  }
+
+  schedule() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), BASE_FRAME_MS / this.speed);
+  }
+
+  tick() {
+    if (!this.playing) return;
+    const d = this.data;
+    const next = this.step + 1;
+    if (next > d.n) { this.pause(true); return; }
+    if (!this.frames.has(next)) { // at the edge of the frames sent: ask Python for the next window
+      this.waitingForWindow = true;
+      this.report(true);
+      return;
+    }
+    const t0 = performance.now();
+    this.show(next);
+    this.shown = (this.shown || 0) + 1;
+    this.box.dataset.shown = String(this.shown);
+    if (next >= d.n) { this.pause(true); return; }
+    if (next >= d.k1 - 2 && d.k1 < d.n) this.report(true); // nearing the edge: bring the next window early
+    else this.report(false);
+    const spent = performance.now() - t0;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), Math.max(BASE_FRAME_MS / this.speed - spent, 0));
+  }
+
+  report(now, again) {
+    if (this.reportTimer) clearTimeout(this.reportTimer);
+    const send = () => {
+      this.reportTimer = null;
+      if (this.lastReported === this.step && !again) return;
+      this.lastReported = this.step;
+      this.reports = (this.reports || 0) + 1; // each report is a new value, even for the same step
+      this.api.setStateValue("step", { step: this.step, view: this.view, n: this.reports });
+    };
+    if (now) send();
+    else this.reportTimer = setTimeout(send, REPORT_DELAY_MS);
+  }
+
+  onClick(ev) {
+    const p = ev && ev.points && ev.points[0];
+    if (!p || p.curveNumber !== 2) return;
+    const m = /^output\[([^\]]*)\]/.exec(String(p.customdata || ""));
+    if (!m) return;
+    const cell = m[1] === "" ? [] : m[1].split(",").map((s) => Number(s.trim()));
+    this.api.setTriggerValue("cell", cell);
+  }
+
+  // -- export --------------------------------------------------------------------------------------
+  figureAt(k) {
+    // the figure of step k as a standalone {data, layout}: base data with frame k's values merged in
+    const gd = this.fig;
+    const f = this.frames.get(k);
+    const data = gd.data.map((tr) => ({ ...tr }));
+    const layout = JSON.parse(JSON.stringify(gd.layout));
+    if (f) {
+      f.traces.forEach((ti, j) => Object.assign(data[ti], f.data[j]));
+      for (const [key, val] of Object.entries(f.layout)) {
+        if (key.startsWith("xaxis") || key.startsWith("yaxis")) Object.assign(layout[key], val);
+        else layout[key] = key === "shapes" ? this.themedFrame(f).layout.shapes : val;
+      }
+    }
+    return { data, layout };
+  }
+
+  withCaption(fig, k) {
+    const layout = fig.layout;
+    const text = this.data.captions[String(k)] || "";
+    layout.margin = { ...layout.margin, t: layout.margin.t + 40 };
+    layout.height = layout.height + 40;
+    layout.annotations = [...(layout.annotations || []), {
+      text: text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"), x: 0, y: 1, xref: "paper",
+      yref: "paper", xanchor: "left", yanchor: "bottom", yshift: 40, showarrow: false, align: "left",
+      font: { size: 13, color: this.theme.text },
+    }];
+    return fig;
+  }
+
+  size() {
+    const width = Math.round(Math.max(this.figW || 0, this.fig.clientWidth, 300));
+    return { width, height: this.fig.layout.height + 40 };
+  }
+
+  async exportFrame(format) {
+    const { width, height } = this.size();
+    const fig = this.withCaption(this.figureAt(this.step), this.step);
+    const url = await window.Plotly.toImage(fig, { format, width, height, scale: 1 });
+    download(`${this.data.name}-step-${this.step}.${format}`, url);
+    this.box.dataset.exported = `${format}:${width}x${height}`;
+  }
+
+  stripSteps() {
+    const d = this.data;
+    let a = Math.round(Number(this.stripFrom.value) || 0);
+    let b = Math.round(Number(this.stripTo.value) || 0);
+    if (b < a) [a, b] = [b, a];
+    a = Math.max(a, d.k0);
+    b = Math.min(b, d.k1, a + MAX_STRIP - 1);
+    const steps = [];
+    for (let k = a; k <= b; k++) steps.push(k);
+    this.stripNote.textContent = `steps ${a}–${b} (${steps.length} tile${steps.length === 1 ? "" : "s"}, at most ${MAX_STRIP})`;
+    return steps;
+  }
+
+  async exportStrip(format) {
+    const steps = this.stripSteps();
+    const { width, height } = this.size();
+    const tileW = Math.min(width, 640);
+    const tileH = Math.round(height * tileW / width);
+    const cols = Math.min(steps.length, 4);
+    const rows = Math.ceil(steps.length / cols);
+    const capH = 34;
+    const W = cols * tileW;
+    const H = rows * (tileH + capH);
+    const images = [];
+    for (const k of steps) {
+      const fig = this.figureAt(k);
+      images.push(await window.Plotly.toImage(fig, { format: format === "svg" ? "svg" : "png", width, height, scale: tileW / width }));
+    }
+    const caption = (k) => `step ${k} of ${this.data.n}: ${this.data.captions[String(k)] || ""}`;
+    let url;
+    if (format === "svg") {
+      const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+      const parts = [`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">`,
+        `<rect width="${W}" height="${H}" fill="${esc(this.theme.bg)}"/>`];
+      steps.forEach((k, i) => {
+        const x = (i % cols) * tileW;
+        const y = Math.floor(i / cols) * (tileH + capH);
+        parts.push(`<image x="${x}" y="${y}" width="${tileW}" height="${tileH}" href="${esc(images[i])}" xlink:href="${esc(images[i])}"/>`);
+        parts.push(`<text x="${x + 8}" y="${y + tileH + 20}" font-family="sans-serif" font-size="12" fill="${esc(this.theme.text)}">${esc(caption(k).slice(0, 110))}</text>`);
+      });
+      parts.push("</svg>");
+      url = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(parts.join(""));
+    } else {
+      const canvas = document.createElement("canvas");
+      canvas.width = W;
+      canvas.height = H;
+      const ctx = canvas.getContext("2d");
+      ctx.fillStyle = this.theme.bg;
+      ctx.fillRect(0, 0, W, H);
+      ctx.font = "12px sans-serif";
+      for (let i = 0; i < steps.length; i++) {
+        const img = new Image();
+        await new Promise((res, rej) => { img.onload = res; img.onerror = rej; img.src = images[i]; });
+        const x = (i % cols) * tileW;
+        const y = Math.floor(i / cols) * (tileH + capH);
+        ctx.drawImage(img, x, y, tileW, tileH);
+        ctx.fillStyle = this.theme.text;
+        let text = caption(steps[i]);
+        while (text.length > 4 && ctx.measureText(text).width > tileW - 16) text = text.slice(0, -2);
+        if (text !== caption(steps[i])) text = text.slice(0, -1) + "…";
+        ctx.fillText(text, x + 8, y + tileH + 20);
+      }
+      url = canvas.toDataURL("image/png");
+    }
+    download(`${this.data.name}-steps-${steps[0]}-${steps[steps.length - 1]}.${format}`, url);
+    this.box.dataset.exported = `strip-${format}:${W}x${H}`;
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setStateValue, setTriggerValue } = component;
+  const api = { setStateValue, setTriggerValue };
+  let player = players.get(parentElement);
+  if (!player) {
+    player = new Player(parentElement, api);
+    players.set(parentElement, player);
+  }
+  if (data) player.update(data, api).catch((e) => player.error(e));
+  return () => {
+    // Streamlit may call a superseded cleanup while the element stays mounted: only a removed
+    // element ends its player.
+    setTimeout(() => {
+      if (parentElement.isConnected) return;
+      if (player.timer) clearTimeout(player.timer);
+      if (player.resizeObserver) player.resizeObserver.disconnect();
+      players.delete(parentElement);
+    }, 0);
+  };
+}

@@ -1,0 +1,49 @@
+"""Home: the gallery's filter, chosen versions and tab live in the URL; the tab follows the matches."""
+
+from __future__ import annotations
+
+import scatter_core as sc
+from scatter_ui import home
+from tests.apptest_helpers import open_page, texts
+
+LABELS = list(sc.FAMILY_TITLES.values())
+
+
+def _cards(at) -> list[str]:
+    return [str(m.value) for m in at.markdown if str(m.value).startswith("**") and "`" in str(m.value)]
+
+
+def test_a_filter_that_empties_the_selected_tab_selects_the_tab_with_the_matches():
+    at = open_page("home", q="ScatterElements-11")
+    assert not at.exception
+    rows = home.filter_rows(home.gallery_rows(), "ScatterElements-11", [])
+    assert rows and {r["family"] for r in rows} == {"elements"}
+    assert at.session_state[home.TAB] == sc.FAMILY_TITLES["elements"]
+    counts = {f: sum(r["family"] == f for r in rows) for f in sc.FAMILY_TITLES}
+    assert "Matches: " + " · ".join(f"{sc.FAMILY_TITLES[f]} {counts[f]}" for f in sc.FAMILY_TITLES) in texts(at)
+    assert "No example of this family matches the filter." in texts(at)  # the empty tabs say so
+    assert len(_cards(at)) == len(rows)
+    # typing another filter moves the tab again
+    at.text_input(key=home.FILTER).set_value("ScatterND-16").run()
+    assert at.session_state[home.TAB] == sc.FAMILY_TITLES["nd"]
+
+
+def test_home_view_reopens_from_its_link():
+    at = open_page("home", q="erratum", ops="ScatterND-18", family=sc.FAMILY_TITLES["nd"])
+    assert at.text_input(key=home.FILTER).value == "erratum"
+    assert at.multiselect(key=home.OPS).value == ["ScatterND-18"]
+    assert at.session_state[home.TAB] == sc.FAMILY_TITLES["nd"]
+    shown = home.filter_rows(home.gallery_rows(), "erratum", ["ScatterND-18"])
+    assert shown and len(_cards(at)) == len(shown)
+    assert dict(at.query_params) == {"q": "erratum", "ops": "ScatterND-18", "family": sc.FAMILY_TITLES["nd"]}
+    at.multiselect(key=home.OPS).set_value([])
+    at.text_input(key=home.FILTER).set_value("ScatterUpdate-3").run()  # the tab the page chose goes to the URL
+    assert at.query_params["family"] in ([sc.FAMILY_TITLES["update"]], sc.FAMILY_TITLES["update"])
+
+
+def test_a_chosen_tab_with_matches_is_kept():
+    at = open_page("home", q="duplicate", family=sc.FAMILY_TITLES["update"])
+    counts = {f: sum(r["family"] == f for r in home.filter_rows(home.gallery_rows(), "duplicate", []))
+              for f in sc.FAMILY_TITLES}
+    want = "update" if counts["update"] else next(f for f, n in counts.items() if n)
+    assert at.session_state[home.TAB] == sc.FAMILY_TITLES[want]

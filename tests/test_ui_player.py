@@ -1,0 +1,72 @@
+"""The step player's Python side: what it sends, how it reads the browser's reports, its assets."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+
+import scatter_core as sc
+from scatter_ui import player as player_mod
+from scatter_ui.figures import StepFigure
+from scatter_ui.player import ASSET_DIR, reported_step
+
+
+def test_a_report_counts_only_for_its_own_view():
+    assert reported_step({"step": {"step": 3, "view": "a"}}, "a") == 3
+    assert reported_step({"step": {"step": 3, "view": "b"}}, "a") is None
+    assert reported_step({"step": 3}, "a") is None
+    assert reported_step(None, "a") is None
+    assert reported_step({"step": {"step": "x", "view": "a"}}, "a") is None
+    assert reported_step({"step": {"step": -2, "view": "a"}}, "a") == 0
+
+
+def test_player_figure_has_captions_frames_and_exact_hover():
+    data = np.zeros(4, np.float32)
+    t = sc.trace("ScatterElements-18", data, [1, 1], np.array([1.1, 2.2], np.float32))
+    fig = StepFigure(t).figure(1)
+    assert (fig["k0"], fig["k1"], fig["n"], fig["active"]) == (0, 2, 2, 1)
+    assert fig["captions"]["0"].startswith("initial state")
+    assert fig["captions"]["2"].startswith("step 2 of 2: updates[1] = 2.2 goes to output[1]")
+    last = fig["frames"][2]["data"][-1]["customdata"][0][1]
+    # the output cell's chain of writes up to this step, each value in its own dtype
+    assert last.split("<br>") == ["output[1] = 2.2", "step 1: updates[0] = 1.1 → 1.1", "step 2: updates[1] = 2.2 → 2.2"]
+    first = fig["frames"][1]["data"][-1]["customdata"][0][1]
+    assert first.split("<br>") == ["output[1] = 1.1", "step 1: updates[0] = 1.1 → 1.1"]
+    assert fig["data"][1]["customdata"][0] == ["updates[0] = 1.1", "updates[1] = 2.2"]
+    assert all(tr["hovertemplate"] == "%{customdata}<extra></extra>" for tr in fig["data"])
+    assert "updatemenus" not in fig["layout"] and "sliders" not in fig["layout"]
+
+
+def test_assets_ship_with_the_package_and_plotly_is_the_cartesian_dist():
+    names = {p.name for p in ASSET_DIR.iterdir()}
+    assert {"player.js", "player.css", "plotly-cartesian.min.js"} <= names
+    head = (ASSET_DIR / "plotly-cartesian.min.js").read_text(encoding="utf-8")[:200]
+    assert "plotly.js (cartesian - minified)" in head
+    js = (ASSET_DIR / "player.js").read_text(encoding="utf-8")
+    assert "innerHTML" not in js  # every text is set with textContent
+
+
+def test_asset_registration_is_safe_from_many_threads_at_once():
+    from streamlit.components.v2.component_manager import BidiComponentManager
+
+    manager = BidiComponentManager()
+    barrier = threading.Barrier(16)
+    results, errors = [], []
+
+    def work():
+        try:
+            barrier.wait()
+            results.append(player_mod.ensure_registered(manager))
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(16)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == []
+    assert results == [ASSET_DIR] * 16
+    assert Path(manager.get_component_asset_root(player_mod.NAME)) == ASSET_DIR
