@@ -152,13 +152,15 @@ LEVEL_RULES: Mapping[int, Callable[[sc.OpSpec], bool]] = MappingProxyType({
 
 
 def levels_for(op: str) -> tuple[int, ...]:
-    """The levels an exercise restricted to ``op`` can have."""
+    """The levels an exercise restricted to ``op`` can have (none for a family practice does not draw yet)."""
     spec = sc.get_spec(op)
+    if spec.family not in CASE_DRAWERS:
+        return ()
     return tuple(level for level, rule in LEVEL_RULES.items() if rule(spec))
 
 
 def _pool(level: int) -> tuple:
-    specs = [s for s in sc.OPERATORS_LIST if LEVEL_RULES[level](s)]
+    specs = [s for s in sc.OPERATORS_LIST if s.family in CASE_DRAWERS and LEVEL_RULES[level](s)]
     if level <= 4:
         specs = [s for s in specs if _current(s)]
     if level == 1:
@@ -467,6 +469,9 @@ def _check_args(seed, level, op):
         raise ValueError(f"level = {level!r} must be one of {', '.join(str(x) for x in LEVELS)}")
     if op is not None:
         spec = sc.get_spec(op)  # ScatterError (a ValueError) naming op when unknown
+        if spec.family not in CASE_DRAWERS:
+            raise ValueError(f"op = {spec.name!r}: practice has no exercises for the {spec.family!r} family yet "
+                             f"(families with exercises: {', '.join(CASE_DRAWERS)})")
         if not LEVEL_RULES[int(level)](spec):
             allowed = ", ".join(str(x) for x in levels_for(spec.name))
             raise ValueError(f"level = {level} needs {LEVELS[int(level)]}, which {spec.name} does not offer; "

@@ -24,7 +24,7 @@ import numpy as np
 
 import scatter_core as sc
 from scatter_core.checking import (
-    Case, alt_axis, alt_family, alt_first_write_wins, alt_mean_truncated, alt_negative_indices, alt_reduction,
+    alt_axis, alt_family, alt_first_write_wins, alt_mean_truncated, alt_negative_indices, alt_reduction,
     alt_use_init_val, alt_version,
 )
 
@@ -40,16 +40,15 @@ class Misconception:
     example: str  # a spec_examples id the explorer opens to show it
 
 
-def case_of(ex: Exercise) -> Case:
-    """The exercise as check_expected's diagnosis engine sees it."""
-    return Case(ex.spec, ex.trace.data, ex.trace.indices, ex.updates, MappingProxyType(dict(ex.trace.attrs)),
-                ex.trace)
+def case_of(ex: Exercise) -> sc.Case:
+    """The exercise as check_expected's diagnosis engine sees it (scatter_core's public Case)."""
+    return sc.case(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
 
 
 def _outputs(ex: Exercise, generator, attrs: dict | None = None) -> Iterator[np.ndarray]:
     """Outputs of one engine alternative's candidates that run (same shape and dtype as the answer); with
     ``attrs``, only the candidate reading with exactly those attributes."""
-    for _kind, reading, _message, compute in generator(case_of(ex)):
+    for _kind, reading, _message, compute in generator(case_of(ex), ex.trace):
         if attrs is not None and dict(reading) != attrs:
             continue
         try:
