@@ -63,10 +63,12 @@ def explorer_link(kind: str) -> str:
 
 # -- the figures: the explorer's step player ------------------------------------------------------------------------
 def step_figure(ex: sp.Exercise, frame: int) -> tuple[dict, object]:
-    """The player's figure (indices, updates, output) after ``frame`` steps, and its output view. Only that one
-    frame is sent, so the player cannot play ahead into the steps the student is predicting."""
+    """The player's figure (indices, updates, output) after ``frame`` steps, and its output view. It holds the
+    frames 0..frame and ends there: the student can replay the steps done, never play into the ones to predict."""
     sf = StepFigure(ex.trace)
-    return sf.figure(frame, window=(frame, frame)), sf.views_for(frame)[2]
+    fig = sf.figure(frame, window=(0, frame))
+    fig["n"] = frame
+    return fig, sf.views_for(frame)[2]
 
 
 def outline(fig: dict, view, cell: tuple[int, ...]) -> None:

@@ -61,14 +61,14 @@ def test_step_mode_right_then_wrong_with_the_misconception_named():
     assert at.subheader[0].value == f"Level {level} · exercise {seed} · {ex.op}"
     assert sp.step_question(ex, 0) in [x.value for x in at.text]
     (fig,) = figures(at)  # the explorer's player, its output heatmap to click
-    assert [f["name"] for f in fig["frames"]] == ["0"]
+    assert [f["name"] for f in fig["frames"]] == ["0"] and fig["n"] == 0  # nothing to play ahead into
     assert fig["captions"] == {"0": "initial state: output is a copy of data"}
     cell = tuple(int(v) for v in t.target_cells(0)[0])
     predict(at, cell, t.after[0][0])
     assert at.success[0].value == "Right: target and value."
     assert t.describe(0) + "." in [x.value for x in at.text]
-    (fig,) = figures(at)  # the step revealed on the player, with its caption
-    assert fig["captions"] == {"1": t.describe(0)}
+    (fig,) = figures(at)  # the step revealed on the player, with its caption; it ends at that step
+    assert fig["captions"]["1"] == t.describe(0) and fig["n"] == 1 and fig["active"] == 1
     button(at, "Next step ▶").click().run()
     # step 2: the replaced value instead of the combined one
     k = next(i for i in range(1, ex.steps) if t.values[i][0] != t.after[i][0])
@@ -251,7 +251,7 @@ def test_chosen_output_position_is_outlined_on_the_player():
     button(at, "Check").click().run()
     assert "not a number" in unescape(at.error[0].value)
     (fig,) = figures(at)
-    assert [f["name"] for f in fig["frames"]] == ["0"]  # only the step on screen: no playing ahead
+    assert [f["name"] for f in fig["frames"]] == ["0"] and fig["n"] == 0  # no playing ahead
     for shapes in (fig["layout"]["shapes"], fig["frames"][0]["layout"]["shapes"]):
         assert any(s.get("line", {}).get("dash") == "dot" and s["x0"] == 1.5 and s["y0"] == 0.5 for s in shapes)
 
