@@ -152,9 +152,9 @@ LEVEL_RULES: Mapping[int, Callable[[sc.OpSpec], bool]] = MappingProxyType({
 
 
 def levels_for(op: str) -> tuple[int, ...]:
-    """The levels an exercise restricted to ``op`` can have."""
+    """The levels an exercise restricted to ``op`` can have (none for a family practice does not draw yet)."""
     spec = sc.get_spec(op)
-    if spec.family not in CASE_DRAWERS:  # a family Practice cannot draw cases for yet
+    if spec.family not in CASE_DRAWERS:
         return ()
     return tuple(level for level, rule in LEVEL_RULES.items() if rule(spec))
 
@@ -470,9 +470,8 @@ def _check_args(seed, level, op):
     if op is not None:
         spec = sc.get_spec(op)  # ScatterError (a ValueError) naming op when unknown
         if spec.family not in CASE_DRAWERS:
-            drawn = ", ".join(sorted(CASE_DRAWERS))
-            raise ValueError(f"op = {spec.name!r}: Practice draws exercises for the families {drawn}, "
-                             f"not yet for {spec.family!r}")
+            raise ValueError(f"op = {spec.name!r}: practice has no exercises for the {spec.family!r} family yet "
+                             f"(families with exercises: {', '.join(CASE_DRAWERS)})")
         if not LEVEL_RULES[int(level)](spec):
             allowed = ", ".join(str(x) for x in levels_for(spec.name))
             raise ValueError(f"level = {level} needs {LEVELS[int(level)]}, which {spec.name} does not offer; "

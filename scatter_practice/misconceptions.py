@@ -41,8 +41,8 @@ class Misconception:
 
 
 def case_of(ex: Exercise) -> sc.Case:
-    """The exercise as check_expected's diagnosis engine sees it (the public, immutable case)."""
-    return sc.case(ex.op, ex.data, ex.indices, ex.updates, **dict(ex.attrs))
+    """The exercise as check_expected's diagnosis engine sees it (scatter_core's public Case)."""
+    return sc.case(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
 
 
 def _outputs(ex: Exercise, generator, attrs: dict | None = None) -> Iterator[np.ndarray]:

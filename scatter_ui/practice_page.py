@@ -1,8 +1,9 @@
 """The Practice page: predict each write (or the whole output), then see it, with feedback that names the mistake.
 
-Modes: step by step (click the target cell on the output heatmap or type its
-index, type the value; the step is then revealed on the explorer's figure with
-its caption and the misconception, if any), whole output (a grid for rank <= 2,
+Modes: step by step (click the target cell on the output heatmap of the
+explorer's step player, or type its index, and type the value; the step is then
+revealed on the same player with its caption and the misconception, if any),
+whole output (a grid for rank <= 2,
 text for any rank; wrong cells outlined with their chains of writes) and
 multiple choice (distractors from ``scatter_practice.MISCONCEPTIONS``).
 
@@ -18,17 +19,17 @@ import re
 import secrets
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 import scatter_core as sc
 import scatter_practice as sp
 import spec_examples
-from scatter_core import fmt_value
+from scatter_core.describe import fmt_value
 
 from . import session
 from .controls import md
 from .figures import StepFigure, comparison_figure
+from .player import player
 
 PREFIX = "practice"
 URL_PATH = "practice"
@@ -56,64 +57,40 @@ def explorer_link(kind: str) -> str:
     return session.share_link(sc.family_of(sc.OPERATORS[ex.op]).slug, {"op": ex.op, "example": ex.id})
 
 
-# -- the figures (one small function each, so the explorer's player can replace them) ---------------------
+# -- the figures: the explorer's step player ------------------------------------------------------------------------
 def step_figure(ex: sp.Exercise, frame: int) -> tuple[dict, object]:
-    """The explorer's three-panel figure (indices, updates, output) after ``frame`` steps, and its output view."""
+    """The player's figure (indices, updates, output) after ``frame`` steps, and its output view. It holds the
+    frames 0..frame and ends there: the student can replay the steps done, never play into the ones to predict."""
     sf = StepFigure(ex.trace)
-    return sf.figure(frame, animate=False), sf.views_for(frame)[2]
+    fig = sf.figure(frame, window=(0, frame))
+    fig["n"] = frame
+    return fig, sf.views_for(frame)[2]
 
 
-def show_step_figure(ex: sp.Exercise, frame: int, key: str, pick: bool,
-                     chosen: tuple[int, ...] | None = None) -> tuple[int, ...] | None:
-    """Draw the figure; with ``pick`` a click on an output cell selects it (``chosen`` is outlined).
-    Returns the clicked output position."""
+def outline(fig: dict, view, cell: tuple[int, ...]) -> None:
+    """Outline the output cell the student picked (dotted green), on the figure and its one frame."""
+    rows, cols, visible = view.locate(np.array([cell]))
+    if not visible.any():
+        return
+    r, c = int(rows[0]), int(cols[0])
+    shape = dict(type="rect", xref="x3", yref="y3", x0=c - 0.5, x1=c + 0.5, y0=r - 0.5, y1=r + 0.5, layer="above",
+                 line=dict(color=CHOSEN, width=3, dash="dot"))
+    fig["layout"]["shapes"] = list(fig["layout"].get("shapes", [])) + [shape]
+    for frame in fig["frames"]:
+        frame["layout"]["shapes"] = list(frame["layout"].get("shapes", [])) + [shape]
+
+
+def show_step_figure(ex: sp.Exercise, frame: int, key: str, on_cell=None,
+                     chosen: tuple[int, ...] | None = None) -> None:
+    """The step on the explorer's player; ``on_cell(coords)`` is called when the student clicks an output cell."""
     fig, view = step_figure(ex, frame)
-    config = {"displayModeBar": False}
-    if not pick:
-        st.plotly_chart(go.Figure(fig), theme=None, key=key, config=config)
-        return None
-    fig["data"].append(click_targets(view))
     if chosen is not None:
-        rows, cols, visible = view.locate(np.array([chosen]))
-        if visible.any():
-            r, c = int(rows[0]), int(cols[0])
-            fig["layout"]["shapes"] = list(fig["layout"].get("shapes", [])) + [dict(
-                type="rect", xref="x3", yref="y3", x0=c - 0.5, x1=c + 0.5, y0=r - 0.5, y1=r + 0.5, layer="above",
-                line=dict(color=CHOSEN, width=3, dash="dot"))]
-    event = st.plotly_chart(go.Figure(fig), theme=None, key=key, on_select="rerun", selection_mode="points",
-                            config=config)
-    return clicked_cell(event, ex.answer.shape)
-
-
-def click_targets(view) -> dict:
-    """An invisible marker on every output cell: plotly.js reports clicks on markers (not on heatmap cells)."""
-    cells = view.cells()
-    rows, cols = np.nonzero(cells >= 0)
-    flat = cells[rows, cols]
-    labels = ["output[" + ", ".join(str(int(c)) for c in np.unravel_index(int(f), view.shape)) + "]" for f in flat]
-    return dict(type="scatter", mode="markers", x=cols.tolist(), y=rows.tolist(), xaxis="x3", yaxis="y3",
-                customdata=flat.tolist(), text=labels, hovertemplate="%{text}: click to choose<extra></extra>",
-                marker=dict(symbol="square", size=30, color="rgba(0,0,0,0)"), showlegend=False)
-
-
-def clicked_cell(event, shape) -> tuple[int, ...] | None:
-    """The output position of the last clicked output cell (its marker carries the flat position)."""
-    points = list(getattr(getattr(event, "selection", None), "points", None) or [])
-    for point in reversed(points):
-        flat = point.get("customdata")
-        if isinstance(flat, list):
-            flat = flat[0] if flat else None
-        try:
-            flat = int(flat)
-        except (TypeError, ValueError):
-            continue
-        if 0 <= flat < int(np.prod(shape)):
-            return tuple(int(v) for v in np.unravel_index(flat, shape))
-    return None
+        outline(fig, view, chosen)
+    player(fig, key=key, view=f"{key}:{chosen}", step=frame, name=f"practice-{ex.op}", on_cell=on_cell)
 
 
 def show_inputs(ex: sp.Exercise, key: str) -> None:
-    show_step_figure(ex, 0, key, pick=False)
+    show_step_figure(ex, 0, key)
 
 
 # -- session state ----------------------------------------------------------------------------------------
@@ -368,26 +345,22 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
         right = sum(bool(getattr(ss.get(k(f"fb:{eid}:{i}")), "correct", False)) for i in range(n))
         st.success(f"All {n} steps done, {right} of {n} predicted right. The output is the spec's result:",
                    icon="✅")
-        show_step_figure(ex, n, k(f"fig-done:{eid}"), pick=False)
+        show_step_figure(ex, n, k(f"fig-done:{eid}"))
         c1, c2 = st.columns(2)
         c1.button("Start this exercise again", key=k(f"again:{eid}"), on_click=restart_steps, args=(eid, n),
                   use_container_width=True)
         next_exercise_button(c2, eid)
         return
     st.text(sp.step_question(ex, step))
-    keys = {name: k(f"{name}:{eid}:{step}") for name in ("fb", "target", "value", "error", "clicked")}
+    keys = {name: k(f"{name}:{eid}:{step}") for name in ("fb", "target", "value", "error")}
     feedback = ss.get(keys["fb"])
     if feedback is None:
-        fig_key = k(f"fig:{eid}:{step}")
-        clicked = clicked_cell(ss.get(fig_key), ex.answer.shape)  # the click of the last run, before drawing
-        if clicked is not None and ss.get(keys["clicked"]) != clicked:
-            ss[keys["clicked"]] = clicked
-            ss[keys["target"]] = ", ".join(str(c) for c in clicked)
         try:
             chosen = parse_target(ss.get(keys["target"], ""), ex.answer.shape)
         except ValueError:
             chosen = None
-        show_step_figure(ex, step, fig_key, pick=True, chosen=chosen)
+        show_step_figure(ex, step, k(f"fig:{eid}:{step}"), on_cell=lambda coords: pick_cell(coords, keys),
+                         chosen=chosen)
         st.caption("Click the cell this step writes on the output heatmap, or type its position.")
         with st.form(k(f"form:{eid}:{step}"), border=False):
             c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
@@ -405,11 +378,16 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
               on_click=lambda: ss.__setitem__(sk, step + 1))
 
 
+def pick_cell(coords, keys: dict) -> None:
+    """The player's click on an output cell (a callback, before the rerun): it becomes the typed target."""
+    st.session_state[keys["target"]] = ", ".join(str(int(c)) for c in coords)
+
+
 def restart_steps(eid: str, n: int) -> None:
     ss = st.session_state
     ss[k(f"step:{eid}")] = 0
     for i in range(n):
-        for name in ("fb", "target", "value", "error", "clicked", "hints"):
+        for name in ("fb", "target", "value", "error", "hints"):
             ss.pop(k(f"{name}:{eid}:{i}"), None)
 
 
@@ -455,7 +433,7 @@ def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
     for line in fb.explanation.splitlines():
         st.text(line)
     show_misconceptions(fb.misconceptions)
-    show_step_figure(ex, step + 1, k(f"fig-after:{eid}:{step}"), pick=False)
+    show_step_figure(ex, step + 1, k(f"fig-after:{eid}:{step}"))
 
 
 # -- whole output ------------------------------------------------------------------------------------------------

@@ -10,13 +10,7 @@ from tests.browser_support import SCREENSHOTS, real_errors
 pytestmark = pytest.mark.browser
 
 SEED, LEVEL = 15, 1  # ScatterElements, data 3×3, three steps
-# Streamlit's notice when a deep link is opened before st.navigation has run (the pages/ directory is discovered
-# first); the app then runs its navigation and shows the linked page. Every deep link of the app shows it.
-DEEP_LINK_NOTICE = "The page that you have requested does not seem to exist"
-
-
-def page_errors(errors: list[str]) -> list[str]:
-    return [e for e in real_errors(errors) if DEEP_LINK_NOTICE not in e]
+FIGURE = "[data-testid=scatter-figure]"  # the plotly.js figure inside the explorer's step player
 
 
 def settle(pg, timeout: float = 60_000):
@@ -27,22 +21,22 @@ def settle(pg, timeout: float = 60_000):
 def open_practice(pg, server, query: str) -> None:
     pg.goto(f"{server.url}/practice?{query}")
     pg.get_by_text("Level ").first.wait_for(timeout=60_000)
+    pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=60_000)
     settle(pg)
-    pg.keyboard.press("Escape")  # Streamlit's "page not found" notice on a deep link before navigation runs
 
 
 def output_cell_centre(pg, row: int, col: int) -> tuple[float, float]:
-    """Screen position of output[row, col] on the step figure (the third subplot), from plotly's own axes."""
+    """Screen position of output[row, col] on the player's figure (the third subplot), from plotly's own axes."""
     return tuple(pg.evaluate(
-        """([r, c]) => { const gd = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
+        """([r, c]) => { const gd = document.querySelector('[data-testid=scatter-figure]');
             const xa = gd._fullLayout.xaxis3, ya = gd._fullLayout.yaxis3, box = gd.getBoundingClientRect();
             return [box.left + xa._offset + xa.l2p(c), box.top + ya._offset + ya.l2p(r)]; }""", [row, col]))
 
 
 def click_cell(pg, cell) -> None:
-    chart = pg.locator("[data-testid=stPlotlyChart]").first
+    chart = pg.locator(FIGURE).first
     chart.scroll_into_view_if_needed()
-    chart.locator(".js-plotly-plot").wait_for(timeout=30_000)
+    pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=30_000)
     target = pg.locator("input[aria-label^='Target cell']")
     want = ", ".join(str(c) for c in cell)
     for _ in range(5):  # the chart takes a moment to accept clicks after a rerun
@@ -50,6 +44,8 @@ def click_cell(pg, cell) -> None:
         pg.mouse.click(x, y)
         settle(pg)
         if target.input_value() == want:
+            pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=30_000)
+            settle(pg)  # the outline of the picked cell redraws the player
             return
         pg.wait_for_timeout(500)
     raise AssertionError(f"clicking output{list(cell)} did not fill the target ({target.input_value()!r})")
@@ -77,6 +73,8 @@ def test_step_by_step_exercise_by_clicking_cells(server, browser):
             pg.screenshot(path=str(SCREENSHOTS / "practice-step-clicked.png"), full_page=True)
         pg.get_by_role("button", name="Check").click()
         settle(pg)
+        verdict = pg.get_by_text("Right: target and value.").or_(pg.get_by_text("Not quite:"))
+        verdict.first.wait_for(timeout=30_000)
         body = pg.locator("[data-testid=stMain]").inner_text()
         if k == 0:
             assert "Not quite: the value." in body
@@ -92,7 +90,7 @@ def test_step_by_step_exercise_by_clicking_cells(server, browser):
     sidebar.get_by_text("Your progress (this session)").click()
     sidebar.get_by_text(f"Level {LEVEL}: {ex.steps - 1} of {ex.steps} right").wait_for(timeout=10_000)
     pg.screenshot(path=str(SCREENSHOTS / "practice-step-done.png"), full_page=True)
-    assert page_errors(errors) == []
+    assert real_errors(errors) == []
     ctx.close()
 
 
@@ -129,17 +127,17 @@ def test_whole_output_typed_into_the_grid(server, browser):
 
 
 @pytest.mark.parametrize("width, height", [(1400, 1000), (390, 844)])
-def test_practice_screenshots(server, browser, width, height):
-    """The whole-output mode of a shared set opened from its link (the app's theme is light, .streamlit/config.toml)."""
+@pytest.mark.parametrize("mode", ["Step by step", "Whole output", "Multiple choice"])
+def test_practice_screenshots(server, browser, width, height, mode):
+    """Each mode on a shared set opened from its link (the app's theme is light, .streamlit/config.toml)."""
     ctx = browser.new_context(viewport={"width": width, "height": height})
     pg = ctx.new_page()
     errors = []
     pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    open_practice(pg, server, "set=4&level=3&n=3&mode=Whole+output")
+    open_practice(pg, server, "set=4&level=3&n=3&mode=" + mode.replace(" ", "+"))
     pg.get_by_text("Level 3 · set 4, exercise 1 of 3").first.wait_for(timeout=30_000)
-    pg.get_by_text("Check my output").first.wait_for(timeout=30_000)
-    pg.locator("[data-testid=stPlotlyChart]").first.wait_for(timeout=30_000)
     pg.wait_for_timeout(800)
-    pg.screenshot(path=str(SCREENSHOTS / f"practice-output-{width}x{height}.png"))
+    name = mode.lower().replace(" ", "-")
+    pg.screenshot(path=str(SCREENSHOTS / f"practice-{name}-{width}x{height}.png"))
     assert errors == []
     ctx.close()

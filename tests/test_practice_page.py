@@ -12,7 +12,7 @@ from streamlit.testing.v1 import app_test as app_test_module
 
 import scatter_practice as sp
 from scatter_ui.practice_page import LETTERS, grid_text, md
-from tests.apptest_helpers import app_on
+from tests.apptest_helpers import app_on, figures
 
 PAGE = "app_pages/practice.py"
 
@@ -60,12 +60,15 @@ def test_step_mode_right_then_wrong_with_the_misconception_named():
     at = open_practice(seed=seed, level=level)
     assert at.subheader[0].value == f"Level {level} · exercise {seed} · {ex.op}"
     assert sp.step_question(ex, 0) in [x.value for x in at.text]
-    assert len(at.get("plotly_chart")) == 1  # the output heatmap to click
+    (fig,) = figures(at)  # the explorer's player, its output heatmap to click
+    assert [f["name"] for f in fig["frames"]] == ["0"] and fig["n"] == 0  # nothing to play ahead into
+    assert fig["captions"] == {"0": "initial state: output is a copy of data"}
     cell = tuple(int(v) for v in t.target_cells(0)[0])
     predict(at, cell, t.after[0][0])
     assert at.success[0].value == "Right: target and value."
     assert t.describe(0) + "." in [x.value for x in at.text]
-    assert len(at.get("plotly_chart")) == 1  # the step revealed on the explorer's figure
+    (fig,) = figures(at)  # the step revealed on the player, with its caption; it ends at that step
+    assert fig["captions"]["1"] == t.describe(0) and fig["n"] == 1 and fig["active"] == 1
     button(at, "Next step ▶").click().run()
     # step 2: the replaced value instead of the combined one
     k = next(i for i in range(1, ex.steps) if t.values[i][0] != t.after[i][0])
@@ -119,7 +122,8 @@ def test_whole_output_mode_right_and_wrong():
     assert any("Replaced instead of combined" in unescape(w.value) for w in at.warning)
     chains = [x.value for x in at.text if "you wrote" in x.value]
     assert len(chains) == n and all("starts at" in c or "keeps data" in c for c in chains)
-    assert len(at.get("plotly_chart")) == 2  # the inputs, and your output beside the spec's with wrong cells outlined
+    assert len(figures(at)) == 1  # the inputs on the player
+    assert len(at.get("plotly_chart")) == 1  # your output beside the spec's, wrong cells outlined
     button(at, "Next exercise ▶").click().run()
     assert at.subheader[0].value.startswith(f"Level {level} · exercise ")
     assert at.subheader[0].value != f"Level {level} · exercise {seed} · {ex.op}" and not at.error
@@ -240,31 +244,31 @@ def test_hints_grow_stronger(mode):
     assert not [b for b in at.button if b.label == "Show the answer"]
 
 
-def test_chosen_output_position_is_outlined_on_the_figure():
+def test_chosen_output_position_is_outlined_on_the_player():
     at = open_practice(seed=15, level=1)
     text_input(at, "Target cell").set_value("1, 2")
     text_input(at, "Value after the step").set_value("abc")
     button(at, "Check").click().run()
     assert "not a number" in unescape(at.error[0].value)
-    import json
-
-    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert any(s.get("line", {}).get("dash") == "dot" and s["x0"] == 1.5 and s["y0"] == 0.5
-               for s in fig["layout"]["shapes"])
-    assert fig["data"][-1]["type"] == "scatter" and len(fig["data"][-1]["customdata"]) == np.prod(
-        sp.make_exercise(15, 1).answer.shape)
+    (fig,) = figures(at)
+    assert [f["name"] for f in fig["frames"]] == ["0"] and fig["n"] == 0  # no playing ahead
+    for shapes in (fig["layout"]["shapes"], fig["frames"][0]["layout"]["shapes"]):
+        assert any(s.get("line", {}).get("dash") == "dot" and s["x0"] == 1.5 and s["y0"] == 0.5 for s in shapes)
 
 
 def test_every_output_cell_can_be_clicked_in_every_frame():
-    from scatter_ui.practice_page import click_targets, step_figure
+    """The player reports a click by parsing the output cell's hover text 'output[i, j]...'."""
+    from scatter_ui.practice_page import step_figure
 
     for level in (1, 4, 5):
         for seed in range(25):
             ex = sp.make_exercise(seed, level)
             for frame in range(ex.steps):
-                _, view = step_figure(ex, frame)
-                targets = click_targets(view)
-                assert sorted(targets["customdata"]) == list(range(ex.answer.size))
+                fig, _ = step_figure(ex, frame)
+                hover = [c for row in fig["data"][2]["customdata"] for c in row if c]
+                coords = {tuple(int(v) for v in re.match(r"output\[([^\]]*)\]", c).group(1).split(", "))
+                          for c in hover}
+                assert coords == {tuple(int(v) for v in p) for p in np.ndindex(*ex.answer.shape)}
 
 
 def test_the_url_follows_the_exercise_on_screen():
