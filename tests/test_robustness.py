@@ -88,7 +88,8 @@ FORBIDDEN = [
     (r"unsafe_allow_html\s*=\s*True", "unsafe_allow_html"), (r"__import__\(", "__import__"),
     (r"\bshell\s*=\s*True", "shell=True"), (r"\bst\.html\(", "st.html"),
 ]
-SOURCE_DIRS = ["scatter_core", "scatter_ui", "spec_examples", "app_pages", "runtime_check", "scatter_export"]
+SOURCE_DIRS = ["scatter_core", "scatter_ui", "spec_examples", "app_pages", "runtime_check", "scatter_export",
+               "scatter_practice", "framework_map", "scatter_explorer"]
 
 
 def test_no_code_path_evaluates_or_unpickles_or_injects_html():
