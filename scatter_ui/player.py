@@ -31,10 +31,12 @@ at 0.25x-4x; keys ←/→, space, Home/End; hover shows each output cell's chain
 the frame (PNG, SVG) and a step strip of at most 24 steps (PNG, SVG) in the browser. Text is set
 with ``textContent``: nothing is read as Markdown or HTML.
 
-The assets are the component's ``asset_dir`` (declared in pyproject.toml's
-``[tool.streamlit.component]``), served by Streamlit at ``/_stcore/bidi-components/...``; no file
-is copied at run time. :func:`ensure_registered` declares the same manifest on the running
-Streamlit (for source checkouts where the package is not installed from this directory).
+The assets are package data of ``scatter_ui`` (``player_assets/``), the component's
+``asset_dir``: :func:`ensure_registered` declares that folder to the running Streamlit the first
+time a player is drawn (in a checkout and in an installed wheel alike), and Streamlit serves it at
+``/_stcore/bidi-components/...``; no file is copied at run time. (pyproject.toml has no
+``[tool.streamlit.component]`` table: Streamlit's start-up scan would resolve its ``asset_dir``
+under the ``scatter_explorer`` package, named like the project, and log a warning.)
 """
 
 from __future__ import annotations
