@@ -56,10 +56,10 @@ async def session(browser, base: str, ex, deadline: float, results: list, clicks
     row = {"example": ex.id, "ok": False, "steps_ms": [], "error": ""}
     try:
         family = OPERATORS[ex.op].family
-        # 180 s: with 20 Chromium renderers on 2 busy cores, 15 of 20 first loads once took over 60 s
-        await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=180_000)
+        # 300 s: with 10-20 Chromium renderers on 2 busy cores, first loads took 60-180 s and more
+        await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=300_000)
         fig = "[data-testid=scatter-figure]"
-        await page.wait_for_selector(f"{fig}[data-ready='1']", timeout=180_000)
+        await page.wait_for_selector(f"{fig}[data-ready='1']", timeout=300_000)
         await page.get_by_test_id("player-play").click()
         n = await page.evaluate(f"() => Number(document.querySelector('{fig}').closest('[data-testid=scatter-player]')"
                                 ".querySelector('[data-testid=player-slider]').max)")
