@@ -21,10 +21,10 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import spec_examples  # noqa: E402
 from scatter_core import OPERATORS  # noqa: E402
+from scatter_core.families import FAMILIES  # noqa: E402
 from tests.apptest_helpers import figures  # noqa: E402
 
-PAGE = {"nd": "app_pages/nd_family.py", "elements": "app_pages/elements_family.py",
-        "update": "app_pages/update_family.py"}
+PAGE = {name: family.page for name, family in FAMILIES.items()}  # explorer page files, from the family records
 LIMIT = 50_000_000
 
 

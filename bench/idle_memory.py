@@ -49,7 +49,7 @@ def main() -> None:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
                 t0 = time.monotonic()
                 page.goto(f"{server.url}/{path}", timeout=120_000)
-                page.get_by_text("Server step 0", exact=False).first.wait_for(timeout=300_000)
+                page.wait_for_selector("[data-testid=scatter-figure][data-ready='1']", timeout=300_000)
                 print(f"opened {path.split('&reduction=')[1]:>5} {path.split('?')[0]:<9} in {time.monotonic() - t0:5.1f} s:"
                       f" VmRSS {status_mb(pid, 'VmRSS'):.0f} MB")
                 page.close()

@@ -26,21 +26,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
 
 import spec_examples  # noqa: E402
-from scatter_core import OPERATORS, scatter  # noqa: E402
+from scatter_core import OPERATORS, scatter, trace  # noqa: E402
+from scatter_core.families import FAMILIES  # noqa: E402
 from scatter_core.describe import fmt_value  # noqa: E402
 from tests.browser_support import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
 
-PAGE = {"nd": "nd", "elements": "elements", "update": "update"}
+PAGE = {name: family.slug for name, family in FAMILIES.items()}  # the explorer's URL path, from the family records
 MAX_STEPS = 12  # examples short enough to play through in a bounded time
 
 
 def pick_examples(n: int):
     pool = [e for e in spec_examples.load_all()
-            if not e.shapes_only and 0 < int(np.prod(e.indices.shape[:-1] if OPERATORS[e.op].family == "nd"
-                                                     else e.indices.shape)) <= MAX_STEPS]
+            if not e.shapes_only and 0 < len(trace(e.op, e.data, e.indices, e.updates, **e.attrs)) <= MAX_STEPS]
     return [pool[i % len(pool)] for i in range(n)]
 
 
@@ -57,9 +56,10 @@ async def session(browser, base: str, ex, deadline: float, results: list, clicks
     row = {"example": ex.id, "ok": False, "steps_ms": [], "error": ""}
     try:
         family = OPERATORS[ex.op].family
-        await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=60_000)
+        # 180 s: with 20 Chromium renderers on 2 busy cores, 15 of 20 first loads once took over 60 s
+        await page.goto(f"{base}/{PAGE[family]}?op={ex.op}&example={ex.id}", timeout=180_000)
         fig = "[data-testid=scatter-figure]"
-        await page.wait_for_selector(f"{fig}[data-ready='1']", timeout=60_000)
+        await page.wait_for_selector(f"{fig}[data-ready='1']", timeout=180_000)
         await page.get_by_test_id("player-play").click()
         n = await page.evaluate(f"() => Number(document.querySelector('{fig}').closest('[data-testid=scatter-player]')"
                                 ".querySelector('[data-testid=player-slider]').max)")

@@ -84,11 +84,12 @@ JAX_DUP_NONE = ("JAX leaves the winner undefined under .set with duplicate indic
 JAX_DTYPES = ("64-bit dtypes need jax.config.update('jax_enable_x64', True); without it int64 / float64 "
               "silently become 32-bit")
 NO_MEAN = "n/a: this mapping has no mean"
-WEBNN_NEG = ("the WebNN draft accepts negative indices and counts them from the end (not executed here: "
-             "no WebNN implementation in this sandbox)")
-WEBNN_OOR = ("implementation-defined in the WebNN draft (clamped or an error depending on the backend); "
-             "ONNX requires an error")
-WEBNN_DTYPES = "indices int32 or int64 (int32 only on some backends); data float32, float16, int32, uint32, int8, uint8"
+WEBNN_NEG = ("unverified here (no WebNN implementation in this sandbox): treat negative indices as unsupported and "
+             "add the axis size first, as the ONNX text does")
+WEBNN_OOR = ("unverified here: implementations may clamp out-of-range indices instead of failing; ONNX requires an "
+             "error, so check the range before calling")
+WEBNN_DTYPES = ("indices int32 (int64 only where the backend supports it); input and updates share one data type; "
+                "unverified here")
 INIT_ALWAYS = "the cell's current value always takes part (use_init_val = true); no switch"
 WEBNN_DOCS = "https://www.w3.org/TR/webnn/"
 

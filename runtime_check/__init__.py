@@ -8,7 +8,8 @@ reference kernels through ``Node.evaluate``; see :mod:`runtime_check.openvino_ba
 * :func:`runtimes_for` - which runtimes can execute an operator version (from its registry record);
 * :func:`run` - one single-node model of that exact version, in this process;
 * :func:`run_guarded` - the same in a child process with a timeout (crashes and hangs become errors);
-* :func:`compare` - scatter_core next to every available runtime, with known divergences named.
+* :func:`compare` - scatter_core next to every available runtime, with known divergences named;
+* :func:`verified_versions`, :func:`version_skew` - the runtime versions semantics.md was verified on.
 
 Importing this package never imports onnx, onnxruntime or openvino: they are
 imported inside the functions that need them.
@@ -19,9 +20,10 @@ from .compare import Comparison, compare, differing_cells
 from .core import available, not_runnable_reason, run, runtimes_for, stand_in
 from .divergences import DOCUMENTED, KNOWN_DIVERGENCES, OBSERVED, Divergence, RuntimeCase
 from .guarded import is_crash, run_guarded
+from .pins import pins_in, verified_versions, version_skew
 
 __all__ = [
     "DOCUMENTED", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "Comparison", "Divergence", "RunResult", "RuntimeCase",
     "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "run", "run_guarded",
-    "runtimes_for", "stand_in",
+    "pins_in", "runtimes_for", "stand_in", "verified_versions", "version_skew",
 ]

@@ -7,9 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import scatter_core
-from scatter_core import ScatterError, get_spec
-from scatter_core.checks import coerce_updates, is_typed
-from scatter_core.spec import OpSpec
+from scatter_core import OpSpec, ScatterError, coerce_updates, get_spec, is_typed
 
 from ._common import RUNTIMES, RunResult, error_text, input_arrays
 from .core import available, not_runnable_reason, run, runtimes_for, stand_in
@@ -124,7 +122,7 @@ def _compare_one(runtime: str, result: RunResult, case: RuntimeCase, op_name: st
     return Comparison(
         agree=False, outcome=outcome, divergence=found.label if found else None,
         known_divergence=found.label if found and found.documented else None,
-        divergence_text=found.text if found else None, new=not (found and found.documented),
+        divergence_text=found.text_for(case.spec) if found else None, new=not (found and found.documented),
         **extra, **common)
 
 

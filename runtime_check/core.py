@@ -6,8 +6,7 @@ import functools
 import importlib.metadata
 import importlib.util
 
-from scatter_core import get_spec
-from scatter_core.spec import OpSpec
+from scatter_core import OpSpec, get_spec
 
 from ._common import ENGINE_RUNTIMES, RUNTIME_FRAMEWORK, RUNTIMES, RunResult, check_runtime_name, error_text
 

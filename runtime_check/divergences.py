@@ -30,8 +30,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 import scatter_core
-from scatter_core import ScatterError, versions_of
-from scatter_core.spec import OpSpec
+from scatter_core import OPERATORS_LIST, REDUCTIONS, OpSpec, ScatterError, truncate_mean, versions_of
 
 OUTCOMES = ("value", "refused", "accepted", "crash")
 
@@ -106,10 +105,23 @@ class Divergence:
     relation: Callable[[np.ndarray, np.ndarray], bool] | None = None  # (core output, runtime output) -> explained?
     error: str | None = None  # regex the runtime's error message must match
     documented: bool = True
+    topic: str = ""  # the registry RuntimeNote topic recording this behaviour (OBSERVED: its words come from there)
+    families: tuple[str, ...] = ()  # the operator families it concerns (empty: any)
+
+    def text_for(self, spec: OpSpec) -> str:
+        """The behaviour in words: semantics.md's (DOCUMENTED), or the registry note of ``spec`` (or of any
+        record) on this divergence's topic (OBSERVED: the registry holds each observation once)."""
+        if self.text:
+            return self.text
+        mine = [n for n in spec.notes_on(self.topic) if not n.documented]
+        notes = mine or [n for s in OPERATORS_LIST for n in s.notes_on(self.topic) if not n.documented][:1]
+        return "Not in semantics.md: " + " ".join(f"{n.runtimes}: {n.text}." for n in notes) if notes else ""
 
     def matches(self, case: RuntimeCase, outcome: str, output: np.ndarray | None, error: str | None,
                 core_output: np.ndarray | None = None) -> bool:
         if outcome != self.outcome or case.runtime not in self.runtimes:
+            return False
+        if self.families and case.spec.family not in self.families:
             return False
         try:
             if not self.applies(case):
@@ -123,8 +135,8 @@ class Divergence:
             if self.relation is not None:
                 if core_output is None or output is None or not self.relation(core_output, output):
                     return False
-        except (ValueError, TypeError, IndexError, KeyError, OverflowError, ZeroDivisionError, AttributeError):
-            return False  # (AttributeError: a predicate about indices on a case whose indices are None)
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError, ZeroDivisionError):
+            return False
         return True
 
 
@@ -133,12 +145,17 @@ def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
+def _float_bits_differ(core: np.ndarray, runtime: np.ndarray) -> np.ndarray | None:
+    """Mask of the cells whose bits differ, for two float outputs of one dtype and shape (else None)."""
+    if core.dtype != runtime.dtype or core.shape != runtime.shape or core.dtype.kind != "f":
+        return None
+    return core.view(f"u{core.dtype.itemsize}") != runtime.view(f"u{core.dtype.itemsize}")
+
+
 def _only_zero_signs_differ(core: np.ndarray, runtime: np.ndarray) -> bool:
     """Equal as numbers (-0.0 == 0.0) and every differing bit pattern is a zero of either sign."""
-    if core.dtype != runtime.dtype or core.shape != runtime.shape or core.dtype.kind != "f":
-        return False
-    differ = core.view(f"u{core.dtype.itemsize}") != runtime.view(f"u{core.dtype.itemsize}")
-    return bool(differ.any() and (core[differ] == 0).all() and (runtime[differ] == 0).all())
+    differ = _float_bits_differ(core, runtime)
+    return bool(differ is not None and differ.any() and (core[differ] == 0).all() and (runtime[differ] == 0).all())
 
 
 def _is_ov(case: RuntimeCase) -> bool:
@@ -169,22 +186,21 @@ def _version_with_spelling(case: RuntimeCase) -> OpSpec | None:
 
 def _truncated_mean(case: RuntimeCase):
     """OpenVINO CPU's integer mean: the (wrapped) sum divided by the count, truncated toward zero."""
-    spelling = case.spec.spelling_of("sum")
-    use_init = bool(case.attrs.get("use_init_val", True))
-    total = case.core(reduction=spelling)
-    counts = case.core(data=np.zeros(case.data.shape, np.int64),
-                       updates=np.ones(case.updates.shape, np.int64), reduction=spelling, use_init_val=False)
-    if total is None or counts is None:
+    attrs = {k: v for k, v in {**case.attrs, "reduction": case.spec.spelling_of("mean")}.items() if v is not None}
+    try:
+        with np.errstate(all="ignore"):
+            t = scatter_core.trace(case.spec, case.data, case.indices, case.updates, **attrs)
+    except ScatterError:
         return None
-    n = counts + int(use_init)
-    s = total.astype(np.int64)
-    quotient = np.sign(s) * (np.abs(s) // np.maximum(n, 1))
-    return np.where(counts > 0, quotient, case.data).astype(case.data.dtype)
+    cells, acc, count = t.mean_parts()
+    out = case.data.copy()
+    out.reshape(-1)[cells] = truncate_mean(acc, count).astype(case.data.dtype)
+    return out
 
 
 def _k_zero(case: RuntimeCase) -> bool:
     shape = case.indices.shape
-    return case.spec.family == "nd" and len(shape) >= 1 and shape[-1] == 0 and int(np.prod(shape[:-1])) > 0
+    return len(shape) >= 1 and shape[-1] == 0 and int(np.prod(shape[:-1])) > 0
 
 
 def _computed_in(dtype):
@@ -211,14 +227,14 @@ def _negatives(case: RuntimeCase) -> bool:
 
 def _below_minus_s(case: RuntimeCase) -> bool:
     axis = case.axis
-    if axis is None or case.spec.family != "elements" or not case.indices.size:
+    if axis is None or not case.indices.size:
         return False
     return int(case.indices.astype(np.int64).min()) < -case.data.shape[axis]
 
 
 def _non_axis_dim_larger(case: RuntimeCase) -> bool:
     axis = case.axis
-    if case.spec.family != "elements" or axis is None or case.indices.ndim != case.data.ndim:
+    if axis is None or case.indices.ndim != case.data.ndim:
         return False
     return any(n > d for i, (n, d) in enumerate(zip(case.indices.shape, case.data.shape)) if i != axis)
 
@@ -253,20 +269,20 @@ DOCUMENTED: tuple[Divergence, ...] = (
         "OV-ref floors, OV-CPU truncates toward zero (static_cast<T>(double(sum)/N)): data 0, updates [-3] gives "
         "-2 in OV-ref, -1 on OV-CPU. Follow the spec: floor.",
         "semantics.md §2 Reductions, exact results: mean",
-        quote="**OV-ref floors; OV-CPU truncates toward zero**", model=_truncated_mean),
+        quote="**OV-ref floors; OV-CPU truncates toward zero**", model=_truncated_mean, topic="integer-mean"),
     Divergence(
         "k-zero-noop", OV_CPU, "value", _k_zero,
         "k == 0 (indices.shape[-1] == 0): every tuple addresses the whole tensor; ORT, onnx.reference and OV-ref "
         "replace (none) or accumulate into the whole tensor. OV-CPU: silent no-op (it returns early because the "
         "indices tensor has 0 elements).",
         "semantics.md §2 Reductions, exact results: k == 0",
-        quote="**OV-CPU: silent no-op**", model=lambda c: c.data.copy()),
+        quote="**OV-CPU: silent no-op**", model=lambda c: c.data.copy(), topic="k-zero", families=("nd",)),
     Divergence(
         "int64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.int64,
         "OV-CPU computes int64 data in int32: 2^40+3 comes back as 3 (all five OV ops). Keep i64 values in "
         "int32 range when comparing with OV-CPU.",
         "semantics.md §2 Reductions, exact results: Overflow",
-        quote="**OV-CPU computes int64 data in int32**", model=_computed_in(np.int32)),
+        quote="**OV-CPU computes int64 data in int32**", model=_computed_in(np.int32), topic="int64"),
     Divergence(
         "f16-accumulation", OV_BOTH, "value",
         lambda c: c.data.dtype == np.float16 and c.canonical in ("sum", "prod", "mean", "sub"),
@@ -274,7 +290,7 @@ DOCUMENTED: tuple[Divergence, ...] = (
         "rounds per step (2048). (Exactly: the result is computed in float32 and rounded to float16 once.)",
         "semantics.md §2 Reductions, exact results: Overflow",
         quote="OV accumulates f16 sums in wider precision (2048+1+1 = 2050, CPU and ref)",
-        model=_computed_in(np.float32)),
+        model=_computed_in(np.float32), topic="float16"),
     # ------------------------------------------------------------ the runtime refuses an allowed case
     Divergence(
         "f16-add-mul-refused", ORT, "refused",
@@ -282,47 +298,46 @@ DOCUMENTED: tuple[Divergence, ...] = (
         "ORT refuses float16 data with add/mul (ScatterND and ScatterElements).",
         "semantics.md §2 Reductions, exact results: Overflow",
         quote="ORT refuses f16 with add/mul (both ops) and ScatterND f16 with max/min",
-        error=r"MLFloat16 data type is not supported"),
+        error=r"MLFloat16 data type is not supported", topic="float16"),
     Divergence(
         "f16-nd-maxmin-refused", ORT, "refused",
-        lambda c: (_is_onnx(c) and c.spec.family == "nd" and c.data.dtype == np.float16
-                   and c.canonical in ("max", "min")),
+        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("max", "min"),
         "ORT refuses float16 ScatterND with max/min.",
         "semantics.md §2 Reductions, exact results: Overflow",
         quote="ORT refuses f16 with add/mul (both ops) and ScatterND f16 with max/min",
-        error=r"MLFloat16 data type is not supported"),
+        error=r"MLFloat16 data type is not supported", topic="float16", families=("nd",)),
     Divergence(
         "bool-maxmin-refused", ORT, "refused",
         lambda c: _is_onnx(c) and c.data.dtype == np.bool_ and c.canonical in ("max", "min"),
         "bool: ORT add = OR, mul = AND, but ORT refuses max/min on bool (\"bool data type is not supported with "
         "ScatterND opset 18 when reduction is 'max'\"); onnx.reference gives max = OR, min = AND.",
         "semantics.md §2 Reductions, exact results: bool",
-        quote="ORT **refuses** max/min on bool", error=r"bool data type is not supported"),
+        quote="ORT **refuses** max/min on bool", error=r"bool data type is not supported", topic="bool"),
     Divergence(
         "scalar-indices-refused", OV_CPU, "refused",
-        lambda c: c.spec.family == "update" and c.indices.ndim == 0,
+        lambda c: c.indices.ndim == 0,
         "ScatterUpdate-3: 0-D indices are allowed (spec, OV-ref); OV-CPU refuses them.",
         "semantics.md §2 Per-operator table: ScatterUpdate-3; §4",
-        quote="0-D indices allowed (*spec*, OV-ref; OV-CPU refuses)", error=r"do not support scalar input"),
+        quote="0-D indices allowed (*spec*, OV-ref; OV-CPU refuses)", error=r"do not support scalar input", topic="scalar-indices", families=("update",)),
     Divergence(
         "scalar-updates-refused", OV_CPU, "refused",
-        lambda c: (c.spec.family == "nd" and c.spec.one_element_for_scalar_updates and c.indices.ndim >= 1
+        lambda c: (c.spec.one_element_for_scalar_updates and c.indices.ndim >= 1
                    and _expected_nd_updates_shape(c) == () and c.updates.shape == (1,)),
         "ScatterNDUpdate: \"0-D updates may be a 1-element tensor\" (spec; OV-ref accepts, OV-CPU refuses).",
         "semantics.md §2 Per-operator table: ScatterNDUpdate-3; §4",
         quote="\"0-D updates may be a 1-element tensor\" (*spec*; OV-ref OK, OV-CPU refuses)",
-        error=r"expectUpdateShape"),
+        error=r"expectUpdateShape", topic="scalar-updates", families=("nd",)),
     Divergence(
         "mean-i8-no-reference-kernel", OV_REF, "refused",
         lambda c: c.canonical == "mean" and c.data.dtype in (np.int8, np.uint8),
         "int8/uint8 mean: OV-ref has no kernel (evaluate returns False), so only OV-CPU's truncation is observable.",
         "semantics.md §2 Reductions, exact results: mean",
-        quote="i8/u8: OV-ref has no kernel (`evaluate` returns False)", error=r"Node\.evaluate returned False"),
+        quote="i8/u8: OV-ref has no kernel (`evaluate` returns False)", error=r"Node\.evaluate returned False", topic="integer-mean"),
     Divergence(
         "no-scatter-kernel", ONNX_REF, "refused", lambda c: c.spec.op_type == "Scatter",
         "onnx.reference has no Scatter kernel (any opset); ScatterElements-11 is Scatter-11's runtime stand-in.",
         "semantics.md §2 (Scatter-11)",
-        quote="onnx.reference has no `Scatter` kernel", error=r"No registered implementation for operator 'Scatter'"),
+        quote="onnx.reference has no `Scatter` kernel", error=r"No registered implementation for operator 'Scatter'", topic="runnable"),
     # ------------------------------------------------------------ the runtime accepts a forbidden case
     Divergence(
         "negative-index-accepted", OV_BOTH, "accepted",
@@ -332,14 +347,14 @@ DOCUMENTED: tuple[Divergence, ...] = (
         "semantics.md §2 Per-operator table; §3 errata 5",
         quote="runtimes accept and normalize it",
         model=lambda c: c.core(dataclasses.replace(
-            c.spec, index_rule=dataclasses.replace(c.spec.index_rule, negative="allowed")))),
+            c.spec, index_rule=dataclasses.replace(c.spec.index_rule, negative="allowed"))), topic="negative-index"),
     Divergence(
         "maxmin-accepted-at-opset-16", ORT, "accepted",
         lambda c: (_is_onnx(c) and _has_reduction_attr(c) and _unknown_to_version(c)
                    and _version_with_spelling(c) is not None and _version_with_spelling(c).version > c.spec.version),
         "ORT accepts reduction max/min at opset 16 (the text allows only none/add/mul) and computes them.",
         "semantics.md §2 Invalid inputs: reduction not in that version; §3 errata 8",
-        quote="**opset 16 accepts `max`/`min`**", model=lambda c: c.core(_version_with_spelling(c))),
+        quote="**opset 16 accepts `max`/`min`**", model=lambda c: c.core(_version_with_spelling(c)), topic="reduction"),
     Divergence(
         "unknown-reduction-ignored", ORT, "accepted",
         lambda c: (_is_onnx(c) and _has_reduction_attr(c) and _unknown_to_version(c)
@@ -347,7 +362,7 @@ DOCUMENTED: tuple[Divergence, ...] = (
         "ORT: unknown reduction strings (sum, mean, bogus, ADD) silently behave as none; the checker does not "
         "validate values.",
         "semantics.md §2 Invalid inputs: reduction not in that version; §3 errata 8",
-        quote="**silently behave as none**", model=lambda c: c.core(reduction=c.spec.default_reduction)),
+        quote="**silently behave as none**", model=lambda c: c.core(reduction=c.spec.default_reduction), topic="reduction"),
     Divergence(
         "reduction-not-validated", ONNX_REF, "accepted",
         lambda c: _is_onnx(c) and _unknown_to_version(c),
@@ -356,7 +371,7 @@ DOCUMENTED: tuple[Divergence, ...] = (
         "semantics.md §2 Invalid inputs: reduction not in that version",
         quote="not validated at all (applies add/mul/max/min even at opset 11/13)",
         model=lambda c: (c.core(_version_with_spelling(c)) if _version_with_spelling(c) is not None
-                         else c.core(versions_of(c.spec.op_type)[-1], reduction="none"))),
+                         else c.core(versions_of(c.spec.op_type)[-1], reduction="none")), topic="reduction"),
     Divergence(
         "reduction-case-insensitive", OV_BOTH, "accepted",
         lambda c: _is_ov(c) and _unknown_to_version(c) and c.reduction.lower() in c.spec.reduction_spellings,
@@ -364,129 +379,105 @@ DOCUMENTED: tuple[Divergence, ...] = (
         "an error.",
         "semantics.md §2 Invalid inputs: reduction not in that version",
         quote="**case-insensitive** (`SUM`, `Sum`, `MEAN`, `NONE` accepted)",
-        model=lambda c: c.core(reduction=c.reduction.lower())),
+        model=lambda c: c.core(reduction=c.reduction.lower()), topic="reduction"),
     Divergence(
         "non-axis-dim-aliasing", OV_BOTH, "accepted", _non_axis_dim_larger,
         "An indices dimension larger than data's on a non-axis dimension: OV-CPU and OV-ref accept it and the "
         "writes alias into the next row ((0, 3) lands on (1, 0)).",
         "semantics.md §2 Invalid inputs",
-        quote="**accepted, writes alias into the next row** (e.g. (0,3)→(1,0))", model=_aliasing),
+        quote="**accepted, writes alias into the next row** (e.g. (0,3)→(1,0))", model=_aliasing, topic="dims", families=("elements",)),
     Divergence(
         "axis-dim-accepted", OV_BOTH, "accepted",
-        lambda c: (_is_ov(c) and c.spec.family == "elements" and not c.spec.axis_dim_may_exceed
+        lambda c: (_is_ov(c) and not c.spec.axis_dim_may_exceed
                    and c.axis is not None and c.indices.ndim == c.data.ndim
                    and c.indices.shape[c.axis] > c.data.shape[c.axis]),
         "ScatterElementsUpdate-3: the text wants every indices dim <= data's; the runtimes accept a larger axis "
         "dimension.",
         "semantics.md §2 Per-operator table: ScatterElementsUpdate-3",
         quote="(runtimes accept axis dim larger)",
-        model=lambda c: c.core(dataclasses.replace(c.spec, axis_dim_may_exceed=True))),
+        model=lambda c: c.core(dataclasses.replace(c.spec, axis_dim_may_exceed=True)), topic="axis-dim", families=("elements",)),
     Divergence(
         "updates-shape-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.spec.family == "elements" and c.updates.shape != c.indices.shape,
+        lambda c: _is_onnx(c) and c.updates.shape != c.indices.shape,
         "Elements ops, updates shape != indices shape: onnx.reference silently ignores it.",
-        "semantics.md §2 Invalid inputs", quote="**silently ignored**"),
+        "semantics.md §2 Invalid inputs", quote="**silently ignored**", topic="shape", families=("elements",)),
     Divergence(
         "indices-rank-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.spec.family == "elements" and c.indices.ndim != c.data.ndim,
+        lambda c: _is_onnx(c) and c.indices.ndim != c.data.ndim,
         "Elements ops, indices rank != data rank: onnx.reference raises no error.",
-        "semantics.md §2 Invalid inputs", quote="| indices rank ≠ data rank (Elements) | error | no error |"),
+        "semantics.md §2 Invalid inputs", quote="| indices rank ≠ data rank (Elements) | error | no error |", topic="shape", families=("elements",)),
     Divergence(
         "nd-int32-indices-accepted", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.spec.family == "nd" and c.indices.dtype == np.int32,
+        lambda c: _is_onnx(c) and c.indices.dtype == np.int32,
         "int32 indices on ScatterND: ORT rejects them (type constraint), onnx.reference accepts them.",
         "semantics.md §2 Invalid inputs",
         quote="| int32 indices on ScatterND | rejected (type constraint) | accepted |",
-        model=lambda c: c.core(indices=c.indices.astype(np.int64))),
+        model=lambda c: c.core(indices=c.indices.astype(np.int64)), topic="index-dtype", families=("nd",)),
     # ------------------------------------------------------------ the runtime process dies
     Divergence(
         "index-below-range-crash", OV_CPU, "crash", lambda c: _is_ov(c) and _below_minus_s(c),
         "An index below -s: the OV-CPU Elements ops (v3/v12) have no lower-bound check and segfault.",
         "semantics.md §2 Invalid inputs",
-        quote="Elements ops (v3/v12): **segfault** (no lower-bound check)", error=r"crashed"),
+        quote="Elements ops (v3/v12): **segfault** (no lower-bound check)", error=r"crashed", topic="index-range", families=("elements",)),
 )
 
-# OpenVINO reference kernels that Node.evaluate lacks, by family (observed; see OBSERVED below).
-_NO_REFERENCE_KERNEL = {
-    "elements": ("int8", "uint8", "uint16", "float64"),
-    "nd": ("int8", "int16", "uint8", "uint16", "float64"),
-    # SliceScatter-15: no Node.evaluate kernel at all (the wheel wires it only into the TEMPLATE plugin)
-    "slice": ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
-              "float32", "float64"),
-}
 OBSERVED_SOURCE = "runtime_check tests on onnx 1.23.2 / onnxruntime 1.31.1 / OpenVINO 2026.4.1, 2026-11-22"
 
+def observed(label: str, runtimes: tuple[str, ...], outcome: str, applies, topic: str, **how) -> Divergence:
+    """An OBSERVED divergence: its words are the registry's RuntimeNote on ``topic`` (recorded once, there)."""
+    return Divergence(label, runtimes, outcome, applies, "", OBSERVED_SOURCE, documented=False, topic=topic, **how)
+
+
+def _only_nan_cells_differ(core: np.ndarray, runtime: np.ndarray) -> bool:
+    """Every differing cell is NaN in scatter_core's output (a NaN took part) and a number in the runtime's."""
+    differ = _float_bits_differ(core, runtime)
+    return bool(differ is not None and differ.any() and np.isnan(core[differ]).all()
+                and not np.isnan(runtime[differ]).any())
+
+
+def _only_infinities_became_finite_max(core: np.ndarray, runtime: np.ndarray) -> bool:
+    """Every differing cell is ±inf in scatter_core's output and ±(largest finite value) in the runtime's."""
+    differ = _float_bits_differ(core, runtime)
+    return bool(differ is not None and differ.any() and np.isinf(core[differ]).all()
+                and (runtime[differ] == np.sign(core[differ]) * np.finfo(core.dtype).max).all())
+
+
+def _nan_undefined(c: RuntimeCase) -> bool:
+    return c.data.dtype.kind == "f" and c.canonical is not None and REDUCTIONS[c.canonical].nan_undefined
+
+
 OBSERVED: tuple[Divergence, ...] = (
-    Divergence(
-        "bool-sum-sub-as-uint8", OV_CPU, "value",
-        lambda c: c.data.dtype == np.bool_ and c.canonical in ("sum", "sub"),
-        "Not in semantics.md (which says OV-CPU = OV-ref: sum = OR, sub = XOR): the OpenVINO CPU plugin adds "
-        "and subtracts bool tensors as uint8 and converts to bool at the end, so with several updates to one cell "
-        "False - True - True = 254 -> True (XOR: False) and False + 256 x True = 0 -> False (OR: True). The "
-        "reference implementation gives XOR / OR.", OBSERVED_SOURCE, model=_bool_as_uint8, documented=False),
-    Divergence(
-        "f64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.float64,
-        "Not in semantics.md: the OpenVINO CPU plugin computes float64 data in float32 (0.1 + 1e-10 comes back "
-        "as 0.10000000149011612), as it computes int64 in int32.", OBSERVED_SOURCE,
-        model=_computed_in(np.float32), documented=False),
-    Divergence(
-        "signed-zero-tie", ORT + ONNX_REF + OV_BOTH, "value",
-        lambda c: c.data.dtype.kind == "f" and c.canonical in ("max", "min"),
-        "Not in semantics.md, and no spec text says: max/min of +0.0 and -0.0 (equal values) keep the cell's "
-        "current zero on some runtimes and take the update's on others. scatter_core (NumPy maximum/minimum) "
-        "takes the update for float32/float64 but keeps the current value for float16; onnxruntime takes the "
-        "update; OV-CPU keeps the current value; OV-ref ScatterElementsUpdate takes the update, OV-ref "
-        "ScatterNDUpdate keeps it; onnx.reference ScatterElements keeps it, onnx.reference ScatterND behaves "
-        "like NumPy. Only the sign of a zero differs.", OBSERVED_SOURCE, relation=_only_zero_signs_differ,
-        documented=False),
-    Divergence(
-        "scatter-update-reference-nd-indices", OV_REF, "value",
-        lambda c: c.spec.family == "update" and (c.indices.ndim >= 2 or 1 in c.data.shape[1:]),
-        "Not in semantics.md: OpenVINO's reference ScatterUpdate-3 reads updates at wrong offsets for some "
-        "shapes: multi-dimensional indices (e.g. indices [[0], [1], [2]] of shape (3, 1) on data (3, 2), axis 0: "
-        "rows [1, 2], [2, 3], [3, 4] instead of [1, 2], [3, 4], [5, 6]: the slice size is not applied), and "
-        "data with a length-1 trailing axis (data (2, 3, 1), indices [0, 1], axis 0: slice 1 reads [2, 3, 4] "
-        "instead of [4, 5, 6]). The CPU plugin and scatter_core agree with the spec's formula.",
-        OBSERVED_SOURCE, documented=False),
-    Divergence(
-        "reference-no-kernel", OV_REF, "refused",
-        lambda c: c.data.dtype.name in _NO_REFERENCE_KERNEL.get(c.spec.family, ()),
-        "Not in semantics.md (which names only int8/uint8 mean): OpenVINO's reference implementation "
-        "(Node.evaluate) has no ScatterElementsUpdate kernel for int8, uint8, uint16 and float64 data and no "
-        "ScatterNDUpdate kernel for int8, int16, uint8, uint16 and float64 data, whatever the reduction, and no "
-        "SliceScatter-15 kernel at all (constant folding leaves the node in place too).",
-        OBSERVED_SOURCE, error=r"Node\.evaluate returned False", documented=False),
-    Divergence(
-        "scatter-update-scalar-updates-reference", OV_REF, "refused",
-        lambda c: c.spec.family == "update" and c.indices.ndim == 0 and c.data.ndim == 1,
-        "Not in semantics.md (which says OV-ref accepts 0-D indices for ScatterUpdate-3): with 1-D data (so "
-        "0-D updates too) the reference implementation fails with 'vector::_M_range_check'. With data of rank "
-        ">= 2 it accepts 0-D indices as documented.", OBSERVED_SOURCE, error=r"_M_range_check", documented=False),
-    Divergence(
-        "updates-dtype-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.updates.dtype != c.data.dtype,
-        "Not in semantics.md: onnx.reference does not check that data and updates share one type T (onnx's "
-        "checker, onnxruntime and both specs do): float32 data with int64 updates runs, the updates cast to "
-        "data's dtype.", OBSERVED_SOURCE,
-        model=lambda c: c.core(updates=c.updates.astype(c.data.dtype)), documented=False),
-    Divergence(
-        "index-below-range-silent", OV_CPU, "accepted", lambda c: _is_ov(c) and _below_minus_s(c),
-        "Not in semantics.md (which says: segfault): an index a little below -s (e.g. -5 on an axis of size 2) "
-        "does not always crash the CPU plugin; the write lands outside the output buffer and the call returns. "
-        "Same missing lower-bound check; the result is undefined.", OBSERVED_SOURCE, documented=False),
-    Divergence(
-        "scatter-update-rank1-negative-unchecked", OV_CPU, "crash",
-        lambda c: c.spec.family == "update" and c.data.ndim == 1 and _negatives(c),
-        "Not in semantics.md (which says OV-CPU raises for a negative ScatterUpdate-3 index): with 1-D data the "
-        "CPU plugin does not check the index; -1 on a size-4 tensor crashes the process (SIGSEGV; -2 on size 2: "
-        "SIGABRT 'munmap_chunk(): invalid pointer'). With data of rank >= 2 it raises as documented.",
-        OBSERVED_SOURCE, error=r"crashed", documented=False),
-    Divergence(
-        "scatter-update-rank1-negative-ignored", OV_CPU, "accepted",
-        lambda c: c.spec.family == "update" and c.data.ndim == 1 and _negatives(c),
-        "Not in semantics.md: see scatter-update-rank1-negative-unchecked; when it does not crash (-4 or -5 on "
-        "size 4) the negative index writes nothing.", OBSERVED_SOURCE,
-        model=lambda c: c.data.copy(), documented=False),
+    observed("bool-sum-sub-as-uint8", OV_CPU, "value",
+             lambda c: c.data.dtype == np.bool_ and c.canonical in ("sum", "sub"), "bool", model=_bool_as_uint8),
+    observed("f64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.float64, "float64",
+             model=_computed_in(np.float32)),
+    observed("signed-zero-tie", ORT + ONNX_REF + OV_BOTH, "value",
+             lambda c: c.data.dtype.kind == "f" and c.canonical in ("max", "min"), "signed-zero",
+             relation=_only_zero_signs_differ),
+    observed("nan-in-max-min", ORT + ONNX_REF + OV_BOTH, "value", _nan_undefined, "nan-max-min",
+             relation=_only_nan_cells_differ),
+    observed("use-init-val-flt-max", OV_BOTH, "value",
+             lambda c: (_nan_undefined(c) and not bool(c.attrs.get("use_init_val", True))),
+             "use-init-val-infinity", relation=_only_infinities_became_finite_max),
+    observed("scatter-update-reference-nd-indices", OV_REF, "value",
+             lambda c: c.indices.ndim >= 2 or 1 in c.data.shape[1:], "updates-offsets", families=("update",)),
+    observed("reference-no-kernel", OV_REF, "refused",
+             lambda c: c.data.dtype.name in c.spec.extra.get("openvino_reference_no_kernel", ()),
+             "reference-kernels", error=r"Node\.evaluate returned False"),
+    observed("scatter-update-scalar-updates-reference", OV_REF, "refused",
+             lambda c: c.indices.ndim == 0 and c.data.ndim == 1, "scalar-indices", error=r"_M_range_check",
+             families=("update",)),
+    observed("updates-dtype-not-validated", ONNX_REF, "accepted",
+             lambda c: _is_onnx(c) and c.updates.dtype != c.data.dtype, "dtype-mismatch",
+             model=lambda c: c.core(updates=c.updates.astype(c.data.dtype))),
+    observed("index-below-range-silent", OV_CPU, "accepted", lambda c: _is_ov(c) and _below_minus_s(c),
+             "index-range-silent", families=("elements",)),
+    observed("scatter-update-rank1-negative-unchecked", OV_CPU, "crash",
+             lambda c: c.data.ndim == 1 and _negatives(c), "negative-index", error=r"crashed",
+             families=("update",)),
+    observed("scatter-update-rank1-negative-ignored", OV_CPU, "accepted",
+             lambda c: c.data.ndim == 1 and _negatives(c), "negative-index", model=lambda c: c.data.copy(),
+             families=("update",)),
 )
 
 
@@ -496,7 +487,7 @@ def _write_indices(c: RuntimeCase) -> np.ndarray:
 
 
 def _cache_case(c: RuntimeCase) -> bool:
-    return c.spec.family == "cache" and c.data.ndim >= 2
+    return c.data.ndim >= 2  # (a divergence below names the family it concerns: families=("cache",))
 
 
 def _sequence(c: RuntimeCase) -> tuple[int, int]:
@@ -515,33 +506,18 @@ def _python_indexing_writes(c: RuntimeCase):
 
 
 NEWOPS_OBSERVED: tuple[Divergence, ...] = (
-    Divergence(
-        "tensorscatter-reference-negative-write-index", ONNX_REF, "accepted",
-        lambda c: _cache_case(c) and (_write_indices(c) < 0).any(),
-        "Not in semantics.md: onnx.reference's TensorScatter indexes the cache with write_indices[b] + s as "
-        "NumPy does, so a negative write index counts from the end (in both modes); onnxruntime refuses it "
-        "('write_indices[0] = -1 is negative'), as scatter_core does.", OBSERVED_SOURCE,
-        model=_python_indexing_writes, documented=False),
-    Divergence(
-        "tensorscatter-reference-write-indices-shape", ONNX_REF, "accepted",
-        lambda c: _cache_case(c) and _write_indices(c).shape != c.data.shape[:1],
-        "Not in semantics.md: onnx.reference does not check the shape of write_indices; it reads "
-        "write_indices[b] for each batch entry b, so (3,) or (2, 1) for a batch of 2 run. onnxruntime refuses "
-        "them at shape inference.", OBSERVED_SOURCE,
-        model=lambda c: c.core(indices=_write_indices(c).reshape(-1)[:c.data.shape[0]]), documented=False),
-    Divergence(
-        "tensorscatter-reference-int32-write-indices", ONNX_REF, "accepted",
-        lambda c: _cache_case(c) and _write_indices(c).dtype != np.int64,
-        "Not in semantics.md: onnx.reference accepts write_indices of another integer type (int32); the "
-        "operator's type constraint is tensor(int64) and onnxruntime refuses the model.", OBSERVED_SOURCE,
-        model=lambda c: c.core(indices=_write_indices(c).astype(np.int64)), documented=False),
-    Divergence(
-        "tensorscatter-reference-empty-update-bound", ONNX_REF, "accepted",
-        lambda c: _cache_case(c) and _sequence(c)[0] == 0 and c.attrs.get("mode", "linear") == "linear",
-        "Not in semantics.md: with an update of sequence length 0 onnx.reference writes nothing and so never "
-        "checks the linear-mode rule write_indices[b] + sequence_length <= max_sequence_length; onnxruntime "
-        "checks it and refuses a write index past the end.", OBSERVED_SOURCE,
-        model=lambda c: c.data.copy(), documented=False),
+    observed("tensorscatter-reference-negative-write-index", ONNX_REF, "accepted",
+             lambda c: _cache_case(c) and (_write_indices(c) < 0).any(), "negative-index",
+             model=_python_indexing_writes, families=("cache",)),
+    observed("tensorscatter-reference-write-indices-shape", ONNX_REF, "accepted",
+             lambda c: _cache_case(c) and _write_indices(c).shape != c.data.shape[:1], "shape",
+             model=lambda c: c.core(indices=_write_indices(c).reshape(-1)[:c.data.shape[0]]), families=("cache",)),
+    observed("tensorscatter-reference-int32-write-indices", ONNX_REF, "accepted",
+             lambda c: _cache_case(c) and _write_indices(c).dtype != np.int64, "index-dtype",
+             model=lambda c: c.core(indices=_write_indices(c).astype(np.int64)), families=("cache",)),
+    observed("tensorscatter-reference-empty-update-bound", ONNX_REF, "accepted",
+             lambda c: _cache_case(c) and _sequence(c)[0] == 0 and c.attrs.get("mode", "linear") == "linear",
+             "index-range", model=lambda c: c.data.copy(), families=("cache",)),
 )
 
 # ------------------------------------------------------------ SliceScatter-15 on OpenVINO (issue 16)
@@ -563,21 +539,13 @@ def _openvino_slice_shape(c: RuntimeCase) -> tuple | None:
     return scatter_core.families.family_of(c.spec).updates_shape(c.data.shape, None, {**c.attrs, "start": moved})
 
 
-SLICE_START_TEXT = (
-    "Not in semantics.md: with a negative step OpenVINO (Slice-8 and SliceScatter-15 shape inference, so the CPU "
-    "plugin and the reference alike) reads a start below -size as the first element, so start -8, stop -8, "
-    "step -1 on an axis of size 3 selects element 0; Python's slicing, which Slice-8's text says it follows, "
-    "selects nothing there. OpenVINO then wants updates of its own slice shape.")
-
 NEWOPS_OBSERVED += (
-    Divergence(
-        "slice-negative-step-start-below", OV_BOTH, "refused",
-        lambda c: c.spec.family == "slice" and _openvino_slice_shape(c) not in (None, c.updates.shape),
-        SLICE_START_TEXT, OBSERVED_SOURCE, error=r"not compatible with expected slice shape", documented=False),
-    Divergence(
-        "slice-negative-step-start-below-accepted", OV_CPU, "accepted",
-        lambda c: c.spec.family == "slice" and _openvino_slice_shape(c) == c.updates.shape,
-        SLICE_START_TEXT, OBSERVED_SOURCE, model=lambda c: c.core(start=_openvino_start(c)), documented=False),
+    observed("slice-negative-step-start-below", OV_BOTH, "refused",
+             lambda c: _openvino_slice_shape(c) not in (None, c.updates.shape), "negative-step-start",
+             error=r"not compatible with expected slice shape", families=("slice",)),
+    observed("slice-negative-step-start-below-accepted", OV_CPU, "accepted",
+             lambda c: _openvino_slice_shape(c) == c.updates.shape, "negative-step-start",
+             model=lambda c: c.core(start=_openvino_start(c)), families=("slice",)),
 )
 
 KNOWN_DIVERGENCES: tuple[Divergence, ...] = DOCUMENTED + OBSERVED + NEWOPS_OBSERVED

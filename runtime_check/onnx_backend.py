@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scatter_core.spec import OpSpec
+from scatter_core import OpSpec
 
 from ._common import input_arrays, int_list, node_inputs, python_scalar
 

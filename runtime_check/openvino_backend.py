@@ -55,7 +55,7 @@ import threading
 
 import numpy as np
 
-from scatter_core.spec import OpSpec
+from scatter_core import OpSpec
 
 from ._common import axis_array, input_arrays, int_list, node_inputs
 

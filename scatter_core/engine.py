@@ -101,40 +101,54 @@ def _is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def _int_attr(spec: OpSpec, a, raw):
+    arr = np.asarray(raw)
+    if arr.dtype.kind not in "iu" or arr.size != 1 or arr.ndim > 1:
+        raise ScatterError(f"{a.name} = {raw!r} must be one integer for {spec.name}", argument=a.name, rule="int")
+    return int(arr.reshape(()))
+
+
+def _ints_attr(spec: OpSpec, a, raw):
+    try:
+        arr = np.asarray(raw)
+    except (ValueError, TypeError):  # ragged
+        arr = np.asarray(None)
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+        raise ScatterError(f"{a.name} = {raw!r} must be a list of integers for {spec.name}", argument=a.name,
+                           rule="ints")
+    return tuple(int(v) for v in arr)
+
+
+def _bool_attr(spec: OpSpec, a, raw):
+    if isinstance(raw, (bool, np.bool_)) or (_is_int(raw) and raw in (0, 1)):
+        return bool(raw)
+    raise ScatterError(f"{a.name} = {raw!r} must be true or false", argument=a.name, rule="bool")
+
+
+def _str_attr(spec: OpSpec, a, raw):
+    if not isinstance(raw, str) or (a.choices and raw not in a.choices):
+        allowed = f"; allowed: {', '.join(repr(c) for c in a.choices)}" if a.choices else ""
+        raise ScatterError(f"{a.name} = {raw!r} is not allowed by {spec.name}{allowed}", argument=a.name,
+                           rule=a.name)
+    return raw
+
+
+# How an attribute of each AttrSpec kind is checked and normalised (beyond axis / reduction / use_init_val).
+ATTRIBUTE_KINDS = MappingProxyType({"int": _int_attr, "ints": _ints_attr, "bool": _bool_attr, "str": _str_attr})
+
+
 def _resolve_other(spec: OpSpec, a, raw):
-    """One attribute beyond axis / reduction / use_init_val, checked by its kind."""
+    """One attribute beyond axis / reduction / use_init_val, checked by its kind (None: left out)."""
     if raw is None:
         if a.required:
             raise ScatterError(f"{a.name} is a required {'input' if a.is_input else 'attribute'} of {spec.name}",
                                argument=a.name, rule="required")
         return None
-    if a.kind == "int":
-        arr = np.asarray(raw)
-        if arr.dtype.kind not in "iu" or arr.size != 1 or arr.ndim > 1:
-            raise ScatterError(f"{a.name} = {raw!r} must be one integer for {spec.name}", argument=a.name,
-                               rule="int")
-        return int(arr.reshape(()))
-    if a.kind == "ints":
-        try:
-            arr = np.asarray(raw)
-        except (ValueError, TypeError):
-            arr = np.asarray(None)
-        if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
-            raise ScatterError(f"{a.name} = {raw!r} must be a list of integers for {spec.name}",
-                               argument=a.name, rule="ints")
-        return tuple(int(v) for v in arr)
-    if a.kind == "bool":
-        if isinstance(raw, (bool, np.bool_)) or (_is_int(raw) and raw in (0, 1)):
-            return bool(raw)
-        raise ScatterError(f"{a.name} = {raw!r} must be true or false", argument=a.name, rule="bool")
-    if a.kind == "str":
-        if not isinstance(raw, str) or (a.choices and raw not in a.choices):
-            allowed = f"; allowed: {', '.join(repr(c) for c in a.choices)}" if a.choices else ""
-            raise ScatterError(f"{a.name} = {raw!r} is not allowed by {spec.name}{allowed}", argument=a.name,
-                               rule=a.name)
-        return raw
-    raise ScatterError(f"{spec.name}: attribute {a.name} has an unknown kind {a.kind!r}", argument=a.name,
-                       rule="kind")
+    check = ATTRIBUTE_KINDS.get(a.kind)
+    if check is None:
+        raise ScatterError(f"{spec.name}: attribute {a.name} has an unknown kind {a.kind!r}", argument=a.name,
+                           rule="kind")
+    return check(spec, a, raw)
 
 
 def prepare(op, data, indices, updates, attrs: Mapping) -> Case:

@@ -43,7 +43,14 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
 3. **One** ``OpSpec`` **record per version** in ``registry.py`` with
    ``family=<name>``; attributes the family needs beyond axis / reduction /
    use_init_val are ``AttrSpec`` records (kind "int", "ints", "str" with
-   ``choices``, or "bool"): the engine checks them generically.
+   ``choices``, or "bool"): the engine checks them generically
+   (``engine.ATTRIBUTE_KINDS``). ``inputs`` gives the operator's tensor inputs
+   as ``InputSpec(role, name)`` in its own order (default data, indices,
+   updates; TensorScatter-24: past_cache, update, write_indices); attributes
+   that the runtime takes as inputs have ``is_input=True`` and follow in
+   record order. The runtime backends and the ONNX export build
+   their models from these. Runtime observations are ``RuntimeNote`` records
+   there, once; a ``runtime_check`` divergence names its note's ``topic``.
 
 4. **One example file** in ``spec_examples/data/``.
 

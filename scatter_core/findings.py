@@ -230,6 +230,31 @@ def dtype_notes(trace):
                    details=MappingProxyType({"topic": topic}))
 
 
+def nan_in_max_min(trace):
+    """A NaN takes part in a max/min: neither spec defines the result, and the runtimes disagree."""
+    red = trace.reduction
+    if not red.nan_undefined or trace.data.dtype.kind != "f" or len(trace) == 0:
+        return None
+    w = trace.cell_writes
+    nan_taking_part = np.logical_or.reduceat(np.isnan(w.values), w.first)
+    if trace.use_init:
+        nan_taking_part |= np.isnan(trace.data.reshape(-1)[w.cells])
+    if not nan_taking_part.any():
+        return None
+    flat = w.cells[nan_taking_part]
+    cells = _cells(trace, flat)
+    n = int(flat.size)
+    shown = ", ".join(f"output{fmt_pos(c)}" for c in cells[:MAX_IN_MESSAGE]) + (" …" if n > MAX_IN_MESSAGE else "")
+    notes = trace.spec.notes_on("nan-max-min")
+    msg = (f"A NaN takes part in the {trace.resolved.reduction} of {n} cell{'s' if n != 1 else ''} ({shown}). Neither "
+           f"spec says what {red.name} gives with a NaN, and the runtimes disagree. Scatter Explorer keeps the NaN "
+           f"(NumPy {red.ufunc.__name__}: any NaN that takes part makes the cell NaN), as PyTorch's scatter_reduce "
+           f"is reported to (PyTorch is not run here)."
+           + (" Observed: " + " ".join(f"{x.runtimes} {x.text}." for x in notes) if notes else ""))
+    return Finding("nan-in-max-min", "warning", msg, cells, (),
+                   MappingProxyType({"topic": "nan-max-min", "count": n, "cells_flat": flat}))
+
+
 def use_init_val_no_effect(trace):
     if trace.spec.attribute("use_init_val") is None or trace.use_init or trace.reduction.ufunc is not None:
         return None
@@ -237,7 +262,7 @@ def use_init_val_no_effect(trace):
 
 
 CHECKS = (duplicate_index, order_dependent, float_order_sensitive, spec_disallows_duplicates,
-          integer_mean_rounding, int64_narrowing, plan_notes, dtype_notes, use_init_val_no_effect)
+          integer_mean_rounding, int64_narrowing, plan_notes, dtype_notes, nan_in_max_min, use_init_val_no_effect)
 
 
 def collect(trace) -> list[Finding]:

@@ -59,6 +59,7 @@ class Reduction:
     order_sensitive_for_floats: bool = False
     words: str = ""
     bool_words: str = ""
+    nan_undefined: bool = False  # neither spec says what a NaN taking part gives (max/min): a finding says so
 
     def describe(self, dtype: np.dtype) -> str:
         """What the reduction does to a cell of ``dtype``, in words."""
@@ -97,9 +98,11 @@ REDUCTIONS: dict[str, Reduction] = {
                   order_sensitive_for_floats=True,
                   words="the cell is multiplied by each update", bool_words="the cell becomes the logical AND of itself and each update"),
         Reduction("max", "max", np.maximum, np.logical_or, True, _lowest,
-                  words="the cell keeps the larger of its value and the update", bool_words="the cell becomes the logical OR of itself and each update"),
+                  words="the cell keeps the larger of its value and the update", bool_words="the cell becomes the logical OR of itself and each update",
+                  nan_undefined=True),
         Reduction("min", "min", np.minimum, np.logical_and, True, _highest,
-                  words="the cell keeps the smaller of its value and the update", bool_words="the cell becomes the logical AND of itself and each update"),
+                  words="the cell keeps the smaller of its value and the update", bool_words="the cell becomes the logical AND of itself and each update",
+                  nan_undefined=True),
         Reduction("sub", "-", np.subtract, np.logical_xor, True, _zero,
                   order_sensitive_for_floats=True,
                   words="each update is subtracted from the cell", bool_words="the cell becomes the logical XOR of itself and each update"),

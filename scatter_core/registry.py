@@ -94,22 +94,32 @@ OV_ND_SCALAR = RuntimeNote(
 
 # Observed by runtime_check's differential tests on the same pinned runtimes, but not in
 # ../shared/semantics.md (documented=False): the pages flag them as new.
-OV_REF_NO_KERNEL_ELEMENTS = RuntimeNote(
-    "reference-kernels", OV_REF,
-    "has no kernel for int8, uint8, uint16 or float64 data, whatever the reduction (Node.evaluate returns "
-    "False); semantics.md names only int8/uint8 mean", documented=False)
-OV_REF_NO_KERNEL_ND = RuntimeNote(
-    "reference-kernels", OV_REF,
-    "has no kernel for int8, int16, uint8, uint16 or float64 data, whatever the reduction (Node.evaluate "
-    "returns False)", documented=False)
+# The data dtypes OpenVINO's reference implementation has no kernel for (Node.evaluate returns False),
+# by operator: runtime_check's divergence reads the record's extra["openvino_reference_no_kernel"].
+OV_REF_NO_KERNEL_ELEMENTS_DTYPES = ("int8", "uint8", "uint16", "float64")
+OV_REF_NO_KERNEL_ND_DTYPES = ("int8", "int16", "uint8", "uint16", "float64")
+
+
+def _no_kernel_note(dtypes: tuple[str, ...], extra: str = "") -> RuntimeNote:
+    return RuntimeNote(
+        "reference-kernels", OV_REF,
+        f"has no kernel for {', '.join(dtypes[:-1])} or {dtypes[-1]} data, whatever the reduction (Node.evaluate "
+        f"returns False){extra}", documented=False)
+
+
+OV_REF_NO_KERNEL_ELEMENTS = _no_kernel_note(OV_REF_NO_KERNEL_ELEMENTS_DTYPES, "; semantics.md names only int8/uint8 mean")
+OV_REF_NO_KERNEL_ND = _no_kernel_note(OV_REF_NO_KERNEL_ND_DTYPES)
 OV_F64 = RuntimeNote(
     "float64", OV_CPU, "computes float64 data in float32: 0.1 + 1e-10 comes back as 0.10000000149011612",
     documented=False)
 OV_SIGNED_ZERO = RuntimeNote(
     "signed-zero", ALL_RUNTIMES,
-    "max/min of +0.0 and -0.0 (equal values) keep the cell's zero on some runtimes and take the update's on "
-    "others (onnxruntime takes the update, the OpenVINO CPU plugin keeps the cell's); only the sign of a zero "
-    "differs, and no spec text decides it", documented=False)
+    "max/min of +0.0 and -0.0 (equal values) keep the cell's current zero on some runtimes and take the "
+    "update's on others: onnxruntime takes the update; the OpenVINO CPU plugin keeps the current value; the "
+    "OpenVINO reference ScatterElementsUpdate takes the update, its ScatterNDUpdate keeps it; onnx.reference "
+    "ScatterElements keeps it, its ScatterND behaves like NumPy (scatter_core: NumPy maximum/minimum take the "
+    "update for float32/float64 and keep the current value for float16). Only the sign of a zero differs, and "
+    "no spec text decides it", documented=False)
 OV_RANGE_LOW_SILENT = RuntimeNote(
     "index-range-silent", OV_CPU,
     "an index only a little below -s does not always crash: the write lands outside the output buffer and the "
@@ -119,6 +129,29 @@ OV_BOOL_AS_UINT8 = RuntimeNote(
     "adds and subtracts bool tensors as uint8 and converts to bool at the end, so with several updates to one "
     "cell False - True - True gives True (XOR would give False) and 256 x True gives False (OR would give "
     "True); the reference gives OR / XOR", documented=False)
+
+# Observed 2026-11-23 by tests/test_differential.py (test_flt_max_*, test_nan_in_max_min_*) on the same runtimes.
+OV_INIT_FLT_MAX = RuntimeNote(
+    "use-init-val-infinity", OV_BOTH,
+    "with use_init_val=false a max cell whose updates are all -inf comes out as -FLT_MAX (-3.4028235e+38), "
+    "and a min cell whose updates are all +inf as +FLT_MAX: the cell starts from the lowest (highest) finite "
+    "value instead of -inf (+inf). scatter_core gives -inf (+inf), as PyTorch is reported to, which fits the "
+    "text ('data elements are not used')", documented=False)
+NAN_KEEPS = "keeps the NaN: any NaN that takes part (in data or in an update) makes the cell NaN"
+NAN_DROPS = ("ignores NaN updates (the cell keeps its value) but keeps a NaN that is already in the cell, so the "
+             "result depends on where the NaN is")
+NAN_REPLACES = ("lets a NaN update replace the cell, and the next update replace a NaN cell (also a NaN in data), "
+                "so the result depends on the order of the writes")
+ORT_NAN = RuntimeNote("nan-max-min", ORT, NAN_REPLACES, documented=False)
+ONNX_REF_NAN_ELEMENTS = RuntimeNote("nan-max-min", ONNX_REF, NAN_DROPS, documented=False)
+ONNX_REF_NAN_ND = RuntimeNote("nan-max-min", ONNX_REF, NAN_KEEPS + " (NumPy maximum/minimum)", documented=False)
+OV_CPU_NAN = RuntimeNote("nan-max-min", OV_CPU, NAN_DROPS, documented=False)
+OV_REF_NAN_ELEMENTS = RuntimeNote("nan-max-min", OV_REF, NAN_REPLACES, documented=False)
+OV_REF_NAN_ND = RuntimeNote("nan-max-min", OV_REF, NAN_DROPS, documented=False)
+ONNX_REF_TYPE_T = RuntimeNote(
+    "dtype-mismatch", ONNX_REF,
+    "does not check that data and updates share one type T (onnx's checker, onnxruntime and both specs do): "
+    "float32 data with int64 updates runs, the updates cast to data's dtype", documented=False)
 
 OV_PARALLEL_WINNER = RuntimeNote(
     "duplicates-parallel", OV_CPU,
@@ -255,7 +288,8 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=ONNX_TYPES_BF16,
         changes=("reduction gains max and min.",),
         previous="ScatterElements-16",
-        runtime_notes=(ORT_STRICT_DIMS, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_REF_LAX, LAST_WINS, OV_SIGNED_ZERO),
+        runtime_notes=(ORT_STRICT_DIMS, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_REF_LAX, LAST_WINS, OV_SIGNED_ZERO,
+                       ORT_NAN, ONNX_REF_NAN_ELEMENTS, ONNX_REF_TYPE_T),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     # ------------------------------------------------------------------ ONNX ScatterND
@@ -320,7 +354,8 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         changes=("reduction gains max and min.",),
         previous="ScatterND-16",
         runtime_notes=(ORT_ND_INT64, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_ND_K0, LAST_WINS,
-                       RuntimeNote("float16", ORT, "refuses float16 ScatterND with max/min as well"), OV_SIGNED_ZERO),
+                       RuntimeNote("float16", ORT, "refuses float16 ScatterND with max/min as well"), OV_SIGNED_ZERO,
+                       ORT_NAN, ONNX_REF_NAN_ND, ONNX_REF_TYPE_T),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     # ------------------------------------------------------------------ OpenVINO
@@ -377,7 +412,8 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         runtime_notes=(OV_NEGATIVE_ACCEPTED, OV_ND_K0, OV_ND_SCALAR, OV_INT64, LAST_WINS, OV_PARALLEL_WINNER,
                        OV_F64, OV_REF_NO_KERNEL_ND),
         runnable_on=("openvino",),
-        extra=MappingProxyType({"openvino_opset": "opset4"}),
+        extra=MappingProxyType({"openvino_opset": "opset4",
+                                "openvino_reference_no_kernel": OV_REF_NO_KERNEL_ND_DTYPES}),
     ),
     OpSpec(
         name="ScatterNDUpdate-15", op_type="ScatterNDUpdate", version=15, framework="OpenVINO", family="nd",
@@ -403,9 +439,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         runtime_notes=(OV_ND_K0, OV_ND_SCALAR, OV_INT64, OV_REDUCTION_CASE, OV_F16,
                        RuntimeNote("bool", OV_BOTH, "sum = OR, prod = AND, min = AND, max = OR, sub = XOR on bool"),
                        LAST_WINS, OV_PARALLEL_WINNER, OV_BOOL_AS_UINT8, OV_F64, OV_REF_NO_KERNEL_ND,
-                       OV_SIGNED_ZERO),
+                       OV_SIGNED_ZERO, OV_CPU_NAN, OV_REF_NAN_ND),
         runnable_on=("openvino",),
-        extra=MappingProxyType({"openvino_opset": "opset15"}),
+        extra=MappingProxyType({"openvino_opset": "opset15",
+                                "openvino_reference_no_kernel": OV_REF_NO_KERNEL_ND_DTYPES}),
     ),
     OpSpec(
         name="ScatterElementsUpdate-3", op_type="ScatterElementsUpdate", version=3, framework="OpenVINO",
@@ -428,6 +465,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                        OV_INT64, LAST_WINS,
                        OV_RANGE_LOW_SILENT, OV_F64, OV_REF_NO_KERNEL_ELEMENTS),
         runnable_on=("openvino",),
+        extra=MappingProxyType({"openvino_reference_no_kernel": OV_REF_NO_KERNEL_ELEMENTS_DTYPES}),
     ),
     OpSpec(
         name="ScatterElementsUpdate-12", op_type="ScatterElementsUpdate", version=12, framework="OpenVINO",
@@ -463,7 +501,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                        OV_RANGE_LOW, OV_ALIAS_DIMS, OV_INT64, OV_REDUCTION_CASE, OV_F16,
                        RuntimeNote("bool", OV_BOTH, "refuse bool data with mean at node construction"),
                        LAST_WINS, OV_RANGE_LOW_SILENT, OV_BOOL_AS_UINT8, OV_F64, OV_REF_NO_KERNEL_ELEMENTS,
-                       OV_SIGNED_ZERO,
+                       OV_SIGNED_ZERO, OV_INIT_FLT_MAX, OV_CPU_NAN, OV_REF_NAN_ELEMENTS,
                        RuntimeNote("uint64", OV_CPU,
                                    "narrows uint64 data to 32 bits: data [2**40 + 5, 1], update 2**33 at 0 "
                                    "gives [0, 1] (the reference: [2**33, 1])", documented=False),
@@ -472,6 +510,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                                    "32767 gives 32767 (the reference and scatter_core wrap the sum: -1)",
                                    documented=False)),
         runnable_on=("openvino",),
+        extra=MappingProxyType({"openvino_reference_no_kernel": OV_REF_NO_KERNEL_ELEMENTS_DTYPES}),
     ),
     # ------------------------------------------------------------------ newest operators (issue 16)
     # One record each; their families ("cache", "slice") are planned by scatter_core/tensor_scatter.py
@@ -576,7 +615,10 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
             OV_INT64, OV_F64,
         ),
         runnable_on=("openvino",),
-        extra=MappingProxyType({"openvino_opset": "opset15"}),
+        extra=MappingProxyType({"openvino_opset": "opset15",
+                                "openvino_reference_no_kernel": ("bool", "int8", "int16", "int32", "int64", "uint8",
+                                                                 "uint16", "uint32", "uint64", "float16", "float32",
+                                                                 "float64")}),
         inputs=(InputSpec("data", "data"), InputSpec("updates", "updates")),
     ),
 )

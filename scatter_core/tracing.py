@@ -18,6 +18,8 @@ from functools import cached_property
 
 import numpy as np
 
+from . import buffers
+from .copying import copy_into
 from .describe import fmt_index, fmt_shape, fmt_value, fmt_values
 from .errors import fmt_pos
 from .families import family_of
@@ -61,6 +63,14 @@ def _own_plan(plan, callers_indices: np.ndarray):
     return dataclasses.replace(plan, index_raw=own(plan.index_raw), index_norm=own(plan.index_norm))
 
 
+def _copy(a: np.ndarray) -> np.ndarray:
+    """A C-ordered copy of ``a``, made as ``scatter()`` makes its result: the shared, streaming
+    :func:`~scatter_core.copying.copy_into` into warm memory from :mod:`~scatter_core.buffers`."""
+    out = buffers.empty(a.shape, a.dtype)
+    copy_into(out, a)
+    return out
+
+
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
@@ -85,7 +95,7 @@ class Trace:
         self.attrs = p.resolved.as_attrs(p.spec)
         self.reduction = p.reduction
         self.use_init = p.use_init
-        self.data = _frozen(np.array(p.data, copy=True, order="C"))
+        self.data = _frozen(_copy(p.data))
         self.indices = _frozen(np.array(p.indices, copy=True))
         # False: the caller left indices out (None) and ``indices`` is what the loop read instead
         # (TensorScatter's zero write indices; an empty tensor for SliceScatter, which reads none)
@@ -138,7 +148,7 @@ class Trace:
         self.acc_after = self.after if acc_after is after else loop_order(acc_after)
         self.counts = loop_order(count) if count is not None else None
         self.values = _frozen(values.reshape(plan.targets.shape))
-        out = self.data.copy()
+        out = _copy(self.data)
         last = g.last
         out.reshape(-1)[g.targets[last]] = after[last]
         self.output = _frozen(out)
@@ -215,6 +225,8 @@ class Trace:
         raw = self.plan.index_raw[i]
         norm = self.plan.index_norm[i]
         cells = self.index_cells(i)
+        if self.indices.ndim == len(self.plan.loop_shape) and raw.size == 0:  # a family that reads no indices
+            return "no index: the attributes place it"
         if self.indices.ndim == len(self.plan.loop_shape):  # one index value per step
             text = f"indices{fmt_pos(cells[0])} = {int(raw[0])}"
             if raw[0] != norm[0]:

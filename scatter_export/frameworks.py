@@ -25,7 +25,8 @@ def _entry(framework: str, case: sc.Case) -> tuple[fm.Entry, fm.Config] | str:
     found = [e for e in fm.entries_for(config, framework) if e.executable and fm.faithful_for(e, case.indices.shape)]
     if not found:
         return (f"no faithful {framework} mapping for {config.label}"
-                + (" with k = 0" if case.spec.family == "nd" and case.indices.shape[-1:] == (0,) else ""))
+                + (" with k = 0" if case.plan.index_raw.shape[1:] == (0,) and case.indices.ndim > len(case.plan.loop_shape)
+                   else ""))  # k = 0: every loop step reads an empty index tuple
     found.sort(key=lambda e: e.kind != "direct")
     return found[0], config
 

@@ -6,8 +6,9 @@ every session, with
 
 * a byte budget (:data:`MAX_CACHE_BYTES`, env ``SCATTER_CACHE_MB``): each entry is
   measured when stored (:func:`nbytes_of`: the arrays, strings and containers it
-  holds, its key included), and the least recently used entries are dropped
-  until the total fits again;
+  holds, its key included; values that keep filling caches of their own, a trace
+  or a StepFigure, again by the sweeper after they were used), and the least
+  recently used entries are dropped until the total fits again;
 * a time to live (:data:`TTL_SECONDS`): an entry not used for that long is
   dropped; a sweeper thread checks every :data:`SWEEP_SECONDS`, so an idle
   server gives its memory back within a few minutes, and hands freed heap back
@@ -178,7 +179,11 @@ class BoundedCache:
         return e
 
     def _remeasure(self, key, e: _Entry, now: float) -> None:
-        new, e.refs = self._measure(key, e.value, e.shared)
+        try:
+            new, refs = self._measure(key, e.value, e.shared)
+        except RuntimeError:  # a session was adding to the value's own caches meanwhile: next sweep
+            return
+        e.refs = refs
         self.bytes += new - e.nbytes
         e.nbytes, e.measured, e.dirty = new, now, False
         self._evict(keep=key)
@@ -312,12 +317,15 @@ def release_idle() -> None:
 def _sweep_forever() -> None:
     while True:
         time.sleep(SWEEP_SECONDS)
-        if STORE.sweep():
-            if len(STORE) == 0:
-                release_idle()
-            else:
-                gc.collect()
-                _trim_heap()
+        try:
+            if STORE.sweep():
+                if len(STORE) == 0:
+                    release_idle()
+                else:
+                    gc.collect()
+                    _trim_heap()
+        except Exception:  # noqa: BLE001 - the sweeper must outlive any one bad sweep
+            continue
 
 
 def _start_sweeper() -> None:

@@ -323,7 +323,7 @@ class CheckPage:
             return
         st.caption("Each of these readings gives exactly your expected output:")
         for d in report.diagnoses:
-            change = ", ".join(f"{n}={v!r}" if isinstance(v, str) else f"{n}={v}" for n, v in d.change.items())
+            change = sc.attr_text(d.change)
             target = sc.OPERATORS[d.attrs.get("op", spec.name)]
             link = ""
             if set(d.attrs) - {"op"} <= set(target.attribute_names):  # a reading the explorer can show

@@ -15,11 +15,7 @@ says how to install it.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import importlib.metadata
-import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -38,32 +34,17 @@ INSTALL = 'python -m pip install -e ".[runtimes]"'
 TITLE = "Cross-check against real runtimes"
 
 
-# runtime -> the distribution whose pinned version (the `runtimes` extra) semantics.md was verified on
-_DISTRIBUTION = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx", "openvino-cpu": "openvino",
-                 "openvino-reference": "openvino"}
+_DISTRIBUTION = rc.pins.DISTRIBUTIONS  # runtime -> its pinned distribution (the old name; runtime_check owns it)
 
 
-@functools.lru_cache(maxsize=1)
 def verified_versions() -> dict[str, str]:
-    """Runtime -> the version ``../shared/semantics.md`` was verified on: the pins of the ``runtimes``
-    extra in pyproject.toml (or, in an installed copy, in the package metadata)."""
-    try:
-        text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
-    except OSError:
-        try:
-            text = "\n".join(importlib.metadata.requires("scatter-explorer") or ())
-        except importlib.metadata.PackageNotFoundError:
-            text = ""
-    pins = dict(re.findall(r'"?([A-Za-z0-9_.-]+)==([0-9][^";\s]*)', text))
-    return {r: pins[d] for r, d in _DISTRIBUTION.items() if d in pins}
+    """Runtime -> the version ``../shared/semantics.md`` was verified on (:func:`runtime_check.verified_versions`)."""
+    return rc.verified_versions()
 
 
 def skew(runtime: str, version: str | None) -> str:
     """'' when ``version`` is the one semantics.md was verified on, else a short warning."""
-    want = verified_versions().get(runtime)
-    if not want or not version or version == want:
-        return ""
-    return f"version skew: semantics.md was verified on {want}, this is {version}"
+    return rc.version_skew(runtime, version, verified_versions())
 
 
 def _attr_items(attrs) -> tuple:

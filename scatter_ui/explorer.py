@@ -107,6 +107,31 @@ class ExplorerPage:
     def _on_example(self) -> None:
         self._load_example(st.session_state[self.k("example")])
 
+    def _set_cell(self, coords: list) -> None:
+        st.session_state[self.k("cell")] = tuple(int(c) for c in coords)
+
+    def cell_chain(self, sf, trace: sc.Trace, step: int, view: str) -> None:
+        """The clicked output cell's chain of writes up to this step (the hover's text, for touch screens)."""
+        ss = st.session_state
+        cell = ss.get(self.k("cell"))
+        if ss.get(self.k("cell_view")) != view:  # a click belongs to the case it was made on
+            ss[self.k("cell_view")] = view
+            ss.pop(self.k("cell"), None)
+            return
+        if cell is None or len(cell) != trace.data.ndim or not all(0 <= c < n for c, n in zip(cell, trace.data.shape)):
+            return
+        flat = int(np.ravel_multi_index(cell, trace.data.shape)) if trace.data.ndim else 0
+        writes, total = sf.history.chain(flat, step, limit=12)
+        value = sf.history.at(np.array([flat]), step)[0][0]
+        lines = [f"output{list(cell)} after step {step} = {sc.fmt_value(value)}: written {total} time(s) so far"]
+        if total > len(writes):
+            lines.append(f"… {total - len(writes)} earlier write(s)")
+        for k, src, after in writes:
+            pos = list(np.unravel_index(int(src), trace.updates.shape)) if trace.updates.ndim else []
+            lines.append(f"step {k + 1}: updates{[int(p) for p in pos]} = "
+                         f"{sc.fmt_value(trace.updates.reshape(-1)[src])} → {sc.fmt_value(after)}")
+        st.text("\n".join(lines))
+
     def _set_step(self, value: int) -> None:
         """The player reported a step: the page's step (URL, share link, step log) follows it."""
         st.session_state[self.k("step")] = int(value)
@@ -209,7 +234,8 @@ class ExplorerPage:
         sf = cache.step_figure(op, None if edited else ex_id, texts, attrs, follow, pins, panel_axis)
         view = cache.case_key(op, None if edited else ex_id, texts, attrs) + f":{follow}:{pins}:{panel_axis}"
         player(sf.figure(step), key=self.k("player"), view=view, step=step, name=f"{op}-{ex_id}",
-               on_step=self._set_step)
+               on_step=self._set_step, on_cell=self._set_cell)
+        self.cell_chain(sf, trace, step, view)
         self._url(op, ex_id, shown, step, edited, texts)
         if example is not None:
             panels.example_header(example, trace, edited)

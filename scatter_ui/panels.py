@@ -27,6 +27,11 @@ FINDING_TITLES = {
     "one-element-updates": "One-element updates",
     "scalar-indices": "0-d indices",
     "no-effect": "No effect",
+    "circular-wrap": "Circular mode wraps around",  # TensorScatter-24
+    "clamped-bounds": "Slice bounds clamped to the axis",  # SliceScatter-15
+    "empty-slice": "The slice is empty",  # SliceScatter-15
+    "updates-dtype": "Updates take data's type",
+    "nan-in-max-min": "NaN in max/min",
 }
 LOG_ROWS = 400  # step-log rows shown around the current step (the CSV has all of them)
 

@@ -17,6 +17,9 @@ Python API
   playing; at once when playback nears the edge of the frames sent, so the next window comes.
 * ``on_cell(coords)``: called when the user clicks an output cell, with its coordinates
   (a list of ints). Used by the Practice page to let a student click the target cell.
+* ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
+  page keeps no step in its URL). The browser checks it after each report and says the step
+  again (at most 5 times) if a rerun dropped the report.
 
 Returns ``PlayerResult(step, cell)``: the last step reported for this view (None before one) and
 the clicked cell of this run (None unless a click caused it).
@@ -99,9 +102,10 @@ class PlayerResult:
 
 def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter",
            on_step: Callable[[int], None] | None = None,
-           on_cell: Callable[[list], None] | None = None) -> PlayerResult:
+           on_cell: Callable[[list], None] | None = None, url_param: str | None = "step") -> PlayerResult:
     """Show the player (see the module docstring)."""
-    data = {"view": view, "step": int(step), "name": name, "figure": {"data": figure["data"],
+    data = {"view": view, "step": int(step), "name": name, "url_param": url_param,
+            "figure": {"data": figure["data"],
                                                                        "layout": figure["layout"]},
             **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
                                          "panel_cols")}}

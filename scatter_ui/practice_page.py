@@ -27,6 +27,7 @@ import spec_examples
 from scatter_core.describe import fmt_value
 
 from . import session
+from .controls import md
 from .figures import StepFigure, comparison_figure
 from .player import player
 
@@ -42,11 +43,6 @@ MAX_TEXT = 20_000  # characters of a typed output
 
 def k(name: str) -> str:
     return session.key(PREFIX, name)
-
-
-def md(text) -> str:
-    """Text for a Markdown element with every Markdown character escaped (no accidental formatting)."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&])", r"\\\1", str(text))
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)

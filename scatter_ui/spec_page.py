@@ -29,13 +29,14 @@ from scatter_core.describe import fmt_value
 
 from .figures import HIGHLIGHT, VALUE_SCALE
 from .home import FAMILY_PAGES
-from .specdiff import cross_framework, diff, live_examples, marked, md_escape, pairs_for, runtime_rows, timeline, \
-    word_diff
+from .specdiff import breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, runtime_rows, \
+    timeline, word_diff
 
 MARK = "≠"
 TABS = ("Timeline", "Compare versions", "ONNX vs OpenVINO", "Errata", "Framework map", "Runtimes")
 # URL parameters (each is also the widget's key: st.tabs / widgets bound to the query string)
 TAB, A, B, ERRATA_FILTER, VERSION, CONFIG = "tab", "a", "b", "errata", "version", "config"
+PAGE_SEEN = "spec:_family"
 
 
 def _explorer_href(family: str, op: str, example: str, reduction: str) -> str:
@@ -74,6 +75,7 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
 
 def diff_cells(a: str, b: str) -> tuple[str, str, str]:
     """(mark, a, b) as Markdown: a differing row gets the mark and its differing words highlighted."""
+    a, b = breakable(a), breakable(b)
     if a == b:
         return "", md_escape(a), md_escape(b)
     ta, tb = word_diff(a, b)
@@ -85,7 +87,7 @@ def live_cell(topic: str, a: str, b: str) -> str:
     for op, example, reduction in live_examples(topic, a, b):
         ex = spec_examples.by_id(example)
         href = _explorer_href(sc.OPERATORS[op].family, op, example, reduction)
-        links.append(f"[▶ {md_escape(op)} {md_escape(ex.label)}]({href})")
+        links.append(f"[▶ {md_escape(op)} {md_escape(breakable(ex.label))}]({href})")
     return " · ".join(links)
 
 
@@ -368,7 +370,18 @@ SECTIONS = (timeline_section, comparison_section, cross_framework_section, errat
             runtime_section)
 
 
+def _forget_other_page(family: str) -> None:
+    """The spec pages share their URL names (tab, a, b ...); coming from another spec page, drop its choices so
+    this page starts from its own URL (or its defaults), as a fresh link would."""
+    ss = st.session_state
+    if ss.get(PAGE_SEEN) != family:
+        for k in (TAB, A, B, ERRATA_FILTER, VERSION, CONFIG):
+            ss.pop(k, None)
+        ss[PAGE_SEEN] = family
+
+
 def render_page(family: str) -> None:
+    _forget_other_page(family)
     header(family)
     tabs = st.tabs(list(TABS), key=TAB, bind="query-params", on_change="rerun")
     for tab, section in zip(tabs, SECTIONS):

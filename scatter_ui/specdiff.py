@@ -220,6 +220,16 @@ def runtime_rows(spec: OpSpec) -> list[dict[str, str]]:
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^])")
 
 
+BREAK = "\u200b"  # zero-width space: a place a long identifier may wrap in a narrow table cell
+_LONG = re.compile(r"\S{17,}")
+
+
+def breakable(text: str) -> str:
+    """Long unbroken tokens (identifiers, paths) get break opportunities after _ / . and - (a table never
+    grows wider than the page because of one word)."""
+    return _LONG.sub(lambda m: re.sub(r"([_/.\-])", "\\1" + BREAK, m.group(0)), str(text))
+
+
 def md_escape(text: str) -> str:
     """``text`` with every Markdown-active character backslash-escaped (a ``*`` stays a ``*``)."""
     return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
@@ -228,14 +238,22 @@ def md_escape(text: str) -> str:
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
 
 
+def _slight(tokens: list[str]) -> bool:
+    """An equal run between two changes that is only punctuation or a stray short word ("-1]") is shown as
+    changed: a reader compares words, and a diff stitched together from "]" and "1" hides the change."""
+    return sum(ch.isalnum() for t in tokens for ch in t) < 3
+
+
 def word_diff(a: str, b: str) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
     """Both texts as (word, differs) tokens (whitespace kept as its own unmarked token)."""
     ta, tb = _TOKENS.findall(str(a)), _TOKENS.findall(str(b))
     out_a = [(t, False) for t in ta]
     out_b = [(t, False) for t in tb]
     sm = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op == "equal":
+    ops = sm.get_opcodes()
+    for n, (op, i1, i2, j1, j2) in enumerate(ops):
+        inner = 0 < n < len(ops) - 1
+        if op == "equal" and not (inner and _slight(ta[i1:i2])):
             continue
         for i in range(i1, i2):
             out_a[i] = (ta[i], not ta[i].isspace())
@@ -273,7 +291,7 @@ def _example_facts(op: str) -> tuple[tuple[str, str, bool, bool], ...]:
     """(example id, reduction spelling, has negative indices, has duplicates) of each runnable example of ``op``."""
     facts = []
     for ex in spec_examples.examples_for(op):
-        if ex.shapes_only or ex.indices.size > SMALL:
+        if ex.shapes_only or max(a.size for a in ex.inputs if a is not None) > SMALL:  # indices may be left out
             continue
         red = str(ex.attrs.get("reduction", "none"))
         try:
@@ -281,7 +299,8 @@ def _example_facts(op: str) -> tuple[tuple[str, str, bool, bool], ...]:
             dup = bool(t.duplicate_groups().size)
         except sc.ScatterError:
             dup = False
-        facts.append((ex.id, red, bool((np.asarray(ex.indices) < 0).any()), dup))
+        negative = ex.indices is not None and bool((np.asarray(ex.indices) < 0).any())
+        facts.append((ex.id, red, negative, dup))
     return tuple(facts)
 
 

@@ -1,13 +1,73 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs, from this project's own files:
-# the package with its test and runtimes extras, and Debian's chromium for the
-# browser tests (playwright drives /usr/bin/chromium; it never downloads a browser).
+#  1. a virtual environment in .venv (made with python3 unless it exists; VENV=dir and
+#     PYTHON=interpreter choose others, e.g. PYTHON=python3.13 VENV=.venv-newest);
+#  2. into it, the package with its test, runtimes and frameworks extras (Python 3.11+);
+#  3. a Chromium for the browser tests, which Playwright drives (it never downloads one here):
+#     $CHROMIUM if set; else Debian's /usr/bin/chromium, installed with apt-get on Debian and
+#     Ubuntu or dnf on Fedora (root or sudo); on macOS an installed Chromium or Google Chrome,
+#     else Playwright's own Chromium. The browser used is recorded in $VENV/chromium-path,
+#     where the tests look for it (tests/browser_support.py); $CHROMIUM overrides it.
+# It says what it could not install. Without a browser the browser tests skip (fail under CI=true).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip install --quiet --disable-pip-version-check -e ".[test,runtimes,frameworks]"
-if [ ! -x /usr/bin/chromium ]; then
-  SUDO=""
-  if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+VENV="${VENV:-.venv}"
+PYTHON="${PYTHON:-python3}"
+
+if [ ! -x "$VENV/bin/python" ]; then
+  if ! "$PYTHON" -m venv "$VENV"; then
+    echo "install-test-deps: '$PYTHON -m venv $VENV' failed. On Debian or Ubuntu: sudo apt-get install python3-venv" >&2
+    exit 1
+  fi
+fi
+if ! "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "install-test-deps: the test suite needs Python 3.11 or newer; $VENV has $("$VENV/bin/python" -V 2>&1)." >&2
+  echo "  Its runtimes extra pins onnxruntime 1.31.1, the version ../shared/semantics.md was verified on," >&2
+  echo "  and onnxruntime 1.31.1 has no wheel for Python 3.10 (nor has jaxlib 0.10.2, the frameworks" >&2
+  echo "  extra's pin). The app itself runs on 3.10." >&2
+  echo "  Use a newer interpreter, e.g.: PYTHON=python3.11 VENV=.venv-tests bash scripts/install-test-deps.sh" >&2
+  exit 1
+fi
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,runtimes,frameworks]"
+
+SUDO=""
+if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+found=""
+why="this system has no apt-get or dnf and is not macOS"
+if [ -n "${CHROMIUM:-}" ]; then
+  if [ -x "$CHROMIUM" ]; then found="$CHROMIUM"; else
+    why="CHROMIUM=$CHROMIUM is not an executable file; nothing was installed in its place"
+  fi
+elif [ -x /usr/bin/chromium ]; then
+  found=/usr/bin/chromium
+elif [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
+  $SUDO apt-get update -qq || true
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null ||
+    why="apt-get could not install chromium"
+  for b in /usr/bin/chromium /usr/bin/chromium-browser; do if [ -x "$b" ]; then found="$b"; break; fi; done
+elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
+  $SUDO dnf install -y -q chromium dejavu-sans-fonts || why="dnf could not install chromium"
+  for b in /usr/bin/chromium-browser /usr/bin/chromium; do if [ -x "$b" ]; then found="$b"; break; fi; done
+elif [ "$(uname -s)" = "Darwin" ]; then
+  for b in "/Applications/Chromium.app/Contents/MacOS/Chromium" \
+           "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; do
+    if [ -x "$b" ]; then found="$b"; break; fi
+  done
+  if [ -z "$found" ]; then
+    if "$VENV/bin/python" -m playwright install chromium; then
+      found="$("$VENV/bin/python" -c 'from playwright.sync_api import sync_playwright
+with sync_playwright() as p: print(p.chromium.executable_path)')"
+    else
+      why="no Chromium or Chrome in /Applications, and 'playwright install chromium' failed"
+    fi
+  fi
+fi
+if [ -n "$found" ] && [ -x "$found" ]; then
+  printf '%s\n' "$found" > "$VENV/chromium-path"
+  echo "install-test-deps: browser tests will use $found"
+else
+  rm -f "$VENV/chromium-path"
+  echo "install-test-deps: no Chromium for the browser tests: $why." >&2
+  echo "  The browser tests will skip (and fail under CI=true). Install Chromium or Chrome and set" >&2
+  echo "  CHROMIUM=/path/to/the/browser before running this script and the tests." >&2
 fi

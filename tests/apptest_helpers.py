@@ -31,6 +31,9 @@ def app_on(page_file: str, timeout: float = 120) -> AppTest:
     page (Streamlit's AppTest.switch_page documents this)."""
     at = AppTest.from_file(APP, default_timeout=timeout)
     at.run()
+    # what the home page wrote to the URL (its gallery tab) stays in AppTest's query params across
+    # switch_page; a browser following a link to another page starts from that link's parameters
+    at.query_params.clear()
     return at.switch_page(page_file)
 
 
@@ -59,6 +62,12 @@ def shown(markdown_source) -> str:
 
     rendered = MarkdownIt("commonmark").enable("strikethrough").render(str(markdown_source))
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", rendered)).split())
+
+
+def sources(at: AppTest) -> str:
+    """Every Markdown-rendered element on the page, as its Markdown source (links, headings, escapes)."""
+    return "\n".join(str(e.value) for kind in ("markdown", "caption", "info", "warning", "error", "success", "title")
+                     for e in getattr(at, kind))
 
 
 def texts(at: AppTest) -> str:

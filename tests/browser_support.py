@@ -16,7 +16,15 @@ from pathlib import Path
 
 from tests.skipping import skip_or_fail
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+def _chromium() -> str:
+    """$CHROMIUM, else the browser scripts/install-test-deps.sh recorded in this venv, else Debian's."""
+    recorded = Path(sys.prefix) / "chromium-path"
+    return (os.environ.get("CHROMIUM") or (recorded.read_text().strip() if recorded.is_file() else "")
+            or "/usr/bin/chromium")
+
+
+CHROMIUM = _chromium()
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -291,3 +291,20 @@ def test_frame_and_step_strip_downloads_are_images_of_the_expected_size(server, 
         assert errors(pg) == []
     finally:
         ctx.close()
+
+
+def test_clicking_an_output_cell_shows_its_chain_of_writes(server, browser):
+    ctx, pg = _context(browser)
+    try:
+        open_player(pg, server.url + SEU1 + "&step=3")
+        cell = pg.locator(f"{FIGURE} .x3y3 .nsewdrag")  # the output panel's plot area
+        box = cell.bounding_box()
+        pg.mouse.click(box["x"] + box["width"] / 8, box["y"] + box["height"] / 2)  # output[0], of four cells
+        chain = pg.get_by_text("output[0] after step 3 = 52")
+        chain.wait_for(timeout=30_000)
+        text = chain.inner_text()
+        assert "written 2 time(s) so far" in text  # steps 2 and 3 (data's 2 is no write)
+        assert "step 2: updates[1] = 20 → 22" in text and "step 3: updates[2] = 30 → 52" in text
+        assert errors(pg) == []
+    finally:
+        ctx.close()

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 
 import runtime_check as rc
 from scatter_core import OPERATORS, ScatterError, scatter
+from scatter_core import trace as scatter_trace
 from tests.conftest import require_or_skip
 from tests.strategies import cases
 
@@ -654,6 +655,86 @@ def test_observed_signed_zero_ties_differ_between_runtimes():
     }
 
 
+@pytest.mark.parametrize("reduction,inf", [("max", -np.inf), ("min", np.inf)])
+def test_observed_flt_max_for_all_infinite_updates_without_init_value(reduction, inf):
+    """use_init_val=false, every update of a cell is -inf (max) or +inf (min): OpenVINO (CPU and reference)
+    gives -FLT_MAX / +FLT_MAX; scatter_core gives the infinity (data is not used: the updates decide)."""
+    require_or_skip(*OV_RUNTIMES)
+    data, upd = f32([5, 1, 7]), f32([inf, inf, 2])
+    kw = dict(axis=0, reduction=reduction, use_init_val=False)
+    core = scatter("ScatterElementsUpdate-12", data, [0, 0, 2], upd, **kw)
+    assert core.tolist() == [inf, 1, 2]
+    flt_max = float(np.sign(inf)) * float(np.finfo(f32).max)
+    for runtime in OV_RUNTIMES:
+        got = out(runtime, "ScatterElementsUpdate-12", data, [0, 0, 2], upd, **kw)
+        assert got.tolist() == [flt_max, 1, 2], runtime
+        (c,) = rc.compare("ScatterElementsUpdate-12", data, [0, 0, 2], upd, runtimes=[runtime], guarded=False,
+                          **kw)
+        assert c.outcome == "value" and c.divergence == "use-init-val-flt-max" and c.new
+        assert "FLT_MAX" in c.divergence_text
+    assert "FLT_MAX" in OPERATORS["ScatterElementsUpdate-12"].note_text("use-init-val-infinity")
+
+
+# (data, indices, updates) -> each runtime's output, for max; NaN placed in an update (first or last) or in data
+NAN_CASES = {
+    "nan update first": (f32([5, 1]), [0, 0], f32([np.nan, 3])),
+    "nan update last": (f32([5, 1]), [0, 0], f32([3, np.nan])),
+    "nan in data": (f32([np.nan, 1]), [0], f32([3])),
+}
+NAN = float("nan")
+NAN_OBSERVED = {  # cell 0 of the output, per runtime and operator (max)
+    ("core", "E"): (NAN, NAN, NAN), ("core", "ND"): (NAN, NAN, NAN),
+    ("onnxruntime", "E"): (3.0, NAN, 3.0), ("onnxruntime", "ND"): (3.0, NAN, 3.0),
+    ("onnx.reference", "E"): (5.0, 5.0, NAN), ("onnx.reference", "ND"): (NAN, NAN, NAN),
+    ("openvino-cpu", "E"): (5.0, 5.0, NAN), ("openvino-cpu", "ND"): (5.0, 5.0, NAN),
+    ("openvino-reference", "E"): (3.0, NAN, 3.0), ("openvino-reference", "ND"): (5.0, 5.0, NAN),
+}
+NAN_OPS = {"E": ({"ONNX": "ScatterElements-18", "OpenVINO": "ScatterElementsUpdate-12"}, {"axis": 0}),
+           "ND": ({"ONNX": "ScatterND-18", "OpenVINO": "ScatterNDUpdate-15"}, {})}
+
+
+def _nd(indices):
+    return np.asarray(indices, dtype=i64).reshape(-1, 1)
+
+
+def test_observed_nan_in_max_min_differs_between_runtimes():
+    """Neither spec defines max/min with a NaN: scatter_core keeps it; each runtime does something else, as the
+    registry notes (topic nan-max-min) say and the nan-in-max-min finding reports."""
+    require_or_skip(*rc.RUNTIMES)
+    seen = {}
+    for (who, kind), want in NAN_OBSERVED.items():
+        ops, kw = NAN_OPS[kind]
+        got = []
+        for data, idx, upd in NAN_CASES.values():
+            indices = i64(idx) if kind == "E" else _nd(idx)
+            if who == "core":
+                res = scatter(ops["ONNX"], data, indices, upd, reduction="max", **kw)
+            else:
+                framework = "ONNX" if who.startswith("onnx") else "OpenVINO"
+                res = out(who, ops[framework], data, indices, upd, reduction="max", **kw)
+            assert res[1] == 1
+            got.append(float(res[0]))
+        seen[(who, kind)] = tuple(got)
+    assert {k: tuple("nan" if np.isnan(v) else v for v in t) for k, t in seen.items()} == \
+        {k: tuple("nan" if np.isnan(v) else v for v in t) for k, t in NAN_OBSERVED.items()}
+    # min behaves alike (a NaN update first, on the OpenVINO CPU plugin: dropped)
+    assert out("openvino-cpu", "ScatterElementsUpdate-12", f32([5, 1]), i64([0, 0]), f32([np.nan, 3]), axis=0,
+               reduction="min").tolist() == [3, 1]
+
+
+def test_observed_nan_in_max_min_is_a_named_divergence_and_a_finding():
+    require_or_skip(*rc.RUNTIMES)
+    data, idx, upd = NAN_CASES["nan update first"]
+    for op, kw in (("ScatterElements-18", {"axis": 0}), ("ScatterElementsUpdate-12", {"axis": 0})):
+        for c in rc.compare(op, data, i64(idx), upd, reduction="max", guarded=False, **kw):
+            assert c.agree or (c.divergence == "nan-in-max-min" and c.new), (op, c.runtime, c.divergence)
+        finding = next(f for f in scatter_trace(op, data, i64(idx), upd, reduction="max", **kw).findings
+                       if f.kind == "nan-in-max-min")
+        assert finding.cells == ((0,),) and "keeps the NaN" in finding.message
+        for note in OPERATORS[op].notes_on("nan-max-min"):
+            assert note.runtimes in finding.message and not note.documented
+
+
 def test_observed_reference_scatter_update_misreads_updates_for_some_nd_indices():
     require_or_skip(*OV_RUNTIMES)
     data, idx = np.zeros((3, 2), f32), i64([[0], [1], [2]])
@@ -728,7 +809,13 @@ EXAMPLES = dict.fromkeys(rc.RUNTIMES, 150)
 
 
 def _ops_for(runtime):
-    return sorted(op for op in OPERATORS if runtime in rc.runtimes_for(op))
+    """The versions ``runtime`` runs; for OpenVINO's reference, not those it has no kernel for at all
+    (SliceScatter-15: every case would be the observed refusal, test_observed_* covers it)."""
+    def no_kernel_at_all(op):
+        return runtime == "openvino-reference" and "float32" in OPERATORS[op].extra.get(
+            "openvino_reference_no_kernel", ())
+
+    return sorted(op for op in OPERATORS if runtime in rc.runtimes_for(op) and not no_kernel_at_all(op))
 
 
 @pytest.mark.parametrize("runtime", rc.RUNTIMES)

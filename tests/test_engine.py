@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import scatter_core as sc
 from scatter_core import ScatterError, scatter
 
 ND_DATA = [[[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
@@ -217,3 +218,61 @@ def test_one_element_updates_for_a_scalar_slice_on_openvino_nd():
     assert scatter("ScatterNDUpdate-3", np.zeros((2, 2)), [0, 1], [7.0]).tolist() == [[0, 7], [0, 0]]
     with pytest.raises(ScatterError, match="updates has shape"):
         scatter("ScatterND-18", np.zeros((2, 2)), [0, 1], [7.0])
+
+
+# -- one element type T for data and updates ------------------------------------------------------------
+@pytest.mark.parametrize("updates", [np.uint32([1, 2]), np.int32([1, 2]), np.float64([1, 2]), np.float16([1, 2]),
+                                     sc.parse_tensor("array([1, 2], dtype=int32)"),
+                                     sc.parse_tensor("[1.0, 2.0]", dtype="float64")])
+def test_typed_updates_of_another_dtype_are_refused(updates):
+    with pytest.raises(sc.ScatterError) as exc:
+        scatter("ScatterElements-18", np.zeros(3, np.float32), [0, 1], updates, axis=0)
+    msg = str(exc.value)
+    assert exc.value.argument == "updates" and exc.value.rule == "dtype-mismatch"
+    assert f"updates has dtype {np.asarray(updates).dtype} but data has dtype float32" in msg
+    assert "one element type T" in msg
+
+
+@pytest.mark.parametrize("updates", [[1, 2], (1, 2), sc.parse_tensor("[1, 2]"), sc.parse_tensor("array([1, 2])")])
+def test_untyped_updates_take_datas_dtype_and_a_finding_says_so(updates):
+    data = np.zeros(3, np.float32)
+    out = scatter("ScatterElements-18", data, [0, 1], updates, axis=0)
+    assert out.dtype == np.float32 and out.tolist() == [1, 2, 0]
+    t = sc.trace("ScatterElements-18", data, [0, 1], updates, axis=0)
+    note = next(f for f in t.findings if f.kind == "updates-dtype")
+    assert "without a dtype (int64 by their values)" in note.message and "float32" in note.message
+    assert sc.scatter("ScatterND-18", data, [0], 7).tolist() == [7, 0, 0]  # a Python scalar too
+
+
+def test_typed_updates_of_datas_dtype_need_no_note():
+    t = sc.trace("ScatterElements-18", np.zeros(3, np.float32), [0], np.float32([1]), axis=0)
+    assert "updates-dtype" not in [f.kind for f in t.findings]
+
+
+def test_untyped_marks():
+    assert not sc.checks.is_typed([1]) and not sc.checks.is_typed(sc.untyped([1])) and not sc.checks.is_typed(2.5)
+    assert sc.checks.is_typed(np.int8([1])) and sc.checks.is_typed(np.float32(1))
+    assert type(np.asarray(sc.untyped([1]))) is np.ndarray
+
+
+def test_attributes_beyond_axis_reduction_use_init_val_are_checked_by_kind():
+    """A new family's attributes (mode, start ...) need no engine code: the AttrSpec kind decides."""
+    import dataclasses
+
+    from scatter_core.engine import resolve_attrs
+    from scatter_core.spec import AttrSpec
+
+    spec = dataclasses.replace(sc.OPERATORS["ScatterND-18"], attributes=sc.OPERATORS["ScatterND-18"].attributes + (
+        AttrSpec("mode", "str", default="linear", choices=("linear", "circular")),
+        AttrSpec("start", "ints", required=True), AttrSpec("axes", "ints"), AttrSpec("k", "int", default=1),
+        AttrSpec("flag", "bool", default=False)))
+    r = resolve_attrs(spec, {"start": np.int64([0, -1]), "mode": "circular"}, 2)
+    assert r["start"] == (0, -1) and r["mode"] == "circular" and r.get("axes") is None and r["k"] == 1
+    assert r.as_attrs(spec)["flag"] is False and r.reduction == "none"
+    for attrs, match in [({}, "start is a required attribute"), ({"start": [0], "mode": "wrap"},
+                                                                  r"mode = 'wrap' is not allowed.*'linear', 'circular'"),
+                         ({"start": [[0]]}, "start = .* must be a list of integers"),
+                         ({"start": [0.5]}, "must be a list of integers"), ({"start": [0], "k": 1.5}, "one integer"),
+                         ({"start": [0], "flag": 2}, "flag = 2 must be true or false")]:
+        with pytest.raises(ScatterError, match=match):
+            resolve_attrs(spec, attrs, 2)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import scatter_core as sc
+import pytest
+
 from scatter_ui import home
 from tests.apptest_helpers import open_page, texts
 
@@ -47,3 +49,29 @@ def test_a_chosen_tab_with_matches_is_kept():
               for f in sc.FAMILY_TITLES}
     want = "update" if counts["update"] else next(f for f, n in counts.items() if n)
     assert at.session_state[home.TAB] == sc.FAMILY_TITLES[want]
+
+
+@pytest.mark.browser
+def test_home_filter_link_opens_the_tab_with_the_matches_in_chromium(server, browser):
+    from tests.browser_support import SCREENSHOTS, real_errors
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    pg.goto(server.url)
+    pg.get_by_text("Every worked example", exact=False).first.wait_for(timeout=60_000)
+    pg.goto(f"{server.url}/?q=ScatterElements-11")
+    elements = pg.get_by_role("tab", name=sc.FAMILY_TITLES["elements"])
+    elements.wait_for(timeout=60_000)
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    pg.wait_for_function("(n) => [...document.querySelectorAll('[role=tab]')].some(t => t.innerText.trim() === n"
+                         " && t.getAttribute('aria-selected') === 'true')", arg=sc.FAMILY_TITLES["elements"],
+                         timeout=30_000)
+    pg.get_by_text("ScatterElements-11", exact=False).nth(1).wait_for(state="visible", timeout=30_000)
+    pg.wait_for_function("() => location.search.includes('family=')", timeout=30_000)
+    elements.scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / "home-filter-1280x720.png"))
+    assert real_errors(errors) == []
+    ctx.close()

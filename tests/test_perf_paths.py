@@ -31,8 +31,14 @@ def same_bits(a, b) -> bool:
 
 
 # -- grouping and counting ------------------------------------------------------------------------
-@pytest.mark.parametrize("n, top", [(0, 1), (1, 5), (2, 1), (1000, 7), (5000, 10**6), (3000, 2**40)])
-def test_stable_sort_by_key_matches_stable_argsort(n, top):
+@pytest.mark.parametrize("radix", [True, False])
+@pytest.mark.parametrize("n, top", [(0, 1), (1, 5), (2, 1), (1000, 7), (5000, 10**6), (3000, 2**40),
+                                    (40_000, 60_000), (40_000, 13_000_000), (40_000, 2**32 - 1), (40_000, 2**33)])
+def test_stable_sort_by_key_matches_stable_argsort(monkeypatch, radix, n, top):
+    """Both sorts (the composite-key one and the 16-bit radix one the import probe may pick) are stable."""
+    import scatter_core.segmented as segmented
+    monkeypatch.setattr(segmented, "RADIX_IS_FASTER", radix)
+    monkeypatch.setattr(segmented, "RADIX_MIN", 2)
     keys = np.random.default_rng(n).integers(0, top, size=n, dtype=np.int64)
     order, sorted_keys = stable_sort_by_key(keys)
     want = np.argsort(keys, kind="stable")

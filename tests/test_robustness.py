@@ -71,7 +71,7 @@ def test_cached_arrays_are_never_mutated():
             with pytest.raises(ValueError):
                 arr.reshape(-1)[:1] = 0
     for e in small:  # drive the pages over the same cached cases
-        page = {"nd": "nd", "elements": "elements", "update": "update"}[__import__("scatter_core").OPERATORS[e.op].family]
+        page = __import__("scatter_core").families.family_of(__import__("scatter_core").OPERATORS[e.op]).slug
         at = open_page(page, op=e.op, example=e.id)
         for _ in range(2):
             nxt = next((x for x in at.button if x.label == "▶" and not x.disabled), None)
@@ -88,7 +88,8 @@ FORBIDDEN = [
     (r"unsafe_allow_html\s*=\s*True", "unsafe_allow_html"), (r"__import__\(", "__import__"),
     (r"\bshell\s*=\s*True", "shell=True"), (r"\bst\.html\(", "st.html"),
 ]
-SOURCE_DIRS = ["scatter_core", "scatter_ui", "spec_examples", "app_pages", "runtime_check", "scatter_export"]
+SOURCE_DIRS = ["scatter_core", "scatter_ui", "spec_examples", "app_pages", "runtime_check", "scatter_export",
+               "scatter_practice", "framework_map", "scatter_explorer"]
 
 
 def test_no_code_path_evaluates_or_unpickles_or_injects_html():

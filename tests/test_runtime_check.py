@@ -20,7 +20,8 @@ from tests.conftest import require_or_skip
 from tests.skipping import skip_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent
-SEMANTICS = ROOT.parent / "shared" / "semantics.md"
+SEMANTICS = ROOT / "tests" / "data" / "semantics.md"  # a copy, so that a clone is self-contained
+SHARED_SEMANTICS = ROOT.parent / "shared" / "semantics.md"  # the original, beside the checkout in CI
 ONNX_OPS = [name for name, spec in OPERATORS.items() if spec.framework == "ONNX"]
 OV_OPS = [name for name, spec in OPERATORS.items() if spec.framework == "OpenVINO"]
 i32 = np.int32
@@ -83,7 +84,7 @@ def test_divergence_table_is_well_formed_data():
     for d in rc.KNOWN_DIVERGENCES:
         assert d.outcome in divergences.OUTCOMES
         assert d.runtimes and set(d.runtimes) <= set(rc.RUNTIMES)
-        assert d.text and d.source and callable(d.applies)
+        assert d.text_for(OPERATORS["ScatterND-11"]) and d.source and callable(d.applies)
         if d.outcome in ("refused", "crash"):
             assert d.error, d.label  # a refusal or crash is only "known" with the runtime's own words
         assert d.documented == (d in rc.DOCUMENTED)
@@ -93,12 +94,42 @@ def test_divergence_table_is_well_formed_data():
         assert label in divergences.BY_LABEL
 
 
+def test_every_divergence_points_to_its_registry_note():
+    """Each runtime fact is recorded once, in the registry: every divergence names the RuntimeNote topic of
+    the records it concerns; an OBSERVED one (not in semantics.md) takes its words from that note."""
+    for d in rc.KNOWN_DIVERGENCES:
+        assert d.topic, d.label
+        concerned = [s for s in OPERATORS.values() if not d.families or s.family in d.families]
+        notes = [n for s in concerned for n in s.notes_on(d.topic)]
+        assert notes, (d.label, d.topic)
+        if not d.documented:
+            assert not d.text, d.label  # no second copy of the observation here
+            assert any(not n.documented for n in notes), d.label
+            assert d.text_for(concerned[0]).startswith("Not in semantics.md: "), d.label
+
+
+def test_observed_divergence_text_is_the_records_own_note():
+    d = divergences.BY_LABEL["reference-no-kernel"]
+    assert "int8, int16, uint8" in d.text_for(OPERATORS["ScatterNDUpdate-15"])
+    assert "int8, uint8, uint16 or float64" in d.text_for(OPERATORS["ScatterElementsUpdate-12"])
+    assert OPERATORS["ScatterNDUpdate-15"].extra["openvino_reference_no_kernel"] == (
+        "int8", "int16", "uint8", "uint16", "float64")
+
+
 def test_documented_divergences_quote_semantics_md():
-    if not SEMANTICS.exists():
-        skip_or_fail(f"{SEMANTICS} is not present beside this checkout")  # CI runs with shared/ beside the clone
     text = " ".join(SEMANTICS.read_text(encoding="utf-8").split())
     for d in rc.DOCUMENTED:
         assert " ".join(d.quote.split()) in text, (d.label, d.quote)
+
+
+def test_the_copy_of_semantics_md_still_agrees_with_the_original():
+    """Where ../shared/ exists (CI clones the project beside it), every passage the code quotes from
+    the copy in tests/data is still in the original; a local clone without it skips."""
+    if not SHARED_SEMANTICS.exists():
+        skip_or_fail(f"{SHARED_SEMANTICS} is not present beside this checkout")
+    text = " ".join(SHARED_SEMANTICS.read_text(encoding="utf-8").split())
+    for d in rc.DOCUMENTED:
+        assert " ".join(d.quote.split()) in text, (d.label, "tests/data/semantics.md is out of date")
 
 
 def test_ci_turns_a_missing_runtime_into_a_failure(monkeypatch):
@@ -194,8 +225,6 @@ def test_openvino_reference_is_the_reference_not_the_cpu_plugin():
     assert run_constant_folding(OPERATORS[args[0]], *args[1:], kw).tolist() == [-2, 7]
     assert rc.run("openvino-cpu", *args, **kw).output.tolist() == [-1, 7]
     # the reference path covers every OpenVINO op version
-    from runtime_check.divergences import _NO_REFERENCE_KERNEL
-
     for op in OV_OPS:
         spec = OPERATORS[op]
         data = np.arange(4, dtype=f32)
@@ -204,7 +233,7 @@ def test_openvino_reference_is_the_reference_not_the_cpu_plugin():
         if spec.attribute("start") is not None:  # SliceScatter: the slice 1:2:1 of axis 0
             extra = {"start": [1], "stop": [2], "step": [1]}
         res = rc.run("openvino-reference", op, data, idx, f32([9]), **extra)
-        if "float32" in _NO_REFERENCE_KERNEL.get(spec.family, ()):  # observed: no reference kernel at all
+        if "float32" in spec.extra.get("openvino_reference_no_kernel", ()):  # observed: no reference kernel at all
             assert not res.ok and "Node.evaluate returned False" in res.error, op
             assert rc.run("openvino-cpu", op, data, idx, f32([9]), **extra).output.tolist() == [0, 9, 2, 3], op
             continue
@@ -359,3 +388,13 @@ def test_differing_cells_compares_bits():
     b = np.array([-0.0, -0.0, np.nan, 1.0], f32)
     assert rc.differing_cells(a, b).tolist() == [True, False, False, False]
     assert rc.differing_cells(i32([1, 2]), i32([1, 3])).tolist() == [False, True]
+
+
+def test_version_pins_are_read_from_the_runtimes_extra():
+    text = 'runtimes = ["onnx==1.23.2", "onnxruntime==1.31.1", "openvino==2026.4.1"]'
+    assert rc.pins_in(text) == {"onnxruntime": "1.31.1", "onnx.reference": "1.23.2", "openvino-cpu": "2026.4.1",
+                                "openvino-reference": "2026.4.1"}
+    assert rc.version_skew("onnxruntime", "1.31.1", rc.pins_in(text)) == ""
+    assert rc.version_skew("onnxruntime", "1.30.0", rc.pins_in(text)) == \
+        "version skew: semantics.md was verified on 1.31.1, this is 1.30.0"
+    assert rc.version_skew("onnxruntime", None) == "" and set(rc.verified_versions()) == set(rc.RUNTIMES)

@@ -17,7 +17,7 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.registry import OPERATORS_LIST
 from scatter_ui import specdiff
-from tests.apptest_helpers import open_page, texts
+from tests.apptest_helpers import open_page, sources as texts  # the spec pages' Markdown as written
 
 FAMILIES = tuple(sc.families.FAMILIES)  # every family record has its spec page
 
@@ -44,7 +44,7 @@ def unescape(md: str) -> str:
     """A table cell as the reader sees it: directives unwrapped, bold dropped, backslash escapes removed."""
     md = _DIRECTIVE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), md)
     md = re.sub(r"(?<!\\)\*\*", "", md)
-    return re.sub(r"\\(.)", r"\1", md).strip()
+    return re.sub(r"\\(.)", r"\1", md).replace(specdiff.BREAK, "").strip()
 
 
 def md_tables(at) -> list[pd.DataFrame]:
@@ -195,6 +195,15 @@ def test_markdown_escaping_keeps_every_character_literal():
     a, b = specdiff.word_diff("x * y = 2", "x * y = 3")
     assert unescape(specdiff.marked(b)) == "x * y = 3"
     assert specdiff.marked(b).endswith(":orange-background[**3**]")
+
+
+def test_word_diff_shows_a_change_hidden_by_stray_punctuation_matches():
+    er = spec_examples.erratum("onnx-scatternd-updates-shape-off-by-one")  # ...[k:r-1] vs ...[k:r], i.e. [:-1] ...
+    a, b = specdiff.word_diff(er.says, er.should_say)
+    assert [t for t, d in a if d] == ["-", "1", "]"]
+    assert "".join(t for t, d in b if d).startswith("],")
+    same, _ = specdiff.word_diff("x + y", "x + y")
+    assert not any(d for _, d in same)
 
 
 def test_comparison_url_round_trips_tab_a_and_b():
@@ -476,14 +485,19 @@ def test_new_runtime_behaviours_are_marked_as_not_in_semantics_md():
 
 
 # ------------------------------------------------------------------------------ in a real browser
-@pytest.fixture(scope="module")
-def browser_page(server, browser):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1400})
+def _page(server, browser, width: int, height: int):
+    ctx = browser.new_context(viewport={"width": width, "height": height})
     pg = ctx.new_page()
     pg.console_errors = []
     pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
     pg.on("pageerror", lambda e: pg.console_errors.append(f"pageerror: {e}"))
     pg.base_url = server.url
+    return ctx, pg
+
+
+@pytest.fixture(scope="module")
+def browser_page(server, browser):
+    ctx, pg = _page(server, browser, 1400, 1400)
     yield pg
     ctx.close()
 
@@ -505,11 +519,11 @@ def test_spec_pages_in_chromium(browser_page, family, link):
     pg.locator("[data-testid=stSidebarNav] a", has_text=link).click()
     _settle(pg, f"Spec: {sc.FAMILY_TITLES[family]}")
     newest = max(sc.family_members(family), key=lambda s: (s.framework == "ONNX", s.version))
-    assert pg.get_by_text(f"{newest.name} (", exact=False).first.is_visible()
+    pg.get_by_text(f"{newest.name} (", exact=False).first.wait_for(state="visible", timeout=30_000)  # Timeline
     pg.get_by_role("tab", name="Compare versions").click()
     pg.get_by_text("rules differ", exact=False).first.wait_for(timeout=30_000)
-    pg.locator("[data-testid=stDataFrame]:visible").first.wait_for(timeout=30_000)
-    pg.wait_for_timeout(2000)  # the grid draws its cells on a canvas
+    pg.locator(".st-key-spec-compare-table table").wait_for(timeout=30_000)
+    pg.wait_for_function("() => location.search.includes('tab=Compare')", timeout=30_000)  # the tab is in the URL
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / f"spec-{family}-compare-browser.png"))
     pg.get_by_role("tab", name="ONNX vs OpenVINO").click()
@@ -517,6 +531,97 @@ def test_spec_pages_in_chromium(browser_page, family, link):
     if specdiff.pairs_for(family):
         a, b = specdiff.pairs_for(family)[0]
         pg.get_by_text(f"{a.name} vs {b.name}").first.wait_for(timeout=30_000)
+        pg.locator(f".st-key-spec-cross-{a.name} table").wait_for(timeout=30_000)
     else:
         pg.get_by_text("no ONNX counterpart", exact=False).first.wait_for(timeout=30_000)
     assert real_errors(pg.console_errors) == []
+
+
+CLIPPED_JS = """(sel) => {
+  const table = document.querySelector(sel + ' table');
+  const t = table.getBoundingClientRect();
+  const main = document.querySelector('[data-testid=stMain]') || document.body;
+  const m = main.getBoundingClientRect();
+  const bad = [];
+  if (t.right > Math.min(m.right, innerWidth) + 1 || t.left < m.left - 1) bad.push(['table', t.left, t.right, m.right]);
+  const holder = table.parentElement;
+  if (holder.scrollWidth > holder.clientWidth + 1) bad.push(['scrolls', holder.scrollWidth, holder.clientWidth]);
+  let boxes = 0;
+  for (const cell of table.querySelectorAll('th, td')) {
+    const c = cell.getBoundingClientRect();
+    if (c.right > t.right + 1 || c.left < t.left - 1) bad.push(['cell', cell.innerText.slice(0, 40)]);
+    if (cell.scrollWidth > cell.clientWidth + 1) bad.push(['overflow', cell.innerText.slice(0, 40)]);
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent.trim()) continue;
+      const range = document.createRange(); range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        boxes++;
+        if (r.right > c.right + 1 || r.left < c.left - 1) bad.push(['text', n.textContent.slice(0, 40), r.right, c.right]);
+      }
+    }
+  }
+  return {bad, boxes, cells: table.querySelectorAll('td').length};
+}"""
+
+
+@pytest.fixture(scope="module")
+def projector(server, browser):
+    ctx, pg = _page(server, browser, 1280, 720)
+    pg.goto(server.url)
+    _settle(pg, "Every worked example")
+    yield pg
+    ctx.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("family,a,b", [("nd", "ScatterND-16", "ScatterNDUpdate-15"),
+                                        ("elements", "Scatter-9", "ScatterElementsUpdate-12"),
+                                        ("update", "ScatterUpdate-3", "ScatterElementsUpdate-12")])
+def test_shared_comparison_link_reopens_the_tab_and_nothing_is_clipped_at_1280x720(projector, family, a, b):
+    from tests.browser_support import SCREENSHOTS, real_errors
+
+    pg = projector
+    pg.goto(f"{pg.base_url}/spec-{family}?tab=Compare+versions&a={a}&b={b}")
+    pg.locator(".st-key-spec-compare-table table").wait_for(timeout=60_000)
+    _settle(pg, "rules differ")
+    assert pg.get_by_role("tab", name="Compare versions").get_attribute("aria-selected") == "true"
+    assert pg.locator(".st-key-spec-compare-table th").all_inner_texts()[2:4] == [a, b]
+    assert pg.get_by_role("combobox", name="Version A").input_value() == a
+    assert pg.get_by_role("combobox", name="Version B").input_value() == b
+    pg.wait_for_timeout(500)
+    result = pg.evaluate(CLIPPED_JS, ".st-key-spec-compare-table")
+    assert result["cells"] == 5 * len(specdiff.RULE_FIELDS) and result["boxes"] > 60
+    assert result["bad"] == []
+    pg.locator(".st-key-spec-compare-table").scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / f"spec-{family}-compare-1280x720.png"))
+    if specdiff.pairs_for(family):
+        pg.get_by_role("tab", name="ONNX vs OpenVINO").click()
+        x, _ = specdiff.pairs_for(family)[0]
+        pg.locator(f".st-key-spec-cross-{x.name} table").wait_for(timeout=30_000)
+        pg.wait_for_timeout(500)
+        cross = pg.evaluate(CLIPPED_JS, f".st-key-spec-cross-{x.name}")
+        assert cross["bad"] == [] and cross["boxes"] > 30
+    assert real_errors(pg.console_errors) == []
+
+
+@pytest.mark.browser
+def test_choosing_versions_in_the_browser_writes_them_to_the_url(projector):
+    pg = projector
+    pg.goto(f"{pg.base_url}/spec-nd?tab=Compare+versions")
+    pg.locator(".st-key-spec-compare-table table").wait_for(timeout=60_000)
+    _settle(pg, "rules differ")
+    assert pg.get_by_role("combobox", name="Version B").input_value() == "ScatterND-18"
+    pg.get_by_role("combobox", name="Version B").click()
+    pg.get_by_role("option", name="ScatterNDUpdate-3", exact=True).click()
+    pg.wait_for_function("() => location.search.includes('b=ScatterNDUpdate-3')", timeout=30_000)
+    pg.get_by_text("ScatterNDUpdate-3", exact=True).first.wait_for(timeout=30_000)
+    link = pg.url
+    assert "tab=Compare+versions" in link or "tab=Compare%20versions" in link
+    other = pg.context.new_page()  # the copied link, opened afresh
+    other.goto(link)
+    other.locator(".st-key-spec-compare-table table").wait_for(timeout=60_000)
+    assert other.get_by_role("tab", name="Compare versions").get_attribute("aria-selected") == "true"
+    assert "ScatterNDUpdate-3" in other.locator(".st-key-spec-compare-table th").all_inner_texts()
+    other.close()

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import scatter_core as sc
 from scatter_core import ScatterError, trace
 
 
@@ -144,3 +145,40 @@ def test_trace_does_not_alias_the_callers_indices():
         label = t.index_label(1)
         idx[...] = 3
         assert t.index_label(1) == label and t.plan.index_norm.max() == 2
+
+
+# -- the per-cell view and the NaN finding ------------------------------------------------------------------
+def test_cell_writes_groups_writes_by_cell_in_loop_order():
+    t = sc.trace("ScatterElements-18", [0, 0, 0, 0], [2, 0, 2, 2], [1, 2, 3, 4], axis=0, reduction="add")
+    w = t.cell_writes
+    assert w.cells.tolist() == [0, 2] and w.counts.tolist() == [1, 3]
+    assert w.loop_positions[w.first[1]:w.first[1] + 3].tolist() == [0, 2, 3]
+    assert w.values.tolist() == [2, 1, 3, 4] and w.last.tolist() == [0, 3] and w.duplicated().tolist() == [1]
+    assert not w.values.flags.writeable
+    cells, acc, count = t.mean_parts()
+    assert cells.tolist() == [0, 2] and acc.tolist() == [2, 8] and count.tolist() == [2, 4]
+
+
+@pytest.mark.parametrize("data,updates,use_init,cells", [
+    ([5.0, 1.0, 2.0], [np.nan, 3.0, 1.0], True, ((0,),)),        # a NaN update
+    ([5.0, 1.0, np.nan], [2.0, 3.0, 1.0], True, ((2,),)),         # a NaN in data that takes part
+    ([5.0, 1.0, np.nan], [2.0, 3.0, 1.0], False, None),           # use_init_val=false: data takes no part
+])
+def test_nan_in_max_min_finding(data, updates, use_init, cells):
+    t = sc.trace("ScatterElementsUpdate-12", np.float32(data), [0, 0, 2], np.float32(updates), axis=0,
+                 reduction="max", use_init_val=use_init)
+    found = [f for f in t.findings if f.kind == "nan-in-max-min"]
+    if cells is None:
+        assert found == []
+        return
+    (f,) = found
+    assert f.cells == cells and f.severity == "warning" and "Neither spec says" in f.message
+    assert "Scatter Explorer keeps the NaN" in f.message
+    for note in sc.OPERATORS["ScatterElementsUpdate-12"].notes_on("nan-max-min"):
+        assert note.runtimes in f.message
+
+
+def test_nan_finding_only_for_reductions_without_a_nan_rule():
+    t = sc.trace("ScatterElementsUpdate-12", np.float32([5, 1]), [0], np.float32([np.nan]), axis=0, reduction="sum")
+    assert "nan-in-max-min" not in [f.kind for f in t.findings]
+    assert [r.name for r in sc.REDUCTIONS.values() if r.nan_undefined] == ["max", "min"]

@@ -466,9 +466,27 @@ class Player {
       this.lastReported = this.step;
       this.reports = (this.reports || 0) + 1; // each report is a new value, even for the same step
       this.api.setStateValue("step", { step: this.step, view: this.view, n: this.reports });
+      this.watch();
     };
     if (now) send();
     else this.reportTimer = setTimeout(send, REPORT_DELAY_MS);
+  }
+
+  // When the page mirrors the step in its URL (data.url_param), check that the report arrived:
+  // under load, reruns interrupting each other can drop one; then say the step again (bounded).
+  watch() {
+    const param = this.data && this.data.url_param;
+    if (!param) return;
+    if (this.watchTimer) clearTimeout(this.watchTimer);
+    const step = this.step;
+    this.watchTimer = setTimeout(() => {
+      this.watchTimer = null;
+      if (this.playing || this.step !== step) return;
+      const inUrl = new URL(window.location.href).searchParams.get(param);
+      if (inUrl === String(step)) { this.retries = 0; return; }
+      this.retries = (this.retries || 0) + 1;
+      if (this.retries <= 5) this.report(true, true);
+    }, 2500);
   }
 
   onClick(ev) {
