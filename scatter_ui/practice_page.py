@@ -430,8 +430,10 @@ def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
         what = [] if fb.target_correct else ["the target cell"]
         what += [] if fb.value_correct else ["the value"]
         st.error(f"Not quite: {' and '.join(what)}.", icon="❌")
+    caption = ex.trace.describe(step) + "."
     for line in fb.explanation.splitlines():
-        st.text(line)
+        if line != caption:  # the player shows the step's caption
+            st.text(line)
     show_misconceptions(fb.misconceptions)
     show_step_figure(ex, step + 1, k(f"fig-after:{eid}:{step}"))
 
