@@ -11,8 +11,8 @@ Pure data plus small functions (no streamlit); uses scatter_core's public API on
 * ``VERIFIED``: what scripts/verify_frameworks.py last recorded (verified.py).
 """
 
-from .maps import Config, by_framework, call_kwargs, configurations, entries_for, faithful_for, run, source_of
+from .maps import Config, by_framework, call_kwargs, configurations, entries_for, faithful_for, run, source_of, takes_indices
 from .records import BY_ID, CONVERT, ENTRIES, FRAMEWORKS, KINDS, MODULES, TOPICS, Entry
 
 __all__ = ["BY_ID", "CONVERT", "Config", "ENTRIES", "Entry", "FRAMEWORKS", "KINDS", "MODULES", "TOPICS", "by_framework",
-           "call_kwargs", "configurations", "entries_for", "faithful_for", "run", "source_of"]
+           "call_kwargs", "configurations", "entries_for", "faithful_for", "run", "source_of", "takes_indices"]
