@@ -5,8 +5,8 @@ Pure data plus small functions (no streamlit); uses scatter_core's public API on
 * ``ENTRIES``: one :class:`Entry` per framework operation (records.py), each naming its
   divergences from the ONNX / OpenVINO texts on every topic of ``TOPICS``.
 * ``configurations(op)``, ``by_framework(config)``: which records answer a configuration.
-* ``run(entry, config, data, indices, updates, axis)``: execute a record where its framework
-  is installed (the differential tests and scripts/verify_frameworks.py).
+* ``run(entry, config, data, indices, updates, axis, attrs)``: execute a record where its framework
+  is installed (``takes_indices(config)``: SliceScatter has no indices input) (the differential tests and scripts/verify_frameworks.py).
 * ``source_of(entry)``: the record's code, verbatim, for the exports.
 * ``VERIFIED``: what scripts/verify_frameworks.py last recorded (verified.py).
 """

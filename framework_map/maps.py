@@ -68,12 +68,15 @@ def takes_indices(config: Config) -> bool:
 
 
 def call_kwargs(entry: Entry, config: Config, dtype, axis: int | None, attrs=None) -> dict:
-    """The keyword arguments of ``entry.function`` for ``config`` (framework-independent values)."""
+    """The keyword arguments of ``entry.function`` for ``config`` (framework-independent values).
+
+    ``attrs`` (the case's attributes, e.g. a ``Resolved``) supplies ``entry.attr_args``; without it they are left out.
+    """
     kw = {}
     if entry.axis_arg:
         kw["axis"] = axis
-    for name in entry.attr_args:  # ints lists as lists, None as None ("axes" left out)
-        value = (attrs or {}).get(name)
+    for name in entry.attr_args if attrs is not None else ():  # ints lists as lists, None as None ("axes" left out)
+        value = attrs.get(name)
         kw[name] = list(value) if isinstance(value, (tuple, list)) else value
     if entry.reduce_arg is not None:
         kw[entry.reduce_arg] = entry.reductions[config.canonical]
