@@ -95,8 +95,9 @@ WEBNN_DOCS = "https://www.w3.org/TR/webnn/"
 NO_DUPLICATES_CACHE = ("n/a: no two writes hit one cell (a batch entry's positions are distinct, even when they "
                        "wrap around)")
 NO_DUPLICATES_SLICE = "n/a: a slice never names an element twice"
-CACHE_NEG = ("write_indices are never negative (onnxruntime and Scatter Explorer refuse them); {} would "
-             "silently count a negative position from the end, so check w >= 0 yourself")
+CACHE_NEG = ("write_indices are never negative (onnxruntime and Scatter Explorer refuse them); in linear mode {} "
+             "would silently count a negative position from the end (circular mode's modulo makes it a position), "
+             "so check w >= 0 yourself")
 CACHE_OOR = ("linear mode needs write_indices[b] + sequence_length <= max_sequence_length (onnxruntime and "
              "Scatter Explorer refuse more); past the end, {}. Circular mode takes positions modulo "
              "max_sequence_length, as ONNX does")
@@ -329,7 +330,7 @@ ENTRIES: tuple[Entry, ...] = (
           "step; nested once per further axis",
           _d(duplicates=NO_DUPLICATES_SLICE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
              negative_indices="negative start / stop count from the end as in Slice-8; torch.slice_scatter "
-                              "refuses a negative step, so the function walks the same positions forwards and "
+                              "refuses a negative step (RuntimeError: slice step must be positive), so the function walks the same positions forwards and "
                               "flips updates along that axis",
              out_of_range_indices=SLICE_CLAMP.format("torch.slice_scatter clamps start and end the same way"),
              dtypes="any dtype; updates in data's dtype"),

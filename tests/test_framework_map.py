@@ -154,26 +154,38 @@ def test_run_passes_no_indices_to_slice_records_and_none_for_left_out_write_indi
 
 
 SNIPPET_CASES = [  # one per version: a circular write that wraps around; a two-axis slice with a negative step
-    ("jax.at.cache", "TensorScatter-24", np.zeros((2, 4, 2), np.float32), [3, 1], np.arange(12, dtype=np.float32).reshape(2, 3, 2),
+    ("TensorScatter-24", np.zeros((2, 4, 2), np.float32), [3, 1], np.arange(12, dtype=np.float32).reshape(2, 3, 2),
      {"axis": 1, "mode": "circular"}),
-    ("jax.at.slice", "SliceScatter-15", np.zeros((3, 5), np.int32), None, np.array([[1, 2, 3], [4, 5, 6]], np.int32),
+    ("SliceScatter-15", np.zeros((3, 5), np.int32), None, np.array([[1, 2, 3], [4, 5, 6]], np.int32),
      {"start": [-1, 0], "stop": [-10, 5], "step": [-2, 2], "axes": [0, 1]}),
 ]
 
 
-@pytest.mark.parametrize("case", SNIPPET_CASES, ids=lambda c: c[1])
-def test_the_as_jax_export_of_the_new_versions_runs_and_reproduces_scatter_core(case, tmp_path):
+SNIPPET_RECORDS = {"JAX": ("jax.at.cache", "jax.at.slice"),
+                   "PyTorch": ("torch.index_put.cache", "torch.slice_scatter"),
+                   "TensorFlow": ("tf.tensor_scatter_nd_update.cache", "tf.raw_ops.TensorStridedSliceUpdate")}
+
+
+@pytest.mark.parametrize("framework", list(SNIPPET_RECORDS))
+@pytest.mark.parametrize("case", SNIPPET_CASES, ids=lambda c: c[0])
+def test_the_as_framework_export_of_the_new_versions_runs_and_reproduces_scatter_core(case, framework, tmp_path):
+    """JAX in CI; PyTorch and TensorFlow where installed."""
+    import importlib.util
+
     import scatter_export as se
 
-    require_or_skip("jax")
-    entry_id, op, data, indices, updates, attrs = case
-    assert se.framework_unavailable_reason("JAX", op, data, indices, updates, attrs) is None
-    code = se.framework_snippet("JAX", op, data, indices, updates, None, attrs)
+    if framework == "JAX":
+        require_or_skip("jax")
+    elif importlib.util.find_spec({"PyTorch": "torch", "TensorFlow": "tensorflow"}[framework]) is None:
+        pytest.skip(f"{framework} is not installed")
+    op, data, indices, updates, attrs = case
+    assert se.framework_unavailable_reason(framework, op, data, indices, updates, attrs) is None
+    code = se.framework_snippet(framework, op, data, indices, updates, None, attrs)
     path = tmp_path / "snippet.py"
     path.write_text(code)
     done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300,
-                          env={"PATH": "/usr/bin:/bin", "JAX_PLATFORMS": "cpu"})
+                          env={"PATH": "/usr/bin:/bin", "JAX_PLATFORMS": "cpu", "TF_CPP_MIN_LOG_LEVEL": "3"})
     assert done.returncode == 0, done.stderr[-2000:]
     assert "equal to Scatter Explorer's output: True" in done.stdout, done.stdout
-    entry = fm.BY_ID[entry_id]
+    entry = fm.BY_ID[SNIPPET_RECORDS[framework][SNIPPET_CASES.index(case)]]
     assert fm.source_of(entry) in code and f"#   duplicates: {entry.divergences['duplicates']}" in code
