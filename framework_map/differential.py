@@ -27,6 +27,7 @@ class Case:
     axis: int | None
     expected: np.ndarray
     duplicates: bool
+    attrs: dict = field(default_factory=dict)  # the version's other attributes (TensorScatter's mode, a slice)
 
 
 def _shape(rng, rank, lo=1, hi=4):
@@ -59,11 +60,53 @@ def _raw_case(rng, spec):
     return data_shape, indices, data_shape[:axis] + ishape + data_shape[axis + 1:], axis
 
 
+def _cache_case(rng, spec):
+    """TensorScatter: a cache of rank 2-4, a sequence axis past the batch axis, write_indices or None."""
+    rank = int(rng.integers(2, 5))
+    data_shape = _shape(rng, rank)
+    axis = int(rng.integers(1, rank))
+    mode = str(rng.choice(spec.attribute("mode").choices))
+    max_len = data_shape[axis]
+    seq = int(rng.integers(1, max_len + 1))
+    high = max_len - seq + 1 if mode == "linear" else 2 * max_len + 1
+    indices = None if rng.random() < 0.25 else rng.integers(0, high, size=data_shape[:1]).astype(np.int64)
+    return data_shape, indices, data_shape[:axis] + (seq,) + data_shape[axis + 1:], axis, {"mode": mode}
+
+
+def _slice_case(rng, spec):
+    """SliceScatter: 1..rank sliced axes (leading, or named with either sign), bounds past both ends, steps of both signs."""
+    rank = int(rng.integers(1, 4))
+    data_shape = _shape(rng, rank)
+    n = int(rng.integers(1, rank + 1))
+    named = rng.random() < 0.5
+    axes = [int(a) - rank * int(rng.integers(0, 2)) for a in rng.permutation(rank)[:n]] if named else list(range(n))
+    start, stop, step, ushape = [], [], [], list(data_shape)
+    for a in axes:
+        size = data_shape[a]
+        for _ in range(4):  # mostly non-empty slices; some stay empty
+            b, e = (int(v) for v in rng.integers(-size - 2, size + 3, size=2))
+            s = int(rng.choice([-3, -2, -1, 1, 2, 3]))
+            if len(range(*slice(b, e, s).indices(size))):
+                break
+        start, stop, step = start + [b], stop + [e], step + [s]
+        ushape[a] = len(range(*slice(b, e, s).indices(size)))
+    attrs = {"start": start, "stop": stop, "step": step, "axes": axes if named else None}
+    return data_shape, None, tuple(ushape), None, attrs
+
+
+# families whose cases are not ScatterElements / ScatterND / ScatterUpdate's (indices, axis) pair
+OTHER_CASES = {"cache": _cache_case, "slice": _slice_case}
+# families where no two iterations can write one cell (their specs' duplicate_policy says so):
+# the differential checks cannot meet duplicates there
+DUPLICATE_FREE = frozenset({"cache", "slice"})
+
+
 def random_case(rng: np.random.Generator, config: Config, dtype: str) -> Case:
     """One valid case for ``config`` (validated by scatter_core, which also gives the expected output)."""
     spec = config.spec
     for _ in range(100):
-        data_shape, indices, ushape, axis = _raw_case(rng, spec)
+        maker = OTHER_CASES.get(spec.family)
+        data_shape, indices, ushape, axis, others = maker(rng, spec) if maker else (*_raw_case(rng, spec), {})
         lo, hi = (-3, 4) if config.canonical != "prod" else (-2, 3)
         data = rng.integers(lo, hi, size=data_shape).astype(dtype)
         updates = rng.integers(lo, hi, size=ushape).astype(dtype)
@@ -73,17 +116,17 @@ def random_case(rng: np.random.Generator, config: Config, dtype: str) -> Case:
         if spec.attribute("use_init_val") is not None:
             attrs["use_init_val"] = config.use_init_val
         try:
-            t = sc.trace(spec.name, data, indices, updates, **attrs)
+            t = sc.trace(spec.name, data, indices, updates, **attrs, **others)
         except sc.ScatterError:
             continue
-        return Case(data, indices, updates, axis, t.output, bool(t.duplicate_groups().size))
+        return Case(data, indices, updates, axis, t.output, bool(t.duplicate_groups().size), others)
     raise RuntimeError(f"no valid random case for {config.label}")
 
 
 def written_values(config: Config, case: Case) -> dict[int, set]:
     """Flat output cell -> every update value written there (for replacement with duplicates)."""
     attrs = {"axis": case.axis} if config.spec.attribute("axis") is not None else {}
-    t = sc.trace(config.op, case.data, case.indices, case.updates, **attrs)
+    t = sc.trace(config.op, case.data, case.indices, case.updates, **attrs, **case.attrs)
     out: dict[int, set] = {}
     for i in range(len(t)):
         for tgt, src in zip(t.plan.targets[i], t.plan.sources[i]):
@@ -128,7 +171,7 @@ def check_entry(entry: Entry, config: Config, rng: np.random.Generator, n: int =
     for i in range(n):
         dtype = DTYPES[i % len(DTYPES)]
         case = random_case(rng, config, dtype)
-        got = run(entry, config, case.data, case.indices, case.updates, case.axis)
+        got = run(entry, config, case.data, case.indices, case.updates, case.axis, case.attrs)
         verdict = compare(config, case, got)
         out.cases += 1
         out.duplicates += case.duplicates
@@ -137,8 +180,8 @@ def check_entry(entry: Entry, config: Config, rng: np.random.Generator, n: int =
         elif verdict == "other-winner":
             out.other_winner += 1
         elif len(out.failures) < 3:
-            out.failures.append(f"{dtype} data={case.data.tolist()} indices={case.indices.tolist()} "
-                                f"updates={case.updates.tolist()} axis={case.axis}: {verdict}")
+            out.failures.append(f"{dtype} data={case.data.tolist()} indices={np.asarray(case.indices).tolist()} "
+                                f"updates={case.updates.tolist()} axis={case.axis} {case.attrs}: {verdict}")
     return out
 
 

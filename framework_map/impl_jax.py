@@ -47,3 +47,23 @@ def scatter_elements_mean(data, indices, updates, axis, include_self):
 
 def scatter_update(data, indices, updates, axis):
     return data.at[(slice(None),) * axis + (indices,)].set(updates, mode="drop")
+
+
+def tensor_scatter(past_cache, write_indices, update, axis, mode):
+    batch, max_len, seq = past_cache.shape[0], past_cache.shape[axis], update.shape[axis]
+    if write_indices is None:  # left out: every batch entry writes from position 0
+        write_indices = jnp.zeros(batch, jnp.int32)
+    pos = write_indices[:, None] + jnp.arange(seq)  # (batch, seq): the cache positions written
+    if mode == "circular":
+        pos = pos % max_len
+    rows = jnp.arange(batch)[:, None]
+    cache = jnp.moveaxis(past_cache, axis, 1)  # the sequence axis next to the batch axis
+    out = cache.at[rows, pos].set(jnp.moveaxis(update, axis, 1), mode="drop")
+    return jnp.moveaxis(out, 1, axis)
+
+
+def slice_scatter(data, updates, start, stop, step, axes):
+    where = [slice(None)] * data.ndim
+    for a, b, e, s in zip(range(len(start)) if axes is None else axes, start, stop, step):
+        where[a] = slice(b, e, s)  # Python's slice: Slice-8's clamping and negative values
+    return data.at[tuple(where)].set(updates)

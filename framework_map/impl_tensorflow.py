@@ -70,3 +70,28 @@ def scatter_update(data, indices, updates, axis):
     moved = tf.experimental.numpy.moveaxis(updates, list(range(axis, axis + r)), list(range(r)))
     out = tf.tensor_scatter_nd_update(front, indices[..., None], moved)
     return tf.experimental.numpy.moveaxis(out, 0, axis)
+
+
+def tensor_scatter(past_cache, write_indices, update, axis, mode):
+    batch, max_len, seq = past_cache.shape[0], past_cache.shape[axis], update.shape[axis]
+    if write_indices is None:  # left out: every batch entry writes from position 0
+        write_indices = tf.zeros([batch], tf.int64)
+    pos = write_indices[:, None] + tf.range(seq, dtype=write_indices.dtype)  # (batch, seq): positions written
+    if mode == "circular":
+        pos = pos % max_len
+    rows = tf.broadcast_to(tf.range(batch, dtype=pos.dtype)[:, None], tf.shape(pos))
+    cache = tf.experimental.numpy.moveaxis(past_cache, axis, 1)  # the sequence axis next to the batch axis
+    moved = tf.experimental.numpy.moveaxis(update, axis, 1)
+    out = tf.tensor_scatter_nd_update(cache, tf.stack([rows, pos], axis=-1), moved)
+    return tf.experimental.numpy.moveaxis(out, 1, axis)
+
+
+def slice_scatter(data, updates, start, stop, step, axes):
+    r = len(data.shape)
+    begin, end, strides, whole = [0] * r, [0] * r, [1] * r, (1 << r) - 1
+    for a, b, e, s in zip(range(len(start)) if axes is None else axes, start, stop, step):
+        a %= r
+        begin[a], end[a], strides[a] = b, e, s
+        whole &= ~(1 << a)  # mask bits: the axes taken whole
+    return tf.raw_ops.TensorStridedSliceUpdate(input=data, begin=begin, end=end, strides=strides, value=updates,
+                                               begin_mask=whole, end_mask=whole)

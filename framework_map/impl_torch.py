@@ -53,3 +53,34 @@ def scatter_update(data, indices, updates, axis):
     flat = torch.where(indices < 0, indices + data.shape[axis], indices).reshape(-1)
     src = updates.reshape(*data.shape[:axis], -1, *data.shape[axis + 1:])
     return data.index_copy(axis, flat, src)
+
+
+def tensor_scatter(past_cache, write_indices, update, axis, mode):
+    batch, max_len, seq = past_cache.shape[0], past_cache.shape[axis], update.shape[axis]
+    if write_indices is None:  # left out: every batch entry writes from position 0
+        write_indices = torch.zeros(batch, dtype=torch.int64)
+    pos = write_indices[:, None] + torch.arange(seq)  # (batch, seq): the cache positions written
+    if mode == "circular":
+        pos = pos % max_len
+    rows = torch.arange(batch)[:, None]
+    out = past_cache.movedim(axis, 1).index_put((rows, pos), update.movedim(axis, 1))
+    return out.movedim(1, axis)
+
+
+def nested_slice_scatter(data, updates, bounds):
+    if not bounds:
+        return updates
+    (a, r), rest = bounds[0], bounds[1:]
+    part = data[(slice(None),) * a + (slice(r.start, r.stop, r.step),)]
+    return torch.slice_scatter(data, nested_slice_scatter(part, updates, rest), a, r.start, r.stop, r.step)
+
+
+def slice_scatter(data, updates, start, stop, step, axes):
+    bounds = []
+    for a, b, e, s in zip(range(len(start)) if axes is None else axes, start, stop, step):
+        a %= data.dim()
+        r = range(*slice(b, e, s).indices(data.shape[a]))  # Slice-8's positions (Python's slice)
+        if s < 0:  # torch.slice_scatter needs a positive step: the same positions walked forwards
+            r, updates = r[::-1], updates.flip(a)
+        bounds.append((a, r))
+    return nested_slice_scatter(data, updates, bounds)

@@ -62,11 +62,22 @@ def by_framework(config: Config) -> dict[str, list[Entry]]:
     return {f: entries_for(config, f) for f in FRAMEWORKS}
 
 
-def call_kwargs(entry: Entry, config: Config, dtype, axis: int | None) -> dict:
-    """The keyword arguments of ``entry.function`` for ``config`` (framework-independent values)."""
+def takes_indices(config: Config) -> bool:
+    """Whether the version has an indices input (SliceScatter has none: its records take no indices argument)."""
+    return any(i.role == "indices" for i in config.spec.inputs)
+
+
+def call_kwargs(entry: Entry, config: Config, dtype, axis: int | None, attrs=None) -> dict:
+    """The keyword arguments of ``entry.function`` for ``config`` (framework-independent values).
+
+    ``attrs`` (the case's attributes, e.g. a ``Resolved``) supplies ``entry.attr_args``; without it they are left out.
+    """
     kw = {}
     if entry.axis_arg:
         kw["axis"] = axis
+    for name in entry.attr_args if attrs is not None else ():  # ints lists as lists, None as None ("axes" left out)
+        value = attrs.get(name)
+        kw[name] = list(value) if isinstance(value, (tuple, list)) else value
     if entry.reduce_arg is not None:
         kw[entry.reduce_arg] = entry.reductions[config.canonical]
     if entry.init_arg == "include_self":
@@ -106,17 +117,23 @@ def _resolve(module, dotted: str):
     return target
 
 
-def run(entry: Entry, config: Config, data, indices, updates, axis: int | None = None) -> np.ndarray:
-    """Run ``entry`` on NumPy inputs in its framework; returns a NumPy array. Needs the framework installed."""
+def run(entry: Entry, config: Config, data, indices, updates, axis: int | None = None, attrs=None) -> np.ndarray:
+    """Run ``entry`` on NumPy inputs in its framework; returns a NumPy array. Needs the framework installed.
+
+    ``indices`` None (an optional indices input left out) is passed as None; a version without an
+    indices input (SliceScatter) gets none; ``attrs`` holds the values of ``entry.attr_args``.
+    """
     if not entry.executable:
         raise ValueError(f"entry {entry.id!r} ({entry.framework}) cannot be executed here")
     module = importlib.import_module(MODULES[entry.framework])
-    data, indices, updates = np.asarray(data), np.asarray(indices), np.asarray(updates)
-    kwargs = call_kwargs(entry, config, data.dtype, axis)
+    data, updates = np.asarray(data), np.asarray(updates)
+    kwargs = call_kwargs(entry, config, data.dtype, axis, attrs)
     if entry.reduce_is_function:
         kwargs[entry.reduce_arg] = _resolve(module, kwargs[entry.reduce_arg])
     convert = CONVERTERS[entry.framework]
-    result = getattr(module, entry.function)(convert(data), convert(indices), convert(updates), **kwargs)
+    given = [convert(data)] + ([] if not takes_indices(config) else
+                               [None if indices is None else convert(np.asarray(indices))]) + [convert(updates)]
+    result = getattr(module, entry.function)(*given, **kwargs)
     return np.asarray(result)
 
 

@@ -47,6 +47,7 @@ class Entry:
     init_arg: str | None = None  # "include_self" (bool), "init" (neutral value or None), or None (cell always takes part)
     axis_arg: bool = False
     condition: str = ""  # when the mapping is faithful, if not always
+    attr_args: tuple[str, ...] = ()  # the version's other attributes, passed by name as they are ("mode", "start")
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
@@ -92,6 +93,17 @@ WEBNN_DTYPES = ("indices int32 (int64 only where the backend supports it); input
                 "unverified here")
 INIT_ALWAYS = "the cell's current value always takes part (use_init_val = true); no switch"
 WEBNN_DOCS = "https://www.w3.org/TR/webnn/"
+NO_DUPLICATES_CACHE = ("n/a: no two writes hit one cell (a batch entry's positions are distinct, even when they "
+                       "wrap around)")
+NO_DUPLICATES_SLICE = "n/a: a slice never names an element twice"
+CACHE_NEG = ("write_indices are never negative (onnxruntime and Scatter Explorer refuse them); in linear mode {} "
+             "would silently count a negative position from the end (circular mode's modulo makes it a position), "
+             "so check w >= 0 yourself")
+CACHE_OOR = ("linear mode needs write_indices[b] + sequence_length <= max_sequence_length (onnxruntime and "
+             "Scatter Explorer refuse more); past the end, {}. Circular mode takes positions modulo "
+             "max_sequence_length, as ONNX does")
+SLICE_CLAMP = "no indices: start and stop past either end are clamped, as Slice-8 does; {}"
+SLICE_ATTRS = ("start", "stop", "step", "axes")
 
 
 ENTRIES: tuple[Entry, ...] = (
@@ -278,6 +290,81 @@ ENTRIES: tuple[Entry, ...] = (
             WEBNN_DOCS + f"#api-mlgraphbuilder-scatter{op.lower()}",
             condition="only when no two indices address the same cell")
       for fam, op, ax in (("elements", "Elements", ", {axis}"), ("nd", "ND", ""))),
+    # ------------------------------------------------------------------ TensorScatter-24 (KV cache), all frameworks
+    *(Entry(eid, fw, operation, "cache", "composition", _r(none=None), call,
+            _d(duplicates=NO_DUPLICATES_CACHE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
+               negative_indices=neg, out_of_range_indices=oor, dtypes=dtypes),
+            docs, function=None if fw == "WebNN" else "tensor_scatter", axis_arg=fw != "WebNN",
+            attr_args=() if fw == "WebNN" else ("mode",))
+      for eid, fw, operation, call, neg, oor, dtypes, docs in (
+          ("torch.index_put.cache", "PyTorch", "torch.Tensor.index_put_ (sequence axis moved next to the batch axis)",
+           "cache.movedim(axis, 1).index_put((batch[:, None], positions), update.movedim(axis, 1)).movedim(1, axis)",
+           CACHE_NEG.format("PyTorch indexing"), CACHE_OOR.format("PyTorch raises IndexError, like onnxruntime"),
+           "write_indices int64 (or int32); update in the cache's dtype",
+           "https://pytorch.org/docs/stable/generated/torch.Tensor.index_put_.html"),
+          ("tf.tensor_scatter_nd_update.cache", "TensorFlow",
+           "tf.tensor_scatter_nd_update (sequence axis moved next to the batch axis)",
+           "moveaxis(tf.tensor_scatter_nd_update(moveaxis(cache, axis, 1), stack([batch, positions], -1), "
+           "moveaxis(update, axis, 1)), 1, axis)",
+           "a negative write index (refused by onnxruntime and Scatter Explorer) is an error in "
+           "tensor_scatter_nd_update, except in circular mode where the modulo makes it a position",
+           CACHE_OOR.format(TF_OOR.replace("an error on CPU (InvalidArgumentError), like ONNX",
+                                           "TensorFlow raises InvalidArgumentError on CPU")),
+           TF_DTYPES.split(";")[0],
+           "https://www.tensorflow.org/api_docs/python/tf/tensor_scatter_nd_update"),
+          ("jax.at.cache", "JAX", "x.at[batch, positions].set (sequence axis moved next to the batch axis)",
+           'moveaxis(moveaxis(cache, axis, 1).at[batch[:, None], positions].set(moveaxis(update, axis, 1), '
+           'mode="drop"), 1, axis)',
+           CACHE_NEG.format("JAX indexing"), CACHE_OOR.format('JAX silently drops the positions past the end '
+                                                              '(mode="drop"; mode="clip" would overwrite the last one)'),
+           JAX_DTYPES, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html"),
+          ("webnn.scatterND.cache", "WebNN", "MLGraphBuilder.scatterND (sequence axis moved next to the batch axis)",
+           "transpose(scatterND(transpose(past_cache, sequence axis second), coordinates (b, (w[b] + s) mod L), "
+           "transposed update), back)",
+           WEBNN_NEG, WEBNN_OOR + "; linear mode past the end needs your own check",
+           WEBNN_DTYPES + "; the draft has no integer modulo: build circular positions on the host or with "
+           "sub / mul / div", WEBNN_DOCS + "#api-mlgraphbuilder-scatternd"))),
+    # ------------------------------------------------------------------ SliceScatter-15, all frameworks
+    Entry("torch.slice_scatter", "PyTorch", "torch.slice_scatter (one call per sliced axis, nested)", "slice",
+          "composition", _r(none=None),
+          "torch.slice_scatter(data, updates, dim, start, end, step): direct for one sliced axis with a positive "
+          "step; nested once per further axis",
+          _d(duplicates=NO_DUPLICATES_SLICE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
+             negative_indices="negative start / stop count from the end as in Slice-8; torch.slice_scatter "
+                              "refuses a negative step (RuntimeError: slice step must be positive), so the function walks the same positions forwards and "
+                              "flips updates along that axis",
+             out_of_range_indices=SLICE_CLAMP.format("torch.slice_scatter clamps start and end the same way"),
+             dtypes="any dtype; updates in data's dtype"),
+          "https://pytorch.org/docs/stable/generated/torch.slice_scatter.html",
+          function="slice_scatter", helpers=("nested_slice_scatter",), attr_args=SLICE_ATTRS),
+    Entry("tf.raw_ops.TensorStridedSliceUpdate", "TensorFlow", "tf.raw_ops.TensorStridedSliceUpdate", "slice",
+          "direct", _r(none=None), "tf.raw_ops.TensorStridedSliceUpdate(input=data, begin=..., end=..., strides=..., "
+          "value=updates, begin_mask=..., end_mask=...) (mask bits: the axes taken whole)",
+          _d(duplicates=NO_DUPLICATES_SLICE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
+             negative_indices="same: negative begin / end count from the end and negative strides walk "
+                              "backwards, as in Slice-8",
+             out_of_range_indices=SLICE_CLAMP.format("strided slices clamp begin and end the same way"),
+             dtypes="begin / end / strides int32 or int64; updates in data's dtype; a raw op: TensorFlow has no "
+                    "public tf.* wrapper for it (tf.Variable's [...].assign is the stateful alternative)"),
+          "https://www.tensorflow.org/api_docs/python/tf/raw_ops/TensorStridedSliceUpdate",
+          function="slice_scatter", attr_args=SLICE_ATTRS),
+    Entry("jax.at.slice", "JAX", "x.at[slices].set", "slice", "direct", _r(none=None),
+          "data.at[tuple of slice(start, stop, step) per axis].set(updates)",
+          _d(duplicates=NO_DUPLICATES_SLICE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
+             negative_indices="same: Python slices count negative start / stop from the end and walk a negative "
+                              "step backwards, as Slice-8 does",
+             out_of_range_indices=SLICE_CLAMP.format("Python slices clamp the same way"), dtypes=JAX_DTYPES),
+          "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html",
+          function="slice_scatter", attr_args=SLICE_ATTRS),
+    Entry("webnn.scatterND.slice", "WebNN", "MLGraphBuilder.scatterND (slice coordinates)", "slice", "composition",
+          _r(none=None), "builder.scatterND(input, coordinates of every slice element (built on the host from "
+          "start / stop / step), updates)",
+          _d(duplicates=NO_DUPLICATES_SLICE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
+             negative_indices="no direct equivalent: WebNN's slice reads strided slices but nothing writes one; "
+                              "negative start / stop / step are resolved while building the coordinates",
+             out_of_range_indices=SLICE_CLAMP.format("the coordinates are built after clamping"),
+             dtypes=WEBNN_DTYPES),
+          WEBNN_DOCS + "#api-mlgraphbuilder-scatternd"),
 )
 
 BY_ID: Mapping[str, Entry] = MappingProxyType({e.id: e for e in ENTRIES})

@@ -9,6 +9,8 @@ run in scripts/verify_frameworks.py (recorded in docs/frameworks.md).
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -109,4 +111,81 @@ def test_every_jax_entry_agrees_with_scatter_core_on_random_cases():
         failures += [f"{entry.id} / {config.label}: {f}" for f in outcome.failures]
         duplicates[entry.id] += outcome.duplicates
     assert not failures, "\n".join(failures[:10])
-    assert all(duplicates[e] > 0 for e in {e.id for e, _ in pairs}), dict(duplicates)
+    can_duplicate = {e.id for e, _ in pairs if e.family not in differential.DUPLICATE_FREE}
+    assert all(duplicates[e] > 0 for e in can_duplicate), dict(duplicates)
+    assert not any(duplicates[e.id] for e, _ in pairs if e.family in differential.DUPLICATE_FREE), dict(duplicates)
+
+
+# ------------------------------------------------------------------------------ TensorScatter-24, SliceScatter-15
+def test_duplicate_free_families_are_the_ones_scatter_core_says_cannot_have_duplicates():
+    for spec in sc.OPERATORS_LIST:
+        free = spec.family in differential.DUPLICATE_FREE
+        assert free == ("cannot occur" in spec.duplicate_policy), (spec.name, spec.duplicate_policy)
+
+
+def test_cache_and_slice_cases_cover_their_edge_cases():
+    rng = np.random.default_rng(5)
+    cache = [differential.random_case(rng, c, "int32") for c in fm.configurations("TensorScatter-24") for _ in range(60)]
+    assert {c.attrs["mode"] for c in cache} == {"linear", "circular"}
+    assert any(c.indices is None for c in cache) and any(c.indices is not None for c in cache)
+    wraps = [c for c in cache if c.attrs["mode"] == "circular" and c.indices is not None
+             and (c.indices + c.updates.shape[c.axis] > c.data.shape[c.axis]).any()]
+    assert wraps  # circular writes that run past the end and continue at position 0
+    slices = [differential.random_case(rng, c, "int32") for c in fm.configurations("SliceScatter-15") for _ in range(60)]
+    assert any(min(c.attrs["step"]) < 0 for c in slices) and any(c.attrs["axes"] is None for c in slices)
+    assert any(c.attrs["axes"] is not None and min(c.attrs["axes"]) < 0 for c in slices)
+    assert any(c.updates.size == 0 for c in slices) and sum(c.updates.size > 0 for c in slices) > 30
+    for c in slices:  # the expected output is scatter_core's
+        np.testing.assert_array_equal(c.expected, sc.scatter("SliceScatter-15", c.data, None, c.updates, **c.attrs))
+
+
+def test_run_passes_no_indices_to_slice_records_and_none_for_left_out_write_indices():
+    require_or_skip("jax")
+    data = np.arange(12, dtype=np.int32).reshape(3, 4)
+    attrs = {"start": [-1, 3], "stop": [-10, 0], "step": [-2, -2], "axes": [0, -1]}  # clamped, backwards
+    want = sc.scatter("SliceScatter-15", data, None, np.array([[-1, -2], [-3, -4]], np.int32), **attrs)
+    got = fm.run(fm.BY_ID["jax.at.slice"], fm.Config("SliceScatter-15", "none"), data, None,
+                 np.array([[-1, -2], [-3, -4]], np.int32), None, attrs)
+    np.testing.assert_array_equal(got, want)
+    cache, update = np.zeros((2, 3, 2), np.int32), np.ones((2, 2, 2), np.int32)
+    got = fm.run(fm.BY_ID["jax.at.cache"], fm.Config("TensorScatter-24", "none"), cache, None, update, 1,
+                 {"mode": "linear"})
+    np.testing.assert_array_equal(got, sc.scatter("TensorScatter-24", cache, None, update, axis=1))
+
+
+SNIPPET_CASES = [  # one per version: a circular write that wraps around; a two-axis slice with a negative step
+    ("TensorScatter-24", np.zeros((2, 4, 2), np.float32), [3, 1], np.arange(12, dtype=np.float32).reshape(2, 3, 2),
+     {"axis": 1, "mode": "circular"}),
+    ("SliceScatter-15", np.zeros((3, 5), np.int32), None, np.array([[1, 2, 3], [4, 5, 6]], np.int32),
+     {"start": [-1, 0], "stop": [-10, 5], "step": [-2, 2], "axes": [0, 1]}),
+]
+
+
+SNIPPET_RECORDS = {"JAX": ("jax.at.cache", "jax.at.slice"),
+                   "PyTorch": ("torch.index_put.cache", "torch.slice_scatter"),
+                   "TensorFlow": ("tf.tensor_scatter_nd_update.cache", "tf.raw_ops.TensorStridedSliceUpdate")}
+
+
+@pytest.mark.parametrize("framework", list(SNIPPET_RECORDS))
+@pytest.mark.parametrize("case", SNIPPET_CASES, ids=lambda c: c[0])
+def test_the_as_framework_export_of_the_new_versions_runs_and_reproduces_scatter_core(case, framework, tmp_path):
+    """JAX in CI; PyTorch and TensorFlow where installed."""
+    import importlib.util
+
+    import scatter_export as se
+
+    if framework == "JAX":
+        require_or_skip("jax")
+    elif importlib.util.find_spec({"PyTorch": "torch", "TensorFlow": "tensorflow"}[framework]) is None:
+        pytest.skip(f"{framework} is not installed")
+    op, data, indices, updates, attrs = case
+    assert se.framework_unavailable_reason(framework, op, data, indices, updates, attrs) is None
+    code = se.framework_snippet(framework, op, data, indices, updates, None, attrs)
+    path = tmp_path / "snippet.py"
+    path.write_text(code)
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300,
+                          env={"PATH": "/usr/bin:/bin", "JAX_PLATFORMS": "cpu", "TF_CPP_MIN_LOG_LEVEL": "3"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "equal to Scatter Explorer's output: True" in done.stdout, done.stdout
+    entry = fm.BY_ID[SNIPPET_RECORDS[framework][SNIPPET_CASES.index(case)]]
+    assert fm.source_of(entry) in code and f"#   duplicates: {entry.divergences['duplicates']}" in code
