@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 import numpy as np
@@ -18,19 +17,7 @@ import streamlit as st
 import scatter_core as sc
 
 from . import attribute_inputs, cache
-
-_MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>$~|&])")  # emphasis, code, links, HTML, LaTeX, strikes, tables
-_MD_SHORTCODE = re.compile(r":(?=[A-Za-z_])")  # Streamlit's :emoji: and :material/...: shortcodes
-_MD_LINE_START = re.compile(r"^(\s*)([-+=#>!]|\d+[.)])", re.M)  # lists, headings, quotes, setext lines
-
-
-def md(text) -> str:
-    """``text`` escaped for Markdown: what Markdown (or Streamlit's shortcodes and LaTeX) could
-    read is backslash-escaped, so ``1*10*50`` shows as written; ordinary punctuation stays."""
-    out = _MD_ANYWHERE.sub(r"\\\1", str(text))
-    out = _MD_SHORTCODE.sub(r"\\:", out)
-    return _MD_LINE_START.sub(lambda m: m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], out)
-
+from .text import md  # noqa: F401 - the app's one Markdown escaper, used by every page
 
 def error_text(exc: sc.ScatterError, label: str | None = None) -> str:
     """The error with the input it names in bold, once (shown as ``label`` when given: "expected

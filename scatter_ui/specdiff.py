@@ -19,6 +19,8 @@ import spec_examples
 from scatter_core.reductions import REDUCTIONS
 from scatter_core.spec import OpSpec
 
+from .text import md
+
 # The cross-framework pairs the spec pages compare (ONNX version, OpenVINO version).
 CROSS_PAIRS: tuple[tuple[str, str], ...] = (
     ("ScatterElements-18", "ScatterElementsUpdate-12"),
@@ -217,7 +219,6 @@ def runtime_rows(spec: OpSpec) -> list[dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------- word diffs, Markdown-safe
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^])")
 
 
 BREAK = "\u200b"  # zero-width space: a place a long identifier may wrap in a narrow table cell
@@ -231,8 +232,8 @@ def breakable(text: str) -> str:
 
 
 def md_escape(text: str) -> str:
-    """``text`` with every Markdown-active character backslash-escaped (a ``*`` stays a ``*``)."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+    """``text`` escaped for one Markdown table cell: the app's escaper (a ``*`` stays a ``*``), on one line."""
+    return md(text).replace("\n", " ")
 
 
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
