@@ -6,12 +6,14 @@ Pure data plus small functions (no streamlit); uses scatter_core's public API on
   divergences from the ONNX / OpenVINO texts on every topic of ``TOPICS``.
 * ``configurations(op)``, ``by_framework(config)``: which records answer a configuration.
 * ``run(entry, config, data, indices, updates, axis, attrs)``: execute a record where its framework
-  is installed (``takes_indices(config)``: SliceScatter has no indices input) (the differential tests and scripts/verify_frameworks.py).
+  is installed (the differential tests and scripts/verify_frameworks.py); ``takes_indices(config)``:
+  whether the version has an indices input (SliceScatter has none).
 * ``source_of(entry)``: the record's code, verbatim, for the exports.
 * ``VERIFIED``: what scripts/verify_frameworks.py last recorded (verified.py).
 """
 
-from .maps import Config, by_framework, call_kwargs, configurations, entries_for, faithful_for, run, source_of, takes_indices
+from .maps import (Config, by_framework, call_kwargs, configurations, entries_for, faithful_for, run, source_of,
+                   takes_indices)
 from .records import BY_ID, CONVERT, ENTRIES, FRAMEWORKS, KINDS, MODULES, TOPICS, Entry
 
 __all__ = ["BY_ID", "CONVERT", "Config", "ENTRIES", "Entry", "FRAMEWORKS", "KINDS", "MODULES", "TOPICS", "by_framework",

@@ -74,7 +74,7 @@ def _cache_case(rng, spec):
 
 
 def _slice_case(rng, spec):
-    """SliceScatter: 1..rank sliced axes (leading, or named with either sign), bounds past both ends, steps of both signs."""
+    """SliceScatter: 1..rank sliced axes (leading, or named, either sign), bounds past both ends, steps of both signs."""
     rank = int(rng.integers(1, 4))
     data_shape = _shape(rng, rank)
     n = int(rng.integers(1, rank + 1))

@@ -315,8 +315,9 @@ ENTRIES: tuple[Entry, ...] = (
           ("jax.at.cache", "JAX", "x.at[batch, positions].set (sequence axis moved next to the batch axis)",
            'moveaxis(moveaxis(cache, axis, 1).at[batch[:, None], positions].set(moveaxis(update, axis, 1), '
            'mode="drop"), 1, axis)',
-           CACHE_NEG.format("JAX indexing"), CACHE_OOR.format('JAX silently drops the positions past the end '
-                                                              '(mode="drop"; mode="clip" would overwrite the last one)'),
+           CACHE_NEG.format("JAX indexing"),
+           CACHE_OOR.format('JAX silently drops the positions past the end (mode="drop"; mode="clip" would '
+                            'overwrite the last one)'),
            JAX_DTYPES, "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html"),
           ("webnn.scatterND.cache", "WebNN", "MLGraphBuilder.scatterND (sequence axis moved next to the batch axis)",
            "transpose(scatterND(transpose(past_cache, sequence axis second), coordinates (b, (w[b] + s) mod L), "
@@ -331,8 +332,8 @@ ENTRIES: tuple[Entry, ...] = (
           "step; nested once per further axis",
           _d(duplicates=NO_DUPLICATES_SLICE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
              negative_indices="negative start / stop count from the end as in Slice-8; torch.slice_scatter "
-                              "refuses a negative step (RuntimeError: slice step must be positive), so the function walks the same positions forwards and "
-                              "flips updates along that axis",
+                              "refuses a negative step (RuntimeError: slice step must be positive), so the "
+                              "function walks the same positions forwards and flips updates along that axis",
              out_of_range_indices=SLICE_CLAMP.format("torch.slice_scatter clamps start and end the same way"),
              dtypes="any dtype; updates in data's dtype"),
           "https://pytorch.org/docs/stable/generated/torch.slice_scatter.html",

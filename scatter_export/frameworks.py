@@ -22,7 +22,8 @@ def _entry(framework: str, case: sc.Case) -> tuple[fm.Entry, fm.Config] | str:
     if framework not in fm.CONVERT:
         return f"{framework!r} is not one of {', '.join(fm.CONVERT)}"
     config = fm.Config(case.spec.name, case.spec.spelling_of(case.reduction.name), bool(case.use_init))
-    found = [e for e in fm.entries_for(config, framework) if e.executable and fm.faithful_for(e, np.shape(case.indices))]
+    shape = np.shape(case.indices)  # () when there is no indices input
+    found = [e for e in fm.entries_for(config, framework) if e.executable and fm.faithful_for(e, shape)]
     if not found:
         return (f"no faithful {framework} mapping for {config.label}"
                 + (" with k = 0" if case.plan.index_raw.shape[1:] == (0,) and case.indices.ndim > len(case.plan.loop_shape)
@@ -62,8 +63,8 @@ def framework_snippet(framework: str, op, data, indices, updates, expected=None,
     has_indices = fm.takes_indices(config)  # SliceScatter has no indices input; TensorScatter's may be left out
     raw_indices = None if indices is None else np.asarray(indices).astype(np.int64)
     notes = "\n".join(f"#   {topic}: {entry.divergences[topic]}" for topic in fm.TOPICS)
-    given = [f"{convert}(data)"] + ([] if not has_indices else
-                                    ["None" if raw_indices is None else f"{convert}(indices)"]) + [f"{convert}(updates)"]
+    given_indices = [] if not has_indices else ["None" if raw_indices is None else f"{convert}(indices)"]
+    given = [f"{convert}(data)", *given_indices, f"{convert}(updates)"]
     call = ", ".join(given + [f"{k}={_literal(v)}" for k, v in kwargs.items()])
     return (
         f"# {config.label} as {framework}: {entry.operation} ({fm.KINDS[entry.kind]}).\n"

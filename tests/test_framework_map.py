@@ -105,13 +105,20 @@ def test_every_jax_entry_agrees_with_scatter_core_on_random_cases():
     configs = {c.label for spec in sc.OPERATORS_LIST for c in fm.configurations(spec)}
     assert {c.label for _, c in pairs} == configs  # every configuration of every version is covered
     failures, duplicates = [], defaultdict(int)
+    can_duplicate = {e.id for e, _ in pairs if e.family not in differential.DUPLICATE_FREE}
     for entry, config in pairs:
         outcome = differential.check_entry(entry, config, rng, CASES_PER_PAIR)
         assert outcome.cases == CASES_PER_PAIR
         failures += [f"{entry.id} / {config.label}: {f}" for f in outcome.failures]
         duplicates[entry.id] += outcome.duplicates
+    for entry, config in pairs:  # a record with one configuration can miss duplicates by chance: a few more rounds
+        for _ in range(5 if entry.id in can_duplicate and not duplicates[entry.id] else 0):
+            outcome = differential.check_entry(entry, config, rng, CASES_PER_PAIR)
+            failures += [f"{entry.id} / {config.label}: {f}" for f in outcome.failures]
+            duplicates[entry.id] += outcome.duplicates
+            if duplicates[entry.id]:
+                break
     assert not failures, "\n".join(failures[:10])
-    can_duplicate = {e.id for e, _ in pairs if e.family not in differential.DUPLICATE_FREE}
     assert all(duplicates[e] > 0 for e in can_duplicate), dict(duplicates)
     assert not any(duplicates[e.id] for e, _ in pairs if e.family in differential.DUPLICATE_FREE), dict(duplicates)
 
@@ -125,13 +132,17 @@ def test_duplicate_free_families_are_the_ones_scatter_core_says_cannot_have_dupl
 
 def test_cache_and_slice_cases_cover_their_edge_cases():
     rng = np.random.default_rng(5)
-    cache = [differential.random_case(rng, c, "int32") for c in fm.configurations("TensorScatter-24") for _ in range(60)]
+
+    def cases(op):
+        return [differential.random_case(rng, c, "int32") for c in fm.configurations(op) for _ in range(60)]
+
+    cache = cases("TensorScatter-24")
     assert {c.attrs["mode"] for c in cache} == {"linear", "circular"}
     assert any(c.indices is None for c in cache) and any(c.indices is not None for c in cache)
     wraps = [c for c in cache if c.attrs["mode"] == "circular" and c.indices is not None
              and (c.indices + c.updates.shape[c.axis] > c.data.shape[c.axis]).any()]
     assert wraps  # circular writes that run past the end and continue at position 0
-    slices = [differential.random_case(rng, c, "int32") for c in fm.configurations("SliceScatter-15") for _ in range(60)]
+    slices = cases("SliceScatter-15")
     assert any(min(c.attrs["step"]) < 0 for c in slices) and any(c.attrs["axes"] is None for c in slices)
     assert any(c.attrs["axes"] is not None and min(c.attrs["axes"]) < 0 for c in slices)
     assert any(c.updates.size == 0 for c in slices) and sum(c.updates.size > 0 for c in slices) > 30
