@@ -13,7 +13,7 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.families import FAMILIES, family_by_slug
 from scatter_ui import attribute_inputs
-from tests.apptest_helpers import open_page
+from tests.apptest_helpers import app_on, open_page
 
 LIMIT = 2_000_000  # scatter_core.parsing.MAX_TEXT
 ROLES = ("data", "indices", "updates")
@@ -288,3 +288,52 @@ def test_the_grid_is_bounded_by_its_dimensions(text, shape):
     at.text_area(key="check:text_data").set_value(text).run()
     _assert_page_survived(at, ["check:text_data"])
     assert any(f"**data** has shape {shape}: the grid shows at most" in c.value for c in at.caption)
+
+
+# -- the Practice page ----------------------------------------------------------------------------------------------
+def _open_practice(**params):
+    """The Practice page (not in apptest_helpers.PAGES, which other helpers own) opened on a link."""
+    at = app_on("app_pages/practice.py")
+    at.query_params.update(params)
+    return at.run()
+
+
+def _practice_box(at, kind: str, prefix: str):
+    return next(w for w in getattr(at, kind) if (w.key or "").startswith(prefix))
+
+
+@pytest.mark.parametrize("box,typed,expected", [
+    ("target", "1" * 60, "needs"), ("target", "-1, -1", "needs"), ("target", "x", "whole numbers"),
+    ("target", "__import__('os')", "whole numbers"), ("target", "", "needs"),
+    ("value", "1e309", "finite"), ("value", "nan", "finite"), ("value", "<script>", "not a number"),
+    ("value", "1" * 40, None), ("value", "", "not a number")])
+def test_the_practice_step_boxes_name_themselves_for_hostile_text(box, typed, expected):
+    at = _open_practice(seed="1", level="1", mode="Step by step")
+    target, value = _practice_box(at, "text_input", "practice:target:"), _practice_box(at, "text_input", "practice:value:")
+    target.set_value("0" if box == "value" else typed)
+    value.set_value(typed if box == "value" else "1")
+    next(b for b in at.button if b.label == "Check").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = [e.value for e in at.error]
+    assert not any("Something went wrong" in e for e in errors), errors
+    if expected is None:  # a long number is a number: graded, not refused
+        assert not any(e.startswith(box) for e in errors), errors
+        return
+    assert any(e.startswith(box) and expected in e for e in errors), errors
+    assert _practice_box(at, "text_input", f"practice:{box}:").value == typed  # still there, as typed
+
+
+@pytest.mark.parametrize("text,expected", [t for t in HOSTILE_TEXT if len(t[0]) <= 20_000] +
+                         [("[[1]]", "shape"), ("1" * 20_000, "too long")])
+def test_the_practice_output_text_names_itself_for_hostile_text(text, expected):
+    at = _open_practice(seed="1", level="1", mode="Whole output")
+    if at.radio(key="practice:how:1-1-any") is not None:
+        at.radio(key="practice:how:1-1-any").set_value("text").run()
+    box = _practice_box(at, "text_area", "practice:text:")
+    box.set_value(text)
+    next(b for b in at.button if b.label == "Check my output").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = [e.value for e in at.error]
+    assert not any("Something went wrong" in e for e in errors), errors
+    assert any(e.startswith("output") and expected in e for e in errors), (text[:40], errors)
+    assert _practice_box(at, "text_area", "practice:text:").value == text
