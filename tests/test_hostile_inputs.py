@@ -337,3 +337,35 @@ def test_the_practice_output_text_names_itself_for_hostile_text(text, expected):
     assert not any("Something went wrong" in e for e in errors), errors
     assert any(e.startswith("output") and expected in e for e in errors), (text[:40], errors)
     assert _practice_box(at, "text_area", "practice:text:").value == text
+
+
+PRACTICE_LINKS = [dict(seed="1", level="1"), dict(set="7", level="2", n="3")]  # one exercise; a shared set
+
+
+@pytest.mark.parametrize("link", PRACTICE_LINKS, ids=["exercise", "set"])
+@pytest.mark.parametrize("name", ["seed", "level", "op", "mode", "set", "n"])
+@pytest.mark.parametrize("value", HOSTILE_URL_VALUES, ids=lambda v: v[:12])
+def test_every_url_parameter_of_practice_is_named_when_ignored(link, name, value):
+    at = _open_practice(**{**link, name: value})
+    assert not at.exception, [e.value for e in at.exception]
+    assert not any("Something went wrong" in e.value for e in at.error), [e.value for e in at.error]
+    notice = next((w.value for w in at.warning if "This link has value" in w.value), "")
+    assert notice.count(f"`` {name}=") == 1, notice
+    assert at.subheader, "the page still shows an exercise"
+
+
+@pytest.mark.parametrize("link", [dict(seed="1", level="1", mode="Whole output"),
+                                  dict(set="7", level="2", n="3", mode="Multiple choice")])
+def test_a_practice_link_that_is_all_good_has_no_notice(link):
+    at = _open_practice(**link)
+    assert not [w for w in at.warning if "This link has value" in w.value]
+    assert at.session_state["practice:mode"] == link["mode"]
+
+
+def test_a_practice_link_for_a_set_names_the_seed_and_op_it_does_not_use():
+    at = _open_practice(set="7", level="2", n="3", seed="5", op="ScatterND-18")
+    notice = next(w.value for w in at.warning if "This link has value" in w.value)
+    assert "seed=5 `` was ignored: a shared set picks its own exercises" in notice
+    assert "op=ScatterND-18 `` was ignored: a shared set picks its own exercises" in notice
+    at.button(key="practice:_url_dismiss").click().run()
+    assert not [w for w in at.warning if "This link has value" in w.value]
