@@ -54,6 +54,7 @@ def _may_be_left_out(page: str, role: str) -> bool:
     """An empty box that means None (TensorScatter's write_indices, SliceScatter's unused indices)."""
     return page in EXPLORERS and role == "indices" and family_by_slug(page).indices != "required"
 
+
 HOSTILE_TEXT = [  # (text, what the message must say)
     # round one
     ("", "empty"),
@@ -309,7 +310,8 @@ def _practice_box(at, kind: str, prefix: str):
     ("value", "1" * 40, None), ("value", "", "not a number")])
 def test_the_practice_step_boxes_name_themselves_for_hostile_text(box, typed, expected):
     at = _open_practice(seed="1", level="1", mode="Step by step")
-    target, value = _practice_box(at, "text_input", "practice:target:"), _practice_box(at, "text_input", "practice:value:")
+    target = _practice_box(at, "text_input", "practice:target:")
+    value = _practice_box(at, "text_input", "practice:value:")
     target.set_value("0" if box == "value" else typed)
     value.set_value(typed if box == "value" else "1")
     next(b for b in at.button if b.label == "Check").click().run()
