@@ -117,24 +117,45 @@ def read_url() -> None:
     if ss.get(k("_url")) == sig:
         return
     ss[k("_url")] = sig
+    given = {name: str(params.get(name)) for name in URL_NAMES if name in params}
+    ignored = {}  # the link's values this page cannot use, and why: named once in a notice (url_notice)
+    ss[session.key(PREFIX, "_url_given")], ss[session.key(PREFIX, "_url_ignored")] = given, ignored
+    ss[session.key(PREFIX, "_url_checked")] = True
     level = _int(params.get("level"), 1, 5)
+    if "level" in given and level is None:
+        ignored["level"] = f"not a level ({min(sp.LEVELS)}..{max(sp.LEVELS)})"
     mode = params.get("mode")
     if mode in MODES:
         ss[k("mode")] = mode
-    set_seed = _int(params.get("set"), 0, sp.exercises.MAX_SEED // 1000)
+    elif "mode" in given:
+        ignored["mode"] = f"not a mode of this page ({', '.join(MODES)})"
+    max_set = sp.exercises.MAX_SEED // 1000
+    set_seed = _int(params.get("set"), 0, max_set)
+    if "set" in given and set_seed is None:
+        ignored["set"] = f"not a set number (0..{max_set:,})"
     if set_seed is not None:
-        n = _int(params.get("n"), 1, sp.MAX_SET) or 5
-        ss[k("set")] = (set_seed, level or 1, n)
+        n = _int(params.get("n"), 1, sp.MAX_SET)
+        if "n" in given and n is None:
+            ignored["n"] = f"not a number of exercises (1..{sp.MAX_SET})"
+        ignored.update({name: "a shared set picks its own exercises" for name in ("seed", "op") if name in given})
+        ss[k("set")] = (set_seed, level or 1, n or 5)
         ss[k("set_index")] = 0
         ss[k("level")] = level or 1
         ss[k("op")] = ANY_OP
         return
+    if "n" in given:
+        ignored["n"] = "used only with a set number (set=...)"
     seed = _int(params.get("seed"), 0, sp.exercises.MAX_SEED)
+    if "seed" in given and seed is None:
+        ignored["seed"] = f"not a seed (0..{sp.exercises.MAX_SEED:,})"
     if level is not None:
         ss[k("level")] = level
     op = params.get("op")
     if op in sc.OPERATORS and ss.get(k("level"), 1) in sp.levels_for(op):
         ss[k("op")] = op
+    elif "op" in given:
+        ignored["op"] = ("not an operator version" if op not in sc.OPERATORS else
+                         f"{op} has no exercises at level {ss.get(k('level'), 1)}")
     if seed is not None:
         ss[k("set")] = None
         ss[k("seed")] = seed
@@ -552,6 +573,7 @@ def render_page() -> None:
     seed, level, op = current()  # the sidebar's buttons may have moved on
     write_url()
     st.title("Practice")
+    session.url_notice(PREFIX)  # names the link's values read_url could not use, once
     st.caption("Predict what the operator writes, then see it. Feedback names the misconception behind a wrong "
                "answer and links to an explorer example that shows it.")
     try:

@@ -176,7 +176,9 @@ def _unused_reason(family: str, name: str, given: str) -> str | None:
         return None if state is None or bool(state) == (given.lower() == "true") else "not available here"
     if name == "reduction":
         return None if state is None or state == given else "not a reduction of the operator shown"
-    return None
+    # any other attribute (TensorScatter's mode, SliceScatter's start ...): kept as typed, or replaced
+    # by the page (a mode that is not one of the operator's choices falls back to its default)
+    return None if state is None or str(state) == given else "not a value the operator shown offers"
 
 
 def url_notice(family: str) -> None:
