@@ -38,7 +38,10 @@ def app_on(page_file: str, timeout: float = 120) -> AppTest:
 
 
 def open_page(page: str, timeout: float = 120, **params) -> AppTest:
-    at = app_on(PAGES[page], timeout)
+    if page == "home":  # the default page: its first run is the link's own, as in a browser
+        at = AppTest.from_file(APP, default_timeout=timeout)
+    else:
+        at = app_on(PAGES[page], timeout)
     if params:
         at.query_params.update({k: str(v) for k, v in params.items()})
     at.run()
