@@ -48,6 +48,7 @@ MAX_TEXT_ELEMENTS = 10_000  # typed tensors (and the text editors) stay below th
 MAX_CACHE_BYTES = int(float(os.environ.get("SCATTER_CACHE_MB", "1024")) * 2**20)
 TTL_SECONDS = 180.0  # an entry unused this long is dropped
 SWEEP_SECONDS = 30.0  # how often the sweeper looks for expired entries
+GROW_SECONDS = 2 * SWEEP_SECONDS  # a growing value is measured again by every sweep this long after its use
 
 
 # -- measuring ------------------------------------------------------------------------------------------
@@ -129,6 +130,7 @@ class _Entry:
     shared: tuple  # the types measured in entries of their own (see nbytes_of)
     refs: frozenset  # ids of cached values (of a shared type) this value holds
     dirty: bool = False  # a growing value handed out since it was last measured (the sweeper measures it again)
+    used: float = 0.0  # when it was last handed out (or held by an entry handed out)
 
 
 class BoundedCache:
@@ -174,9 +176,20 @@ class BoundedCache:
             self.expirations += 1
             return None
         self._entries.move_to_end(key)
-        e.expires = now + self.ttl
-        e.dirty = e.grows
+        self._touch(e, now)
         return e
+
+    def _touch(self, e: _Entry, now: float) -> None:
+        """``e`` is in use: it lives another ``ttl``, and a growing value is measured again by the
+        sweeps of the next GROW_SECONDS (a page run may fill its caches well after it got the value,
+        even after a sweep). The cached values it holds (a figure's trace) are in use too: the
+        figure may fill their caches, and must not lose them to their own time to live."""
+        e.expires, e.used = now + self.ttl, now
+        e.dirty = e.dirty or e.grows
+        for ref in e.refs:
+            owner = self._entries.get(self._owner.get(ref))
+            if owner is not None and owner is not e:
+                self._touch(owner, now)
 
     def _remeasure(self, key, e: _Entry, now: float) -> None:
         try:
@@ -185,7 +198,8 @@ class BoundedCache:
             return
         e.refs = refs
         self.bytes += new - e.nbytes
-        e.nbytes, e.measured, e.dirty = new, now, False
+        e.nbytes, e.measured = new, now
+        e.dirty = now < e.used + GROW_SECONDS
         self._evict(keep=key)
 
     def _remeasure_dirty(self, now: float) -> None:
@@ -243,7 +257,7 @@ class BoundedCache:
         with self._lock:
             nbytes, refs = self._measure(key, value if ok else str(value), shared if ok else ())
             now = self.clock()
-            e = _Entry(ok, value, nbytes, now + self.ttl, grows, now, shared, refs, dirty=grows)
+            e = _Entry(ok, value, nbytes, now + self.ttl, grows, now, shared, refs, dirty=grows, used=now)
             if nbytes <= self.max_bytes:
                 self._drop(key)
                 self._entries[key] = e

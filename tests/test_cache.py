@@ -130,6 +130,53 @@ def test_a_value_held_by_another_entry_is_counted_once_and_dropped_with_it():
     assert store._entries["figure2"].nbytes >= 4 * MB
 
 
+class Growing:
+    """A value that fills a cache of its own after it was handed out (a trace's lazy views)."""
+
+    def __init__(self):
+        self.views = []
+
+    def fill(self):
+        self.views.append(np.zeros(MB // 8))  # 1 MB
+
+
+class Viewer:
+    """A value holding a cached Growing (a figure holding its trace), filling it as it is used."""
+
+    def __init__(self, growing):
+        self.growing = growing
+
+
+def test_a_value_that_grows_after_a_sweep_is_measured_again_by_later_sweeps():
+    clock = Clock()
+    store = BoundedCache(max_bytes=100 * MB, ttl=600, clock=clock)
+    g = store.get("g", Growing, grows=True)
+    clock.now += 1
+    store.sweep()  # a sweep while the page run that got it is still going
+    g.fill()  # the run goes on filling it
+    clock.now += cache.SWEEP_SECONDS
+    store.sweep()
+    assert store.bytes == store.measured_bytes() and store.bytes > MB
+    clock.now += cache.GROW_SECONDS
+    store.sweep()
+    assert not store._entries["g"].dirty  # long unused: no more re-measuring
+
+
+def test_using_a_value_that_holds_a_cached_one_keeps_that_one_alive_and_measured():
+    clock = Clock()
+    store = BoundedCache(max_bytes=100 * MB, ttl=100, clock=clock)
+    g = store.get("trace", Growing, grows=True)
+    store.get("figure", lambda: Viewer(g), shared=(Growing,), grows=True)
+    for _ in range(3):  # the figure is used every 60 s; its trace is never asked for again
+        clock.now += 60
+        v = store.get("figure", lambda: pytest.fail("rebuilt"), shared=(Growing,), grows=True)
+        v.growing.fill()
+        clock.now += 1
+        store.sweep()
+    assert "trace" in store._entries and "figure" in store._entries  # no expiry under a figure in use
+    assert store.bytes == store.measured_bytes() and store.bytes >= 3 * MB  # what the figure filled is counted
+
+
 LARGE_CASES = [  # the issue's sequence: Example 6 with three reductions, the ScatterNDUpdate-15 layer with three
     ("elements", "ScatterElementsUpdate-12", "ov-scatter-elements-update-12-example-6", r) for r in ("sum", "max", "mean")
 ] + [("nd", "ScatterNDUpdate-15", "ov-scatter-nd-update-15-xml-example-5", r) for r in ("sum", "max", "min")]

@@ -374,13 +374,11 @@ class Player {
 
   // -- stepping ------------------------------------------------------------------------------------
   async show(k) {
+    // The step, caption and controls change at once; the figure follows when plotly has drawn
+    // the frame. A newer show() started meanwhile (a key pressed while a rerun redraws) wins:
+    // the older one, finishing late, must not put its step back on screen.
     const d = this.data;
     this.step = k;
-    if (this.frames.has(k)) {
-      await window.Plotly.animate(this.fig, [String(k)], {
-        mode: "immediate", frame: { duration: 0, redraw: true }, transition: { duration: 0 },
-      });
-    }
     this.caption.textContent = d.captions[String(k)] || "";
     this.slider.value = String(k);
     this.count.textContent = `${k} / ${d.n}`;
@@ -388,7 +386,12 @@ class Player {
     this.bFirst.disabled = this.bPrev.disabled = k <= 0;
     this.bNext.disabled = this.bLast.disabled = k >= d.n;
     this.box.dataset.step = String(k);
-    this.fig.dataset.step = String(k);
+    if (this.frames.has(k)) {
+      await window.Plotly.animate(this.fig, [String(k)], {
+        mode: "immediate", frame: { duration: 0, redraw: true }, transition: { duration: 0 },
+      });
+    }
+    if (this.step === k) this.fig.dataset.step = String(k);
   }
 
   go(k, reportNow, live) {
