@@ -20,7 +20,7 @@ from plotly.subplots import make_subplots
 from scatter_core.describe import fmt_shape, fmt_value
 
 from .history import CellHistory
-from .views import View, make_view
+from .views import GAP, View, make_view
 
 HIGHLIGHT = "#e8590c"
 WRITTEN = "#495057"
@@ -336,7 +336,9 @@ class StepFigure:
         ``data`` and ``layout``: the three heatmaps at step ``active`` (theme colours and panel
         domains are applied by the player in the browser); ``frames``: one per step of the
         window ``k0..k1`` (values, text, hover, highlight shapes, ticks); ``captions``: each
-        step in one sentence; ``units``/``rows``: each panel's width and height in cells.
+        step in one sentence; ``units``/``rows``: each panel's width and height in cells;
+        ``multiples``: each panel's [number of small multiples, their columns, their rows], side by
+        side ``gap`` columns apart (the player wraps them into more rows when cells would be small).
         Plain dicts, not graph objects: validating hundreds of frames through plotly's Python
         classes takes seconds; the browser validates anyway. Frames are built once per window
         and reused for every step inside it.
@@ -352,7 +354,8 @@ class StepFigure:
                 "layout": self._layout(first), "frames": frames, "captions": captions,
                 "k0": k0, "k1": k1, "n": n, "active": active,
                 "units": panel_units(first.views), "rows": [v.canvas_shape[0] for v in first.views],
-                "panel_cols": [v.col_len for v in first.views]}
+                "panel_cols": [v.col_len for v in first.views],
+                "multiples": [[len(v.panels), v.col_len, v.row_len] for v in first.views], "gap": GAP}
 
     def window_for(self, active: int) -> tuple[int, int]:
         """Frames sent for step ``active``: all of them when they fit the budget, else a window.

@@ -107,10 +107,9 @@ def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter
            on_cell: Callable[[list], None] | None = None, url_param: str | None = "step") -> PlayerResult:
     """Show the player (see the module docstring)."""
     data = {"view": view, "step": int(step), "name": name, "url_param": url_param,
-            "figure": {"data": figure["data"],
-                                                                       "layout": figure["layout"]},
+            "figure": {"data": figure["data"], "layout": figure["layout"]},
             **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
-                                         "panel_cols")}}
+                                      "panel_cols", "multiples", "gap")}}
 
     def _step_changed():
         new = reported_step(st.session_state.get(key), view)

@@ -308,3 +308,57 @@ def test_clicking_an_output_cell_shows_its_chain_of_writes(server, browser):
         assert errors(pg) == []
     finally:
         ctx.close()
+
+
+def _cell_px(pg) -> list:
+    """Each panel's rendered cell size in px (x and y), from plotly's laid-out axes."""
+    return pg.evaluate(f"""() => {{
+        const L = document.querySelector('{FIGURE}')._fullLayout;
+        return ['', '2', '3'].map(ref => [L['xaxis' + ref], L['yaxis' + ref]].map(
+            ax => ax._length / Math.abs(ax.range[1] - ax.range[0])));
+    }}""")
+
+
+def _rank3_url(panels: int, side: int) -> str:
+    """A custom ScatterND-18 case whose output is ``panels`` small multiples of side x side."""
+    from urllib.parse import urlencode
+
+    data = [[[p * side * side + r * side + c for c in range(side)] for r in range(side)] for p in range(panels)]
+    updates = [[[100 + r * side + c for c in range(side)] for r in range(side)]]
+    return "/nd?" + urlencode({"op": "ScatterND-18", "example": "__custom__", "data": str(data).replace(" ", ""),
+                               "indices": "[[3]]", "updates": str(updates).replace(" ", ""), "step": "1"})
+
+
+@pytest.mark.parametrize("url,wraps", [("/nd?op=ScatterND-11&example=onnx-scatternd-11-example-2&step=1", False),
+                                       (_rank3_url(8, 5), True)])
+def test_rank3_small_multiples_keep_28px_cells_by_wrapping(server, browser, url, wraps):
+    ctx, pg = _context(browser, 1400, 1000)
+    try:
+        open_player(pg, server.url + url)
+        cells = _cell_px(pg)
+        assert min(cells[2]) >= 28, cells  # the output: every small multiple at least 28 px a cell
+        shown = pg.evaluate(f"() => document.querySelector('{FIGURE}').data[2].z.length")
+        assert (shown > 5) == wraps  # 8 multiples of 5 rows: wrapped into more rows of multiples
+        labels = pg.evaluate(f"() => document.querySelector('{FIGURE}').layout.annotations.map(a => a.text)")
+        assert sum(t.startswith("output[") for t in labels) == (8 if wraps else 4)  # every multiple labelled
+        values = output_texts(pg)
+        if wraps:  # multiple 5 (data 125..149) starts the second row of multiples, below multiple 0
+            row = next(r for r in values if r and r[0] == "125")
+            assert row[:5] == ["125", "126", "127", "128", "129"]
+        assert errors(pg) == []
+    finally:
+        ctx.close()
+
+
+def test_phone_wraps_small_multiples_instead_of_scrolling_sideways(server, browser):
+    ctx, pg = _context(browser, 390, 844)
+    try:
+        open_player(pg, server.url + _rank3_url(8, 5))
+        cells = _cell_px(pg)
+        assert min(cells[2]) >= 26, cells  # about 28 px a cell (95% of it before wrapping once more)
+        fits = pg.evaluate(f"() => {{ const f = document.querySelector('{FIGURE}');"
+                           "return f.scrollWidth <= f.clientWidth + 1; }")
+        assert fits  # no sideways scrolling
+        assert errors(pg) == []
+    finally:
+        ctx.close()

@@ -13,6 +13,8 @@ const SPEEDS = [0.25, 0.5, 1, 2, 4];
 const MAX_STRIP = 24;
 const MIN_CELL = 28; // px: the smallest cell drawn
 const MAX_CELL = 64;
+const WRAP_AT = 0.95; // small multiples wrap into another row below this share of MIN_CELL ("about 28 px")
+const SIDE_BY_SIDE = 0.85; // stacked: the inputs stay side by side down to this share of MIN_CELL
 const NARROW = 700; // px: below this the panels stack
 const WRITTEN = "#495057"; // outline colour of written cells, replaced by the theme's text colour
 
@@ -224,7 +226,7 @@ class Player {
       this.stripTo.value = String(Math.min(data.k1, lo + MAX_STRIP - 1));
     }
     const layout = this.layout(); // sets this.cell
-    const fullKey = `${figKey}|${this.cells.map(Math.round).join(",")}|${Math.round(this.figW)}`;
+    const fullKey = `${figKey}|${this.cells.map(Math.round).join(",")}|${this.perRow.join(",")}|${Math.round(this.figW)}`;
     if (fullKey !== this.figKey) {
       this.figKey = fullKey;
       layout.annotations = this.fitLabels(layout.annotations);
@@ -253,7 +255,7 @@ class Player {
   themed(traces) {
     const t = this.theme;
     return traces.map((tr, i) => {
-      const out = { ...tr, textfont: { ...(tr.textfont || {}), family: t.font } };
+      const out = { ...this.wrapTrace(i, tr), textfont: { ...(tr.textfont || {}), family: t.font } };
       if (i === 0) out.colorscale = [[0, t.second], [1, t.second]];
       const c = this.cells[i];
       if (c < 18) out.texttemplate = ""; // no room for digits: the hover has the value
@@ -278,27 +280,138 @@ class Player {
 
   themedFrame(f) {
     const t = this.theme;
-    const layout = { ...f.layout, annotations: this.fitLabels(f.layout.annotations) };
+    const wrapped = this.wrapLayout(f.layout);
+    const layout = { ...wrapped, annotations: this.fitLabels(wrapped.annotations) };
     if (layout.shapes) {
       layout.shapes = layout.shapes.map((s) => (s.line && s.line.color === WRITTEN
         ? { ...s, line: { ...s.line, color: t.written } } : s));
     }
-    return { ...f, layout };
+    return { ...f, data: f.data.map((tr, j) => this.wrapTrace(f.traces[j], tr)), layout };
   }
 
-  // layout: one cell size for every panel, chosen so the widest figure fits; stacked when narrow
+  // -- small multiples: wrapped into more rows when one row of them would make cells too small --------
+  // Python lays a panel's multiples out side by side (d.multiples[i] = [count, columns, rows], d.gap
+  // columns apart); wrapping moves multiple p to row floor(p / q), column p % q, in the data arrays,
+  // the shapes, the labels and the ticks alike.
+  panelDims(i, q) {
+    const d = this.data;
+    const [n, w, h] = (d.multiples && d.multiples[i]) || [0, 0, 0];
+    if (n <= 1 || q >= n) return [d.units[i], d.rows[i]];
+    const g = d.gap || 1;
+    const lines = Math.ceil(n / q);
+    return [Math.max(q * w + (q - 1) * g, 5), lines * h + (lines - 1) * g];
+  }
+
+  multiplesOf(i) {
+    const m = this.data.multiples && this.data.multiples[i];
+    return m && m[0] > 1 ? m[0] : 1;
+  }
+
+  wrapOf(i) {
+    const d = this.data;
+    const q = this.perRow ? this.perRow[i] : 0;
+    const m = d.multiples && d.multiples[i];
+    if (!m || m[0] <= 1 || !q || q >= m[0]) return null;
+    const g = d.gap || 1;
+    const [n, w, h] = m;
+    const span = w + g;
+    const panelOf = (x) => Math.min(Math.max(Math.floor((x + 0.5) / span), 0), n - 1);
+    const shift = (p) => ({ dx: ((p % q) - p) * span, dy: Math.floor(p / q) * (h + g) });
+    return {
+      grid(rows, empty) { // a [row][column] array of the side-by-side canvas, rewrapped (gaps: empty)
+        if (!Array.isArray(rows) || !rows.length || !Array.isArray(rows[0])) return rows;
+        const lines = Math.ceil(n / q);
+        const out = [];
+        for (let r = 0; r < lines * (h + g) - g; r++) {
+          const line = Math.floor(r / (h + g));
+          const rr = r % (h + g);
+          const row = [];
+          for (let c = 0; c < q * span - g; c++) {
+            const p = line * q + Math.floor(c / span);
+            const cc = c % span;
+            row.push(rr < h && cc < w && p < n && rows[rr] ? rows[rr][p * span + cc] : empty);
+          }
+          out.push(row);
+        }
+        return out;
+      },
+      shape(s) {
+        if (s.type === "path" && s.path) {
+          const path = s.path.replace(/M([-\d.e]+),([-\d.e]+)H([-\d.e]+)V([-\d.e]+)H([-\d.e]+)Z/g,
+            (all, x0, y0, x1, y1, x2) => {
+              const { dx, dy } = shift(panelOf(Number(x0)));
+              const X = (v) => +(Number(v) + dx).toFixed(3);
+              const Y = (v) => +(Number(v) + dy).toFixed(3);
+              return `M${X(x0)},${Y(y0)}H${X(x1)}V${Y(y1)}H${X(x2)}Z`;
+            });
+          return { ...s, path };
+        }
+        if (s.x0 === undefined) return s;
+        const { dx, dy } = shift(panelOf(s.x0));
+        return { ...s, x0: s.x0 + dx, x1: s.x1 + dx, y0: s.y0 + dy, y1: s.y1 + dy };
+      },
+      annotation(a) {
+        const { dx, dy } = shift(panelOf(a.x));
+        return { ...a, x: a.x + dx, y: a.y + dy };
+      },
+      xaxis(ax) { // column numbers once, above the first row of multiples
+        if (!ax || !ax.tickvals) return ax;
+        const keep = ax.tickvals.map((v, j) => j).filter((j) => ax.tickvals[j] < q * span - g);
+        return { ...ax, tickvals: keep.map((j) => ax.tickvals[j]), ticktext: keep.map((j) => ax.ticktext[j]) };
+      },
+      yaxis(ax) { // row numbers beside every row of multiples
+        if (!ax || !ax.tickvals) return ax;
+        const tickvals = [], ticktext = [];
+        for (let line = 0; line < Math.ceil(n / q); line++) {
+          ax.tickvals.forEach((v, j) => { tickvals.push(v + line * (h + g)); ticktext.push(ax.ticktext[j]); });
+        }
+        return { ...ax, tickvals, ticktext };
+      },
+    };
+  }
+
+  wrapTrace(i, tr) {
+    const wr = this.wrapOf(i);
+    if (!wr) return tr;
+    const out = { ...tr };
+    for (const key of ["z", "text", "customdata"]) if (key in out) out[key] = wr.grid(out[key], key === "z" ? null : "");
+    return out;
+  }
+
+  wrapLayout(layout) { // shapes, panel labels and ticks of a layout or a frame's layout
+    const out = { ...layout };
+    const refOf = (xref) => (xref === "x" ? 0 : Number(String(xref).slice(1)) - 1);
+    const wraps = [0, 1, 2].map((i) => this.wrapOf(i));
+    if (!wraps.some(Boolean)) return out;
+    const move = (item, how) => {
+      if (!item.xref || item.xref === "paper") return item;
+      const wr = wraps[refOf(item.xref)];
+      return wr ? wr[how](item) : item;
+    };
+    if (out.shapes) out.shapes = out.shapes.map((s) => move(s, "shape"));
+    if (out.annotations) out.annotations = out.annotations.map((a) => move(a, "annotation"));
+    wraps.forEach((wr, i) => {
+      if (!wr) return;
+      const ref = i === 0 ? "" : String(i + 1);
+      if (out[`xaxis${ref}`]) out[`xaxis${ref}`] = wr.xaxis(out[`xaxis${ref}`]);
+      if (out[`yaxis${ref}`]) out[`yaxis${ref}`] = wr.yaxis(out[`yaxis${ref}`]);
+    });
+    return out;
+  }
+
+  // layout: one cell size for every panel, chosen so the widest figure fits; stacked when narrow.
+  // Stacked: the output below at full width, the inputs above it side by side when they fit (else
+  // one under the other); a panel's small multiples wrap into more rows rather than go below MIN_CELL.
   layout() {
     const d = this.data;
     const t = this.theme;
-    const base = JSON.parse(JSON.stringify(d.figure.layout));
-    const width = Math.max(this.box.clientWidth || 800, 280);
-    const units = d.units; // [cols of indices, updates, output]
-    const rows = d.rows;
+    const width = Math.max(this.fig.clientWidth || this.box.clientWidth || 800, 280);
     const gap = 36;
     const wideMargin = { l: 34, r: 70, t: 58, b: 16 };
-    const wideCell = Math.min((width - wideMargin.l - wideMargin.r - gap * 2) / (units[0] + units[1] + units[2]),
+    const q = [0, 1, 2].map((i) => this.multiplesOf(i));
+    const dims = (i) => this.panelDims(i, q[i]);
+    const wideCell = Math.min((width - wideMargin.l - wideMargin.r - gap * 2) / (dims(0)[0] + dims(1)[0] + dims(2)[0]),
                               MAX_CELL);
-    // side by side when wide enough for readable cells; else stacked: inputs side by side, output below
     const narrow = width < NARROW || wideCell < MIN_CELL;
     const margin = narrow ? { l: 34, r: 16, t: 58, b: 74 } : wideMargin;
     let cell, height, figW = width;
@@ -306,6 +419,8 @@ class Player {
     if (!narrow) {
       cell = wideCell;
       this.cells = [cell, cell, cell];
+      const rows = [0, 1, 2].map((i) => dims(i)[1]);
+      const units = [0, 1, 2].map((i) => dims(i)[0]);
       const plotH = Math.max(Math.max(...rows) * cell, 150);
       height = plotH + margin.t + margin.b;
       const plotW = width - margin.l - margin.r;
@@ -316,28 +431,55 @@ class Player {
         x += w + gap / plotW;
       }
     } else {
-      let plotW = width - margin.l - margin.r;
+      const avail = width - margin.l - margin.r;
+      const fit = (i, room) => { // fewest rows of multiples that keep MIN_CELL in `room` px
+        q[i] = this.multiplesOf(i);
+        while (q[i] > 1 && room / dims(i)[0] < WRAP_AT * MIN_CELL) q[i] -= 1;
+      };
+      fit(2, avail);
       // the output keeps at least MIN_CELL a cell: the figure scrolls sideways rather than shrink it
-      cell = Math.min(Math.max(plotW / units[2], MIN_CELL), MAX_CELL);
-      plotW = Math.max(plotW, units[2] * cell);
+      cell = Math.min(Math.max(avail / dims(2)[0], WRAP_AT * MIN_CELL), MAX_CELL);
+      const pairCell = () => (avail - gap) / (dims(0)[0] + dims(1)[0]);
+      while (pairCell() < MIN_CELL && (q[0] > 1 || q[1] > 1)) {
+        const j = q[1] > 1 && (q[0] <= 1 || dims(1)[0] >= dims(0)[0]) ? 1 : 0;
+        q[j] -= 1;
+      }
+      let lines;
+      if (pairCell() >= SIDE_BY_SIDE * MIN_CELL || pairCell() >= cell) {
+        const tc = Math.min(pairCell(), cell);
+        this.cells = [tc, tc, cell];
+        lines = [[0, 1], [2]];
+      } else { // the inputs do not fit side by side: one under the other
+        fit(0, avail);
+        fit(1, avail);
+        this.cells = [0, 1].map((i) => Math.min(Math.max(avail / dims(i)[0], WRAP_AT * MIN_CELL), cell)).concat([cell]);
+        lines = [[0], [1], [2]];
+      }
+      const c = this.cells;
+      const lineW = (line) => line.reduce((sum, i) => sum + dims(i)[0] * c[i], 0) + gap * (line.length - 1);
+      const plotW = Math.max(avail, ...lines.map(lineW));
       figW = plotW + margin.l + margin.r;
-      const tc = Math.max(Math.min((plotW - gap) / (units[0] + units[1]), cell), 8);
-      this.cells = [tc, tc, cell];
-      const topH = Math.max(rows[0], rows[1]) * tc;
-      const botH = rows[2] * cell;
       const titleGap = 64;
-      const plotH = topH + titleGap + botH;
+      const lineH = lines.map((line) => Math.max(...line.map((i) => dims(i)[1] * c[i])));
+      const plotH = lineH.reduce((a, b) => a + b, 0) + titleGap * (lines.length - 1);
       height = plotH + margin.t + margin.b;
-      const w0 = units[0] * tc / plotW;
-      const w1 = units[1] * tc / plotW;
-      dom.push({ x: [0, w0], y: [1 - rows[0] * tc / plotH, 1] });
-      dom.push({ x: [w0 + gap / plotW, Math.min(w0 + gap / plotW + w1, 1)], y: [1 - rows[1] * tc / plotH, 1] });
-      dom.push({ x: [0, Math.min(units[2] * cell / plotW, 1)], y: [0, botH / plotH] });
+      let top = 0;
+      lines.forEach((line, li) => {
+        let x = 0;
+        for (const i of line) {
+          const w = dims(i)[0] * c[i] / plotW;
+          dom[i] = { x: [x, Math.min(x + w, 1)], y: [1 - (top + dims(i)[1] * c[i]) / plotH, 1 - top / plotH] };
+          x += w + gap / plotW;
+        }
+        top += lineH[li] + titleGap;
+      });
       this.barY = -30 / plotH;
     }
+    this.perRow = q;
     this.narrow = narrow;
     this.figW = figW;
     this.cell = cell;
+    const base = this.wrapLayout(JSON.parse(JSON.stringify(d.figure.layout)));
     for (let i = 0; i < 3; i++) {
       const ref = i === 0 ? "" : String(i + 1);
       Object.assign(base[`xaxis${ref}`], { domain: dom[i].x });
@@ -505,14 +647,14 @@ class Player {
   figureAt(k) {
     // the figure of step k as a standalone {data, layout}: base data with frame k's values merged in
     const gd = this.fig;
-    const f = this.frames.get(k);
+    const f = this.frames.get(k) && this.themedFrame(this.frames.get(k));
     const data = gd.data.map((tr) => ({ ...tr }));
     const layout = JSON.parse(JSON.stringify(gd.layout));
     if (f) {
       f.traces.forEach((ti, j) => Object.assign(data[ti], f.data[j]));
       for (const [key, val] of Object.entries(f.layout)) {
         if (key.startsWith("xaxis") || key.startsWith("yaxis")) Object.assign(layout[key], val);
-        else layout[key] = key === "shapes" ? this.themedFrame(f).layout.shapes : val;
+        else layout[key] = val;
       }
     }
     return { data, layout };
