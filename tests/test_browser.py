@@ -214,9 +214,31 @@ def _overlaps(pg) -> list:
     }}""")
 
 
+def _clipped(pg) -> list:
+    """Texts of the figure cut by its edges (outside the drawn figure), and a caption cut short."""
+    return pg.evaluate(f"""() => {{
+        const fig = document.querySelector('{FIGURE}').getBoundingClientRect();
+        const svg = document.querySelector('{FIGURE} .main-svg').getBoundingClientRect();
+        const out = [];
+        document.querySelectorAll('{PLAYER} svg text').forEach(t => {{
+            const r = t.getBoundingClientRect();
+            if (!t.textContent.trim() || r.width === 0) return;
+            if (r.left < svg.left - 1 || r.right > svg.right + 1 || r.top < svg.top - 1 || r.bottom > svg.bottom + 1
+                || r.left < fig.left - 1)
+                out.push(t.textContent.trim());
+        }});
+        const cap = document.querySelector('[data-testid=scatter-caption]');
+        if (cap.scrollHeight > cap.clientHeight + 1 || cap.scrollWidth > cap.clientWidth + 1) out.push('caption');
+        return out;
+    }}""")
+
+
 @pytest.mark.parametrize("width,height,scheme", [(390, 844, "light"), (390, 844, "dark"), (1400, 1000, "dark")])
-@pytest.mark.parametrize("url", [SEU1 + "&step=3", "/nd?op=ScatterND-18&example=onnx-scatternd-18-example-2&step=1"])
+@pytest.mark.parametrize("url", [SEU1 + "&step=3", "/nd?op=ScatterND-18&example=onnx-scatternd-18-example-2&step=1",
+                                 "/nd?op=ScatterNDUpdate-3&example=ov-scatter-nd-update-3-example-2&step=2"])
 def test_phone_and_dark_theme_render_without_overlap(server, browser, width, height, scheme, url):
+    """Text boxes of the figure, caption and controls do not intersect, and none is cut by the figure's edges
+    (including the rank-3 examples' small multiples, stacked and wrapped on a phone)."""
     ctx, pg = _context(browser, width, height, scheme)
     try:
         open_player(pg, server.url + url)
@@ -225,6 +247,9 @@ def test_phone_and_dark_theme_render_without_overlap(server, browser, width, hei
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(SCREENSHOTS / f"player-{name}-{width}x{height}-{scheme}.png"))
         assert _overlaps(pg) == []
+        assert _clipped(pg) == []
+        if width < 700:  # legible cells on a phone: never shrunk towards 10 px
+            assert min(min(c) for c in _cell_px(pg)) >= 20
         bg = pg.evaluate(f"() => document.querySelector('{FIGURE}').layout.paper_bgcolor")
         app_bg = pg.evaluate("() => getComputedStyle(document.querySelector('.stApp')).backgroundColor")
         dark_figure = pg.evaluate("""(c) => { const x = document.createElement('canvas').getContext('2d');

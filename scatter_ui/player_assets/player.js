@@ -459,7 +459,7 @@ class Player {
       const lineW = (line) => line.reduce((sum, i) => sum + dims(i)[0] * c[i], 0) + gap * (line.length - 1);
       const plotW = Math.max(avail, ...lines.map(lineW));
       figW = plotW + margin.l + margin.r;
-      const titleGap = 64;
+      const titleGap = 80; // a row's small-multiple labels, then the next row's title and column numbers
       const lineH = lines.map((line) => Math.max(...line.map((i) => dims(i)[1] * c[i])));
       const plotH = lineH.reduce((a, b) => a + b, 0) + titleGap * (lines.length - 1);
       height = plotH + margin.t + margin.b;
@@ -474,6 +474,7 @@ class Player {
         top += lineH[li] + titleGap;
       });
       this.barY = -30 / plotH;
+      this.barSpan = avail / plotW; // the share of the plot on screen before scrolling sideways
     }
     this.perRow = q;
     this.narrow = narrow;
@@ -495,8 +496,8 @@ class Player {
     const bar = base.coloraxis.colorbar;
     base.coloraxis.colorscale = t.scale;
     if (narrow) {
-      Object.assign(bar, { orientation: "h", x: 0.5, xanchor: "center", y: this.barY, yanchor: "top",
-                           len: 0.9, thickness: 10, title: { text: "value", side: "left" } });
+      Object.assign(bar, { orientation: "h", x: this.barSpan / 2, xanchor: "center", y: this.barY, yanchor: "top",
+                           len: 0.9 * this.barSpan, thickness: 10, title: { text: "value", side: "left" } });
     } else {
       const plotH = height - margin.t - margin.b;
       Object.assign(bar, { orientation: "v", x: 1.0, xanchor: "left", xpad: 8, lenmode: "pixels",
