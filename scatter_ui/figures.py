@@ -17,6 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from scatter_core import family_of
 from scatter_core.describe import fmt_shape, fmt_value
 
 from .history import CellHistory
@@ -24,6 +25,7 @@ from .views import GAP, View, make_view
 
 HIGHLIGHT = "#e8590c"
 WRITTEN = "#495057"
+DESTINATION = "rgba(232,89,12,0.65)"  # dotted: every cell the run writes, when the attributes place them all
 GAP_COLOUR = "rgba(0,0,0,0)"
 # Light sequential scale so black cell text stays readable on every colour.
 VALUE_SCALE = [[0.0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1.0, "#6baed6"]]
@@ -32,7 +34,6 @@ MAX_FRAMES = 300  # one frame per step up to this many steps; beyond, a window o
 MAX_BYTES = 3_500_000  # frames are cut to a window so one figure stays well under 5 MB
 MIN_FRAMES = 21
 MAX_SHAPES = 400  # outline rectangles per frame before falling back to bounding boxes only
-PANELS = ("indices", "updates", "output")
 
 
 def value_range(trace) -> tuple[float, float]:
@@ -158,7 +159,7 @@ def _chain_hover(view: View, cells: np.ndarray, values: np.ndarray, counts: np.n
     return base
 
 
-def _outline_path(view: View, coords, sub: int, colour: str, width: float) -> list[dict]:
+def _outline_path(view: View, coords, sub: int, colour: str, width: float, dash: str = "solid") -> list[dict]:
     """One path shape outlining every visible cell at ``coords`` (compact for many cells)."""
     if coords is None or len(coords) == 0:
         return []
@@ -168,8 +169,8 @@ def _outline_path(view: View, coords, sub: int, colour: str, width: float) -> li
     ref = "" if sub == 1 else str(sub)
     path = "".join(f"M{c - 0.46:g},{r - 0.46:g}H{c + 0.46:g}V{r + 0.46:g}H{c - 0.46:g}Z"
                    for r, c in zip(rows[visible].tolist(), cols[visible].tolist()))
-    return [dict(type="path", path=path, xref=f"x{ref}", yref=f"y{ref}", line=dict(color=colour, width=width),
-                 layer="above")]
+    return [dict(type="path", path=path, xref=f"x{ref}", yref=f"y{ref}",
+                 line=dict(color=colour, width=width, dash=dash), layer="above")]
 
 
 def _rects(view: View, coords, sub: int, colour: str, width: float, limit: int = MAX_SHAPES) -> list[dict]:
@@ -232,6 +233,25 @@ def short_label(label: str) -> str:
     return "[" + ", ".join(p.strip() for p in inner.split(",") if p.strip() != ":") + "]"
 
 
+WRAPPED = "wrapped around"  # how the trace's index label says a circular write went past the end
+
+
+def _wrap_arrow(trace, step: int, view: View) -> list[dict]:
+    """For a step whose write wrapped around (the trace's index label says so, e.g. TensorScatter's
+    circular mode), an arrow up the target's right edge from below the panel's last row: the
+    position ran past the end and came back to the start."""
+    if WRAPPED not in trace.index_label(step):
+        return []
+    rows, cols, visible = view.locate(trace.target_cells(step))
+    if not visible.any():
+        return []
+    r, c = int(rows[visible].min()), int(cols[visible].max())
+    x = c + 0.42
+    return [dict(x=x, y=r, ax=x, ay=view.row_len - 0.2, xref="x3", yref="y3", axref="x3", ayref="y3", text="",
+                 showarrow=True, arrowhead=2, arrowsize=1.2, arrowwidth=2.5, arrowcolor=HIGHLIGHT,
+                 hovertext=f"the write wrapped around to row {r + view.row_start}")]
+
+
 class StepFigure:
     """Builds the animated figure (and single frames) for one trace."""
 
@@ -251,6 +271,14 @@ class StepFigure:
         self._frames: dict = {}
         self._budget: int | None = None
         self.units = sum(panel_units(self.views_for(0)))  # the canvas shapes are the same in every frame
+        # the indices panel is left out when the operator reads no indices (SliceScatter: attributes place it)
+        self.hidden = [not trace.indices_given and trace.indices.size == 0, False, False]
+        self.names = (trace.spec.input_name("indices"), "updates", "output")  # as the captions name them
+        # when the attributes (not index values) place every write, the whole destination is known at
+        # step 0 (SliceScatter's strided slice): drawn dotted in every frame, the current cell on top
+        placed = family_of(trace.spec).indices == "unused" and len(trace) > 0
+        self.destination = np.stack(np.unravel_index(trace.write_counts()[0], trace.data.shape), axis=-1) \
+            if placed and trace.data.ndim else None
 
     # -- one frame ---------------------------------------------------------------
     def _focus_step(self, k: int) -> int | None:
@@ -281,11 +309,11 @@ class StepFigure:
             return hit
         cells = view.cells()
         mask = cells >= 0
-        part = dict(cells=cells, mask=mask, customdata=_hover(view, cells, PANELS[which]))
+        part = dict(cells=cells, mask=mask, customdata=_hover(view, cells, self.names[which]))
         source = (self.trace.indices, self.trace.updates)[which] if which < 2 else None
         if source is not None:
             vals = np.asarray(source).reshape(-1)[np.where(mask, cells, 0)] if source.size else np.zeros(cells.shape)
-            part["customdata"] = _hover(view, cells, PANELS[which], vals)
+            part["customdata"] = _hover(view, cells, self.names[which], vals)
             part["text"] = self.fmt.grid(vals, mask, digits=density(view, self.units)[0])
             part["z"] = [[0 if m else None for m in row] for row in mask.tolist()] if which == 0 else _z(vals, mask)
         self._statics[key] = part
@@ -312,19 +340,24 @@ class StepFigure:
                            customdata=_chain_hover(ov, cells_o, out_vals, np.where(mask_o, counts, 0), self.history, k,
                                                    self.trace.updates)))
         written = (counts > 0) & mask_o
+        if self.destination is not None:
+            shapes += _outline_path(ov, self.destination, 3, DESTINATION, 1.5, dash="dot")
         if written.any():
             written_coords = np.stack(np.unravel_index(cells_o[written], ov.shape), axis=-1)
             shapes += _outline_path(ov, written_coords, 3, WRITTEN, 1.2)
         caption = "initial state: output is a copy of data" if k == 0 else t.describe(k - 1)
+        if k == 0 and self.destination is not None:
+            caption += " (dotted outline: every cell the updates go to)"
         if k > 0:
             step = k - 1
             shapes += _rects(iv, t.index_cells(step), 1, HIGHLIGHT, 3)
             shapes += _rects(uv, t.source_cells(step), 2, HIGHLIGHT, 3)
             target = t.target_cells(step)
             shapes += _rects(ov, target, 3, HIGHLIGHT, 3)
+            annotations += _wrap_arrow(t, step, ov)
             if not ov.locate(target)[2].any():
                 caption += f"  [target not in the shown view {ov.label('output')}]"
-        for sub, (view, name) in enumerate(zip(views, PANELS), start=1):
+        for sub, (view, name) in enumerate(zip(views, self.names), start=1):
             axes.update(_axes(view, sub))
             annotations += _panel_labels(view, name, sub)
         return FrameParts(traces, shapes, annotations, axes, views, caption)
@@ -338,7 +371,8 @@ class StepFigure:
         window ``k0..k1`` (values, text, hover, highlight shapes, ticks); ``captions``: each
         step in one sentence; ``units``/``rows``: each panel's width and height in cells;
         ``multiples``: each panel's [number of small multiples, their columns, their rows], side by
-        side ``gap`` columns apart (the player wraps them into more rows when cells would be small).
+        side ``gap`` columns apart (the player wraps them into more rows when cells would be small);
+        ``hidden``: panels the player leaves out (the indices of an operator that reads none).
         Plain dicts, not graph objects: validating hundreds of frames through plotly's Python
         classes takes seconds; the browser validates anyway. Frames are built once per window
         and reused for every step inside it.
@@ -355,7 +389,8 @@ class StepFigure:
                 "k0": k0, "k1": k1, "n": n, "active": active,
                 "units": panel_units(first.views), "rows": [v.canvas_shape[0] for v in first.views],
                 "panel_cols": [v.col_len for v in first.views],
-                "multiples": [[len(v.panels), v.col_len, v.row_len] for v in first.views], "gap": GAP}
+                "multiples": [[len(v.panels), v.col_len, v.row_len] for v in first.views], "gap": GAP,
+                "hidden": self.hidden}
 
     def window_for(self, active: int) -> tuple[int, int]:
         """Frames sent for step ``active``: all of them when they fit the budget, else a window.
@@ -419,7 +454,7 @@ class StepFigure:
                            colorbar=dict(title=dict(text="value"), thickness=12, len=0.8)),
             shapes=first.shapes, annotations=first.annotations,
             font=dict(family="DejaVu Sans, Arial, sans-serif"), dragmode=False, showlegend=False)
-        for sub, (name, arr) in enumerate(zip(PANELS, arrays), start=1):
+        for sub, (name, arr) in enumerate(zip(self.names, arrays), start=1):
             ref = "" if sub == 1 else str(sub)
             layout[f"xaxis{ref}"] = dict(anchor=f"y{ref}", side="top", showgrid=False, zeroline=False, ticks="",
                                          fixedrange=True, constrain="domain", automargin=False,
@@ -432,7 +467,8 @@ class StepFigure:
         return layout
 
     def _title(self, name: str, arr: np.ndarray) -> str:
-        return f"<b>{name}</b> {arr.dtype} · {fmt_shape(arr.shape)}"
+        left_out = " (left out)" if name == self.names[0] and not self.trace.indices_given else ""
+        return f"<b>{name}</b>{left_out} {arr.dtype} · {fmt_shape(arr.shape)}"
 
 
 def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[str, str], differ_flat) -> go.Figure:

@@ -109,7 +109,7 @@ def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter
     data = {"view": view, "step": int(step), "name": name, "url_param": url_param,
             "figure": {"data": figure["data"], "layout": figure["layout"]},
             **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
-                                      "panel_cols", "multiples", "gap")}}
+                                      "panel_cols", "multiples", "gap", "hidden")}}
 
     def _step_changed():
         new = reported_step(st.session_state.get(key), view)

@@ -387,3 +387,40 @@ def test_phone_wraps_small_multiples_instead_of_scrolling_sideways(server, brows
         assert errors(pg) == []
     finally:
         ctx.close()
+
+
+def _svg_texts(pg) -> list:
+    return pg.evaluate(f"() => [...document.querySelectorAll('{FIGURE} svg text')].map(t => t.textContent.trim())"
+                       ".filter(Boolean)")
+
+
+def test_slice_scatter_outlines_its_strided_slice_without_an_indices_panel(server, browser):
+    ctx, pg = _context(browser)
+    try:
+        open_player(pg, server.url + "/slice_scatter?op=SliceScatter-15&example=ov-slice-scatter-15-example-3&step=2")
+        texts = _svg_texts(pg)
+        assert not any(t.startswith("indices") for t in texts) and any(t.startswith("updates") for t in texts)
+        dotted = pg.evaluate(f"() => document.querySelector('{FIGURE}')._fullLayout.shapes"
+                             ".filter(s => s.line.dash === 'dot').length")
+        assert dotted == 1  # the whole slice, faint and dotted, under the current element's outline
+        assert _overlaps(pg) == [] and _clipped(pg) == []
+        assert errors(pg) == []
+    finally:
+        ctx.close()
+
+
+def test_tensor_scatter_circular_step_that_wraps_gets_an_arrow(server, browser):
+    ctx, pg = _context(browser)
+    try:
+        open_player(pg, server.url + "/tensor_scatter?op=TensorScatter-24&example=onnx-node-tensorscatter-circular"
+                                     "&step=3")
+        arrows = f"() => document.querySelectorAll('{FIGURE} .annotation-arrow-g').length"
+        assert pg.evaluate(arrows) == 0
+        pg.get_by_test_id("player-next").click()
+        pg.wait_for_function(f"() => document.querySelector('{FIGURE}').dataset.step === '4'")
+        assert "wrapped around" in caption(pg)
+        assert pg.evaluate(arrows) == 1
+        assert _overlaps(pg) == [] and _clipped(pg) == []
+        assert errors(pg) == []
+    finally:
+        ctx.close()

@@ -1,5 +1,7 @@
 """scatter_ui.figures: cell text that fits the cells it is drawn in."""
 
+import re
+
 import numpy as np
 
 import scatter_core as sc
@@ -41,3 +43,58 @@ def test_long_small_numbers_lose_digits_before_they_overflow_the_cell():
     # integers are never rounded: exact when they fit the cell, dropped (hover only) when not
     assert fmt.value(np.int64(12345), 3) == "12345"
     assert fmt.value(np.int64(123456), 3) == ""
+
+
+def _example_figure(example_id: str) -> StepFigure:
+    import spec_examples
+
+    ex = spec_examples.by_id(example_id)
+    return StepFigure(sc.trace(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs))
+
+
+def _dotted_cells(frame: dict) -> set:
+    paths = [s["path"] for s in frame["layout"]["shapes"] if s.get("line", {}).get("dash") == "dot"]
+    assert len(paths) == 1
+    corners = re.findall(r"M([-\d.]+),([-\d.]+)H", paths[0])
+    return {(round(float(y) + 0.46), round(float(x) + 0.46)) for x, y in corners}
+
+
+def test_slice_scatter_shows_its_whole_strided_slice_and_no_indices_panel():
+    sf = _example_figure("ov-slice-scatter-15-example-3")  # rows 0:3:2, columns 1:5:2 of a 3x5 output
+    fig = sf.figure(2)
+    assert fig["hidden"] == [True, False, False]  # SliceScatter reads no indices: no empty "indices" panel
+    slice_cells = {(0, 1), (0, 3), (2, 1), (2, 3)}
+    for frame in fig["frames"]:  # the whole slice, dotted, in every frame (before and after its writes)
+        assert _dotted_cells(frame) == slice_cells
+    assert "dotted outline: every cell the updates go to" in fig["captions"]["0"]
+    step2 = fig["frames"][2]["layout"]["shapes"]  # the current element stays emphasised on top
+    current = [s for s in step2 if s["type"] == "rect" and s["xref"] == "x3"]
+    assert [(s["x0"] + 0.5, s["y0"] + 0.5) for s in current] == [(3, 0)]
+    assert step2.index(current[0]) > max(i for i, s in enumerate(step2) if s.get("line", {}).get("dash") == "dot")
+
+
+def test_index_driven_families_get_no_dotted_destination():
+    sf = _example_figure("onnx-scatterelements-18-example-1")
+    fig = sf.figure(1)
+    assert fig["hidden"] == [False, False, False]
+    assert not any(s.get("line", {}).get("dash") == "dot" for f in fig["frames"] for s in f["layout"]["shapes"])
+    assert "dotted" not in fig["captions"]["0"]
+
+
+def test_tensor_scatter_circular_marks_the_step_that_wraps_around():
+    sf = _example_figure("onnx-node-tensorscatter-circular")  # step 4 wraps batch entry 1 to position 0
+    fig = sf.figure(4)
+    arrows = {int(f["name"]): [a for a in f["layout"]["annotations"] if a.get("showarrow")] for f in fig["frames"]}
+    assert {k: len(a) for k, a in arrows.items()} == {0: 0, 1: 0, 2: 0, 3: 0, 4: 1}
+    arrow = arrows[4][0]
+    assert (arrow["xref"], arrow["y"]) == ("x3", 0)  # pointing at row 0 of the output, from below its last row
+    assert arrow["ay"] > 3 and arrow["x"] == arrow["ax"]
+    assert "wrapped around" in fig["captions"]["4"]
+    titles = [fig["layout"][f"xaxis{r}"]["title"]["text"] for r in ("", "2", "3")]
+    assert titles[0].startswith("<b>write_indices</b> int64")  # named as the caption names it
+
+
+def test_left_out_write_indices_are_titled_as_left_out():
+    fig = _example_figure("teach-tensorscatter-prefill").figure(1)
+    assert fig["hidden"] == [False, False, False]  # the zeros the loop reads are shown ...
+    assert fig["layout"]["xaxis"]["title"]["text"].startswith("<b>write_indices</b> (left out)")  # ... as such

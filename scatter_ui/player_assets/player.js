@@ -256,6 +256,7 @@ class Player {
     const t = this.theme;
     return traces.map((tr, i) => {
       const out = { ...this.wrapTrace(i, tr), textfont: { ...(tr.textfont || {}), family: t.font } };
+      if (this.data.hidden && this.data.hidden[i]) out.visible = false;
       if (i === 0) out.colorscale = [[0, t.second], [1, t.second]];
       const c = this.cells[i];
       if (c < 18) out.texttemplate = ""; // no room for digits: the hover has the value
@@ -352,7 +353,8 @@ class Player {
       },
       annotation(a) {
         const { dx, dy } = shift(panelOf(a.x));
-        return { ...a, x: a.x + dx, y: a.y + dy };
+        const tail = a.axref && a.axref !== "pixel" ? { ax: a.ax + dx, ay: a.ay + dy } : {};
+        return { ...a, x: a.x + dx, y: a.y + dy, ...tail };
       },
       xaxis(ax) { // column numbers once, above the first row of multiples
         if (!ax || !ax.tickvals) return ax;
@@ -407,11 +409,15 @@ class Player {
     const t = this.theme;
     const width = Math.max(this.fig.clientWidth || this.box.clientWidth || 800, 280);
     const gap = 36;
-    const wideMargin = { l: 34, r: 70, t: 58, b: 16 };
+    // labels under small multiples or windows (annotations on the axes) need room below the tallest panel
+    const labelled = (d.figure.layout.annotations || []).some((a) => a.xref && a.xref !== "paper");
+    const wideMargin = { l: 34, r: 70, t: 58, b: labelled ? 32 : 16 };
     const q = [0, 1, 2].map((i) => this.multiplesOf(i));
-    const dims = (i) => this.panelDims(i, q[i]);
-    const wideCell = Math.min((width - wideMargin.l - wideMargin.r - gap * 2) / (dims(0)[0] + dims(1)[0] + dims(2)[0]),
-                              MAX_CELL);
+    const hidden = d.hidden || [false, false, false]; // e.g. the indices of an operator that reads none
+    const shown = [0, 1, 2].filter((i) => !hidden[i]);
+    const dims = (i) => (hidden[i] ? [0, 0] : this.panelDims(i, q[i]));
+    const wideCell = Math.min((width - wideMargin.l - wideMargin.r - gap * (shown.length - 1))
+                              / shown.reduce((sum, i) => sum + dims(i)[0], 0), MAX_CELL);
     const narrow = width < NARROW || wideCell < MIN_CELL;
     const margin = narrow ? { l: 34, r: 16, t: 58, b: 74 } : wideMargin;
     let cell, height, figW = width;
@@ -425,9 +431,9 @@ class Player {
       height = plotH + margin.t + margin.b;
       const plotW = width - margin.l - margin.r;
       let x = 0;
-      for (let i = 0; i < 3; i++) {
+      for (const i of shown) {
         const w = units[i] * cell / plotW;
-        dom.push({ x: [x, Math.min(x + w, 1)], y: [1 - rows[i] * cell / plotH, 1] });
+        dom[i] = { x: [x, Math.min(x + w, 1)], y: [1 - rows[i] * cell / plotH, 1] };
         x += w + gap / plotW;
       }
     } else {
@@ -439,7 +445,7 @@ class Player {
       fit(2, avail);
       // the output keeps at least MIN_CELL a cell: the figure scrolls sideways rather than shrink it
       cell = Math.min(Math.max(avail / dims(2)[0], WRAP_AT * MIN_CELL), MAX_CELL);
-      const pairCell = () => (avail - gap) / (dims(0)[0] + dims(1)[0]);
+      const pairCell = () => (hidden[0] || hidden[1] ? avail : avail - gap) / (dims(0)[0] + dims(1)[0]);
       while (pairCell() < MIN_CELL && (q[0] > 1 || q[1] > 1)) {
         const j = q[1] > 1 && (q[0] <= 1 || dims(1)[0] >= dims(0)[0]) ? 1 : 0;
         q[j] -= 1;
@@ -455,6 +461,7 @@ class Player {
         this.cells = [0, 1].map((i) => Math.min(Math.max(avail / dims(i)[0], WRAP_AT * MIN_CELL), cell)).concat([cell]);
         lines = [[0], [1], [2]];
       }
+      lines = lines.map((line) => line.filter((i) => !hidden[i])).filter((line) => line.length);
       const c = this.cells;
       const lineW = (line) => line.reduce((sum, i) => sum + dims(i)[0] * c[i], 0) + gap * (line.length - 1);
       const plotW = Math.max(avail, ...lines.map(lineW));
@@ -483,8 +490,9 @@ class Player {
     const base = this.wrapLayout(JSON.parse(JSON.stringify(d.figure.layout)));
     for (let i = 0; i < 3; i++) {
       const ref = i === 0 ? "" : String(i + 1);
-      Object.assign(base[`xaxis${ref}`], { domain: dom[i].x });
-      Object.assign(base[`yaxis${ref}`], { domain: dom[i].y });
+      const place = dom[i] || { x: [0, 0.001], y: [0, 0.001] };
+      Object.assign(base[`xaxis${ref}`], { domain: place.x }, hidden[i] ? { visible: false } : {});
+      Object.assign(base[`yaxis${ref}`], { domain: place.y }, hidden[i] ? { visible: false } : {});
     }
     base.height = Math.round(height);
     if (figW > width) { base.width = Math.round(figW); base.autosize = false; } else { base.autosize = true; }
@@ -502,7 +510,7 @@ class Player {
       const plotH = height - margin.t - margin.b;
       Object.assign(bar, { orientation: "v", x: 1.0, xanchor: "left", xpad: 8, lenmode: "pixels",
                            len: Math.max(Math.min(plotH, 260), 120), y: 1, yanchor: "top", nticks: 5,
-                           thickness: 12 });
+                           thickness: 12, title: { text: "value", side: "right" } }); // a title on top meets the top tick
     }
     return base;
   }
