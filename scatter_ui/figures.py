@@ -27,8 +27,10 @@ HIGHLIGHT = "#e8590c"
 WRITTEN = "#495057"
 DESTINATION = "rgba(232,89,12,0.65)"  # dotted: every cell the run writes, when the attributes place them all
 GAP_COLOUR = "rgba(0,0,0,0)"
-# Light sequential scale so black cell text stays readable on every colour.
+# Light sequential scale so black cell text stays readable on every colour; its dark-theme twin
+# (the same scale as player.js's themeOf, for figures drawn by st.plotly_chart).
 VALUE_SCALE = [[0.0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1.0, "#6baed6"]]
+DARK_VALUE_SCALE = [[0.0, "#1d2b3a"], [0.25, "#1f4068"], [0.5, "#2a5d94"], [0.75, "#3b7dc0"], [1.0, "#5fa2e0"]]
 INDEX_SCALE = [[0.0, "#f1f3f5"], [1.0, "#f1f3f5"]]
 MAX_FRAMES = 300  # one frame per step up to this many steps; beyond, a window of frames around the step
 MAX_BYTES = 3_500_000  # frames are cut to a window so one figure stays well under 5 MB
@@ -471,9 +473,25 @@ class StepFigure:
         return f"<b>{name}</b>{left_out} {arr.dtype} · {fmt_shape(arr.shape)}"
 
 
-def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[str, str], differ_flat) -> go.Figure:
-    """Two outputs side by side (e.g. first-write-wins vs last-write-wins), differing cells outlined."""
+def theme_is_dark() -> bool:
+    """Whether the viewer's Streamlit theme is dark (``st.context.theme``; light when unknown)."""
+    try:
+        import streamlit as st
+
+        return st.context.theme.type == "dark"
+    except Exception:  # noqa: BLE001 - outside a Streamlit run (tests, scripts): light
+        return False
+
+
+def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[str, str], differ_flat,
+                      dark: bool | None = None) -> go.Figure:
+    """Two outputs side by side (e.g. first-write-wins vs last-write-wins), differing cells outlined.
+
+    Backgrounds and text colours are left to Streamlit's theme (draw it with ``theme="streamlit"``);
+    the value scale is the player's for the theme (``dark``: from the viewer's theme when None), and
+    each cell's text takes the colour that contrasts with its cell."""
     zmin, zmax = value_range(trace)
+    dark = theme_is_dark() if dark is None else dark
     view = make_view(trace.data.shape, focus=tuple(np.unravel_index(int(differ_flat[0]), trace.data.shape))
                      if len(differ_flat) else None)
     cells = view.cells()
@@ -486,7 +504,7 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
         fig.add_trace(go.Heatmap(z=_z(vals, mask), text=_fmt_grid(vals, mask), texttemplate="%{text}",
                                  customdata=_hover(view, cells, "output"), coloraxis="coloraxis", xgap=2, ygap=2,
                                  hovertemplate="%{customdata}: %{text}<extra></extra>",
-                                 textfont=dict(size=12, color="#212529")), row=1, col=sub)
+                                 textfont=dict(size=12)), row=1, col=sub)
         fig.update_layout(_axes(view, sub))
         for shape in _rects(view, coords, sub, HIGHLIGHT, 3):
             fig.add_shape(shape)
@@ -494,11 +512,12 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
             fig.add_annotation(ann)
     for title in fig.layout.annotations[:2]:  # subplot titles sit above the column numbers
         title.update(yshift=22)
-    fig.update_layout(coloraxis=dict(colorscale=VALUE_SCALE, cmin=zmin, cmax=zmax, showscale=False),
+    fig.update_layout(coloraxis=dict(colorscale=DARK_VALUE_SCALE if dark else VALUE_SCALE, cmin=zmin, cmax=zmax,
+                                     showscale=False),
                       height=int(min(max(220 + 40 * view.canvas_shape[0], 280), 700)),
                       margin=dict(l=40, r=20, t=95, b=50), dragmode=False)
-    fig.update_xaxes(side="top", showgrid=False, zeroline=False, fixedrange=True)
-    fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_xaxes(side="top", showgrid=False, zeroline=False, fixedrange=True, ticks="")
+    fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, fixedrange=True, ticks="")
     for sub in (1, 2):
         ref = "" if sub == 1 else str(sub)
         fig.update_layout({f"yaxis{ref}": dict(scaleanchor=f"x{ref}", scaleratio=1, constrain="domain")})

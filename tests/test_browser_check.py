@@ -122,3 +122,45 @@ def test_grid_edit_of_the_expected_output_updates_the_text_and_the_verdict(serve
     pg.screenshot(path=str(SCREENSHOTS / "check-grid-edit.png"), full_page=True)
     assert real_errors(errors) == []
     ctx.close()
+
+
+def _lum(colour: str) -> float:
+    value = colour.strip().lstrip("#")
+    if colour.startswith("rgb"):
+        r, g, b = (float(v) for v in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3])
+    else:
+        value = "".join(c * 2 for c in value) if len(value) == 3 else value
+        r, g, b = (int(value[i:i + 2], 16) for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _dark(colour: str) -> bool:
+    return _lum(colour) < 128
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_comparison_figure_follows_the_theme(server, browser, scheme):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)
+    pg = ctx.new_page()
+    errors = []
+    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    pg.goto(server.url + "/check?op=ScatterND-16")
+    pg.get_by_text("Check an expected output").first.wait_for(timeout=60_000)
+    settle(pg)
+    for label, text in (("data", "[1, 2, 3, 4]"), ("indices", "[[0], [2], [0]]"), ("updates", "[10, 20, 30]"),
+                        ("expected output", "[10, 2, 20, 4]")):
+        type_into(pg, label, text)
+    pg.get_by_text("Likely mistake").first.wait_for(timeout=60_000)
+    chart = pg.locator("[data-testid=stPlotlyChart]").first
+    chart.scroll_into_view_if_needed()
+    pg.wait_for_timeout(500)
+    paper, font, low = pg.evaluate("""() => { const g = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
+        const L = g._fullLayout; return [L.paper_bgcolor, L.font.color, L.coloraxis.colorscale[0][1]]; }""")
+    app = pg.evaluate("() => getComputedStyle(document.querySelector('.stApp')).backgroundColor")
+    dark = scheme == "dark"
+    assert _dark(app) == dark
+    assert _dark(paper) == dark and _dark(low) == dark, (paper, low)  # no white slab, cells of the theme
+    assert abs(_lum(font) - _lum(paper)) > 100, (font, paper)  # titles and ticks legible on it
+    pg.screenshot(path=str(SCREENSHOTS / f"check-comparison-{scheme}.png"))
+    assert real_errors(errors) == []
+    ctx.close()
