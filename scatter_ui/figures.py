@@ -30,7 +30,8 @@ GAP_COLOUR = "rgba(0,0,0,0)"
 # Light sequential scale so black cell text stays readable on every colour; its dark-theme twin
 # (the same scale as player.js's themeOf, for figures drawn by st.plotly_chart).
 VALUE_SCALE = [[0.0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1.0, "#6baed6"]]
-DARK_VALUE_SCALE = [[0.0, "#1d2b3a"], [0.25, "#1f4068"], [0.5, "#2a5d94"], [0.75, "#3b7dc0"], [1.0, "#5fa2e0"]]
+DARK_VALUE_SCALE = [[0.0, "#1b2633"], [0.25, "#1c3a5e"], [0.5, "#24548a"], [0.75, "#285f99"], [1.0, "#3172b4"]]
+DARK_CELL_TEXT = "#fafafa"  # at least 4.5:1 on every colour of DARK_VALUE_SCALE
 INDEX_SCALE = [[0.0, "#f1f3f5"], [1.0, "#f1f3f5"]]
 MAX_FRAMES = 300  # one frame per step up to this many steps; beyond, a window of frames around the step
 MAX_BYTES = 3_500_000  # frames are cut to a window so one figure stays well under 5 MB
@@ -488,8 +489,8 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
     """Two outputs side by side (e.g. first-write-wins vs last-write-wins), differing cells outlined.
 
     Backgrounds and text colours are left to Streamlit's theme (draw it with ``theme="streamlit"``);
-    the value scale is the player's for the theme (``dark``: from the viewer's theme when None), and
-    each cell's text takes the colour that contrasts with its cell."""
+    the value scale is the player's for the theme (``dark``: from the viewer's theme when None), with
+    light cell text on it (on the light scale, plotly picks the text colour that contrasts with each cell)."""
     zmin, zmax = value_range(trace)
     dark = theme_is_dark() if dark is None else dark
     view = make_view(trace.data.shape, focus=tuple(np.unravel_index(int(differ_flat[0]), trace.data.shape))
@@ -498,13 +499,15 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
     mask = cells >= 0
     coords = np.stack(np.unravel_index(np.asarray(differ_flat, dtype=np.int64), trace.data.shape), axis=-1) \
         if len(differ_flat) else np.zeros((0, trace.data.ndim), dtype=np.int64)
-    fig = make_subplots(rows=1, cols=2, subplot_titles=list(titles), horizontal_spacing=0.08)
+    # each title on two lines (split at its last space) so the two fit side by side on a phone
+    two_lines = [t.rsplit(" ", 1)[0] + "<br>" + t.rsplit(" ", 1)[1] if " " in t else t for t in titles]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=two_lines, horizontal_spacing=0.08)
     for sub, arr in enumerate((left, right), start=1):
         vals = np.asarray(arr).reshape(-1)[np.where(mask, cells, 0)]
         fig.add_trace(go.Heatmap(z=_z(vals, mask), text=_fmt_grid(vals, mask), texttemplate="%{text}",
                                  customdata=_hover(view, cells, "output"), coloraxis="coloraxis", xgap=2, ygap=2,
                                  hovertemplate="%{customdata}: %{text}<extra></extra>",
-                                 textfont=dict(size=12)), row=1, col=sub)
+                                 textfont=dict(size=12, color=DARK_CELL_TEXT if dark else None)), row=1, col=sub)
         fig.update_layout(_axes(view, sub))
         for shape in _rects(view, coords, sub, HIGHLIGHT, 3):
             fig.add_shape(shape)

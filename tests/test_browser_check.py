@@ -154,8 +154,8 @@ def test_comparison_figure_follows_the_theme(server, browser, scheme):
     chart = pg.locator("[data-testid=stPlotlyChart]").first
     chart.scroll_into_view_if_needed()
     pg.wait_for_timeout(500)
-    paper, font, low = pg.evaluate("""() => { const g = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
-        const L = g._fullLayout; return [L.paper_bgcolor, L.font.color, L.coloraxis.colorscale[0][1]]; }""")
+    paper, font, low = pg.evaluate("""() => {
+        const L = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')._fullLayout; return [L.paper_bgcolor, L.font.color, L.coloraxis.colorscale[0][1]]; }""")
     app = pg.evaluate("() => getComputedStyle(document.querySelector('.stApp')).backgroundColor")
     dark = scheme == "dark"
     assert _dark(app) == dark

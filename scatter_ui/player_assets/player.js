@@ -13,9 +13,11 @@ const SPEEDS = [0.25, 0.5, 1, 2, 4];
 const MAX_STRIP = 24;
 const MIN_CELL = 28; // px: the smallest cell drawn
 const MAX_CELL = 64;
+const MAX_FONT = 16; // px: the largest cell text
 const WRAP_AT = 0.95; // small multiples wrap into another row below this share of MIN_CELL ("about 28 px")
 const SIDE_BY_SIDE = 0.85; // stacked: the inputs stay side by side down to this share of MIN_CELL
 const NARROW = 700; // px: below this the panels stack
+const DARK_CELL_TEXT = "#fafafa"; // cell text on the dark value scale (figures.py DARK_CELL_TEXT)
 const WRITTEN = "#495057"; // outline colour of written cells, replaced by the theme's text colour
 
 let plotlyPromise = null;
@@ -70,7 +72,7 @@ function themeOf(node) {
   return {
     dark, bg, text, second, font,
     scale: dark
-      ? [[0, "#1d2b3a"], [0.25, "#1f4068"], [0.5, "#2a5d94"], [0.75, "#3b7dc0"], [1, "#5fa2e0"]]
+      ? [[0, "#1b2633"], [0.25, "#1c3a5e"], [0.5, "#24548a"], [0.75, "#285f99"], [1, "#3172b4"]]
       : [[0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1, "#6baed6"]],
     written: dark ? "rgba(250,250,250,0.75)" : "#495057",
   };
@@ -257,12 +259,39 @@ class Player {
     return traces.map((tr, i) => {
       const out = { ...this.wrapTrace(i, tr), textfont: { ...(tr.textfont || {}), family: t.font } };
       if (this.data.hidden && this.data.hidden[i]) out.visible = false;
+      if (t.dark) out.textfont.color = DARK_CELL_TEXT; // the dark scale stays dark enough for it (>= 4.5:1)
       if (i === 0) out.colorscale = [[0, t.second], [1, t.second]];
       const c = this.cells[i];
       if (c < 18) out.texttemplate = ""; // no room for digits: the hover has the value
-      else out.textfont.size = Math.min(out.textfont.size || 12, Math.floor(c * 0.42));
+      else { // as large as the cell allows for its longest text in any frame sent (Python sized it for the
+        // narrowest layout; a stacked one has bigger cells)
+        const fit = Math.floor(0.9 * c / (0.62 * Math.max(this.longestText(i, tr), 1)));
+        out.textfont.size = Math.max(Math.min(fit, Math.floor(c * 0.42), MAX_FONT), Math.min(out.textfont.size || 12,
+                                                                                          Math.floor(c * 0.42)));
+      }
       return out;
     });
+  }
+
+  longestText(i, tr) { // characters of the longest first line of cell text of trace i (base data and frames)
+    let longest = 0;
+    const scan = (rows) => {
+      if (!Array.isArray(rows)) return;
+      for (const row of rows) {
+        if (!Array.isArray(row)) continue;
+        for (const text of row) {
+          if (!text) continue;
+          const cut = text.indexOf("<br>");
+          longest = Math.max(longest, cut < 0 ? text.length : cut);
+        }
+      }
+    };
+    scan(tr.text);
+    for (const f of this.data.frames) {
+      const j = f.traces.indexOf(i);
+      if (j >= 0 && f.data[j]) scan(f.data[j].text);
+    }
+    return longest;
   }
 
   // small-multiple labels wider than their panel get their short form, or none (never overlap)
