@@ -698,27 +698,46 @@ class Player {
     return { data, layout };
   }
 
-  withCaption(fig, k) {
+  // the caption above an exported frame, wrapped to the image's width (never cut at its right edge)
+  captionLines(k, width) {
+    const perLine = Math.max(Math.floor((width - 16) / (13 * 0.56)), 20);
+    const lines = [];
+    let line = "";
+    for (const word of (this.data.captions[String(k)] || "").split(" ")) {
+      if (line && (line + " " + word).length > perLine) { lines.push(line); line = word; } else line = line ? line + " " + word : word;
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  withCaption(fig, k, width) {
     const layout = fig.layout;
-    const text = this.data.captions[String(k)] || "";
-    layout.margin = { ...layout.margin, t: layout.margin.t + 40 };
-    layout.height = layout.height + 40;
+    const lines = this.captionLines(k, width);
+    const extra = this.captionHeight(lines.length);
+    const esc = (t) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    layout.margin = { ...layout.margin, t: layout.margin.t + extra };
+    layout.height = layout.height + extra;
     layout.annotations = [...(layout.annotations || []), {
-      text: text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"), x: 0, y: 1, xref: "paper",
-      yref: "paper", xanchor: "left", yanchor: "bottom", yshift: 40, showarrow: false, align: "left",
+      text: lines.map(esc).join("<br>"), x: 0, y: 1, xref: "paper", yref: "paper", xanchor: "left",
+      yanchor: "bottom", yshift: extra, xshift: 8 - layout.margin.l, showarrow: false, align: "left",
       font: { size: 13, color: this.theme.text },
     }];
     return fig;
   }
 
-  size() {
+  captionHeight(lines) {
+    return 12 + 18 * Math.max(lines, 1);
+  }
+
+  size() { // the figure's own size, before a caption is added
     const width = Math.round(Math.max(this.figW || 0, this.fig.clientWidth, 300));
-    return { width, height: this.fig.layout.height + 40 };
+    return { width, height: this.fig.layout.height };
   }
 
   async exportFrame(format) {
-    const { width, height } = this.size();
-    const fig = this.withCaption(this.figureAt(this.step), this.step);
+    const { width } = this.size();
+    const fig = this.withCaption(this.figureAt(this.step), this.step, width);
+    const height = fig.layout.height;
     const url = await window.Plotly.toImage(fig, { format, width, height, scale: 1 });
     download(`${this.data.name}-step-${this.step}.${format}`, url);
     this.box.dataset.exported = `${format}:${width}x${height}`;
