@@ -273,9 +273,10 @@ class StepFigure:
         self._statics: dict = {}
         self._frames: dict = {}
         self._budget: int | None = None
-        self.units = sum(panel_units(self.views_for(0)))  # the canvas shapes are the same in every frame
         # the indices panel is left out when the operator reads no indices (SliceScatter: attributes place it)
         self.hidden = [not trace.indices_given and trace.indices.size == 0, False, False]
+        # the drawn panels' width in columns (the canvas shapes are the same in every frame)
+        self.units = sum(u for u, hidden in zip(panel_units(self.views_for(0)), self.hidden) if not hidden)
         self.names = (trace.spec.input_name("indices"), "updates", "output")  # as the captions name them
         # when the attributes (not index values) place every write, the whole destination is known at
         # step 0 (SliceScatter's strided slice): drawn dotted in every frame, the current cell on top

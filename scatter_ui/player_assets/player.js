@@ -228,7 +228,8 @@ class Player {
       this.stripTo.value = String(Math.min(data.k1, lo + MAX_STRIP - 1));
     }
     const layout = this.layout(); // sets this.cell
-    const fullKey = `${figKey}|${this.cells.map(Math.round).join(",")}|${this.perRow.join(",")}|${Math.round(this.figW)}`;
+    const fullKey = `${figKey}|${this.cells.map(Math.round).join(",")}|${this.perRow.join(",")}|`
+      + `${Math.round(this.figW)}`;
     if (fullKey !== this.figKey) {
       this.figKey = fullKey;
       layout.annotations = this.fitLabels(layout.annotations);
@@ -405,7 +406,9 @@ class Player {
     const wr = this.wrapOf(i);
     if (!wr) return tr;
     const out = { ...tr };
-    for (const key of ["z", "text", "customdata"]) if (key in out) out[key] = wr.grid(out[key], key === "z" ? null : "");
+    for (const key of ["z", "text", "customdata"]) {
+      if (key in out) out[key] = wr.grid(out[key], key === "z" ? null : "");
+    }
     return out;
   }
 
@@ -539,7 +542,7 @@ class Player {
       const plotH = height - margin.t - margin.b;
       Object.assign(bar, { orientation: "v", x: 1.0, xanchor: "left", xpad: 8, lenmode: "pixels",
                            len: Math.max(Math.min(plotH, 260), 120), y: 1, yanchor: "top", nticks: 5,
-                           thickness: 12, title: { text: "value", side: "right" } }); // a title on top meets the top tick
+                           thickness: 12, title: { text: "value", side: "right" } }); // on top it met the top tick
     }
     return base;
   }
@@ -704,7 +707,10 @@ class Player {
     const lines = [];
     let line = "";
     for (const word of (this.data.captions[String(k)] || "").split(" ")) {
-      if (line && (line + " " + word).length > perLine) { lines.push(line); line = word; } else line = line ? line + " " + word : word;
+      if (line && (line + " " + word).length > perLine) {
+        lines.push(line);
+        line = word;
+      } else line = line ? line + " " + word : word;
     }
     if (line) lines.push(line);
     return lines;
