@@ -528,10 +528,12 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
     return fig
 
 
-def overview_figure(trace, k: int, max_bins: int = 100) -> go.Figure:
+def overview_figure(trace, k: int, max_bins: int = 100, dark: bool | None = None) -> go.Figure:
     """Where the writes of the first k steps land, summed over all but the first two axes and binned.
 
-    At step 0 nothing has been written yet, so it shows where all the steps will write."""
+    At step 0 nothing has been written yet, so it shows where all the steps will write. Drawn with
+    Streamlit's theme; the scale is the player's for the theme (``dark``: the viewer's when None)."""
+    dark = theme_is_dark() if dark is None else dark
     shape = trace.data.shape
     upto = k if k > 0 else len(trace)
     cells, counts = trace.write_counts(upto)
@@ -543,7 +545,8 @@ def overview_figure(trace, k: int, max_bins: int = 100) -> go.Figure:
     bc = max(1, -(-lead[1] // max_bins))
     grid = np.zeros((-(-lead[0] // br), -(-lead[1] // bc)), dtype=np.int64)
     np.add.at(grid, (r // br, c // bc), counts)
-    fig = go.Figure(go.Heatmap(z=grid, colorscale="Blues", colorbar=dict(title="writes"),
+    fig = go.Figure(go.Heatmap(z=grid, colorscale=DARK_VALUE_SCALE if dark else VALUE_SCALE,
+                               colorbar=dict(title="writes"),
                                x=np.arange(grid.shape[1]) * bc, y=np.arange(grid.shape[0]) * br,
                                hovertemplate="rows %{y}.., cols %{x}..: %{z} writes<extra></extra>"))
     if k > 0:
@@ -554,7 +557,8 @@ def overview_figure(trace, k: int, max_bins: int = 100) -> go.Figure:
                       line=dict(color=HIGHLIGHT, width=3))
     axis_names = ("axis 0", "axis 1") if len(shape) >= 2 else ("", "axis 0")
     what = f"where the first {k} step(s) write" if k > 0 else f"where all {len(trace)} steps will write"
-    fig.update_layout(height=360, margin=dict(l=50, r=20, t=40, b=40),
-                      title=dict(text=f"{what} (bins of {br}×{bc}, summed over the other axes)", font=dict(size=13)),
+    fig.update_layout(height=380, margin=dict(l=50, r=20, t=90, b=20),  # the title above the top axis's title
+                      title=dict(text=f"{what} (bins of {br}×{bc}, summed over the other axes)", font=dict(size=13),
+                                 yref="container", y=1, yanchor="top", pad=dict(t=10)),
                       yaxis=dict(autorange="reversed", title=axis_names[0]), xaxis=dict(title=axis_names[1], side="top"))
     return fig

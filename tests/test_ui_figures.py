@@ -98,3 +98,23 @@ def test_left_out_write_indices_are_titled_as_left_out():
     fig = _example_figure("teach-tensorscatter-prefill").figure(1)
     assert fig["hidden"] == [False, False, False]  # the zeros the loop reads are shown ...
     assert fig["layout"]["xaxis"]["title"]["text"].startswith("<b>write_indices</b> (left out)")  # ... as such
+
+
+def test_plotly_chart_figures_take_the_theme_scale_and_keep_titles_apart():
+    from scatter_ui.figures import DARK_CELL_TEXT, DARK_VALUE_SCALE, VALUE_SCALE, comparison_figure, overview_figure
+
+    trace = sc.trace("ScatterND-16", np.array([1, 2, 3, 4]), np.array([[0], [2], [0]]), np.array([10, 20, 30]))
+    flat = np.array([0])
+    dark = comparison_figure(trace, trace.output, trace.output, ("your expected output", "ScatterND-16 computes"),
+                             flat, dark=True)
+    light = comparison_figure(trace, trace.output, trace.output, ("a", "b"), flat, dark=False)
+    assert [list(c) for c in dark.layout.coloraxis.colorscale] == DARK_VALUE_SCALE
+    assert {t.textfont.color for t in dark.data} == {DARK_CELL_TEXT}  # light text on the dark scale
+    assert [list(c) for c in light.layout.coloraxis.colorscale] == VALUE_SCALE
+    assert {t.textfont.color for t in light.data} == {None}  # plotly contrasts each cell's text
+    assert dark.layout.paper_bgcolor is None and dark.layout.font.color is None  # left to Streamlit's theme
+    titles = [a.text for a in dark.layout.annotations[:2]]
+    assert titles == ["your expected<br>output", "ScatterND-16<br>computes"]  # two short lines: side by side on a phone
+    over = overview_figure(trace, 0, dark=True)
+    assert [list(c) for c in over.data[0].colorscale] == DARK_VALUE_SCALE  # no white plane in a dark theme
+    assert over.layout.margin.t > 60 and over.layout.title.yref == "container"  # the title above the axis title
