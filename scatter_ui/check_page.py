@@ -309,7 +309,7 @@ class CheckPage:
             if report.mismatches else np.zeros(0, dtype=np.int64)
         fig = comparison_figure(report.trace, report.expected, report.computed,
                                 ("your expected output", f"{report.op} computes"), flat)
-        st.plotly_chart(fig, theme="streamlit", key=k("figure"))
+        st.plotly_chart(fig, theme=None, key=k("figure"))
         if report.mismatches:
             st.caption(f"Outlined: the {len(report.mismatches)} cell(s) where the two differ.")
 

@@ -26,12 +26,13 @@ from .views import GAP, View, make_view
 HIGHLIGHT = "#e8590c"
 WRITTEN = "#495057"
 DESTINATION = "rgba(232,89,12,0.65)"  # dotted: every cell the run writes, when the attributes place them all
-GAP_COLOUR = "rgba(0,0,0,0)"
 # Light sequential scale so black cell text stays readable on every colour; its dark-theme twin
 # (the same scale as player.js's themeOf, for figures drawn by st.plotly_chart).
 VALUE_SCALE = [[0.0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1.0, "#6baed6"]]
 DARK_VALUE_SCALE = [[0.0, "#1b2633"], [0.25, "#1c3a5e"], [0.5, "#24548a"], [0.75, "#285f99"], [1.0, "#3172b4"]]
 DARK_CELL_TEXT = "#fafafa"  # at least 4.5:1 on every colour of DARK_VALUE_SCALE
+DARK_PAGE_TEXT, LIGHT_PAGE_TEXT = "#fafafa", "#31333f"  # Streamlit's text colours in its dark and light themes
+TRANSPARENT = "rgba(0,0,0,0)"
 INDEX_SCALE = [[0.0, "#f1f3f5"], [1.0, "#f1f3f5"]]
 MAX_FRAMES = 300  # one frame per step up to this many steps; beyond, a window of frames around the step
 MAX_BYTES = 3_500_000  # frames are cut to a window so one figure stays well under 5 MB
@@ -475,6 +476,17 @@ class StepFigure:
         return f"<b>{name}</b>{left_out} {arr.dtype} · {fmt_shape(arr.shape)}"
 
 
+def _short_lines(text: str, width: int = 18) -> str:
+    """``text`` word-wrapped at ``width`` characters, lines joined by <br> (a word longer stays whole)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
+
+
 def theme_is_dark() -> bool:
     """Whether the viewer's Streamlit theme is dark (``st.context.theme``; light when unknown)."""
     try:
@@ -489,9 +501,9 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
                       dark: bool | None = None) -> go.Figure:
     """Two outputs side by side (e.g. first-write-wins vs last-write-wins), differing cells outlined.
 
-    Backgrounds and text colours are left to Streamlit's theme (draw it with ``theme="streamlit"``);
-    the value scale is the player's for the theme (``dark``: from the viewer's theme when None), with
-    light cell text on it (on the light scale, plotly picks the text colour that contrasts with each cell)."""
+    Colours follow the viewer's theme (``dark``: read from Streamlit when None): a transparent
+    background, the theme's text colour, the player's value scale for the theme with light cell text
+    on the dark one (on the light scale, plotly picks the text colour that contrasts with each cell)."""
     zmin, zmax = value_range(trace)
     dark = theme_is_dark() if dark is None else dark
     view = make_view(trace.data.shape, focus=tuple(np.unravel_index(int(differ_flat[0]), trace.data.shape))
@@ -500,9 +512,8 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
     mask = cells >= 0
     coords = np.stack(np.unravel_index(np.asarray(differ_flat, dtype=np.int64), trace.data.shape), axis=-1) \
         if len(differ_flat) else np.zeros((0, trace.data.ndim), dtype=np.int64)
-    # each title on two lines (split at its last space) so the two fit side by side on a phone
-    two_lines = [t.rsplit(" ", 1)[0] + "<br>" + t.rsplit(" ", 1)[1] if " " in t else t for t in titles]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=two_lines, horizontal_spacing=0.08)
+    # titles in short lines so the two fit side by side on a phone
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[_short_lines(t) for t in titles], horizontal_spacing=0.08)
     for sub, arr in enumerate((left, right), start=1):
         vals = np.asarray(arr).reshape(-1)[np.where(mask, cells, 0)]
         fig.add_trace(go.Heatmap(z=_z(vals, mask), text=_fmt_grid(vals, mask), texttemplate="%{text}",
@@ -519,7 +530,11 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
     fig.update_layout(coloraxis=dict(colorscale=DARK_VALUE_SCALE if dark else VALUE_SCALE, cmin=zmin, cmax=zmax,
                                      showscale=False),
                       height=int(min(max(220 + 40 * view.canvas_shape[0], 280), 700)),
-                      margin=dict(l=40, r=20, t=95, b=50), dragmode=False)
+                      margin=dict(l=40, r=20, t=95, b=50), dragmode=False,
+                      # the page shows through, and text in the theme's colour, also where a page draws
+                      # it without Streamlit's theme (theme=None)
+                      paper_bgcolor=TRANSPARENT, plot_bgcolor=TRANSPARENT,
+                      font=dict(color=DARK_PAGE_TEXT if dark else LIGHT_PAGE_TEXT))
     fig.update_xaxes(side="top", showgrid=False, zeroline=False, fixedrange=True, ticks="")
     fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, fixedrange=True, ticks="")
     for sub in (1, 2):

@@ -112,9 +112,15 @@ def test_plotly_chart_figures_take_the_theme_scale_and_keep_titles_apart():
     assert {t.textfont.color for t in dark.data} == {DARK_CELL_TEXT}  # light text on the dark scale
     assert [list(c) for c in light.layout.coloraxis.colorscale] == VALUE_SCALE
     assert {t.textfont.color for t in light.data} == {None}  # plotly contrasts each cell's text
-    assert dark.layout.paper_bgcolor is None and dark.layout.font.color is None  # left to Streamlit's theme
+    assert dark.layout.paper_bgcolor == "rgba(0,0,0,0)" and dark.layout.font.color == "#fafafa"  # even theme=None
+    assert light.layout.font.color == "#31333f"
     titles = [a.text for a in dark.layout.annotations[:2]]
-    assert titles == ["your expected<br>output", "ScatterND-16<br>computes"]  # two short lines: side by side on a phone
+    assert titles == ["your expected<br>output", "ScatterND-16<br>computes"]  # short lines: side by side on a phone
+    from scatter_ui.figures import _short_lines
+
+    assert _short_lines("first write wins") == "first write wins"
+    assert _short_lines("last write wins (loop order, what runtimes do)") == \
+        "last write wins<br>(loop order, what<br>runtimes do)"
     over = overview_figure(trace, 0, dark=True)
     assert [list(c) for c in over.data[0].colorscale] == DARK_VALUE_SCALE  # no white plane in a dark theme
     assert over.layout.margin.t > 60 and over.layout.title.yref == "container"  # the title above the axis title
