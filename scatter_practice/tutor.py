@@ -112,10 +112,15 @@ def step_question(ex: Exercise, k: int) -> str:
         raise ValueError(f"k = {k!r} must be a step number in 0..{len(t) - 1} (0-based)")
     k = int(k)
     raw = [int(v) for v in t.plan.index_raw[k]]
-    if ex.indices.ndim == len(t.plan.loop_shape):  # one index value per step
-        index = f"indices{fmt_pos(t.index_cells(k)[0])} = {raw[0]}"
+    name = ex.spec.input_name("indices")
+    if not raw:  # the step reads no index: the attributes place it (a strided slice)
+        index = f"no index (it is the slice's element {fmt_pos(t.source_cells(k)[0])})"
+    elif ex.indices is None:  # an optional index left out: its default applies (not given away here)
+        index = f"{name}{fmt_pos(t.index_cells(k)[0])} (left out: its default applies)"
+    elif ex.indices.ndim in (1, len(t.plan.loop_shape)):  # one index value per step
+        index = f"{name}{fmt_pos(t.index_cells(k)[0])} = {raw[0]}"
     else:
-        index = f"indices{fmt_pos(t.loop_position(k))} = [{', '.join(str(v) for v in raw)}]"
+        index = f"{name}{fmt_pos(t.loop_position(k))} = [{', '.join(str(v) for v in raw)}]"
     if t.slice_size == 1:
         what = f"{t.source_label(k)} = {fmt_value(t.values[k][0])}"
         ask = "Which output cell does it write, and what does that cell hold after the step?"

@@ -69,8 +69,7 @@ def tensor_html(name: str, arr: np.ndarray, blank: bool = False) -> str:
 
 
 def _exercise_block(i: int, ex: Exercise) -> str:
-    inputs = "".join(tensor_html(n, a) for n, a in (("data", ex.data), ("indices", ex.indices),
-                                                    ("updates", ex.updates)))
+    inputs = "".join(tensor_html(n, a) for n, a in ex.inputs)
     return (f'<div class="exercise" id="exercise-{i}"><h2>Exercise {i}</h2>'
             f'<p>{_esc(ex.prompt)}</p><div class="tensors">{inputs}</div>'
             f'{tensor_html("your output", ex.answer, blank=True)}</div>')
