@@ -90,6 +90,7 @@ class Exercise:
     trace: sc.Trace = field(repr=False)
     answer: np.ndarray = field(repr=False)
     order_question: bool = False  # duplicates under reduction none: which write stays?
+    topic: str = ""  # what this exercise practises, when its family's recipe says more than the level's words
 
     @property
     def spec(self) -> sc.OpSpec:
@@ -212,6 +213,7 @@ class Recipe:
     checks: tuple[str, ...] = ()  # extra rules the traced candidate must meet
     order_question: bool = False
     features: tuple[str, ...] = ()  # what a family's own drawer is asked for (e.g. "wrap", "negative-step")
+    topic: str = ""  # Exercise.topic
 
 
 @dataclass
@@ -403,6 +405,20 @@ def _update_case(rng, r: Recipe, shape: tuple[int, ...]):
 
 
 # -- the KV cache (TensorScatter): one write index per batch entry, a sequence axis, linear or circular ----------
+CACHE_TOPICS = MappingProxyType({
+    1: "a linear cache write: each batch entry's new rows start at its own write index",
+    2: "the sequence axis of a rank-3 cache, counted from the end",
+    4: "circular mode: a cache write that runs past the end",
+    5: "mixed: a rank-3 cache with any axis and mode",
+})
+SLICE_TOPICS = MappingProxyType({
+    1: "a strided slice with a positive step",
+    2: "negative start or stop, and slices of another axis",
+    4: "negative steps and start or stop beyond the ends",
+    5: "mixed: a slice of a rank-3 tensor along one or more axes",
+})
+
+
 def _cache_recipe(rng, spec, level: int) -> Recipe:
     """Level 1: rank 2, axis 1, linear. 2: rank 3 (axis -2 or -1), write indices sometimes left out. 4: circular
     writes that wrap around. 5: rank 3, any axis and mode."""
@@ -421,7 +437,8 @@ def _cache_recipe(rng, spec, level: int) -> Recipe:
             features = ("wrap", "far") if _coin(rng, 30) else ("wrap",) if _coin(rng, 70) else ()
         elif _coin(rng, 25):
             features = ("left-out",)
-    return Recipe(spec, rank=rank, reduction="none", axis=axis, features=(f"mode={mode}",) + features)
+    return Recipe(spec, rank=rank, reduction="none", axis=axis, features=(f"mode={mode}",) + features,
+                  topic=CACHE_TOPICS[level])
 
 
 def _cache_case(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
@@ -467,7 +484,7 @@ def _slice_recipe(rng, spec, level: int) -> Recipe:
     rank = 3 if level == 5 else int(rng.integers(1, 3))
     if "other-axis" in features:
         rank = 2
-    return Recipe(spec, rank=rank, reduction="none", features=features)
+    return Recipe(spec, rank=rank, reduction="none", features=features, topic=SLICE_TOPICS[level])
 
 
 def _spelling(value: int, size: int) -> str:
@@ -666,7 +683,7 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
         return None
     given = t.indices if indices is not None else None  # a left-out input stays left out
     return Exercise(op=r.spec.name, data=t.data, indices=given, updates=t.updates, attrs=dict(t.attrs),
-                    seed=seed, level=level, trace=t, answer=t.output, order_question=r.order_question)
+                    seed=seed, level=level, trace=t, answer=t.output, order_question=r.order_question, topic=r.topic)
 
 
 def _check_args(seed, level, op):

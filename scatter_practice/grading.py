@@ -3,8 +3,9 @@
 ``grade_output`` compares the student's output with the answer through
 ``scatter_core.check_expected`` (chains of writes, the diagnosis engine) and
 adds the catalogue's own kinds: a misconception is named when the diagnosis
-engine reproduces the whole output, or when the catalogue's output for that
-kind agrees with the student at every wrong cell.
+engine or the catalogue's output for that kind reproduces the whole output;
+when none does, each kind whose output agrees with the student at every wrong
+cell is named (a student may hold one misconception and slip elsewhere).
 
 ``grade_step`` checks one step: the target cell (any cell of a slice) and the
 value the cell holds after the step. A wrong target or value is compared with
@@ -116,14 +117,23 @@ def grade_output(exercise: Exercise, output) -> Feedback:
     for d in report.diagnoses:  # the engine reproduces the whole output (its sentences address a checked output)
         found.setdefault(d.kind, d.message.replace("Your expected output", "Your output", 1))
     per_cell: dict[tuple, list[str]] = {c: [] for c in wrong}
-    for kind, out in student_outputs(ex).items():
+    partial: dict[str, str] = {}  # kinds whose output agrees with the student at every wrong cell
+    exact = bool(found)  # some reading (the engine's or the catalogue's) gives the student's whole output
+    outs = student_outputs(ex)
+    whole = {kind for kind, out in outs.items() if _equal_cells(student, out).all()}
+    for kind, out in outs.items():
+        if whole and kind not in whole:  # a reading that explains everything beats ones that explain the errors
+            continue
         agrees = _equal_cells(student, out)
         differs_there = ~_equal_cells(out, ex.answer)
         for c in wrong:
             if agrees[c] and differs_there[c]:
                 per_cell[c].append(kind)
         if all(agrees[c] for c in wrong):
-            found.setdefault(kind, BY_KIND[kind].explanation)
+            partial.setdefault(kind, BY_KIND[kind].explanation)
+    for kind, text in partial.items():
+        if not exact or kind in whole:
+            found.setdefault(kind, text)
     order = [m.kind for m in MISCONCEPTIONS]
     named = tuple(Named(k, found[k]) for k in sorted(found, key=lambda k: order.index(k) if k in order else 99))
     chains = {c.cell: c for c in report.chains}
@@ -253,8 +263,8 @@ def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
                                        + BY_KIND[kind].explanation)
         for m in MISCONCEPTIONS:  # the catalogue's readings that move whole writes
             if cell in m.step_cells(ex, k):
-                found.setdefault(m.kind, f"output{fmt_pos(cell)} is where step {k + 1} would write under the "
-                                         f"misreading “{m.title}”; {writes}. " + m.explanation)
+                found.setdefault(m.kind, f"output{fmt_pos(cell)} is where step {k + 1} would write under this "
+                                         f"misreading; {writes}. " + m.explanation)
     if not value_ok:
         for kind, other_value, how in _value_readings(ex, k, slot):
             if _same(value, other_value, dtype) and not _same(other_value, right, dtype):

@@ -585,7 +585,9 @@ def render_page() -> None:
     in_set = st.session_state[k("set")]
     where = f"set {in_set[0]}, exercise {seed % 1000 + 1} of {in_set[2]}" if in_set else f"exercise {seed}"
     st.subheader(f"Level {level} · {where} · {ex.op}")
-    st.caption(md(f"{sp.LEVELS[level]}. Attributes: {ex.attrs_text}.") + f" [{md(ex.op)} spec ↗]({ex.spec.url})")
+    about = ex.topic or sp.LEVELS[level]  # what this exercise practises (a family's recipe may say it better)
+    st.caption(md(f"{about[:1].upper()}{about[1:]}. Attributes: {ex.attrs_text}.")
+               + f" [{md(ex.op)} spec ↗]({ex.spec.url})")
     mode = st.session_state[k("mode")]
     {"Step by step": step_mode, "Whole output": output_mode, "Multiple choice": choice_mode}[mode](ex, eid)
 
