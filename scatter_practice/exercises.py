@@ -449,7 +449,7 @@ def _cache_case(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
     batch, length = shape[0], shape[axis]
     per_position = int(np.prod(shape[:axis]))  # steps per sequence position: every prefix before the axis
     low = 2 if "wrap" in r.features else 1  # a wrap needs two positions: one before the end, one after
-    most = min(length, MAX_STEPS // per_position)
+    most = min(length - 1, MAX_STEPS // per_position)  # some of the old cache stays (and w matters in linear mode)
     if most < low:
         return None
     seq = int(rng.integers(low, most + 1))

@@ -290,7 +290,8 @@ def test_each_misconception_links_to_an_explorer_example_showing_it():
     from scatter_core import OPERATORS
     from scatter_ui.practice_page import explorer_link
 
-    paths = {"nd": "/nd", "elements": "/elements", "update": "/update"}
+    paths = {"nd": "/nd", "elements": "/elements", "update": "/update", "cache": "/tensor_scatter",
+             "slice": "/slice_scatter"}
     for m in sp.MISCONCEPTIONS:
         url = urlparse(explorer_link(m.kind))
         q = parse_qs(url.query)
