@@ -682,7 +682,9 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
     if not all(_check(name, r, t, attrs) for name in r.checks):
         return None
     given = t.indices if indices is not None else None  # a left-out input stays left out
-    return Exercise(op=r.spec.name, data=t.data, indices=given, updates=t.updates, attrs=dict(t.attrs),
+    # the attributes as the exercise spells them (axis=-1 stays -1), the version's defaults filled in
+    shown = {**dict(t.attrs), **{k: tuple(v) if isinstance(v, list) else v for k, v in attrs.items()}}
+    return Exercise(op=r.spec.name, data=t.data, indices=given, updates=t.updates, attrs=shown,
                     seed=seed, level=level, trace=t, answer=t.output, order_question=r.order_question, topic=r.topic)
 
 

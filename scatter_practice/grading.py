@@ -198,6 +198,7 @@ def _target_readings(ex: Exercise, k: int) -> list[tuple[str, sc.Trace, str]]:
                 out.append(("negative-index", t, f"if its negative index counts from the end of a size-{s} dimension"))
     axis = ex.attrs.get("axis")
     if axis is not None:
+        axis = int(axis) % ex.data.ndim  # as the exercise spells it (-1) or normalised
         for a in range(ex.data.ndim):
             if a != axis:
                 t = retrace(ex, indices=_only_step(ex, k), axis=a)

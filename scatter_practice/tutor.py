@@ -125,8 +125,8 @@ def step_question(ex: Exercise, k: int) -> str:
         ask = "Pick any cell of the slice it writes, and say what that cell holds after the step."
     if not raw:  # the step reads no index: the attributes place it (a strided slice)
         return f"Step {k + 1} of {len(t)} writes {what}, the slice's element {fmt_pos(t.source_cells(k)[0])}. {ask}"
-    if ex.indices is None:  # an optional index left out: its default applies (not given away here)
-        index = f"{name}{fmt_pos(t.index_cells(k)[0])} (left out: its default applies)"
+    if ex.indices is None:  # an optional index left out: the loop reads its default (the player shows it too)
+        index = f"{name}{fmt_pos(t.index_cells(k)[0])} = {raw[0]} ({name} is left out: its default)"
     elif ex.indices.ndim in (1, len(t.plan.loop_shape)):  # one index value per step
         index = f"{name}{fmt_pos(t.index_cells(k)[0])} = {raw[0]}"
     else:
