@@ -262,15 +262,17 @@ def test_every_output_cell_can_be_clicked_in_every_frame():
     """The player reports a click by parsing the output cell's hover text 'output[i, j]...'."""
     from scatter_ui.practice_page import step_figure
 
-    for level in (1, 4, 5):
-        for seed in range(25):
-            ex = sp.make_exercise(seed, level)
-            for frame in range(ex.steps):
-                fig, _ = step_figure(ex, frame)
-                hover = [c for row in fig["data"][2]["customdata"] for c in row if c]
-                coords = {tuple(int(v) for v in re.match(r"output\[([^\]]*)\]", c).group(1).split(", "))
-                          for c in hover}
-                assert coords == {tuple(int(v) for v in p) for p in np.ndindex(*ex.answer.shape)}
+    cases = [(seed, level, None) for level in (1, 4, 5) for seed in range(25)]
+    cases += [(seed, level, op) for op in ("TensorScatter-24", "SliceScatter-15") for level in sp.levels_for(op)
+              for seed in range(8)]
+    for seed, level, op in cases:
+        ex = sp.make_exercise(seed, level, op)
+        for frame in range(ex.steps):
+            fig, _ = step_figure(ex, frame)
+            hover = [c for row in fig["data"][2]["customdata"] for c in row if c]
+            coords = {tuple(int(v) for v in re.match(r"output\[([^\]]*)\]", c).group(1).split(", "))
+                      for c in hover}
+            assert coords == {tuple(int(v) for v in p) for p in np.ndindex(*ex.answer.shape)}, (seed, level, op)
 
 
 def test_the_url_follows_the_exercise_on_screen():
