@@ -519,10 +519,12 @@ def _slice_case(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
         axes = sorted(int(a) for a in rng.permutation(rank)[:int(rng.integers(1, rank + 1))])
     else:
         axes = list(range(int(rng.integers(1, rank + 1))))
-    allowed = {"plain": ("plain",), "negative": ("plain", "negative"), "other-axis": ("plain",)}
-    spell = next((allowed[x] for x in f if x in allowed), SPELLINGS)
     if "negative" in f:
         spell = ("plain", "negative")
+    elif "plain" in f or "other-axis" in f:
+        spell = ("plain",)
+    else:
+        spell = SPELLINGS
     negative_steps = "negative-step" in f or ("mixed" in f and _coin(rng, 40))
     start, stop, step, slice_shape = [], [], [], list(shape)
     for j, a in enumerate(axes):
