@@ -118,7 +118,7 @@ def grade_output(exercise: Exercise, output) -> Feedback:
         found.setdefault(d.kind, d.message.replace("Your expected output", "Your output", 1))
     per_cell: dict[tuple, list[str]] = {c: [] for c in wrong}
     partial: dict[str, str] = {}  # kinds whose output agrees with the student at every wrong cell
-    exact = bool(found)  # some reading (the engine's or the catalogue's) gives the student's whole output
+    exact = bool(found)  # the diagnosis engine reproduces the student's whole output
     outs = student_outputs(ex)
     whole = {kind for kind, out in outs.items() if _equal_cells(student, out).all()}
     for kind, out in outs.items():

@@ -304,6 +304,11 @@ def bound_wrapped(ex: Exercise) -> np.ndarray | None:
     return _slice_reading(ex, change)
 
 
+def _moves(kind: str, title: str, explanation: str, reading, example: str) -> Misconception:
+    """A catalogue row whose misreading moves whole writes: its output and its step targets from one reading."""
+    return Misconception(kind, title, explanation, _moving(reading), example, reading)
+
+
 def _moving(reading):
     """The student output of a reading that moves whole writes."""
     def student(ex: Exercise) -> np.ndarray | None:
@@ -366,42 +371,42 @@ MISCONCEPTIONS: tuple[Misconception, ...] = (
         "start from zeros.",
         from_zeros, "onnx-scatternd-18-example-1"),
     # the KV cache (TensorScatter)
-    Misconception(
+    _moves(
         "no-wrap", "Circular write not wrapped around",
         "In circular mode a cache position is taken modulo the cache length, so a write that runs past the end "
         "continues at position 0. Those writes are not lost (and in linear mode such a write is an error).",
-        _moving(unwrapped), "onnx-node-tensorscatter-circular", unwrapped),
-    Misconception(
+        unwrapped, "onnx-node-tensorscatter-circular"),
+    _moves(
         "one-write-index", "One write index for the whole batch",
         "Each batch entry has its own write index: write_indices[b] says where entry b's new rows start. Using "
         "one entry's index for every entry puts the other entries' rows in the wrong place.",
-        _moving(one_write_index), "onnx-node-tensorscatter-3d", one_write_index),
-    Misconception(
+        one_write_index, "onnx-node-tensorscatter-3d"),
+    _moves(
         "write-index-ignored", "Write indices ignored",
         "write_indices[b] is the cache position where batch entry b's rows start. Only when write_indices is "
         "left out does every entry write from position 0.",
-        _moving(index_ignored), "onnx-node-tensorscatter", index_ignored),
+        index_ignored, "onnx-node-tensorscatter"),
     # the strided slice (SliceScatter)
-    Misconception(
+    _moves(
         "stop-inclusive", "stop counted in",
         "stop is excluded: the slice ends one step before it, as Python's a[start:stop:step] does. Counting stop "
         "in ends the slice one step later, which moves every write along by one step.",
-        _moving(stop_included), "ov-slice-scatter-15-example-1", stop_included),
-    Misconception(
+        stop_included, "ov-slice-scatter-15-example-1"),
+    _moves(
         "step-ignored", "Step ignored",
         "The step is the distance between the slice's positions: step 2 takes every second position, step -1 "
         "walks backwards. Ignoring its size writes the updates to neighbouring positions instead.",
-        _moving(step_ignored), "ov-slice-scatter-15-example-3", step_ignored),
-    Misconception(
+        step_ignored, "ov-slice-scatter-15-example-3"),
+    _moves(
         "negative-step-forward", "Negative step read from the start",
         "With a negative step the slice walks backwards: the first update goes to start, the next one a step "
         "lower. Walking forwards from the lowest position writes the updates in reverse order.",
-        _moving(walked_forwards), "teach-slice-scatter-negative-step", walked_forwards),
-    Misconception(
+        walked_forwards, "teach-slice-scatter-negative-step"),
+    _moves(
         "bound-wrapped", "Out-of-range bound wrapped instead of clamped",
         "A start or stop beyond either end of the axis is clamped to that end, as Python's slicing does: start "
         "100 with step -2 on an axis of size 7 begins at position 6. Positions are not wrapped around the axis.",
-        _moving(bound_wrapped), "teach-slice-scatter-negative-step", bound_wrapped),
+        bound_wrapped, "teach-slice-scatter-negative-step"),
 )
 
 BY_KIND = MappingProxyType({m.kind: m for m in MISCONCEPTIONS})
