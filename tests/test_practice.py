@@ -104,6 +104,7 @@ print(json.dumps([summary(sp.make_exercise(s, lv, op)) for s, lv, op in json.loa
 def test_same_seed_same_exercise_in_another_process():
     cases = [(s, lv, None) for lv in LEVELS for s in (0, 1, 17, 123456789)] + [(5, 3, "ScatterND-18"),
                                                                                  (9, 4, "ScatterElementsUpdate-12")]
+    cases += [(s, lv, op) for op in NEW_OPS for lv in (2, 4, 5) for s in (3, 98765)]
     here = [summary(sp.make_exercise(s, lv, op)) for s, lv, op in cases]
     for hashseed in ("0", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=hashseed)
