@@ -534,11 +534,12 @@ def choice_mode(ex: sp.Exercise, eid: str) -> None:
     show_inputs(ex, k(f"fig-in:{eid}"))
     options = sp.choices(ex)
     st.markdown("**Which output is right?**")
-    cols = st.columns(min(len(options), 2))
-    for i, c in enumerate(options):
-        with cols[i % len(cols)]:
-            st.markdown(f"**{LETTERS[i]}**")
-            st.code(grid_text(c.output), language=None)
+    for first in range(0, len(options), 2):  # one row of columns per pair: a phone stacks them A, B, C, D
+        cols = st.columns(2)
+        for i, c in enumerate(options[first:first + 2], start=first):
+            with cols[i - first]:
+                st.markdown(f"**{LETTERS[i]}**")
+                st.code(grid_text(c.output), language=None)
     pick = st.radio("Your answer", [LETTERS[i] for i in range(len(options))], horizontal=True, index=None,
                     key=k(f"pick:{eid}"))
     fb_key = k(f"mc-fb:{eid}")
