@@ -57,10 +57,17 @@ class CellWrites:
         return np.flatnonzero(self.counts > 1)
 
 
-def _own_plan(plan, callers_indices: np.ndarray):
-    """The plan with no array that is a view of the caller's indices (the fast path may keep views)."""
+def _own_plan(plan, callers_indices: np.ndarray, own_indices: np.ndarray):
+    """The plan with no array that is a view of the caller's indices (the fast path may keep views):
+    a reshaped view of all of them becomes the same view of ``own_indices`` (the trace's copy), any
+    other a copy."""
     def own(a):
-        return np.array(a, copy=True) if np.may_share_memory(a, callers_indices) else a
+        if not np.may_share_memory(a, callers_indices):
+            return a
+        if (a.size == callers_indices.size and a.dtype == callers_indices.dtype and a.flags.c_contiguous
+                and callers_indices.flags.c_contiguous and a.ctypes.data == callers_indices.ctypes.data):
+            return own_indices.reshape(a.shape)
+        return np.array(a, copy=True)
 
     return dataclasses.replace(plan, index_raw=own(plan.index_raw), index_norm=own(plan.index_norm))
 
@@ -99,7 +106,7 @@ class Trace:
             # False: the caller left indices out (None) and ``indices`` is what the loop read instead
             # (TensorScatter's zero write indices; an empty tensor for SliceScatter, which reads none)
             self.indices_given = bool(getattr(p, "indices_given", True))
-            self.plan = _own_plan(p.plan, p.indices)
+            self.plan = _own_plan(p.plan, p.indices, self.indices)
             self.updates = _frozen(np.array(p.updates, copy=True))
             self._record_steps(p.plan, p.data)
         finally:
