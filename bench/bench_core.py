@@ -50,7 +50,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 import scatter_core as sc  # noqa: E402
-from scatter_core import buffers, copying  # noqa: E402
+from scatter_core import buffers, copying, segmented  # noqa: E402
 from scatter_core.findings import collect  # noqa: E402
 
 try:
@@ -429,6 +429,8 @@ def main(argv=None) -> int:
     ex6 = example6()
     nd = nd_layer()
     print(copy_paths([ex6, nd]))
+    print("trace() groups writes by cell with " + ("the radix sort (16-bit counting-sort passes)" if segmented.RADIX_IS_FASTER
+                                                    else "the composite-key sort") + " (segmented.RADIX_IS_FASTER, probed at import)")
     ex6_op = "ScatterElementsUpdate-12"
     rows: list[Row] = []
 
