@@ -429,8 +429,8 @@ def main(argv=None) -> int:
     ex6 = example6()
     nd = nd_layer()
     print(copy_paths([ex6, nd]))
-    print("trace() groups writes by cell with " + ("the radix sort (16-bit counting-sort passes)" if segmented.RADIX_IS_FASTER
-                                                    else "the composite-key sort") + " (segmented.RADIX_IS_FASTER, probed at import)")
+    sort = "the radix sort (16-bit counting sorts)" if segmented.RADIX_IS_FASTER else "the composite-key sort"
+    print(f"trace() groups writes by cell with {sort} (segmented.RADIX_IS_FASTER, probed at import)")
     ex6_op = "ScatterElementsUpdate-12"
     rows: list[Row] = []
 
