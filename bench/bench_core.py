@@ -27,8 +27,8 @@ Every timed repetition runs ours, the peer and ``np.copy(data)`` back to back
 (interleaved), so each ratio compares calls made under the same conditions:
 the table reports median times, and each ratio is the median of the
 per-repetition ratios (the machine's speed drifts during a run). This is a script, not a test: timings depend on the
-machine and on what else runs on it. Results are recorded in README.md,
-section "Speed".
+machine and on what else runs on it. Results are recorded in docs/performance.md,
+section "The core".
 """
 
 from __future__ import annotations
