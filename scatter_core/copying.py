@@ -171,6 +171,9 @@ def run_plan(dst: np.ndarray, src: np.ndarray, ranges: list[tuple[int, int]], n_
     _start([(src, [dst], ranges)], min(n_workers, len(ranges)) - 1)()
 
 
+CopyJob = tuple[np.ndarray, list[np.ndarray], list[tuple[int, int]]]  # (flat src, flat outs, ranges)
+
+
 def copy_later(pairs: list[tuple[np.ndarray, np.ndarray]]) -> Callable[[], None]:
     """Start ``np.copyto(out, src)`` for each ``(out, src)`` on the pool threads; returns ``finish``.
 
@@ -183,7 +186,7 @@ def copy_later(pairs: list[tuple[np.ndarray, np.ndarray]]) -> Callable[[], None]
     read from memory once and copied on from the cache (:data:`FAN_OUT_BYTES`).
     """
     n_workers = workers()
-    shared: dict[int, tuple] = {}  # id(src) -> (flat src, [flat outs], ranges)
+    shared: dict[int, CopyJob] = {}  # by id(src)
     for out, src in pairs:
         ranges = _shared_ranges(out, src, n_workers)
         if ranges is None:
@@ -212,7 +215,7 @@ def _fan_out(outs: list[np.ndarray], src: np.ndarray) -> None:
             np.copyto(out[a:a + step], first)
 
 
-def _start(jobs: list[tuple[np.ndarray, list[np.ndarray], list[tuple[int, int]]]], helpers: int) -> Callable[[], None]:
+def _start(jobs: list[CopyJob], helpers: int) -> Callable[[], None]:
     """Queue every range of every (flat src, flat outs, ranges) job, start ``helpers`` pool threads on
     the queue, and return ``finish``: take ranges on this thread until none is left, then wait."""
     todo: queue.SimpleQueue = queue.SimpleQueue()
