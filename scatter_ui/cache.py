@@ -22,7 +22,9 @@ Any cached builder uses it through the :func:`bounded` decorator. A page's input
 example or three texts, and the attributes) become a :class:`scatter_core.Case` once
 (:func:`case_for`); everything built from a case (its trace, step figures, step table) is
 keyed by the case's own key (:func:`by_case`), so the same case typed as text or picked
-as an example shares one trace. Cached values
+as an example shares one trace. A case's tensors are the entries of its parsed texts or of
+its example's inputs, so a large example opened with several attribute sets is counted
+once (each case counts its plan), and its cases go with it. Cached values
 are shared read-only objects (a trace's arrays are read-only, ``state_at``
 returns fresh arrays), so a step change never copies a 50 MB tensor.
 """
@@ -408,8 +410,19 @@ def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None, op: s
         spec = sc.OPERATORS.get(op)
         return tuple(parse_text(name, text) if spec is None else parse_input(spec, name, text, parse_text)
                      for name, text in zip(("data", "indices", "updates"), texts))
-    ex = spec_examples.by_id(example_id)
-    return ex.data, ex.indices, ex.updates
+    return tuple(_example_input(example_id, role) for role in ("data", "indices", "updates"))
+
+
+@bounded()
+def _example_input(example_id: str, role: str) -> np.ndarray | None:
+    """One input of an example, read-only, in an entry of its own: the cases built from it hold this
+    very array, so the store counts its bytes once, here, however many attribute sets use it."""
+    arr = getattr(spec_examples.by_id(example_id), role)
+    if arr is None:
+        return None
+    view = arr.view()
+    view.flags.writeable = False
+    return view
 
 
 def case_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Case:
@@ -421,7 +434,7 @@ def case_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None
     return _case_for(op, example_id, texts, attrs)
 
 
-@bounded()
+@bounded(shared=(np.ndarray,))  # its inputs are the entries of parsed texts or example inputs
 def _case_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Case:
     data, indices, updates = inputs_for(example_id, texts, op)
     case = sc.case(op, data, indices, updates, **dict(attrs))

@@ -205,6 +205,19 @@ def test_the_same_case_typed_as_text_or_picked_as_an_example_builds_one_trace(mo
     assert abs(cache.STORE.measured_bytes() - cache.STORE.bytes) <= 64 * 1024
 
 
+def test_an_examples_inputs_are_counted_once_however_many_cases_use_them():
+    import spec_examples
+
+    cache.STORE.clear()
+    ex = spec_examples.by_id("ov-scatter-elements-update-12-example-6")  # data: 48 MB
+    cases = [cache.case_for(ex.op, ex.id, None, (("axis", 0), ("reduction", r))) for r in ("sum", "max", "mean")]
+    assert all(c.data is cases[0].data for c in cases)  # one read-only array, in an entry of its own
+    assert ex.data.nbytes <= cache.STORE.bytes < 1.5 * ex.data.nbytes
+    assert abs(cache.STORE.measured_bytes() - cache.STORE.bytes) <= 64 * 1024  # small objects resize as used
+    cache.STORE._drop(("scatter_ui.cache._example_input", (ex.id, "data"), ()))
+    assert not any(k[0] == "scatter_ui.cache._case_for" for k in cache.STORE._entries)  # they went with it
+
+
 def test_a_refused_case_is_cached_and_refused_again_without_a_trace(monkeypatch):
     cache.STORE.clear()
     monkeypatch.setattr(sc.Case, "trace", lambda self: pytest.fail("a refused case has no trace"))
