@@ -185,7 +185,8 @@ def test_unreadable_threshold_means_chunks(fresh_threshold, monkeypatch, loader)
     assert all((b - a) * 4 <= CHUNK_BYTES for a, b in copy_plan(50 * 2**20, 4, 2, fresh_threshold()))
 
 
-def test_a_forked_child_can_still_copy():
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
+def test_a_forked_child_can_still_copy():  # forking a threaded process is the very case under test
     if not hasattr(os, "fork"):
         skip_or_fail("this platform has no fork")
     src = (np.arange(3 * PARALLEL_BYTES // 4) % 97).astype(np.float32)
