@@ -27,8 +27,8 @@ Every timed repetition runs ours, the peer and ``np.copy(data)`` back to back
 (interleaved), so each ratio compares calls made under the same conditions:
 the table reports median times, and each ratio is the median of the
 per-repetition ratios (the machine's speed drifts during a run). This is a script, not a test: timings depend on the
-machine and on what else runs on it. Results are recorded in README.md,
-section "Speed".
+machine and on what else runs on it. Results are recorded in docs/performance.md,
+section "The core".
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 import scatter_core as sc  # noqa: E402
-from scatter_core import buffers, copying  # noqa: E402
+from scatter_core import buffers, copying, segmented  # noqa: E402
 from scatter_core.findings import collect  # noqa: E402
 
 try:
@@ -429,6 +429,8 @@ def main(argv=None) -> int:
     ex6 = example6()
     nd = nd_layer()
     print(copy_paths([ex6, nd]))
+    sort = "the radix sort (16-bit counting sorts)" if segmented.RADIX_IS_FASTER else "the composite-key sort"
+    print(f"trace() groups writes by cell with {sort} (segmented.RADIX_IS_FASTER, probed at import)")
     ex6_op = "ScatterElementsUpdate-12"
     rows: list[Row] = []
 

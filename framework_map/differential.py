@@ -20,7 +20,9 @@ DTYPES = ("float32", "int32")
 
 
 @dataclass(frozen=True)
-class Case:
+class DrawnCase:
+    """A random case drawn for one framework record, with scatter_core's output as the expected one."""
+
     data: np.ndarray
     indices: np.ndarray
     updates: np.ndarray
@@ -101,7 +103,7 @@ OTHER_CASES = {"cache": _cache_case, "slice": _slice_case}
 DUPLICATE_FREE = frozenset({"cache", "slice"})
 
 
-def random_case(rng: np.random.Generator, config: Config, dtype: str) -> Case:
+def random_case(rng: np.random.Generator, config: Config, dtype: str) -> DrawnCase:
     """One valid case for ``config`` (validated by scatter_core, which also gives the expected output)."""
     spec = config.spec
     for _ in range(100):
@@ -119,11 +121,11 @@ def random_case(rng: np.random.Generator, config: Config, dtype: str) -> Case:
             t = sc.trace(spec.name, data, indices, updates, **attrs, **others)
         except sc.ScatterError:
             continue
-        return Case(data, indices, updates, axis, t.output, bool(t.duplicate_groups().size), others)
+        return DrawnCase(data, indices, updates, axis, t.output, bool(t.duplicate_groups().size), others)
     raise RuntimeError(f"no valid random case for {config.label}")
 
 
-def written_values(config: Config, case: Case) -> dict[int, set]:
+def written_values(config: Config, case: DrawnCase) -> dict[int, set]:
     """Flat output cell -> every update value written there (for replacement with duplicates)."""
     attrs = {"axis": case.axis} if config.spec.attribute("axis") is not None else {}
     t = sc.trace(config.op, case.data, case.indices, case.updates, **attrs, **case.attrs)
@@ -149,7 +151,7 @@ class Outcome:
         return not self.failures
 
 
-def compare(config: Config, case: Case, got: np.ndarray) -> str:
+def compare(config: Config, case: DrawnCase, got: np.ndarray) -> str:
     """"exact", "other-winner" (replacement, duplicates, another written value won) or a failure message."""
     want = case.expected
     if got.shape == want.shape and np.array_equal(got.astype(want.dtype), want):

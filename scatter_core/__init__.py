@@ -17,7 +17,8 @@ Pure NumPy. The public API:
 from __future__ import annotations
 
 from .case import Case, translate_attrs
-from .checking import DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, check_expected, versions_accepting
+from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, check_expected, choices_accepting,
+                       versions_accepting)
 from .checks import MAX_ELEMENTS, UntypedArray, coerce_updates, is_typed, untyped
 from .describe import attr_text, fmt_attr, fmt_shape
 from .engine import prepare, scatter
@@ -46,7 +47,8 @@ __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS",
     "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Family",
     "Finding", "IndexRule", "OpSpec", "Reduction", "RuntimeNote", "ScatterError", "Trace", "UntypedArray",
-    "attr_text", "case", "check_expected", "coerce_updates", "family_by_slug", "family_members", "family_of",
-    "fmt_attr", "fmt_pos", "fmt_shape", "fmt_value", "get_spec", "is_typed", "parse_tensor", "scatter", "trace",
-    "translate_attrs", "truncate_mean", "untyped", "versions_accepting", "versions_of",
+    "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates", "family_by_slug",
+    "family_members", "family_of", "fmt_attr", "fmt_pos", "fmt_shape", "fmt_value", "get_spec", "is_typed",
+    "parse_tensor", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting",
+    "versions_of",
 ]

@@ -94,7 +94,10 @@ class Chain:
 class Diagnosis:
     """One other reading of the operator that reproduces the expected output."""
 
-    kind: str  # "reduction", "use_init_val", "axis", "first-write-wins", "negative-index", "family", "version", "mean-truncated"
+    # "reduction", "use_init_val", "axis", "first-write-wins", "negative-index", "family", "version",
+    # "mean-truncated", or the name of a choice attribute (one with ``AttrSpec.choices``, reduction aside:
+    # TensorScatter's "mode") whose other value reproduces the expected output
+    kind: str
     message: str  # a plain sentence naming the change
     attrs: Mapping[str, object]  # every attribute value (and interpretation) under which it is reproduced
     change: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))  # only what differs
@@ -233,6 +236,24 @@ def alt_axis(c: Case, t: Trace) -> Iterator[Candidate]:
         yield ("axis", {"axis": axis},
                f"Your expected output is what axis={axis} gives (you chose axis={c.attrs.get('axis')}).",
                lambda a=axis: c.replace(axis=a).run())
+
+
+def _other_choices(spec, attrs: Mapping) -> Iterator[tuple[str, str, str]]:
+    """``(name, value, chosen)`` for every other value of each attribute that picks one of a few named
+    behaviours (an attribute record with ``choices``: TensorScatter's linear or circular ``mode``)."""
+    for a in spec.attributes:
+        chosen = attrs.get(a.name)
+        chosen = a.default if chosen is None else chosen
+        for value in a.choices:
+            if value != chosen:
+                yield a.name, value, chosen
+
+
+def alt_choice(c: Case, t: Trace) -> Iterator[Candidate]:
+    for name, value, chosen in _other_choices(c.spec, c.attrs):
+        yield (name, {name: value},
+               f"Your expected output is what {fmt_attr(name, value)} gives (you chose {fmt_attr(name, chosen)}).",
+               lambda n=name, v=value: c.replace(**{n: v}).run())
 
 
 def alt_first_write_wins(c: Case, t: Trace) -> Iterator[Candidate]:
@@ -393,7 +414,7 @@ def alt_mean_truncated(c: Case, t: Trace) -> Iterator[Candidate]:
 
 
 ALTERNATIVES: tuple[Callable[[Case, Trace], Iterator[Candidate]], ...] = (
-    alt_reduction, alt_use_init_val, alt_axis, alt_first_write_wins, alt_negative_indices, alt_family,
+    alt_reduction, alt_use_init_val, alt_axis, alt_choice, alt_first_write_wins, alt_negative_indices, alt_family,
     alt_version, alt_mean_truncated,
 )
 
@@ -468,6 +489,17 @@ def check_expected(op, data, indices, updates, expected, *, rtol: float = DEFAUL
                        rtol=float(rtol), atol=float(atol), lossy_cast=lossy, notes=tuple(notes), trace=trace)
 
 
+def _gives(spec, data, indices, updates, attrs: Mapping, want: np.ndarray, rtol: float, atol: float) -> bool:
+    """Whether ``spec`` accepts the inputs with ``attrs`` and gives ``want`` (cast to its output's dtype)."""
+    try:
+        with np.errstate(all="ignore"):
+            out = prepare(spec, data, indices, updates, attrs).run()
+        cast, _ = _cast(want, out.dtype)
+    except ScatterError:
+        return False
+    return cast.shape == out.shape and bool(_agree(out, cast, rtol, atol).all())
+
+
 def versions_accepting(op, data, indices, updates, expected, *, rtol: float = DEFAULT_RTOL,
                        atol: float = DEFAULT_ATOL, **attrs) -> list[Diagnosis]:
     """When ``op`` refuses the inputs: the other versions of its operator (and its ``previous``
@@ -484,16 +516,31 @@ def versions_accepting(op, data, indices, updates, expected, *, rtol: float = DE
         mapped, dropped = translate_attrs(spec, attrs, other)
         if "reduction" in dropped and other.attribute("reduction") is not None:
             continue
-        try:
-            with np.errstate(all="ignore"):
-                out = prepare(other, data, indices, updates, mapped).run()
-            cast, _ = _cast(want, out.dtype)
-        except ScatterError:
-            continue
-        if cast.shape == out.shape and _agree(out, cast, rtol, atol).all():
+        if _gives(other, data, indices, updates, mapped, want, rtol, atol):
             shown = ", ".join(fmt_attr(k, v) for k, v in mapped.items())
             found.append(Diagnosis(
                 "version", f"{spec.name} refuses these inputs, but {other.name}"
                 f"{f' ({shown})' if shown else ''} accepts them and gives exactly your expected output.",
                 MappingProxyType({"op": other.name, **mapped}), MappingProxyType({"op": other.name})))
+    return found
+
+
+def choices_accepting(op, data, indices, updates, expected, *, rtol: float = DEFAULT_RTOL,
+                      atol: float = DEFAULT_ATOL, **attrs) -> list[Diagnosis]:
+    """When ``op`` refuses the inputs: the other values of its choice attributes (TensorScatter's
+    ``mode``: a linear write past the end is refused, a circular one wraps around) under which it
+    accepts them and gives ``expected`` exactly. Never raises ScatterError."""
+    try:
+        spec = get_spec(op)
+        want = as_tensor("expected", expected)
+    except ScatterError:
+        return []
+    found = []
+    for name, value, chosen in _other_choices(spec, attrs):
+        changed = {k: v for k, v in {**attrs, name: value}.items() if v is not None}
+        if _gives(spec, data, indices, updates, changed, want, rtol, atol):
+            found.append(Diagnosis(
+                name, f"{spec.name} refuses these inputs with {fmt_attr(name, chosen)}, but {fmt_attr(name, value)} "
+                f"accepts them and gives exactly your expected output.",
+                MappingProxyType(changed), MappingProxyType({name: value})))
     return found

@@ -34,6 +34,7 @@ import re
 import subprocess
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
 
 import numpy as np
 
@@ -44,6 +45,8 @@ CHUNK_BYTES = 4 * 2**20
 # about 1.06 thresholds; below it, chunks on every core are faster).
 STREAM_MARGIN = 9 / 8
 MAX_WORKERS = 4
+POOL_THREADS = MAX_WORKERS - 1  # with the calling thread, MAX_WORKERS copy at once
+FAN_OUT_BYTES = 1 * 2**20  # copy_later: a source read once, in pieces the cache holds, for all its outputs
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()  # the app's sessions may make their first large copy at the same time
@@ -130,6 +133,17 @@ def _chunks(start: int, stop: int, step: int) -> list[tuple[int, int]]:
     return [(a, min(a + step, stop)) for a in range(start, stop, step)]
 
 
+def _shared_ranges(out: np.ndarray, src: np.ndarray, n_workers: int) -> list[tuple[int, int]] | None:
+    """The ranges :func:`copy_into` shares among ``n_workers`` threads, or None when it copies in one call
+    (small, one worker, other layouts, mixed dtypes or shapes, overlapping arrays: NumPy's own copy
+    handles those)."""
+    if (src.nbytes < PARALLEL_BYTES or n_workers < 2 or not src.flags.c_contiguous
+            or not out.flags.c_contiguous or src.dtype != out.dtype or src.shape != out.shape
+            or np.shares_memory(out, src)):  # overlapping ranges would race
+        return None
+    return copy_plan(src.size, src.itemsize, n_workers, streaming_threshold())
+
+
 def copy_into(out: np.ndarray, src: np.ndarray) -> None:
     """``np.copyto(out, src)`` shared among the cores for large C-contiguous arrays (same bytes).
 
@@ -141,11 +155,10 @@ def copy_into(out: np.ndarray, src: np.ndarray) -> None:
         np.copyto(out, src)
         return
     n_workers = workers()
-    if (n_workers < 2 or not src.flags.c_contiguous or not out.flags.c_contiguous or src.dtype != out.dtype
-            or src.shape != out.shape or np.shares_memory(out, src)):  # overlapping ranges would race
+    ranges = _shared_ranges(out, src, n_workers)
+    if ranges is None:
         np.copyto(out, src)
         return
-    ranges = copy_plan(src.size, src.itemsize, n_workers, streaming_threshold())
     run_plan(out.reshape(-1), src.reshape(-1), ranges, n_workers)
 
 
@@ -155,31 +168,85 @@ def run_plan(dst: np.ndarray, src: np.ndarray, ranges: list[tuple[int, int]], n_
         for a, b in ranges:
             np.copyto(dst[a:b], src[a:b])
         return
-    pool = _get_pool()
+    _start([(src, [dst], ranges)], min(n_workers, len(ranges)) - 1)()
+
+
+CopyJob = tuple[np.ndarray, list[np.ndarray], list[tuple[int, int]]]  # (flat src, flat outs, ranges)
+
+
+def copy_later(pairs: list[tuple[np.ndarray, np.ndarray]]) -> Callable[[], None]:
+    """Start ``np.copyto(out, src)`` for each ``(out, src)`` on the pool threads; returns ``finish``.
+
+    For a caller with work of its own that doesn't need the copies (the trace computes its
+    records while data is copied twice): the pool copies while the caller works, then
+    ``finish()`` copies what is left on the calling thread too and waits until every copy is
+    done. Call it before reading any ``out`` (and call it even if the work fails). Copies
+    :func:`copy_into` would not share out, and all of them on a single core, are made at once.
+    Outputs of one source are filled together, a cache-sized piece at a time: each piece is
+    read from memory once and copied on from the cache (:data:`FAN_OUT_BYTES`).
+    """
+    n_workers = workers()
+    shared: dict[int, CopyJob] = {}  # by id(src)
+    for out, src in pairs:
+        ranges = _shared_ranges(out, src, n_workers)
+        if ranges is None:
+            np.copyto(out, src)
+        elif id(src) in shared:
+            shared[id(src)][1].append(out.reshape(-1))
+        else:
+            shared[id(src)] = (src.reshape(-1), [out.reshape(-1)], ranges)
+    if not shared:
+        return lambda: None
+    jobs = list(shared.values())
+    # the caller is busy until finish(): every worker's share goes to a pool thread
+    return _start(jobs, min(n_workers, POOL_THREADS, sum(len(r) for _, _, r in jobs)))
+
+
+def _fan_out(outs: list[np.ndarray], src: np.ndarray) -> None:
+    """``np.copyto(out, src)`` for every out: the first from ``src``, the others from the first, piece by piece."""
+    if len(outs) == 1:
+        np.copyto(outs[0], src)
+        return
+    step = max(FAN_OUT_BYTES // src.itemsize, 1)
+    for a in range(0, src.size, step):
+        first = outs[0][a:a + step]
+        np.copyto(first, src[a:a + step])
+        for out in outs[1:]:
+            np.copyto(out[a:a + step], first)
+
+
+def _start(jobs: list[CopyJob], helpers: int) -> Callable[[], None]:
+    """Queue every range of every (flat src, flat outs, ranges) job, start ``helpers`` pool threads on
+    the queue, and return ``finish``: take ranges on this thread until none is left, then wait."""
     todo: queue.SimpleQueue = queue.SimpleQueue()
-    for r in ranges:
-        todo.put(r)
+    for src, outs, ranges in jobs:
+        for a, b in ranges:
+            todo.put(([o[a:b] for o in outs], src[a:b]))
 
     def work() -> None:
         while True:
             try:
-                a, b = todo.get_nowait()
+                outs, s = todo.get_nowait()
             except queue.Empty:
                 return
-            np.copyto(dst[a:b], src[a:b])
+            _fan_out(outs, s)
 
-    helpers = min(n_workers, len(ranges)) - 1
-    jobs = [pool.submit(work) for _ in range(helpers)]
-    work()
-    for job in jobs:
-        job.result()
+    pool = _get_pool()
+    started = [pool.submit(work) for _ in range(helpers)]
+
+    def finish() -> None:
+        work()
+        for job in started:
+            job.result()
+
+    return finish
 
 
 def _get_pool() -> ThreadPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=MAX_WORKERS - 1, thread_name_prefix="scatter-copy")
+            _pool = ThreadPoolExecutor(max_workers=POOL_THREADS, thread_name_prefix="scatter-copy")
         return _pool
 
 

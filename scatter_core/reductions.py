@@ -121,12 +121,11 @@ def divide_mean(acc: np.ndarray, count: np.ndarray, dtype: np.dtype) -> np.ndarr
     """
     acc = np.asarray(acc, dtype=dtype)
     count = np.asarray(count)
+    safe = np.where(count == 0, 1, count) if (count == 0).any() else count  # no copy in the usual case
     if dtype.kind in "iu":
-        safe = np.where(count == 0, 1, count).astype(np.int64)
-        return np.floor_divide(acc.astype(np.int64), safe).astype(dtype)
-    safe = np.where(count == 0, 1, count)
+        return np.floor_divide(acc.astype(np.int64), safe.astype(np.int64, copy=False)).astype(dtype)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        return (acc / safe.astype(dtype)).astype(dtype)
+        return np.divide(acc, safe.astype(dtype)).astype(dtype, copy=False)
 
 
 def truncate_mean(acc, count) -> np.ndarray:

@@ -6,6 +6,8 @@ normalised) and, per cell, the value before and after the step. ``before`` and
 ``after`` are what the output shows: ``state_at(k)[cell]`` and
 ``state_at(k + 1)[cell]``. For ``mean`` that is the running mean (the output
 the loop would give if it stopped there); the accumulated sums are kept too.
+Records few callers read (``acc_before``, ``counts``, ``first_write``) are
+computed on first use.
 
 Memory is O(data + steps x slice): per-step records, never a tensor per step.
 """
@@ -19,11 +21,11 @@ from functools import cached_property
 import numpy as np
 
 from . import buffers
-from .copying import copy_into
+from .copying import copy_later
 from .describe import fmt_index, fmt_shape, fmt_value, fmt_values
 from .errors import fmt_pos
 from .families import family_of
-from .kernel import values_in_loop_order
+from .kernel import assign_in_order, values_in_loop_order
 from .plan import unravel  # noqa: F401 - re-exported: tracing.unravel is older than plan.unravel
 from .reductions import divide_mean
 from .segmented import count_by_target, group_by_target, running
@@ -55,20 +57,19 @@ class CellWrites:
         return np.flatnonzero(self.counts > 1)
 
 
-def _own_plan(plan, callers_indices: np.ndarray):
-    """The plan with no array that is a view of the caller's indices (the fast path may keep views)."""
+def _own_plan(plan, callers_indices: np.ndarray, own_indices: np.ndarray):
+    """The plan with no array that is a view of the caller's indices (the fast path may keep views):
+    a reshaped view of all of them becomes the same view of ``own_indices`` (the trace's copy), any
+    other a copy."""
     def own(a):
-        return np.array(a, copy=True) if np.may_share_memory(a, callers_indices) else a
+        if not np.may_share_memory(a, callers_indices):
+            return a
+        if (a.size == callers_indices.size and a.dtype == callers_indices.dtype and a.flags.c_contiguous
+                and callers_indices.flags.c_contiguous and a.ctypes.data == callers_indices.ctypes.data):
+            return own_indices.reshape(a.shape)
+        return np.array(a, copy=True)
 
     return dataclasses.replace(plan, index_raw=own(plan.index_raw), index_norm=own(plan.index_norm))
-
-
-def _copy(a: np.ndarray) -> np.ndarray:
-    """A C-ordered copy of ``a``, made as ``scatter()`` makes its result: the shared, streaming
-    :func:`~scatter_core.copying.copy_into` into warm memory from :mod:`~scatter_core.buffers`."""
-    out = buffers.empty(a.shape, a.dtype)
-    copy_into(out, a)
-    return out
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -95,63 +96,94 @@ class Trace:
         self.attrs = p.resolved.as_attrs(p.spec)
         self.reduction = p.reduction
         self.use_init = p.use_init
-        self.data = _frozen(_copy(p.data))
-        self.indices = _frozen(np.array(p.indices, copy=True))
-        # False: the caller left indices out (None) and ``indices`` is what the loop read instead
-        # (TensorScatter's zero write indices; an empty tensor for SliceScatter, which reads none)
-        self.indices_given = bool(getattr(p, "indices_given", True))
-        self.plan = _own_plan(p.plan, p.indices)
-        self.updates = _frozen(np.array(p.updates, copy=True))
-        self._record_steps(p.plan)
+        # data is copied twice (the trace's own data, and the output's start) on the copy pool
+        # while the records below are computed from the caller's data, which holds the same values
+        self.data = buffers.empty(p.data.shape, p.data.dtype)
+        output = buffers.empty(p.data.shape, p.data.dtype)
+        finish_copies = copy_later([(self.data, p.data), (output, p.data)])
+        try:
+            self.indices = _frozen(np.array(p.indices, copy=True))
+            # False: the caller left indices out (None) and ``indices`` is what the loop read instead
+            # (TensorScatter's zero write indices; an empty tensor for SliceScatter, which reads none)
+            self.indices_given = bool(getattr(p, "indices_given", True))
+            self.plan = _own_plan(p.plan, p.indices, self.indices)
+            self.updates = _frozen(np.array(p.updates, copy=True))
+            self._record_steps(p.plan, p.data)
+        finally:
+            finish_copies()
+        _frozen(self.data)
+        # each written cell ends with the value after its last write: in loop order, the last write wins
+        assign_in_order(output.reshape(-1), self.plan.targets.reshape(-1), self.after.reshape(-1))
+        self.output = _frozen(output)
 
-    def _record_steps(self, plan) -> None:
+    def _record_steps(self, plan, data: np.ndarray) -> None:
         """The per-write records, computed for all steps at once (no loop over steps).
 
         Writes are grouped by target cell ("sorted" order below: by cell, then loop
         order); each cell's writes are folded in loop order, and the results are
-        scattered back to loop order.
+        scattered back to loop order. ``data``: the values the cells start from.
         """
-        dtype = self.data.dtype
+        dtype = data.dtype
         values = values_in_loop_order(self.updates, plan.sources)
         g = group_by_target(plan.targets.reshape(-1))
         self._groups = g
         us = values[g.order]
-        init = self.data.reshape(-1)[g.targets[g.start]]
+        init = data.reshape(-1)[g.targets[g.start]]
         start = init if self.use_init else np.full(g.start.size, self.reduction.neutral_for(dtype), dtype=dtype)
         acc_after = running(self.reduction.combiner(dtype), start, us, g.start, g.size)
-        acc_before = _shifted(acc_after, g.start, start)
         if self.reduction.divides:
-            count = g.occ + (1 + int(self.use_init))
-            after = divide_mean(acc_after, count, dtype)
+            after = divide_mean(acc_after, g.occ + self._first_count, dtype)
             before = _shifted(after, g.start, init)
-        else:
-            count = None
+        elif self.use_init:
             after = acc_after
+            before = _shifted(acc_after, g.start, start)  # the accumulator before each write, as shown
+        else:
             # the shown value before a write is the accumulator's, except where use_init_val=false
             # replaced the cell's first value by the neutral one
-            before = acc_before if self.use_init else _shifted(after, g.start, init)
+            after = acc_after
+            before = _shifted(after, g.start, init)
         self._sorted_after = _frozen(after)
         self._sorted_steps = g.order // plan.slice_size if plan.slice_size > 1 else g.order
         self._sorted_targets = g.targets
         self._start_values = start
         self._sorted_values = us
 
-        def loop_order(a):
-            res = np.empty_like(a)
-            res[g.order] = a
-            return _frozen(res.reshape(plan.targets.shape))
-
         # where two records hold the same values (no mean, use_init_val), they share one array
-        self.before = loop_order(before)
-        self.after = loop_order(after)
-        self.acc_before = self.before if acc_before is before else loop_order(acc_before)
-        self.acc_after = self.after if acc_after is after else loop_order(acc_after)
-        self.counts = loop_order(count) if count is not None else None
+        self.before = self._loop_order(before)
+        self.after = self._loop_order(after)
+        self.acc_after = self.after if acc_after is after else self._loop_order(acc_after)
+        if self.use_init and not self.reduction.divides:
+            self.__dict__["acc_before"] = self.before  # the cached property's value, known already
         self.values = _frozen(values.reshape(plan.targets.shape))
-        out = _copy(self.data)
-        last = g.last
-        out.reshape(-1)[g.targets[last]] = after[last]
-        self.output = _frozen(out)
+
+    @property
+    def _first_count(self) -> int:
+        """A mean's contributions to a cell once its first write is applied: that write, and data's value
+        with use_init_val."""
+        return 1 + int(self.use_init)
+
+    def _loop_order(self, a: np.ndarray) -> np.ndarray:
+        """A per-write array in sorted order (by cell) put back in loop order, read-only."""
+        res = np.empty_like(a)
+        res[self._groups.order] = a
+        return _frozen(res.reshape(self.plan.targets.shape))
+
+    # -- records few callers read: computed on first use -----------------------------------------
+    @cached_property
+    def acc_before(self) -> np.ndarray:
+        """Per write (loop order): the accumulator before it, the cell's start value for its first write
+        (it differs from ``before`` for mean, and where use_init_val=false). Computed on first use."""
+        g = self._groups
+        sorted_acc_after = self.acc_after.reshape(-1)[g.order]
+        return self._loop_order(_shifted(sorted_acc_after, g.start, self._start_values))
+
+    @cached_property
+    def counts(self) -> np.ndarray | None:
+        """For a mean, per write (loop order): the contributions to its cell once it is applied (writes so
+        far, plus data's value with use_init_val); None for other reductions. Computed on first use."""
+        if not self.reduction.divides:
+            return None
+        return self._loop_order(self._groups.occ + self._first_count)
 
     @cached_property
     def first_write(self) -> np.ndarray:

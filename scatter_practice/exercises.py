@@ -12,9 +12,15 @@ The levels, from easy to hard (``LEVELS`` says the same in words):
 2. negative indices (where the version allows them) and other axes;
 3. duplicate indices combined by a reduction (add/sum, mul/prod, max, min);
 4. OpenVINO ``use_init_val=false`` and ``mean`` on integers (floored), and
-   slices (ScatterND with k < rank, ScatterUpdate on rank 2);
+   slices (ScatterND with k < rank, ScatterUpdate on rank 2); for an explicit
+   ``op``: circular cache writes that wrap around (TensorScatter), negative
+   steps and clamped bounds (SliceScatter);
 5. mixed: any version and attribute on rank-3 data; under reduction none,
    duplicates where the version allows them, so the loop order decides.
+
+The families whose loops read no per-update index (the KV cache, the strided
+slice) have recipes of their own (``FamilyDrawer.recipe``); ``op=None`` picks
+them from level ``FamilyDrawer.mixed_from`` on (5: the mixed level).
 
 Every exercise has at most ``MAX_CELLS`` output cells and ``MAX_STEPS`` loop steps.
 The operator facts (families, attributes, reductions, the index rule) are read
@@ -43,7 +49,8 @@ LEVELS = MappingProxyType({
     1: "rank 1–2, one family, reduction none, no duplicate indices, indices ≥ 0",
     2: "negative indices and other axes",
     3: "duplicate indices combined by a reduction (add/sum, mul/prod, max, min)",
-    4: "OpenVINO use_init_val and mean (integers are floored), slices (ScatterND with k < rank)",
+    4: "OpenVINO use_init_val and mean (integers are floored), slices (ScatterND with k < rank), circular cache "
+       "wrap-around, negative slice steps and clamped slice bounds",
     5: "mixed: any version and attribute, rank 3, duplicates under none (which write wins?)",
 })
 
@@ -75,7 +82,7 @@ class Exercise:
 
     op: str
     data: np.ndarray
-    indices: np.ndarray
+    indices: np.ndarray | None  # None: the version reads no indices (SliceScatter) or they are left out
     updates: np.ndarray
     attrs: dict  # the version's own attribute names and spellings, defaults filled in
     seed: int
@@ -83,6 +90,7 @@ class Exercise:
     trace: sc.Trace = field(repr=False)
     answer: np.ndarray = field(repr=False)
     order_question: bool = False  # duplicates under reduction none: which write stays?
+    topic: str = ""  # what this exercise practises, when its family's recipe says more than the level's words
 
     @property
     def spec(self) -> sc.OpSpec:
@@ -94,12 +102,27 @@ class Exercise:
 
     @property
     def attrs_text(self) -> str:
-        return ", ".join(f"{k}={_show(v)}" for k, v in self.attrs.items()) or "no attributes"
+        return ", ".join(f"{k}={_show(v)}" for k, v in self.attrs.items() if v is not None) or "no attributes"
+
+    @property
+    def inputs(self) -> tuple[tuple[str, np.ndarray], ...]:
+        """The tensor inputs given, by the names the spec uses (past_cache, write_indices, update ...)."""
+        given = (("data", self.data), ("indices", self.indices), ("updates", self.updates))
+        return tuple((self.spec.input_name(role), arr) for role, arr in given if arr is not None)
+
+    @property
+    def left_out(self) -> str | None:
+        """The name of an optional indices input the exercise leaves out (its default applies), else None."""
+        if self.indices is None and sc.family_of(self.spec).indices == "optional":
+            return self.spec.input_name("indices")
+        return None
 
     @property
     def prompt(self) -> str:
-        text = (f"{self.op} ({self.attrs_text}) runs {self.steps} step{'s' if self.steps != 1 else ''} over data "
-                f"{self.data.dtype} {tuple(self.data.shape)}. Predict the output.")
+        text = (f"{self.op} ({self.attrs_text}) runs {self.steps} step{'s' if self.steps != 1 else ''} over "
+                f"{self.spec.input_name('data')} {self.data.dtype} {tuple(self.data.shape)}. Predict the output.")
+        if self.left_out:
+            text += f" {self.left_out} is left out, so its default applies."
         if self.order_question:
             text += " Several updates hit the same cell with reduction none: which one stays?"
         return text
@@ -110,6 +133,8 @@ def _show(value) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return repr(value)
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(str(v) for v in value) + "]"
     return str(value)
 
 
@@ -139,6 +164,11 @@ def _sub_kinds_4(spec) -> tuple[str, ...]:
         found.append("mean")
     if spec.family in ("nd", "update"):  # the slice-writing families (a family, not an operator name)
         found.append("slices")
+    mode = spec.attribute("mode")
+    if mode is not None and "circular" in mode.choices:  # a cache that can wrap around
+        found.append("circular")
+    if _has(spec, "step"):  # a strided slice: negative steps, clamped bounds
+        found.append("strided")
     return tuple(found)
 
 
@@ -160,7 +190,8 @@ def levels_for(op: str) -> tuple[int, ...]:
 
 
 def _pool(level: int) -> tuple:
-    specs = [s for s in sc.OPERATORS_LIST if s.family in CASE_DRAWERS and LEVEL_RULES[level](s)]
+    specs = [s for s in sc.OPERATORS_LIST
+             if s.family in CASE_DRAWERS and CASE_DRAWERS[s.family].mixed_from <= level and LEVEL_RULES[level](s)]
     if level <= 4:
         specs = [s for s in specs if _current(s)]
     if level == 1:
@@ -181,6 +212,19 @@ class Recipe:
     negatives: str = "no"  # "yes" | "no" | "any"
     checks: tuple[str, ...] = ()  # extra rules the traced candidate must meet
     order_question: bool = False
+    features: tuple[str, ...] = ()  # what a family's own drawer is asked for (e.g. "wrap", "negative-step")
+    topic: str = ""  # Exercise.topic
+
+
+@dataclass
+class Drawn:
+    """What a family's drawer gives: the indices (None: none given), their axis sizes (for negative
+    spellings; None: no indices), the updates shape and the attributes the drawing chose."""
+
+    indices: np.ndarray | None
+    sizes: np.ndarray | None
+    ushape: tuple[int, ...]
+    attrs: dict = field(default_factory=dict)
 
 
 def _pick(rng, items):
@@ -273,6 +317,12 @@ def _recipe_5(rng, spec) -> Recipe:
 RECIPES = MappingProxyType({1: _recipe_1, 2: _recipe_2, 3: _recipe_3, 4: _recipe_4, 5: _recipe_5})
 
 
+def _recipe(rng, level: int, spec) -> Recipe:
+    """The family's own recipe where it has one, else the level's."""
+    own = CASE_DRAWERS[spec.family].recipe
+    return own(rng, spec, level) if own is not None else RECIPES[level](rng, spec)
+
+
 def _choose_spec(rng, level: int, spec) -> sc.OpSpec:
     if spec is not None:
         return spec
@@ -318,7 +368,7 @@ def _elements_case(rng, r: Recipe, shape: tuple[int, ...]):
         _force_duplicate(rng, lines)
     indices = np.moveaxis(lines, -1, axis)
     sizes = np.full(indices.shape, shape[axis], dtype=np.int64)
-    return np.ascontiguousarray(indices), sizes, ishape
+    return Drawn(np.ascontiguousarray(indices), sizes, ishape)
 
 
 def _nd_case(rng, r: Recipe, shape: tuple[int, ...]):
@@ -336,7 +386,7 @@ def _nd_case(rng, r: Recipe, shape: tuple[int, ...]):
         _force_duplicate(rng, flat)
     tuples = np.stack(np.unravel_index(flat.reshape(-1), head), axis=-1).astype(np.int64)
     sizes = np.broadcast_to(np.array(head, dtype=np.int64), tuples.shape).copy()
-    return tuples, sizes, (n,) + tuple(shape[k:])
+    return Drawn(tuples, sizes, (n,) + tuple(shape[k:]))
 
 
 def _update_case(rng, r: Recipe, shape: tuple[int, ...]):
@@ -351,15 +401,191 @@ def _update_case(rng, r: Recipe, shape: tuple[int, ...]):
         _force_duplicate(rng, values)
     indices = values.reshape(m)
     sizes = np.full(m, size, dtype=np.int64)
-    return indices, sizes, tuple(shape[:axis]) + (m,) + tuple(shape[axis + 1:])
+    return Drawn(indices, sizes, tuple(shape[:axis]) + (m,) + tuple(shape[axis + 1:]))
+
+
+# -- the KV cache (TensorScatter): one write index per batch entry, a sequence axis, linear or circular ----------
+CACHE_TOPICS = MappingProxyType({
+    1: "a linear cache write: each batch entry's new rows start at its own write index",
+    2: "the sequence axis of a rank-3 cache, counted from the end",
+    4: "circular mode: a cache write that runs past the end",
+    5: "mixed: a rank-3 cache with any axis and mode",
+})
+SLICE_TOPICS = MappingProxyType({
+    1: "a strided slice with a positive step",
+    2: "negative start or stop, and slices of another axis",
+    4: "negative steps and start or stop beyond the ends",
+    5: "mixed: a slice of a rank-3 tensor along one or more axes",
+})
+
+
+def _cache_recipe(rng, spec, level: int) -> Recipe:
+    """Level 1: rank 2, axis 1, linear. 2: rank 3 (axis -2 or -1), write indices sometimes left out. 4: circular
+    writes that wrap around. 5: rank 3, any axis and mode."""
+    features = ()
+    if level == 1:
+        rank, axis, mode = 2, 1, "linear"
+    elif level == 2:  # rank 3: the default axis -2 or the last one
+        rank, axis, mode = 3, _pick(rng, (-1, -2)), "linear"
+        features = ("left-out",) if _coin(rng, 30) else ()
+    elif level == 4:
+        rank = int(rng.integers(2, 4))
+        axis, mode, features = _pick(rng, tuple(range(1, rank)) + (-1,)), "circular", ("wrap",)
+    else:
+        rank, axis, mode = 3, _pick(rng, (1, 2, -1, -2)), _pick(rng, ("linear", "circular"))
+        if mode == "circular":
+            features = ("wrap", "far") if _coin(rng, 30) else ("wrap",) if _coin(rng, 70) else ()
+        elif _coin(rng, 25):
+            features = ("left-out",)
+    return Recipe(spec, rank=rank, reduction="none", axis=axis, features=(f"mode={mode}",) + features,
+                  topic=CACHE_TOPICS[level])
+
+
+def _cache_case(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
+    axis = r.axis % len(shape)
+    if axis == 0:
+        return None
+    mode = "circular" if "mode=circular" in r.features else "linear"
+    batch, length = shape[0], shape[axis]
+    per_position = int(np.prod(shape[:axis]))  # steps per sequence position: every prefix before the axis
+    low = 2 if "wrap" in r.features else 1  # a wrap needs two positions: one before the end, one after
+    most = min(length - 1, MAX_STEPS // per_position)  # some of the old cache stays (and w matters in linear mode)
+    if most < low:
+        return None
+    seq = int(rng.integers(low, most + 1))
+    ushape = tuple(shape[:axis]) + (seq,) + tuple(shape[axis + 1:])
+    attrs = {"mode": mode}
+    if "left-out" in r.features:
+        return Drawn(None, None, ushape, attrs)
+    top = length - seq if mode == "linear" else (2 * length - 1 if "far" in r.features else length - 1)
+    w = rng.integers(0, top + 1, batch).astype(np.int64)
+    if "wrap" in r.features and not ((w % length) + seq > length).any():
+        w[int(rng.integers(0, batch))] = int(rng.integers(length - seq + 1, length))
+    if not w.any() and top > 0:  # a given write index that is 0 everywhere reads like a left-out one
+        w[int(rng.integers(0, batch))] = int(rng.integers(1, top + 1))
+    return Drawn(w, None, ushape, attrs)
+
+
+# -- the strided slice (SliceScatter): start, stop, step per sliced axis, Slice-8 bounds -------------------------
+SPELLINGS = ("plain", "negative", "clamped")  # how a bound is written: 0..size, -size..-1, beyond either end
+
+
+def _slice_recipe(rng, spec, level: int) -> Recipe:
+    """Level 1: positive steps and plain bounds on the leading axis (or both axes). 2: negative bounds and other
+    axes. 4: negative steps and clamped bounds. 5: rank 3, several axes, anything."""
+    if level == 1:
+        features = ("plain",)
+    elif level == 2:
+        features = _pick(rng, (("negative",), ("other-axis",), ("negative", "other-axis")))
+    elif level == 4:
+        features = _pick(rng, (("negative-step",), ("clamped",), ("negative-step", "clamped")))
+    else:
+        features = ("mixed",)
+    rank = 3 if level == 5 else int(rng.integers(1, 3))
+    if "other-axis" in features:
+        rank = 2
+    return Recipe(spec, rank=rank, reduction="none", features=features, topic=SLICE_TOPICS[level])
+
+
+def _spelling(value: int, size: int) -> str:
+    if 0 <= value <= size:
+        return "plain"
+    return "negative" if -size <= value < 0 else "clamped"
+
+
+def _bounds(rng, size: int, first: int, step: int, count: int, allowed: tuple[str, ...]) -> tuple[int, int] | None:
+    """A (start, stop) whose Slice-8 positions on an axis of ``size`` are first, first + step, ... (count of
+    them), spelled in one of the ``allowed`` ways (each bound drawn among its valid spellings)."""
+    want = range(first, first + count * step, step)
+    far = int(rng.integers(1, 5))  # how far beyond the end a clamped bound lies
+    starts = {first, first - size, -size - far if step > 0 else size + far}
+    last = first + (count - 1) * step
+    ends = range(last + 1, last + step + 1) if step > 0 else range(last + step, last)
+    stops = {v for e in ends for v in (e, e - size if e >= 0 else -size - far, size + far if e >= size else e)}
+    found = []
+    for b in sorted(starts):
+        for e in sorted(stops):
+            if range(*slice(b, e, step).indices(size)) == want and {_spelling(b, size), _spelling(e, size)} <= \
+                    set(allowed):
+                found.append((b, e))
+    return _pick(rng, found) if found else None
+
+
+def _slice_case(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
+    rank, f = len(shape), r.features
+    if "other-axis" in f:
+        axes = [1]
+    elif "mixed" in f:
+        axes = sorted(int(a) for a in rng.permutation(rank)[:int(rng.integers(1, rank + 1))])
+    else:
+        axes = list(range(int(rng.integers(1, rank + 1))))
+    if "negative" in f:
+        spell = ("plain", "negative")
+    elif "plain" in f or "other-axis" in f:
+        spell = ("plain",)
+    else:
+        spell = SPELLINGS
+    negative_steps = "negative-step" in f or ("mixed" in f and _coin(rng, 40))
+    start, stop, step, slice_shape = [], [], [], list(shape)
+    for j, a in enumerate(axes):
+        size = shape[a]
+        s = int(rng.integers(1, 4 if len(axes) == 1 else 3))
+        if negative_steps and (j == 0 or _coin(rng, 50)):
+            s = -s
+        if "clamped" in f and j == 0:  # the first bound at the edge, so a clamped spelling selects it
+            first = 0 if s > 0 else size - 1
+        else:
+            first = int(rng.integers(0, size))
+        room = (size - 1 - first) // s + 1 if s > 0 else first // -s + 1
+        count = int(rng.integers(2 if room >= 2 and _coin(rng, 80) else 1, room + 1))  # mostly a real stride
+        bounds = _bounds(rng, size, first, s, count, spell)
+        if bounds is None:
+            return None
+        start.append(bounds[0])
+        stop.append(bounds[1])
+        step.append(s)
+        slice_shape[a] = count
+    spellings = [_spelling(v, shape[a]) for a, b, e in zip(axes, start, stop) for v in (b, e)]
+    wanted = {"negative": "negative" in spellings, "clamped": "clamped" in spellings,
+              "negative-step": any(s < 0 for s in step)}
+    if not all(ok for name, ok in wanted.items() if name in f):
+        return None
+    if "plain" in f and any(sp != "plain" for sp in spellings):
+        return None
+    steps = int(np.prod(slice_shape))
+    if not 2 <= steps <= MAX_STEPS:
+        return None
+    leading = axes == list(range(len(axes)))
+    if "other-axis" in f or "mixed" in f:
+        axes_given = [a - rank if _coin(rng, 40) else a for a in axes] if not leading or _coin(rng, 50) else None
+    else:
+        axes_given = None if leading else axes
+    attrs = {"start": start, "stop": stop, "step": step, "axes": axes_given}
+    return Drawn(None, None, tuple(slice_shape), attrs)
+
+
+@dataclass(frozen=True)
+class FamilyDrawer:
+    """How practice draws a family's cases: the drawing, a recipe of its own (None: the level's recipe) and
+    the lowest level at which ``op=None`` may pick the family (5: only in the mixed level)."""
+
+    draw: Callable[..., Drawn | None]  # (rng, recipe, data shape) -> Drawn or None (redraw)
+    recipe: Callable[..., Recipe] | None = None  # (rng, spec, level) -> Recipe
+    mixed_from: int = 1
 
 
 # which drawing the family needs: data, keyed by family as the planners are
-CASE_DRAWERS = MappingProxyType({"elements": _elements_case, "nd": _nd_case, "update": _update_case})
+CASE_DRAWERS = MappingProxyType({
+    "elements": FamilyDrawer(_elements_case),
+    "nd": FamilyDrawer(_nd_case),
+    "update": FamilyDrawer(_update_case),
+    "cache": FamilyDrawer(_cache_case, _cache_recipe, mixed_from=5),
+    "slice": FamilyDrawer(_slice_case, _slice_recipe, mixed_from=5),
+})
 
 
-def _apply_negatives(rng, r: Recipe, indices: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    if r.negatives == "no":
+def _apply_negatives(rng, r: Recipe, indices: np.ndarray | None, sizes: np.ndarray | None) -> np.ndarray | None:
+    if r.negatives == "no" or indices is None:
         return indices
     flip = rng.integers(0, 100, indices.shape) < 40
     if r.negatives == "yes" and not flip.any():
@@ -384,16 +610,15 @@ def _draw(rng, r: Recipe):
     shape = _pick(rng, RANK_SHAPES[r.rank])
     if r.axis is not None and r.axis >= r.rank:
         return None
-    drawn = CASE_DRAWERS[r.spec.family](rng, r, shape)
+    drawn = CASE_DRAWERS[r.spec.family].draw(rng, r, shape)
     if drawn is None:
         return None
-    indices, sizes, ushape = drawn
-    indices = _apply_negatives(rng, r, indices, sizes)
+    indices = _apply_negatives(rng, r, drawn.indices, drawn.sizes)
     (dlo, dhi), (ulo, uhi) = VALUE_RANGES[r.reduction]
     dtype = np.dtype(_pick(rng, DTYPES))
     data = rng.integers(dlo, dhi + 1, shape).astype(dtype)
-    updates = rng.integers(ulo, uhi + 1, ushape).astype(dtype)
-    return data, indices, updates
+    updates = rng.integers(ulo, uhi + 1, drawn.ushape).astype(dtype)
+    return data, indices, updates, drawn.attrs
 
 
 def _differs(a: np.ndarray, b: np.ndarray) -> bool:
@@ -440,8 +665,8 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
     drawn = _draw(rng, r)
     if drawn is None:
         return None
-    data, indices, updates = drawn
-    attrs = _attrs(r)
+    data, indices, updates, drawn_attrs = drawn
+    attrs = {**_attrs(r), **drawn_attrs}
     try:
         t = sc.trace(r.spec.name, data, indices, updates, **attrs)
     except sc.ScatterError:
@@ -458,8 +683,11 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
         return None
     if not all(_check(name, r, t, attrs) for name in r.checks):
         return None
-    return Exercise(op=r.spec.name, data=t.data, indices=t.indices, updates=t.updates, attrs=dict(t.attrs),
-                    seed=seed, level=level, trace=t, answer=t.output, order_question=r.order_question)
+    given = t.indices if indices is not None else None  # a left-out input stays left out
+    # the attributes as the exercise spells them (axis=-1 stays -1), the version's defaults filled in
+    shown = {**dict(t.attrs), **{k: tuple(v) if isinstance(v, list) else v for k, v in attrs.items()}}
+    return Exercise(op=r.spec.name, data=t.data, indices=given, updates=t.updates, attrs=shown,
+                    seed=seed, level=level, trace=t, answer=t.output, order_question=r.order_question, topic=r.topic)
 
 
 def _check_args(seed, level, op):
@@ -492,7 +720,7 @@ def make_exercise(seed: int, level: int, op: str | None = None) -> Exercise:
     rng = np.random.default_rng([seed, level, zlib.crc32((spec.name if spec else "").encode())])
     for _ in range(MAX_ATTEMPTS):
         chosen = _choose_spec(rng, level, spec)
-        ex = _build(rng, RECIPES[level](rng, chosen), seed, level)
+        ex = _build(rng, _recipe(rng, level, chosen), seed, level)
         if ex is not None:
             return ex
     raise RuntimeError(f"no level-{level} exercise found for seed {seed} in {MAX_ATTEMPTS} draws")  # pragma: no cover

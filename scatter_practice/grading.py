@@ -3,8 +3,9 @@
 ``grade_output`` compares the student's output with the answer through
 ``scatter_core.check_expected`` (chains of writes, the diagnosis engine) and
 adds the catalogue's own kinds: a misconception is named when the diagnosis
-engine reproduces the whole output, or when the catalogue's output for that
-kind agrees with the student at every wrong cell.
+engine or the catalogue's output for that kind reproduces the whole output;
+when none does, each kind whose output agrees with the student at every wrong
+cell is named (a student may hold one misconception and slip elsewhere).
 
 ``grade_step`` checks one step: the target cell (any cell of a slice) and the
 value the cell holds after the step. A wrong target or value is compared with
@@ -23,7 +24,7 @@ from scatter_core.describe import fmt_value
 from scatter_core.errors import fmt_pos
 
 from .exercises import Exercise
-from .misconceptions import BY_KIND, MISCONCEPTIONS, student_outputs
+from .misconceptions import BY_KIND, MISCONCEPTIONS, retrace, student_outputs
 
 MAX_EXPLAINED = 12  # wrong cells explained one by one in Feedback.explanation (all are listed)
 
@@ -116,14 +117,23 @@ def grade_output(exercise: Exercise, output) -> Feedback:
     for d in report.diagnoses:  # the engine reproduces the whole output (its sentences address a checked output)
         found.setdefault(d.kind, d.message.replace("Your expected output", "Your output", 1))
     per_cell: dict[tuple, list[str]] = {c: [] for c in wrong}
-    for kind, out in student_outputs(ex).items():
+    partial: dict[str, str] = {}  # kinds whose output agrees with the student at every wrong cell
+    exact = bool(found)  # the diagnosis engine reproduces the student's whole output
+    outs = student_outputs(ex)
+    whole = {kind for kind, out in outs.items() if _equal_cells(student, out).all()}
+    for kind, out in outs.items():
+        if whole and kind not in whole:  # a reading that explains everything beats ones that explain the errors
+            continue
         agrees = _equal_cells(student, out)
         differs_there = ~_equal_cells(out, ex.answer)
         for c in wrong:
             if agrees[c] and differs_there[c]:
                 per_cell[c].append(kind)
         if all(agrees[c] for c in wrong):
-            found.setdefault(kind, BY_KIND[kind].explanation)
+            partial.setdefault(kind, BY_KIND[kind].explanation)
+    for kind, text in partial.items():
+        if not exact or kind in whole:
+            found.setdefault(kind, text)
     order = [m.kind for m in MISCONCEPTIONS]
     named = tuple(Named(k, found[k]) for k in sorted(found, key=lambda k: order.index(k) if k in order else 99))
     chains = {c.cell: c for c in report.chains}
@@ -157,16 +167,9 @@ def _check_step(ex: Exercise, k, target) -> tuple[int, tuple[int, ...]]:
     return int(k), cell
 
 
-def _retrace(ex: Exercise, indices=None, **change) -> sc.Trace | None:
-    try:
-        return sc.trace(ex.op, ex.data, ex.indices if indices is None else indices, ex.updates,
-                        **{**ex.attrs, **change})
-    except sc.ScatterError:
-        return None
-
-
 def _cells(t: sc.Trace, k: int) -> list[tuple[int, ...]]:
-    return [tuple(int(v) for v in row) for row in t.target_cells(k)]
+    """The cells step k of ``t`` writes (none when another reading has fewer steps)."""
+    return [tuple(int(v) for v in row) for row in t.target_cells(k)] if k < len(t) else []
 
 
 def _only_step(ex: Exercise, k: int, values=None) -> np.ndarray:
@@ -179,23 +182,26 @@ def _only_step(ex: Exercise, k: int, values=None) -> np.ndarray:
 
 
 def _target_readings(ex: Exercise, k: int) -> list[tuple[str, sc.Trace, str]]:
-    """(kind, trace, how) for the readings that move step k's target."""
+    """(kind, trace, how) for the readings that move step k's target by reading its index differently."""
     out = []
+    if ex.indices is None:  # no index given: the catalogue's own readings (step_cells) say where it would go
+        return out
     raw = ex.indices.reshape(-1)[ex.trace.plan.index_cells[k]].astype(np.int64)
     if (raw < 0).any():
-        t = _retrace(ex, indices=_only_step(ex, k, np.abs(raw)))
+        t = retrace(ex, indices=_only_step(ex, k, np.abs(raw)))
         if t is not None:
             out.append(("negative-index", t, "if the minus sign of its negative index is dropped"))
         sizes = sorted(set(ex.data.shape) | set(ex.indices.shape) | set(ex.updates.shape))
         for s in sizes:
-            t = _retrace(ex, indices=_only_step(ex, k, np.where(raw < 0, raw + s, raw)))
+            t = retrace(ex, indices=_only_step(ex, k, np.where(raw < 0, raw + s, raw)))
             if t is not None:
                 out.append(("negative-index", t, f"if its negative index counts from the end of a size-{s} dimension"))
     axis = ex.attrs.get("axis")
     if axis is not None:
+        axis = int(axis) % ex.data.ndim  # as the exercise spells it (-1) or normalised
         for a in range(ex.data.ndim):
             if a != axis:
-                t = _retrace(ex, indices=_only_step(ex, k), axis=a)
+                t = retrace(ex, indices=_only_step(ex, k), axis=a)
                 if t is not None:
                     out.append(("axis", t, f"if its index is put on axis {a} instead of axis {axis}"))
     return out
@@ -211,11 +217,11 @@ def _value_readings(ex: Exercise, k: int, slot: int) -> list[tuple[str, object, 
                     "if the update replaced the cell instead of being combined with it"))
         for spelling in spec.reduction_spellings:
             if spelling != ex.attrs.get("reduction") and spec.reduction(spelling).ufunc is not None:
-                other = _retrace(ex, reduction=spelling)
+                other = retrace(ex, reduction=spelling)
                 if other is not None:
                     out.append(("reduction", other.after[k][slot], f"with reduction {spelling!r}"))
         if "use_init_val" in ex.attrs:
-            other = _retrace(ex, use_init_val=not ex.attrs["use_init_val"])
+            other = retrace(ex, use_init_val=not ex.attrs["use_init_val"])
             if other is not None:
                 out.append(("use_init_val", other.after[k][slot],
                             f"with use_init_val={'false' if ex.attrs['use_init_val'] else 'true'}"))
@@ -251,11 +257,15 @@ def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
     value_ok = _same(value, right, dtype) if target_ok else any(_same(value, v, dtype) for v in t.after[k])
     found: dict[str, str] = {}
     if not target_ok:
+        writes = f"it writes output{fmt_pos(cells[0])}" + (" (a slice)" if len(cells) > 1 else "")
         for kind, other, how in _target_readings(ex, k):
             if cell in _cells(other, k):
-                found.setdefault(kind, f"output{fmt_pos(cell)} is where step {k + 1} would write {how}; "
-                                       f"it writes output{fmt_pos(cells[0])}" + (" (a slice)" if len(cells) > 1 else "")
-                                 + ". " + BY_KIND[kind].explanation)
+                found.setdefault(kind, f"output{fmt_pos(cell)} is where step {k + 1} would write {how}; {writes}. "
+                                       + BY_KIND[kind].explanation)
+        for m in MISCONCEPTIONS:  # the catalogue's readings that move whole writes
+            if cell in m.step_cells(ex, k):
+                found.setdefault(m.kind, f"output{fmt_pos(cell)} is where step {k + 1} would write under this "
+                                         f"misreading; {writes}. " + m.explanation)
     if not value_ok:
         for kind, other_value, how in _value_readings(ex, k, slot):
             if _same(value, other_value, dtype) and not _same(other_value, right, dtype):

@@ -1,7 +1,8 @@
 """The misconception catalogue, as data.
 
 One row per kind: the kind (``check_expected``'s diagnosis vocabulary, plus
-``slice-as-element`` and ``start-from-zeros``), a title, two sentences a
+``slice-as-element``, ``start-from-zeros`` and the KV cache's and strided
+slice's own kinds), a title, two sentences a
 student can read, a spec example that shows it in the explorer, and a function
 giving the output a student holding that misconception would write for an
 exercise (None where the misconception cannot show: no negative index, no
@@ -12,6 +13,10 @@ engine (``scatter_core.checking.ALTERNATIVES``), so grading and the catalogue
 never disagree about what a reading gives. Readings with several variants
 (negative indices, family, version) give the first variant, in the engine's
 order, whose output differs from the answer.
+
+The kinds of the families that read no per-update index (the KV cache, the
+strided slice) move whole writes: their rows also say where the student thinks
+each step writes (``targets``), which ``grade_step`` uses to name a wrong target.
 """
 
 from __future__ import annotations
@@ -38,6 +43,17 @@ class Misconception:
     explanation: str  # two sentences, our words
     student: Callable[[Exercise], np.ndarray | None]  # the output a student holding it writes; None: can't show
     example: str  # a spec_examples id the explorer opens to show it
+    # where a student holding it thinks each step writes: (steps, cells) flat output cells, -1 for a write the
+    # student thinks is lost; None (the field, or its result): the misconception does not move whole writes
+    targets: Callable[[Exercise], np.ndarray | None] | None = None
+
+    def step_cells(self, ex: Exercise, k: int) -> tuple[tuple[int, ...], ...]:
+        """The output cells a student holding this misconception thinks step ``k`` writes (none if it can't say)."""
+        moved = self.targets(ex) if self.targets is not None else None
+        if moved is None:
+            return ()
+        flat = moved[k][moved[k] >= 0]
+        return tuple(tuple(int(v) for v in np.unravel_index(int(f), ex.answer.shape)) for f in flat)
 
 
 def case_of(ex: Exercise) -> sc.Case:
@@ -58,6 +74,15 @@ def _outputs(ex: Exercise, generator, attrs: dict | None = None) -> Iterator[np.
             continue
         if out is not None and out.shape == ex.answer.shape and out.dtype == ex.answer.dtype:
             yield np.asarray(out)
+
+
+def retrace(ex: Exercise, indices=None, **change) -> sc.Trace | None:
+    """The exercise traced again with other indices (default: its own) or changed attributes; None if invalid."""
+    try:
+        return sc.trace(ex.op, ex.data, ex.indices if indices is None else indices, ex.updates,
+                        **{**ex.attrs, **change})
+    except sc.ScatterError:
+        return None
 
 
 def _first(ex: Exercise, generator, attrs: dict | None = None) -> np.ndarray | None:
@@ -89,7 +114,8 @@ def first_write_wins(ex: Exercise) -> np.ndarray | None:
 
 
 def negative_misread(ex: Exercise) -> np.ndarray | None:
-    return _first_different(ex, alt_negative_indices)
+    found = _first_different(ex, alt_negative_indices)
+    return found if found is not None else _moved(ex, negative_start_dropped(ex))
 
 
 def other_family(ex: Exercise) -> np.ndarray | None:
@@ -135,6 +161,162 @@ def from_zeros(ex: Exercise) -> np.ndarray | None:
     return np.where(untouched, np.zeros((), dtype=t.data.dtype), ex.answer).astype(t.data.dtype)
 
 
+# -- students who move whole writes (reduction none): the new families' misreadings ---------------------------
+def _moved(ex: Exercise, targets: np.ndarray | None) -> np.ndarray | None:
+    """data with each step's values written to the student's ``targets`` in loop order (-1: the write is lost)."""
+    t = ex.trace
+    if targets is None or t.reduction.ufunc is not None:
+        return None
+    out = t.data.copy().reshape(-1)
+    for cells, values in zip(targets, t.values):
+        keep = cells >= 0
+        out[cells[keep]] = values[keep]
+    return out.reshape(t.data.shape)
+
+
+def _for_families(*families: str):
+    """A reading that only the listed families' loops can hold (a table entry, as the drawers are)."""
+    def wrap(reading):
+        def only(ex: Exercise):
+            return reading(ex) if ex.spec.family in families else None
+        only.__name__, only.__doc__ = reading.__name__, reading.__doc__
+        return only
+    return wrap
+
+
+def _targets_with(ex: Exercise, indices) -> np.ndarray | None:
+    t = retrace(ex, indices=indices)
+    return None if t is None else t.plan.targets
+
+
+def unwrapped(ex: Exercise) -> np.ndarray | None:
+    """Circular mode read as linear: a write whose position w + s runs past the end of the cache is lost (it
+    cannot be written at w + s, and linear mode would refuse it), instead of wrapping to (w + s) mod length."""
+    if ex.attrs.get("mode") != "circular":
+        return None
+    t = ex.trace
+    plan = t.plan
+    s = np.array([t.loop_position(i)[-1] for i in range(len(t))], dtype=np.int64)  # the sequence position
+    wrapped = plan.index_raw[:, 0].astype(np.int64) + s != plan.index_norm[:, 0]
+    if not wrapped.any():
+        return None
+    targets = plan.targets.copy()
+    targets[wrapped] = -1
+    return targets
+
+
+@_for_families("cache")
+def one_write_index(ex: Exercise) -> np.ndarray | None:
+    """Every batch entry writes from batch entry 0's write index."""
+    w = ex.indices
+    if w is None or w.size < 2 or (w == w.reshape(-1)[0]).all():
+        return None
+    return _targets_with(ex, np.full_like(w, w.reshape(-1)[0]))
+
+
+def index_ignored(ex: Exercise) -> np.ndarray | None:
+    """The given optional indices ignored: the writes go where the input's default (left out) puts them."""
+    if ex.indices is None or sc.family_of(ex.spec).indices != "optional":
+        return None
+    try:
+        t = sc.trace(ex.op, ex.data, None, ex.updates, **ex.attrs)
+    except sc.ScatterError:
+        return None
+    return t.plan.targets
+
+
+def _slice_reading(ex: Exercise, change) -> np.ndarray | None:
+    """Targets when each sliced axis's positions are replaced by ``change(positions, size, start, stop, step)``
+    (None: that axis is read right); None when no axis changes or a position falls off the axis. The true
+    positions come from the trace (slice element u is written to output cell c)."""
+    a = ex.attrs
+    if any(a.get(name) is None for name in ("start", "stop", "step")):
+        return None
+    t, shape = ex.trace, ex.data.shape
+    rank, slice_shape = len(shape), t.updates.shape
+    cells = np.array([t.target_cells(i)[0] for i in range(len(t))], dtype=np.int64)  # (steps, rank)
+    elements = np.array([t.source_cells(i)[0] for i in range(len(t))], dtype=np.int64)
+    axes = a.get("axes") if a.get("axes") is not None else range(len(a["start"]))
+    moved = cells.copy()
+    changed = False
+    for axis, b, e, st in zip(axes, a["start"], a["stop"], a["step"]):
+        axis = int(axis) % rank
+        positions = np.empty(slice_shape[axis], dtype=np.int64)
+        positions[elements[:, axis]] = cells[:, axis]
+        other = change(positions, shape[axis], int(b), int(e), int(st))
+        if other is None:
+            continue
+        other = np.asarray(other, dtype=np.int64)
+        if ((other < 0) | (other >= shape[axis])).any():
+            return None
+        moved[:, axis] = other[elements[:, axis]]
+        changed = changed or not np.array_equal(other, positions)
+    if not changed:
+        return None
+    return np.ravel_multi_index(tuple(moved.T), shape).reshape(-1, 1)
+
+
+def _plain(v: int, size: int) -> int | None:
+    """A bound's position when it is within the axis (a negative one counted from the end); None if clamped."""
+    if -size <= v < 0:
+        return v + size
+    return v if 0 <= v <= size else None
+
+
+def _run(first: int, step: int, n: int) -> np.ndarray:
+    return first + step * np.arange(n, dtype=np.int64)
+
+
+def stop_included(ex: Exercise) -> np.ndarray | None:
+    """stop counted in: the slice ends at stop, one step later, so every write moves one step along."""
+    def change(pos, size, start, stop, step):
+        p = _plain(stop, size)
+        return pos + step if p is not None and p < size and p == pos[-1] + step else None
+    return _slice_reading(ex, change)
+
+
+def step_ignored(ex: Exercise) -> np.ndarray | None:
+    """The step read as 1 (its direction kept): neighbouring positions from the same first one."""
+    def change(pos, size, start, stop, step):
+        return _run(pos[0], 1 if step > 0 else -1, pos.size) if abs(step) > 1 and pos.size > 1 else None
+    return _slice_reading(ex, change)
+
+
+def walked_forwards(ex: Exercise) -> np.ndarray | None:
+    """A negative step walked forwards from the lowest position: the same positions, the updates reversed."""
+    def change(pos, size, start, stop, step):
+        return pos[::-1] if step < 0 and pos.size > 1 else None
+    return _slice_reading(ex, change)
+
+
+def negative_start_dropped(ex: Exercise) -> np.ndarray | None:
+    """A negative start read without its minus sign (-2 as 2)."""
+    def change(pos, size, start, stop, step):
+        return _run(-start, step, pos.size) if -size <= start < 0 else None
+    return _slice_reading(ex, change)
+
+
+def bound_wrapped(ex: Exercise) -> np.ndarray | None:
+    """A start beyond either end wrapped around the axis instead of clamped: every position start + i·step is
+    taken modulo the axis size (as a circular cache does)."""
+    def change(pos, size, start, stop, step):
+        return _run(start, step, pos.size) % size if _plain(start, size) is None else None
+    return _slice_reading(ex, change)
+
+
+def _moves(kind: str, title: str, explanation: str, reading, example: str) -> Misconception:
+    """A catalogue row whose misreading moves whole writes: its output and its step targets from one reading."""
+    return Misconception(kind, title, explanation, _moving(reading), example, reading)
+
+
+def _moving(reading):
+    """The student output of a reading that moves whole writes."""
+    def student(ex: Exercise) -> np.ndarray | None:
+        return _moved(ex, reading(ex))
+    student.__name__, student.__doc__ = reading.__name__, reading.__doc__
+    return student
+
+
 MISCONCEPTIONS: tuple[Misconception, ...] = (
     Misconception(
         "reduction", "Replaced instead of combined",
@@ -161,7 +343,7 @@ MISCONCEPTIONS: tuple[Misconception, ...] = (
         "negative-index", "Negative index misread",
         "A negative index counts from the end of the dimension it indexes: -1 is the last position, v means "
         "v + size. It is neither skipped nor read without its minus sign.",
-        negative_misread, "onnx-node-scatter-elements-with-negative-indices"),
+        negative_misread, "onnx-node-scatter-elements-with-negative-indices", negative_start_dropped),
     Misconception(
         "family", "Indices read as another family reads them",
         "ScatterElements takes one index per update for one axis, ScatterND takes a tuple from the last indices "
@@ -188,6 +370,43 @@ MISCONCEPTIONS: tuple[Misconception, ...] = (
         "The output starts as a copy of data, so every cell no update reaches keeps data's value. It does not "
         "start from zeros.",
         from_zeros, "onnx-scatternd-18-example-1"),
+    # the KV cache (TensorScatter)
+    _moves(
+        "no-wrap", "Circular write not wrapped around",
+        "In circular mode a cache position is taken modulo the cache length, so a write that runs past the end "
+        "continues at position 0. Those writes are not lost (and in linear mode such a write is an error).",
+        unwrapped, "onnx-node-tensorscatter-circular"),
+    _moves(
+        "one-write-index", "One write index for the whole batch",
+        "Each batch entry has its own write index: write_indices[b] says where entry b's new rows start. Using "
+        "one entry's index for every entry puts the other entries' rows in the wrong place.",
+        one_write_index, "onnx-node-tensorscatter-3d"),
+    _moves(
+        "write-index-ignored", "Write indices ignored",
+        "write_indices[b] is the cache position where batch entry b's rows start. Only when write_indices is "
+        "left out does every entry write from position 0.",
+        index_ignored, "onnx-node-tensorscatter"),
+    # the strided slice (SliceScatter)
+    _moves(
+        "stop-inclusive", "stop counted in",
+        "stop is excluded: the slice ends one step before it, as Python's a[start:stop:step] does. Counting stop "
+        "in ends the slice one step later, which moves every write along by one step.",
+        stop_included, "ov-slice-scatter-15-example-1"),
+    _moves(
+        "step-ignored", "Step ignored",
+        "The step is the distance between the slice's positions: step 2 takes every second position, step -1 "
+        "walks backwards. Ignoring its size writes the updates to neighbouring positions instead.",
+        step_ignored, "ov-slice-scatter-15-example-3"),
+    _moves(
+        "negative-step-forward", "Negative step read from the start",
+        "With a negative step the slice walks backwards: the first update goes to start, the next one a step "
+        "lower. Walking forwards from the lowest position writes the updates in reverse order.",
+        walked_forwards, "teach-slice-scatter-negative-step"),
+    _moves(
+        "bound-wrapped", "Out-of-range bound wrapped instead of clamped",
+        "A start or stop beyond either end of the axis is clamped to that end, as Python's slicing does: start "
+        "100 with step -2 on an axis of size 7 begins at position 6. Positions are not wrapped around the axis.",
+        bound_wrapped, "teach-slice-scatter-negative-step"),
 )
 
 BY_KIND = MappingProxyType({m.kind: m for m in MISCONCEPTIONS})

@@ -92,7 +92,11 @@ def choices(ex: Exercise, n: int = 4) -> tuple[Choice, ...]:
     def new(out) -> bool:
         return not any(np.array_equal(out, c.output) for c in found)
 
-    for kind, out in student_outputs(ex).items():
+    outs = student_outputs(ex)
+    # the family's own readings (a KV cache's, a strided slice's) first: they teach that operator
+    own = [kind for kind in outs if BY_KIND[kind].targets is not None and BY_KIND[kind].targets(ex) is not None]
+    for kind in own + [kind for kind in outs if kind not in own]:
+        out = outs[kind]
         if len(found) < n and new(out):
             found.append(Choice(out, kind, False))
     for _ in range(20):
@@ -112,14 +116,19 @@ def step_question(ex: Exercise, k: int) -> str:
         raise ValueError(f"k = {k!r} must be a step number in 0..{len(t) - 1} (0-based)")
     k = int(k)
     raw = [int(v) for v in t.plan.index_raw[k]]
-    if ex.indices.ndim == len(t.plan.loop_shape):  # one index value per step
-        index = f"indices{fmt_pos(t.index_cells(k)[0])} = {raw[0]}"
-    else:
-        index = f"indices{fmt_pos(t.loop_position(k))} = [{', '.join(str(v) for v in raw)}]"
+    name = ex.spec.input_name("indices")
     if t.slice_size == 1:
         what = f"{t.source_label(k)} = {fmt_value(t.values[k][0])}"
         ask = "Which output cell does it write, and what does that cell hold after the step?"
     else:
         what = f"{t.source_label(k)} ({t.slice_size} values)"
         ask = "Pick any cell of the slice it writes, and say what that cell holds after the step."
+    if not raw:  # the step reads no index: the attributes place it (a strided slice)
+        return f"Step {k + 1} of {len(t)} writes {what}, the slice's element {fmt_pos(t.source_cells(k)[0])}. {ask}"
+    if ex.indices is None:  # an optional index left out: the loop reads its default (the player shows it too)
+        index = f"{name}{fmt_pos(t.index_cells(k)[0])} = {raw[0]} ({name} is left out: its default)"
+    elif ex.indices.ndim in (1, len(t.plan.loop_shape)):  # one index value per step
+        index = f"{name}{fmt_pos(t.index_cells(k)[0])} = {raw[0]}"
+    else:
+        index = f"{name}{fmt_pos(t.loop_position(k))} = [{', '.join(str(v) for v in raw)}]"
     return f"Step {k + 1} of {len(t)} reads {index} and {what}. {ask}"

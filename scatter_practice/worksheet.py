@@ -28,6 +28,11 @@ table.grid td, table.grid th { border: 1px solid #333; min-width: 2.4em; height:
   font-variant-numeric: tabular-nums; padding: 0 .25em; }
 table.grid th { border-color: #bbb; color: #666; font-weight: normal; font-size: .75em; background: #f4f4f4; }
 table.blank td { height: 2.1em; min-width: 3em; }
+.slices { display: flex; flex-wrap: wrap; gap: 0 1em; align-items: flex-start; }
+.slice { break-inside: avoid; page-break-inside: avoid; }
+.slice .sub { font-size: .8em; color: #444; }
+.exercise.long { break-inside: auto; page-break-inside: auto; }  /* rank 3: may run over a page, never inside a grid */
+h2 { break-after: avoid; page-break-after: avoid; }
 .key { break-before: page; page-break-before: always; }
 .steps { font-size: .85em; color: #333; margin: .2em 0 0 1.2em; }
 @media print {
@@ -54,7 +59,8 @@ def _table(arr: np.ndarray, blank: bool = False) -> str:
 
 
 def tensor_html(name: str, arr: np.ndarray, blank: bool = False) -> str:
-    """A named tensor as grids: one grid for rank <= 2, one per leading position for higher ranks."""
+    """A named tensor as grids: one grid for rank <= 2; for higher ranks one labelled grid per leading position,
+    side by side where the page has room."""
     arr = np.asarray(arr)
     head = f'<div class="name">{_esc(name)} · {_esc(arr.dtype)} {_esc(tuple(arr.shape))}</div>'
     if arr.ndim <= 2:
@@ -63,15 +69,16 @@ def tensor_html(name: str, arr: np.ndarray, blank: bool = False) -> str:
         parts = []
         for lead in np.ndindex(*arr.shape[:-2]):
             where = ", ".join(str(i) for i in lead) + ", :, :"
-            parts.append(f'<div class="name">{_esc(name)}[{_esc(where)}]</div>' + _table(arr[lead], blank))
-        body = "".join(parts)
+            parts.append(f'<div class="slice"><div class="sub">{_esc(name)}[{_esc(where)}]</div>'
+                         f'{_table(arr[lead], blank)}</div>')
+        body = '<div class="slices">' + "".join(parts) + "</div>"
     return f'<div class="tensor">{head}{body}</div>'
 
 
 def _exercise_block(i: int, ex: Exercise) -> str:
-    inputs = "".join(tensor_html(n, a) for n, a in (("data", ex.data), ("indices", ex.indices),
-                                                    ("updates", ex.updates)))
-    return (f'<div class="exercise" id="exercise-{i}"><h2>Exercise {i}</h2>'
+    inputs = "".join(tensor_html(n, a) for n, a in ex.inputs)
+    long = " long" if ex.data.ndim > 2 else ""
+    return (f'<div class="exercise{long}" id="exercise-{i}"><h2>Exercise {i}</h2>'
             f'<p>{_esc(ex.prompt)}</p><div class="tensors">{inputs}</div>'
             f'{tensor_html("your output", ex.answer, blank=True)}</div>')
 

@@ -1,7 +1,7 @@
 """Cached computations shared by the pages, under one byte budget.
 
-Everything cached here (parsed texts, traces, step figures, figure pages, step
-tables) lives in one :class:`BoundedCache`: a process-wide store shared by
+Everything cached here (parsed texts, cases, traces, step figures, figure pages,
+step tables) lives in one :class:`BoundedCache`: a process-wide store shared by
 every session, with
 
 * a byte budget (:data:`MAX_CACHE_BYTES`, env ``SCATTER_CACHE_MB``): each entry is
@@ -18,7 +18,13 @@ every session, with
   operator refuses, costs its work once; the same ``ScatterError`` is raised
   again from the cache.
 
-Any cached builder uses it through the :func:`bounded` decorator. Cached values
+Any cached builder uses it through the :func:`bounded` decorator. A page's inputs (an
+example or three texts, and the attributes) become a :class:`scatter_core.Case` once
+(:func:`case_for`); everything built from a case (its trace, step figures, step table) is
+keyed by the case's own key (:func:`by_case`), so the same case typed as text or picked
+as an example shares one trace. A case's tensors are the entries of its parsed texts or of
+its example's inputs, so a large example opened with several attribute sets is counted
+once (each case counts its plan), and its cases go with it. Cached values
 are shared read-only objects (a trace's arrays are read-only, ``state_at``
 returns fresh arrays), so a step change never copies a 50 MB tensor.
 """
@@ -28,7 +34,6 @@ from __future__ import annotations
 import ctypes
 import functools
 import gc
-import hashlib
 import os
 import sys
 import threading
@@ -350,21 +355,29 @@ def _start_sweeper() -> None:
             _sweeper.start()
 
 
-def bounded(shared: tuple = (), grows: bool = False, store: BoundedCache | None = None):
+def bounded(shared: tuple = (), grows: bool = False, store: BoundedCache | None = None, key=None):
     """Decorator: memoize a function in the byte-bounded store (``STORE`` unless given), keyed by its
-    qualified name and arguments (which must be hashable). ``shared``: types of cached values the
-    result may hold (a trace), measured in their own entries; ``grows=True`` for results that fill
-    caches of their own after being stored (a StepFigure's frame windows), re-measured as they are used."""
+    qualified name and arguments (which must be hashable), or by its name and ``key(*args, **kwargs)``
+    when given (:func:`by_case`). ``shared``: types of cached values the result may hold (a trace),
+    measured in their own entries; ``grows=True`` for results that fill caches of their own after being
+    stored (a StepFigure's frame windows), re-measured as they are used."""
     def wrap(fn):
         name = f"{fn.__module__}.{fn.__qualname__}"
 
         @functools.wraps(fn)
         def cached(*args, **kwargs):
-            key = (name, args, tuple(sorted(kwargs.items())))
-            return (store or STORE).get(key, lambda: fn(*args, **kwargs), shared=shared, grows=grows)
+            parts = key(*args, **kwargs) if key is not None else (args, tuple(sorted(kwargs.items())))
+            return (store or STORE).get((name, *parts), lambda: fn(*args, **kwargs), shared=shared, grows=grows)
 
         return cached
     return wrap
+
+
+def by_case(case: sc.Case, *options, **named) -> tuple:
+    """The key of a builder whose first argument is a :class:`scatter_core.Case`: the case's own key
+    (its operator, attributes and a digest of its tensors, not the arrays) and the other arguments.
+    The same case reached two ways (typed as text, picked as an example) shares one entry."""
+    return (case.key, options, tuple(sorted(named.items())))
 
 
 # -- the cached builders ------------------------------------------------------------------------------------
@@ -397,39 +410,56 @@ def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None, op: s
         spec = sc.OPERATORS.get(op)
         return tuple(parse_text(name, text) if spec is None else parse_input(spec, name, text, parse_text)
                      for name, text in zip(("data", "indices", "updates"), texts))
-    ex = spec_examples.by_id(example_id)
-    return ex.data, ex.indices, ex.updates
-
-
-def trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
-    """The trace of one case; raises ScatterError for invalid input (cached like a trace)."""
-    for name, text in zip(("data", "indices", "updates"), texts or ()):
-        _refuse_oversized(name, text)
-    return _trace_for(op, example_id, texts, attrs)
-
-
-@bounded(grows=True)  # a trace computes some views lazily (cached properties)
-def _trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
-    data, indices, updates = inputs_for(example_id, texts, op)
-    return sc.trace(op, data, indices, updates, **dict(attrs))
-
-
-@bounded(shared=(sc.Trace,), grows=True)
-def step_figure(op: str, example_id: str | None, texts, attrs: tuple, follow: bool, pins: tuple,
-                panel_axis: int | None = None) -> StepFigure:
-    return StepFigure(trace_for(op, example_id, texts, attrs), pinned=dict(pins), follow=follow,
-                      panel_axis=panel_axis)
+    return tuple(_example_input(example_id, role) for role in ("data", "indices", "updates"))
 
 
 @bounded()
-def step_table_csv(op: str, example_id: str | None, texts, attrs: tuple) -> str:
+def _example_input(example_id: str, role: str) -> np.ndarray | None:
+    """One input of an example, read-only, in an entry of its own: the cases built from it hold this
+    very array, so the store counts its bytes once, here, however many attribute sets use it."""
+    arr = getattr(spec_examples.by_id(example_id), role)
+    if arr is None:
+        return None
+    view = arr.view()
+    view.flags.writeable = False
+    return view
+
+
+def case_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Case:
+    """The checked :class:`scatter_core.Case` of an example or three texts with the attributes ``attrs``
+    (``(name, value)`` pairs), built once per (op, example_id, texts, attrs) with its key; raises
+    ScatterError for invalid input (cached like a case)."""
+    for name, text in zip(("data", "indices", "updates"), texts or ()):
+        _refuse_oversized(name, text)
+    return _case_for(op, example_id, texts, attrs)
+
+
+@bounded(shared=(np.ndarray,))  # its inputs are the entries of parsed texts or example inputs
+def _case_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Case:
+    data, indices, updates = inputs_for(example_id, texts, op)
+    case = sc.case(op, data, indices, updates, **dict(attrs))
+    case.key  # noqa: B018 - computed once, here: it hashes the tensors, and every lookup below reads it
+    return case
+
+
+@bounded(grows=True, key=by_case)  # a trace computes some views lazily (cached properties)
+def trace_of(case: sc.Case) -> sc.Trace:
+    """The trace of ``case``, once per case key."""
+    return case.trace()
+
+
+def trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Trace:
+    """The trace of one case (see :func:`case_for`); raises ScatterError for invalid input."""
+    return trace_of(case_for(op, example_id, texts, attrs))
+
+
+@bounded(shared=(sc.Trace,), grows=True, key=by_case)
+def step_figure(case: sc.Case, follow: bool, pins: tuple, panel_axis: int | None = None) -> StepFigure:
+    return StepFigure(trace_of(case), pinned=dict(pins), follow=follow, panel_axis=panel_axis)
+
+
+@bounded(key=by_case)
+def step_table_csv(case: sc.Case) -> str:
     import pandas as pd
 
-    t = trace_for(op, example_id, texts, attrs)
-    return pd.DataFrame(t.step_table()).to_csv(index=False)
-
-
-def case_key(op: str, example_id: str | None, texts, attrs: tuple) -> str:
-    """A short stable id of a case, for widget keys."""
-    h = hashlib.sha1(repr((op, example_id, texts, attrs)).encode()).hexdigest()
-    return h[:12]
+    return pd.DataFrame(trace_of(case).step_table()).to_csv(index=False)

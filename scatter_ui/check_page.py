@@ -18,7 +18,7 @@ import streamlit as st
 
 import scatter_core as sc
 import spec_examples
-from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, versions_accepting
+from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, choices_accepting, versions_accepting
 
 from . import attribute_inputs, cache, exports_panel, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
@@ -284,9 +284,10 @@ class CheckPage:
         except sc.ScatterError as exc:
             st.error(error_text(exc), icon="🛑")
             if exc.argument != "expected":
-                for hint in versions_accepting(op, arrays["data"], arrays["indices"], arrays["updates"],
-                                               arrays["expected"], rtol=rtol, atol=atol, **attrs):
-                    st.info(md(hint.message), icon="💡")
+                for accepting in (choices_accepting, versions_accepting):  # another mode, then another version
+                    for hint in accepting(op, arrays["data"], arrays["indices"], arrays["updates"],
+                                          arrays["expected"], rtol=rtol, atol=atol, **attrs):
+                        st.info(md(hint.message), icon="💡")
             return
         self.verdict(report)
         self.comparison(report)
@@ -316,10 +317,11 @@ class CheckPage:
     def diagnoses(self, report, spec) -> None:
         st.subheader("Likely mistake")
         if not report.diagnoses:
+            choices = "".join(f"every other {a.name}, " for a in spec.attributes if a.choices)
             st.info("No alternative reading reproduces your expected output. Tried: every other reduction, "
-                    "use_init_val flipped, every other axis, first-write-wins for duplicates, other handling of "
-                    "negative indices, the other families' reading of the indices, the neighbouring versions and "
-                    "truncated integer means. Check the chains below cell by cell.")
+                    f"use_init_val flipped, every other axis, {choices}first-write-wins for duplicates, other "
+                    "handling of negative indices, the other families' reading of the indices, the neighbouring "
+                    "versions and truncated integer means. Check the chains below cell by cell.")
             return
         st.caption("Each of these readings gives exactly your expected output:")
         for d in report.diagnoses:

@@ -212,7 +212,8 @@ class ExplorerPage:
         try:
             attrs = tuple((a.name, attribute_inputs.core_value(a, v)) for a, (_, v) in zip(spec.attributes, attrs))
             # (attrs: the values scatter_core takes, by the attributes' own names)
-            trace = cache.trace_for(op, None if edited else ex_id, texts, attrs)
+            case = cache.case_for(op, None if edited else ex_id, texts, attrs)
+            trace = cache.trace_of(case)
         except sc.ScatterError as exc:
             if example is not None and not edited and large.too_large(example):
                 step = self.large_example(example, op)
@@ -231,8 +232,8 @@ class ExplorerPage:
         follow = bool(ss.get(self.k("follow"), True))
         pins = tuple(sorted(ss.get(self.k("pins"), {}).items())) if not follow else ()
         panel_axis = self.panel_axis_control(trace.data.ndim)
-        sf = cache.step_figure(op, None if edited else ex_id, texts, attrs, follow, pins, panel_axis)
-        view = cache.case_key(op, None if edited else ex_id, texts, attrs) + f":{follow}:{pins}:{panel_axis}"
+        sf = cache.step_figure(case, follow, pins, panel_axis)
+        view = f"{case.key}:{follow}:{pins}:{panel_axis}"
         player(sf.figure(step), key=self.k("player"), view=view, step=step, name=f"{op}-{ex_id}",
                on_step=self._set_step, on_cell=self._set_cell)
         self.cell_chain(sf, trace, step, view)
@@ -244,7 +245,7 @@ class ExplorerPage:
         out_view = sf.views_for(step)[2]
         if out_view.windowed:
             self.large_view(trace, out_view, step, follow)
-        panels.step_log(trace, step, lambda: cache.step_table_csv(op, None if edited else ex_id, texts, attrs))
+        panels.step_log(trace, step, lambda: cache.step_table_csv(case))
         from .exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
         render_for_trace(trace, self.k("exports"))
         crosscheck_panel(op, trace.data, trace.indices if trace.indices_given else None, trace.updates, attrs,

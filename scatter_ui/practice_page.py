@@ -534,11 +534,12 @@ def choice_mode(ex: sp.Exercise, eid: str) -> None:
     show_inputs(ex, k(f"fig-in:{eid}"))
     options = sp.choices(ex)
     st.markdown("**Which output is right?**")
-    cols = st.columns(min(len(options), 2))
-    for i, c in enumerate(options):
-        with cols[i % len(cols)]:
-            st.markdown(f"**{LETTERS[i]}**")
-            st.code(grid_text(c.output), language=None)
+    for first in range(0, len(options), 2):  # one row of columns per pair: a phone stacks them A, B, C, D
+        cols = st.columns(2)
+        for i, c in enumerate(options[first:first + 2], start=first):
+            with cols[i - first]:
+                st.markdown(f"**{LETTERS[i]}**")
+                st.code(grid_text(c.output), language=None)
     pick = st.radio("Your answer", [LETTERS[i] for i in range(len(options))], horizontal=True, index=None,
                     key=k(f"pick:{eid}"))
     fb_key = k(f"mc-fb:{eid}")
@@ -585,7 +586,9 @@ def render_page() -> None:
     in_set = st.session_state[k("set")]
     where = f"set {in_set[0]}, exercise {seed % 1000 + 1} of {in_set[2]}" if in_set else f"exercise {seed}"
     st.subheader(f"Level {level} · {where} · {ex.op}")
-    st.caption(md(f"{sp.LEVELS[level]}. Attributes: {ex.attrs_text}.") + f" [{md(ex.op)} spec ↗]({ex.spec.url})")
+    about = ex.topic or sp.LEVELS[level]  # what this exercise practises (a family's recipe may say it better)
+    st.caption(md(f"{about[:1].upper()}{about[1:]}. Attributes: {ex.attrs_text}.")
+               + f" [{md(ex.op)} spec ↗]({ex.spec.url})")
     mode = st.session_state[k("mode")]
     {"Step by step": step_mode, "Whole output": output_mode, "Multiple choice": choice_mode}[mode](ex, eid)
 

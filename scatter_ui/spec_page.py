@@ -265,8 +265,9 @@ def erratum_card(er) -> None:
         with left:
             if arrays is not None:
                 printed, gives = arrays
-                differ = ~(printed == gives) & ~(np.isnan(printed) & np.isnan(gives)
-                                                 if printed.dtype.kind == "f" else False)
+                differ = printed != gives
+                if printed.dtype.kind == "f":
+                    differ &= ~(np.isnan(printed) & np.isnan(gives))  # NaN printed where NaN is given agrees
                 st.caption(f"{int(differ.sum())} of {gives.size} cells differ (outlined)"
                            + (f"; the slices that differ, of {printed.shape}" if printed.ndim > 2 else "") + ".")
                 st.plotly_chart(erratum_figure(printed, gives, differ), key=f"erratum-{er.id}",

@@ -25,6 +25,16 @@ def open_practice(pg, server, query: str) -> None:
     settle(pg)
 
 
+def practice_page(browser, server, query: str, width: int = 1400, height: int = 1000):
+    """A new browser context on the Practice page at ``query``: (context, page, the page errors seen)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    open_practice(pg, server, query)
+    return ctx, pg, errors
+
+
 def output_cell_centre(pg, row: int, col: int) -> tuple[float, float]:
     """Screen position of output[row, col] on the player's figure (the third subplot), from plotly's own axes."""
     return tuple(pg.evaluate(
@@ -98,11 +108,7 @@ def test_whole_output_typed_into_the_grid(server, browser):
     seed, level = 2, 3
     ex = sp.make_exercise(seed, level)
     assert ex.data.ndim == 1
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1600})
-    pg = ctx.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    open_practice(pg, server, f"seed={seed}&level={level}&mode=Whole+output")
+    ctx, pg, errors = practice_page(browser, server, f"seed={seed}&level={level}&mode=Whole+output", 1400, 1600)
     grid = pg.locator("[data-testid=stDataFrame]").first
     grid.scroll_into_view_if_needed()
     settle(pg)
@@ -139,5 +145,28 @@ def test_practice_screenshots(server, browser, width, height, mode):
     pg.wait_for_timeout(800)
     name = mode.lower().replace(" ", "-")
     pg.screenshot(path=str(SCREENSHOTS / f"practice-{name}-{width}x{height}.png"))
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("op, seed", [("TensorScatter-24", 0), ("SliceScatter-15", 1)])
+def test_newest_operators_step_clicked_on_the_player(server, browser, op, seed):
+    """A KV-cache write and a strided-slice write predicted by clicking the output cell (level 1, rank 2)."""
+    ex = sp.make_exercise(seed, 1, op)
+    assert ex.data.ndim == 2
+    ctx, pg, errors = practice_page(browser, server, f"seed={seed}&level=1&op={op}")
+    pg.get_by_text(f"Level 1 · exercise {seed} · {op}").first.wait_for(timeout=30_000)
+    for k in range(2):
+        pg.get_by_text(f"Step {k + 1} of {ex.steps}").first.wait_for(timeout=30_000)
+        click_cell(pg, tuple(int(v) for v in ex.trace.target_cells(k)[0]))
+        pg.locator("input[aria-label='Value after the step']").fill(str(ex.trace.after[k][0]))
+        pg.get_by_role("button", name="Check").click()
+        settle(pg)
+        pg.get_by_text("Right: target and value.").first.wait_for(timeout=30_000)
+        assert ex.trace.describe(k) in pg.locator("[data-testid=stMain]").inner_text()
+        if k == 0:
+            pg.screenshot(path=str(SCREENSHOTS / f"practice-{op}-right.png"), full_page=True)
+        pg.get_by_role("button", name="Next step ▶").click()
+        settle(pg)
     assert errors == []
     ctx.close()

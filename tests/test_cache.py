@@ -177,6 +177,58 @@ def test_using_a_value_that_holds_a_cached_one_keeps_that_one_alive_and_measured
     assert store.bytes == store.measured_bytes() and store.bytes >= 3 * MB  # what the figure filled is counted
 
 
+def test_the_same_case_typed_as_text_or_picked_as_an_example_builds_one_trace(monkeypatch):
+    import spec_examples
+    from scatter_ui.controls import tensor_text
+
+    cache.STORE.clear()
+    built = []
+    real_trace = sc.Case.trace
+    monkeypatch.setattr(sc.Case, "trace", lambda self: built.append(self.key) or real_trace(self))
+    ex = spec_examples.by_id("onnx-scatterelements-18-example-2")
+    attrs = (("axis", 1), ("reduction", "add"))
+    texts = tuple(tensor_text(a) for a in ex.inputs)
+    picked = cache.trace_for(ex.op, ex.id, None, attrs)
+    typed = cache.trace_for(ex.op, None, texts, attrs)
+    assert typed is picked and len(built) == 1  # two ways in, two cases, one trace
+    by_text, by_example = cache.case_for(ex.op, None, texts, attrs), cache.case_for(ex.op, ex.id, None, attrs)
+    assert by_text is not by_example and by_text.key == by_example.key
+    figure = cache.step_figure(by_text, True, ())
+    assert cache.step_figure(by_example, True, ()) is figure and figure.trace is picked
+    assert cache.step_figure(by_example, False, ((0, 1),)) is not figure  # the figure's own options count
+    assert cache.step_table_csv(by_example) is cache.step_table_csv(by_text)
+    assert cache.step_table_csv(by_text).splitlines()[0].startswith("step,")
+    other = cache.trace_for(ex.op, ex.id, None, (("axis", 1), ("reduction", "mul")))
+    assert other is not picked and len(built) == 2
+    assert len(built) == len(set(built)) == 2  # no trace was built twice
+    # the store still accounts for what it keeps: the figure's trace counted once, in its own entry
+    assert abs(cache.STORE.measured_bytes() - cache.STORE.bytes) <= 64 * 1024
+
+
+def test_an_examples_inputs_are_counted_once_however_many_cases_use_them():
+    import spec_examples
+
+    cache.STORE.clear()
+    ex = spec_examples.by_id("ov-scatter-elements-update-12-example-6")  # data: 48 MB
+    cases = [cache.case_for(ex.op, ex.id, None, (("axis", 0), ("reduction", r))) for r in ("sum", "max", "mean")]
+    assert all(c.data is cases[0].data for c in cases)  # one read-only array, in an entry of its own
+    assert ex.data.nbytes <= cache.STORE.bytes < 1.5 * ex.data.nbytes
+    assert abs(cache.STORE.measured_bytes() - cache.STORE.bytes) <= 64 * 1024  # small objects resize as used
+    cache.STORE._drop(("scatter_ui.cache._example_input", (ex.id, "data"), ()))
+    assert not any(k[0] == "scatter_ui.cache._case_for" for k in cache.STORE._entries)  # they went with it
+
+
+def test_a_refused_case_is_cached_and_refused_again_without_a_trace(monkeypatch):
+    cache.STORE.clear()
+    monkeypatch.setattr(sc.Case, "trace", lambda self: pytest.fail("a refused case has no trace"))
+    texts = ("[[1.0, 2.0]]", "[[0, 5]]", "[[3.0, 4.0]]")  # index 5 on an axis of 2
+    for _ in range(2):
+        with pytest.raises(sc.ScatterError, match="indices") as info:
+            cache.trace_for("ScatterElements-18", None, texts, (("axis", 1),))
+        assert info.value.argument == "indices"
+    assert cache.STORE.stats()["entries"] == 4  # three parsed texts and the refused case
+
+
 LARGE_CASES = [  # the sequence: Example 6 with three reductions, the ScatterNDUpdate-15 layer with three
     ("elements", "ScatterElementsUpdate-12", "ov-scatter-elements-update-12-example-6", r) for r in ("sum", "max", "mean")
 ] + [("nd", "ScatterNDUpdate-15", "ov-scatter-nd-update-15-xml-example-5", r) for r in ("sum", "max", "min")]

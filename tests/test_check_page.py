@@ -166,6 +166,16 @@ def test_refused_inputs_point_to_a_version_that_accepts_them():
     assert any("ScatterElementsUpdate-12" in shown(i.value) and "accepts them" in shown(i.value) for i in at.info)
 
 
+def test_refused_inputs_point_to_the_other_mode_that_accepts_them():
+    at = open_check()
+    set_case(at, "TensorScatter-24", data="[[[0], [1], [2], [3]], [[4], [5], [6], [7]]]", indices="[3, 1]",
+             updates="[[[10], [11]], [[20], [21]]]", expected="[[[11], [1], [2], [10]], [[4], [20], [21], [7]]]")
+    (err,) = at.error  # linear mode (the default): batch entry 0 would write past the end
+    assert "past the end" in shown(err.value)
+    hints = [shown(i.value) for i in at.info]
+    assert any("refuses these inputs with mode='linear', but mode='circular' accepts them" in h for h in hints), hints
+
+
 def test_explorer_says_a_huge_case_is_too_large_to_export():
     at = app_on("app_pages/elements_family.py", 300)
     at.query_params.update({"op": "ScatterElementsUpdate-12", "example": "ov-scatter-elements-update-12-example-6"})

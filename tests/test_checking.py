@@ -297,6 +297,45 @@ def test_versions_accepting_refused_inputs():
     assert versions_accepting("ScatterElementsUpdate-3", [1, 2, 3, 4], [-1], [9], [9, 2, 3, 4], axis=0) == []
 
 
+# TensorScatter-24: batch entry 0 writes 2 rows at position 3 of a cache of 4 (runs past the end)
+TS_PAST = np.arange(8, dtype=np.float32).reshape(2, 4, 1)
+TS_UPDATE = np.array([[[10], [11]], [[20], [21]]], dtype=np.float32)
+TS_WRITE = np.array([3, 1])
+
+
+def test_choices_accepting_names_the_other_mode():
+    from scatter_core.checking import choices_accepting
+
+    circular = sc.scatter("TensorScatter-24", TS_PAST, TS_WRITE, TS_UPDATE, mode="circular")
+    assert circular.ravel().tolist() == [11, 1, 2, 10, 4, 20, 21, 7]  # row 3, then wrapped to row 0
+    with pytest.raises(sc.ScatterError, match="past the end"):
+        sc.check_expected("TensorScatter-24", TS_PAST, TS_WRITE, TS_UPDATE, circular, mode="linear")
+    (hint,) = choices_accepting("TensorScatter-24", TS_PAST, TS_WRITE, TS_UPDATE, circular, axis=-2, mode="linear")
+    assert hint.kind == "mode" and dict(hint.change) == {"mode": "circular"}
+    assert dict(hint.attrs) == {"axis": -2, "mode": "circular"}
+    assert "mode='linear'" in hint.message and "mode='circular' accepts them" in hint.message
+    # another expected output, or an operator whose other choices refuse too: nothing to say
+    assert choices_accepting("TensorScatter-24", TS_PAST, TS_WRITE, TS_UPDATE, TS_PAST, mode="linear") == []
+    assert choices_accepting("ScatterElementsUpdate-3", [1, 2, 3, 4], [-1], [9], [1, 2, 3, 9], axis=0) == []
+    assert choices_accepting("NoSuchOp-1", [1], [0], [2], [2]) == []
+
+
+def test_the_choice_alternative_offers_every_other_value_of_each_choice_attribute():
+    from scatter_core.checking import alt_choice
+
+    case = sc.case("TensorScatter-24", TS_PAST, np.array([1, 0]), TS_UPDATE, mode="circular")
+    ((kind, attrs, message, compute),) = alt_choice(case, case.trace())
+    assert kind == "mode" and attrs == {"mode": "linear"}
+    assert message == "Your expected output is what mode='linear' gives (you chose mode='circular')."
+    assert compute().tolist() == case.run().tolist()  # no wrap-around: both modes agree
+    wrapping = sc.case("TensorScatter-24", TS_PAST, TS_WRITE, TS_UPDATE, mode="circular")
+    ((_, _, _, compute),) = alt_choice(wrapping, wrapping.trace())
+    with pytest.raises(sc.ScatterError):  # where the modes differ, linear refuses (diagnose skips it)
+        compute()
+    plain = sc.case("ScatterElements-18", [1, 2], [0], [5], axis=0)
+    assert list(alt_choice(plain, plain.trace())) == []  # no choice attribute (reduction has its own)
+
+
 def test_printed_spec_outputs_match_exactly_unless_an_erratum_says_otherwise():
     import spec_examples
 

@@ -6,6 +6,8 @@
   overlapping, strided and small arrays;
 * the threshold is read from glibc itself (a ``GLIBC_TUNABLES`` override shows), and every way
   of failing to read it falls back to chunks;
+* ``copy_later`` copies while the caller works and is done when ``finish()`` returns; outputs of
+  one source are filled piece by piece from the first (same bytes);
 * a forked child can still copy (the parent's pool threads don't exist there).
 """
 
@@ -21,8 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scatter_core import copying
-from scatter_core.copying import (CHUNK_BYTES, PARALLEL_BYTES, STREAM_MARGIN, copy_into, copy_plan,
-                                  parse_tunables, run_plan)
+from scatter_core.copying import (CHUNK_BYTES, PARALLEL_BYTES, STREAM_MARGIN, copy_into, copy_later,
+                                  copy_plan, parse_tunables, run_plan)
 from tests.skipping import skip_or_fail
 
 MiB = 2**20
@@ -114,6 +116,33 @@ def test_run_plan_on_one_thread_and_empty_plans():
     assert copy_plan(0, 4, 2, 0x6300000) == []
 
 
+@pytest.mark.parametrize("fan_out", [7 * 4096, 3 * MiB, 64 * MiB])  # pieces: odd, within a chunk, a whole chunk
+def test_copy_later_copies_while_the_caller_works_and_fans_one_source_out(monkeypatch, fan_out):
+    monkeypatch.setattr(copying, "workers", lambda: 2)
+    monkeypatch.setattr(copying, "FAN_OUT_BYTES", fan_out)
+    src = (np.arange(20 * MiB // 4 + 13) % 1009).astype(np.float32)
+    other = np.arange(PARALLEL_BYTES // 8 + 5, dtype=np.int64)
+    outs = [np.zeros_like(src), np.zeros_like(src), np.zeros_like(other)]
+    small, small_out = np.arange(10, dtype=np.int16), np.zeros(10, dtype=np.int16)
+    strided = np.arange(40).reshape(4, 10)[:, ::2]
+    strided_out = np.empty(strided.shape, strided.dtype)
+    finish = copy_later([(outs[0], src), (outs[1], src), (outs[2], other), (small_out, small),
+                         (strided_out, strided)])
+    assert small_out.tolist() == small.tolist() and strided_out.tolist() == strided.tolist()  # made at once
+    finish()
+    assert outs[0].tobytes() == outs[1].tobytes() == src.tobytes() and outs[2].tobytes() == other.tobytes()
+    finish()  # calling it again is harmless
+
+
+def test_copy_later_on_one_core_or_with_nothing_to_share_copies_at_once(monkeypatch):
+    monkeypatch.setattr(copying, "workers", lambda: 1)
+    src = np.arange(PARALLEL_BYTES // 4 + 1, dtype=np.float32)
+    out = np.zeros_like(src)
+    copy_later([(out, src)])  # before finish(): nothing is left to do
+    assert out.tobytes() == src.tobytes()
+    copy_later([])()
+
+
 def test_parse_tunables():
     listing = ("glibc.cpu.x86_rep_movsb_threshold: 0x840 (min: 0x200, max: 0xffffffffffffffff)\n"
                "glibc.cpu.x86_non_temporal_threshold: 0x6300000 (min: 0x4040, max: 0xfffffffffffffff)\n")
@@ -156,7 +185,8 @@ def test_unreadable_threshold_means_chunks(fresh_threshold, monkeypatch, loader)
     assert all((b - a) * 4 <= CHUNK_BYTES for a, b in copy_plan(50 * 2**20, 4, 2, fresh_threshold()))
 
 
-def test_a_forked_child_can_still_copy():
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
+def test_a_forked_child_can_still_copy():  # forking a threaded process is the very case under test
     if not hasattr(os, "fork"):
         skip_or_fail("this platform has no fork")
     src = (np.arange(3 * PARALLEL_BYTES // 4) % 97).astype(np.float32)

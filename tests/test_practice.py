@@ -22,6 +22,8 @@ from scatter_practice.exercises import CASE_DRAWERS, COMBINING, LEVEL1_FAMILY
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = tuple(sp.LEVELS)
 SEEDS = range(200)
+NEW_FAMILIES = ("cache", "slice")  # the KV cache and the strided slice: no duplicates, no reduction
+NEW_OPS = tuple(s.name for s in sc.OPERATORS_LIST if s.family in NEW_FAMILIES)
 VOCABULARY = ("reduction", "use_init_val", "axis", "first-write-wins", "negative-index", "family", "version",
               "mean-truncated", "slice-as-element")
 
@@ -36,9 +38,11 @@ def has_duplicates(ex) -> bool:
 
 def summary(ex) -> dict:
     """Everything that defines an exercise, as plain JSON."""
-    return {"op": ex.op, "attrs": ex.attrs, "seed": ex.seed, "level": ex.level,
-            **{n: [str(a.dtype), a.tolist()] for n, a in (("data", ex.data), ("indices", ex.indices),
-                                                         ("updates", ex.updates), ("answer", ex.answer))}}
+    return {"op": ex.op, "attrs": {k: list(v) if isinstance(v, tuple) else v for k, v in ex.attrs.items()},
+            "seed": ex.seed, "level": ex.level,
+            **{n: None if a is None else [str(a.dtype), a.tolist()]
+               for n, a in (("data", ex.data), ("indices", ex.indices), ("updates", ex.updates),
+                            ("answer", ex.answer))}}
 
 
 # -- generation ------------------------------------------------------------------------------------
@@ -52,7 +56,8 @@ LEVEL_CHECKS = {
                    or (canonical(ex) == "mean" and ex.data.dtype.kind == "i")
                    or ex.trace.slice_size > 1),
     5: lambda ex: (ex.data.ndim == 3 and (has_duplicates(ex) or canonical(ex) != "none"
-                                          or "none" in ex.spec.duplicates_forbidden_with)),
+                                          or "none" in ex.spec.duplicates_forbidden_with
+                                          or ex.spec.family in NEW_FAMILIES)),  # no duplicates can occur there
 }
 
 
@@ -99,6 +104,7 @@ print(json.dumps([summary(sp.make_exercise(s, lv, op)) for s, lv, op in json.loa
 def test_same_seed_same_exercise_in_another_process():
     cases = [(s, lv, None) for lv in LEVELS for s in (0, 1, 17, 123456789)] + [(5, 3, "ScatterND-18"),
                                                                                  (9, 4, "ScatterElementsUpdate-12")]
+    cases += [(s, lv, op) for op in NEW_OPS for lv in (2, 4, 5) for s in (3, 98765)]
     here = [summary(sp.make_exercise(s, lv, op)) for s, lv, op in cases]
     for hashseed in ("0", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=hashseed)
@@ -198,6 +204,10 @@ def test_every_misconception_applies_at_some_level():
     for level in LEVELS:
         for seed in range(80):
             kinds |= set(sp.student_outputs(sp.make_exercise(seed, level)))
+    for op in NEW_OPS:  # op=None reaches these only at level 5
+        for level in sp.levels_for(op):
+            for seed in range(40):
+                kinds |= set(sp.student_outputs(sp.make_exercise(seed, level, op)))
     assert kinds == {m.kind for m in sp.MISCONCEPTIONS}
 
 
@@ -474,7 +484,7 @@ def test_worksheet_html_holds_n_exercises_and_n_answers():
     assert parser.blank_cells == sum(e.answer.size for e in exercises)
     assert "page-break-before: always" in parser.styles and "@media print" in parser.styles
     assert "<b>level 5</b>" not in doc and "&lt;b&gt;level 5&lt;/b&gt;" in doc  # escaped
-    assert doc.index('class="key"') > doc.rindex('class="exercise"')
+    assert doc.index('class="key"') > doc.rindex('class="exercise')  # "exercise" or "exercise long"
     for i, ex in enumerate(exercises, 1):
         assert f'id="exercise-{i}"' in doc and f'id="answer-{i}"' in doc
         assert ex.trace.describe(ex.steps - 1).replace("'", "&#x27;") in doc
@@ -511,7 +521,8 @@ def test_each_misconceptions_explorer_example_shows_it():
     for m in sp.MISCONCEPTIONS:
         example = spec_examples.by_id(m.example)
         t = sc.trace(example.op, example.data, example.indices, example.updates, **example.attrs)
-        ex = sp.Exercise(op=example.op, data=t.data, indices=t.indices, updates=t.updates, attrs=dict(t.attrs), seed=0,
+        indices = None if example.indices is None else t.indices  # a left-out input stays left out
+        ex = sp.Exercise(op=example.op, data=t.data, indices=indices, updates=t.updates, attrs=dict(t.attrs), seed=0,
                          level=5, trace=t, answer=t.output)
         out = m.student(ex)
         assert out is not None and not np.array_equal(out, t.output), m.kind

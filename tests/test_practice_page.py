@@ -151,7 +151,7 @@ def test_multiple_choice_right_and_wrong():
     options = sp.choices(ex)
     at = open_practice(seed=seed, level=level, mode="Multiple choice")
     shown = [c.value for c in at.code]
-    assert all(grid_text(c.output) in shown for c in options)
+    assert shown[:len(options)] == [grid_text(c.output) for c in options]  # in letter order, also when stacked
     pick = next(r for r in at.radio if r.label == "Your answer")
     right = LETTERS[next(i for i, c in enumerate(options) if c.correct)]
     pick.set_value(right).run()
@@ -262,15 +262,17 @@ def test_every_output_cell_can_be_clicked_in_every_frame():
     """The player reports a click by parsing the output cell's hover text 'output[i, j]...'."""
     from scatter_ui.practice_page import step_figure
 
-    for level in (1, 4, 5):
-        for seed in range(25):
-            ex = sp.make_exercise(seed, level)
-            for frame in range(ex.steps):
-                fig, _ = step_figure(ex, frame)
-                hover = [c for row in fig["data"][2]["customdata"] for c in row if c]
-                coords = {tuple(int(v) for v in re.match(r"output\[([^\]]*)\]", c).group(1).split(", "))
-                          for c in hover}
-                assert coords == {tuple(int(v) for v in p) for p in np.ndindex(*ex.answer.shape)}
+    cases = [(seed, level, None) for level in (1, 4, 5) for seed in range(25)]
+    cases += [(seed, level, op) for op in ("TensorScatter-24", "SliceScatter-15") for level in sp.levels_for(op)
+              for seed in range(8)]
+    for seed, level, op in cases:
+        ex = sp.make_exercise(seed, level, op)
+        for frame in range(ex.steps):
+            fig, _ = step_figure(ex, frame)
+            hover = [c for row in fig["data"][2]["customdata"] for c in row if c]
+            coords = {tuple(int(v) for v in re.match(r"output\[([^\]]*)\]", c).group(1).split(", "))
+                      for c in hover}
+            assert coords == {tuple(int(v) for v in p) for p in np.ndindex(*ex.answer.shape)}, (seed, level, op)
 
 
 def test_the_url_follows_the_exercise_on_screen():
@@ -290,9 +292,92 @@ def test_each_misconception_links_to_an_explorer_example_showing_it():
     from scatter_core import OPERATORS
     from scatter_ui.practice_page import explorer_link
 
-    paths = {"nd": "/nd", "elements": "/elements", "update": "/update"}
+    paths = {"nd": "/nd", "elements": "/elements", "update": "/update", "cache": "/tensor_scatter",
+             "slice": "/slice_scatter"}
     for m in sp.MISCONCEPTIONS:
         url = urlparse(explorer_link(m.kind))
         q = parse_qs(url.query)
         ex = spec_examples.by_id(q["example"][0])
         assert q["op"] == [ex.op] and url.path.endswith(paths[OPERATORS[ex.op].family])
+
+
+# -- the newest operators: TensorScatter-24 (KV cache) and SliceScatter-15 (strided slice) -------------------------
+NEW_CASES = [("TensorScatter-24", 4, "one-write-index", "/tensor_scatter"),
+             ("SliceScatter-15", 4, "negative-step-forward", "/slice_scatter")]
+
+
+def _moved_step(ex, kind):
+    """The first step whose target the misconception moves, and the cell it would write there."""
+    m = sp.BY_KIND[kind]
+    for k in range(ex.steps):
+        right = [tuple(int(v) for v in c) for c in ex.trace.target_cells(k)]
+        wrong = [c for c in m.step_cells(ex, k) if c not in right]
+        if wrong:
+            return k, wrong[0]
+    raise AssertionError(f"{kind} moves no step of {ex.op} seed {ex.seed}")
+
+
+@pytest.mark.parametrize("op, level, kind, path", NEW_CASES)
+def test_new_operator_step_mode_right_then_a_named_misconception(op, level, kind, path):
+    seed = next(s for s in range(30) if kind in sp.student_outputs(sp.make_exercise(s, level, op)))
+    ex = sp.make_exercise(seed, level, op)
+    t = ex.trace
+    k, wrong = _moved_step(ex, kind)
+    at = open_practice(seed=seed, level=level, op=op)
+    assert at.subheader[0].value == f"Level {level} · exercise {seed} · {op}"
+    assert ex.topic[:1].upper() + ex.topic[1:] in unescape(at.caption[1].value)  # what the exercise practises
+    for i in range(k):  # the steps before it, right
+        predict(at, tuple(int(v) for v in t.target_cells(i)[0]), t.after[i][0])
+        assert at.success[0].value == "Right: target and value."
+        assert figures(at)[0]["captions"][str(i + 1)] == t.describe(i)  # revealed on the player
+        button(at, "Next step ▶").click().run()
+    assert sp.step_question(ex, k) in [x.value for x in at.text]
+    predict(at, wrong, t.after[k][0])
+    assert at.error[0].value == "Not quite: the target cell."
+    (warning,) = at.warning
+    assert sp.BY_KIND[kind].title in unescape(warning.value) and f"({kind})" in unescape(warning.value)
+    assert f"{path}?" in warning.value  # the explorer example that shows it, on the family's own page
+    assert any(sp.BY_KIND[kind].title in unescape(m.value) and f"{path}?" in m.value for m in at.markdown)
+    assert f"Level {level}: {k} of {k + 1} right" in all_text(at)
+
+
+@pytest.mark.parametrize("op, level, kind, path", NEW_CASES)
+def test_new_operator_whole_output_right_and_wrong(op, level, kind, path):
+    seed = next(s for s in range(30) if kind in sp.student_outputs(sp.make_exercise(s, level, op)))
+    ex = sp.make_exercise(seed, level, op)
+    at = open_practice(seed=seed, level=level, op=op, mode="Whole output")
+    assert ex.prompt in [x.value for x in at.text]
+    type_output(at, grid_text(ex.answer))
+    assert at.success and "Right!" in at.success[0].value
+    wrong = sp.student_outputs(ex)[kind]
+    type_output(at, grid_text(wrong))
+    n = int((wrong != ex.answer).sum())
+    assert f"{n} of {ex.answer.size} cells are wrong" in at.error[0].value
+    assert [w for w in at.warning if sp.BY_KIND[kind].title in unescape(w.value) and f"{path}?" in w.value]
+    assert len([x for x in at.text if "you wrote" in x.value]) == n
+
+
+@pytest.mark.parametrize("op, level, kind, path", NEW_CASES)
+def test_new_operator_multiple_choice_offers_its_own_misconception(op, level, kind, path):
+    seed = next(s for s in range(30) if kind in [c.kind for c in sp.choices(sp.make_exercise(s, level, op))])
+    ex = sp.make_exercise(seed, level, op)
+    options = sp.choices(ex)
+    at = open_practice(seed=seed, level=level, op=op, mode="Multiple choice")
+    i = next(i for i, c in enumerate(options) if c.kind == kind)
+    next(r for r in at.radio if r.label == "Your answer").set_value(LETTERS[i]).run()
+    button(at, "Check").click().run()
+    right = LETTERS[next(j for j, c in enumerate(options) if c.correct)]
+    assert at.error[0].value == f"{LETTERS[i]} is not it; the right output is {right}."
+    assert any(sp.BY_KIND[kind].title in unescape(w.value) for w in at.warning)
+
+
+def test_new_operators_are_offered_and_a_left_out_input_is_said():
+    at = open_practice(seed=0, level=1)
+    ops = at.selectbox(key="practice:op").options
+    assert "TensorScatter-24" in ops and "SliceScatter-15" in ops
+    at.selectbox(key="practice:level").set_value(3).run()
+    assert "TensorScatter-24" not in at.selectbox(key="practice:op").options  # no reduction: no level 3
+    seed = next(s for s in range(60) if sp.make_exercise(s, 2, "TensorScatter-24").indices is None)
+    at = open_practice(seed=seed, level=2, op="TensorScatter-24")
+    question = sp.step_question(sp.make_exercise(seed, 2, "TensorScatter-24"), 0)
+    assert question in [x.value for x in at.text] and "left out" in question
