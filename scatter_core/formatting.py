@@ -6,7 +6,8 @@
   ``unique=True`` on the typed scalar. Positional notation for magnitudes in
   [1e-4, 1e16) (``98765.43``, never ``1e+05``), scientific outside, as Python's ``repr``.
 * ``width``: at most that many characters for a narrow cell. A float drops significant
-  digits until it fits (the exact text belongs in the hover); text that cannot fit
+  digits until it fits (the exact text belongs in the hover), the exponent written short
+  if need be (``7e-4``); text that cannot fit
   (an integer too long, a float that fits in no precision) becomes ``""`` so that a cell
   never shows overlapping or misleading digits.
 
@@ -14,6 +15,8 @@ Pure: NumPy only.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -53,13 +56,18 @@ def _float_text(x: np.floating, precision: int | None = None) -> str:
     return np.format_float_scientific(x, precision=max(precision - 1, 0), unique=False, trim="-")
 
 
+def _compact_exponent(sci: str) -> str:
+    """``7e-04`` -> ``7e-4``, ``1.5e+05`` -> ``1.5e5``: the same number in fewer characters, for a narrow cell."""
+    return re.sub(r"e([+-])0*(\d)", lambda m: "e" + ("-" if m.group(1) == "-" else "") + m.group(2), sci)
+
+
 def _shorten(x: np.floating, width: int, digits: int | None = None) -> str:
     """``x`` in at most ``width`` characters and ``digits`` significant digits, as many as fit, else ''."""
     top = np.finfo(x.dtype).precision + 2
     for precision in range(min(top, digits or top), 0, -1):
         # positional text of a large or tiny number may fit only in scientific notation
         sci = np.format_float_scientific(x, precision=max(precision - 1, 0), unique=False, trim="-")
-        for text in (_float_text(x, precision), sci):
+        for text in (_float_text(x, precision), sci, _compact_exponent(sci)):
             if len(text) <= width and np.isfinite(float(text)):  # 1.5e308 never rounds to "2e+308"
                 return text
     return ""

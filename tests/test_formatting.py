@@ -80,6 +80,14 @@ def test_width_keeps_significant_digits_and_drops_what_cannot_fit():
     assert fmt_value(np.float32(1.1), width=4) == "1.1"
 
 
+def test_a_narrow_cell_gets_the_exponent_written_short():
+    # a 4-character cell of the ScatterNDUpdate-3 layer example was blank: "7e-04" is 5 characters
+    assert fmt_value(np.float32(0.0007341504), width=4) == "7e-4"
+    assert fmt_value(np.float32(0.0007341504), width=5) == "7e-04"  # the usual form where it fits
+    assert fmt_value(np.float64(-2.5e-7), width=5) == "-2e-7"  # round half to even, as NumPy prints it
+    assert fmt_value(np.float64(4.2e12), width=4) == "4e12"
+
+
 def test_fmt_values_names_how_many():
     assert fmt_values(np.array([1.1, 2.2], np.float32)) == "[1.1, 2.2]"
     assert fmt_values(np.arange(20), limit=2) == "[0, 1, … (20 values)]"
