@@ -112,7 +112,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np
             b = int(batch_of_prefix[p])
             notes.append(PlanNote(
                 "circular-wrap", "info",
-                f"the writes of {int(wrapped.any(axis=1).sum())} of {n_prefix} prefix(es) run past the end of the "
+                f"The writes of {int(wrapped.any(axis=1).sum())} of {n_prefix} prefix(es) run past the end of the "
                 f"sequence axis (length {max_len}) and continue at position 0; the first is "
                 f"{spec.input_name('indices')}[{b}] = {int(w[b])} at sequence position {s}, written to position "
                 f"{int(pos[p, s])}.", topic="circular-wrap"))
