@@ -414,7 +414,7 @@ CACHE_TOPICS = MappingProxyType({
 SLICE_TOPICS = MappingProxyType({
     1: "a strided slice with a positive step",
     2: "negative start or stop, and slices of another axis",
-    4: "negative steps and start or stop beyond the ends",
+    4: "negative steps, or a start or stop beyond the ends (clamped to them)",
     5: "mixed: a slice of a rank-3 tensor along one or more axes",
 })
 
