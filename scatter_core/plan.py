@@ -39,6 +39,9 @@ class Plan:
     # the indices the loop reads, when the planner made them (an optional indices input left out, e.g.
     # zeros); None: the given indices (or none at all, for a family that reads no indices)
     indices: np.ndarray | None = None
+    # (n,) bool: the step's position ran past the end of its axis and came back to the start
+    # (TensorScatter's circular mode); None: no step of this plan wraps
+    wrapped: np.ndarray | None = None
 
     @property
     def n_steps(self) -> int:

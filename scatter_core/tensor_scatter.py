@@ -116,6 +116,8 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np
                 f"sequence axis (length {max_len}) and continue at position 0; the first is "
                 f"{spec.input_name('indices')}[{b}] = {int(w[b])} at sequence position {s}, written to position "
                 f"{int(pos[p, s])}.", topic="circular-wrap"))
+    started = np.repeat(w[batch_of_prefix], seq) + np.tile(np.arange(seq, dtype=np.int64), n_prefix)
+    steps_wrapped = started != pos.reshape(n)  # the write index plus the sequence position, taken mod the length
     return Plan(
         loop_shape=tuple(prefix) + (seq,),
         targets=targets.reshape(n, inner),
@@ -128,6 +130,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np
         updates_shape=tuple(updates.shape),
         notes=tuple(notes),
         indices=indices if made else None,
+        wrapped=steps_wrapped if steps_wrapped.any() else None,
     )
 
 
@@ -153,6 +156,6 @@ def index_label(trace, i: int) -> str:
     s = trace.loop_position(i)[-1]
     max_len = trace.data.shape[axis]
     head = f"{spec.input_name('indices')}{fmt_pos((b,))} = {w}, sequence position {s}"
-    if w + s != pos:
+    if trace.wrapped(i):
         return head + f": cache position ({w} + {s}) mod {max_len} = {pos}, wrapped around"
     return head + f": cache position {w} + {s} = {pos}"

@@ -240,6 +240,10 @@ class Trace:
         """(k, rank) indices positions read by step i."""
         return unravel(self.plan.index_cells[i], self.indices.shape)
 
+    def wrapped(self, i: int) -> bool:
+        """Whether step i's position ran past the end of its axis and came back to the start (a circular write)."""
+        return self.plan.wrapped is not None and bool(self.plan.wrapped[i])
+
     def loop_position(self, i: int) -> tuple[int, ...]:
         return tuple(int(x) for x in np.unravel_index(i, self.plan.loop_shape)) if self.plan.loop_shape else ()
 

@@ -237,14 +237,11 @@ def short_label(label: str) -> str:
     return "[" + ", ".join(p.strip() for p in inner.split(",") if p.strip() != ":") + "]"
 
 
-WRAPPED = "wrapped around"  # how the trace's index label says a circular write went past the end
-
-
 def _wrap_arrow(trace, step: int, view: View) -> list[dict]:
-    """For a step whose write wrapped around (the trace's index label says so, e.g. TensorScatter's
-    circular mode), an arrow up the target's right edge from below the panel's last row: the
-    position ran past the end and came back to the start."""
-    if WRAPPED not in trace.index_label(step):
+    """For a step whose write wrapped around (``trace.wrapped``: TensorScatter's circular mode), an
+    arrow up the target's right edge from below the panel's last row: the position ran past the
+    end and came back to the start."""
+    if not trace.wrapped(step):
         return []
     rows, cols, visible = view.locate(trace.target_cells(step))
     if not visible.any():

@@ -48,6 +48,15 @@ def test_steps_follow_the_spec_loop_and_show_the_wrap():
     assert [f.kind for f in t.findings] == ["circular-wrap"]
     assert np.array_equal(t.state_at(1)[0, 3], [-1, -2]) and np.array_equal(t.state_at(1)[0, 0], [0, 1])
     assert np.array_equal(t.state_at(2)[0, 0], [-3, -4])  # the second step wrapped to position 0
+    assert [t.wrapped(i) for i in range(4)] == [False, True, False, False]  # what the views draw the arrow from
+
+
+def test_a_write_index_past_the_end_wraps_from_its_first_step_and_linear_mode_never_wraps():
+    t = sc.trace(OP, CACHE, np.array([5, 1]), UPDATE, mode="circular")  # 5 mod 4 = 1
+    assert [t.wrapped(i) for i in range(4)] == [True, True, False, False]
+    assert "(5 + 0) mod 4 = 1, wrapped around" in t.describe(0)
+    linear = sc.trace(OP, CACHE, np.array([1, 2]), UPDATE, mode="linear")
+    assert linear.plan.wrapped is None and not any(linear.wrapped(i) for i in range(len(linear)))
 
 
 def test_prefix_axes_before_the_sequence_axis_loop_outside():
