@@ -40,6 +40,20 @@ def require_or_skip(*names: str) -> None:
     skip_or_fail(f"not installed: {', '.join(missing)} (pip install -e '.[runtimes]')")
 
 
+FRAMEWORK_MODULES = {"PyTorch": "torch", "TensorFlow": "tensorflow", "JAX": "jax"}
+OPTIONAL_FRAMEWORKS = ("PyTorch", "TensorFlow")  # no project extra installs them (issue #17: a script checks them)
+
+
+def require_framework(framework: str) -> None:
+    """JAX is required (the `frameworks` extra: fails under CI=true when missing); PyTorch and
+    TensorFlow are optional: skipped where absent, checked by scripts/verify_frameworks.py where present."""
+    module = FRAMEWORK_MODULES[framework]
+    if framework not in OPTIONAL_FRAMEWORKS:
+        require_or_skip(module)
+    elif not _is_available(module):
+        pytest.skip(f"{framework} is not installed (scripts/verify_frameworks.py covers it where it is)")
+
+
 @pytest.fixture(scope="module")
 def server():
     """The app served by `streamlit run` on a free localhost port (browser tests)."""

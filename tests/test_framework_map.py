@@ -20,7 +20,7 @@ import pytest
 import framework_map as fm
 import scatter_core as sc
 from framework_map import differential
-from tests.conftest import require_or_skip
+from tests.conftest import require_framework, require_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -181,14 +181,9 @@ SNIPPET_RECORDS = {"JAX": ("jax.at.cache", "jax.at.slice"),
 @pytest.mark.parametrize("case", SNIPPET_CASES, ids=lambda c: c[0])
 def test_the_as_framework_export_of_the_new_versions_runs_and_reproduces_scatter_core(case, framework, tmp_path):
     """JAX in CI; PyTorch and TensorFlow where installed."""
-    import importlib.util
-
     import scatter_export as se
 
-    if framework == "JAX":
-        require_or_skip("jax")
-    elif importlib.util.find_spec({"PyTorch": "torch", "TensorFlow": "tensorflow"}[framework]) is None:
-        pytest.skip(f"{framework} is not installed")
+    require_framework(framework)
     op, data, indices, updates, attrs = case
     assert se.framework_unavailable_reason(framework, op, data, indices, updates, attrs) is None
     code = se.framework_snippet(framework, op, data, indices, updates, None, attrs)

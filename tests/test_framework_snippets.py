@@ -6,7 +6,6 @@ must print the same output as scatter_core.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 
@@ -16,7 +15,7 @@ import pytest
 import framework_map as fm
 import scatter_core as sc
 import scatter_export as se
-from tests.conftest import require_or_skip
+from tests.conftest import require_framework
 
 CASES = [  # (op, data, indices, updates, attrs): duplicates, negative indices, use_init_val, slices, mean
     ("ScatterElementsUpdate-12", [[1, 2, 3], [4, 5, 6]], [[0, -1, 0]], [[7, 8, 9]],
@@ -26,7 +25,6 @@ CASES = [  # (op, data, indices, updates, attrs): duplicates, negative indices, 
     ("ScatterNDUpdate-15", [1, 2, 3, 4], [[1], [-1], [1]], [5, 6, 7], {"reduction": "sub"}),
     ("ScatterUpdate-3", np.zeros((2, 3), np.float32), [[0, 2]], np.ones((2, 1, 2), np.float32), {"axis": 1}),
 ]
-MODULE = {"PyTorch": "torch", "TensorFlow": "tensorflow", "JAX": "jax"}
 
 
 RUNNER = "import runpy, sys\nfor p in sys.argv[1:]:\n    print('==', p)\n    runpy.run_path(p)\n"
@@ -35,10 +33,7 @@ RUNNER = "import runpy, sys\nfor p in sys.argv[1:]:\n    print('==', p)\n    run
 @pytest.mark.parametrize("framework", se.SNIPPET_FRAMEWORKS)
 def test_framework_snippets_reproduce_scatter_core(framework, tmp_path):
     """Every case's script, run in one child Python per framework (importing a framework takes seconds)."""
-    if framework == "JAX":
-        require_or_skip("jax")
-    elif importlib.util.find_spec(MODULE[framework]) is None:
-        pytest.skip(f"{framework} is not installed (scripts/verify_frameworks.py covers it where it is)")
+    require_framework(framework)
     paths = []
     for i, (op, data, indices, updates, attrs) in enumerate(CASES):
         code = se.framework_snippet(framework, op, data, indices, updates, None, attrs)
