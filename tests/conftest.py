@@ -37,7 +37,7 @@ def require_or_skip(*names: str) -> None:
     missing = [n for n in names if not _is_available(n)]
     if not missing:
         return
-    skip_or_fail(f"not installed: {', '.join(missing)} (pip install -e '.[runtimes]')")
+    skip_or_fail(f"not installed: {', '.join(missing)} (pip install -e '.[runtimes,frameworks]')")
 
 
 FRAMEWORK_MODULES = {"PyTorch": "torch", "TensorFlow": "tensorflow", "JAX": "jax"}

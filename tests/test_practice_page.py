@@ -98,8 +98,9 @@ def test_step_mode_bad_target_keeps_the_input_and_says_why():
 
 # -- whole output ---------------------------------------------------------------------------------------------------
 def type_output(at: AppTest, text: str) -> AppTest:
-    if at.radio(key=next(r.key for r in at.radio if r.label == "Enter the output as")).value != "text":
-        at.radio(key=next(r.key for r in at.radio if r.label == "Enter the output as")).set_value("text").run()
+    entry = at.radio(key=next(r.key for r in at.radio if r.label == "Enter the output as"))
+    if entry.value != "text":
+        entry.set_value("text").run()
     next(t for t in at.text_area if t.label.startswith("Output")).set_value(text)
     button(at, "Check my output").click().run()
     assert not at.exception, at.exception
