@@ -84,6 +84,7 @@ class Family:
     export_loop: Callable[[object], tuple[str, ...]]  # (case) -> loop lines calling apply(out, contributions, cell, value)
     indices: str = "required"  # "required" | "optional" | "unused": may indices be None?
     spec_flags: tuple[str, ...] = ()  # OpSpec shape flags that apply to this family
+    index_tuples: bool = False  # each row of the last indices axis is one coordinate tuple (k coordinates)
     # (trace, step) -> what the step read from its indices, for a family whose steps do not read
     # "indices[pos] = v (normalised to w)"; None: the trace's generic label
     index_label: Callable[[object, int], str] | None = None
@@ -138,7 +139,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         name="nd", title="ScatterND / ScatterNDUpdate", slug="nd",
         plan=nd.plan, updates_shape=nd.updates_shape,
         reading="each row of the last indices axis as a coordinate tuple addressing an element or a slice",
-        export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",)),
+        export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",), index_tuples=True),
     Family(
         name="elements", title="Scatter / ScatterElements / ScatterElementsUpdate", slug="elements",
         plan=elements.plan, updates_shape=elements.updates_shape,

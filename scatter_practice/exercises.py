@@ -292,7 +292,7 @@ def _recipe_4(rng, spec) -> Recipe:
 
 def _has_k(spec) -> bool:
     """The family addresses the output with k-tuples (the last indices axis)."""
-    return spec.family == "nd"
+    return sc.family_of(spec).index_tuples
 
 
 def _recipe_5(rng, spec) -> Recipe:
