@@ -19,6 +19,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import runtime_check as rc
+from runtime_check import divergences
 import spec_examples
 from scatter_core import scatter
 from scatter_ui import crosscheck_panel as xp
@@ -37,6 +38,15 @@ EXPECTED_DIVERGENCES = {
 # OpenVINO's reference implementation has no SliceScatter kernel (observed, runtime_check.divergences)
 EXPECTED_REFUSALS = {(e.id, "openvino-reference"): "reference-no-kernel"
                      for e in spec_examples.load_all() if e.op == "SliceScatter-15"}
+
+
+# OpenVINO's CPU plugin splits ScatterND(none) and ScatterUpdate across threads: where a cell is written
+# more than once, which write it keeps depends on the machine's threads (documented, semantics.md). On a
+# 2-core machine the last write usually wins; on a CI machine with more cores an earlier one did.
+ORDER_DIVERGENCE = "duplicates-parallel-order"
+# The OpenVINO examples (nd or update family, reduction none) with a cell written twice with different values:
+POSSIBLE_ORDER_DIVERGENCES = {"ov-scatter-nd-update-15-example-1", "ov-scatter-nd-update-15-xml-example-1"}
+
 
 
 def _needed_runtimes():
@@ -73,6 +83,10 @@ def test_every_spec_example_agrees_with_scatter_core_except_documented_divergenc
                 continue
             seen[(ex.id, c.runtime)] = c
     assert ran > 100
+    for key in [k for k, c in seen.items() if c.divergence == ORDER_DIVERGENCE]:
+        c = seen.pop(key)
+        assert key[1] == "openvino-cpu" and key[0] in POSSIBLE_ORDER_DIVERGENCES, key
+        assert c.outcome == "value" and c.known_divergence == ORDER_DIVERGENCE and not c.new
     assert set(seen) == set(EXPECTED_DIVERGENCES) | set(EXPECTED_REFUSALS), {
         k: (c.outcome, c.divergence, c.runtime_error) for k, c in seen.items()}
     for key, label in EXPECTED_REFUSALS.items():

@@ -3,7 +3,7 @@ guarded child process) and compare()'s bookkeeping."""
 
 from __future__ import annotations
 
-
+import dataclasses
 import re
 import subprocess
 import sys
@@ -398,3 +398,28 @@ def test_version_pins_are_read_from_the_runtimes_extra():
     assert rc.version_skew("onnxruntime", "1.30.0", rc.pins_in(text)) == \
         "version skew: semantics.md was verified on 1.31.1, this is 1.30.0"
     assert rc.version_skew("onnxruntime", None) == "" and set(rc.verified_versions()) == set(rc.RUNTIMES)
+
+
+def test_another_order_of_duplicate_writes_is_the_documented_parallel_divergence():
+    """OV-CPU's parallel ScatterND(none) may keep any write of a duplicated cell (semantics.md): an output is
+    explained only when every differing cell was written more than once and holds one of its writes."""
+    ex = se.by_id("ov-scatter-nd-update-15-xml-example-1")  # cell 0 gets 10 then 50, cell 1 gets 30 then 40
+    d = divergences.BY_LABEL["duplicates-parallel-order"]
+    case = divergences.RuntimeCase("openvino-cpu", OPERATORS[ex.op], ex.data, ex.indices, ex.updates, dict(ex.attrs))
+    f32 = np.float32
+
+    def explained(output, c=case):
+        return d.matches(c, "value", f32(output), None, f32([50, 40, 20, 4]))
+
+    assert explained([10, 30, 20, 4]) and explained([50, 30, 20, 4]) and explained([10, 40, 20, 4])
+    assert not explained([50, 20, 20, 4])  # the spec page's print: 20 was never written to cell 1
+    assert not explained([50, 40, 30, 4])  # cell 2 is written once (20)
+    assert not explained([50, 40, 20, 5])  # cell 3 is never written
+    assert not explained([50, 40, 20, 4])  # no difference to explain
+    assert not explained([10, 30, 20, 4], dataclasses.replace(case, runtime="openvino-reference"))
+    assert not explained([10, 30, 20, 4], dataclasses.replace(case, attrs={"reduction": "sum"}))
+    elements = se.by_id("ov-scatter-elements-update-12-example-1")
+    assert not d.matches(divergences.RuntimeCase("openvino-cpu", OPERATORS[elements.op], elements.data,
+                                                 elements.indices, elements.updates, dict(elements.attrs)),
+                         "value", elements.data.copy(), None)
+    assert d.documented and "formally undefined" in d.text
