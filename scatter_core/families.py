@@ -85,6 +85,9 @@ class Family:
     indices: str = "required"  # "required" | "optional" | "unused": may indices be None?
     spec_flags: tuple[str, ...] = ()  # OpSpec shape flags that apply to this family
     index_tuples: bool = False  # each row of the last indices axis is one coordinate tuple (k coordinates)
+    # one index (or k-tuple) selects a whole slice of data: every axis it does not fix, at data's full extent
+    # (ScatterND with k < rank, ScatterUpdate); not a run whose length the updates set (TensorScatter)
+    index_writes_slice: bool = False
     # (trace, step) -> what the step read from its indices, for a family whose steps do not read
     # "indices[pos] = v (normalised to w)"; None: the trace's generic label
     index_label: Callable[[object, int], str] | None = None
@@ -139,7 +142,8 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         name="nd", title="ScatterND / ScatterNDUpdate", slug="nd",
         plan=nd.plan, updates_shape=nd.updates_shape,
         reading="each row of the last indices axis as a coordinate tuple addressing an element or a slice",
-        export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",), index_tuples=True),
+        export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",), index_tuples=True,
+        index_writes_slice=True),
     Family(
         name="elements", title="Scatter / ScatterElements / ScatterElementsUpdate", slug="elements",
         plan=elements.plan, updates_shape=elements.updates_shape,
@@ -149,7 +153,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         name="update", title="ScatterUpdate", slug="update",
         plan=update.plan, updates_shape=update.updates_shape,
         reading="each index as a whole slice along axis",
-        export_loop=_update_loop),
+        export_loop=_update_loop, index_writes_slice=True),
     # issue 16: the newest scatter operators
     Family(
         name="cache", title="TensorScatter (KV cache)", slug="tensor_scatter",

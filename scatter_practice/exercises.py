@@ -162,7 +162,7 @@ def _sub_kinds_4(spec) -> tuple[str, ...]:
         found.append("no-init")
     if "mean" in _canonical(spec):
         found.append("mean")
-    if spec.family in ("nd", "update"):  # the slice-writing families (a family, not an operator name)
+    if sc.family_of(spec).index_writes_slice:  # one index may write a whole slice
         found.append("slices")
     mode = spec.attribute("mode")
     if mode is not None and "circular" in mode.choices:  # a cache that can wrap around
