@@ -245,12 +245,12 @@ class ExplorerPage:
         out_view = sf.views_for(step)[2]
         if out_view.windowed:
             self.large_view(trace, out_view, step, follow)
-        panels.step_log(trace, step, lambda: cache.step_table_csv(case))
+        panels.step_log(trace, step, lambda: cache.step_table_csv(case), self.k("step_log_open"))
         from .exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
         render_for_trace(trace, self.k("exports"))
         crosscheck_panel(op, trace.data, trace.indices if trace.indices_given else None, trace.updates, attrs,
                          key=self.k("crosscheck"))
-        panels.spec_facts(spec)
+        panels.spec_facts(spec, self.k("spec_facts_open"))
 
     def large_example(self, example, op: str) -> int:
         """An example above the core's limit: its shapes, why, and a labelled reduced stand-in."""
@@ -313,8 +313,8 @@ class ExplorerPage:
         session.write_url(values, self.family)
         session.url_notice(self.family)  # names the link's values the page could not use, once
         with st.sidebar:
-            st.caption("Share this view (the link reopens this operator, example, attributes and step):")
-            st.code(session.share_link(self.url_path, values), language=None, wrap_lines=True)
+            st.caption("Share this view (the link reopens this operator, example, attributes and step): "
+                       + panels.inline_code(session.share_link(self.url_path, values)))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -94,8 +94,19 @@ def float_order(trace: sc.Trace, finding) -> None:
                          f"{d['order']} order); {d['n_cells']} cell(s) change in all."))
 
 
-def spec_facts(spec: sc.OpSpec) -> None:
-    with st.expander(f"About {spec.name}: the rules this page follows"):
+def lazy_expander(label: str, key: str, expanded: bool = False):
+    """An expander whose content is built only while it is open (opening it reruns the page): heavy
+    elements inside it (tables, code) cost the page's first draw nothing. Returns the expander when
+    open, else None; tests open it with ``session_state[key] = True``."""
+    box = st.expander(label, expanded=expanded, key=key, on_change="rerun")
+    return box if box.open else None
+
+
+def spec_facts(spec: sc.OpSpec, key: str) -> None:
+    box = lazy_expander(f"About {spec.name}: the rules this page follows", key)
+    if box is None:
+        return
+    with box:
         st.markdown(f"**{md(spec.name)}** ({md(spec.framework)}) · [official page ↗]({spec.url})")
         st.text(spec.summary)
         st.code(spec.formula, language=None)
@@ -146,11 +157,11 @@ def example_header(example, trace: sc.Trace | None, edited: bool) -> None:
 def erratum_box(er) -> None:
     st.error(f"**Spec erratum ({md(er.kind)}).** {md(er.explanation)}\n\n"
              f"- **Where:** {md(er.where)} ([page ↗]({er.page_url}))\n"
-             f"- **The page says:** {_code(er.says)}\n- **It should say:** {_code(er.should_say)}\n"
+             f"- **The page says:** {inline_code(er.says)}\n- **It should say:** {inline_code(er.should_say)}\n"
              + (f"- **Real runtimes:** {md(er.runtimes)}\n" if er.runtimes else ""), icon="📕")
 
 
-def _code(text) -> str:
+def inline_code(text) -> str:
     """An inline code span that holds any text (a fence longer than its longest run of backticks)."""
     text = str(text)
     longest = max([len(m) for m in re.findall(r"`+", text)] or [0])
@@ -159,10 +170,13 @@ def _code(text) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def step_log(trace: sc.Trace, step: int, csv_source) -> None:
-    """Every step's row; the shown step's row highlighted (the player's step)."""
+def step_log(trace: sc.Trace, step: int, csv_source, key: str) -> None:
+    """Every step's row; the shown step's row highlighted (the player's step). Built only while open."""
     n = len(trace)
-    with st.expander(f"Step log ({n} step{'s' if n != 1 else ''}) · now at step {step}"):
+    box = lazy_expander(f"Step log ({n} step{'s' if n != 1 else ''}) · now at step {step}", key)
+    if box is None:
+        return
+    with box:
         lo = max(0, min(step - LOG_ROWS // 2, n - LOG_ROWS))
         hi = min(n, lo + LOG_ROWS)
         if n > LOG_ROWS:

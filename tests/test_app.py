@@ -137,6 +137,9 @@ def test_step_log_and_warnings_show_the_players_step():
                    step="2")
     assert figures(at)[0]["step"] == 2
     assert any(e.label.endswith("now at step 2") for e in at.expander)
+    assert not [df for df in at.dataframe if "now" in df.value.columns]  # closed: not built (a fast first draw)
+    at.session_state["elements:step_log_open"] = True  # what opening it does
+    at.run()
     log = next(df for df in at.dataframe if "now" in df.value.columns)
     assert log.value.loc[log.value["now"] == "▶", "step"].tolist() == [2]
     dup = next(shown(i.value) for i in at.info if "Duplicate indices" in shown(i.value))
@@ -145,3 +148,14 @@ def test_step_log_and_warnings_show_the_players_step():
                    step="5")  # step 5 writes output[3], written once
     dup = next(shown(i.value) for i in at.info if "Duplicate indices" in shown(i.value))
     assert "At step" not in dup
+
+
+def test_the_rules_panel_is_built_when_opened():
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    label = "About ScatterND-18: the rules this page follows"
+    assert any(e.label == label for e in at.expander) and not [c for c in at.code if "indices" in c.value]
+    at.session_state["nd:spec_facts_open"] = True
+    at.run()
+    assert [c.value for c in at.code] == [OPERATORS["ScatterND-18"].formula]
+    share = next(c.value for c in at.sidebar.caption if c.value.startswith("Share this view"))
+    assert "`/nd?op=ScatterND-18&example=onnx-scatternd-18-example-1&" in share  # inline code: no highlighter
