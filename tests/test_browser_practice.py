@@ -92,7 +92,9 @@ def test_step_by_step_exercise_by_clicking_cells(server, browser):
             pg.screenshot(path=str(SCREENSHOTS / "practice-step-wrong.png"), full_page=True)
         else:
             assert "Right: target and value." in body
-        assert ex.trace.describe(k) in body  # the step is revealed with its caption
+        # the step is revealed with its caption (the player shows it once its own update has run, which
+        # may finish after Streamlit has drawn the verdict)
+        pg.locator("[data-testid=stMain]").get_by_text(ex.trace.describe(k), exact=False).first.wait_for(timeout=30_000)
         pg.get_by_role("button", name="Next step ▶" if k + 1 < ex.steps else "Finish ▶").click()
         settle(pg)
     pg.get_by_text(f"All {ex.steps} steps done").first.wait_for(timeout=30_000)
