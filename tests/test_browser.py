@@ -424,3 +424,41 @@ def test_tensor_scatter_circular_step_that_wraps_gets_an_arrow(server, browser):
         assert errors(pg) == []
     finally:
         ctx.close()
+
+
+def test_the_figure_is_drawn_and_steps_before_plotly_arrives(server, browser):
+    """The player draws each frame as SVG at once; plotly.js (1.5 MB) replaces it when loaded, with the same
+    cells: a held plotly download must not keep the figure or the step buttons from working."""
+    ctx, pg = _context(browser)
+    held = []
+    pg.route("**/plotly-cartesian.min.js", lambda route: held.append(route))  # answered only at the end of the test
+    try:
+        pg.goto(server.url + SEU1)
+        preview = "[data-testid=scatter-preview]"
+        pg.wait_for_selector(f"{preview} svg", timeout=90_000)
+
+        def shown(panel):
+            return pg.evaluate(f"""() => [...document.querySelectorAll("{preview} g[data-panel='{panel}'] text")]
+                                         .map((t) => t.textContent)""")
+
+        assert shown(2) == ["2", "3", "4", "6"]  # step 0: a copy of data (row 0 at the top, one text a cell)
+        assert shown(0) == ["1", "0", "0", "-2", "-1", "2"] and shown(1) == ["10", "20", "30", "40", "70", "60"]
+        assert pg.locator(PLAYER).get_attribute("data-drawn") == "1"
+        assert pg.locator(f"{FIGURE}[data-ready='1']").count() == 0 and held  # plotly.js is still held back
+        pg.get_by_test_id("player-next").click()
+        pg.wait_for_selector(f"{preview}[data-step='1']")
+        assert shown(2) == ["2", "13", "4", "6"] and caption(pg).startswith("step 1 of 6")  # output[1] += 10
+        outlined = pg.evaluate(f"() => document.querySelectorAll('{preview} rect[stroke], {preview} path[stroke]').length")
+        assert outlined >= 3  # the current write, in the indices, updates and output panels
+        hover = pg.evaluate(f"""() => document.querySelector("{preview} g[data-panel='2'] rect[data-cell='0,1']")
+                                      .parentNode.querySelector('title').textContent""")
+        assert hover.startswith("output[1] = 13") and "step 1" in hover  # the chain of writes, as plotly's hover
+        for route in held:
+            route.continue_()
+        pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=90_000)
+        assert pg.locator(preview).count() == 0  # plotly took over, at the same step
+        assert [t.split("<br>")[0] for t in output_texts(pg)[0]] == ["2", "13", "4", "6"]
+        assert player_step(pg) == 1
+        assert errors(pg) == []
+    finally:
+        ctx.close()

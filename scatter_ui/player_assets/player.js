@@ -63,6 +63,25 @@ function luminance(colour) {
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 }
 
+function rgbOf(colour) {
+  const probe = document.createElement("canvas").getContext("2d");
+  probe.fillStyle = colour;
+  const v = probe.fillStyle;
+  if (v.startsWith("#")) return [1, 3, 5].map((i) => parseInt(v.slice(i, i + 2), 16));
+  return v.match(/[\d.]+/g).slice(0, 3).map(Number);
+}
+
+// the colour of value u (0..1) on a plotly colorscale [[pos, colour], ...], interpolated in RGB as plotly does
+function colourAt(scale, u) {
+  u = Math.min(Math.max(Number.isFinite(u) ? u : 0, 0), 1);
+  let j = 1;
+  while (j < scale.length - 1 && scale[j][0] < u) j++;
+  const [p0, c0] = scale[j - 1], [p1, c1] = scale[j];
+  const f = p1 > p0 ? (u - p0) / (p1 - p0) : 0;
+  const a = rgbOf(c0), b = rgbOf(c1);
+  return `rgb(${a.map((v, i) => Math.round(v + (b[i] - v) * Math.min(Math.max(f, 0), 1))).join(",")})`;
+}
+
 function themeOf(node) {
   const bg = cssVar(node, "--st-background-color", "#ffffff");
   const text = cssVar(node, "--st-text-color", "#31333f");
@@ -105,6 +124,10 @@ class Player {
                             "aria-label": "step player: arrow keys step, space plays or pauses, Home and End jump" });
     this.caption = el("div", { class: "sx-caption", "data-testid": "scatter-caption", "aria-live": "polite" });
     this.fig = el("div", { class: "sx-fig", "data-testid": "scatter-figure" });
+    // the first draw: an SVG of the current frame, drawn at once and shown over the figure until
+    // plotly.js has loaded and drawn the same frame (then removed)
+    this.stage = el("div", { class: "sx-stage" });
+    this.stage.appendChild(this.fig);
     this.msg = el("div", { class: "sx-msg" });
     const bar = el("div", { class: "sx-controls" });
     const button = (label, title, fn, testid) => {
@@ -173,7 +196,7 @@ class Player {
 
     box.addEventListener("keydown", (ev) => this.onKey(ev));
     box.appendChild(this.caption);
-    box.appendChild(this.fig);
+    box.appendChild(this.stage);
     box.appendChild(bar);
     box.appendChild(this.msg);
     root.appendChild(box);
@@ -206,7 +229,7 @@ class Player {
   // -- data from Python ----------------------------------------------------------------------------
   async update(data, api) {
     this.api = api;
-    const Plotly = await loadPlotly();
+    const Plotly = window.Plotly;
     const theme = themeOf(this.box);
     const newView = data.view !== this.view;
     const figKey = `${data.view}|${data.k0}|${data.k1}|${theme.dark}|${theme.bg}|${theme.text}`;
@@ -230,6 +253,17 @@ class Player {
     const layout = this.layout(); // sets this.cell
     const fullKey = `${figKey}|${this.cells.map(Math.round).join(",")}|${this.perRow.join(",")}|`
       + `${Math.round(this.figW)}`;
+    if (!Plotly) { // plotly.js is still loading: draw this frame as SVG now, redraw with plotly when it comes
+      layout.annotations = this.fitLabels(layout.annotations);
+      this.previewLayout = layout;
+      this.step = Math.min(Math.max(this.step, 0), data.n);
+      await this.show(this.step);
+      this.afterUpdate(newView);
+      if (!this.plotlyComing) {
+        this.plotlyComing = loadPlotly().then(() => this.update(this.data, this.api)).catch((e) => this.error(e));
+      }
+      return;
+    }
     if (fullKey !== this.figKey) {
       this.figKey = fullKey;
       layout.annotations = this.fitLabels(layout.annotations);
@@ -242,13 +276,20 @@ class Player {
         this.fig.on("plotly_click", (ev) => this.onClick(ev));
       }
       this.drawn = data.active;
+      this.plotted = true;
     }
     this.step = Math.min(Math.max(this.step, 0), data.n);
     await this.show(this.step);
+    this.removePreview();
+    this.fig.dataset.ready = "1";
+    this.afterUpdate(newView);
+  }
+
+  afterUpdate(newView) {
+    const data = this.data;
     // Python's step lags ours only while a report is on its way; if a rerun came back without it
     // (a report can be lost when reruns interrupt each other), say it again
     if (!newView && !this.playing && !this.reportTimer && data.step !== this.step) this.report(true, true);
-    this.fig.dataset.ready = "1";
     if (this.playing && this.waitingForWindow && this.step < data.k1) {
       this.waitingForWindow = false;
       this.schedule();
@@ -443,7 +484,7 @@ class Player {
     const gap = 36;
     // labels under small multiples or windows (annotations on the axes) need room below the tallest panel
     const labelled = (d.figure.layout.annotations || []).some((a) => a.xref && a.xref !== "paper");
-    const wideMargin = { l: 34, r: 70, t: 58, b: labelled ? 32 : 16 };
+    const wideMargin = { l: 34, r: 90, t: 58, b: labelled ? 32 : 16 }; // r: the colour bar, its ticks and title
     const q = [0, 1, 2].map((i) => this.multiplesOf(i));
     const hidden = d.hidden || [false, false, false]; // e.g. the indices of an operator that reads none
     const shown = [0, 1, 2].filter((i) => !hidden[i]);
@@ -451,7 +492,7 @@ class Player {
     const wideCell = Math.min((width - wideMargin.l - wideMargin.r - gap * (shown.length - 1))
                               / shown.reduce((sum, i) => sum + dims(i)[0], 0), MAX_CELL);
     const narrow = width < NARROW || wideCell < MIN_CELL;
-    const margin = narrow ? { l: 34, r: 16, t: 58, b: 74 } : wideMargin;
+    const margin = narrow ? { l: 34, r: 16, t: 58, b: 90 } : wideMargin; // b: the colour bar below
     let cell, height, figW = width;
     const dom = [];
     if (!narrow) {
@@ -548,7 +589,7 @@ class Player {
   }
 
   relayout() {
-    if (!this.data || !window.Plotly || !this.fig.dataset.ready) return;
+    if (!this.data || !(this.preview || this.fig.dataset.ready)) return;
     const w = this.box.clientWidth;
     if (this.lastWidth && Math.abs(w - this.lastWidth) < 4) return;
     this.lastWidth = w;
@@ -570,11 +611,16 @@ class Player {
     this.bNext.disabled = this.bLast.disabled = k >= d.n;
     this.box.dataset.step = String(k);
     if (this.frames.has(k)) {
-      await window.Plotly.animate(this.fig, [String(k)], {
-        mode: "immediate", frame: { duration: 0, redraw: true }, transition: { duration: 0 },
-      });
+      if (this.plotted) {
+        await window.Plotly.animate(this.fig, [String(k)], {
+          mode: "immediate", frame: { duration: 0, redraw: true }, transition: { duration: 0 },
+        });
+      } else this.drawPreview(k);
     }
-    if (this.step === k) this.fig.dataset.step = String(k);
+    if (this.step === k) {
+      this.fig.dataset.step = String(k);
+      this.box.dataset.drawn = "1"; // the figure of this step is on screen (SVG first, then plotly)
+    }
   }
 
   go(k, reportNow, live) {
@@ -684,6 +730,184 @@ class Player {
     this.api.setTriggerValue("cell", cell);
   }
 
+  // -- the first draw: the frame as SVG while plotly.js loads ------------------------------------------
+  // It reads the same figure plotly will draw (the layout() domains, themed traces, the frame's shapes
+  // and labels) so the swap does not move anything: square cells of this.cells[i] px, row 0 at the top,
+  // integer ticks, each cell's text, the written and current-write outlines, one fixed colour scale.
+  // Hover text comes from <title>; arrows and the colour bar's ticks wait for plotly.
+  frameFigure(k) {
+    const d = this.data;
+    const traces = this.themed(d.figure.data);
+    const layout = { ...this.previewLayout };
+    const f = this.frames.get(k) && this.themedFrame(this.frames.get(k));
+    if (f) {
+      f.traces.forEach((ti, j) => { traces[ti] = { ...traces[ti], ...f.data[j] }; });
+      for (const [key, val] of Object.entries(f.layout)) {
+        if (key.startsWith("xaxis") || key.startsWith("yaxis")) layout[key] = { ...layout[key], ...val };
+        else layout[key] = val;
+      }
+    }
+    return { traces, layout };
+  }
+
+  drawPreview(k) {
+    const { traces, layout } = this.frameFigure(k);
+    const t = this.theme;
+    const W = Math.round(layout.width || Math.max(this.fig.clientWidth, 280));
+    const H = layout.height;
+    const m = layout.margin;
+    const plotW = W - m.l - m.r, plotH = H - m.t - m.b;
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(NS, "svg");
+    const add = (parent, tag, attrs, text) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [a, v] of Object.entries(attrs)) e.setAttribute(a, String(v));
+      if (text !== undefined) e.textContent = text;
+      parent.appendChild(e);
+      return e;
+    };
+    svg.setAttribute("width", String(W));
+    svg.setAttribute("height", String(H));
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("font-family", t.font);
+    add(svg, "rect", { width: W, height: H, fill: t.bg });
+    const ca = layout.coloraxis || {};
+    const cmin = Number(ca.cmin ?? 0), cmax = Number(ca.cmax ?? 1);
+    const panels = [];
+    for (let i = 0; i < 3; i++) {
+      const ref = i === 0 ? "" : String(i + 1);
+      const xa = layout[`xaxis${ref}`], ya = layout[`yaxis${ref}`];
+      const tr = traces[i];
+      if (!tr || tr.visible === false || !xa || xa.visible === false || !Array.isArray(tr.z)) { panels.push(null); continue; }
+      const c = this.cells[i];
+      // plotly keeps cells square by shrinking a panel's domain around its centre to the data's size
+      const cols = Math.max(...tr.z.map((row) => (Array.isArray(row) ? row.length : 0)), 0);
+      const x0 = m.l + xa.domain[0] * plotW + ((xa.domain[1] - xa.domain[0]) * plotW - cols * c) / 2;
+      const y0 = m.t + (1 - ya.domain[1]) * plotH + ((ya.domain[1] - ya.domain[0]) * plotH - tr.z.length * c) / 2;
+      panels.push({ x0, y0, c });
+      const g = add(svg, "g", { "data-panel": String(i) });
+      const flat = i === 0 ? t.second : null;
+      const size = (tr.textfont && tr.textfont.size) || 12;
+      const showText = tr.texttemplate !== "";
+      tr.z.forEach((row, r) => {
+        if (!Array.isArray(row)) return;
+        row.forEach((z, col) => {
+          if (z === null || z === undefined) return;
+          const fill = flat || colourAt(t.scale, cmax > cmin ? (Number(z) - cmin) / (cmax - cmin) : 0.5);
+          const cx = x0 + col * c, cy = y0 + r * c;
+          const cellG = add(g, "g", {});
+          const rect = add(cellG, "rect", { x: cx + 1, y: cy + 1, width: Math.max(c - 2, 1), height: Math.max(c - 2, 1), fill });
+          if (i === 2) rect.dataset.cell = `${r},${col}`;
+          const hover = tr.customdata && tr.customdata[r] && tr.customdata[r][col];
+          if (hover) add(cellG, "title", {}, String(hover).replace(/<br>/g, "\n").replace(/<[^>]+>/g, ""));
+          const text = showText && tr.text && tr.text[r] && tr.text[r][col];
+          if (!text) return;
+          const lines = String(text).split("<br>").map((x) => x.replace(/<[^>]+>/g, ""));
+          const ink = t.dark ? DARK_CELL_TEXT : (luminance(fill) < 0.5 ? "#ffffff" : "#444444");
+          const top = cy + c / 2 - ((lines.length - 1) * size * 1.1) / 2;
+          lines.forEach((line, li) => add(cellG, "text", {
+            x: cx + c / 2, y: top + li * size * 1.1, "text-anchor": "middle", "dominant-baseline": "central",
+            "font-size": size, fill: ink }, line));
+        });
+      });
+      // ticks: column numbers above, row numbers at the left (integer labels, as plotly's array ticks)
+      const tickSize = 12;
+      (xa.tickvals || []).forEach((v, j) => add(svg, "text", {
+        x: x0 + (v + 0.5) * c, y: y0 - 5, "text-anchor": "middle", "font-size": tickSize, fill: t.text,
+      }, String(xa.ticktext ? xa.ticktext[j] : v)));
+      (ya.tickvals || []).forEach((v, j) => add(svg, "text", {
+        x: x0 - 5, y: y0 + (v + 0.5) * c, "text-anchor": "end", "dominant-baseline": "central",
+        "font-size": tickSize, fill: t.text,
+      }, String(ya.ticktext ? ya.ticktext[j] : v)));
+      const title = xa.title && xa.title.text;
+      if (title) { // centred over the panel, above its column numbers
+        const tt = add(svg, "text", { x: x0 + cols * c / 2, y: y0 - 5 - tickSize - 6, "text-anchor": "middle",
+                                      "font-size": (xa.title.font && xa.title.font.size) || 13, fill: t.text });
+        for (const part of String(title).split(/(<b>.*?<\/b>)/)) {
+          if (!part) continue;
+          const bold = part.startsWith("<b>");
+          add(tt, "tspan", bold ? { "font-weight": "bold" } : {}, part.replace(/<[^>]+>/g, ""));
+        }
+      }
+    }
+    const toPx = (ref, v, axis) => { // a shape or label coordinate in px
+      if (!ref || ref === "paper") return axis === "x" ? m.l + v * plotW : m.t + (1 - v) * plotH;
+      const p = panels[ref.length === 1 ? 0 : Number(ref.slice(1)) - 1];
+      if (!p) return null;
+      return axis === "x" ? p.x0 + (v + 0.5) * p.c : p.y0 + (v + 0.5) * p.c;
+    };
+    for (const sh of layout.shapes || []) {
+      const line = sh.line || {};
+      const style = { fill: "none", stroke: line.color || t.text, "stroke-width": line.width ?? 1,
+                      ...(line.dash && line.dash !== "solid" ? { "stroke-dasharray": "4 3" } : {}) };
+      if (sh.type === "rect") {
+        const xa = toPx(sh.xref, sh.x0, "x"), xb = toPx(sh.xref, sh.x1, "x");
+        const ya = toPx(sh.yref, sh.y0, "y"), yb = toPx(sh.yref, sh.y1, "y");
+        if ([xa, xb, ya, yb].some((v) => v === null)) continue;
+        add(svg, "rect", { x: Math.min(xa, xb), y: Math.min(ya, yb), width: Math.abs(xb - xa), height: Math.abs(yb - ya), ...style });
+      } else if (sh.type === "path" && sh.path) {
+        const px = (v) => toPx(sh.xref, Number(v), "x"), py = (v) => toPx(sh.yref, Number(v), "y");
+        if (px(0) === null || py(0) === null) continue;
+        const d = sh.path.replace(/M([-\d.e]+),([-\d.e]+)H([-\d.e]+)V([-\d.e]+)H([-\d.e]+)Z/g,
+          (all, a, b, c2, e, f2) => `M${px(a)},${py(b)}H${px(c2)}V${py(e)}H${px(f2)}Z`);
+        add(svg, "path", { d, ...style });
+      }
+    }
+    for (const a of layout.annotations || []) {
+      if (a.showarrow !== false || !a.text) continue; // arrows wait for plotly
+      const x = toPx(a.xref, a.x, "x"), y = toPx(a.yref, a.y, "y");
+      if (x === null || y === null) continue;
+      const size = (a.font && a.font.size) || 12;
+      const anchor = { left: "start", right: "end" }[a.xanchor] || "middle";
+      const dy = a.yanchor === "top" ? size : a.yanchor === "bottom" ? 0 : size / 2;
+      add(svg, "text", { x: x + (a.xshift || 0), y: y - (a.yshift || 0) + dy - 2, "text-anchor": anchor,
+                         "font-size": size, fill: t.text }, String(a.text).replace(/<[^>]+>/g, ""));
+    }
+    const bar = ca.colorbar || {};
+    if (cmax > cmin) { // the colour scale, low to high (plotly adds its ticks and title)
+      const gid = `sx-grad-${Math.random().toString(36).slice(2)}`;
+      const vertical = bar.orientation === "v";
+      const grad = add(add(svg, "defs", {}), "linearGradient",
+                       vertical ? { id: gid, x1: 0, y1: 1, x2: 0, y2: 0 } : { id: gid, x1: 0, y1: 0, x2: 1, y2: 0 });
+      for (const [pos, col] of t.scale) add(grad, "stop", { offset: pos, "stop-color": col });
+      const thick = bar.thickness || 12;
+      if (vertical) add(svg, "rect", { x: m.l + plotW + (bar.xpad ?? 10), y: m.t, width: thick, height: bar.len || 200,
+                                       fill: `url(#${gid})` });
+      else {
+        const len = (bar.len || 0.9) * plotW;
+        add(svg, "rect", { x: m.l + (bar.x ?? 0.5) * plotW - len / 2, y: m.t + (1 - (bar.y ?? 0)) * plotH + 2,
+                           width: len, height: thick, fill: `url(#${gid})` });
+      }
+    }
+    svg.addEventListener("click", (ev) => {
+      const cell = ev.target && ev.target.dataset && ev.target.dataset.cell;
+      if (!cell) return;
+      const hover = ev.target.parentNode.querySelector("title");
+      this.onClick({ points: [{ curveNumber: 2, customdata: hover ? hover.textContent : "" }] });
+    });
+    if (!this.preview) {
+      this.preview = el("div", { class: "sx-preview", "data-testid": "scatter-preview" });
+      this.stage.appendChild(this.preview);
+    }
+    this.preview.replaceChildren(svg);
+    this.preview.dataset.step = String(k);
+    this.fig.style.minHeight = `${H}px`;
+  }
+
+  removePreview() {
+    if (!this.preview) return;
+    this.preview.remove();
+    this.preview = null;
+    this.fig.style.minHeight = "";
+  }
+
+  plotlyReady() {
+    if (this.plotted) return Promise.resolve();
+    return (this.plotlyComing || loadPlotly()).then(() => {
+      if (!this.plotted) throw new Error("the figure is still loading; try again in a moment");
+    });
+  }
+
   // -- export --------------------------------------------------------------------------------------
   figureAt(k) {
     // the figure of step k as a standalone {data, layout}: base data with frame k's values merged in
@@ -741,6 +965,7 @@ class Player {
   }
 
   async exportFrame(format) {
+    await this.plotlyReady();
     const { width } = this.size();
     const fig = this.withCaption(this.figureAt(this.step), this.step, width);
     const height = fig.layout.height;
@@ -763,6 +988,7 @@ class Player {
   }
 
   async exportStrip(format) {
+    await this.plotlyReady();
     const steps = this.stripSteps();
     const { width, height } = this.size();
     const tileW = Math.min(width, 640);
