@@ -241,7 +241,7 @@ class ExplorerPage:
         if example is not None:
             panels.example_header(example, trace, edited)
         self.editor(example)
-        panels.findings(trace, step)
+        panels.findings(trace, step, self.k("findings"))
         out_view = sf.views_for(step)[2]
         if out_view.windowed:
             self.large_view(trace, out_view, step, follow)
@@ -274,7 +274,7 @@ class ExplorerPage:
         sf = _stand_in_figure(op, example.id, self.family)
         player(sf.figure(step), key=self.k("player"), view=f"stand-in:{example.id}", step=step,
                name=f"{op}-{example.id}-stand-in", on_step=self._set_step)
-        panels.findings(trace, step)
+        panels.findings(trace, step, self.k("findings"))
         return step
 
     def panel_axis_control(self, rank: int) -> int | None:
@@ -301,7 +301,11 @@ class ExplorerPage:
                                                       value=int(pins.get(axis, idx)), key=self.k(f"pin{axis}")))
                 ss[self.k("pins")] = pins
             st.caption(md(f"Showing {view.label('output')} of output {trace.data.shape}."))
-            st.plotly_chart(overview_figure(trace, step), theme="streamlit", key=self.k("overview"))
+        box = panels.lazy_expander(f"Overview: where the writes land in the whole output {trace.data.shape}",
+                                   self.k("overview_open"))
+        if box is not None:  # built only while open: a plotly chart costs the first draw a 4.7 MB script
+            with box:
+                st.plotly_chart(overview_figure(trace, step), theme="streamlit", key=self.k("overview"))
 
     def _url(self, op, ex_id, attrs, step, edited, texts) -> None:
         values = {"op": op, "example": ex_id, "step": step}

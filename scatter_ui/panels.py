@@ -48,9 +48,9 @@ def at_this_step(trace: sc.Trace, finding, step: int) -> str:
             + (f" and {len(hit) - 1} more of these cells." if len(hit) > 1 else ", one of these cells."))
 
 
-def findings(trace: sc.Trace, step: int = 0) -> None:
+def findings(trace: sc.Trace, step: int = 0, key: str = "findings") -> None:
     """Every finding, most important first, in plain words (and what it means at ``step``);
-    the order comparison when it matters."""
+    the order comparison when it matters, one click away (``key`` names its expander's state)."""
     found = sorted(trace.findings, key=lambda f: {"error": 0, "warning": 1, "info": 2}.get(f.severity, 3))
     if not found:
         st.success("No warnings: every targeted cell is written once, and nothing here depends on the "
@@ -63,14 +63,18 @@ def findings(trace: sc.Trace, step: int = 0) -> None:
             icon="⚠️" if box is st.warning else "ℹ️")
     order = next((f for f in found if f.kind == "order-dependent" and f.details.get("n_differ")), None)
     if order is not None:
-        order_comparison(trace, order)
+        order_comparison(trace, order, f"{key}:order_open")
     flt = next((f for f in found if f.kind == "float-order-sensitive"), None)
     if flt is not None:
         float_order(trace, flt)
 
 
-def order_comparison(trace: sc.Trace, finding) -> None:
-    with st.expander("First-write-wins vs last-write-wins, side by side", expanded=True):
+def order_comparison(trace: sc.Trace, finding, key: str) -> None:
+    """Both orders' outputs side by side; built only while its expander is open (a plotly chart)."""
+    box = lazy_expander("First-write-wins vs last-write-wins, side by side", key)
+    if box is None:
+        return
+    with box:
         cells = finding.details["cells_flat"][finding.details["differs"]]
         st.caption("The spec does not fix the order of the writes. Every runtime we tried (onnxruntime, "
                    "onnx.reference, OpenVINO CPU and reference) applies them in row-major loop order, so the "

@@ -77,6 +77,9 @@ def test_duplicate_examples_show_their_warning():
     at = open_page(page, op=dup_none.op, example=dup_none.id)
     warnings = " ".join(shown(w.value) for w in at.warning)
     assert "depends on the loop order" in warnings and "last write wins" in warnings
+    assert not at.get("plotly_chart")  # one click away: its expander builds it when opened
+    at.session_state[f"{OPERATORS[dup_none.op].family}:findings:order_open"] = True
+    at.run()
     assert any("first write wins" in str(el.proto) for el in at.get("plotly_chart"))
 
 
@@ -159,3 +162,13 @@ def test_the_rules_panel_is_built_when_opened():
     assert [c.value for c in at.code] == [OPERATORS["ScatterND-18"].formula]
     share = next(c.value for c in at.sidebar.caption if c.value.startswith("Share this view"))
     assert "`/nd?op=ScatterND-18&example=onnx-scatternd-18-example-1&" in share  # inline code: no highlighter
+
+
+def test_a_windowed_examples_overview_is_built_when_opened():
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-6")
+    assert any(e.label.startswith("Which slice is shown") for e in at.expander)
+    assert any(e.label.startswith("Overview: where the writes land") for e in at.expander)
+    assert not at.get("plotly_chart")
+    at.session_state["elements:overview_open"] = True
+    at.run()
+    assert len(at.get("plotly_chart")) == 1 and not at.exception
