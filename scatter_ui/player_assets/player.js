@@ -259,8 +259,9 @@ class Player {
       this.step = Math.min(Math.max(this.step, 0), data.n);
       await this.show(this.step);
       this.afterUpdate(newView);
-      if (!this.plotlyComing) {
-        this.plotlyComing = loadPlotly().then(() => this.update(this.data, this.api)).catch((e) => this.error(e));
+      if (!this.plotlyComing) { // after this frame is painted: parsing plotly.js blocks the page for a while
+        this.plotlyComing = new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+          .then(loadPlotly).then(() => this.update(this.data, this.api)).catch((e) => this.error(e));
       }
       return;
     }
