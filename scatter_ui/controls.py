@@ -76,3 +76,11 @@ def spec_link(spec: sc.OpSpec) -> None:
 
 INPUT_FORMATS = ("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`); nothing is evaluated. "
                  f"Up to {cache.MAX_TEXT_ELEMENTS:,} elements per tensor.")
+
+
+def lazy_expander(label: str, key: str, expanded: bool = False):
+    """An expander whose content is built only while it is open (opening it reruns the page): heavy
+    elements inside it (tables, code) cost the page's first draw nothing. Returns the expander when
+    open, else None; tests open it with ``session_state[key] = True``."""
+    box = st.expander(label, expanded=expanded, key=key, on_change="rerun")
+    return box if box.open else None

@@ -26,6 +26,8 @@ from runtime_check.divergences import BY_LABEL
 from scatter_core.describe import fmt_value
 from scatter_core.errors import fmt_pos
 
+from .controls import lazy_expander
+
 MAX_CROSSCHECK_ELEMENTS = 1_000_000  # per tensor; larger cases are not sent to the runtimes
 MAX_SHOWN_CELLS = 12  # differing cells listed per runtime
 MAX_CELL_TABLE = 400  # outputs up to this many cells are also shown cell by cell, every runtime beside scatter_core
@@ -168,8 +170,10 @@ def crosscheck_panel(op: str, data, indices, updates, attrs, key: str) -> None:
     ``key``: a widget key prefix unique on the page.
     """
     try:
-        with st.expander(TITLE):
-            _panel(op, data, indices, updates, attrs, key)
+        box = lazy_expander(TITLE, f"{key}:open")  # built only while open
+        if box is not None:
+            with box:
+                _panel(op, data, indices, updates, attrs, key)
     except Exception as exc:  # noqa: BLE001 - a message, never a traceback
         st.error(f"The cross-check could not run ({type(exc).__name__}: {exc}).", icon="🛑")
 

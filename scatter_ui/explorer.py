@@ -15,8 +15,8 @@ import spec_examples
 from scatter_core.describe import fmt_shape
 
 from . import attribute_inputs, cache, large, panels, session
-from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
-                       spec_link, tensor_text)
+from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, lazy_expander, md,
+                       operator_picker, spec_link, tensor_text)
 from .player import player
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
 from .figures import StepFigure, overview_figure
@@ -301,8 +301,8 @@ class ExplorerPage:
                                                       value=int(pins.get(axis, idx)), key=self.k(f"pin{axis}")))
                 ss[self.k("pins")] = pins
             st.caption(md(f"Showing {view.label('output')} of output {trace.data.shape}."))
-        box = panels.lazy_expander(f"Overview: where the writes land in the whole output {trace.data.shape}",
-                                   self.k("overview_open"))
+        box = lazy_expander(f"Overview: where the writes land in the whole output {trace.data.shape}",
+                             self.k("overview_open"))
         if box is not None:  # built only while open: a plotly chart costs the first draw a 4.7 MB script
             with box:
                 st.plotly_chart(overview_figure(trace, step), theme="streamlit", key=self.k("overview"))

@@ -14,6 +14,8 @@ import streamlit as st
 import scatter_core as sc
 import scatter_export as se
 
+from .controls import lazy_expander
+
 MAX_EXPORT_ELEMENTS = 100_000  # per tensor: the exports inline every value as text
 
 
@@ -63,7 +65,10 @@ def render(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, 
     args = (op, data, indices, updates)
     attrs = dict(attrs)
     slug = _slug(op)
-    with st.expander("Export this case", expanded=expanded):
+    box = lazy_expander("Export this case", f"{key}:open", expanded=expanded)  # built only while open
+    if box is None:
+        return
+    with box:
         sizes = [np.asarray(a).size for a in (data, indices, updates, expected) if a is not None]
         if max(sizes) > MAX_EXPORT_ELEMENTS:
             st.caption(f"This case is too large to export: the exports write every value out, and a tensor "

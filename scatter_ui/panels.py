@@ -13,7 +13,7 @@ import spec_examples
 from scatter_core.describe import fmt_value
 from scatter_core.errors import fmt_pos
 
-from .controls import md
+from .controls import lazy_expander, md
 from .figures import comparison_figure
 
 FINDING_TITLES = {
@@ -96,14 +96,6 @@ def float_order(trace: sc.Trace, finding) -> None:
         st.markdown(f"Largest change: **{md(fmt_value(d['max_abs_diff']))}** at {md(f'output{fmt_pos(cell)}')} "
                     + md(f"({fmt_value(d['loop_value'])} in loop order, {fmt_value(d['other_value'])} in "
                          f"{d['order']} order); {d['n_cells']} cell(s) change in all."))
-
-
-def lazy_expander(label: str, key: str, expanded: bool = False):
-    """An expander whose content is built only while it is open (opening it reruns the page): heavy
-    elements inside it (tables, code) cost the page's first draw nothing. Returns the expander when
-    open, else None; tests open it with ``session_state[key] = True``."""
-    box = st.expander(label, expanded=expanded, key=key, on_change="rerun")
-    return box if box.open else None
 
 
 def spec_facts(spec: sc.OpSpec, key: str) -> None:

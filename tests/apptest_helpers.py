@@ -78,3 +78,13 @@ def texts(at: AppTest) -> str:
     parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "title")
              for e in getattr(at, kind)]
     return "\n".join(shown(p) for p in parts)
+
+
+def open_expander(at: AppTest, label: str) -> AppTest:
+    """Open the expander(s) whose label starts with ``label`` (a lazy one builds its content only while
+    open: scatter_ui.controls.lazy_expander) and rerun, as a click on it does."""
+    found = [e for e in at.expander if e.label.startswith(label)]
+    assert found, f"no expander labelled {label!r}"
+    for e in found:
+        at.session_state[e.key] = True
+    return at.run()

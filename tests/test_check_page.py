@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import app_on, figures, shown, texts
+from tests.apptest_helpers import app_on, figures, open_expander, shown, texts
 
 PAGE = "app_pages/check_expected.py"
 
@@ -153,7 +153,8 @@ def test_grid_edit_becomes_the_text():
 def test_explorer_pages_offer_the_exports():
     at = app_on("app_pages/elements_family.py")
     at.run()
-    assert not at.exception
+    assert not at.exception and not downloads(at)  # built only when opened
+    open_expander(at, "Export this case")
     assert "pytest test (.py)" in downloads(at) and "NumPy loop (.py)" in downloads(at)
 
 
@@ -181,6 +182,7 @@ def test_explorer_says_a_huge_case_is_too_large_to_export():
     at.query_params.update({"op": "ScatterElementsUpdate-12", "example": "ov-scatter-elements-update-12-example-6"})
     at.run()
     assert not at.exception
+    open_expander(at, "Export this case")
     assert "pytest test (.py)" not in downloads(at)
     assert any("too large to export" in shown(c.value) and "12,544,000" in shown(c.value) for c in at.caption)
 

@@ -23,7 +23,7 @@ from runtime_check import divergences
 import spec_examples
 from scatter_core import scatter
 from scatter_ui import crosscheck_panel as xp
-from tests.apptest_helpers import app_on, open_page, texts
+from tests.apptest_helpers import app_on, open_expander, open_page, texts
 from tests.conftest import require_or_skip
 
 LIMIT = xp.MAX_CROSSCHECK_ELEMENTS
@@ -120,6 +120,8 @@ def test_documented_divergence_runs_the_same_in_a_guarded_subprocess():
 
 # ------------------------------------------------------------------------------ the panel on a page
 def _press(at: AppTest) -> AppTest:
+    if not [b for b in at.button if b.label == "Run on onnxruntime / OpenVINO"]:
+        open_expander(at, TITLE)  # the panel is built only while open
     buttons = [b for b in at.button if b.label == "Run on onnxruntime / OpenVINO"]
     assert len(buttons) == 1
     buttons[0].click().run()
@@ -130,6 +132,7 @@ def _press(at: AppTest) -> AppTest:
 def test_panel_on_the_explorer_shows_agreement_and_versions():
     require_or_skip("onnxruntime", "onnx.reference")
     at = open_page("elements", op="ScatterElements-18", example="onnx-scatterelements-18-example-1")
+    open_expander(at, TITLE)  # the panel is built only while open
     assert "Press the button" in texts(at)
     _press(at)
     assert not at.exception
@@ -192,6 +195,7 @@ def test_without_the_runtimes_the_panel_says_how_to_install_them(monkeypatch):
     monkeypatch.setattr(rc, "available", lambda: {r: None for r in rc.RUNTIMES})
     at = open_page("update", op="ScatterUpdate-3")
     assert not at.exception
+    open_expander(at, TITLE)
     info = [str(i.value) for i in at.info if "runtimes" in str(i.value)]
     assert len(info) == 1 and xp.INSTALL in info[0]
     assert not [b for b in at.button if b.label == "Run on onnxruntime / OpenVINO"]
@@ -201,7 +205,7 @@ def test_large_cases_are_not_sent_to_the_runtimes():
     script = ("import numpy as np\nfrom scatter_ui.crosscheck_panel import crosscheck_panel\n"
               f"crosscheck_panel('ScatterElements-18', np.zeros({LIMIT + 1}, np.float32), np.zeros(1, np.int64), "
               "np.ones(1, np.float32), {'axis': 0, 'reduction': 'none'}, key='t')\n")
-    at = AppTest.from_string(script, default_timeout=60).run()
+    at = open_expander(AppTest.from_string(script, default_timeout=60).run(), TITLE)
     assert not at.exception
     if not any(rc.available().values()):
         require_or_skip(*rc.RUNTIMES)  # skips on a laptop without the extra; fails under CI=true
@@ -215,7 +219,7 @@ def test_scatter_11_is_checked_through_its_stand_in():
     script = ("import numpy as np\nfrom scatter_ui.crosscheck_panel import crosscheck_panel\n"
               "crosscheck_panel('Scatter-11', np.zeros((3, 3), np.float32), np.array([[1, 0, 2]]), "
               "np.ones((1, 3), np.float32), (('axis', 0),), key='t')\n")
-    at = AppTest.from_string(script, default_timeout=60).run()
+    at = open_expander(AppTest.from_string(script, default_timeout=60).run(), TITLE)
     at.button[0].click().run()
     assert not at.exception
     df = next(d.value for d in at.dataframe if "ran" in d.value.columns)
@@ -310,7 +314,7 @@ def test_verified_versions_are_the_pins_of_the_runtimes_extra():
 def test_panel_warns_about_version_skew(monkeypatch):
     require_or_skip("onnxruntime", "onnx.reference")
     monkeypatch.setattr(xp, "verified_versions", lambda: {"onnxruntime": "0.1", "onnx.reference": "0.2"})
-    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    at = open_expander(open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1"), TITLE)
     assert any(str(w.value).startswith("Version skew: onnxruntime: version skew: semantics.md was verified on 0.1")
                for w in at.warning)
     _press(at)
