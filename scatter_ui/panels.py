@@ -76,9 +76,11 @@ def order_comparison(trace: sc.Trace, finding, key: str) -> None:
         return
     with box:
         cells = finding.details["cells_flat"][finding.details["differs"]]
-        st.caption("The spec does not fix the order of the writes. Every runtime we tried (onnxruntime, "
-                   "onnx.reference, OpenVINO CPU and reference) applies them in row-major loop order, so the "
-                   "last write wins; a parallel kernel may produce the other. Cells that differ are outlined.")
+        st.caption("The spec does not fix the order of the writes. The runtimes we tried (onnxruntime, "
+                   "onnx.reference, OpenVINO CPU and reference) keep the last write in row-major loop order, "
+                   "except that OpenVINO's CPU plugin, which splits ScatterND and ScatterUpdate writes across "
+                   "threads, now and then keeps an earlier one; any parallel kernel may. Cells that differ are "
+                   "outlined.")
         fig = comparison_figure(trace, trace.output_in_order("reversed"), trace.output,
                                 ("first write wins", "last write wins (loop order, what runtimes do)"), cells)
         st.plotly_chart(fig, theme="streamlit", key=f"cmp-{id(trace)}")
