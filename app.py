@@ -18,8 +18,10 @@ and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server'
 import streamlit as st
 
 from scatter_core.families import FAMILIES
+from scatter_ui.player import warm_up
 
 st.set_page_config(page_title="Scatter Explorer", page_icon="🧮", layout="wide")
+warm_up()  # the app's first element: starts loading the player's frontend code (scatter_ui.player.warm_up)
 
 PAGES = {
     "Scatter Explorer": [

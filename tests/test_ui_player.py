@@ -70,3 +70,26 @@ def test_asset_registration_is_safe_from_many_threads_at_once():
     assert errors == []
     assert results == [ASSET_DIR] * 16
     assert Path(manager.get_component_asset_root(player_mod.NAME)) == ASSET_DIR
+
+
+def test_the_module_is_sent_as_content_and_plotly_comes_from_the_asset_folder(monkeypatch):
+    import streamlit as st
+
+    assert player_mod.JS == (ASSET_DIR / "player.js").read_text(encoding="utf-8") and "export default" in player_mod.JS
+    assert "import.meta.url" not in player_mod.JS  # a Blob URL has no folder: plotly's URL comes from Python
+    name = player_mod.NAME
+    assert player_mod.plotly_url() == f"/_stcore/bidi-components/{name}/plotly-cartesian.min.js"
+    real = st.get_option
+    monkeypatch.setattr(st, "get_option", lambda k: "/tools/scatter/" if k == "server.baseUrlPath" else real(k))
+    assert player_mod.plotly_url() == f"/tools/scatter/_stcore/bidi-components/{name}/plotly-cartesian.min.js"
+
+
+def test_every_page_sends_the_warm_up_element_first():
+    from tests.apptest_helpers import open_page
+
+    for page in ("home", "nd", "check", "spec-nd"):
+        at = open_page(page)
+        first = at.sidebar.children[0]
+        assert first.type == "bidi_component" and first.proto.component_name.endswith(".warm"), page
+        assert not first.proto.js_content and not first.proto.js_source_path  # no script: nothing runs
+        assert player_mod.WARM_KEY in first.proto.css_content and "display: none" in first.proto.css_content

@@ -6,7 +6,6 @@
 // trigger "cell" to that cell's coordinates. Python sends `data` (see scatter_ui/player.py).
 // Every text shown here is set with textContent (never parsed as HTML or Markdown).
 
-const PLOTLY_URL = new URL("plotly-cartesian.min.js", import.meta.url).href;
 const REPORT_DELAY_MS = 900; // debounce of step reports while playing
 const BASE_FRAME_MS = 900; // one step per 0.9 s at 1x
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
@@ -20,16 +19,18 @@ const NARROW = 700; // px: below this the panels stack
 const DARK_CELL_TEXT = "#fafafa"; // cell text on the dark value scale (figures.py DARK_CELL_TEXT)
 const WRITTEN = "#495057"; // outline colour of written cells, replaced by the theme's text colour
 
+// plotly.js (the cartesian dist in the player's asset folder): Python sends its URL as data.plotly_url,
+// because this module is imported from a Blob URL (scatter_ui/player.py passes it as content)
 let plotlyPromise = null;
-function loadPlotly() {
+function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!plotlyPromise) {
     plotlyPromise = new Promise((resolve, reject) => {
       const s = document.createElement("script");
-      s.src = PLOTLY_URL;
+      s.src = url;
       s.async = true;
       s.onload = () => resolve(window.Plotly);
-      s.onerror = () => { plotlyPromise = null; reject(new Error("could not load plotly.js from " + PLOTLY_URL)); };
+      s.onerror = () => { plotlyPromise = null; reject(new Error("could not load plotly.js from " + url)); };
       document.head.appendChild(s);
     });
   }
@@ -261,7 +262,7 @@ class Player {
       this.afterUpdate(newView);
       if (!this.plotlyComing) { // after this frame is painted: parsing plotly.js blocks the page for a while
         this.plotlyComing = new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
-          .then(loadPlotly).then(() => this.update(this.data, this.api)).catch((e) => this.error(e));
+          .then(() => loadPlotly(this.data.plotly_url)).then(() => this.update(this.data, this.api)).catch((e) => this.error(e));
       }
       return;
     }
@@ -904,7 +905,7 @@ class Player {
 
   plotlyReady() {
     if (this.plotted) return Promise.resolve();
-    return (this.plotlyComing || loadPlotly()).then(() => {
+    return (this.plotlyComing || loadPlotly(this.data.plotly_url)).then(() => {
       if (!this.plotted) throw new Error("the figure is still loading; try again in a moment");
     });
   }
