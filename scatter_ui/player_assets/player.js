@@ -1,6 +1,7 @@
 // The step player of Scatter Explorer: a Streamlit components-v2 module (in the page, no iframe).
 //
-// It owns the step: draws the three heatmaps with plotly.js, plays the frames in the browser,
+// It owns the step: draws the three heatmaps (at once as SVG, then with plotly.js once that has
+// loaded: drawPreview), plays the frames in the browser,
 // and reports the step to Python as component state "step" (debounced while playing, at once on
 // pause, a button, the slider, "go to step" or a key). A click on an output cell sets the
 // trigger "cell" to that cell's coordinates. Python sends `data` (see scatter_ui/player.py).
