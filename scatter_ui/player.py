@@ -125,8 +125,8 @@ def warm_up() -> None:
     if _warm is None:
         _warm = st.components.v2.component(f"{PROJECT}.warm", html="<span></span>",
                                            css=f".st-key-{WARM_KEY} {{ display: none; }}", isolate_styles=False)
-    with st.sidebar:
-        _warm(key=WARM_KEY)
+    _warm(key=WARM_KEY)  # in the main area: an element in the sidebar, even a hidden one, would make
+    # Streamlit fold the page list behind "View more" on pages that have no sidebar of their own
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,8 @@ def test_every_page_sends_the_warm_up_element_first():
 
     for page in ("home", "nd", "check", "spec-nd"):
         at = open_page(page)
-        first = at.sidebar.children[0]
+        first = at.main.children[0]
         assert first.type == "bidi_component" and first.proto.component_name.endswith(".warm"), page
         assert not first.proto.js_content and not first.proto.js_source_path  # no script: nothing runs
         assert player_mod.WARM_KEY in first.proto.css_content and "display: none" in first.proto.css_content
+        assert not [e for e in at.sidebar.children.values() if e.type == "bidi_component"]  # the page list stays unfolded
