@@ -171,10 +171,12 @@ def inline_code(text) -> str:
 def step_log(trace: sc.Trace, step: int, csv_source, key: str) -> None:
     """Every step's row; the shown step's row highlighted (the player's step). Built only while open."""
     n = len(trace)
-    box = lazy_expander(f"Step log ({n} step{'s' if n != 1 else ''}) · now at step {step}", key)
+    # the label stays the same from step to step: a new label would be a new expander, closed again
+    box = lazy_expander(f"Step log ({n} step{'s' if n != 1 else ''})", key)
     if box is None:
         return
     with box:
+        st.caption(f"Now at step {step}: its row is marked ▶ and highlighted.")
         lo = max(0, min(step - LOG_ROWS // 2, n - LOG_ROWS))
         hi = min(n, lo + LOG_ROWS)
         if n > LOG_ROWS:

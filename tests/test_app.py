@@ -139,10 +139,11 @@ def test_step_log_and_warnings_show_the_players_step():
     at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
                    step="2")
     assert figures(at)[0]["step"] == 2
-    assert any(e.label.endswith("now at step 2") for e in at.expander)
+    assert any(e.label == "Step log (6 steps)" for e in at.expander)
     assert not [df for df in at.dataframe if "now" in df.value.columns]  # closed: not built (a fast first draw)
     at.session_state["elements:step_log_open"] = True  # what opening it does
     at.run()
+    assert "Now at step 2: its row is marked ▶ and highlighted." in [c.value for c in at.caption]
     log = next(df for df in at.dataframe if "now" in df.value.columns)
     assert log.value.loc[log.value["now"] == "▶", "step"].tolist() == [2]
     dup = next(shown(i.value) for i in at.info if "Duplicate indices" in shown(i.value))
