@@ -464,19 +464,15 @@ def test_the_figure_is_drawn_and_steps_before_plotly_arrives(server, browser):
         ctx.close()
 
 
-def test_an_opened_step_log_stays_open_and_follows_the_step(server, browser):
+def test_an_opened_step_log_stays_open_and_follows_the_step(server, page):
     """The step log is built only while open; stepping reruns the page, and it must stay open, on the new step."""
-    ctx, pg = _context(browser)
-    try:
-        open_player(pg, server.url + SEU1)
-        pg.get_by_text("Step log (6 steps)").first.click()
-        pg.get_by_text("Now at step 0:").first.wait_for(timeout=30_000)
-        pg.wait_for_selector("[data-testid=stDataFrame]", timeout=30_000)
-        for k in (1, 2):
-            pg.get_by_test_id("player-next").click()
-            wait_url_step(pg, k)
-            pg.get_by_text(f"Now at step {k}:").first.wait_for(timeout=30_000)
-            assert pg.locator("[data-testid=stDataFrame]").count() == 1
-        assert errors(pg) == []
-    finally:
-        ctx.close()
+    open_player(page, server.url + SEU1)
+    page.get_by_text("Step log (6 steps)").first.click()
+    page.get_by_text("Now at step 0:").first.wait_for(timeout=30_000)
+    page.wait_for_selector("[data-testid=stDataFrame]", timeout=30_000)
+    for k in (1, 2):
+        page.get_by_test_id("player-next").click()
+        wait_url_step(page, k)
+        page.get_by_text(f"Now at step {k}:").first.wait_for(timeout=30_000)
+        assert page.locator("[data-testid=stDataFrame]").count() == 1
+    assert errors(page) == []

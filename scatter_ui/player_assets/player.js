@@ -53,20 +53,14 @@ function cssVar(node, name, fallback) {
 }
 
 function luminance(colour) {
-  const probe = document.createElement("canvas").getContext("2d");
-  probe.fillStyle = colour;
-  const hex = probe.fillStyle; // normalised to #rrggbb or rgba()
-  let r, g, b;
-  if (hex.startsWith("#")) {
-    r = parseInt(hex.slice(1, 3), 16); g = parseInt(hex.slice(3, 5), 16); b = parseInt(hex.slice(5, 7), 16);
-  } else {
-    [r, g, b] = hex.match(/[\d.]+/g).map(Number);
-  }
+  const [r, g, b] = rgbOf(colour);
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 }
 
+let colourProbe = null; // one 2D context that normalises any CSS colour, reused for every cell
 function rgbOf(colour) {
-  const probe = document.createElement("canvas").getContext("2d");
+  const probe = colourProbe || (colourProbe = document.createElement("canvas").getContext("2d"));
+  probe.fillStyle = "#000000";
   probe.fillStyle = colour;
   const v = probe.fillStyle;
   if (v.startsWith("#")) return [1, 3, 5].map((i) => parseInt(v.slice(i, i + 2), 16));
@@ -82,6 +76,16 @@ function colourAt(scale, u) {
   const f = p1 > p0 ? (u - p0) / (p1 - p0) : 0;
   const a = rgbOf(c0), b = rgbOf(c1);
   return `rgb(${a.map((v, i) => Math.round(v + (b[i] - v) * Math.min(Math.max(f, 0), 1))).join(",")})`;
+}
+
+// a frame's values and layout (shapes, labels, ticks) put over a figure's traces and layout, in place
+function withFrame(traces, layout, frame) {
+  if (!frame) return;
+  frame.traces.forEach((ti, j) => { traces[ti] = { ...traces[ti], ...frame.data[j] }; });
+  for (const [key, val] of Object.entries(frame.layout)) {
+    if (key.startsWith("xaxis") || key.startsWith("yaxis")) layout[key] = { ...layout[key], ...val };
+    else layout[key] = val;
+  }
 }
 
 function themeOf(node) {
@@ -742,14 +746,7 @@ class Player {
     const d = this.data;
     const traces = this.themed(d.figure.data);
     const layout = { ...this.previewLayout };
-    const f = this.frames.get(k) && this.themedFrame(this.frames.get(k));
-    if (f) {
-      f.traces.forEach((ti, j) => { traces[ti] = { ...traces[ti], ...f.data[j] }; });
-      for (const [key, val] of Object.entries(f.layout)) {
-        if (key.startsWith("xaxis") || key.startsWith("yaxis")) layout[key] = { ...layout[key], ...val };
-        else layout[key] = val;
-      }
-    }
+    withFrame(traces, layout, this.frames.get(k) && this.themedFrame(this.frames.get(k)));
     return { traces, layout };
   }
 
@@ -918,13 +915,7 @@ class Player {
     const f = this.frames.get(k) && this.themedFrame(this.frames.get(k));
     const data = gd.data.map((tr) => ({ ...tr }));
     const layout = JSON.parse(JSON.stringify(gd.layout));
-    if (f) {
-      f.traces.forEach((ti, j) => Object.assign(data[ti], f.data[j]));
-      for (const [key, val] of Object.entries(f.layout)) {
-        if (key.startsWith("xaxis") || key.startsWith("yaxis")) Object.assign(layout[key], val);
-        else layout[key] = val;
-      }
-    }
+    withFrame(data, layout, f);
     return { data, layout };
   }
 
