@@ -74,13 +74,18 @@ def session_value(attr, value):
     return list_text(value) if attr.kind == "ints" else value
 
 
+def settle(attr, key: str) -> None:
+    """Make the session's value of a choice attribute one of its choices (before it is used or drawn)."""
+    if attr.kind == "str" and attr.choices and st.session_state.get(key) not in attr.choices:
+        st.session_state[key] = attr.default if attr.default in attr.choices else attr.choices[0]
+
+
 def widget(attr, key: str) -> None:
     """One widget for an attribute beyond the common three, by its kind."""
     label = attr.name + (" (input)" if attr.is_input else "") + ("" if attr.required or attr.kind != "ints"
                                                                   else " (optional)")
     if attr.kind == "str" and attr.choices:
-        if st.session_state.get(key) not in attr.choices:
-            st.session_state[key] = attr.default if attr.default in attr.choices else attr.choices[0]
+        settle(attr, key)
         st.selectbox(label, attr.choices, key=key, help=attr.doc)
     elif attr.kind == "ints":
         st.text_input(label, key=key, help=attr.doc + " — integers separated by commas", max_chars=MAX_LIST_TEXT)

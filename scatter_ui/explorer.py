@@ -16,7 +16,7 @@ from scatter_core.describe import fmt_shape
 
 from . import attribute_inputs, cache, large, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, lazy_expander, md,
-                       operator_picker, spec_link, tensor_text)
+                       operator_picker, settle_attributes, spec_link, tensor_text)
 from .player import player
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
 from .figures import StepFigure, overview_figure
@@ -31,6 +31,8 @@ class ExplorerPage:
         self.url_path = url_path
         self.members = sc.family_members(family)
         self.names = [s.name for s in self.members]
+        self._rank = 0  # the data's rank, for the axis widget (set by _settle)
+        self._panel_rank = 0  # the rank whose small-multiples axis the sidebar offers (panel_axis_control)
 
     def k(self, name: str) -> str:
         return session.key(self.family, name)
@@ -97,6 +99,8 @@ class ExplorerPage:
             ss[self.k(f"text_{role}")] = pick(role, text)
         ss[self.k("step")] = max(int(pick("step", 0)), 0)
         ss[self.k("follow")] = bool(pick("follow", True))
+        if example_id == CUSTOM:  # typed inputs: their editor opens
+            ss[self.k("editor_open")] = True
 
     def _on_op(self) -> None:
         op = st.session_state[self.k("op")]
@@ -137,24 +141,42 @@ class ExplorerPage:
         st.session_state[self.k("step")] = int(value)
 
     # -- controls ------------------------------------------------------------------------
-    def sidebar(self):
+    def _example_titles(self, op: str) -> dict:
+        titles = {e.id: f"{e.label}: {e.title}" + (" (ours)" if e.ours else "") for e in spec_examples.examples_for(op)}
+        titles[CUSTOM] = "✎ my own input"
+        return titles
+
+    def _settle(self) -> sc.OpSpec:
+        """The page's choices made valid before anything is computed or drawn: an example of the
+        operator, attribute values its widgets can show, texts kept while their editor is closed."""
         ss = st.session_state
-        with st.sidebar:
+        spec = sc.OPERATORS[ss[self.k("op")]]
+        if ss.get(self.k("example")) not in self._example_titles(spec.name):
+            self._load_example(self._first_example(spec_examples.examples_for(spec.name)))
+        self._rank = self._rank_hint()
+        settle_attributes(spec, self.k, self._rank)
+        for role in TEXT_ROLES:  # a text box not drawn in a run (its editor closed) would lose its text
+            name = self.k(f"text_{role}")
+            if name in ss:
+                ss[name] = ss[name]
+        return spec
+
+    def sidebar(self, box, spec: sc.OpSpec) -> None:
+        """The sidebar's widgets, drawn into ``box`` (a container made first, so they sit at the top)
+        after the figure: the page sends its player before any other element whose code the browser
+        still has to fetch (bench/bench_player.py, docs/performance.md)."""
+        titles = self._example_titles(spec.name)
+        with box:
             operator_picker(self.names, self.k("op"), self._on_op)
-            op = ss[self.k("op")]
-            spec = sc.OPERATORS[op]
-            examples = spec_examples.examples_for(op)
-            titles = {e.id: f"{e.label}: {e.title}" + (" (ours)" if e.ours else "") for e in examples}
-            titles[CUSTOM] = "✎ my own input"
-            options = [e.id for e in examples] + [CUSTOM]
-            if ss.get(self.k("example")) not in options:
-                self._load_example(options[0])
-            st.selectbox("Example", options, key=self.k("example"), on_change=self._on_example,
+            st.selectbox("Example", list(titles), key=self.k("example"), on_change=self._on_example,
                          format_func=lambda i: titles.get(i, i))
-            attribute_widgets(spec, self.k, self._rank_hint())
+            attribute_widgets(spec, self.k, self._rank)
             st.divider()
             spec_link(spec)
-        return spec
+            if self._panel_rank:
+                st.selectbox("Output: small multiples over axis", list(range(self._panel_rank)),
+                             key=self.k("panel_axis"),
+                             help="The other two innermost axes form each matrix; longer axes become sliders.")
 
     def _rank_hint(self) -> int:
         ss = st.session_state
@@ -176,7 +198,8 @@ class ExplorerPage:
         return any(ss.get(self.k(f"text_{r}")) != tensor_text(getattr(ex, r)) for r in TEXT_ROLES)
 
     def editor(self, example, error: sc.ScatterError | None = None) -> None:
-        """The inputs as text; open, with the error beside the text, while the text has an error."""
+        """The inputs as text; open, with the error beside the text, while the text has an error.
+        Its widgets are built only while it is open (_settle keeps the texts meanwhile)."""
         if example is not None and not editable(example):
             with st.expander("Inputs"):
                 st.caption(md(f"This example's tensors are too large to edit as text (limit "
@@ -184,7 +207,12 @@ class ExplorerPage:
                               f"{getattr(example.indices, 'shape', None)}, updates {example.updates.shape}. Pick “my own input” to "
                               f"type one."))
             return
-        with st.expander("Edit inputs", expanded=example is None or error is not None):
+        if error is not None:
+            st.session_state[self.k("editor_open")] = True
+        box = lazy_expander("Edit inputs", self.k("editor_open"))
+        if box is None:
+            return
+        with box:
             st.caption(INPUT_FORMATS)
             if error is not None:
                 st.error(error_text(error), icon="🛑")
@@ -197,7 +225,14 @@ class ExplorerPage:
     # -- main ----------------------------------------------------------------------------
     def render(self) -> None:
         self._seed()
-        spec = self.sidebar()
+        spec = self._settle()
+        side = st.sidebar.container()
+        try:
+            self.main(spec)
+        finally:
+            self.sidebar(side, spec)
+
+    def main(self, spec: sc.OpSpec) -> None:
         ss = st.session_state
         op = spec.name
         ex_id = ss[self.k("example")]
@@ -284,9 +319,7 @@ class ExplorerPage:
         key = self.k("panel_axis")
         if st.session_state.get(key) not in range(rank):
             st.session_state[key] = rank - 3
-        with st.sidebar:
-            st.selectbox("Output: small multiples over axis", list(range(rank)), key=key,
-                         help="The other two innermost axes form each matrix; longer axes become sliders.")
+        self._panel_rank = rank  # its widget is drawn with the sidebar's others
         return int(st.session_state[key])
 
     def large_view(self, trace: sc.Trace, view, step: int, follow: bool) -> None:

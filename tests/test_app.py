@@ -8,7 +8,7 @@ import pytest
 import spec_examples
 from scatter_core import OPERATORS
 from scatter_core.families import FAMILIES
-from tests.apptest_helpers import figures, open_page, shown, texts
+from tests.apptest_helpers import figures, open_expander, open_page, shown, texts
 
 FAMILY_PAGE = {name: family.slug for name, family in FAMILIES.items()}  # apptest_helpers.PAGES names them by slug
 TOO_LARGE = 50_000_000  # scatter_core.checks.MAX_ELEMENTS
@@ -100,6 +100,8 @@ def test_deep_link_restores_the_view():
 def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
     at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
     bad = "[[4], [3], [1], [9]]"
+    assert not at.text_area, "the editor's boxes are built only while it is open"
+    open_expander(at, "Edit inputs")
     at.text_area(key="nd:text_indices").set_value(bad).run()
     assert not at.exception
     assert any("indices[3, 0] = 9 is out of range" in shown(e.value) for e in at.error)
@@ -110,6 +112,29 @@ def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
     at.text_area(key="nd:text_indices").set_value("[[4], [3], [1], [x]]").run()
     assert any("'x' is not a number" in shown(e.value) for e in at.error)
     assert at.text_area(key="nd:text_indices").value == "[[4], [3], [1], [x]]"
+
+
+def test_an_edit_outlives_closing_the_editor():
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
+    open_expander(at, "Edit inputs")
+    at.text_area(key="nd:text_updates").set_value("[90, 100, 110, 120]").run()
+    editor = next(e for e in at.expander if e.label == "Edit inputs")
+    at.session_state[editor.key] = False  # closed: its boxes are not built
+    at.run()
+    assert not at.text_area and not at.exception
+    assert at.query_params["updates"] == "[90, 100, 110, 120]"  # the case shown is still the edited one
+    at.run()
+    open_expander(at, "Edit inputs")
+    assert at.text_area(key="nd:text_updates").value == "[90, 100, 110, 120]"
+
+
+def test_the_sidebar_keeps_its_order_though_drawn_after_the_figure():
+    at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-2")
+    labels = [w.label for w in at.sidebar if hasattr(w, "label") and w.label]
+    assert labels[:2] == ["Operator version", "Example"], labels
+    assert labels.index("reduction") < labels.index("Output: small multiples over axis"), labels
+    assert "Share this view" in " ".join(c.value for c in at.sidebar.caption)
+    assert "Share this view" in at.sidebar.caption[-1].value  # after the widgets, as before
 
 
 def test_small_multiples_axis_can_be_chosen():

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import spec_examples
-from tests.apptest_helpers import figures, open_page, texts
+from tests.apptest_helpers import figures, open_expander, open_page, texts
 from tests.test_hostile_inputs import HOSTILE_TEXT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +38,8 @@ def test_huge_shapes_are_refused_before_any_allocation():
 def test_two_sessions_never_see_each_others_state():
     a = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
     b = open_page("nd")
+    open_expander(a, "Edit inputs")
+    open_expander(b, "Edit inputs")
     a.text_area(key="nd:text_updates").set_value("[90, 100, 110, 120]").run()
     a.session_state["nd:step"] = 4  # what the player's report sets (tests/test_browser.py drives the real one)
     a.run()
