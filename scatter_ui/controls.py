@@ -4,7 +4,8 @@
   ``1*10*50`` stays a ``*`` (and ``_``, ``$``, ``[`` … stay themselves).
 * :func:`error_text`: a ScatterError with the input it names in bold, the rest escaped.
 * :func:`tensor_text` / :func:`editable`: how an example's tensors become editable text.
-* :func:`operator_picker`, :func:`attribute_widgets`: the sidebar widgets of both pages.
+* :func:`operator_picker`, :func:`attribute_widgets`: the sidebar widgets of both pages;
+  :func:`settle_attributes`: their values made valid before the case is computed.
 """
 
 from __future__ import annotations
