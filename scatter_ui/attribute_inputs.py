@@ -81,11 +81,11 @@ def settle(attr, key: str) -> None:
 
 
 def widget(attr, key: str) -> None:
-    """One widget for an attribute beyond the common three, by its kind."""
+    """One widget for an attribute beyond the common three, by its kind (its value settled first:
+    ``controls.attribute_widgets`` calls :func:`settle` through ``settle_attributes``)."""
     label = attr.name + (" (input)" if attr.is_input else "") + ("" if attr.required or attr.kind != "ints"
                                                                   else " (optional)")
     if attr.kind == "str" and attr.choices:
-        settle(attr, key)
         st.selectbox(label, attr.choices, key=key, help=attr.doc)
     elif attr.kind == "ints":
         st.text_input(label, key=key, help=attr.doc + " — integers separated by commas", max_chars=MAX_LIST_TEXT)
@@ -95,13 +95,6 @@ def widget(attr, key: str) -> None:
         st.number_input(label, step=1, key=key, help=attr.doc)
     else:
         st.text_input(label, key=key, help=attr.doc)
-
-
-def widgets(spec, key: Callable[[str], str]) -> None:
-    """The widgets of every attribute of ``spec`` beyond the common three."""
-    for attr in spec.attributes:
-        if attr.name not in COMMON:
-            widget(attr, key(attr.name))
 
 
 def core_value(attr, value):

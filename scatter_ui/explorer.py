@@ -32,6 +32,7 @@ class ExplorerPage:
         self.members = sc.family_members(family)
         self.names = [s.name for s in self.members]
         self._rank = 0  # the data's rank, for the axis widget (set by _settle)
+        self._titles: dict = {}  # example id -> its label in the picker (set by _settle)
         self._panel_rank = 0  # the rank whose small-multiples axis the sidebar offers (panel_axis_control)
 
     def k(self, name: str) -> str:
@@ -151,7 +152,8 @@ class ExplorerPage:
         operator, attribute values its widgets can show, texts kept while their editor is closed."""
         ss = st.session_state
         spec = sc.OPERATORS[ss[self.k("op")]]
-        if ss.get(self.k("example")) not in self._example_titles(spec.name):
+        self._titles = self._example_titles(spec.name)
+        if ss.get(self.k("example")) not in self._titles:
             self._load_example(self._first_example(spec_examples.examples_for(spec.name)))
         self._rank = self._rank_hint()
         settle_attributes(spec, self.k, self._rank)
@@ -165,7 +167,7 @@ class ExplorerPage:
         """The sidebar's widgets, drawn into ``box`` (a container made first, so they sit at the top)
         after the figure: the page sends its player before any other element whose code the browser
         still has to fetch (bench/bench_player.py, docs/performance.md)."""
-        titles = self._example_titles(spec.name)
+        titles = self._titles
         with box:
             operator_picker(self.names, self.k("op"), self._on_op)
             st.selectbox("Example", list(titles), key=self.k("example"), on_change=self._on_example,
