@@ -12,16 +12,20 @@ Pure NumPy. The public API:
 * ``check_expected(...)``: compare a hand-written output and diagnose the mistake.
 * ``ScatterError``: raised for every invalid input.
 * ``fmt_value(v, dtype=None, width=None)``: the one number formatter for every label.
+* ``release_buffers()``: empty the pool of freed large results (``scatter_core.fast``), returning the bytes freed.
 """
 
 from __future__ import annotations
 
-from .case import Case, translate_attrs
+from .attributes import translate_attrs
+from .case import Case
 from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, check_expected, choices_accepting,
                        versions_accepting)
 from .checks import MAX_ELEMENTS, UntypedArray, coerce_updates, is_typed, untyped
 from .describe import attr_text, fmt_attr, fmt_shape
-from .engine import prepare, scatter
+from .case import prepare
+from .engine import scatter
+from .fast.buffers import release as release_buffers
 from .errors import ScatterError, fmt_pos
 from .families import FAMILIES, Family, family_by_slug, family_of
 from .findings import Finding
@@ -49,6 +53,6 @@ __all__ = [
     "Finding", "IndexRule", "OpSpec", "Reduction", "RuntimeNote", "ScatterError", "Trace", "UntypedArray",
     "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates", "family_by_slug",
     "family_members", "family_of", "fmt_attr", "fmt_pos", "fmt_shape", "fmt_value", "get_spec", "is_typed",
-    "parse_tensor", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting",
-    "versions_of",
+    "parse_tensor", "prepare", "release_buffers", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped",
+    "versions_accepting", "versions_of",
 ]
