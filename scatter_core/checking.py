@@ -86,6 +86,7 @@ class Chain:
     expected: object  # the user's value (after the cast)
     reduction: str
     allowed: str = ""  # when the spec allows the expected value here: why, in a sentence (else "")
+    not_allowed: str = ""  # a cell the spec leaves open whose expected value is still not allowed: why (else "")
 
     @property
     def first_step(self) -> int | None:
@@ -98,7 +99,7 @@ class Chain:
                     f"you expected {fmt_value(self.expected)}.")
         parts = [f"{where} starts at {fmt_value(self.initial)} (data)"]
         parts += [s.text(self.reduction) for s in self.steps]
-        tail = f" {self.allowed}" if self.allowed else ""
+        tail = f" {self.allowed or self.not_allowed}" if self.allowed or self.not_allowed else ""
         return "; ".join(parts) + (f". Computed {fmt_value(self.final)}; you expected {fmt_value(self.expected)}."
                                    + tail)
 
@@ -251,8 +252,10 @@ def _cast(expected: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, tuple[tupl
 
 
 # -- chains ----------------------------------------------------------------------------------------
-def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray, allowed: Mapping[int, str]) -> list[Chain]:
-    """``allowed``: flat cell -> why the spec allows the expected value there."""
+def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray, allowed: Mapping[int, str],
+            refused: Mapping[int, str]) -> list[Chain]:
+    """``allowed``: flat cell -> why the spec allows the expected value there; ``refused``: flat cell -> why it
+    does not, where the spec leaves the cell open."""
     targets = trace.plan.targets
     hit = np.isin(targets, cells_flat)
     steps, slots = np.nonzero(hit)  # row-major: loop order
@@ -266,7 +269,7 @@ def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray, allowed:
     for flat in cells_flat.tolist():
         pos = tuple(int(v) for v in np.unravel_index(flat, trace.data.shape))
         out.append(Chain(pos, trace.data[pos], tuple(by_cell[flat]), trace.output[pos], expected[pos], spelling,
-                         allowed.get(flat, "")))
+                         allowed.get(flat, ""), refused.get(flat, "")))
     return out
 
 
@@ -567,7 +570,10 @@ def check_expected(op, data, indices, updates, expected, *, rtol: float = DEFAUL
     conforms = allowed_flat.size == bad_flat.size
     why = {int(f): _allowed_sentence(opened.cell(int(i)), cast, trace.resolved.reduction, rtol, atol)
            for f, i in zip(allowed_flat[:MAX_CHAINS].tolist(), allowed_ids[:MAX_CHAINS].tolist())}
-    chains = _chains(trace, bad_flat[:MAX_CHAINS], cast, why) if bad_flat.size else []
+    refused = np.flatnonzero(np.isin(opened.cells, bad_flat[:MAX_CHAINS]) & ~np.isin(opened.cells, allowed_flat))
+    why_not = {int(opened.cells[i]): _refused_sentence(opened.cell(int(i)), cast, trace.resolved.reduction)
+               for i in refused.tolist()}
+    chains = _chains(trace, bad_flat[:MAX_CHAINS], cast, why, why_not) if bad_flat.size else []
     resolved = dict(trace.attrs)
     diagnoses = []
     if bad_flat.size and diagnose_mismatch:
@@ -588,6 +594,16 @@ def _allowed(opened: OpenCells, expected: np.ndarray, agree: np.ndarray, rtol: f
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     ids = np.flatnonzero(opened.allows(expected, rtol, atol) & ~agree[opened.cells])
     return opened.cells[ids], ids
+
+
+def _refused_sentence(oc: OpenCell, expected: np.ndarray, spelling: str) -> str:
+    """Why the expected value at ``oc``, a cell the spec leaves open, is still not allowed."""
+    value = fmt_value(expected[oc.cell])
+    if oc.kind == WINNER:
+        return (f"The spec leaves open which write wins here, but only a value written to this cell: "
+                f"{', '.join(fmt_value(v) for v in oc.candidates)}; {value} is none of them.")
+    return (f"Another order of the float {spelling} may change it by up to {fmt_value(oc.slack, width=9)}; {value} is "
+            f"further away.")
 
 
 def _allowed_sentence(oc: OpenCell, expected: np.ndarray, spelling: str, rtol: float, atol: float) -> str:

@@ -44,6 +44,10 @@ MAX_GRID_COLUMNS = 100
 # tolerances: finite, non-negative, and rtol at most 1 (a relative error of 100%)
 TOLERANCE_RANGE = {"rtol": (0.0, 1.0), "atol": (0.0, 1e300)}
 TOLERANCE_DEFAULTS = {"rtol": DEFAULT_RTOL, "atol": DEFAULT_ATOL}
+# one icon per verdict (Material Symbols, drawn from Streamlit's own font, so they show without an emoji font);
+# the verdict's words say it too, so neither the icon nor the colour is needed to tell them apart
+VERDICT_ICONS = {"matches": ":material/check_circle:", "conforms": ":material/alt_route:",
+                 "differs": ":material/cancel:"}
 
 
 def k(name: str) -> str:
@@ -306,13 +310,14 @@ class CheckPage:
 
     def verdict(self, report) -> None:
         """The verdict in words, with an icon of its own (the colour only repeats it)."""
+        tolerance = f"\n\nTolerance: {md(report.tolerance)}."
         if report.matches:
-            st.success(f"✔ **Matches the loop-order result.** {md(report.summary)}", icon="✅")
+            st.success(f"✔ **Matches the loop-order result.**\n\n{md(report.summary)}", icon=VERDICT_ICONS["matches"])
         elif report.conforms:
-            st.info(f"≈ **Conforms: allowed by the spec, not the loop-order result.** {md(report.summary)} "
-                    f"Tolerance: {md(report.tolerance)}.", icon="🔀")
+            st.info(f"≈ **Conforms: allowed by the spec, not the loop-order result.**\n\n{md(report.summary)}"
+                    + tolerance, icon=VERDICT_ICONS["conforms"])
         else:
-            st.error(f"✘ **Differs.** {md(report.summary)} Tolerance: {md(report.tolerance)}.", icon="❌")
+            st.error(f"✘ **Differs.**\n\n{md(report.summary)}" + tolerance, icon=VERDICT_ICONS["differs"])
         for note in report.notes:
             (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(md(note))
 

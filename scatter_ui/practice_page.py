@@ -448,7 +448,8 @@ def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
     if fb.correct:
         st.success("Right: target and value.", icon="✅")
     elif fb.conforms:
-        st.info("≈ **Allowed by the spec**, though the loop order gives another value (see why below).", icon="🔀")
+        st.info("≈ **Allowed by the spec**, though the loop order gives another value (see why below).",
+                icon=":material/alt_route:")
     else:
         what = [] if fb.target_correct else ["the target cell"]
         what += [] if fb.value_correct else ["the value"]
@@ -518,7 +519,7 @@ def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, 
         st.success(f"Right! {fb.explanation}", icon="✅")
     elif fb.conforms:
         st.info(f"≈ **Right by the spec, not the loop order's answer.** {md(fb.explanation.splitlines()[0])} "
-                f"The {len(allowed)} cell(s) where yours differs are outlined.", icon="🔀")
+                f"The {len(allowed)} cell(s) where yours differs are outlined.", icon=":material/alt_route:")
     else:
         kept = (f" {len(allowed)} more outlined cell(s) hold another write the spec allows there (not wrong)."
                 if allowed else "")

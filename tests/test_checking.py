@@ -408,6 +408,8 @@ def test_a_value_no_write_brings_is_not_allowed():
     assert "the other 2 are not allowed" in r.summary
     chains = {c.cell: c for c in r.chains}
     assert chains[(0, 1)].allowed and not chains[(0, 0)].allowed and not chains[(3, 3)].allowed
+    assert "only a value written to this cell: 100, 108; 104 is none of them" in chains[(0, 0)].explain()
+    assert chains[(3, 3)].not_allowed == "" and chains[(0, 1)].not_allowed == ""
 
 
 def test_only_some_duplicated_cells_take_another_winner():
@@ -513,7 +515,8 @@ def test_any_order_of_a_float_reduction_conforms_bit_exactly(dtype, op, reductio
         if len(oc):  # well beyond the bound: not allowed
             far = t.output.copy()
             far.reshape(-1)[oc.cells[0]] += dtype(8 * max(float(oc.slack[0]), 1e-3) + 1)
-            assert sc.check_expected(op, data, indices, upd, far, rtol=0, atol=0, **attrs).verdict == "differs"
+            r_far = sc.check_expected(op, data, indices, upd, far, rtol=0, atol=0, **attrs)
+            assert r_far.verdict == "differs" and "is further away" in r_far.chains[0].not_allowed
     assert differing >= 3  # the shuffled orders do round differently
 
 

@@ -162,7 +162,7 @@ def test_another_winner_where_writes_compete_is_right_by_the_spec():
     assert not at.error and not at.success and not at.warning
     (verdict,) = [i for i in at.info if "Right by the spec" in i.value]
     text = unescape(verdict.value)
-    assert verdict.proto.icon == "🔀" and "Right by the spec, not the loop order's answer." in text
+    assert verdict.proto.icon == ":material/alt_route:" and "Right by the spec, not the loop order's answer." in text
     assert "the last write stays" in text
     allowed = [x.value for x in at.text if x.value.startswith("≈ allowed: ")]
     assert len(allowed) == int((first_wins != ex.answer).sum()) and all("keeps the last one" in a for a in allowed)
