@@ -518,7 +518,8 @@ def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, 
     if fb.correct:
         st.success(f"Right! {fb.explanation}", icon="✅")
     elif fb.conforms:
-        st.info(f"≈ **Right by the spec, not the loop order's answer.** {md(fb.explanation.splitlines()[0])} "
+        why = fb.explanation.splitlines()[0].removeprefix("Allowed by the spec: ")
+        st.info(f"≈ **Right by the spec, not the loop order's answer.** {md(why[:1].upper() + why[1:])} "
                 f"The {len(allowed)} cell(s) where yours differs are outlined.", icon=":material/alt_route:")
     else:
         kept = (f" {len(allowed)} more outlined cell(s) hold another write the spec allows there (not wrong)."
