@@ -363,7 +363,7 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
     step = int(ss.get(sk, 0))
     n = ex.steps
     if step >= n:
-        right = sum(bool(getattr(ss.get(k(f"fb:{eid}:{i}")), "correct", False)) for i in range(n))
+        right = sum(bool(getattr(ss.get(k(f"fb:{eid}:{i}")), "conforms", False)) for i in range(n))
         st.success(f"All {n} steps done, {right} of {n} predicted right. The output is the spec's result:",
                    icon="✅")
         show_step_figure(ex, n, k(f"fig-done:{eid}"))
@@ -441,12 +441,15 @@ def check_step(seed: int, level: int, op: str | None, step: int, keys: dict) -> 
     ss[keys["error"]] = None
     fb = sp.grade_step(ex, step, target, value)
     ss[keys["fb"]] = fb
-    record(ex.level, fb.correct, fb.kinds)
+    record(ex.level, fb.conforms, fb.kinds)
 
 
 def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
     if fb.correct:
         st.success("Right: target and value.", icon="✅")
+    elif fb.conforms:
+        st.info("≈ **Allowed by the spec**, though the loop order gives another value (see why below).",
+                icon=":material/alt_route:")
     else:
         what = [] if fb.target_correct else ["the target cell"]
         what += [] if fb.value_correct else ["the value"]
@@ -487,7 +490,7 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
             previous = ss.get(fb_key)
             ss[fb_key] = (fb, student)
             if previous is None or not np.array_equal(previous[1], student):  # the same answer counts once
-                record(ex.level, fb.correct, fb.kinds)
+                record(ex.level, fb.conforms, fb.kinds)
     show_hints(sp.output_hints(ex), k(f"out-hints:{eid}"))
     if fb_key in ss:
         fb, student = ss[fb_key]
@@ -511,20 +514,30 @@ def grid_input(ex: sp.Exercise, eid: str) -> np.ndarray | None:
 
 
 def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, eid: str) -> None:
+    allowed = [note.cell for note in fb.allowed]
     if fb.correct:
         st.success(f"Right! {fb.explanation}", icon="✅")
+    elif fb.conforms:
+        why = fb.explanation.splitlines()[0].removeprefix("Allowed by the spec: ")
+        st.info(f"≈ **Right by the spec, not the loop order's answer.** {md(why[:1].upper() + why[1:])} "
+                f"The {len(allowed)} cell(s) where yours differs are outlined.", icon=":material/alt_route:")
     else:
-        st.error(f"{len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined).", icon="❌")
-    flat = np.array([np.ravel_multi_index(c, ex.answer.shape) for c in fb.wrong_cells], dtype=np.int64)
+        kept = (f" {len(allowed)} more outlined cell(s) hold another write the spec allows there (not wrong)."
+                if allowed else "")
+        st.error(f"✘ {len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined).{kept}", icon="❌")
+    flat = np.array([np.ravel_multi_index(c, ex.answer.shape) for c in (*fb.wrong_cells, *allowed)], dtype=np.int64)
     fig = comparison_figure(ex.trace, np.asarray(student, dtype=np.float64), ex.answer,
                             ("your output", "the spec's result"), flat)
-    st.plotly_chart(fig, theme=None, key=k(f"cmp:{eid}:{len(fb.wrong_cells)}"), config={"displayModeBar": False})
+    st.plotly_chart(fig, theme=None, key=k(f"cmp:{eid}:{len(fb.wrong_cells)}:{len(allowed)}"),
+                    config={"displayModeBar": False})
     show_misconceptions(fb.misconceptions)
     for note in fb.cells[:sp.grading.MAX_EXPLAINED]:
         kinds = ", ".join(sp.BY_KIND[kind].title for kind in note.kinds if kind in sp.BY_KIND)
         st.text(note.chain + (f"  (matches: {kinds})" if kinds else ""))
     if len(fb.cells) > sp.grading.MAX_EXPLAINED:
         st.caption(f"… and {len(fb.cells) - sp.grading.MAX_EXPLAINED} more wrong cells, outlined above.")
+    for note in fb.allowed[:sp.grading.MAX_EXPLAINED]:
+        st.text("≈ allowed: " + note.chain)
 
 
 # -- multiple choice ------------------------------------------------------------------------------------------------
