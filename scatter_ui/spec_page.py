@@ -27,6 +27,7 @@ import spec_examples
 from framework_map.verified import VERIFIED
 from scatter_core.describe import fmt_value
 
+from . import session
 from .figures import HIGHLIGHT, VALUE_SCALE
 from .home import FAMILY_PAGES
 from .specdiff import breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, runtime_rows, \
@@ -335,6 +336,11 @@ def framework_entry(entry, config) -> None:
         st.markdown(markdown_table(["where it differs", f"{entry.framework}"], rows))
 
 
+def config_labels(op: str) -> list[str]:
+    """The framework map's choices for ``op`` (its reductions), as its selectbox and the URL's ``config`` say them."""
+    return [c.label.removeprefix(f"{op} ") or "(no attributes)" for c in fm.configurations(op)]
+
+
 def framework_section(family: str) -> None:
     st.header("Framework map")
     st.caption("How each configuration is written in PyTorch, TensorFlow, JAX and WebNN, and where the semantics "
@@ -345,7 +351,7 @@ def framework_section(family: str) -> None:
     cols = st.columns(2)
     op = cols[0].selectbox("Operator version", names, index=len(names) - 1, key=VERSION, bind="query-params")
     configs = fm.configurations(op)
-    labels = [c.label.removeprefix(f"{op} ") or "(no attributes)" for c in configs]
+    labels = config_labels(op)
     label = cols[1].selectbox("Reduction", labels, key=CONFIG, bind="query-params")
     config = configs[labels.index(label)] if label in labels else configs[0]
     for framework, entries in fm.by_framework(config).items():
@@ -381,9 +387,49 @@ def _forget_other_page(family: str) -> None:
         ss[PAGE_SEEN] = family
 
 
+def url_refusals(family: str, params) -> dict[str, str]:
+    """The link's values this page cannot use (its widgets would fall back to their defaults without a word),
+    each with the reason."""
+    out = {}
+    if TAB in params and params[TAB] not in TABS:
+        out[TAB] = f"not a tab of this page ({', '.join(TABS)})"
+    for name in (A, B):
+        if name in params and params[name] not in sc.OPERATORS:
+            out[name] = "not an operator version"
+    names = [s.name for s in sc.family_members(family)]
+    version = params.get(VERSION, names[-1])
+    if VERSION in params and version not in names:
+        out[VERSION] = f"not a version of this family ({', '.join(names)})"
+        version = names[-1]
+    if CONFIG in params and params[CONFIG] not in config_labels(version):
+        out[CONFIG] = f"not a choice of {version} ({', '.join(config_labels(version))})"
+    return out
+
+
+def check_url(family: str) -> None:
+    """When the address is new to this page: name the values it cannot use in the shared link notice
+    (session.url_notice, as the explorer and Practice pages do) and drop them from the address bar."""
+    ss = st.session_state
+    prefix = f"spec-{family}"
+    params = st.query_params
+    sig = tuple(sorted((name, params[name]) for name in (TAB, A, B, ERRATA_FILTER, VERSION, CONFIG) if name in params))
+    if ss.get(session.key(prefix, "_url_sig")) == sig:
+        return
+    refused = url_refusals(family, params)
+    if refused:
+        ss[session.key(prefix, "_url_given")] = {name: str(params[name]) for name in refused}
+        ss[session.key(prefix, "_url_ignored")] = refused
+        ss[session.key(prefix, "_url_checked")] = True
+        for name in refused:
+            del st.query_params[name]
+    ss[session.key(prefix, "_url_sig")] = tuple(x for x in sig if x[0] not in refused)
+
+
 def render_page(family: str) -> None:
     _forget_other_page(family)
+    check_url(family)
     header(family)
+    session.url_notice(f"spec-{family}")
     tabs = st.tabs(list(TABS), key=TAB, bind="query-params", on_change="rerun")
     for tab, section in zip(tabs, SECTIONS):
         if tab.open is not False:  # only the chosen tab's section runs (None: state not tracked, run all)

@@ -225,6 +225,39 @@ def test_a_hand_written_link_with_an_unknown_version_falls_back_to_the_default()
     at = open_page("spec-nd", tab=COMPARE, a="ScatterND-99", b="ScatterND-13")
     assert not at.exception
     assert at.selectbox(key="a").value == "ScatterND-16" and at.selectbox(key="b").value == "ScatterND-13"
+    (notice,) = at.warning
+    assert "a=ScatterND-99 `` was ignored: not an operator version" in notice.value
+
+
+@pytest.mark.parametrize("page, params, ignored, reason, kept", [
+    ("spec-elements", {"tab": COMPARE, "a": "NotAnOp-1", "b": "ScatterElements-18"}, "a", "not an operator version",
+     {"tab": COMPARE}),
+    ("spec-nd", {"tab": "NoSuchTab"}, "tab", "not a tab of this page (Timeline, Compare versions", {}),
+    ("spec-update", {"tab": "Framework map", "version": "ScatterUpdate-99"}, "version",
+     "not a version of this family (ScatterUpdate-3)", {"tab": "Framework map"}),
+    ("spec-elements", {"tab": "Framework map", "version": "ScatterElements-18", "config": "reduction=sub"}, "config",
+     "not a choice of ScatterElements-18 (reduction=none, reduction=add", {"tab": "Framework map",
+                                                                          "version": "ScatterElements-18"}),
+])
+def test_a_link_value_the_spec_page_cannot_use_is_named_once_and_dropped_from_the_address(page, params, ignored,
+                                                                                          reason, kept):
+    at = open_page(page, **params)
+    assert not at.exception and not at.error
+    (notice,) = at.warning  # the explorer's and Practice's notice: the value, quoted, and why
+    assert f"`` {ignored}={params[ignored]} `` was ignored: {reason}" in notice.value
+    assert dict(at.query_params) == kept  # the address bar no longer carries it
+    assert [h.value for h in at.header] == [{COMPARE: "Compare two versions", "Framework map": "Framework map"}
+                                            .get(params["tab"], "Timeline")]
+    next(b for b in at.button if b.label == "Dismiss").click().run()
+    assert not at.warning and dict(at.query_params) == kept
+    at.run()
+    assert not at.warning  # named once
+
+
+def test_a_valid_spec_link_gives_no_notice():
+    at = open_page("spec-elements", tab="Framework map", version="ScatterElements-18", config="reduction=add")
+    assert not at.warning and dict(at.query_params) == {"tab": "Framework map", "version": "ScatterElements-18",
+                                                        "config": "reduction=add"}
 
 
 def test_every_pair_of_versions_renders():
