@@ -209,8 +209,8 @@ def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
             continue
         attrs[name] = bool(value) if isinstance(value, (bool, np.bool_)) else (
             value if isinstance(value, str) else [int(v) for v in value] if isinstance(value, tuple) else int(value))
-    arrays = {"data": data.tolist(), "indices": None if indices is None else indices.tolist(), "updates": updates.tolist(),
-              "expected": expected.tolist()}
+    arrays = {role: "null" if arr is None else sc.json_array_text(arr)  # strict JSON: no NaN/Infinity tokens
+              for role, arr in zip(("data", "indices", "updates", "expected"), (data, indices, updates, expected))}
     record = {
         "id": f"ours-{op_id}-{digest}",
         "title": f"{case.spec.name} case checked in Scatter Explorer ({case.attr_text()})",
@@ -226,11 +226,11 @@ def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
         "ours": True,
     }
     doc = {"page": {"kind": "teaching", "title": "Scatter Explorer teaching cases",
-                    "url": "spec_examples/data/teaching.json"},
+                    "url": "spec_examples/data/teaching.json", "numbers": sc.JSON_NONFINITE_NOTE},
            "examples": [record]}
-    text = json.dumps(doc, indent=2)
+    text = json.dumps(doc, indent=2, allow_nan=False)
     for role in ("data", "indices", "updates", "expected"):  # arrays on one line each, as the data files have them
-        text = text.replace(json.dumps(f"@@{role}@@"), json.dumps(arrays[role]))
+        text = text.replace(json.dumps(f"@@{role}@@"), arrays[role])
     return text + "\n"
 
 
