@@ -73,7 +73,7 @@ RULE_FIELDS: tuple[tuple[str, object], ...] = (
     ("index range", lambda s: s.index_rule.text),
     ("index types", lambda s: ", ".join(s.index_rule.dtypes)),
     ("shape rules", lambda s: " · ".join(s.shape_rules)),
-    ("duplicates forbidden with", lambda s: ", ".join(s.duplicates_forbidden_with) or "(never forbidden)"),
+    ("duplicates forbidden", lambda s: forbidden_words(s)),
     ("duplicates", lambda s: s.duplicate_policy),
     ("data types", lambda s: s.data_types),
     ("indices axis dim may exceed data's", lambda s: _flag(s, "axis_dim_may_exceed")),
@@ -174,6 +174,15 @@ def _spelling_cell(spec: OpSpec, canonical: str) -> str:
     return f"✔ {s}" if s else "✘ not available"
 
 
+REDUCTION_ROW = "reduction meaning {}"
+AVAILABLE_ROW = "{} available"
+INIT_ROW = "use_init_val"
+INDEX_TYPES_ROW = "index types"
+FORBIDDEN_ROW = "duplicates forbidden"
+POLICY_ROW = "duplicate policy"
+AXIS_ROW = "axis"
+
+
 def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, str]]:
     """(topic, a, b) rows: each canonical reduction with its spelling in each framework, then
     use_init_val, mean, sub, negative indices, index types, duplicates and how axis is given."""
@@ -181,7 +190,7 @@ def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, st
     rows = []
     canon = [c for c in REDUCTIONS if a.spelling_of(c) or b.spelling_of(c)]
     for c in canon:
-        rows.append((f"reduction meaning {c}", _spelling_cell(a, c), _spelling_cell(b, c)))
+        rows.append((REDUCTION_ROW.format(c), _spelling_cell(a, c), _spelling_cell(b, c)))
     rows.append(("default reduction", a.default_reduction, b.default_reduction))
 
     def init(spec: OpSpec) -> str:
@@ -190,15 +199,14 @@ def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, st
             return "✘ no such attribute: the cell's current value always takes part"
         return f"✔ attribute, default {str(attr.default).lower()}"
 
-    rows.append(("use_init_val", init(a), init(b)))
+    rows.append((INIT_ROW, init(a), init(b)))
     for c in ("mean", "sub"):
-        rows.append((f"{c} available", _yes_no(a.spelling_of(c) is not None), _yes_no(b.spelling_of(c) is not None)))
+        rows.append((AVAILABLE_ROW.format(c), _yes_no(a.spelling_of(c) is not None), _yes_no(b.spelling_of(c) is not None)))
     rows.append(("negative indices", NEGATIVE_WORDS[a.index_rule.negative], NEGATIVE_WORDS[b.index_rule.negative]))
     rows.append(("index range", a.index_rule.text, b.index_rule.text))
-    rows.append(("index types", ", ".join(a.index_rule.dtypes), ", ".join(b.index_rule.dtypes)))
-    rows.append(("duplicates forbidden with", ", ".join(a.duplicates_forbidden_with) or "(never)",
-                 ", ".join(b.duplicates_forbidden_with) or "(never)"))
-    rows.append(("duplicate policy", a.duplicate_policy, b.duplicate_policy))
+    rows.append((INDEX_TYPES_ROW, ", ".join(a.index_rule.dtypes), ", ".join(b.index_rule.dtypes)))
+    rows.append((FORBIDDEN_ROW, forbidden_words(a), forbidden_words(b)))
+    rows.append((POLICY_ROW, a.duplicate_policy, b.duplicate_policy))
 
     def axis(spec: OpSpec) -> str:
         attr = spec.attribute("axis")
@@ -206,8 +214,15 @@ def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, st
             return "no axis (k-tuples address the leading dimensions)"
         return "4th input (required)" if attr.is_input else f"attribute, default {attr.default}"
 
-    rows.append(("axis", axis(a), axis(b)))
+    rows.append((AXIS_ROW, axis(a), axis(b)))
     return rows
+
+
+def forbidden_words(spec: OpSpec) -> str:
+    """When the text forbids duplicate indices, in words no one reads as "forbids nothing"."""
+    if not spec.duplicates_forbidden_with:
+        return "never: the text allows duplicate indices"
+    return f"with reduction {' or '.join(spec.duplicates_forbidden_with)}"
 
 
 # ---------------------------------------------------------------------------- runtime notes

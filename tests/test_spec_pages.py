@@ -112,7 +112,7 @@ def test_timeline_computes_reduction_and_rule_changes_from_the_records():
         "reductions gained: sum, sub, prod, min, max"]
     entries = dict(specdiff.timeline("nd"))["ScatterNDUpdate"]
     fields = {r.field for r in entries[1].computed}
-    assert {"negative indices", "reductions (spelling = meaning)", "duplicates forbidden with"} <= fields
+    assert {"negative indices", "reductions (spelling = meaning)", "duplicates forbidden"} <= fields
     # ScatterElements-11 follows Scatter-9 across the rename; Scatter-11 is marked deprecated
     elements = dict(specdiff.timeline("elements"))
     assert elements["ScatterElements"][0].spec.previous == "Scatter-9"
@@ -163,7 +163,7 @@ def test_comparison_view_marks_max_min_between_nd_16_and_18():
     assert f"{n} of {len(df)} rules differ" in texts(at)
     # the full text of every rule, never cut: each cell is the record's text
     rules = specdiff.rules(sc.OPERATORS["ScatterND-18"])
-    for field in ("summary", "formula", "duplicates", "data types", "index range", "duplicates forbidden with"):
+    for field in ("summary", "formula", "duplicates", "data types", "index range", "duplicates forbidden"):
         assert df[df["rule"] == field].iloc[0]["ScatterND-18"] == rules[field], field
     # pick another pair in the widgets: the table follows
     at.selectbox(key="a").set_value("ScatterNDUpdate-3").run()
@@ -339,8 +339,8 @@ def test_cross_framework_elements(pages):
     assert df.loc["use_init_val", "ScatterElementsUpdate-12"] == "✔ attribute, default true"
     assert df.loc["negative indices", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
         specdiff.NEGATIVE_WORDS["allowed"]] * 2
-    assert df.loc["duplicates forbidden with", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
-        "none", "(never)"]
+    assert df.loc["duplicates forbidden", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
+        "with reduction none", "never: the text allows duplicate indices"]  # not "none" vs "(never)"
     assert df.loc["duplicate policy", "ScatterElementsUpdate-12"] == \
         sc.OPERATORS["ScatterElementsUpdate-12"].duplicate_policy
     # differing rows are marked, equal rows are not
