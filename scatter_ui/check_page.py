@@ -169,7 +169,7 @@ class CheckPage:
             op = ss[k("op")]
             spec = sc.OPERATORS[op]
             examples = _examples(op)
-            titles = {e.id: f"{e.label}: {e.title}" + (" (ours)" if e.ours else "") for e in examples}
+            titles = {e.id: e.menu_title for e in examples}
             titles[CUSTOM] = "✎ my own input"
             options = [CUSTOM] + [e.id for e in examples]
             if ss.get(k("example")) not in options:

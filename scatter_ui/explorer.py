@@ -143,7 +143,7 @@ class ExplorerPage:
 
     # -- controls ------------------------------------------------------------------------
     def _example_titles(self, op: str) -> dict:
-        titles = {e.id: f"{e.label}: {e.title}" + (" (ours)" if e.ours else "") for e in spec_examples.examples_for(op)}
+        titles = {e.id: e.menu_title for e in spec_examples.examples_for(op)}
         titles[CUSTOM] = "✎ my own input"
         return titles
 

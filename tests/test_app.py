@@ -198,3 +198,22 @@ def test_a_windowed_examples_overview_is_built_when_opened():
     at.session_state["elements:overview_open"] = True
     at.run()
     assert len(at.get("plotly_chart")) == 1 and not at.exception
+
+
+def test_example_menus_show_readable_titles_not_test_function_names():
+    """The explorer's and the check page's example menus: "ONNX node test: add with a duplicate index", never the
+    test function's name (`export_scatter_elements_with_d…`)."""
+    from tests.apptest_helpers import app_on
+
+    op = "ScatterElements-18"
+    node = spec_examples.by_id("onnx-node-scatter-elements-with-duplicate-indices")
+    assert node.label.startswith("export_") and node.menu_title == "ONNX node test: add with a duplicate index"
+    explorer = open_page("elements", op=op)
+    check = app_on("app_pages/check_expected.py")
+    check.run()
+    check.selectbox(key=next(s.key for s in check.selectbox if s.label == "Operator version")).set_value(op).run()
+    for at, label in ((explorer, "Example"), (check, "Start from an example")):
+        (menu,) = [s for s in at.selectbox if s.label == label]
+        assert node.menu_title in menu.options, menu.options
+        assert not [o for o in menu.options if "export_" in o or "_" in o.split(":")[0]], menu.options
+        assert "teaching case: float32 sum that depends on the order of the updates (1 last) (ours)" in menu.options
