@@ -28,10 +28,12 @@ from framework_map.verified import VERIFIED
 from scatter_core.describe import fmt_value
 
 from . import session
+from .attribute_inputs import list_text, state_name
+from .controls import tensor_text
 from .figures import HIGHLIGHT, VALUE_SCALE
 from .home import FAMILY_PAGES
-from .specdiff import breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, runtime_rows, \
-    timeline, word_diff
+from .specdiff import LiveCase, breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, \
+    row_cases, runtime_rows, timeline, word_diff
 
 MARK = "≠"
 TABS = ("Timeline", "Compare versions", "ONNX vs OpenVINO", "Errata", "Framework map", "Runtimes")
@@ -88,15 +90,43 @@ def live_cell(topic: str, a: str, b: str) -> str:
     for op, example, reduction in live_examples(topic, a, b):
         ex = spec_examples.by_id(example)
         href = _explorer_href(sc.OPERATORS[op].family, op, example, reduction)
-        links.append(f"[▶ {md_escape(op)} {md_escape(breakable(ex.label))}]({href})")
+        links.append(f"[▶ {md_escape(op)} {md_escape(breakable(ex.short_label))}]({href})")
     return " · ".join(links)
 
 
-def comparison_rows(rows: list[tuple[str, str, str]], a: str, b: str) -> list[list[str]]:
+def case_href(live: LiveCase) -> str:
+    """A relative link to the explorer showing ``live``: its example, or the generated case in full (typed inputs
+    and every attribute in the URL, as the explorer's share link carries them)."""
+    op = live.case.op
+    family = sc.OPERATORS[op].family
+    if live.example is not None:
+        return _explorer_href(family, op, live.example, str(live.case.attrs.get("reduction", "none")))
+    params = {"op": op, "example": session.CUSTOM}
+    for role, arr in zip(("data", "indices", "updates"), live.case.given()):
+        params[role] = tensor_text(arr)
+    for name, value in live.case.attrs.items():
+        if value is not None:
+            params[state_name(name)] = str(value).lower() if isinstance(value, bool) else (
+                list_text(value) if isinstance(value, tuple) else str(value))
+    return f"{family}?{urlencode(params)}"
+
+
+def row_cell(topic: str, a: str, b: str) -> str:
+    """The ONNX vs OpenVINO row's links: each opens a case showing that row's difference (specdiff.row_cases)."""
+    links = []
+    for live in row_cases(topic, a, b):
+        label = f"{live.case.op} {spec_examples.by_id(live.base).short_label}" + (
+            f", {live.change}" if live.change else "")
+        links.append(f"[▶ {md_escape(breakable(label))}]({case_href(live)})")
+    return " · ".join(links)
+
+
+def comparison_rows(rows: list[tuple[str, str, str]], a: str, b: str, links=None) -> list[list[str]]:
+    links = links or live_cell
     out = []
     for topic, x, y in rows:
         mark, cx, cy = diff_cells(x, y)
-        out.append([mark, md_escape(topic), cx, cy, live_cell(topic, a, b) if mark else ""])
+        out.append([mark, md_escape(topic), cx, cy, links(topic, a, b) if mark else ""])
     return out
 
 
@@ -177,10 +207,11 @@ def cross_framework_section(family: str) -> None:
         rows = cross_framework(a, b)
         n = sum(x != y for _, x, y in rows)
         st.caption(f"Reductions are matched by what they compute (add in ONNX is sum in OpenVINO). {n} of "
-                   f"{len(rows)} topics differ ({MARK} marks them).")
+                   f"{len(rows)} topics differ ({MARK} marks them). Each “see it live” link opens a case showing "
+                   "its row's difference: an example, or one made from an example (the link says what changed).")
         with st.container(key=f"spec-cross-{a.name}"):
             st.markdown(markdown_table(["", "topic", a.name, b.name, "see it live"],
-                                       comparison_rows(rows, a.name, b.name)))
+                                       comparison_rows(rows, a.name, b.name, row_cell)))
 
 
 # ---------------------------------------------------------------------------- errata

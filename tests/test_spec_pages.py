@@ -361,6 +361,134 @@ def test_cross_framework_nd(pages):
     assert df.loc["reduction meaning sub", ""] == "≠" and "▶" in df.loc["reduction meaning sub", "see it live"]
 
 
+_ANY_LINK = re.compile(r"\[▶ [^\]]+?\]\(([a-z-]+)\?([^)]*)\)")
+
+
+def _linked_case(page: str, query: str) -> sc.Case:
+    """The case a "see it live" link opens, read from the link as the explorer reads it: an example (with the
+    link's reduction), or typed inputs and attributes (a generated case)."""
+    from urllib.parse import parse_qs
+
+    q = {k: v[0] for k, v in parse_qs(query).items()}
+    spec = sc.OPERATORS[q["op"]]
+    assert page == sc.family_of(spec).slug
+    if q["example"] != "__custom__":
+        ex = spec_examples.by_id(q["example"])
+        assert ex.op == q["op"] and set(q) <= {"op", "example", "reduction"}
+        return sc.case(spec, ex.data, ex.indices, ex.updates, **{**ex.attrs, **{k: q[k] for k in q if k == "reduction"}})
+    inputs = [sc.parse_tensor(q[r]) if q.get(r) else None for r in ("data", "indices", "updates")]
+    attrs = {}
+    for a in spec.attributes:
+        if a.name in q:
+            attrs[a.name] = {"true": True, "false": False}[q[a.name]] if a.kind == "bool" else (
+                int(q[a.name]) if a.kind == "int" else q[a.name])
+    return sc.case(spec, *inputs, **attrs)
+
+
+def _row_links(family):
+    for a, b in specdiff.pairs_for(family):
+        at = open_page(f"spec-{family}", tab=CROSS)
+        md = _table_markdown(at, b.name)
+        rows = {unescape(ln.split("|")[2]): ln for ln in md.splitlines()[2:]}
+        for topic, x, y in specdiff.cross_framework(a, b):
+            if x != y:
+                yield a, b, topic, [_linked_case(p, q) for p, q in _ANY_LINK.findall(rows[topic])]
+
+
+def _runs(case: sc.Case, other, any_index_type: bool = False) -> np.ndarray | None:
+    """``case`` run under ``other`` (None: it refuses it); ``any_index_type``: with the indices in a type it takes."""
+    if any_index_type and case.given()[1].dtype.name not in other.index_rule.dtypes:
+        case = case.replace(indices=case.given()[1].astype(other.index_rule.dtypes[-1]))
+    try:
+        return case.for_version(other).run()
+    except sc.ScatterError:
+        return None
+
+
+@pytest.mark.parametrize("family", sorted({sc.OPERATORS[a].family for a, _ in specdiff.CROSS_PAIRS}))
+def test_each_cross_framework_row_links_to_cases_showing_that_rows_difference(family):
+    """Run each link's case on both versions: it shows the difference its row states (#22: "sum", "prod", "sub",
+    "mean" and "use_init_val" all opened one example)."""
+    seen = {}
+    for a, b, topic, cases in _row_links(family):
+        assert cases, topic
+        other = {a.name: b, b.name: a}
+        seen.setdefault(tuple((c.op, c.key) for c in cases), []).append(topic)
+        canon = next((c for c in sc.REDUCTIONS if topic in (f"reduction meaning {c}", f"{c} available")), None)
+        if canon is not None:
+            assert {c.op for c in cases} == {s.name for s in (a, b) if s.spelling_of(canon)}, topic
+            for c in cases:
+                spec = sc.OPERATORS[c.op]
+                assert c.attrs["reduction"] == spec.spelling_of(canon), topic  # the row's own reduction
+                assert not np.array_equal(c.run(), c.replace(reduction=spec.spelling_of("none")).run()), topic
+                there = _runs(c, other[c.op], any_index_type=True)
+                if other[c.op].spelling_of(canon):  # the same meaning under another spelling: the same result
+                    assert there is not None and np.array_equal(there, c.run()), topic
+                else:  # the other version cannot express it
+                    assert there is None, topic
+        elif topic == "use_init_val":
+            (off,) = [c for c in cases if c.spec.attribute("use_init_val") is not None]
+            (without,) = [c for c in cases if c.spec.attribute("use_init_val") is None]
+            assert off.attrs["use_init_val"] is False
+            on = off.replace(use_init_val=True)
+            assert not np.array_equal(off.run(), on.run())  # the switch changes the result ...
+            assert np.array_equal(without.run(), on.run())  # ... and without it the cell's value always takes part
+            assert [np.array_equal(x, y) for x, y in zip(without.given(), off.given())] == [True] * 3
+        elif topic == "index types":
+            for c in cases:
+                assert c.given()[1].dtype.name in c.spec.index_rule.dtypes
+                assert c.given()[1].dtype.name not in other[c.op].index_rule.dtypes
+                assert _runs(c, other[c.op]) is None, topic
+        elif topic in ("duplicates forbidden", "duplicate policy"):
+            kinds = {c.op: {f.kind for f in c.trace().findings} for c in cases}
+            assert all("duplicate-index" in k for k in kinds.values()), topic
+            (reduction,) = {c.attrs["reduction"] for c in cases}  # the same case on both sides
+            forbids = {s.name for s in (a, b) if reduction in s.duplicates_forbidden_with}
+            assert forbids and forbids != {a.name, b.name}
+            for op, k in kinds.items():
+                assert ("spec-disallows-duplicates" in k) == (op in forbids), (topic, op)
+        elif topic == "axis":
+            for c in cases:
+                assert c.attrs["axis"] != 0
+                attr = c.spec.attribute("axis")
+                dropped = {k: v for k, v in c.attrs.items() if k != "axis"}
+                if attr.required:
+                    with pytest.raises(sc.ScatterError):
+                        sc.case(c.spec, *c.given(), **dropped)
+                else:  # left out, the default axis 0 reads the inputs otherwise (or refuses them)
+                    try:
+                        assert not np.array_equal(sc.case(c.spec, *c.given(), **dropped).run(), c.run())
+                    except sc.ScatterError:
+                        pass
+    # rows about different things open different cases ("reduction meaning mean" and "mean available" are one)
+    by_subject = {}
+    for links, topics in seen.items():
+        for t in topics:
+            subject = next((c for c in sc.REDUCTIONS if t in (f"reduction meaning {c}", f"{c} available")), t)
+            subject = "duplicates" if t in ("duplicates forbidden", "duplicate policy") else subject
+            by_subject.setdefault(subject, set()).add(links)
+    owners = {}
+    for subject, links in by_subject.items():
+        assert len(links) == 1, subject
+        owners.setdefault(next(iter(links)), []).append(subject)
+    assert all(len(subjects) == 1 for subjects in owners.values()), owners
+
+
+@pytest.mark.parametrize("family", sorted({sc.OPERATORS[a].family for a, _ in specdiff.CROSS_PAIRS}))
+def test_each_generated_row_case_opens_in_the_explorer_as_linked(family):
+    """A generated case travels in full in its link; the explorer takes every value (no link notice)."""
+    at = open_page(f"spec-{family}", tab=CROSS)
+    md = "\n".join(str(m.value) for m in at.markdown)
+    generated = [(p, q) for p, q in _ANY_LINK.findall(md) if "__custom__" in q]
+    assert generated
+    from urllib.parse import parse_qs
+
+    for page, query in sorted(set(generated)):
+        ex = open_page(page, **{k: v[0] for k, v in parse_qs(query).items()})
+        assert not ex.exception and not ex.error, query
+        assert not [w for w in ex.warning if "could not use" in w.value], query
+
+
 def test_cross_framework_pairs_are_registry_versions_and_the_update_page_says_there_is_none(pages):
     for a, b in specdiff.CROSS_PAIRS:
         assert sc.OPERATORS[a].framework == "ONNX" and sc.OPERATORS[b].framework == "OpenVINO"
