@@ -115,8 +115,11 @@ def row_cell(topic: str, a: str, b: str) -> str:
     """The ONNX vs OpenVINO row's links: each opens a case showing that row's difference (specdiff.row_cases)."""
     links = []
     for live in row_cases(topic, a, b):
-        label = f"{live.case.op} {spec_examples.by_id(live.base).short_label}" + (
-            f", {live.change}" if live.change else "")
+        ex = spec_examples.by_id(live.base)
+        if ex.op == live.case.op:
+            label = f"{live.case.op} {ex.short_label}" + (f", {live.change}" if live.change else "")
+        else:  # the other version's case, translated: say whose inputs these are
+            label = f"{live.case.op} with the inputs of {ex.op} {ex.short_label}"
         links.append(f"[▶ {md_escape(breakable(label))}]({case_href(live)})")
     return " · ".join(links)
 
