@@ -366,7 +366,8 @@ def framework_entry(entry, config) -> None:
         if entry.executable:
             with st.expander("The function, exactly as checked and exported"):
                 st.code(fm.source_of(entry), language="python")
-        rows = [[md_escape(topic), md_escape(entry.divergences[topic])] for topic in fm.TOPICS]
+        said = fm.divergences(entry, config)
+        rows = [[md_escape(topic), md_escape(said[topic])] for topic in fm.TOPICS]
         st.markdown(markdown_table(["where it differs", f"{entry.framework}"], rows))
 
 

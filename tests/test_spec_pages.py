@@ -786,3 +786,12 @@ def test_choosing_versions_in_the_browser_writes_them_to_the_url(projector):
     assert other.get_by_role("tab", name="Compare versions").get_attribute("aria-selected") == "true"
     assert "ScatterNDUpdate-3" in other.locator(".st-key-spec-compare-table th").all_inner_texts()
     other.close()
+
+
+def test_framework_map_initial_value_row_speaks_onnx_under_an_onnx_version():
+    at = open_page("spec-elements", tab="Framework map", version="ScatterElements-18", config="reduction=add")
+    assert not at.exception and not at.error
+    rows = [r for m in at.markdown for r in str(m.value).splitlines() if r.startswith("| initial value |")]
+    assert len(rows) >= 4  # PyTorch (2), TensorFlow, JAX, WebNN
+    assert not [r for r in rows if "use\\_init\\_val" in r or "use_init_val" in r], rows
+    assert all("ScatterElements-18 has no switch" in r for r in rows), rows
