@@ -161,6 +161,22 @@ class CheckPage:
             return None
         return ex_id
 
+    def _changed_from_example(self, spec) -> str | None:
+        """What the user changed from the loaded example (``inputs``, ``attributes``), or None."""
+        ss = st.session_state
+        ex_id = ss.get(k("example"))
+        if ex_id in (None, CUSTOM):
+            return None
+        if self._example_unedited() is None:
+            return "inputs"
+        attrs = spec_examples.by_id(ex_id).attrs
+        for attr in spec.attributes:
+            value = attrs.get(attr.name, attr.default)
+            if value is not None and ss.get(k(attribute_inputs.state_name(attr.name))) != \
+                    attribute_inputs.session_value(attr, value):
+                return "attributes"
+        return None
+
     # -- controls ------------------------------------------------------------------------------------
     def sidebar(self):
         ss = st.session_state
@@ -174,6 +190,9 @@ class CheckPage:
             options = [CUSTOM] + [e.id for e in examples]
             if ss.get(k("example")) not in options:
                 ss[k("example")] = CUSTOM
+            changed = self._changed_from_example(spec)
+            if changed:  # the menu names the user's inputs, not the example they started from
+                titles[ss[k("example")]] = f"✎ your {changed}, started from {titles[ss[k('example')]]}"
             st.selectbox("Start from an example", options, key=k("example"), on_change=self._on_example,
                          format_func=lambda i: titles.get(i, i),
                          help="Loads the example's tensors, attributes and printed output (or, when it prints "

@@ -217,3 +217,29 @@ def test_example_menus_show_readable_titles_not_test_function_names():
         assert node.menu_title in menu.options, menu.options
         assert not [o for o in menu.options if "export_" in o or "_" in o.split(":")[0]], menu.options
         assert "teaching case: float32 sum that depends on the order of the updates (1 last) (ours)" in menu.options
+
+
+@pytest.mark.parametrize("change", ["axis", "text"])
+def test_a_changed_example_is_called_the_users_and_its_description_goes(change):
+    """#22: beside an axis=1 case, "No axis is given, so the default axis 0 applies" and the menu's "Example 1"."""
+    ex = spec_examples.by_id("onnx-scatterelements-18-example-1")
+    assert "default axis 0 applies" in ex.notes
+    at = open_page("elements", op=ex.op, example=ex.id)
+    menu = next(s for s in at.selectbox if s.label == "Example")
+    assert menu.format_func(ex.id) == ex.menu_title  # the example as it is: its own title and description
+    assert any("default axis 0 applies" in c.value for c in at.caption)
+    if change == "axis":
+        at.number_input(key="elements:axis").set_value(1).run()
+    else:
+        open_expander(at, "Edit inputs")
+        at.text_area(key="elements:text_updates").set_value("[[9, 9, 9], [8, 8, 8]]").run()
+    assert not at.exception and not at.error
+    what = "attributes" if change == "axis" else "inputs"
+    assert not [c for c in at.caption if "default axis 0 applies" in c.value]  # not beside the user's case
+    assert not [m for m in at.markdown if f"**{ex.title}**" in m.value]
+    assert any(f"**Your {what}**, started from" in m.value for m in at.markdown)
+    menu = next(s for s in at.selectbox if s.label == "Example")
+    assert menu.format_func(ex.id) == f"✎ your {what}, started from {ex.menu_title}"
+    next(b for b in at.button if b.label == "Back to the example").click().run()
+    assert any("default axis 0 applies" in c.value for c in at.caption)
+    assert next(s for s in at.selectbox if s.label == "Example").format_func(ex.id) == ex.menu_title
