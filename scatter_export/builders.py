@@ -97,11 +97,18 @@ def loop_source(case: sc.Case) -> str:
     dtype = case.data.dtype
     red = case.reduction
     combine = red.combiner(dtype)
+    # the cells written so far: only a mean (which divides by their count) and use_init_val=false (which resets a
+    # cell on its first write) read them; any other export carries no such dictionary
+    counted = combine is not None and (red.divides or not case.use_init)
     lines = []
     if combine is None:
-        lines += ["def apply(out, contributions, cell, value):",
+        lines += ["def apply(out, cell, value):",
                   "    out[cell] = value  # reduction none: each write replaces the cell (the last one wins)",
                   ""]
+    elif not counted:
+        lines += [f"COMBINE = np.{combine.__name__}  # reduction {case.attrs.get('reduction')!r}", "", "",
+                  "def apply(out, cell, value):",
+                  "    out[cell] = COMBINE(out[cell], value)  # data's value takes part", ""]
     else:
         lines += [f"COMBINE = np.{combine.__name__}  # reduction {case.attrs.get('reduction')!r}"]
         if not case.use_init:
@@ -118,10 +125,12 @@ def loop_source(case: sc.Case) -> str:
               "def scatter_reference(data, indices, updates):",
               f'    """{case.spec.name} ({case.attr_text()}): the spec\'s loop, one write at a time."""',
               f"    updates = updates.astype(data.dtype).reshape({tuple(case.plan.updates_shape)!r})",
-              "    out = data.copy()",
-              "    contributions = {}",
-              "    with np.errstate(all=\"ignore\"):  # integer wrap-around and float overflow are defined results"]
-    lines += ["        " + line for line in case.family.export_loop(case)]
+              "    out = data.copy()"]
+    lines += ["    contributions = {}"] if counted else []
+    lines += ["    with np.errstate(all=\"ignore\"):  # integer wrap-around and float overflow are defined results"]
+    loop = case.family.export_loop(case)  # its lines call apply(out, contributions, cell, value)
+    lines += ["        " + (line if counted else line.replace("apply(out, contributions, ", "apply(out, "))
+              for line in loop]
     if red.divides:
         lines += ["        for cell, n in contributions.items():  # mean: divide once at the end"]
         if dtype.kind in "iu":

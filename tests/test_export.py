@@ -274,3 +274,24 @@ def test_example_json_is_strict_json_the_loader_reads_back_bit_exactly(tmp_path)
     (tmp_path / "teaching.json").write_text(doc)
     (ex,) = Catalogue(tmp_path).examples.values()
     assert _same_bits(ex.data, big) and ex.expected.tolist() == [-7, np.iinfo(np.int64).max, 0, 7]
+
+
+@pytest.mark.parametrize("op, attrs, needs", [
+    ("ScatterND-18", {"reduction": "none"}, False),
+    ("ScatterND-18", {"reduction": "add"}, False),
+    ("ScatterElementsUpdate-12", {"axis": 0, "reduction": "max", "use_init_val": True}, False),
+    ("ScatterElementsUpdate-12", {"axis": 0, "reduction": "max", "use_init_val": False}, True),
+    ("ScatterElementsUpdate-12", {"axis": 0, "reduction": "mean", "use_init_val": True}, True),
+])
+def test_the_exported_loop_carries_contributions_only_where_it_reads_them(op, attrs, needs, tmp_path):
+    """#22: the exported pytest carried an unused `contributions` dictionary."""
+    data, indices, updates = np.array([5, 1, 7, 3]), np.array([[0], [2], [0]]), np.array([4, 9, 2])
+    if "axis" in attrs:
+        indices = indices.reshape(-1)
+    for src in (se.pytest_case(op, data, indices, updates, None, attrs), se.numpy_loop(op, data, indices, updates,
+                                                                                        attrs)):
+        assert ("contributions" in src) == needs, src
+    path = tmp_path / "test_case.py"
+    path.write_text(se.pytest_case(op, data, indices, updates, None, attrs))
+    result = run_pytest(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
