@@ -391,13 +391,15 @@ class CheckPage:
     def exports(self, report, arrays: dict, attrs: dict, rtol: float, atol: float) -> None:
         st.subheader("Export this case")
         expected = arrays["expected"]
+        source = ""
         if not report.matches:
             choice = st.radio("Expected output written into the exports",
                               ["the computed output (a passing test)", "your expected output (a failing test)"],
                               key=k("export_choice"), horizontal=True)
             expected = report.computed if choice.startswith("the computed") else report.expected
+            source = "computed" if choice.startswith("the computed") else "your-expected"  # in the file names
         exports_panel.render(report.op, arrays["data"], arrays["indices"], arrays["updates"], expected, attrs,
-                             key=k("exports"), rtol=rtol, atol=atol, expanded=True)
+                             key=k("exports"), rtol=rtol, atol=atol, expanded=True, expected_from=source)
 
 
 def render() -> None:

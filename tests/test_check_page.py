@@ -249,3 +249,28 @@ def test_start_from_an_example_names_the_users_inputs_once_they_are_edited():
     assert at.selectbox(key="check:example").format_func(ex.id) == ex.menu_title
     at.selectbox(key="check:reduction").set_value("add").run()
     assert at.selectbox(key="check:example").format_func(ex.id) == f"✎ your attributes, started from {ex.menu_title}"
+
+
+def test_export_file_names_say_which_expected_output_they_carry(monkeypatch):
+    """#22: the ONNX zip (and every export) had one file name whether it held the computed or your expected output."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    names = {}
+    original = DeltaGenerator.download_button
+
+    def recording(self, label, *args, **kwargs):
+        names[label] = kwargs.get("file_name")
+        return original(self, label, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
+    at = open_check()
+    set_case(at, "ScatterND-16", data="[1, 2, 3, 4]", indices="[[0], [2], [0]]", updates="[10, 20, 30]",
+             expected="[10, 2, 20, 4]")
+    computed = dict(names)
+    at.radio(key="check:export_choice").set_value("your expected output (a failing test)").run()
+    yours = dict(names)
+    assert computed["ONNX model + tensors (.zip)"] != yours["ONNX model + tensors (.zip)"]
+    assert "computed" in computed["ONNX model + tensors (.zip)"] and "your_expected" in yours["ONNX model + tensors (.zip)"]
+    for label in ("pytest test (.py)", "spec_examples JSON"):
+        assert computed[label] != yours[label], label
+    assert computed["pytest test (.py)"].startswith("test_") and computed["pytest test (.py)"].endswith(".py")
