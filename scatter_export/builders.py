@@ -59,7 +59,9 @@ def _export(op, data, indices, updates, expected, attrs) -> Export:
 
 
 # -- literals: numbers we format ourselves ------------------------------------------------------------
-def _scalar(v) -> str:
+def _scalar(v, dtype=None) -> str:
+    """A number as Python source; a float of a float ``dtype`` as the shortest text that reads back as the same
+    value in that dtype (float32 1.1 is ``1.1``, not ``1.100000023841858``)."""
     if isinstance(v, bool):
         return "True" if v else "False"
     if isinstance(v, int):
@@ -69,21 +71,24 @@ def _scalar(v) -> str:
         return "np.nan"
     if math.isinf(f):
         return "np.inf" if f > 0 else "-np.inf"
+    if dtype is not None and np.dtype(dtype).kind == "f":
+        return sc.float_literal(np.dtype(dtype).type(f))
     return repr(f)
 
 
-def _nested(values) -> str:
+def _nested(values, dtype=None) -> str:
     if isinstance(values, list):
-        return "[" + ", ".join(_nested(v) for v in values) + "]"
-    return _scalar(values)
+        return "[" + ", ".join(_nested(v, dtype) for v in values) + "]"
+    return _scalar(values, dtype)
 
 
 def array_literal(arr: np.ndarray) -> str:
-    """``np.array([...], dtype=np.int64)``: Python source for an array, built from its numbers only."""
+    """``np.array([...], dtype=np.int64)``: Python source for an array, built from its numbers only; read back,
+    it holds the same values in the same dtype (every NaN a NaN: its sign and payload bits are not kept)."""
     arr = np.asarray(arr)
     if arr.dtype.name not in SUPPORTED_DTYPES:
         raise ExportError(f"cannot write a {arr.dtype} array", rule="dtype")
-    body = _nested(arr.tolist())
+    body = _nested(arr.tolist(), arr.dtype)
     if arr.size == 0:
         return f"np.zeros({tuple(int(s) for s in arr.shape)!r}, dtype=np.{arr.dtype.name})"
     return f"np.array({body}, dtype=np.{arr.dtype.name})"

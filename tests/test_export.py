@@ -295,3 +295,27 @@ def test_the_exported_loop_carries_contributions_only_where_it_reads_them(op, at
     path.write_text(se.pytest_case(op, data, indices, updates, None, attrs))
     result = run_pytest(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int64", "uint64", "int8", "uint8"])
+def test_array_literals_are_the_shortest_text_and_read_back_exactly(dtype):
+    """#25: float32 1.1 was written 1.100000023841858. Random bit patterns (±0, ±inf, NaN, subnormals included)
+    and the extreme integers read back with the same bits; a NaN reads back a NaN."""
+    arr = _awkward_values(dtype, n=1000, seed=1)
+    from scatter_export.builders import array_literal
+
+    src = array_literal(arr)
+    back = eval(src, {"np": np})  # our own generated source, in a test: never user text
+    assert back.dtype == arr.dtype and back.shape == arr.shape
+    if arr.dtype.kind == "f":
+        nan = np.isnan(arr)
+        assert np.array_equal(np.isnan(back), nan)
+        assert back[~nan].tobytes() == arr[~nan].tobytes()  # ±0 and subnormals too
+        texts = src[src.index("[") + 1:src.rindex("]")].split(", ")
+        for text, v in zip(texts, arr):
+            if np.isfinite(v):
+                assert text == sc.float_literal(v)  # the shortest exact text in the tensor's own dtype
+        if dtype == "float32":
+            assert "1.1," in src and "1.100000023841858" not in src and "1e+20" in src
+    else:
+        assert back.tobytes() == arr.tobytes()
