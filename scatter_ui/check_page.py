@@ -193,6 +193,7 @@ class CheckPage:
             changed = self._changed_from_example(spec)
             if changed:  # the menu names the user's inputs, not the example they started from
                 titles[ss[k("example")]] = f"✎ your {changed}, started from {titles[ss[k('example')]]}"
+            session.redraw_choice(k("example"), titles.get(ss[k("example")]))
             st.selectbox("Start from an example", options, key=k("example"), on_change=self._on_example,
                          format_func=lambda i: titles.get(i, i),
                          help="Loads the example's tensors, attributes and printed output (or, when it prints "

@@ -190,8 +190,10 @@ class ExplorerPage:
         still has to fetch (bench/bench_player.py, docs/performance.md)."""
         titles = dict(self._titles)
         ex_id = st.session_state.get(self.k("example"))
-        if ex_id in titles and self._changed(spec, ex_id):  # the menu names the user's inputs, not the example
-            titles[ex_id] = f"✎ your {self._changed(spec, ex_id)}, started from {titles[ex_id]}"
+        changed = self._changed(spec, ex_id) if ex_id in titles else None
+        if changed:  # the menu names the user's inputs, not the example
+            titles[ex_id] = f"✎ your {changed}, started from {titles[ex_id]}"
+        session.redraw_choice(self.k("example"), titles.get(ex_id))
         with box:
             operator_picker(self.names, self.k("op"), self._on_op)
             st.selectbox("Example", list(titles), key=self.k("example"), on_change=self._on_example,

@@ -49,6 +49,16 @@ def text_box(container, label: str, key: str, limit: int | None = None, **kwargs
         container.error(f"**{label}**: {size:,} characters pasted; the limit is {limit:,}.", icon="✂️")
 
 
+def redraw_choice(key: str, title) -> None:
+    """Before a keyed selectbox whose chosen option's title may change while the choice stays (an example the
+    user edited): when the title differs from the last run's, set the choice again. The browser keeps showing
+    the old title of an unchanged choice; a value set by the server is drawn anew."""
+    seen = f"{key}:_shown_title"
+    if key in st.session_state and st.session_state.get(seen, title) != title:
+        st.session_state[key] = st.session_state[key]
+    st.session_state[seen] = title
+
+
 def _signature(params) -> tuple:
     return tuple(sorted((k, str(params[k])) for k in URL_KEYS if k in params))
 
