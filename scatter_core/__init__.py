@@ -15,6 +15,8 @@ Pure NumPy. The public API:
 * ``ScatterError``: raised for every invalid input.
 * ``fmt_value(v, dtype=None, width=None)``: the one number formatter for every label.
 * ``release_buffers()``: empty the pool of freed large results (``scatter_core.fast``), returning the bytes freed.
+* ``float_literal``, ``json_array_text``, ``from_json_values``: numbers written into files (exports)
+  as the shortest exact text, and arrays as strict JSON read back bit-exactly.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from .families import FAMILIES, Family, family_by_slug, family_of
 from .fast.buffers import release as release_buffers
 from .findings import Finding
 from .formatting import fmt_value
+from .literals import JSON_NONFINITE_NOTE, float_literal, from_json_values, json_array_text
 from .parsing import MAX_TEXT, parse_tensor
 from .reductions import REDUCTIONS, Reduction, truncate_mean
 from .registry import FAMILY_TITLES, OPERATORS, OPERATORS_LIST, family_members, get_spec, versions_of
@@ -50,11 +53,12 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 
 
 __all__ = [
-    "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS",
-    "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Family", "Finding",
-    "IndexRule", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError", "Trace",
-    "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates", "conforming",
-    "family_by_slug", "family_members", "family_of", "fmt_attr", "fmt_pos", "fmt_shape", "fmt_value", "get_spec",
-    "is_typed", "open_cells", "parse_tensor", "prepare", "release_buffers", "scatter", "trace", "translate_attrs",
-    "truncate_mean", "untyped", "versions_accepting", "versions_of",
+    "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE", "MAX_ELEMENTS", "MAX_TEXT",
+    "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis",
+    "Family", "Finding", "IndexRule", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
+    "Trace", "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
+    "conforming", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr", "fmt_pos",
+    "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
+    "parse_tensor", "prepare", "release_buffers", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped",
+    "versions_accepting", "versions_of",
 ]

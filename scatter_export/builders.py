@@ -59,7 +59,9 @@ def _export(op, data, indices, updates, expected, attrs) -> Export:
 
 
 # -- literals: numbers we format ourselves ------------------------------------------------------------
-def _scalar(v) -> str:
+def _scalar(v, dtype=None) -> str:
+    """A number as Python source; a float of a float ``dtype`` as the shortest text that reads back as the same
+    value in that dtype (float32 1.1 is ``1.1``, not ``1.100000023841858``)."""
     if isinstance(v, bool):
         return "True" if v else "False"
     if isinstance(v, int):
@@ -69,21 +71,24 @@ def _scalar(v) -> str:
         return "np.nan"
     if math.isinf(f):
         return "np.inf" if f > 0 else "-np.inf"
+    if dtype is not None and np.dtype(dtype).kind == "f":
+        return sc.float_literal(np.dtype(dtype).type(f))
     return repr(f)
 
 
-def _nested(values) -> str:
+def _nested(values, dtype=None) -> str:
     if isinstance(values, list):
-        return "[" + ", ".join(_nested(v) for v in values) + "]"
-    return _scalar(values)
+        return "[" + ", ".join(_nested(v, dtype) for v in values) + "]"
+    return _scalar(values, dtype)
 
 
 def array_literal(arr: np.ndarray) -> str:
-    """``np.array([...], dtype=np.int64)``: Python source for an array, built from its numbers only."""
+    """``np.array([...], dtype=np.int64)``: Python source for an array, built from its numbers only; read back,
+    it holds the same values in the same dtype (every NaN a NaN: its sign and payload bits are not kept)."""
     arr = np.asarray(arr)
     if arr.dtype.name not in SUPPORTED_DTYPES:
         raise ExportError(f"cannot write a {arr.dtype} array", rule="dtype")
-    body = _nested(arr.tolist())
+    body = _nested(arr.tolist(), arr.dtype)
     if arr.size == 0:
         return f"np.zeros({tuple(int(s) for s in arr.shape)!r}, dtype=np.{arr.dtype.name})"
     return f"np.array({body}, dtype=np.{arr.dtype.name})"
@@ -97,11 +102,18 @@ def loop_source(case: sc.Case) -> str:
     dtype = case.data.dtype
     red = case.reduction
     combine = red.combiner(dtype)
+    # the cells written so far: only a mean (which divides by their count) and use_init_val=false (which resets a
+    # cell on its first write) read them; any other export carries no such dictionary
+    counted = combine is not None and (red.divides or not case.use_init)
     lines = []
     if combine is None:
-        lines += ["def apply(out, contributions, cell, value):",
+        lines += ["def apply(out, cell, value):",
                   "    out[cell] = value  # reduction none: each write replaces the cell (the last one wins)",
                   ""]
+    elif not counted:
+        lines += [f"COMBINE = np.{combine.__name__}  # reduction {case.attrs.get('reduction')!r}", "", "",
+                  "def apply(out, cell, value):",
+                  "    out[cell] = COMBINE(out[cell], value)  # data's value takes part", ""]
     else:
         lines += [f"COMBINE = np.{combine.__name__}  # reduction {case.attrs.get('reduction')!r}"]
         if not case.use_init:
@@ -118,10 +130,12 @@ def loop_source(case: sc.Case) -> str:
               "def scatter_reference(data, indices, updates):",
               f'    """{case.spec.name} ({case.attr_text()}): the spec\'s loop, one write at a time."""',
               f"    updates = updates.astype(data.dtype).reshape({tuple(case.plan.updates_shape)!r})",
-              "    out = data.copy()",
-              "    contributions = {}",
-              "    with np.errstate(all=\"ignore\"):  # integer wrap-around and float overflow are defined results"]
-    lines += ["        " + line for line in case.family.export_loop(case)]
+              "    out = data.copy()"]
+    lines += ["    contributions = {}"] if counted else []
+    lines += ["    with np.errstate(all=\"ignore\"):  # integer wrap-around and float overflow are defined results"]
+    loop = case.family.export_loop(case)  # its lines call apply(out, contributions, cell, value)
+    lines += ["        " + (line if counted else line.replace("apply(out, contributions, ", "apply(out, "))
+              for line in loop]
     if red.divides:
         lines += ["        for cell, n in contributions.items():  # mean: divide once at the end"]
         if dtype.kind in "iu":
@@ -278,8 +292,8 @@ def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
             continue
         attrs[name] = bool(value) if isinstance(value, (bool, np.bool_)) else (
             value if isinstance(value, str) else [int(v) for v in value] if isinstance(value, tuple) else int(value))
-    arrays = {"data": data.tolist(), "indices": None if indices is None else indices.tolist(), "updates": updates.tolist(),
-              "expected": expected.tolist()}
+    arrays = {role: "null" if arr is None else sc.json_array_text(arr)  # strict JSON: no NaN/Infinity tokens
+              for role, arr in zip(("data", "indices", "updates", "expected"), (data, indices, updates, expected))}
     record = {
         "id": f"ours-{op_id}-{digest}",
         "title": f"{case.spec.name} case checked in Scatter Explorer ({case.attr_text()})",
@@ -295,11 +309,11 @@ def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
         "ours": True,
     }
     doc = {"page": {"kind": "teaching", "title": "Scatter Explorer teaching cases",
-                    "url": "spec_examples/data/teaching.json"},
+                    "url": "spec_examples/data/teaching.json", "numbers": sc.JSON_NONFINITE_NOTE},
            "examples": [record]}
-    text = json.dumps(doc, indent=2)
+    text = json.dumps(doc, indent=2, allow_nan=False)
     for role in ("data", "indices", "updates", "expected"):  # arrays on one line each, as the data files have them
-        text = text.replace(json.dumps(f"@@{role}@@"), json.dumps(arrays[role]))
+        text = text.replace(json.dumps(f"@@{role}@@"), arrays[role])
     return text + "\n"
 
 

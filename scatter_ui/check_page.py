@@ -172,6 +172,22 @@ class CheckPage:
             return None
         return ex_id
 
+    def _changed_from_example(self, spec) -> str | None:
+        """What the user changed from the loaded example (``inputs``, ``attributes``), or None."""
+        ss = st.session_state
+        ex_id = ss.get(k("example"))
+        if ex_id in (None, CUSTOM):
+            return None
+        if self._example_unedited() is None:
+            return "inputs"
+        attrs = spec_examples.by_id(ex_id).attrs
+        for attr in spec.attributes:
+            value = attrs.get(attr.name, attr.default)
+            if value is not None and ss.get(k(attribute_inputs.state_name(attr.name))) != \
+                    attribute_inputs.session_value(attr, value):
+                return "attributes"
+        return None
+
     # -- controls ------------------------------------------------------------------------------------
     def sidebar(self):
         ss = st.session_state
@@ -180,11 +196,15 @@ class CheckPage:
             op = ss[k("op")]
             spec = sc.OPERATORS[op]
             examples = _examples(op)
-            titles = {e.id: f"{e.label}: {e.title}" + (" (ours)" if e.ours else "") for e in examples}
+            titles = {e.id: e.menu_title for e in examples}
             titles[CUSTOM] = "✎ my own input"
             options = [CUSTOM] + [e.id for e in examples]
             if ss.get(k("example")) not in options:
                 ss[k("example")] = CUSTOM
+            changed = self._changed_from_example(spec)
+            if changed:  # the menu names the user's inputs, not the example they started from
+                titles[ss[k("example")]] = f"✎ your {changed}, started from {titles[ss[k('example')]]}"
+            session.redraw_choice(k("example"), titles.get(ss[k("example")]))
             st.selectbox("Start from an example", options, key=k("example"), on_change=self._on_example,
                          format_func=lambda i: titles.get(i, i),
                          help="Loads the example's tensors, attributes and printed output (or, when it prints "
@@ -413,6 +433,7 @@ class CheckPage:
     def exports(self, report, arrays: dict, attrs: dict, rtol: float, atol: float) -> None:
         st.subheader("Export this case")
         expected = arrays["expected"]
+        source = ""
         if not report.matches:
             choice = st.radio("Expected output written into the exports",
                               ["the computed output (a passing test)", "your expected output"],
@@ -421,8 +442,9 @@ class CheckPage:
                        "leaves a cell open, the test accepts any value the spec allows there." if report.conforms
                        else "With your expected output the exported pytest test fails: the spec does not allow it.")
             expected = report.computed if choice.startswith("the computed") else report.expected
+            source = "computed" if choice.startswith("the computed") else "your-expected"  # in the file names
         exports_panel.render(report.op, arrays["data"], arrays["indices"], arrays["updates"], expected, attrs,
-                             key=k("exports"), rtol=rtol, atol=atol, expanded=True)
+                             key=k("exports"), rtol=rtol, atol=atol, expanded=True, expected_from=source)
 
 
 def render() -> None:

@@ -39,6 +39,9 @@ LETTERS = "ABCDEFGH"
 CHOSEN = "#2b8a3e"  # outline of the cell the student picked
 MAX_SEED_SHOWN = 999_999  # seeds drawn for a new exercise (any seed up to MAX_SEED can be typed)
 MAX_TEXT = 20_000  # characters of a typed output
+MAX_TARGET_TEXT = 60  # characters of a typed target cell
+MAX_VALUE_TEXT = 100  # characters of a typed value (room for every digit of a float64)
+OUTPUT_LABEL = "Output (nested lists, e.g. [[1, 2], [3, 4]])"
 
 
 def k(name: str) -> str:
@@ -325,7 +328,17 @@ def grid_text(arr: np.ndarray) -> str:
     return np.array2string(np.asarray(arr), separator=", ", formatter={"all": lambda v: fmt_value(v)})
 
 
+def within_limit(what: str, text, limit: int) -> str:
+    """The typed text, or a ValueError naming the limit when it is longer (the box keeps the text: no box sets
+    max_chars, since the browser would drop a longer paste without a word and keep the old text)."""
+    text = str(text)
+    if len(text) > limit:
+        raise ValueError(f"{what}: {len(text):,} characters typed; the limit is {limit:,}")
+    return text
+
+
 def parse_output(text: str, ex: sp.Exercise) -> np.ndarray:
+    text = within_limit("output", text, MAX_TEXT)
     arr = sc.parse_tensor(text, name="output", max_elements=sp.MAX_CELLS)
     if arr.shape != ex.answer.shape:
         raise sc.ScatterError(f"output has shape {arr.shape}; this exercise's output has data's shape "
@@ -334,6 +347,7 @@ def parse_output(text: str, ex: sp.Exercise) -> np.ndarray:
 
 
 def parse_target(text: str, shape) -> tuple[int, ...]:
+    text = within_limit("target", text, MAX_TARGET_TEXT)
     parts = [p for p in re.split(r"[\s,;\[\]()]+", str(text).strip()) if p]
     try:
         cell = tuple(int(p) for p in parts)
@@ -347,6 +361,7 @@ def parse_target(text: str, shape) -> tuple[int, ...]:
 
 
 def parse_value(text: str) -> float:
+    text = within_limit("value", text, MAX_VALUE_TEXT)
     try:
         value = float(str(text).strip())
     except ValueError:
@@ -386,8 +401,9 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
         with st.form(k(f"form:{eid}:{step}"), border=False):
             c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
             c1.text_input(f"Target cell ({ex.answer.ndim} number{'s' if ex.answer.ndim > 1 else ''})",
-                          key=keys["target"], max_chars=60, placeholder=", ".join("0" for _ in ex.answer.shape))
-            c2.text_input("Value after the step", key=keys["value"], max_chars=40)
+                          key=keys["target"], help=f"At most {MAX_TARGET_TEXT} characters.",
+                          placeholder=", ".join("0" for _ in ex.answer.shape))
+            c2.text_input("Value after the step", key=keys["value"], help=f"At most {MAX_VALUE_TEXT} characters.")
             c3.form_submit_button("Check", use_container_width=True, on_click=check_step,
                                   args=(ex.seed, ex.level, _op_arg(), step, keys))
         if ss.get(keys["error"]):
@@ -475,8 +491,7 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
     if how == "grid":
         student = grid_input(ex, eid)
     else:
-        st.text_area("Output (nested lists, e.g. [[1, 2], [3, 4]])", key=k(f"text:{eid}"), max_chars=MAX_TEXT,
-                     height=120)
+        session.text_box(st, OUTPUT_LABEL, key=k(f"text:{eid}"), limit=MAX_TEXT, height=120)
     if st.button("Check my output", key=k(f"check:{eid}"), type="primary"):
         try:
             if how == "text":
@@ -484,7 +499,8 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
             elif student is None:
                 raise ValueError("fill every cell of the grid first")
         except (sc.ScatterError, ValueError) as exc:
-            st.error(md(exc), icon="🛑")
+            if len(ss.get(k(f"text:{eid}")) or "") <= MAX_TEXT or how != "text":  # else the box says it already
+                st.error(md(exc), icon="🛑")
         else:
             fb = sp.grade_output(ex, student)
             previous = ss.get(fb_key)

@@ -283,3 +283,47 @@ def test_versions_with_huge_examples_say_they_open_only_in_the_explorer():
     at = open_check()
     at.selectbox(key="check:op").set_value("ScatterUpdate-3").run()
     assert any("open only in the explorer" in shown(c.value) for c in at.sidebar.caption)
+
+
+def test_start_from_an_example_names_the_users_inputs_once_they_are_edited():
+    """#22: after the inputs are edited, "Start from an example" still named the example."""
+    import spec_examples
+
+    ex = spec_examples.by_id("teach-duplicates-none")
+    at = open_check(op="ScatterND-16", example=ex.id)
+    assert at.selectbox(key="check:example").format_func(ex.id) == ex.menu_title
+    at.text_area(key="check:text_expected").set_value("[30, 2, 20, 5]").run()  # the expected output is the user's to type
+    assert at.selectbox(key="check:example").format_func(ex.id) == ex.menu_title
+    at.text_area(key="check:text_updates").set_value("[10, 20, 31]").run()
+    assert not at.exception
+    assert at.selectbox(key="check:example").format_func(ex.id) == f"✎ your inputs, started from {ex.menu_title}"
+    at.selectbox(key="check:example").set_value("__custom__").run()
+    at.selectbox(key="check:example").set_value(ex.id).run()  # loading it again: the example as it is
+    assert at.selectbox(key="check:example").format_func(ex.id) == ex.menu_title
+    at.selectbox(key="check:reduction").set_value("add").run()
+    assert at.selectbox(key="check:example").format_func(ex.id) == f"✎ your attributes, started from {ex.menu_title}"
+
+
+def test_export_file_names_say_which_expected_output_they_carry(monkeypatch):
+    """#22: the ONNX zip (and every export) had one file name whether it held the computed or your expected output."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    names = {}
+    original = DeltaGenerator.download_button
+
+    def recording(self, label, *args, **kwargs):
+        names[label] = kwargs.get("file_name")
+        return original(self, label, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
+    at = open_check()
+    set_case(at, "ScatterND-16", data="[1, 2, 3, 4]", indices="[[0], [2], [0]]", updates="[10, 20, 30]",
+             expected="[10, 2, 20, 4]")
+    computed = dict(names)
+    at.radio(key="check:export_choice").set_value("your expected output").run()
+    yours = dict(names)
+    assert computed["ONNX model + tensors (.zip)"] != yours["ONNX model + tensors (.zip)"]
+    assert "computed" in computed["ONNX model + tensors (.zip)"] and "your_expected" in yours["ONNX model + tensors (.zip)"]
+    for label in ("pytest test (.py)", "spec_examples JSON"):
+        assert computed[label] != yours[label], label
+    assert computed["pytest test (.py)"].startswith("test_") and computed["pytest test (.py)"].endswith(".py")

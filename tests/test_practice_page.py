@@ -423,3 +423,44 @@ def test_new_operators_are_offered_and_a_left_out_input_is_said():
     at = open_practice(seed=seed, level=2, op="TensorScatter-24")
     question = sp.step_question(sp.make_exercise(seed, 2, "TensorScatter-24"), 0)
     assert question in [x.value for x in at.text] and "left out" in question
+
+
+def test_long_typed_value_and_target_are_kept_and_the_limit_named():
+    """A box with max_chars drops a longer paste (the browser does; AppTest's input() does the same) and keeps
+    its old text: Check then said "value '' is not a number". The boxes take any length; Check names the limit."""
+    from scatter_ui.practice_page import MAX_TARGET_TEXT, MAX_VALUE_TEXT
+
+    at = open_practice(seed=15, level=1)
+    long_value = "1" * (MAX_VALUE_TEXT + 1)
+    text_input(at, "Target cell").input("0, 0")
+    text_input(at, "Value after the step").input(long_value)
+    button(at, "Check").click().run()
+    (err,) = at.error
+    assert f"{MAX_VALUE_TEXT + 1:,} characters typed; the limit is {MAX_VALUE_TEXT:,}" in unescape(err.value)
+    assert "value" in unescape(err.value) and "not a number" not in err.value
+    assert text_input(at, "Value after the step").value == long_value
+    long_target = "0, " * MAX_TARGET_TEXT
+    text_input(at, "Target cell").input(long_target)
+    text_input(at, "Value after the step").input("3")
+    button(at, "Check").click().run()
+    (err,) = at.error
+    assert f"the limit is {MAX_TARGET_TEXT:,}" in unescape(err.value) and "target" in unescape(err.value)
+    assert text_input(at, "Target cell").value == long_target
+
+
+def test_long_whole_output_paste_is_kept_and_the_limit_named():
+    from scatter_ui.practice_page import MAX_TEXT
+
+    at = open_practice(seed=2, level=3, mode="Whole output")
+    entry = at.radio(key=next(r.key for r in at.radio if r.label == "Enter the output as"))
+    entry.set_value("text").run()
+    box = next(t for t in at.text_area if t.label.startswith("Output"))
+    pasted = "[" + ", ".join(["1"] * (MAX_TEXT // 3 + 1)) + "]"
+    assert len(pasted) > MAX_TEXT
+    box.input(pasted)
+    button(at, "Check my output").click().run()
+    assert not at.exception, at.exception
+    (err,) = at.error  # named once, under the box
+    assert f"{len(pasted):,} characters pasted; the limit is {MAX_TEXT:,}" in unescape(err.value)
+    assert next(t for t in at.text_area if t.label.startswith("Output")).value == pasted
+    assert not at.success
