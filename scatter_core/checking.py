@@ -213,8 +213,8 @@ class CheckReport:
             else:
                 text = (f"Your expected output conforms to {self.op}, with different rounding in {n} duplicated "
                         f"{cells}: {'they differ' if n != 1 else 'it differs'} from the loop-order result by no more "
-                        f"than another order of the float {spelling} may round ({self._differing_cells()}). The spec does not fix the order in which a cell's "
-                        f"contributions are combined; {self.op}'s loop order is what real runtimes follow today.")
+                        f"than another order of the float {spelling} may round ({self._differing_cells()}). The "
+                        f"spec does not fix the order in which a cell's contributions are combined; {self.op}'s loop order is what real runtimes follow today.")
             policy = self.trace.spec.duplicate_policy if self.trace is not None and self._open_kind == WINNER \
                 and self.trace.reduction.name in self.trace.spec.duplicates_forbidden_with else ""
             if policy:

@@ -213,7 +213,8 @@ def _open_order(case: sc.Case, rtol: float, atol: float) -> tuple[list[str], lis
               "        near = np.abs(a - b) <= atol + rtol * np.abs(b) + room",
               "    same = (a == b) | (np.isnan(a) & np.isnan(b))",
               "    bad = np.argwhere(~(near | same))",
-              '    assert bad.size == 0, f"output{bad[0].tolist()} = {a[tuple(bad[0])]!r}, expected {b[tuple(bad[0])]!r}"']
+              "    assert bad.size == 0, (",
+              '        f"output{bad[0].tolist()} = {a[tuple(bad[0])]!r}, expected {b[tuple(bad[0])]!r}")']
     return lines, ["    assert_conforms(out)"]
 
 

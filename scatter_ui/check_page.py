@@ -358,7 +358,7 @@ class CheckPage:
         st.subheader("Why it differs from the loop order")
         if not report.diagnoses:
             st.info("No single reading of the operator gives your output, and none needs to: each differing cell "
-                    "holds a value the spec allows there (listed below).", icon="ℹ️")
+                    "holds a value the spec allows there (listed below).", icon=":material/info:")
             return
         st.caption("Your output is allowed, so these are explanations, not mistakes. Each reading gives exactly "
                    "your output:")
