@@ -8,7 +8,8 @@ text for any rank; wrong cells outlined with their chains of writes) and
 multiple choice (distractors from ``scatter_practice.MISCONCEPTIONS``).
 
 A shared set comes from the URL: ``?set=SEED&level=L&n=N`` gives every student
-the same N exercises; the worksheet download prints them with an answer key.
+the same N exercises; the worksheet downloads print them (a student sheet and an answer key, HTML
+or PDF), with the set's link and QR code once a public address is set (``public_address``).
 Progress (streak, per-level score, misconceptions met) lives in the session.
 All logic is in ``scatter_practice``; this module reads widgets and renders.
 """
@@ -270,6 +271,56 @@ def sidebar(seed: int, level: int) -> None:
         progress()
 
 
+def public_address() -> tuple[str, str, str]:
+    """(the app's public address, where it was set, an error) for the set's link on worksheets.
+
+    The first source that is set wins: the field on this page (this session), the environment variable
+    ``SCATTER_EXPLORER_PUBLIC_URL``, then Streamlit's own ``browser.serverAddress`` (``[browser]`` in
+    ``.streamlit/config.toml``, ``--browser.serverAddress`` or ``STREAMLIT_BROWSER_SERVER_ADDRESS``), with
+    ``browser.serverPort`` and ``server.baseUrlPath``. A source that is set but invalid gives no address and an
+    error naming it (the next source is not tried: the teacher meant that one)."""
+    import os
+
+    typed = str(st.session_state.get(k("public_url")) or "").strip()
+    env = os.environ.get(sp.PUBLIC_URL_ENV, "").strip()
+    for text, where in ((typed, "the field on this page"), (env, f"the environment variable {sp.PUBLIC_URL_ENV}"),
+                        (_config_address(), "browser.serverAddress in Streamlit's config")):
+        if text:
+            try:
+                return sp.public_address(text), where, ""
+            except sc.ScatterError as exc:
+                return "", where, f"{exc} (set in {where})"
+    return "", "", ""
+
+
+def _config_address() -> str:
+    """Streamlit's browser.serverAddress as a URL ("" when left at its default, localhost): https on port 443,
+    else http with the port (browser.serverPort, else server.port), then server.baseUrlPath."""
+    host = str(st.get_option("browser.serverAddress") or "").strip()
+    if not host or host == "localhost":
+        return ""
+    host, _, path = host.partition("/")
+    port = st.get_option("browser.serverPort") or st.get_option("server.port")
+    scheme = "https" if int(port or 0) == 443 else "http"
+    shown_port = "" if (scheme, int(port or 0)) in (("https", 443), ("http", 80)) or not port else f":{port}"
+    base = "/".join(p for p in (path.strip("/"), str(st.get_option("server.baseUrlPath") or "").strip("/")) if p)
+    return f"{scheme}://{host}{shown_port}" + (f"/{base}" if base else "")
+
+
+def worksheets(exercises: list, title: str, link: str, stem: str) -> None:
+    """The four downloads: the student sheet and the answer key, each as HTML and PDF. The PDFs are made when
+    clicked (a callable: fpdf2 takes about 0.1 s an exercise), the HTML at once (small and fast)."""
+    files = (("Student sheet", "", sp.student_html, sp.student_pdf),
+             ("Answer key", "-answer-key", sp.answer_key_html, sp.answer_key_pdf))
+    for label, suffix, as_html, as_pdf in files:
+        c1, c2 = st.columns(2)
+        c1.download_button(f"⬇ {label} (HTML)", as_html(exercises, title, link), file_name=f"{stem}{suffix}.html",
+                           mime="text/html", key=k(f"ws-html{suffix}"), use_container_width=True, on_click="ignore")
+        c2.download_button(f"⬇ {label} (PDF)", lambda f=as_pdf: f(exercises, title, link),
+                           file_name=f"{stem}{suffix}.pdf", mime="application/pdf", key=k(f"ws-pdf{suffix}"),
+                           use_container_width=True, on_click="ignore")
+
+
 def share_and_print(seed: int, level: int) -> None:
     ss = st.session_state
     with st.expander("Share a set · printable worksheet", expanded=ss[k("set")] is not None):
@@ -278,14 +329,25 @@ def share_and_print(seed: int, level: int) -> None:
         else:
             set_seed, set_level = seed % (sp.exercises.MAX_SEED // 1000), level
             n = int(st.number_input("Exercises in the set", 1, sp.MAX_SET, 5, key=k("set_n")))
-        link = set_link(set_seed, set_level, n)
-        st.caption("Every student who opens this link gets the same exercises:")
-        st.code(link, language=None, wrap_lines=True)
+        st.text_input("Public address of this app", key=k("public_url"), max_chars=sp.worksheet.MAX_URL,
+                      placeholder="https://scatter.example.edu",
+                      help="The address students open the app at. The worksheet's link and QR code use it. Also "
+                           f"settable for every session with the environment variable {sp.PUBLIC_URL_ENV}, or as "
+                           "serverAddress under [browser] in .streamlit/config.toml; this field comes first.")
+        address, where, error = public_address()
+        link = sp.set_link(address, set_seed, set_level, n) if address else ""
+        if error:
+            st.error(md(error), icon="🛑")
+        if link:
+            st.caption(md(f"Every student who opens this link gets the same exercises (address from {where}):"))
+            st.code(link, language=None, wrap_lines=True)
+        else:
+            st.caption("Every student who opens this link gets the same exercises. It is this browser's address; "
+                       "the worksheets carry a link and a QR code once a public address is set above.")
+            st.code(set_link(set_seed, set_level, n), language=None, wrap_lines=True)
         exercises = [exercise(s, set_level, None) for s in sp.set_seeds(set_seed, n)]
-        title = f"Scatter practice · set {set_seed} · level {set_level}"
-        st.download_button("⬇ Worksheet (HTML, prints with an answer key)", sp.worksheet_html(exercises, title, link),
-                           file_name=f"scatter-practice-set{set_seed}-level{set_level}.html", mime="text/html",
-                           key=k("worksheet"), use_container_width=True)
+        worksheets(exercises, f"Scatter practice · set {set_seed} · level {set_level}",
+                   link, f"scatter-practice-set{set_seed}-level{set_level}")
 
 
 def progress() -> None:

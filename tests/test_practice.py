@@ -475,19 +475,24 @@ class Blocks(HTMLParser):
         self._style = False
 
 
-def test_worksheet_html_holds_n_exercises_and_n_answers():
+def test_worksheet_student_sheet_and_answer_key_hold_n_exercises_each():
     exercises = sp.exercise_set(3, 5, 4)
-    doc = sp.worksheet_html(exercises, "Set 3 <b>level 5</b>", link="http://x/practice?set=3&level=5&n=4")
-    parser = Blocks()
-    parser.feed(doc)
-    assert parser.classes["exercise"] == 4 and parser.classes["answer"] == 4
-    assert parser.blank_cells == sum(e.answer.size for e in exercises)
-    assert "page-break-before: always" in parser.styles and "@media print" in parser.styles
-    assert "<b>level 5</b>" not in doc and "&lt;b&gt;level 5&lt;/b&gt;" in doc  # escaped
-    assert doc.index('class="key"') > doc.rindex('class="exercise')  # "exercise" or "exercise long"
+    title = "Set 3 <b>level 5</b>"
+    sheet = sp.student_html(exercises, title, link="https://x.example/practice?set=3&level=5&n=4")
+    key = sp.answer_key_html(exercises, title)
+    parsed_sheet, parsed_key = Blocks(), Blocks()
+    parsed_sheet.feed(sheet)
+    parsed_key.feed(key)
+    assert parsed_sheet.classes["exercise"] == 4 and parsed_sheet.classes["answer"] == 0  # no answers on the sheet
+    assert parsed_key.classes["answer"] == 4 and parsed_key.classes["exercise"] == 0
+    assert parsed_sheet.blank_cells == sum(e.answer.size for e in exercises) and parsed_key.blank_cells == 0
+    assert "@media print" in parsed_sheet.styles
+    for doc in (sheet, key):
+        assert "<b>level 5</b>" not in doc and "&lt;b&gt;level 5&lt;/b&gt;" in doc  # escaped
     for i, ex in enumerate(exercises, 1):
-        assert f'id="exercise-{i}"' in doc and f'id="answer-{i}"' in doc
-        assert ex.trace.describe(ex.steps - 1).replace("'", "&#x27;") in doc
+        assert f'id="exercise-{i}"' in sheet and f'id="answer-{i}"' in key
+        last = ex.trace.describe(ex.steps - 1).replace("'", "&#x27;")
+        assert last in key and last not in sheet
 
 
 def test_the_package_is_pure():
