@@ -29,7 +29,7 @@ from scatter_core.describe import fmt_value
 
 from . import session
 from .controls import md
-from .figures import StepFigure, comparison_figure
+from .figures import StepFigure, comparison_figure, value_range
 from .player import player
 
 PREFIX = "practice"
@@ -40,6 +40,10 @@ LETTERS = "ABCDEFGH"
 CHOSEN = "#2b8a3e"  # outline of the cell the student picked
 MAX_SEED_SHOWN = 999_999  # seeds drawn for a new exercise (any seed up to MAX_SEED can be typed)
 MAX_TEXT = 20_000  # characters of a typed output
+# the player's controls here: the steps done can be replayed (no "go to" or speed for a handful of steps); before
+# the first step there is nothing to step to, so only the export stays
+STEPPING = ("first", "prev", "play", "next", "last", "slider", "count", "export", "keys")
+STILL = ("export",)
 
 
 def k(name: str) -> str:
@@ -65,6 +69,8 @@ def step_figure(ex: sp.Exercise, frame: int) -> tuple[dict, object]:
     sf = StepFigure(ex.trace)
     fig = sf.figure(frame, window=(0, frame))
     fig["n"] = frame
+    # the colour bar spans only the values on screen: the whole trace's range would tell the answer's
+    fig["layout"]["coloraxis"]["cmin"], fig["layout"]["coloraxis"]["cmax"] = value_range(ex.trace, frame)
     return fig, sf.views_for(frame)[2]
 
 
@@ -87,7 +93,8 @@ def show_step_figure(ex: sp.Exercise, frame: int, key: str, on_cell=None,
     fig, view = step_figure(ex, frame)
     if chosen is not None:
         outline(fig, view, chosen)
-    player(fig, key=key, view=f"{key}:{chosen}", step=frame, name=f"practice-{ex.op}", on_cell=on_cell)
+    player(fig, key=key, view=f"{key}:{chosen}", step=frame, name=f"practice-{ex.op}", on_cell=on_cell,
+           controls=STEPPING if frame else STILL)
 
 
 def show_inputs(ex: sp.Exercise, key: str) -> None:

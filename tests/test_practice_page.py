@@ -88,6 +88,26 @@ def test_step_mode_right_then_wrong_with_the_misconception_named():
                for m in at.markdown)
 
 
+def test_the_practice_player_gives_nothing_away_and_has_no_dead_controls():
+    seed, level = 1, 3  # add reductions: the output ends at 24 while data and updates stay <= 4
+    ex = sp.make_exercise(seed, level)
+    t = ex.trace
+    shown = max(float(ex.data.max()), float(ex.updates.max()))
+    assert float(ex.answer.max()) > shown
+    at = open_practice(seed=seed, level=level)
+    (fig,) = figures(at)
+    bar = fig["layout"]["coloraxis"]
+    assert bar["cmax"] == shown and bar["cmin"] == min(float(ex.data.min()), float(ex.updates.min()))
+    assert fig["controls"] == ["export"]  # step 0: nothing to step, play, go to or speed up
+    predict(at, tuple(int(v) for v in t.target_cells(0)[0]), t.after[0][0])
+    (fig,) = figures(at)  # the revealed step: the steps done can be replayed
+    assert fig["layout"]["coloraxis"]["cmax"] == max(shown, float(t.after[0].max()))
+    assert {"prev", "next", "count"} <= set(fig["controls"]) and not {"goto", "speed"} & set(fig["controls"])
+    for mode in ("Whole output", "Multiple choice"):  # the inputs alone: the range of data and updates
+        (fig,) = figures(open_practice(seed=seed, level=level, mode=mode))
+        assert fig["layout"]["coloraxis"]["cmax"] == shown and fig["controls"] == ["export"]
+
+
 def test_step_mode_bad_target_keeps_the_input_and_says_why():
     at = open_practice(seed=15, level=1)
     predict(at, ("x",), 5)
