@@ -40,6 +40,18 @@ LETTERS = "ABCDEFGH"
 CHOSEN = "#2b8a3e"  # outline of the cell the student picked
 MAX_SEED_SHOWN = 999_999  # seeds drawn for a new exercise (any seed up to MAX_SEED can be typed)
 MAX_TEXT = 20_000  # characters of a typed output
+# A projector (1280x720) shows the question, the figure and the answer on one screen: on a short, wide window the
+# page's margins and gaps shrink (wider cells too) and the intro line, said once, goes. Only this page's own
+# layout: Streamlit's block container, its gaps, this page's title and its keyed intro container.
+PROJECTOR_CSS = """<style>
+@media (max-height: 820px) and (min-width: 700px) {
+  [data-testid="stMainBlockContainer"] { padding: 3.75rem 2rem 3rem; }
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.45rem; }
+  [data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding: 0 0 0.25rem; }
+  [data-testid="stMainBlockContainer"] h3 { padding: 0.5rem 0 0; }
+  .st-key-practice-intro { display: none; }
+}
+</style>"""
 # the player's controls here: the steps done can be replayed (no "go to" or speed for a handful of steps); before
 # the first step there is nothing to step to, so only the export stays
 STEPPING = ("first", "prev", "play", "next", "last", "slider", "count", "export", "keys")
@@ -451,10 +463,10 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
             chosen = None
         show_step_figure(ex, step, k(f"fig:{eid}:{step}"), on_cell=lambda coords: pick_cell(coords, keys),
                          chosen=chosen)
-        st.caption("Click the cell this step writes on the output heatmap, or type its position.")
         with st.form(k(f"form:{eid}:{step}"), border=False):
             c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
-            c1.text_input(f"Target cell ({ex.answer.ndim} number{'s' if ex.answer.ndim > 1 else ''})",
+            c1.text_input(f"Target cell: click it on the output, or type {ex.answer.ndim} "
+                          f"number{'s' if ex.answer.ndim > 1 else ''}",
                           key=keys["target"], max_chars=60, placeholder=", ".join("0" for _ in ex.answer.shape))
             c2.text_input("Value after the step", key=keys["value"], max_chars=40)
             c3.form_submit_button("Check", use_container_width=True, on_click=check_step,
@@ -642,10 +654,12 @@ def render_page() -> None:
     sidebar(seed, level)
     seed, level, op = current()  # the sidebar's buttons may have moved on
     write_url()
+    st.html(PROJECTOR_CSS)
     st.title("Practice")
     session.url_notice(PREFIX)  # names the link's values read_url could not use, once
-    st.caption("Predict what the operator writes, then see it. Feedback names the misconception behind a wrong "
-               "answer and links to an explorer example that shows it.")
+    st.container(key="practice-intro").caption(
+        "Predict what the operator writes, then see it. Feedback names the misconception behind a wrong answer and "
+        "links to an explorer example that shows it.")
     try:
         ex = exercise(seed, level, op)
     except ValueError as exc:
