@@ -495,6 +495,37 @@ def test_worksheet_student_sheet_and_answer_key_hold_n_exercises_each():
         assert last in key and last not in sheet
 
 
+def test_feedback_never_says_the_student_chose_what_the_exercise_fixed():
+    """check_expected speaks to someone who chose the operator and attributes; an exercise fixed them. And a
+    neighbouring version is not named beside a misconception that already explains the same output."""
+    seen = Counter()
+    for level in (2, 3, 4, 5):
+        for seed in range(12):
+            ex = sp.make_exercise(seed, level)
+            for out in sp.student_outputs(ex).values():
+                fb = sp.grade_output(ex, out)
+                for m in fb.misconceptions:
+                    assert "you chose" not in m.message, (seed, level, m.message)
+                    seen[m.kind] += "this exercise uses" in m.message
+                assert "version" not in fb.kinds or fb.kinds == ("version",), (seed, level, fb.kinds)
+                assert all("version" not in c.kinds for c in fb.cells) or fb.kinds == ("version",)
+    assert seen["reduction"] and seen["axis"]  # the sentences that named a choice now name the exercise's
+
+
+def test_in_exercise_words_names_the_exercises_version():
+    from types import SimpleNamespace
+
+    from scatter_practice.misconceptions import in_exercise_words
+
+    ex = sp.make_exercise(0, 3)  # ScatterND-18, reduction min
+    d = SimpleNamespace(message="Your expected output is what X gives (you chose Y).",
+                        change={"op": "ScatterND-16", "indices_shape": (2, 1)})
+    assert in_exercise_words(d, ex) == f"Your output is what ScatterND-16 gives; this exercise uses {ex.op}."
+    d = SimpleNamespace(message="Your expected output is what reduction='none' gives (you chose 'min').",
+                        change={"reduction": "none"})
+    assert in_exercise_words(d, ex) == "Your output is what reduction='none' gives; this exercise uses reduction='min'."
+
+
 def test_the_package_is_pure():
     code = ("import sys, scatter_practice; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly')))")

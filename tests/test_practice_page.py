@@ -149,6 +149,18 @@ def test_whole_output_mode_right_and_wrong():
     assert at.subheader[0].value != f"Level {level} · exercise {seed} · {ex.op}" and not at.error
 
 
+def test_feedback_names_what_the_exercise_fixed_and_one_misconception():
+    seed, level = 0, 3  # ScatterND-18 with reduction min: the replaced output is also ScatterND-16's
+    ex = sp.make_exercise(seed, level)
+    at = open_practice(seed=seed, level=level, mode="Whole output")
+    type_output(at, grid_text(sp.student_outputs(ex)["reduction"]))
+    (warning,) = at.warning  # "Another version's rules" is not named beside it
+    said = unescape(warning.value)
+    assert "Replaced instead of combined" in said and "Another version" not in said
+    assert "you chose" not in said and f"this exercise uses reduction={ex.attrs['reduction']!r}" in said
+    assert "Another version" not in all_text(at).replace("\\", "")  # nor in a cell's "(matches: ...)"
+
+
 def test_whole_output_refuses_a_wrong_shape_and_keeps_the_text():
     ex = sp.make_exercise(2, 3)
     at = open_practice(seed=2, level=3, mode="Whole output")
