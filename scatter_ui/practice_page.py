@@ -48,7 +48,7 @@ PROJECTOR_CSS = """<style>
   [data-testid="stMainBlockContainer"] { padding: 3.75rem 2rem 3rem; }
   [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.45rem; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding: 0 0 0.25rem; }
-  [data-testid="stMainBlockContainer"] h3 { padding: 0.5rem 0 0; }
+  [data-testid="stMainBlockContainer"] h3 { padding: 0.5rem 0 0.3rem; }
   .st-key-practice-intro { display: none; }
 }
 </style>"""
@@ -331,11 +331,10 @@ def worksheets(exercises: list, title: str, link: str, stem: str) -> None:
     clicked (a callable: fpdf2 takes about 0.1 s an exercise), the HTML at once (small and fast)."""
     files = (("Student sheet", "", sp.student_html, sp.student_pdf),
              ("Answer key", "-answer-key", sp.answer_key_html, sp.answer_key_pdf))
-    for label, suffix, as_html, as_pdf in files:
-        c1, c2 = st.columns(2)
-        c1.download_button(f"⬇ {label} (HTML)", as_html(exercises, title, link), file_name=f"{stem}{suffix}.html",
+    for label, suffix, as_html, as_pdf in files:  # one under the other: the sidebar is too narrow for two labels
+        st.download_button(f"⬇ {label} (HTML)", as_html(exercises, title, link), file_name=f"{stem}{suffix}.html",
                            mime="text/html", key=k(f"ws-html{suffix}"), use_container_width=True, on_click="ignore")
-        c2.download_button(f"⬇ {label} (PDF)", lambda f=as_pdf: f(exercises, title, link),
+        st.download_button(f"⬇ {label} (PDF)", lambda f=as_pdf: f(exercises, title, link),
                            file_name=f"{stem}{suffix}.pdf", mime="application/pdf", key=k(f"ws-pdf{suffix}"),
                            use_container_width=True, on_click="ignore")
 

@@ -174,6 +174,14 @@ def test_right_answer_is_graded_correct(level):
         assert sp.grade_output(ex, ex.answer.astype(np.float64)).correct  # or as floats from a grid
 
 
+def _explained_otherwise(ex, out, fb) -> bool:
+    """The output of another version is named by another kind that reproduces it whole (checked by the diagnosis
+    engine itself), so "Another version's rules" is left out as redundant."""
+    report = sc.check_expected(ex.op, ex.data, ex.indices, ex.updates, out, **ex.attrs)
+    whole = {d.kind for d in report.diagnoses} - {"version"}
+    return "version" not in fb.kinds and bool(whole & set(fb.kinds))
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_each_misconception_output_is_wrong_and_named(level):
     applied, same = Counter(), Counter()
@@ -189,6 +197,8 @@ def test_each_misconception_output_is_wrong_and_named(level):
                 continue
             fb = sp.grade_output(ex, out)
             assert not fb.correct, (m.kind, seed)
+            if m.kind == "version" and _explained_otherwise(ex, out, fb):
+                continue  # a neighbouring version that differs in just what another kind names: that one is named
             assert m.kind in fb.kinds, (m.kind, seed, fb.kinds)
             assert set(fb.wrong_cells) == {tuple(int(v) for v in c) for c in np.argwhere(out != ex.answer)}
             named = next(n for n in fb.misconceptions if n.kind == m.kind)
@@ -562,4 +572,5 @@ def test_each_misconceptions_explorer_example_shows_it():
                          level=5, trace=t, answer=t.output)
         out = m.student(ex)
         assert out is not None and not np.array_equal(out, t.output), m.kind
-        assert m.kind in sp.grade_output(ex, out).kinds
+        fb = sp.grade_output(ex, out)
+        assert m.kind in fb.kinds or (m.kind == "version" and _explained_otherwise(ex, out, fb)), m.kind
