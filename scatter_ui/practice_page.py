@@ -53,9 +53,9 @@ PROJECTOR_CSS = """<style>
 }
 </style>"""
 # the player's controls here: the steps done can be replayed (no "go to" or speed for a handful of steps); before
-# the first step there is nothing to step to, so only the export stays
+# the first step there is nothing to step to: a still picture (the explorer exports frames), one screen row saved
 STEPPING = ("first", "prev", "play", "next", "last", "slider", "count", "export", "keys")
-STILL = ("export",)
+STILL = ()
 
 
 def k(name: str) -> str:
@@ -545,12 +545,13 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
     st.text(ex.prompt)
     show_inputs(ex, k(f"fig-in:{eid}"))
     fb_key = k(f"out-fb:{eid}")
-    how = "text"
-    if ex.answer.ndim <= 2:
-        how = st.radio("Enter the output as", ["grid", "text"], horizontal=True, key=k(f"how:{eid}"))
+    how, note = "text", st
+    if ex.answer.ndim <= 2:  # the choice and the grid's note share a row: a projector keeps the grid on screen
+        choice, note = st.columns([1, 3], vertical_alignment="bottom")
+        how = choice.radio("Enter the output as", ["grid", "text"], horizontal=True, key=k(f"how:{eid}"))
     student = None
     if how == "grid":
-        student = grid_input(ex, eid)
+        student = grid_input(ex, eid, note)
     else:
         st.text_area("Output (nested lists, e.g. [[1, 2], [3, 4]])", key=k(f"text:{eid}"), max_chars=MAX_TEXT,
                      height=120)
@@ -575,14 +576,14 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
         next_exercise_button(st.columns(3)[0], eid)
 
 
-def grid_input(ex: sp.Exercise, eid: str) -> np.ndarray | None:
+def grid_input(ex: sp.Exercise, eid: str, note=st) -> np.ndarray | None:
     import pandas as pd
 
     shape = ex.answer.shape
     rows = shape[0] if ex.answer.ndim == 2 else 1
     cols = shape[-1]
     frame = pd.DataFrame(np.full((rows, cols), np.nan), columns=[str(c) for c in range(cols)])
-    st.caption("Type every cell of the output (row 0 at the top). The output starts as a copy of data.")
+    note.caption("Type every cell of the output (row 0 at the top). The output starts as a copy of data.")
     edited = st.data_editor(frame, key=k(f"grid:{eid}"), num_rows="fixed", hide_index=False)
     values = edited.to_numpy(dtype=np.float64, na_value=np.nan)
     if np.isnan(values).any():

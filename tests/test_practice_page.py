@@ -98,14 +98,14 @@ def test_the_practice_player_gives_nothing_away_and_has_no_dead_controls():
     (fig,) = figures(at)
     bar = fig["layout"]["coloraxis"]
     assert bar["cmax"] == shown and bar["cmin"] == min(float(ex.data.min()), float(ex.updates.min()))
-    assert fig["controls"] == ["export"]  # step 0: nothing to step, play, go to or speed up
+    assert fig["controls"] == []  # step 0: nothing to step, play, go to or speed up: a still picture
     predict(at, tuple(int(v) for v in t.target_cells(0)[0]), t.after[0][0])
     (fig,) = figures(at)  # the revealed step: the steps done can be replayed
     assert fig["layout"]["coloraxis"]["cmax"] == max(shown, float(t.after[0].max()))
     assert {"prev", "next", "count"} <= set(fig["controls"]) and not {"goto", "speed"} & set(fig["controls"])
     for mode in ("Whole output", "Multiple choice"):  # the inputs alone: the range of data and updates
         (fig,) = figures(open_practice(seed=seed, level=level, mode=mode))
-        assert fig["layout"]["coloraxis"]["cmax"] == shown and fig["controls"] == ["export"]
+        assert fig["layout"]["coloraxis"]["cmax"] == shown and fig["controls"] == []
 
 
 def test_step_mode_bad_target_keeps_the_input_and_says_why():
