@@ -2,7 +2,8 @@
 
 Python API
 ----------
-``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None, url_param="step", controls=None) -> PlayerResult``
+``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None, url_param="step",
+controls=None) -> PlayerResult``
 
 * ``figure``: :meth:`scatter_ui.figures.StepFigure.figure` of the current step (three heatmaps,
   the frames of a window ``k0..k1``, one caption per step, panel sizes in cells).

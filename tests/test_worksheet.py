@@ -118,7 +118,7 @@ def test_a_qr_code_is_made_by_the_qrcode_package():
     assert f'viewBox="0 0 {size} {size}"' in svg  # the package's own matrix, border included
 
 
-# -- the public address -----------------------------------------------------------------------------------------------
+# -- the public address ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("text, want", [
     ("https://scatter.example.edu", "https://scatter.example.edu"),
     ("  https://Scatter.Example.edu/  ", "https://scatter.example.edu"),
@@ -160,7 +160,7 @@ def test_the_sets_link_is_built_on_the_public_address():
     assert sp.set_link("", 3, 2, 5) == ""
 
 
-# -- PDF ----------------------------------------------------------------------------------------------------------------
+# -- PDF -------------------------------------------------------------------------------------------------------------
 def test_the_student_pdf_holds_every_exercise_and_its_qr_code():
     data = sp.student_pdf(SET + MIXED, "Scatter practice · set 3 · level 2", LINK)
     assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
