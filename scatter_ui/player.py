@@ -2,7 +2,8 @@
 
 Python API
 ----------
-``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None) -> PlayerResult``
+``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None, url_param="step",
+controls=None) -> PlayerResult``
 
 * ``figure``: :meth:`scatter_ui.figures.StepFigure.figure` of the current step (three heatmaps,
   the frames of a window ``k0..k1``, one caption per step, panel sizes in cells).
@@ -17,6 +18,9 @@ Python API
   playing; at once when playback nears the edge of the frames sent, so the next window comes.
 * ``on_cell(coords)``: called when the user clicks an output cell, with its coordinates
   (a list of ints). Used by the Practice page to let a student click the target cell.
+* ``controls``: the controls to show, by name (``first``, ``prev``, ``play``, ``next``, ``last``,
+  ``slider``, ``count``, ``goto``, ``speed``, ``export``, ``keys``); None shows them all. Without
+  ``play`` the space key does not play. The Practice page hides what would do nothing.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
   page keeps no step in its URL). The browser checks it after each report and says the step
   again (at most 5 times) if a rerun dropped the report.
@@ -137,9 +141,11 @@ class PlayerResult:
 
 def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter",
            on_step: Callable[[int], None] | None = None,
-           on_cell: Callable[[list], None] | None = None, url_param: str | None = "step") -> PlayerResult:
+           on_cell: Callable[[list], None] | None = None, url_param: str | None = "step",
+           controls: tuple[str, ...] | None = None) -> PlayerResult:
     """Show the player (see the module docstring)."""
     data = {"view": view, "step": int(step), "name": name, "url_param": url_param, "plotly_url": plotly_url(),
+            "controls": None if controls is None else list(controls),
             "figure": {"data": figure["data"], "layout": figure["layout"]},
             **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
                                       "panel_cols", "multiples", "gap", "hidden")}}
