@@ -18,4 +18,5 @@ from .maps import (Config, by_framework, call_kwargs, configurations, divergence
 from .records import BY_ID, CONVERT, ENTRIES, FRAMEWORKS, KINDS, MODULES, TOPICS, Entry
 
 __all__ = ["BY_ID", "CONVERT", "Config", "ENTRIES", "Entry", "FRAMEWORKS", "KINDS", "MODULES", "TOPICS", "by_framework",
-           "call_kwargs", "configurations", "divergences", "entries_for", "faithful_for", "run", "source_of", "takes_indices"]
+           "call_kwargs", "configurations", "divergences", "entries_for", "faithful_for", "run", "source_of",
+           "takes_indices"]

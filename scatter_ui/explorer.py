@@ -176,11 +176,11 @@ class ExplorerPage:
                 return True
         return False
 
-    def _changed(self, spec: sc.OpSpec, ex_id: str) -> str | None:
+    def _changed(self, spec: sc.OpSpec, ex_id: str, edited: bool) -> str | None:
         """What the user changed from the example (``inputs``, ``attributes``), or None: the example as it is."""
         if ex_id == CUSTOM:
             return None
-        if self._edited(ex_id):
+        if edited:
             return "inputs"
         return "attributes" if self._attrs_changed(spec, ex_id) else None
 
@@ -190,7 +190,7 @@ class ExplorerPage:
         still has to fetch (bench/bench_player.py, docs/performance.md)."""
         titles = dict(self._titles)
         ex_id = st.session_state.get(self.k("example"))
-        changed = self._changed(spec, ex_id) if ex_id in titles else None
+        changed = self._change if ex_id in titles else None  # as main() found it
         if changed:  # the menu names the user's inputs, not the example
             titles[ex_id] = f"✎ your {changed}, started from {titles[ex_id]}"
         session.redraw_choice(self.k("example"), titles.get(ex_id))
@@ -252,6 +252,7 @@ class ExplorerPage:
 
     # -- main ----------------------------------------------------------------------------
     def render(self) -> None:
+        self._change = None
         self._seed()
         spec = self._settle()
         side = st.sidebar.container()
@@ -266,6 +267,7 @@ class ExplorerPage:
         ex_id = ss[self.k("example")]
         example = spec_examples.by_id(ex_id) if ex_id != CUSTOM else None
         edited = self._edited(ex_id)
+        self._change = self._changed(spec, ex_id, edited)  # the header and the menu say the case is the user's
         texts = tuple(ss.get(self.k(f"text_{r}"), "") for r in TEXT_ROLES) if edited else None
         shown = tuple((attribute_inputs.state_name(a.name), ss.get(self.k(attribute_inputs.state_name(a.name))))
                       for a in spec.attributes)  # as typed, under their page keys (and in the URL)
@@ -302,7 +304,7 @@ class ExplorerPage:
         self.cell_chain(sf, trace, step, view)
         self._url(op, ex_id, shown, step, edited, texts)
         if example is not None:
-            panels.example_header(example, trace, self._changed(spec, ex_id), self._on_example)
+            panels.example_header(example, trace, self._change, self._on_example)
         self.editor(example)
         panels.findings(trace, step, self.k("findings"))
         out_view = sf.views_for(step)[2]
