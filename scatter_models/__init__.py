@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .capture import RUNTIMES, Capture, CapturedNode, estimate_bytes, runtime_available, runtime_problem
 from .errors import ModelError
-from .limits import max_capture_bytes, max_model_bytes, memory_limit, time_limit
+from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text, time_limit
 from .model import Model, ModelInput, ScatterNode, open_model
 from .samples import SAMPLES, Sample, sample_path
 from .static import Finding
@@ -26,5 +26,5 @@ from .static import Finding
 __all__ = [
     "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
     "ScatterNode", "estimate_bytes", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
-    "runtime_available", "runtime_problem", "sample_path", "time_limit",
+    "runtime_available", "runtime_problem", "sample_path", "shape_text", "time_limit",
 ]

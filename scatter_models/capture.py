@@ -23,7 +23,7 @@ import numpy as np
 import scatter_core as sc
 
 from .errors import ModelError
-from .limits import DEFAULT_DIM, MAX_DIM, max_capture_bytes
+from .limits import DEFAULT_DIM, MAX_DIM, max_capture_bytes, shape_text
 from .onnx_file import ORT_DOMAINS, STANDARD_DOMAINS
 
 RUNTIMES = ("reference", "onnxruntime", "openvino")
@@ -196,7 +196,7 @@ def settle_inputs(model, inputs, seed: int, dims: dict) -> dict:
                     isinstance(d, str) or d == s for d, s in zip(inp.shape, arr.shape))
                 if not ok:
                     raise ModelError(f"input {inp.name!r} has shape {sc.fmt_shape(arr.shape)} but the model declares "
-                                     f"{sc.fmt_shape(inp.shape)}", argument=inp.name, rule="shape")
+                                     f"{shape_text(inp.shape)}", argument=inp.name, rule="shape")
             feeds[inp.name] = arr
         else:
             if shape is None:

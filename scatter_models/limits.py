@@ -40,3 +40,10 @@ MAX_CONSTANT_ELEMENTS = 1_000_000  # constant indices larger than this are not r
 MAX_STATIC_CHECK_ELEMENTS = 1_000_000  # data/updates larger than this are not traced for static findings
 DEFAULT_DIM = 4  # a symbolic dim the user did not set
 MAX_DIM = 1 << 31
+
+
+def shape_text(shape) -> str:
+    """A declared shape as text: ``2×max_seq×4`` (symbolic dims by name), "unknown" when the model gives none."""
+    if shape is None:
+        return "unknown"
+    return "×".join(str(d) for d in shape) if len(shape) else "scalar"

@@ -14,7 +14,7 @@ import numpy as np
 
 import scatter_core as sc
 
-from .limits import MAX_STATIC_CHECK_ELEMENTS
+from .limits import MAX_STATIC_CHECK_ELEMENTS, shape_text
 
 # core findings that depend on the values in data/updates: meaningless on stand-in zeros
 VALUE_KINDS = frozenset({"order-dependent", "float-order-sensitive", "nan-in-max-min", "runtime-divergence"})
@@ -84,7 +84,7 @@ def index_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: d
         if shape is None or int(np.prod(shape, dtype=np.int64)) > MAX_STATIC_CHECK_ELEMENTS:
             return out + [Finding("indices-unchecked", "info",
                                   f"the indices are constant, but {spec.input_name(role)}'s shape is not known before "
-                                  f"running ({'unknown' if input_types[pos][1] is None else sc.fmt_shape(input_types[pos][1])}); "
+                                  f"running ({shape_text(input_types[pos][1])}); "
                                   f"they are checked at capture")]
         arrays[role] = np.zeros(shape, dtype=dtype or "float32")
     case_attrs = {k: v for k, v in attrs.items() if spec.attribute(k) is not None}

@@ -21,7 +21,7 @@ import streamlit as st
 
 import scatter_core as sc
 import scatter_models as sm
-from scatter_models.limits import DEFAULT_DIM
+from scatter_models.limits import DEFAULT_DIM, shape_text
 from scatter_models.report import bug_report, comparison
 
 from . import attribute_inputs, cache, session
@@ -191,7 +191,7 @@ def node_rows(model, nodes) -> list[dict]:
             "attributes": ", ".join(f"{a}={v!r}" if isinstance(v, str) else f"{a}={v}" for a, v in n.attrs.items()),
             "where": visible(n.location),
             "shapes (data · indices · updates)": " · ".join(
-                "?" if s is None else sc.fmt_shape(s) for s in (shapes.get("data"), shapes.get("indices"),
+                "?" if s is None else shape_text(s) for s in (shapes.get("data"), shapes.get("indices"),
                                                                  shapes.get("updates"))),
             "static findings": " | ".join(f.text for f in n.findings) or "none",
         })
@@ -355,6 +355,14 @@ def take_away(model, cap, name, rec) -> None:
 
 
 def render() -> None:
+    try:
+        _render()
+    except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+        st.error(md(f"The page could not finish ({type(exc).__name__}: {str(exc)[:500]}). What you chose is kept; "
+                    f"change it or pick another model."), icon="🛑")
+
+
+def _render() -> None:
     st.title("Your model")
     st.caption("Open an ONNX model or an OpenVINO IR: every scatter node is listed (subgraphs and local "
                "functions too) with what the model shows before running. Capture one run to see each node's "

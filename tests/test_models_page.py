@@ -1,0 +1,87 @@
+"""The "Your model" page in AppTest: a sample opens, lists its node, captures; errors are messages."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scatter_ui import model_page
+from tests.apptest_helpers import app_on, figures
+
+PAGE = "app_pages/model.py"
+
+
+def _open(sample: str | None = None):
+    at = app_on(PAGE)
+    if sample:
+        at.query_params["sample"] = sample
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_page_without_a_model_says_what_to_do():
+    at = _open()
+    assert any("Upload a model" in i.value for i in at.info)
+
+
+def test_sample_lists_node_with_symbolic_dim_field_and_captures():
+    at = _open("kv_cache")
+    table = at.dataframe[0].value
+    assert list(table["node"]) == ["kv_write"] and list(table["operator"]) == ["ScatterND-18"]
+    assert at.sidebar.number_input(key="model:dim:max_seq").value == 4
+    at.sidebar.number_input(key="model:dim:max_seq").set_value(6).run()
+    at.button(key="model:capture").click().run()
+    assert not at.exception and not at.error
+    assert any("matches ScatterND-18" in s.value for s in at.success)
+    figs = figures(at)
+    assert len(figs) == 1 and figs[0]["n"] == 2  # two heads, one write each
+    captions = " ".join(c.value for c in at.caption)
+    assert "dims {'max\\_seq': 6}" in captions or "max\\_seq" in captions
+
+
+def test_invalid_draw_is_an_error_message_naming_the_node():
+    at = _open("kv_cache")
+    at.sidebar.number_input(key="model:dim:max_seq").set_value(0).run()
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    assert any("kv\\_write" in e.value and "cannot run on these inputs" in e.value for e in at.error)
+
+
+def test_ir_sample_says_onnxruntime_cannot_run_it():
+    at = _open("ov_mean")
+    at.sidebar.selectbox(key="model:runtime").set_value("onnxruntime").run()
+    assert any("ONNX models only" in w.value for w in at.sidebar.warning)
+    assert at.button(key="model:capture").disabled
+
+
+def test_loop_sample_shows_calls():
+    at = _open("loop_body")
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    assert any("ran 3 time(s)" in c.value for c in at.caption)
+
+
+def test_names_are_shown_as_text():
+    assert model_page.visible("a\x07b\nc") == "a\\x07b\\nc"
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+    from onnx import helper as h
+    import scatter_models as sm
+
+    name = "**bold** <b>x</b>\x1b[31m"
+    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+                      .SerializeToString())
+    row = model_page.node_rows(m, m.nodes)[0]
+    assert row["node"] == "**bold** <b>x</b>\\x1b[31m"
+
+
+def test_explorer_link_carries_typed_tensors():
+    import scatter_models as sm
+    from urllib.parse import parse_qs, urlparse
+
+    rec = sm.open_model(sm.sample_path("scatter_amax")).capture(seed=1)["scatter_reduce_amax"]
+    link = model_page.explorer_link(rec.case)
+    q = parse_qs(urlparse(link).query)
+    assert urlparse(link).path.endswith("/elements")
+    assert q["op"] == ["ScatterElements-18"] and q["example"] == ["__custom__"] and q["reduction"] == ["max"]
+    assert "dtype=float32" in q["data"][0] or "float32" in q["data"][0] or q["data"][0].startswith("array")
+    assert np.array_equal(eval(q["indices"][0], {"array": np.array, "int64": np.int64}), rec.case.given()[1])  # noqa: S307 - test only
