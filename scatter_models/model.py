@@ -258,13 +258,13 @@ def _open_onnx(data: bytes, where: str, limit: int) -> Model:
                                  r.output_type, r.node.name, r.spec, r.in_subgraph, r.in_function, r.opset,
                                  r.constants))
     inputs = []
-    for name, dtype, shape in onnx_file.declared_inputs(inferred):
+    for name, dtype, shape in onnx_file.declared_inputs(inferred, proto):
         if shape is not None:
             shape = tuple(f"{name}[{i}]" if d == "?" else d for i, d in enumerate(shape))
         inputs.append(ModelInput(name, dtype, shape))
     opsets = {(o.domain or "ai.onnx"): int(o.version) for o in proto.opset_import}
     return Model(where=where, kind="onnx", nodes=nodes, inputs=inputs, unrunnable=listing.unrunnable,
-                 opsets=opsets, payload=data, weights=None, size=len(data), proto=proto)
+                 opsets=opsets, payload=data, weights=None, size=len(data))
 
 
 def _open_ir(xml: bytes, weights: bytes, where: str) -> Model:

@@ -298,7 +298,8 @@ def graph_types(graph) -> dict:
     return types
 
 
-def declared_inputs(model) -> list[tuple[str, str | None, tuple | None]]:
-    """(name, dtype, shape) of each graph input that is not an initializer."""
-    inits = {t.name for t in model.graph.initializer}
+def declared_inputs(model, original=None) -> list[tuple[str, str | None, tuple | None]]:
+    """(name, dtype, shape) of each graph input of ``model`` that is not an initializer of ``original``
+    (the model as read, whose big initializers :func:`infer` turned into inputs)."""
+    inits = {t.name for t in (original or model).graph.initializer}
     return [(i.name, *shape_of(i.type)) for i in model.graph.input if i.name not in inits]

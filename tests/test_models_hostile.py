@@ -200,3 +200,15 @@ def test_not_a_path_or_bytes():
         sm.open_model(12)
     with pytest.raises(sm.ModelError, match="cannot be read"):
         sm.open_model("/nonexistent/model.onnx")
+
+
+def test_big_initializers_are_not_model_inputs():
+    from onnx import TensorProto as T, helper as h, numpy_helper
+
+    weights = numpy_helper.from_array(np.ones((64, 64), np.float32), "W")  # over infer's BIG_INITIALIZER
+    nodes = [h.make_node("MatMul", ["x", "W"], ["d"]), _scatter_nd()]
+    inputs = [h.make_tensor_value_info("x", T.FLOAT, [1, 64])] + _io()[1:]
+    model = _graph_model(nodes, inputs, [h.make_tensor_value_info("o", T.FLOAT, [1, 64])], [weights])
+    m = sm.open_model(model.SerializeToString())
+    assert [i.name for i in m.inputs] == ["x", "i", "u"]
+    assert m.nodes[0].shapes["data"] == (1, 64)

@@ -19,7 +19,7 @@ class Sample:
 SAMPLES = {s.key: s for s in (
     Sample("kv_cache", "kv_cache_decode.onnx", "KV-cache decode step (ScatterND)",
            "a decoder step writes this token's keys at position p of the cache with ScatterND: one write per "
-           "batch row, no duplicates unless p repeats"),
+           "head, so no cell is written twice"),
     Sample("index_put", "index_put_accumulate.onnx", "index_put(accumulate=True) (ScatterND add)",
            "the indices come from an ArgMax, so duplicate rows appear only at run time; reduction add sums them"),
     Sample("scatter_amax", "scatter_reduce_amax.onnx", "scatter_reduce(amax) (ScatterElements max)",
