@@ -235,19 +235,25 @@ def capture_controls(model) -> None:
                   f"take about {need / 2**20:,.2f} MiB of a {budget / 2**20:,.0f} MiB budget"
                   + (f" (not counted: {len(unknown)} tensors of unknown shape)" if unknown else "")
                   + ". Inputs not uploaded are drawn from the seed (integers in [0, 4), floats in quarters)."))
+    if need > budget:
+        st.warning(md(f"With these dims the capture would allocate about {need / 2**20:,.0f} MiB, over its budget of "
+                      f"{budget / 2**20:,.0f} MiB: it will be refused. Make the symbolic dims smaller."), icon="📏")
     problem = sm.runtime_problem(model, runtime)
     if st.button("Capture", type="primary", key=k("capture"), disabled=problem is not None,
                  help=problem or "Run the model and record every scatter node's inputs and output"):
         seed = int(ss.get(k("seed"), 0))
         inputs_digest = _digest(*[n.encode() + np.ascontiguousarray(a).tobytes() + str(a.dtype).encode()
                                   for n, a in sorted(given.items())])
-        args = (ss[k("model")][0], runtime, seed, tuple(sorted(dims.items())), inputs_digest)
+        # a failed attempt (a time limit hit on a busy machine) is cached like a result: the next press retries
+        attempt = ss.get(k("attempt"), 0)
+        args = (ss[k("model")][0], runtime, seed, tuple(sorted(dims.items())), f"{inputs_digest}:{attempt}")
         ss[k("inputs_given")] = given
         with st.spinner("Running the model…"):
             try:
                 _capture(*args, model, given)
             except sm.ModelError as exc:
                 ss.pop(k("capture_key"), None)
+                ss[k("attempt")] = attempt + 1
                 st.error(md(str(exc)), icon="🛑")
                 return
         ss[k("capture_key")] = args

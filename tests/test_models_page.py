@@ -85,3 +85,12 @@ def test_explorer_link_carries_typed_tensors():
     assert q["op"] == ["ScatterElements-18"] and q["example"] == ["__custom__"] and q["reduction"] == ["max"]
     assert "dtype=float32" in q["data"][0] or "float32" in q["data"][0] or q["data"][0].startswith("array")
     assert np.array_equal(eval(q["indices"][0], {"array": np.array, "int64": np.int64}), rec.case.given()[1])  # noqa: S307 - test only
+
+
+def test_huge_dims_warn_before_capture_and_the_capture_is_refused():
+    at = _open("kv_cache")
+    at.sidebar.number_input(key="model:dim:max_seq").set_value(10**9).run()
+    assert any("over its budget" in w.value for w in at.warning)
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    assert any("capture budget" in e.value for e in at.error)
