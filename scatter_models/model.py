@@ -50,20 +50,21 @@ class ScatterNode:
     opset: int = 0
     constants: dict = field(default_factory=dict, repr=False)
 
-    @property
-    def shapes(self) -> dict:
-        """Role ("data", "indices", "updates") -> shape known from the model (None when unknown)."""
+    def _by_role(self, part: int) -> dict:
         if self.spec is None:
             return {}
-        return {i.role: (self.input_types[p][1] if p < len(self.input_types) else None)
+        return {i.role: (self.input_types[p][part] if p < len(self.input_types) else None)
                 for p, i in enumerate(self.spec.inputs)}
 
     @property
+    def shapes(self) -> dict:
+        """Role ("data", "indices", "updates") -> shape known from the model (None when unknown)."""
+        return self._by_role(1)
+
+    @property
     def dtypes(self) -> dict:
-        if self.spec is None:
-            return {}
-        return {i.role: (self.input_types[p][0] if p < len(self.input_types) else None)
-                for p, i in enumerate(self.spec.inputs)}
+        """Role -> numpy dtype name known from the model (None when unknown)."""
+        return self._by_role(0)
 
     @cached_property
     def findings(self) -> list:

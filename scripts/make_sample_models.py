@@ -31,6 +31,15 @@ def _model(graph, opset: int):
     return model.SerializeToString(deterministic=True)
 
 
+def _build(name: str, nodes, inputs, outputs, opset: int) -> bytes:
+    """A graph of ``nodes`` with inputs and outputs given as (name, element type, shape)."""
+    from onnx import helper as h
+
+    graph = h.make_graph(nodes, name, [h.make_tensor_value_info(*i) for i in inputs],
+                         [h.make_tensor_value_info(*o) for o in outputs])
+    return _model(graph, opset)
+
+
 def kv_cache():
     """One decode step: the new key of each head lands at position p of the cache (ScatterND-18)."""
     from onnx import TensorProto as T, helper as h
@@ -48,14 +57,12 @@ def kv_cache():
         h.make_node("Transpose", ["present_key"], ["key_t"], name="key_t", perm=[0, 2, 1]),
         h.make_node("MatMul", ["query", "key_t"], ["scores"], name="scores"),
     ]
-    graph = h.make_graph(nodes, "kv_cache_decode", [
-        h.make_tensor_value_info("past_key", T.FLOAT, [2, "max_seq", 4]),
-        h.make_tensor_value_info("new_key", T.FLOAT, [2, 4]),
-        h.make_tensor_value_info("query", T.FLOAT, [2, 1, 4]),
-        h.make_tensor_value_info("p", T.INT64, [1]),
-    ], [h.make_tensor_value_info("present_key", T.FLOAT, [2, "max_seq", 4]),
-        h.make_tensor_value_info("scores", T.FLOAT, [2, 1, "max_seq"])])
-    return _model(graph, 18)
+    return _build("kv_cache_decode", nodes, [
+        ("past_key", T.FLOAT, [2, "max_seq", 4]),
+        ("new_key", T.FLOAT, [2, 4]),
+        ("query", T.FLOAT, [2, 1, 4]),
+        ("p", T.INT64, [1]),
+    ], [("present_key", T.FLOAT, [2, "max_seq", 4]), ("scores", T.FLOAT, [2, 1, "max_seq"])], 18)
 
 
 def index_put():
@@ -66,12 +73,11 @@ def index_put():
         h.make_node("ArgMax", ["logits"], ["rows"], name="pick_rows", axis=1, keepdims=1),
         h.make_node("ScatterND", ["table", "rows", "values"], ["out"], name="index_put_accumulate", reduction="add"),
     ]
-    graph = h.make_graph(nodes, "index_put_accumulate", [
-        h.make_tensor_value_info("table", T.FLOAT, [6, 3]),
-        h.make_tensor_value_info("logits", T.FLOAT, [5, 6]),
-        h.make_tensor_value_info("values", T.FLOAT, [5, 3]),
-    ], [h.make_tensor_value_info("out", T.FLOAT, [6, 3])])
-    return _model(graph, 18)
+    return _build("index_put_accumulate", nodes, [
+        ("table", T.FLOAT, [6, 3]),
+        ("logits", T.FLOAT, [5, 6]),
+        ("values", T.FLOAT, [5, 3]),
+    ], [("out", T.FLOAT, [6, 3])], 18)
 
 
 def scatter_amax():
@@ -84,12 +90,11 @@ def scatter_amax():
         h.make_node("ScatterElements", ["x", "negative_index", "src"], ["out"], name="scatter_reduce_amax", axis=1,
                     reduction="max"),
     ]
-    graph = h.make_graph(nodes, "scatter_reduce_amax", [
-        h.make_tensor_value_info("x", T.FLOAT, [2, 5]),
-        h.make_tensor_value_info("positions", T.INT64, [2, 4]),
-        h.make_tensor_value_info("src", T.FLOAT, [2, 4]),
-    ], [h.make_tensor_value_info("out", T.FLOAT, [2, 5])])
-    return _model(graph, 18)
+    return _build("scatter_reduce_amax", nodes, [
+        ("x", T.FLOAT, [2, 5]),
+        ("positions", T.INT64, [2, 4]),
+        ("src", T.FLOAT, [2, 4]),
+    ], [("out", T.FLOAT, [2, 5])], 18)
 
 
 def circular_cache():
@@ -98,12 +103,11 @@ def circular_cache():
 
     nodes = [h.make_node("TensorScatter", ["past_cache", "update", "write_indices"], ["present_cache"],
                          name="cache_write", mode="circular", axis=-2)]
-    graph = h.make_graph(nodes, "tensor_scatter_circular", [
-        h.make_tensor_value_info("past_cache", T.FLOAT, [2, 4, 3]),
-        h.make_tensor_value_info("update", T.FLOAT, [2, 2, 3]),
-        h.make_tensor_value_info("write_indices", T.INT64, [2]),
-    ], [h.make_tensor_value_info("present_cache", T.FLOAT, [2, 4, 3])])
-    return _model(graph, 24)
+    return _build("tensor_scatter_circular", nodes, [
+        ("past_cache", T.FLOAT, [2, 4, 3]),
+        ("update", T.FLOAT, [2, 2, 3]),
+        ("write_indices", T.INT64, [2]),
+    ], [("present_cache", T.FLOAT, [2, 4, 3])], 24)
 
 
 def scatter9():
@@ -111,12 +115,11 @@ def scatter9():
     from onnx import TensorProto as T, helper as h
 
     nodes = [h.make_node("Scatter", ["data", "indices", "updates"], ["out"], name="legacy_scatter", axis=0)]
-    graph = h.make_graph(nodes, "scatter_opset9", [
-        h.make_tensor_value_info("data", T.FLOAT, [4, 4]),
-        h.make_tensor_value_info("indices", T.INT64, [2, 4]),
-        h.make_tensor_value_info("updates", T.FLOAT, [2, 4]),
-    ], [h.make_tensor_value_info("out", T.FLOAT, [4, 4])])
-    return _model(graph, 9)
+    return _build("scatter_opset9", nodes, [
+        ("data", T.FLOAT, [4, 4]),
+        ("indices", T.INT64, [2, 4]),
+        ("updates", T.FLOAT, [2, 4]),
+    ], [("out", T.FLOAT, [4, 4])], 9)
 
 
 def loop_body():
@@ -140,11 +143,10 @@ def loop_body():
         h.make_node("Constant", [], ["true"], name="true", value=h.make_tensor("c", T.BOOL, [], [True])),
         h.make_node("Loop", ["trips", "true", "x"], ["out"], name="rows_loop", body=body),
     ]
-    graph = h.make_graph(nodes, "loop_body_scatter", [
-        h.make_tensor_value_info("x", T.FLOAT, [3, 4]),
-        h.make_tensor_value_info("row", T.FLOAT, [1, 4]),
-    ], [h.make_tensor_value_info("out", T.FLOAT, [3, 4])])
-    return _model(graph, 18)
+    return _build("loop_body_scatter", nodes, [
+        ("x", T.FLOAT, [3, 4]),
+        ("row", T.FLOAT, [1, 4]),
+    ], [("out", T.FLOAT, [3, 4])], 18)
 
 
 def ov_mean() -> tuple[bytes, bytes]:
