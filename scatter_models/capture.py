@@ -388,7 +388,7 @@ def _onnx_types(model) -> dict:
 
     types = {}
     for node in model.nodes:
-        if node.in_subgraph or node.in_function:
+        if node.in_function:
             continue
         for name, (dtype, shape) in zip(list(node.input_names) + [node.output_name],
                                         list(node.input_types) + [node.output_type]):

@@ -196,6 +196,7 @@ class RawNode:
     output_type: tuple = (None, None)
     constants: dict = field(default_factory=dict)  # input position -> np.ndarray (small constants)
     attrs: dict = field(default_factory=dict)
+    parents: tuple = ()  # (NodeProto, attribute name, GraphProto) of each enclosing control-flow node, outermost first
 
 
 def _attr_value(a):
@@ -241,7 +242,8 @@ def list_scatter_nodes(model) -> Listing:
     def opset_for(domain, opsets):
         return opsets.get(domain, opsets.get("ai.onnx" if domain == "" else "", 0))
 
-    def walk(nodes, types: dict, consts: dict, opsets: dict, location: str, in_sub: bool, in_fn: bool):
+    def walk(nodes, types: dict, consts: dict, opsets: dict, location: str, in_sub: bool, in_fn: bool,
+             parents: tuple = ()):
         consts = dict(consts)
         for node in nodes:
             domain = node.domain or ""
@@ -253,7 +255,8 @@ def list_scatter_nodes(model) -> Listing:
                 unrunnable.append((node.op_type, domain, node.name, location))
             if domain in DEFAULT_DOMAINS and node.op_type in scatter_types:
                 opset = opset_for(domain, opsets)
-                raw = RawNode(node, resolve(node.op_type, opset), domain, opset, location, in_sub, in_fn)
+                raw = RawNode(node, resolve(node.op_type, opset), domain, opset, location, in_sub, in_fn,
+                              parents=parents)
                 raw.input_types = [types.get(n, (None, None)) if n else (None, None) for n in node.input]
                 raw.output_type = types.get(node.output[0], (None, None)) if node.output else (None, None)
                 for pos, n in enumerate(node.input):
@@ -271,7 +274,7 @@ def list_scatter_nodes(model) -> Listing:
                     sub_consts = dict(consts)
                     sub_consts.update({t.name: t for t in g.initializer})
                     label = f"{location} > {node.op_type} {node.name or '(unnamed)'!r} {a.name}"
-                    walk(g.node, sub_types, sub_consts, opsets, label, True, in_fn)
+                    walk(g.node, sub_types, sub_consts, opsets, label, True, in_fn, parents + ((node, a.name, g),))
 
     main_types = graph_types(model.graph)
     walk(model.graph.node, main_types, {t.name: t for t in model.graph.initializer}, model_opsets, "main graph",

@@ -9,8 +9,10 @@ every scatter node's first-call inputs and output to ``DIR/captured.npz`` and wh
   inputs and output (subgraphs, Loop bodies and local functions included) and is first checked by
   scatter_core (an invalid index stops the run naming the node and the rule). An operator onnx.reference
   has no kernel for (``Scatter``, opsets 9 and 10) is run by scatter_core's exact semantics instead.
-* ``onnxruntime``: the main graph's scatter nodes' tensors become extra graph outputs; nodes inside a
-  subgraph or a function are captured by a reference run (their record says so).
+* ``onnxruntime``: the main graph's scatter nodes' tensors become extra graph outputs; a node directly in
+  the body of a main-graph ``Loop`` has its tensors leave the Loop as extra scan outputs (the first slice is
+  the first call, their number the calls); nodes in other subgraphs or in functions are captured by a
+  reference run (their record says so).
 * ``openvino``: the nodes' input and output ports become extra model outputs (ONNX models through
   OpenVINO's ONNX frontend, IR as it is).
 """
@@ -123,24 +125,36 @@ def run_reference(model, feeds: dict, recorder: Recorder, wanted_keys=None):
 
 
 def _onnx_nodes(model, keys: list):
-    """(key, NodeProto, in subgraph or function) for each scatter node, in the listing's order."""
+    """(key, NodeProto, RawNode) for each scatter node, in the listing's order."""
     from scatter_models.onnx_file import list_scatter_nodes
 
     listing = list_scatter_nodes(model)
     if len(listing.nodes) != len(keys):
         raise RuntimeError(f"the worker found {len(listing.nodes)} scatter nodes, the listing {len(keys)}")
-    return [(k, r.node, r.in_subgraph or r.in_function) for k, r in zip(keys, listing.nodes)]
+    return [(k, r.node, r) for k, r in zip(keys, listing.nodes)]
+
+
+def _in_main_loop_body(raw) -> bool:
+    """A node directly in the body of a Loop of the main graph (its tensors can leave as scan outputs)."""
+    return (not raw.in_function and len(raw.parents) == 1 and raw.parents[0][0].op_type == "Loop"
+            and raw.parents[0][1] == "body")
 
 
 def run_onnxruntime(model, feeds: dict, recorder: Recorder, nodes: list, request: dict):
+    """The main graph's scatter nodes' tensors as extra graph outputs; a node directly in a main-graph Loop's
+    body has its body tensors leave the Loop as extra scan outputs (one slice per iteration: the first is
+    the first call, their number the calls). Returns the keys left to a reference run (other subgraphs,
+    functions)."""
     import onnx
     import onnxruntime as ort
+    from onnx import helper
 
-    top = [(k, n) for k, n, inner in nodes if not inner]
-    inner = [k for k, n, is_inner in nodes if is_inner]
-    graph = model.graph
     from scatter_models.onnx_file import constant_node_tensor
 
+    top = [(k, n) for k, n, raw in nodes if not raw.in_subgraph and not raw.in_function]
+    looped = [(k, n, raw) for k, n, raw in nodes if _in_main_loop_body(raw)]
+    inner = [k for k, n, raw in nodes if (raw.in_subgraph or raw.in_function) and not _in_main_loop_body(raw)]
+    graph = model.graph
     consts = {t.name: t for t in graph.initializer}
     for node in graph.node:
         if node.op_type == "Constant" and len(node.output) == 1 and (node.domain or "") in ("", "ai.onnx"):
@@ -150,15 +164,39 @@ def run_onnxruntime(model, feeds: dict, recorder: Recorder, nodes: list, request
     present = {o.name for o in graph.output}
     inputs = {i.name for i in graph.input}
     types = request.get("types", {})
-    wanted_names = []
+
+    def expose(name: str, elem: int = 0) -> None:
+        if name and name not in present and name not in inputs and name not in consts:
+            elem = elem or types.get(name, (0, None))[0]
+            shape = types.get(name, (0, None))[1]
+            graph.output.append(helper.make_tensor_value_info(name, elem, shape) if elem
+                                else onnx.ValueInfoProto(name=name))
+            present.add(name)
+
     for key, node in top:
         for name in list(node.input) + [node.output[0]]:
-            if name and name not in present and name not in inputs and name not in consts:
-                elem, shape = types.get(name, (0, None))
-                vi = onnx.helper.make_tensor_value_info(name, elem, shape) if elem else onnx.ValueInfoProto(name=name)
-                graph.output.append(vi)
-                present.add(name)
-            wanted_names.append(name)
+            expose(name)
+    loop_slots = {}
+    for n_loop, (key, node, raw) in enumerate(looped):
+        loop, _, body = raw.parents[0]
+        made_in_body = {o for b in body.node for o in b.output} | {i.name for i in body.input}
+        slots = []
+        for j, name in enumerate(list(node.input) + [node.output[0]]):
+            if not name:
+                slots.append(None)
+            elif name in made_in_body:
+                inside, outside = f"__scatter_models_{n_loop}_{j}", f"__scatter_models_{n_loop}_{j}_scan"
+                elem = types.get(name, (0, None))[0]
+                body.node.append(helper.make_node("Identity", [name], [inside]))
+                body.output.append(helper.make_tensor_value_info(inside, elem, None) if elem
+                                   else onnx.ValueInfoProto(name=inside))
+                loop.output.append(outside)
+                expose(outside, elem)
+                slots.append(("scan", outside))
+            else:  # a value of the main graph the body reads
+                expose(name)
+                slots.append(("outer", name))
+        loop_slots[key] = slots
     options = ort.SessionOptions()
     options.log_severity_level = 4
     options.intra_op_num_threads = 1
@@ -171,15 +209,22 @@ def run_onnxruntime(model, feeds: dict, recorder: Recorder, nodes: list, request
         if name not in values and t is not None:
             values[name] = onnx.numpy_helper.to_array(t)
     for key, node in top:
-        args = []
-        for name in node.input:
-            if not name:
-                args.append(None)
-            elif name in values:
-                args.append(values[name])
-            else:  # a Constant node folded away: onnx's own value
-                args.append(None)
+        args = [values.get(name) if name else None for name in node.input]
         recorder.record(key, args, values[node.output[0]], "onnxruntime")
+    for key, slots in loop_slots.items():
+        arrays, calls = [], None
+        for slot in slots:
+            if slot is None:
+                arrays.append(None)
+            elif slot[0] == "outer":
+                arrays.append(values.get(slot[1]))
+            else:
+                stacked = values[slot[1]]
+                calls = int(stacked.shape[0])
+                arrays.append(stacked[0] if calls else None)
+        if calls:
+            recorder.record(key, arrays[:-1], arrays[-1], "onnxruntime (Loop body: the node's tensors as scan outputs)")
+            recorder.calls[key] = calls
     return inner
 
 

@@ -208,10 +208,34 @@ def test_capture_on_other_runtimes_agrees_with_core(runtime):
             np.testing.assert_array_equal(rec.output, rec.case.run())
 
 
-def test_onnxruntime_loop_body_falls_back_to_reference_and_says_so():
+def test_onnxruntime_loop_body_leaves_as_scan_outputs():
     require_or_skip("onnxruntime")
-    rec = _model("loop_body").capture(runtime="onnxruntime")["accumulate_row"]
-    assert rec.output_source.startswith("onnx.reference") and rec.calls == 3
+    cap = _model("loop_body").capture(runtime="onnxruntime", seed=5)
+    rec = cap["accumulate_row"]
+    assert rec.output_source.startswith("onnxruntime (Loop body") and rec.calls == 3
+    ref = _model("loop_body").capture(seed=5)["accumulate_row"]
+    for a, b in zip(rec.case.given(), ref.case.given()):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(rec.output, ref.output)
+
+
+def test_onnxruntime_nested_subgraph_falls_back_to_reference_and_says_so():
+    require_or_skip("onnxruntime")
+    from onnx import TensorProto as T, helper as h
+
+    then = h.make_graph([h.make_node("ScatterND", ["d", "i", "u"], ["t"], name="in_then")], "then", [],
+                        [h.make_tensor_value_info("t", T.FLOAT, [4])])
+    other = h.make_graph([h.make_node("Identity", ["d"], ["e"])], "else", [],
+                         [h.make_tensor_value_info("e", T.FLOAT, [4])])
+    graph = h.make_graph([h.make_node("If", ["c"], ["o"], name="branch", then_branch=then, else_branch=other)], "g", [
+        h.make_tensor_value_info("c", T.BOOL, []), h.make_tensor_value_info("d", T.FLOAT, [4]),
+        h.make_tensor_value_info("i", T.INT64, [1, 1]), h.make_tensor_value_info("u", T.FLOAT, [1])],
+        [h.make_tensor_value_info("o", T.FLOAT, [4])])
+    m = sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=8).SerializeToString())
+    cap = m.capture({"c": np.array(True)}, runtime="onnxruntime")
+    assert cap["in_then"].output_source.startswith("onnx.reference")
+    cap = m.capture({"c": np.array(False)})
+    assert "in_then" in cap.missing and not cap
 
 
 def test_ir_refuses_onnxruntime():
