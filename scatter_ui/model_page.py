@@ -39,6 +39,12 @@ MAX_CHAINS = 12
 MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
 RUNTIME_LABELS = {"reference": "onnx.reference (exact, default)", "onnxruntime": "onnxruntime",
                   "openvino": "OpenVINO CPU"}
+IR_RUNTIME_LABELS = {"reference": "OpenVINO reference kernels (default; the CPU plugin runs the rest)",
+                     "onnxruntime": "onnxruntime (ONNX models only)", "openvino": "OpenVINO CPU"}
+
+
+def runtime_label(model, runtime: str) -> str:
+    return (IR_RUNTIME_LABELS if model is not None and model.kind == "openvino-ir" else RUNTIME_LABELS)[runtime]
 NO_SAMPLE = ""
 
 
@@ -147,7 +153,7 @@ def sidebar(model) -> None:
                             value=DEFAULT_DIM, key=k(f"dim:{dim}"))
         st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file)",
                          type=["npz", "npy"], accept_multiple_files=True, key=k("input_files"))
-        st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: RUNTIME_LABELS[r])
+        st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r))
         problem = sm.runtime_problem(model, st.session_state.get(k("runtime"), "reference"))
         if problem:
             st.warning(md(problem), icon="🧩")
@@ -193,7 +199,8 @@ def node_rows(model, nodes) -> list[dict]:
             "shapes (data · indices · updates)": " · ".join(
                 "?" if s is None else shape_text(s) for s in (shapes.get("data"), shapes.get("indices"),
                                                                  shapes.get("updates"))),
-            "static findings": " | ".join(f.text for f in n.findings) or "none",
+            "static findings": (f"{len(n.findings)}: " + ", ".join(dict.fromkeys(f.rule for f in n.findings))
+                                if n.findings else "none"),
         })
     return rows
 
@@ -215,8 +222,13 @@ def node_table(model) -> None:
                + ". Static findings come from the model alone: constant indices checked against the shapes, and "
                  "the runtime facts the node's operator, dtype and attributes meet.")
     if shown:
-        st.dataframe(pd.DataFrame(node_rows(model, shown)), hide_index=True, width="stretch",
-                     column_config={"static findings": st.column_config.TextColumn(width="large")})
+        st.dataframe(pd.DataFrame(node_rows(model, shown)), hide_index=True, width="stretch")
+        with_findings = [n for n in shown if n.findings]
+        if with_findings:
+            with st.expander(f"Static findings of the nodes shown ({len(with_findings)} node(s))"):
+                for n in with_findings:
+                    st.markdown(f"**{md(visible(n.name))}** · {md(n.op)}")
+                    st.markdown("\n".join(f"- {md(f'{f.severity}: {f.text}')}" for f in n.findings))
 
 
 def capture_controls(model) -> None:
@@ -230,7 +242,7 @@ def capture_controls(model) -> None:
         return
     need, unknown = sm.estimate_bytes(model, dims, {n: np.shape(a) for n, a in given.items()})
     budget = sm.max_capture_bytes()
-    st.caption(md(f"Runs the model once on {RUNTIME_LABELS[runtime]} in a separate process, limited to "
+    st.caption(md(f"Runs the model once on {runtime_label(model, runtime)} in a separate process, limited to "
                   f"{sm.time_limit():g} s and {sm.memory_limit() / 2**20:,.0f} MiB; the inputs and scatter tensors "
                   f"take about {need / 2**20:,.2f} MiB of a {budget / 2**20:,.0f} MiB budget"
                   + (f" (not counted: {len(unknown)} tensors of unknown shape)" if unknown else "")
@@ -264,7 +276,7 @@ def captured_node(model, cap) -> None:
     ss = st.session_state
     names = list(cap)
     st.subheader("Captured nodes")
-    st.caption(md(f"{len(cap)} node(s) captured on {cap.runtime} ({cap.version or 'version unknown'}), seed "
+    st.caption(md(f"{len(cap)} node(s) captured on {runtime_label(model, cap.runtime)} ({cap.version or 'version unknown'}), seed "
                   f"{cap.seed}" + (f", dims {cap.dims}" if cap.dims else "") + "."))
     for name, why in cap.missing.items():
         st.info(md(f"{visible(name)}: {why}"), icon="ℹ️")

@@ -94,3 +94,12 @@ def test_huge_dims_warn_before_capture_and_the_capture_is_refused():
     at.button(key="model:capture").click().run()
     assert not at.exception
     assert any("capture budget" in e.value for e in at.error)
+
+
+def test_static_findings_are_listed_below_the_table_and_ir_runtimes_are_named():
+    at = _open("ov_mean")
+    assert at.dataframe[0].value["static findings"][0].startswith("1: runtime-fact:integer-mean-truncation")
+    assert any("Static findings of the nodes shown" in e.label for e in at.expander)
+    assert any("truncat" in m.value for m in at.markdown)
+    options = at.sidebar.selectbox(key="model:runtime").options
+    assert options[0].startswith("OpenVINO reference kernels")

@@ -30,7 +30,8 @@ SAMPLES = {s.key: s for s in (
     Sample("scatter9", "scatter_opset9.onnx", "old opset-9 Scatter",
            "the deprecated Scatter of opset 9 (ScatterElements' ancestor); onnx.reference has no kernel for it"),
     Sample("ov_mean", "ov_scatter_elements_mean.xml", "OpenVINO IR: ScatterElementsUpdate-12 mean",
-           "an OpenVINO IR (.xml + .bin) averaging updates into a tensor; integer mean truncates on the CPU plugin"),
+           "an OpenVINO IR (.xml + .bin) averaging int32 updates into a tensor: the spec floors an integer "
+           "mean, the CPU plugin truncates it toward zero (upload inputs with negative values to see them differ)"),
     Sample("loop_body", "loop_body_scatter.onnx", "ScatterElements in a Loop body",
            "a scatter node inside a Loop body runs once per iteration; the capture records the first call and counts"),
 )}
