@@ -4,16 +4,24 @@ Before anything runs: the inputs are settled (given ones checked, the rest drawn
 the capture may allocate are estimated from the shapes and refused over the budget, and the runtime is
 checked (installed, able to run every op in the model). Then ``python -m scatter_models.worker`` runs the
 model with a time limit and a resident-memory limit the parent enforces (it says which one was hit).
+
+The worker is kept warm between captures (:class:`_WarmWorker`: onnx imported, the last model parsed and
+its onnx.reference evaluator built), so capturing the same model again costs about the run itself. It
+exits by itself after ``SCATTER_MODELS_WORKER_IDLE`` seconds without a job (180), is killed when a capture
+passes a limit, and is replaced by a one-shot worker when another capture is using it.
+``SCATTER_MODELS_WARM_WORKER=0`` starts a fresh process for every capture.
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -234,39 +242,142 @@ def _rss(pid: int) -> int:
     return 0
 
 
-def _run_worker(directory: Path, where: str, seconds: float, max_rss: int) -> None:
+def _worker_env() -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p)
     env.setdefault("OMP_NUM_THREADS", "1")
-    proc = subprocess.Popen([sys.executable, "-m", "scatter_models.worker", str(directory)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            cwd=directory, env=env)
+    return env
+
+
+def _watch(proc, done, seconds: float, max_rss: int) -> str | None:
+    """Wait until ``done()`` or the process ends; kill it when it passes a limit ("time" or "memory")."""
     start = time.monotonic()
-    hit = None
-    peak = 0
-    while proc.poll() is None:
-        rss = _rss(proc.pid)
-        peak = max(peak, rss)
-        if rss > max_rss:
+    while proc.poll() is None and not done():
+        if _rss(proc.pid) > max_rss:
             hit = "memory"
         elif time.monotonic() - start > seconds:
             hit = "time"
-        if hit:
-            proc.kill()
-            proc.communicate()
-            break
-        time.sleep(POLL_SECONDS)
+        else:
+            time.sleep(POLL_SECONDS)
+            continue
+        proc.kill()
+        proc.wait()
+        return hit
+    return None
+
+
+def _limit_error(hit: str, where: str, seconds: float, max_rss: int) -> ModelError:
     if hit == "time":
-        raise ModelError(f"{where}: the capture ran past its time limit of {seconds:g} s and was stopped (set "
-                         f"SCATTER_MODELS_TIME_LIMIT or capture(..., time_limit=...) to allow more)",
-                         rule="time-limit")
-    if hit == "memory":
-        raise ModelError(f"{where}: the capture used more than its memory limit of {max_rss / 2**20:,.0f} MiB "
-                         f"resident and was stopped (set SCATTER_MODELS_MEMORY_LIMIT or "
-                         f"capture(..., memory_limit=...) to allow more)", rule="memory-limit")
-    stderr = proc.stderr.read().decode("utf-8", errors="replace") if proc.stderr else ""
-    if proc.stderr:
-        proc.stderr.close()
+        return ModelError(f"{where}: the capture ran past its time limit of {seconds:g} s and was stopped (set "
+                          f"SCATTER_MODELS_TIME_LIMIT or capture(..., time_limit=...) to allow more)",
+                          rule="time-limit")
+    return ModelError(f"{where}: the capture used more than its memory limit of {max_rss / 2**20:,.0f} MiB "
+                      f"resident and was stopped (set SCATTER_MODELS_MEMORY_LIMIT or "
+                      f"capture(..., memory_limit=...) to allow more)", rule="memory-limit")
+
+
+class _WarmWorker:
+    """A worker process started once (``python -m scatter_models.worker --serve``) with onnx imported, kept
+    between captures with the last model it parsed. One capture at a time uses it; a capture that finds it
+    busy runs in a one-shot worker. Killed (and started again on the next capture) when a capture passes a
+    limit, when it dies, or when it holds more than half the memory limit while idle."""
+
+    def __init__(self):
+        self.log = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([sys.executable, "-m", "scatter_models.worker", "--serve"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.log,
+                                     cwd=tempfile.gettempdir(), env=_worker_env())
+        self.holds = None  # the digest of the model it has parsed
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self) -> None:
+        if self.alive():
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+    def stderr_tail(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode("utf-8", errors="replace").strip()[-800:]
+
+
+def _stop_warm() -> None:
+    if _WARM is not None:
+        _WARM.stop()
+
+
+atexit.register(_stop_warm)
+_WARM: _WarmWorker | None = None
+_WARM_LOCK = threading.Lock()
+
+
+def warm_enabled() -> bool:
+    """``SCATTER_MODELS_WARM_WORKER=0`` runs every capture in a fresh process."""
+    return os.environ.get("SCATTER_MODELS_WARM_WORKER", "1") != "0"
+
+
+def _execute(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> None:
+    """Run the job in ``directory`` on the warm worker when it is free, else in a one-shot worker."""
+    global _WARM
+    digest = request["model_digest"]
+    if not (warm_enabled() and _WARM_LOCK.acquire(blocking=False)):
+        _write_model(directory, model)
+        _run_worker(directory, where, seconds, max_rss)
+        return
+    try:
+        if _WARM is None or not _WARM.alive():
+            _WARM = _WarmWorker()
+        warm = _WARM
+        if warm.holds != digest or model.kind != "onnx" or request["runtime"] == "openvino":
+            _write_model(directory, model)
+        try:
+            warm.proc.stdin.write(f"{directory}\n".encode())
+            warm.proc.stdin.flush()
+        except OSError:
+            pass  # it died: _watch sees that
+        hit = _watch(warm.proc, lambda: (directory / "result.json").exists(), seconds, max_rss)
+        if hit is not None:
+            warm.stop()
+            _WARM = None
+            raise _limit_error(hit, where, seconds, max_rss)
+        if not (directory / "result.json").exists():
+            # it died without an answer: perhaps before this job (killed while idle), perhaps on it. A one-shot
+            # worker runs the job again and says what happened (a runtime crash comes back with its stderr).
+            warm.stop()
+            _WARM = None
+            if not (directory / "model.onnx").exists() and not (directory / "model.xml").exists():
+                _write_model(directory, model)
+            _run_worker(directory, where, seconds, max_rss)
+            return
+        warm.holds = digest if model.kind == "onnx" else None
+        if _rss(warm.proc.pid) > max_rss // 2:
+            warm.stop()
+            _WARM = None
+    finally:
+        _WARM_LOCK.release()
+
+
+def _write_model(directory: Path, model) -> None:
+    if model.kind == "onnx":
+        (directory / "model.onnx").write_bytes(model._payload)
+    else:
+        (directory / "model.xml").write_bytes(model._payload)
+        (directory / "model.bin").write_bytes(model._weights or b"")
+
+
+def _run_worker(directory: Path, where: str, seconds: float, max_rss: int) -> None:
+    with tempfile.TemporaryFile() as log:  # a file, not a pipe: a chatty runtime can never block on it
+        proc = subprocess.Popen([sys.executable, "-m", "scatter_models.worker", str(directory)],
+                                stdout=subprocess.DEVNULL, stderr=log, stdin=subprocess.DEVNULL,
+                                cwd=directory, env=_worker_env())
+        hit = _watch(proc, lambda: False, seconds, max_rss)
+        proc.wait()
+        log.seek(0)
+        stderr = log.read().decode("utf-8", errors="replace")
+    if hit is not None:
+        raise _limit_error(hit, where, seconds, max_rss)
     if proc.returncode != 0 or not (directory / "result.json").exists():
         raise ModelError(f"{where}: the capture's worker process ended with code {proc.returncode} without an "
                          f"answer (a runtime crash?){'; stderr: ' + stderr.strip()[-800:] if stderr.strip() else ''}",
@@ -305,17 +416,13 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
                            "output": n.output_name, "original": n.original_name}
                   for n in model.nodes if n.spec is not None},
         "types": _onnx_types(model),
+        "model_digest": model.digest,
     }
     with tempfile.TemporaryDirectory(prefix="scatter_models_") as tmp:
         directory = Path(tmp)
-        if model.kind == "onnx":
-            (directory / "model.onnx").write_bytes(model._payload)
-        else:
-            (directory / "model.xml").write_bytes(model._payload)
-            (directory / "model.bin").write_bytes(model._weights or b"")
         np.savez(directory / "feeds.npz", **{f"f{i}": feeds[n] for i, n in enumerate(feed_names)})
         (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
-        _run_worker(directory, model.where, seconds, max_rss)
+        _execute(directory, model, request, model.where, seconds, max_rss)
         answer = json.loads((directory / "result.json").read_text(encoding="utf-8"))
         if not answer["ok"]:
             node = answer.get("node")

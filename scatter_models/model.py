@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -140,6 +141,7 @@ class Model:
         self._proto = proto
         self._ir = ir
         self._by_name = {n.name: n for n in nodes}
+        self.digest = hashlib.sha256(payload).hexdigest() + f":{len(nodes)}"
 
     def __repr__(self) -> str:
         return f"Model({self.where!r}, {self.kind}, {len(self.nodes)} scatter nodes)"

@@ -20,6 +20,8 @@ every scatter node's first-call inputs and output to ``DIR/captured.npz`` and wh
 from __future__ import annotations
 
 import json
+import os
+import select
 import sys
 import traceback
 from pathlib import Path
@@ -30,6 +32,9 @@ import scatter_core as sc
 
 MAX_MESSAGE = 3000
 _ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped kernels read it)
+# A serving worker (--serve) keeps the last model it parsed (its nodes renamed to their keys) and its
+# onnx.reference evaluator, so capturing the same model again skips parsing and building.
+_HELD: dict = {"digest": None, "model": None, "evaluator": None}
 
 
 class Stop(Exception):
@@ -119,7 +124,12 @@ def run_reference(model, feeds: dict, recorder: Recorder, wanted_keys=None):
                 return (out,)
 
             new_ops.append(type(op_type, (OpRun,), {"op_domain": "", "_run": stand_in}))
-    evaluator = ReferenceEvaluator(model, new_ops=new_ops or None)
+    if model is _HELD["model"] and _HELD["evaluator"] is not None:
+        evaluator = _HELD["evaluator"]
+    else:
+        evaluator = ReferenceEvaluator(model, new_ops=new_ops or None)
+        if model is _HELD["model"]:
+            _HELD["evaluator"] = evaluator
     with np.errstate(all="ignore"):
         return evaluator.run(None, feeds)
 
@@ -324,14 +334,7 @@ def main(argv: list[str]) -> int:
     answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}
     runtime = request["runtime"]
     try:
-        model = None
-        if request["kind"] == "onnx":
-            import onnx
-
-            model = onnx.load_model_from_string((directory / "model.onnx").read_bytes())
-            nodes = _onnx_nodes(model, keys)
-            for key, node, _ in nodes:
-                node.name = key
+        model = _onnx_model(directory, request, keys) if request["kind"] == "onnx" else None
         if runtime == "reference" and request["kind"] == "onnx":
             import onnx
 
@@ -341,8 +344,12 @@ def main(argv: list[str]) -> int:
             import onnxruntime
 
             answer["version"] = f"onnxruntime {onnxruntime.__version__}"
+            import onnx
+
+            copy = onnx.ModelProto()
+            copy.CopyFrom(model)  # onnxruntime's run adds outputs: the held model stays as read
             try:
-                inner = run_onnxruntime(model, feeds, recorder, nodes, request)
+                inner = run_onnxruntime(copy, feeds, recorder, _onnx_nodes(copy, keys), request)
             except Stop:
                 raise
             except Exception:
@@ -391,6 +398,52 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def _onnx_model(directory: Path, request: dict, keys: list):
+    """The model of this request, its scatter nodes renamed to their keys: read from ``model.onnx`` when the
+    parent sent it, else the one this serving worker holds (the parent sends none when the digest matches)."""
+    import onnx
+
+    path = directory / "model.onnx"
+    digest = request.get("model_digest")
+    if path.exists():
+        model = onnx.load_model_from_string(path.read_bytes())
+        for key, node, _ in _onnx_nodes(model, keys):
+            node.name = key
+        _HELD.update(digest=digest, model=model, evaluator=None)
+        return model
+    if digest and _HELD["digest"] == digest:
+        return _HELD["model"]
+    raise RuntimeError("the worker was sent no model and holds another one")
+
+
+def serve() -> int:
+    """``--serve``: a warm worker. Each line on stdin names a job directory; the answer is the directory's
+    result.json, as for a one-shot run. The parent watches time and memory and kills it when they run out."""
+    import onnx.reference  # noqa: F401 - imported once, before the first job
+
+    import scatter_models.onnx_file  # noqa: F401
+
+    idle = float(os.environ.get("SCATTER_MODELS_WORKER_IDLE", "180"))
+    while True:
+        ready, _, _ = select.select([sys.stdin], [], [], idle)
+        if not ready:  # idle: give the model and the imports' memory back; the next capture starts another
+            return 0
+        line = sys.stdin.readline()
+        if not line:  # the parent is gone
+            return 0
+        directory = line.strip()
+        if not directory:
+            continue
+        try:
+            main([directory])
+        except Exception as exc:  # noqa: BLE001 - an unreadable job still gets an answer
+            answer = {"ok": False, "rule": "worker-error", "error": f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE],
+                      "captured": {}}
+            tmp = Path(directory) / "result.json.tmp"
+            tmp.write_text(json.dumps(answer), encoding="utf-8")
+            tmp.replace(Path(directory) / "result.json")
+
+
 def _locate_invalid(model, feeds, recorder: Recorder) -> None:
     """After a runtime refused the run: a reference run finds the node whose inputs break a rule (raises Stop)."""
     probe = Recorder(recorder.wanted)
@@ -409,4 +462,4 @@ def _locate_invalid_first(model, feeds, recorder: Recorder) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(serve() if sys.argv[1:] == ["--serve"] else main(sys.argv[1:]))

@@ -246,3 +246,37 @@ def test_ir_refuses_onnxruntime():
 def test_unknown_runtime_is_a_model_error():
     with pytest.raises(sm.ModelError, match="not one of"):
         _model("kv_cache").capture(runtime="tvm")
+
+
+def test_warm_worker_one_shot_worker_and_a_dead_warm_worker_give_the_same_capture(monkeypatch):
+    import scatter_models.capture as capture_module
+
+    a, b = _model("index_put"), _model("scatter_amax")
+    warm_a, warm_b, warm_a2 = a.capture(seed=2), b.capture(seed=2), a.capture(seed=2)  # the worker switches models
+    monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")
+    cold_a = a.capture(seed=2)
+    monkeypatch.delenv("SCATTER_MODELS_WARM_WORKER")
+    if capture_module._WARM is not None:
+        capture_module._WARM.proc.kill()  # a worker that died between captures is started again
+    again_a = a.capture(seed=2)
+    for cap in (warm_a2, cold_a, again_a):
+        rec, ref = cap["index_put_accumulate"], warm_a["index_put_accumulate"]
+        np.testing.assert_array_equal(rec.output, ref.output)
+        np.testing.assert_array_equal(rec.case.indices, ref.case.indices)
+    assert warm_b["scatter_reduce_amax"].case.op == "ScatterElements-18"
+
+
+def test_idle_warm_worker_exits_and_the_next_capture_starts_another(monkeypatch):
+    import scatter_models.capture as capture_module
+
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    monkeypatch.setenv("SCATTER_MODELS_WORKER_IDLE", "0.5")
+    model = _model("kv_cache")
+    first = model.capture(seed=1)
+    worker = capture_module._WARM
+    assert worker is not None
+    worker.proc.wait(timeout=30)  # it gives its memory back by itself
+    assert not worker.alive()
+    second = model.capture(seed=1)
+    np.testing.assert_array_equal(first["kv_write"].output, second["kv_write"].output)
