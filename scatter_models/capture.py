@@ -415,6 +415,7 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
         "nodes": {n.name: {"op": n.op, "attrs": _json_attrs(n.attrs), "inputs": list(n.input_names),
                            "output": n.output_name, "original": n.original_name}
                   for n in model.nodes if n.spec is not None},
+        "keys": [n.name for n in model.nodes],  # every scatter node, in the listing's order (for renaming)
         "types": _onnx_types(model),
         "model_digest": model.digest,
     }

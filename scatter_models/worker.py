@@ -330,7 +330,7 @@ def main(argv: list[str]) -> int:
     with np.load(directory / "feeds.npz", allow_pickle=False) as npz:
         feeds = {request["feed_names"][int(k[1:])]: npz[k] for k in npz.files}
     recorder = Recorder({k: v for k, v in request["nodes"].items()})
-    keys = list(request["nodes"])
+    keys = list(request.get("keys") or request["nodes"])
     answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}
     runtime = request["runtime"]
     try:
