@@ -16,7 +16,8 @@ Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
 
 from __future__ import annotations
 
-from .capture import RUNTIMES, Capture, CapturedNode, estimate_bytes, runtime_available, runtime_problem
+from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, inputs_from_file, runtime_available,
+                      runtime_problem)
 from .errors import ModelError
 from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text, time_limit
 from .model import Model, ModelInput, ScatterNode, open_model
@@ -25,6 +26,6 @@ from .static import Finding
 
 __all__ = [
     "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
-    "ScatterNode", "estimate_bytes", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
+    "ScatterNode", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
     "runtime_available", "runtime_problem", "sample_path", "shape_text", "time_limit",
 ]

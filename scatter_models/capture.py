@@ -214,6 +214,39 @@ def settle_inputs(model, inputs, seed: int, dims: dict) -> dict:
     return feeds
 
 
+MAX_INPUT_FILE = 256 * 2**20
+
+
+def inputs_from_file(file_name: str, data: bytes, model) -> dict:
+    """The input arrays in an uploaded ``.npz`` (one array per input name) or ``.npy`` (one input: named by the
+    file, or the model's only input), read without pickles; a ModelError saying why not."""
+    import io
+
+    where = f"input file {file_name!r}"
+    if len(data) > MAX_INPUT_FILE:
+        raise ModelError(f"{where} is {len(data):,} bytes, over {MAX_INPUT_FILE:,}", argument="inputs",
+                         rule="size-limit")
+    names = [i.name for i in model.inputs]
+    try:
+        loaded = np.load(io.BytesIO(data), allow_pickle=False)
+        if isinstance(loaded, np.ndarray):
+            arrays = {None: loaded}
+        else:
+            with loaded:
+                arrays = {n: loaded[n] for n in loaded.files}
+    except Exception as exc:  # noqa: BLE001 - pickled objects, garbage, truncation: all one message
+        raise ModelError(f"{where} is not a NumPy .npy/.npz file of plain arrays ({type(exc).__name__}: "
+                         f"{str(exc)[:200]})", argument="inputs", rule="not-npy") from None
+    if None in arrays:
+        stem = file_name.rsplit(".", 1)[0]
+        name = stem if stem in names else (names[0] if len(names) == 1 else None)
+        if name is None:
+            raise ModelError(f"{where} holds one array; name the file after an input ({', '.join(names)}) or "
+                             f"upload an .npz", argument="inputs", rule="unknown-input")
+        arrays = {name: arrays[None]}
+    return arrays
+
+
 def _given_dims(model, inputs) -> dict:
     """Symbolic dims fixed by the shapes of given inputs."""
     out = {}
@@ -245,7 +278,8 @@ def _rss(pid: int) -> int:
 def _worker_env() -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p)
-    env.setdefault("OMP_NUM_THREADS", "1")
+    env.setdefault("OMP_NUM_THREADS", "1")  # one BLAS thread: the server is shared
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
     return env
 
 

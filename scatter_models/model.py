@@ -141,7 +141,13 @@ class Model:
         self._proto = proto
         self._ir = ir
         self._by_name = {n.name: n for n in nodes}
-        self.digest = hashlib.sha256(payload).hexdigest() + f":{len(nodes)}"
+
+    @cached_property
+    def digest(self) -> str:
+        """Identifies the model's bytes (computed on first use: listing never pays for it)."""
+        h = hashlib.blake2b(self._payload, digest_size=16)
+        h.update(self._weights or b"")
+        return h.hexdigest()
 
     def __repr__(self) -> str:
         return f"Model({self.where!r}, {self.kind}, {len(self.nodes)} scatter nodes)"

@@ -33,8 +33,9 @@ import scatter_core as sc
 MAX_MESSAGE = 3000
 _ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped kernels read it)
 # A serving worker (--serve) keeps the last model it parsed (its nodes renamed to their keys) and its
-# onnx.reference evaluator, so capturing the same model again skips parsing and building.
-_HELD: dict = {"digest": None, "model": None, "evaluator": None}
+# onnx.reference evaluator and onnxruntime session, so capturing the same model again skips parsing and
+# building.
+_HELD: dict = {"digest": None, "model": None, "evaluator": None, "onnxruntime": None}
 
 
 class Stop(Exception):
@@ -150,11 +151,11 @@ def _in_main_loop_body(raw) -> bool:
             and raw.parents[0][1] == "body")
 
 
-def run_onnxruntime(model, feeds: dict, recorder: Recorder, nodes: list, request: dict):
+def prepare_onnxruntime(model, nodes: list, request: dict) -> dict:
     """The main graph's scatter nodes' tensors as extra graph outputs; a node directly in a main-graph Loop's
     body has its body tensors leave the Loop as extra scan outputs (one slice per iteration: the first is
-    the first call, their number the calls). Returns the keys left to a reference run (other subgraphs,
-    functions)."""
+    the first call, their number the calls). Returns the session and what to read from its outputs;
+    ``inner``: the keys left to a reference run (other subgraphs, functions). ``model`` is changed."""
     import onnx
     import onnxruntime as ort
     from onnx import helper
@@ -211,17 +212,25 @@ def run_onnxruntime(model, feeds: dict, recorder: Recorder, nodes: list, request
     options.log_severity_level = 4
     options.intra_op_num_threads = 1
     session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    wanted = {name for _, node in top for name in node.input} | {s[1] for slots in loop_slots.values()
+                                                                  for s in slots if s is not None}
+    return {"session": session, "inner": inner,
+            "top": [(key, list(node.input), node.output[0]) for key, node in top], "loop_slots": loop_slots,
+            "consts": {name: onnx.numpy_helper.to_array(t) for name, t in consts.items() if name in wanted}}
+
+
+def run_onnxruntime(prepared: dict, feeds: dict, recorder: Recorder) -> list:
+    """One run of a prepared session; records every node it exposes; returns the keys left to onnx.reference."""
+    session = prepared["session"]
     names = [o.name for o in session.get_outputs()]
-    outputs = session.run(None, feeds)
-    values = dict(zip(names, outputs))
+    values = dict(zip(names, session.run(None, feeds)))
     values.update(feeds)
-    for name, t in consts.items():
-        if name not in values and t is not None:
-            values[name] = onnx.numpy_helper.to_array(t)
-    for key, node in top:
-        args = [values.get(name) if name else None for name in node.input]
-        recorder.record(key, args, values[node.output[0]], "onnxruntime")
-    for key, slots in loop_slots.items():
+    for name, arr in prepared["consts"].items():
+        values.setdefault(name, arr)
+    for key, inputs, output in prepared["top"]:
+        args = [values.get(name) if name else None for name in inputs]
+        recorder.record(key, args, values[output], "onnxruntime")
+    for key, slots in prepared["loop_slots"].items():
         arrays, calls = [], None
         for slot in slots:
             if slot is None:
@@ -235,7 +244,7 @@ def run_onnxruntime(model, feeds: dict, recorder: Recorder, nodes: list, request
         if calls:
             recorder.record(key, arrays[:-1], arrays[-1], "onnxruntime (Loop body: the node's tensors as scan outputs)")
             recorder.calls[key] = calls
-    return inner
+    return prepared["inner"]
 
 
 def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
@@ -346,10 +355,15 @@ def main(argv: list[str]) -> int:
             answer["version"] = f"onnxruntime {onnxruntime.__version__}"
             import onnx
 
-            copy = onnx.ModelProto()
-            copy.CopyFrom(model)  # onnxruntime's run adds outputs: the held model stays as read
             try:
-                inner = run_onnxruntime(copy, feeds, recorder, _onnx_nodes(copy, keys), request)
+                prepared = _HELD.get("onnxruntime") if model is _HELD["model"] else None
+                if prepared is None:
+                    copy = onnx.ModelProto()
+                    copy.CopyFrom(model)  # the session's model gets extra outputs: the held model stays as read
+                    prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
+                    if model is _HELD["model"]:
+                        _HELD["onnxruntime"] = prepared
+                inner = run_onnxruntime(prepared, feeds, recorder)
             except Stop:
                 raise
             except Exception:
@@ -409,7 +423,7 @@ def _onnx_model(directory: Path, request: dict, keys: list):
         model = onnx.load_model_from_string(path.read_bytes())
         for key, node, _ in _onnx_nodes(model, keys):
             node.name = key
-        _HELD.update(digest=digest, model=model, evaluator=None)
+        _HELD.update(digest=digest, model=model, evaluator=None, onnxruntime=None)
         return model
     if digest and _HELD["digest"] == digest:
         return _HELD["model"]

@@ -13,7 +13,6 @@ Memory: the opened model lives in the session; a capture's tensors live in the a
 from __future__ import annotations
 
 import hashlib
-import io
 
 import numpy as np
 import pandas as pd
@@ -34,7 +33,6 @@ from .player import player
 
 PREFIX = "model"
 PAGE_SIZE = 50
-MAX_INPUT_UPLOAD = 256 * 2**20
 MAX_CHAINS = 12
 MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
 RUNTIME_LABELS = {"reference": "onnx.reference (exact, default)", "onnxruntime": "onnxruntime",
@@ -139,6 +137,8 @@ def sidebar(model) -> None:
         st.subheader("Model")
         st.file_uploader("Upload an .onnx file, or an OpenVINO IR (.xml with its .bin)", type=["onnx", "xml", "bin"],
                          accept_multiple_files=True, key=k("upload"))
+        st.caption(f"Models up to {sm.max_model_bytes() / 2**20:,.0f} MiB are read (SCATTER_MODELS_MAX_BYTES); "
+                   "weights stored as external data are refused, never opened.")
         keys = [NO_SAMPLE] + list(sm.SAMPLES)
         st.selectbox("or a sample model", keys, key=k("sample"),
                      format_func=lambda s: "(none)" if s == NO_SAMPLE else sm.SAMPLES[s].title,
@@ -162,26 +162,8 @@ def sidebar(model) -> None:
 def _read_inputs(model) -> dict:
     """The uploaded input arrays (no pickles), by input name."""
     out = {}
-    names = [i.name for i in model.inputs]
     for f in st.session_state.get(k("input_files")) or []:
-        if f.size > MAX_INPUT_UPLOAD:
-            raise sm.ModelError(f"input file {f.name!r} is {f.size:,} bytes, over {MAX_INPUT_UPLOAD:,}",
-                                argument="inputs", rule="size-limit")
-        try:
-            loaded = np.load(io.BytesIO(f.getvalue()), allow_pickle=False)
-        except Exception as exc:  # noqa: BLE001 - a bad upload is a message
-            raise sm.ModelError(f"input file {f.name!r} is not a NumPy .npy/.npz file ({type(exc).__name__}: "
-                                f"{str(exc)[:200]})", argument="inputs", rule="not-npy") from None
-        if isinstance(loaded, np.ndarray):
-            stem = f.name.rsplit(".", 1)[0]
-            name = stem if stem in names else (names[0] if len(names) == 1 else None)
-            if name is None:
-                raise sm.ModelError(f"input file {f.name!r} holds one array; name the file after an input "
-                                    f"({', '.join(names)}) or upload an .npz", argument="inputs", rule="unknown-input")
-            out[name] = loaded
-        else:
-            with loaded:
-                out.update({n: loaded[n] for n in loaded.files})
+        out.update(sm.inputs_from_file(f.name, f.getvalue(), model))
     return out
 
 

@@ -280,3 +280,26 @@ def test_idle_warm_worker_exits_and_the_next_capture_starts_another(monkeypatch)
     assert not worker.alive()
     second = model.capture(seed=1)
     np.testing.assert_array_equal(first["kv_write"].output, second["kv_write"].output)
+
+
+def test_input_files_npz_npy_and_refusals():
+    import io
+
+    model = _model("kv_cache")
+    buf = io.BytesIO()
+    np.savez(buf, p=np.array([1]), new_key=np.ones((2, 4), np.float32))
+    got = sm.inputs_from_file("inputs.npz", buf.getvalue(), model)
+    assert set(got) == {"p", "new_key"}
+    cap = model.capture(got)
+    np.testing.assert_array_equal(cap["kv_write"].output[:, 1], np.ones((2, 4), np.float32))
+    one = io.BytesIO()
+    np.save(one, np.array([2]))
+    assert set(sm.inputs_from_file("p.npy", one.getvalue(), model)) == {"p"}
+    with pytest.raises(sm.ModelError, match="name the file after an input"):
+        sm.inputs_from_file("x.npy", one.getvalue(), model)
+    pickled = io.BytesIO()
+    np.save(pickled, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(sm.ModelError, match="not a NumPy"):
+        sm.inputs_from_file("p.npy", pickled.getvalue(), model)
+    with pytest.raises(sm.ModelError, match="not a NumPy"):
+        sm.inputs_from_file("p.npy", b"garbage", model)
