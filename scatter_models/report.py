@@ -76,7 +76,8 @@ def summary(model, capture, name: str) -> str:
     lines += ["## Findings on the real data", ""]
     lines += [_block("\n".join(f"[{f.severity}] {f.message}" for f in findings)) if findings else "None.", ""]
     report = comparison(record)
-    lines += ["## The runtime's output vs scatter_core's exact result", "", _block(report.summary), ""]
+    verdict = report.summary.replace("Your expected output", f"The output from {record.output_source}")
+    lines += ["## The runtime's output vs scatter_core's exact result", "", _block(verdict), ""]
     if not report.matches:
         chains = [f"output{list(c.cell)}: {c.explain()}" for c in report.chains[:MAX_CHAINS]]
         if len(report.mismatches) > MAX_CHAINS:

@@ -66,11 +66,21 @@ def _digest(*parts: bytes) -> str:
 
 # -- opening ------------------------------------------------------------------------------------------------
 
-def _uploaded_model():
-    """(payload, weights, name) from the uploader, or None; a message when the files do not make a model."""
-    files = st.session_state.get(k("upload")) or []
-    if not files:
-        return None
+def _uploaded_files() -> list:
+    return list(st.session_state.get(k("upload")) or [])
+
+
+def _source_id() -> str | None:
+    """Which model the sidebar points at, cheaply (no hashing of the bytes on every rerun)."""
+    files = _uploaded_files()
+    if files:
+        return "upload:" + ",".join(f"{f.file_id}:{f.size}" for f in files)
+    key = st.session_state.get(k("sample")) or NO_SAMPLE
+    return None if key == NO_SAMPLE else f"sample:{key}"
+
+
+def _uploaded_model(files):
+    """(payload, weights, name) from the uploaded files, or a ModelError when they do not make a model."""
     by_ext = {}
     for f in files:
         by_ext.setdefault(f.name.rsplit(".", 1)[-1].lower(), f)
@@ -87,24 +97,25 @@ def _uploaded_model():
 
 
 def current_model() -> sm.Model | None:
-    """The model the sidebar points at (opened once per content), or None; ModelError when it cannot open."""
+    """The model the sidebar points at (opened once per source), or None; ModelError when it cannot open."""
     ss = st.session_state
-    source = _uploaded_model()
-    if source is None:
-        key = ss.get(k("sample")) or NO_SAMPLE
-        if key == NO_SAMPLE:
-            return None
-        path = sm.sample_path(key)
-        weights = path.with_suffix(".bin").read_bytes() if path.suffix == ".xml" else None
-        source = (path.read_bytes(), weights, path.name)
-    payload, weights, name = source
-    digest = _digest(payload, weights or b"")
+    source_id = _source_id()
+    if source_id is None:
+        return None
     held = ss.get(k("model"))
-    if held is not None and held[0] == digest:
+    if held is not None and held[0] == source_id:
         return held[1]
     ss.pop(k("capture_key"), None)
+    ss.pop(k("model"), None)
+    files = _uploaded_files()
+    if files:
+        payload, weights, name = _uploaded_model(files)
+    else:
+        path = sm.sample_path(ss[k("sample")])
+        payload, weights, name = path.read_bytes(), (path.with_suffix(".bin").read_bytes()
+                                                     if path.suffix == ".xml" else None), path.name
     model = sm.open_model(payload, weights=weights, name=name)
-    ss[k("model")] = (digest, model)
+    ss[k("model")] = (source_id, model)
     return model
 
 
@@ -122,7 +133,7 @@ def _capture(model_digest, runtime, seed, dims, inputs_digest, model, inputs):
 def _held_capture():
     args = st.session_state.get(k("capture_key"))
     model_held = st.session_state.get(k("model"))
-    if not args or model_held is None or args[0] != model_held[0]:
+    if not args or model_held is None or args[0] != model_held[1].digest:
         return None
     try:
         return _capture(*args, model_held[1], st.session_state.get(k("inputs_given")))
@@ -240,7 +251,7 @@ def capture_controls(model) -> None:
                                   for n, a in sorted(given.items())])
         # a failed attempt (a time limit hit on a busy machine) is cached like a result: the next press retries
         attempt = ss.get(k("attempt"), 0)
-        args = (ss[k("model")][0], runtime, seed, tuple(sorted(dims.items())), f"{inputs_digest}:{attempt}")
+        args = (model.digest, runtime, seed, tuple(sorted(dims.items())), f"{inputs_digest}:{attempt}")
         ss[k("inputs_given")] = given
         with st.spinner("Running the model…"):
             try:

@@ -303,3 +303,42 @@ def test_input_files_npz_npy_and_refusals():
         sm.inputs_from_file("p.npy", pickled.getvalue(), model)
     with pytest.raises(sm.ModelError, match="not a NumPy"):
         sm.inputs_from_file("p.npy", b"garbage", model)
+
+
+def test_bug_report_zip_reproduces_the_node_without_the_model(tmp_path):
+    import io
+    import subprocess
+    import sys
+    import zipfile
+
+    from scatter_models.report import bug_report
+
+    model = _model("index_put")
+    cap = model.capture(seed=0)
+    blob = bug_report(model, cap, "index_put_accumulate")
+    with zipfile.ZipFile(io.BytesIO(blob)) as z:
+        readme = z.read("README.md").decode()
+        z.extractall(tmp_path)
+    assert "ScatterND-18" in readme and "reduction='add'" in readme
+    assert "written more than once" in readme  # the findings on the real data
+    assert "The output from onnx.reference matches" in readme
+    with np.load(tmp_path / "tensors.npz") as npz:
+        np.testing.assert_array_equal(npz["runtime_output"], cap["index_put_accumulate"].output)
+        np.testing.assert_array_equal(npz["indices"], cap["index_put_accumulate"].case.indices)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_case.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-1500:]
+
+
+def test_bug_report_keeps_hostile_names_inside_code_blocks():
+    from onnx import helper as h
+
+    from scatter_models.report import summary
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+
+    name = "```\n# injected heading"
+    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+                      .SerializeToString())
+    text = summary(m, m.capture(), name)
+    assert "\n# injected heading" not in text  # the newline is shown escaped, inside a fence
+    assert "node:       ```\\n# injected heading" in text
