@@ -103,3 +103,48 @@ def test_static_findings_are_listed_below_the_table_and_ir_runtimes_are_named():
     assert any("truncat" in m.value for m in at.markdown)
     options = at.sidebar.selectbox(key="model:runtime").options
     assert options[0].startswith("OpenVINO reference kernels")
+
+
+def _page_with(model):
+    """The page with ``model`` as the one the sidebar points at (AppTest cannot upload files)."""
+    at = app_on(PAGE)
+    at.session_state["model:sample"] = "kv_cache"
+    at.session_state["model:model"] = ("sample:kv_cache", model)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_ten_thousand_nodes_page_and_filter():
+    from onnx import helper as h
+
+    import scatter_models as sm
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+
+    n = 10_000
+    nodes = [_scatter_nd(name=f"s{k}", out=f"t{k}", data="d" if k == 0 else f"t{k - 1}") for k in range(n)]
+    m = sm.open_model(_graph_model(nodes, _io(), [h.make_tensor_value_info(f"t{n - 1}", 1, [4])])
+                      .SerializeToString())
+    at = _page_with(m)
+    assert len(at.dataframe[0].value) == model_page.PAGE_SIZE
+    assert any("10,000 of 10,000 scatter nodes, page 1 of 200" in c.value for c in at.caption)
+    at.number_input(key="model:page").set_value(200).run()
+    assert list(at.dataframe[0].value["node"])[-1] == "s9999"
+    at.text_input(key="model:filter").set_value("s9999").run()
+    assert list(at.dataframe[0].value["node"]) == ["s9999"]
+
+
+def test_hostile_node_name_is_escaped_in_the_page():
+    from onnx import helper as h
+
+    import scatter_models as sm
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+
+    name = "**bold** <img src=x onerror=alert(1)> [link](javascript:alert(1))"
+    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+                      .SerializeToString())
+    at = _page_with(m)
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    heading = next(md.value for md in at.markdown if md.value.startswith("####"))
+    assert "\\*\\*bold\\*\\*" in heading and "\\[link\\]" in heading and "\\<img" in heading
