@@ -43,7 +43,7 @@ INSTALL = {
 MODULE = {"reference": "onnx", "onnxruntime": "onnxruntime", "openvino": "openvino"}
 DRAW_INT_HIGH = 4  # drawn integers lie in [0, DRAW_INT_HIGH)
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-POLL_SECONDS = 0.02
+POLL_SECONDS = 0.01
 
 
 @dataclass(eq=False)
@@ -468,10 +468,9 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
             raise ModelError(f"{model.where}: {runtime} could not run the model: {answer['error']}",
                              argument="runtime", rule=answer.get("rule") or "runtime-error")
         captured = {}
-        path = directory / "captured.npz"
-        if path.exists():
-            with np.load(path, allow_pickle=False) as npz:
-                captured = {k: npz[k] for k in npz.files}
+        folder = directory / "captured"
+        if folder.is_dir():
+            captured = {p.stem: np.load(p, allow_pickle=False) for p in folder.glob("*.npy")}
     records, missing = {}, {}
     for node in model.nodes:
         meta = answer["captured"].get(node.name)

@@ -2,7 +2,7 @@
 
 Reads ``DIR/request.json``, the model (``DIR/model.onnx``, or ``DIR/model.xml`` + ``DIR/model.bin``) and
 the feeds (``DIR/feeds.npz``, read without pickles); runs the model once on the chosen runtime and writes
-every scatter node's first-call inputs and output to ``DIR/captured.npz`` and what happened to
+every scatter node's first-call inputs and output to ``DIR/captured/*.npy`` and what happened to
 ``DIR/result.json``. The parent (:mod:`scatter_models.capture`) watches its time and memory.
 
 * ``reference``: onnx.reference, with the scatter kernels wrapped so each call of a wanted node records its
@@ -404,7 +404,10 @@ def main(argv: list[str]) -> int:
         meta[key] = {"index": i, "inputs": len(args), "calls": recorder.calls.get(key, 0),
                      "source": recorder.source.get(key, runtime)}
     if arrays:
-        np.savez(directory / "captured.npz", **arrays)
+        out = directory / "captured"  # one .npy per array: read back without a zip's CRC pass over every byte
+        out.mkdir(exist_ok=True)
+        for name, arr in arrays.items():
+            np.save(out / f"{name}.npy", arr, allow_pickle=False)
     answer["captured"] = meta
     tmp = directory / "result.json.tmp"
     tmp.write_text(json.dumps(answer), encoding="utf-8")
