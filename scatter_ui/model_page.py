@@ -6,13 +6,16 @@ in a guarded child process). A captured node is an ordinary ``scatter_core.Case`
 the cross-check and the exports are the explorer's own. Names from the model are shown as text (tables,
 ``st.text``) or escaped (:func:`scatter_ui.text.md`), never read as Markdown or HTML.
 
-Memory: the opened model lives in the session; a capture's tensors live in the app's byte-bounded cache
-(:mod:`scatter_ui.cache`), so they count against its budget and are dropped when unused for its time to live.
+Memory: the opened model lives in the session with a summary of its capture (no tensors); the tensors of
+the captured nodes the user opens live in the app's byte-bounded cache (:mod:`scatter_ui.cache`), one entry
+per opened node, counted against its budget and dropped when unused for its time to live (opening a node
+again then captures it again, with the same seed, dims and inputs).
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -105,7 +108,7 @@ def current_model() -> sm.Model | None:
     held = ss.get(k("model"))
     if held is not None and held[0] == source_id:
         return held[1]
-    ss.pop(k("capture_key"), None)
+    ss.pop(k("summary"), None)
     ss.pop(k("model"), None)
     files = _uploaded_files()
     if files:
@@ -119,26 +122,51 @@ def current_model() -> sm.Model | None:
     return model
 
 
-# -- the capture, in the byte-bounded cache ------------------------------------------------------------------
+# -- the capture: a small summary in the session, opened nodes' tensors in the byte-bounded cache ------------
 
-def _capture_key(model_digest, runtime, seed, dims, inputs_digest, model, inputs):
-    return (model_digest, runtime, seed, dims, inputs_digest)
+@dataclass(frozen=True)
+class Summary:
+    """What the page keeps of a capture in the session: no tensors."""
+
+    args: tuple  # (model digest, runtime, seed, dims, inputs digest): the capture's cache key
+    names: tuple
+    runtime: str
+    version: str | None
+    seed: int
+    dims: dict
+    missing: dict
 
 
-@cache.bounded(key=_capture_key)
-def _capture(model_digest, runtime, seed, dims, inputs_digest, model, inputs):
-    return model.capture(inputs or None, seed=seed, dims=dict(dims), runtime=runtime)
+_PRIMED: dict = {}  # (args, name) -> the one-node capture a Capture press just made (taken by _node once)
 
 
-def _held_capture():
-    args = st.session_state.get(k("capture_key"))
+def _node_key(args, name, model, inputs):
+    return (args, name)
+
+
+@cache.bounded(key=_node_key)
+def _node(args, name, model, inputs):
+    """One captured node (a one-record scatter_models.Capture), held only once the user opens it: the capture
+    that made the page's summary hands over the node opened first; another node opened later (or one the cache
+    dropped while idle) is captured again, with the same seed, dims and inputs."""
+    primed = _PRIMED.pop((args, name), None)
+    if primed is not None:
+        return primed
+    _, runtime, seed, dims, _ = args
+    return _one(model.capture(inputs or None, seed=seed, dims=dict(dims), runtime=runtime), name)
+
+
+def _one(cap, name):
+    return sm.Capture({name: cap[name]}, feeds={}, runtime=cap.runtime, version=cap.version, missing={},
+                      seed=cap.seed, dims=cap.dims)
+
+
+def _summary():
+    summary = st.session_state.get(k("summary"))
     model_held = st.session_state.get(k("model"))
-    if not args or model_held is None or args[0] != model_held[1].digest:
+    if summary is None or model_held is None or summary.args[0] != model_held[1].digest:
         return None
-    try:
-        return _capture(*args, model_held[1], st.session_state.get(k("inputs_given")))
-    except sm.ModelError:
-        return None
+    return summary
 
 
 # -- sidebar ------------------------------------------------------------------------------------------------
@@ -255,21 +283,25 @@ def capture_controls(model) -> None:
         ss[k("inputs_given")] = given
         with st.spinner("Running the model…"):
             try:
-                _capture(*args, model, given)
+                cap = model.capture(given or None, seed=seed, dims=dims, runtime=runtime)
             except sm.ModelError as exc:
-                ss.pop(k("capture_key"), None)
+                ss.pop(k("summary"), None)
                 ss[k("attempt")] = attempt + 1
                 st.error(md(str(exc)), icon="🛑")
                 return
-        ss[k("capture_key")] = args
+        names = tuple(cap)
+        ss[k("summary")] = Summary(args, names, cap.runtime, cap.version, cap.seed, dict(cap.dims), dict(cap.missing))
         ss.pop(k("open"), None)
+        if names:  # the node shown first is handed to the cache; the other nodes' tensors are let go
+            _PRIMED.clear()  # at most one hand-over waits (another session's is captured again if dropped)
+            _PRIMED[(args, names[0])] = _one(cap, names[0])
 
 
-def captured_node(model, cap) -> None:
+def captured_node(model, cap: Summary) -> None:
     ss = st.session_state
-    names = list(cap)
+    names = list(cap.names)
     st.subheader("Captured nodes")
-    st.caption(md(f"{len(cap)} node(s) captured on {runtime_label(model, cap.runtime)} ({cap.version or 'version unknown'}), seed "
+    st.caption(md(f"{len(names)} node(s) captured on {runtime_label(model, cap.runtime)} ({cap.version or 'version unknown'}), seed "
                   f"{cap.seed}" + (f", dims {cap.dims}" if cap.dims else "") + "."))
     for name, why in cap.missing.items():
         st.info(md(f"{visible(name)}: {why}"), icon="ℹ️")
@@ -279,7 +311,12 @@ def captured_node(model, cap) -> None:
         ss[k("open")] = names[0]
     st.selectbox("Open a captured node", names, key=k("open"), format_func=visible)
     name = ss[k("open")]
-    rec = cap[name]
+    try:
+        one = _node(cap.args, name, model, ss.get(k("inputs_given")))
+    except sm.ModelError as exc:
+        st.error(md(str(exc)), icon="🛑")
+        return
+    rec = one[name]
     case = rec.case
     node = model.node(name)
     data, indices, updates = case.given()
@@ -304,7 +341,7 @@ def captured_node(model, cap) -> None:
         view = f"model:{case.key}"
         player(sf.figure(step), key=k("player"), view=view, step=step, name=f"{case.op}-captured",
                on_step=lambda v: ss.__setitem__(step_key, int(v)), url_param=None)
-    take_away(model, cap, name, rec)
+    take_away(model, one, name, rec)
     crosscheck_panel(case.op, data, indices, updates, dict(case.attrs), key=k("crosscheck"))
 
 
@@ -406,6 +443,6 @@ def _render() -> None:
         return
     node_table(model)
     capture_controls(model)
-    cap = _held_capture()
-    if cap is not None:
-        captured_node(model, cap)
+    summary = _summary()
+    if summary is not None:
+        captured_node(model, summary)

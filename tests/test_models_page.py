@@ -148,3 +148,29 @@ def test_hostile_node_name_is_escaped_in_the_page():
     assert not at.exception
     heading = next(md.value for md in at.markdown if md.value.startswith("####"))
     assert "\\*\\*bold\\*\\*" in heading and "\\[link\\]" in heading and "\\<img" in heading
+
+
+def test_server_holds_tensors_only_of_the_nodes_opened():
+    from onnx import helper as h
+
+    import scatter_models as sm
+    from scatter_ui import cache
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+
+    nodes = [_scatter_nd(name=f"n{j}", out=f"o{j}") for j in range(3)]
+    m = sm.open_model(_graph_model(nodes, _io(), [h.make_tensor_value_info(f"o{j}", 1, [4]) for j in range(3)])
+                      .SerializeToString())
+
+    def held():
+        return sorted(key[2] for key in list(cache.STORE._entries)
+                      if key[0] == "scatter_ui.model_page._node" and key[1][0] == m.digest)
+
+    at = _page_with(m)
+    at.button(key="model:capture").click().run()
+    assert not at.exception and held() == ["n0"]
+    summary = at.session_state["model:summary"]
+    assert summary.names == ("n0", "n1", "n2")
+    assert not any(isinstance(v, np.ndarray) for v in vars(summary).values())  # the session keeps no tensors
+    at.selectbox(key="model:open").set_value("n2").run()
+    assert not at.exception and held() == ["n0", "n2"]
+    assert any("n2 · ScatterND-18" in md.value for md in at.markdown)
