@@ -13,7 +13,7 @@ from scatter_core.families import FAMILIES, Family, family_by_slug, family_of
 
 ROOT = Path(__file__).resolve().parent.parent
 # the packages that read the family records, and the pages' files the issue named (check page, spec diff)
-SOURCE_DIRS = ("scatter_core", "scatter_export", "runtime_check", "scatter_practice")
+SOURCE_DIRS = ("scatter_core", "scatter_export", "runtime_check", "scatter_practice", "scatter_models")
 SOURCE_FILES = ("scatter_ui/check_page.py", "scatter_ui/specdiff.py", "scatter_ui/home.py")
 
 

@@ -91,7 +91,7 @@ FORBIDDEN = [
     (r"\bshell\s*=\s*True", "shell=True"), (r"\bst\.html\(", "st.html"),
 ]
 SOURCE_DIRS = ["scatter_core", "scatter_ui", "spec_examples", "app_pages", "runtime_check", "scatter_export",
-               "scatter_practice", "framework_map", "scatter_explorer"]
+               "scatter_practice", "framework_map", "scatter_explorer", "scatter_models"]
 
 
 def test_no_code_path_evaluates_or_unpickles_or_injects_html():

@@ -1,0 +1,31 @@
+"""scatter_models: the scatter nodes of a real model, listed statically and captured from one run.
+
+Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
+
+* ``open_model(source)``: a path (``.onnx``, or ``.xml`` with its ``.bin`` beside it) or the raw bytes of an
+  ONNX model -> :class:`Model`. Listing never runs the model.
+* ``Model.nodes``: one :class:`ScatterNode` per scatter node (subgraphs and local functions included):
+  ``.name``, ``.op`` (``"ScatterND-18"``), ``.attrs``, ``.findings``, shapes known from the model.
+* ``Model.inputs``: the declared inputs (:class:`ModelInput`: name, dtype, shape; symbolic dims as strings).
+* ``Model.capture(inputs=None, *, seed=0, dims=None, runtime="reference")``: node name ->
+  :class:`CapturedNode` (``.case``, ``.output``, ``.calls``, ``.output_source``), run in a guarded child
+  process with time and memory limits.
+* ``ModelError``: the only exception a bad file or a failed run raises (a ``scatter_core.ScatterError``).
+* ``SAMPLES``: the sample models shipped with the package (:func:`sample_path`).
+"""
+
+from __future__ import annotations
+
+from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, inputs_from_file, runtime_available,
+                      runtime_problem)
+from .errors import ModelError
+from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text, time_limit
+from .model import Model, ModelInput, ScatterNode, open_model
+from .samples import SAMPLES, Sample, sample_path
+from .static import Finding
+
+__all__ = [
+    "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
+    "ScatterNode", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
+    "runtime_available", "runtime_problem", "sample_path", "shape_text", "time_limit",
+]

@@ -1,0 +1,482 @@
+"""The capture's child process: ``python -m scatter_models.worker DIR``.
+
+Reads ``DIR/request.json``, the model (``DIR/model.onnx``, or ``DIR/model.xml`` + ``DIR/model.bin``) and
+the feeds (``DIR/feeds.npz``, read without pickles); runs the model once on the chosen runtime and writes
+every scatter node's first-call inputs and output to ``DIR/captured/*.npy`` and what happened to
+``DIR/result.json``. The parent (:mod:`scatter_models.capture`) watches its time and memory.
+
+* ``reference``: onnx.reference, with the scatter kernels wrapped so each call of a wanted node records its
+  inputs and output (subgraphs, Loop bodies and local functions included) and is first checked by
+  scatter_core (an invalid index stops the run naming the node and the rule). An operator onnx.reference
+  has no kernel for (``Scatter``, opsets 9 and 10) is run by scatter_core's exact semantics instead.
+* ``onnxruntime``: the main graph's scatter nodes' tensors become extra graph outputs; a node directly in
+  the body of a main-graph ``Loop`` has its tensors leave the Loop as extra scan outputs (the first slice is
+  the first call, their number the calls); nodes in other subgraphs or in functions are captured by a
+  reference run (their record says so).
+* ``openvino``: the nodes' input and output ports become extra model outputs (ONNX models through
+  OpenVINO's ONNX frontend, IR as it is).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+import scatter_core as sc
+
+MAX_MESSAGE = 3000
+_ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped kernels read it)
+# A serving worker (--serve) keeps the last model it parsed (its nodes renamed to their keys) and its
+# onnx.reference evaluator and onnxruntime session, so capturing the same model again skips parsing and
+# building.
+_HELD: dict = {"digest": None, "model": None, "evaluator": None, "onnxruntime": None}
+
+
+class Stop(Exception):
+    """A wanted node's inputs break a rule of its operator: the run stops there."""
+
+    def __init__(self, key: str, error: sc.ScatterError):
+        super().__init__(str(error))
+        self.key = key
+        self.error = error
+
+
+class Recorder:
+    def __init__(self, wanted: dict):
+        self.wanted = wanted  # key -> {"op": versioned name, "attrs": {...}}
+        self.first: dict = {}  # key -> (inputs tuple, output)
+        self.calls: dict = {}
+        self.source: dict = {}
+
+    def check(self, key: str, args) -> None:
+        info = self.wanted[key]
+        spec = sc.get_spec(info["op"])
+        roles = {i.role: np.asarray(a) for i, a in zip(spec.inputs, args)}
+        extra = list(args[len(spec.inputs):])
+        attrs = {k: v for k, v in info["attrs"].items() if spec.attribute(k) is not None}
+        for a, value in zip([a for a in spec.attributes if a.is_input], extra):
+            attrs[a.name] = value
+        try:
+            sc.case(spec, roles.get("data"), roles.get("indices"), roles.get("updates"), **attrs)
+        except sc.ScatterError as exc:
+            raise Stop(key, exc) from None
+
+    def record(self, key: str, args, output, source: str) -> None:
+        if output is None:
+            return
+        self.calls[key] = self.calls.get(key, 0) + 1
+        if key not in self.first:
+            self.first[key] = (tuple(None if a is None else np.array(a) for a in args), np.array(output))
+            self.source[key] = source
+
+
+def _stand_in_output(info: dict, args) -> np.ndarray:
+    spec = sc.get_spec(info["op"])
+    roles = {i.role: np.asarray(a) for i, a in zip(spec.inputs, args)}
+    attrs = {k: v for k, v in info["attrs"].items() if spec.attribute(k) is not None}
+    return sc.scatter(spec, roles.get("data"), roles.get("indices"), roles.get("updates"), **attrs)
+
+
+def run_reference(model, feeds: dict, recorder: Recorder, wanted_keys=None):
+    """onnx.reference with the scatter kernels wrapped (in this child process only)."""
+    from onnx.reference import ReferenceEvaluator
+    from onnx.reference.op_run import OpRun
+    from onnx.reference.ops import load_op
+
+    wanted = recorder.wanted if wanted_keys is None else {k: recorder.wanted[k] for k in wanted_keys}
+    _ACTIVE.update(recorder=recorder, wanted=wanted)
+    op_types = {sc.get_spec(info["op"]).op_type for info in recorder.wanted.values()}
+    new_ops = []
+    for op_type in sorted(op_types):
+        kernel = None
+        try:
+            kernel = load_op("", op_type, 10 ** 4)
+        except Exception:  # noqa: BLE001 - no kernel at any opset: scatter_core stands in
+            kernel = None
+        if kernel is not None and not getattr(kernel, "_scatter_models_wrapped", False):
+            original = kernel._run
+
+            def wrapped(self, *args, _original=original, **kwargs):
+                key, active = self.onnx_node.name, _ACTIVE["recorder"]
+                if key in _ACTIVE["wanted"]:
+                    active.check(key, args)
+                    out = _original(self, *args, **kwargs)
+                    active.record(key, args, out[0], "onnx.reference")
+                    return out
+                return _original(self, *args, **kwargs)
+
+            kernel._run = wrapped
+            kernel._scatter_models_wrapped = True
+        elif kernel is None:
+            def stand_in(self, *args, **kwargs):  # noqa: ARG001 - attributes come from the listing
+                key, active = self.onnx_node.name, _ACTIVE["recorder"]
+                info = active.wanted[key]
+                active.check(key, args)
+                out = _stand_in_output(info, args)
+                if key in _ACTIVE["wanted"]:
+                    active.record(key, args, out, f"scatter_core (onnx.reference has no {self.onnx_node.op_type} "
+                                                  f"kernel)")
+                return (out,)
+
+            new_ops.append(type(op_type, (OpRun,), {"op_domain": "", "_run": stand_in}))
+    if model is _HELD["model"] and _HELD["evaluator"] is not None:
+        evaluator = _HELD["evaluator"]
+    else:
+        evaluator = ReferenceEvaluator(model, new_ops=new_ops or None)
+        if model is _HELD["model"]:
+            _HELD["evaluator"] = evaluator
+    with np.errstate(all="ignore"):
+        return evaluator.run(None, feeds)
+
+
+def _onnx_nodes(model, keys: list):
+    """(key, NodeProto, RawNode) for each scatter node, in the listing's order."""
+    from scatter_models.onnx_file import list_scatter_nodes
+
+    listing = list_scatter_nodes(model)
+    if len(listing.nodes) != len(keys):
+        raise RuntimeError(f"the worker found {len(listing.nodes)} scatter nodes, the listing {len(keys)}")
+    return [(k, r.node, r) for k, r in zip(keys, listing.nodes)]
+
+
+def _in_main_loop_body(raw) -> bool:
+    """A node directly in the body of a Loop of the main graph (its tensors can leave as scan outputs)."""
+    return (not raw.in_function and len(raw.parents) == 1 and raw.parents[0][0].op_type == "Loop"
+            and raw.parents[0][1] == "body")
+
+
+def prepare_onnxruntime(model, nodes: list, request: dict) -> dict:
+    """The main graph's scatter nodes' tensors as extra graph outputs; a node directly in a main-graph Loop's
+    body has its body tensors leave the Loop as extra scan outputs (one slice per iteration: the first is
+    the first call, their number the calls). Returns the session and what to read from its outputs;
+    ``inner``: the keys left to a reference run (other subgraphs, functions). ``model`` is changed."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import helper
+
+    from scatter_models.onnx_file import constant_node_tensor
+
+    top = [(k, n) for k, n, raw in nodes if not raw.in_subgraph and not raw.in_function]
+    looped = [(k, n, raw) for k, n, raw in nodes if _in_main_loop_body(raw)]
+    inner = [k for k, n, raw in nodes if (raw.in_subgraph or raw.in_function) and not _in_main_loop_body(raw)]
+    graph = model.graph
+    consts = {t.name: t for t in graph.initializer}
+    for node in graph.node:
+        if node.op_type == "Constant" and len(node.output) == 1 and (node.domain or "") in ("", "ai.onnx"):
+            t = constant_node_tensor(node)
+            if t is not None:
+                consts.setdefault(node.output[0], t)
+    present = {o.name for o in graph.output}
+    inputs = {i.name for i in graph.input}
+    types = request.get("types", {})
+
+    def expose(name: str, elem: int = 0) -> None:
+        if name and name not in present and name not in inputs and name not in consts:
+            elem = elem or types.get(name, (0, None))[0]
+            shape = types.get(name, (0, None))[1]
+            graph.output.append(helper.make_tensor_value_info(name, elem, shape) if elem
+                                else onnx.ValueInfoProto(name=name))
+            present.add(name)
+
+    for key, node in top:
+        for name in list(node.input) + [node.output[0]]:
+            expose(name)
+    loop_slots = {}
+    for n_loop, (key, node, raw) in enumerate(looped):
+        loop, _, body = raw.parents[0]
+        made_in_body = {o for b in body.node for o in b.output} | {i.name for i in body.input}
+        slots = []
+        for j, name in enumerate(list(node.input) + [node.output[0]]):
+            if not name:
+                slots.append(None)
+            elif name in made_in_body:
+                inside, outside = f"__scatter_models_{n_loop}_{j}", f"__scatter_models_{n_loop}_{j}_scan"
+                elem = types.get(name, (0, None))[0]
+                body.node.append(helper.make_node("Identity", [name], [inside]))
+                body.output.append(helper.make_tensor_value_info(inside, elem, None) if elem
+                                   else onnx.ValueInfoProto(name=inside))
+                loop.output.append(outside)
+                expose(outside, elem)
+                slots.append(("scan", outside))
+            else:  # a value of the main graph the body reads
+                expose(name)
+                slots.append(("outer", name))
+        loop_slots[key] = slots
+    options = ort.SessionOptions()
+    options.log_severity_level = 4
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    wanted = {name for _, node in top for name in node.input} | {s[1] for slots in loop_slots.values()
+                                                                  for s in slots if s is not None}
+    return {"session": session, "inner": inner,
+            "top": [(key, list(node.input), node.output[0]) for key, node in top], "loop_slots": loop_slots,
+            "consts": {name: onnx.numpy_helper.to_array(t) for name, t in consts.items() if name in wanted}}
+
+
+def run_onnxruntime(prepared: dict, feeds: dict, recorder: Recorder) -> list:
+    """One run of a prepared session; records every node it exposes; returns the keys left to onnx.reference."""
+    session = prepared["session"]
+    names = [o.name for o in session.get_outputs()]
+    values = dict(zip(names, session.run(None, feeds)))
+    values.update(feeds)
+    for name, arr in prepared["consts"].items():
+        values.setdefault(name, arr)
+    for key, inputs, output in prepared["top"]:
+        args = [values.get(name) if name else None for name in inputs]
+        recorder.record(key, args, values[output], "onnxruntime")
+    for key, slots in prepared["loop_slots"].items():
+        arrays, calls = [], None
+        for slot in slots:
+            if slot is None:
+                arrays.append(None)
+            elif slot[0] == "outer":
+                arrays.append(values.get(slot[1]))
+            else:
+                stacked = values[slot[1]]
+                calls = int(stacked.shape[0])
+                arrays.append(stacked[0] if calls else None)
+        if calls:
+            recorder.record(key, arrays[:-1], arrays[-1], "onnxruntime (Loop body: the node's tensors as scan outputs)")
+            recorder.calls[key] = calls
+    return prepared["inner"]
+
+
+def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
+    import openvino as ov
+
+    core = ov.Core()
+    if request["kind"] == "onnx":
+        model = core.read_model(str(directory / "model.onnx"))
+    else:
+        model = core.read_model(str(directory / "model.xml"), str(directory / "model.bin"))
+    ops = {op.get_friendly_name(): op for op in model.get_ops()}
+    by_tensor = {}
+    for op in model.get_ops():
+        if op.get_type_name() == "Result":
+            continue
+        for out in op.outputs():
+            for name in out.get_names():
+                by_tensor.setdefault(name, out)
+    plan = []  # (key, slots): per input and the output, ("const", array) | ("out", port) | ("missing", None)
+    extra = []
+    for key, info in recorder.wanted.items():
+        if request["kind"] == "onnx":
+            outs = [by_tensor.get(n) if n else None for n in info["inputs"] + [info["output"]]]
+        else:
+            op = ops.get(info["original"])
+            if op is None:
+                raise RuntimeError(f"OpenVINO did not keep layer {info['original']!r}")
+            outs = [op.input_value(i) for i in range(op.get_input_size())] + [op.output(0)]
+        slots = []
+        for out in outs:
+            if out is None:
+                slots.append(("missing", None))
+                continue
+            node = out.get_node()
+            if node.get_type_name() == "Constant":
+                slots.append(("const", np.array(node.get_data())))
+            else:
+                port = (node.get_friendly_name(), out.get_index())
+                slots.append(("out", port))
+                extra.append(out)
+        plan.append((key, slots))
+    if extra:
+        model.add_outputs(extra)
+    position = {}
+    for i, res in enumerate(model.get_results()):
+        src = res.input_value(0)
+        position.setdefault((src.get_node().get_friendly_name(), src.get_index()), i)
+    compiled = core.compile_model(model, "CPU")
+    request_ = compiled.create_infer_request()
+    feed_by_port = {}
+    for port in compiled.inputs:
+        for name in port.get_names():
+            if name in feeds:
+                feed_by_port[port] = feeds[name]
+        if port not in feed_by_port and port.get_node().get_friendly_name() in feeds:
+            feed_by_port[port] = feeds[port.get_node().get_friendly_name()]
+    result = request_.infer(feed_by_port)
+    values = [np.array(result[compiled.outputs[i]]) for i in range(len(compiled.outputs))]
+    for key, slots in plan:
+        arrays = []
+        for kind, value in slots:
+            arrays.append(value if kind == "const" else values[position[value]] if kind == "out" else None)
+        if arrays[-1] is not None and arrays[0] is not None:
+            recorder.record(key, arrays[:-1], arrays[-1], "openvino CPU")
+    return []
+
+
+def _openvino_reference_outputs(recorder: Recorder) -> None:
+    """IR with runtime "reference": each node's output recomputed by OpenVINO's reference kernel
+    (``Node.evaluate``, through runtime_check) on the inputs the CPU plugin gave it."""
+    import runtime_check as rc
+
+    for key, (args, out) in list(recorder.first.items()):
+        info = recorder.wanted[key]
+        spec = sc.get_spec(info["op"])
+        roles = {i.role: a for i, a in zip(spec.inputs, args)}
+        attrs = {k: v for k, v in info["attrs"].items() if spec.attribute(k) is not None}
+        for a, value in zip([a for a in spec.attributes if a.is_input], args[len(spec.inputs):]):
+            attrs[a.name] = value
+        res = rc.run("openvino-reference", spec.name, roles.get("data"), roles.get("indices"), roles.get("updates"),
+                     **attrs)
+        if res.ok:
+            recorder.first[key] = (args, np.asarray(res.output))
+            recorder.source[key] = "OpenVINO reference kernel (Node.evaluate) on the inputs the CPU plugin gave"
+        else:
+            recorder.source[key] = f"openvino CPU (the reference kernel refused: {res.error})"
+
+
+def main(argv: list[str]) -> int:
+    directory = Path(argv[0])
+    request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
+    with np.load(directory / "feeds.npz", allow_pickle=False) as npz:
+        feeds = {request["feed_names"][int(k[1:])]: npz[k] for k in npz.files}
+    recorder = Recorder({k: v for k, v in request["nodes"].items()})
+    keys = list(request.get("keys") or request["nodes"])
+    answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}
+    runtime = request["runtime"]
+    try:
+        model = _onnx_model(directory, request, keys) if request["kind"] == "onnx" else None
+        if runtime == "reference" and request["kind"] == "onnx":
+            import onnx
+
+            answer["version"] = f"onnx {onnx.__version__}"
+            run_reference(model, feeds, recorder)
+        elif runtime == "onnxruntime":
+            import onnxruntime
+
+            answer["version"] = f"onnxruntime {onnxruntime.__version__}"
+            import onnx
+
+            try:
+                prepared = _HELD.get("onnxruntime") if model is _HELD["model"] else None
+                if prepared is None:
+                    copy = onnx.ModelProto()
+                    copy.CopyFrom(model)  # the session's model gets extra outputs: the held model stays as read
+                    prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
+                    if model is _HELD["model"]:
+                        _HELD["onnxruntime"] = prepared
+                inner = run_onnxruntime(prepared, feeds, recorder)
+            except Stop:
+                raise
+            except Exception:
+                _locate_invalid(model, feeds, recorder)
+                raise
+            if inner:
+                run_reference(model, feeds, recorder, wanted_keys=inner)
+                for key in inner:
+                    if key in recorder.source:
+                        recorder.source[key] = ("onnx.reference (onnxruntime cannot expose a tensor inside a "
+                                                "subgraph or a function)")
+        else:  # openvino (and an IR's "reference")
+            import openvino
+
+            answer["version"] = f"openvino {openvino.__version__}"
+            if model is not None:
+                _locate_invalid_first(model, feeds, recorder)
+            run_openvino(request, directory, feeds, recorder, {})
+            if request["kind"] != "onnx" and runtime == "reference":
+                _openvino_reference_outputs(recorder)
+    except Stop as stop:
+        answer.update(ok=False, node=stop.key, rule=stop.error.rule or "invalid",
+                      error=str(stop.error)[:MAX_MESSAGE])
+    except Exception as exc:  # noqa: BLE001 - the runtime's own refusal, reported as it said it
+        text = f"{type(exc).__name__}: {exc}".strip()
+        answer.update(ok=False, rule="runtime-error", error=text[:MAX_MESSAGE],
+                      trace=traceback.format_exc()[-MAX_MESSAGE:])
+    arrays = {}
+    meta = {}
+    for i, key in enumerate(keys):
+        if key not in recorder.first:
+            continue
+        args, out = recorder.first[key]
+        for j, a in enumerate(args):
+            if a is not None:
+                arrays[f"n{i}_in{j}"] = np.ascontiguousarray(a)
+        arrays[f"n{i}_out"] = np.ascontiguousarray(out)
+        meta[key] = {"index": i, "inputs": len(args), "calls": recorder.calls.get(key, 0),
+                     "source": recorder.source.get(key, runtime)}
+    if arrays:
+        out = directory / "captured"  # one .npy per array: read back without a zip's CRC pass over every byte
+        out.mkdir(exist_ok=True)
+        for name, arr in arrays.items():
+            np.save(out / f"{name}.npy", arr, allow_pickle=False)
+    answer["captured"] = meta
+    tmp = directory / "result.json.tmp"
+    tmp.write_text(json.dumps(answer), encoding="utf-8")
+    tmp.replace(directory / "result.json")
+    return 0
+
+
+def _onnx_model(directory: Path, request: dict, keys: list):
+    """The model of this request, its scatter nodes renamed to their keys: read from ``model.onnx`` when the
+    parent sent it, else the one this serving worker holds (the parent sends none when the digest matches)."""
+    import onnx
+
+    path = directory / "model.onnx"
+    digest = request.get("model_digest")
+    if path.exists():
+        model = onnx.load_model_from_string(path.read_bytes())
+        for key, node, _ in _onnx_nodes(model, keys):
+            node.name = key
+        _HELD.update(digest=digest, model=model, evaluator=None, onnxruntime=None)
+        return model
+    if digest and _HELD["digest"] == digest:
+        return _HELD["model"]
+    raise RuntimeError("the worker was sent no model and holds another one")
+
+
+def serve() -> int:
+    """``--serve``: a warm worker. Each line on stdin names a job directory; the answer is the directory's
+    result.json, as for a one-shot run. The parent watches time and memory and kills it when they run out."""
+    import onnx.reference  # noqa: F401 - imported once, before the first job
+
+    import scatter_models.onnx_file  # noqa: F401
+
+    idle = float(os.environ.get("SCATTER_MODELS_WORKER_IDLE", "180"))
+    while True:
+        ready, _, _ = select.select([sys.stdin], [], [], idle)
+        if not ready:  # idle: give the model and the imports' memory back; the next capture starts another
+            return 0
+        line = sys.stdin.readline()
+        if not line:  # the parent is gone
+            return 0
+        directory = line.strip()
+        if not directory:
+            continue
+        try:
+            main([directory])
+        except Exception as exc:  # noqa: BLE001 - an unreadable job still gets an answer
+            answer = {"ok": False, "rule": "worker-error", "error": f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE],
+                      "captured": {}}
+            tmp = Path(directory) / "result.json.tmp"
+            tmp.write_text(json.dumps(answer), encoding="utf-8")
+            tmp.replace(Path(directory) / "result.json")
+
+
+def _locate_invalid(model, feeds, recorder: Recorder) -> None:
+    """After a runtime refused the run: a reference run finds the node whose inputs break a rule (raises Stop)."""
+    probe = Recorder(recorder.wanted)
+    try:
+        run_reference(model, feeds, probe)
+    except Stop:
+        raise
+    except Exception:  # noqa: BLE001 - not a scatter node's fault: the runtime's own error stands
+        return
+
+
+def _locate_invalid_first(model, feeds, recorder: Recorder) -> None:
+    """Before OpenVINO runs an ONNX model (its CPU plugin may crash on a bad index): a reference run
+    stops at a node whose inputs break a rule."""
+    _locate_invalid(model, feeds, recorder)
+
+
+if __name__ == "__main__":
+    sys.exit(serve() if sys.argv[1:] == ["--serve"] else main(sys.argv[1:]))

@@ -1,0 +1,448 @@
+"""The "Your model" page: open an ONNX model or an OpenVINO IR, list its scatter nodes, capture one run,
+and open a captured node in the explorer's player, check, cross-run and export it.
+
+Everything about the model comes from :mod:`scatter_models` (listing never runs the model; a capture runs
+in a guarded child process). A captured node is an ordinary ``scatter_core.Case``: the player, the findings,
+the cross-check and the exports are the explorer's own. Names from the model are shown as text (tables,
+``st.text``) or escaped (:func:`scatter_ui.text.md`), never read as Markdown or HTML.
+
+Memory: the opened model lives in the session with a summary of its capture (no tensors); the tensors of
+the captured nodes the user opens live in the app's byte-bounded cache (:mod:`scatter_ui.cache`), one entry
+per opened node, counted against its budget and dropped when unused for its time to live (opening a node
+again then captures it again, with the same seed, dims and inputs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import scatter_core as sc
+import scatter_models as sm
+from scatter_models.limits import DEFAULT_DIM, shape_text
+from scatter_models.report import bug_report, comparison
+
+from . import attribute_inputs, cache, session
+from .controls import md, tensor_text
+from .crosscheck_panel import crosscheck_panel
+from .exports_panel import render as exports_render
+from .figures import comparison_figure
+from .panels import findings as findings_panel
+from .player import player
+
+PREFIX = "model"
+PAGE_SIZE = 50
+MAX_CHAINS = 12
+MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
+RUNTIME_LABELS = {"reference": "onnx.reference (exact, default)", "onnxruntime": "onnxruntime",
+                  "openvino": "OpenVINO CPU"}
+IR_RUNTIME_LABELS = {"reference": "OpenVINO reference kernels (default; the CPU plugin runs the rest)",
+                     "onnxruntime": "onnxruntime (ONNX models only)", "openvino": "OpenVINO CPU"}
+
+
+def runtime_label(model, runtime: str) -> str:
+    return (IR_RUNTIME_LABELS if model is not None and model.kind == "openvino-ir" else RUNTIME_LABELS)[runtime]
+NO_SAMPLE = ""
+
+
+def k(name: str) -> str:
+    return f"{PREFIX}:{name}"
+
+
+def visible(text) -> str:
+    """A name with its control characters shown as escapes (still to be escaped for Markdown)."""
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+                   for ch in str(text))
+
+
+def _digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(len(p).to_bytes(8, "little"))
+        h.update(p)
+    return h.hexdigest()[:24]
+
+
+# -- opening ------------------------------------------------------------------------------------------------
+
+def _uploaded_files() -> list:
+    return list(st.session_state.get(k("upload")) or [])
+
+
+def _source_id() -> str | None:
+    """Which model the sidebar points at, cheaply (no hashing of the bytes on every rerun)."""
+    files = _uploaded_files()
+    if files:
+        return "upload:" + ",".join(f"{f.file_id}:{f.size}" for f in files)
+    key = st.session_state.get(k("sample")) or NO_SAMPLE
+    return None if key == NO_SAMPLE else f"sample:{key}"
+
+
+def _uploaded_model(files):
+    """(payload, weights, name) from the uploaded files, or a ModelError when they do not make a model."""
+    by_ext = {}
+    for f in files:
+        by_ext.setdefault(f.name.rsplit(".", 1)[-1].lower(), f)
+    if "onnx" in by_ext:
+        f = by_ext["onnx"]
+        return f.getvalue(), None, f.name
+    if "xml" in by_ext:
+        if "bin" not in by_ext:
+            raise sm.ModelError(f"model file {by_ext['xml'].name!r}: an OpenVINO IR needs its .bin too: upload "
+                                f"both files together", argument="weights", rule="missing-weights")
+        return by_ext["xml"].getvalue(), by_ext["bin"].getvalue(), by_ext["xml"].name
+    raise sm.ModelError("upload an .onnx file, or an OpenVINO IR's .xml together with its .bin",
+                        argument="model", rule="upload")
+
+
+def current_model() -> sm.Model | None:
+    """The model the sidebar points at (opened once per source), or None; ModelError when it cannot open."""
+    ss = st.session_state
+    source_id = _source_id()
+    if source_id is None:
+        return None
+    held = ss.get(k("model"))
+    if held is not None and held[0] == source_id:
+        return held[1]
+    ss.pop(k("summary"), None)
+    ss.pop(k("model"), None)
+    files = _uploaded_files()
+    if files:
+        payload, weights, name = _uploaded_model(files)
+    else:
+        path = sm.sample_path(ss[k("sample")])
+        payload, weights, name = path.read_bytes(), (path.with_suffix(".bin").read_bytes()
+                                                     if path.suffix == ".xml" else None), path.name
+    model = sm.open_model(payload, weights=weights, name=name)
+    ss[k("model")] = (source_id, model)
+    return model
+
+
+# -- the capture: a small summary in the session, opened nodes' tensors in the byte-bounded cache ------------
+
+@dataclass(frozen=True)
+class Summary:
+    """What the page keeps of a capture in the session: no tensors."""
+
+    args: tuple  # (model digest, runtime, seed, dims, inputs digest): the capture's cache key
+    names: tuple
+    runtime: str
+    version: str | None
+    seed: int
+    dims: dict
+    missing: dict
+
+
+_PRIMED: dict = {}  # (args, name) -> the one-node capture a Capture press just made (taken by _node once)
+
+
+def _node_key(args, name, model, inputs):
+    return (args, name)
+
+
+@cache.bounded(key=_node_key)
+def _node(args, name, model, inputs):
+    """One captured node (a one-record scatter_models.Capture), held only once the user opens it: the capture
+    that made the page's summary hands over the node opened first; another node opened later (or one the cache
+    dropped while idle) is captured again, with the same seed, dims and inputs."""
+    primed = _PRIMED.pop((args, name), None)
+    if primed is not None:
+        return primed
+    _, runtime, seed, dims, _ = args
+    return _one(model.capture(inputs or None, seed=seed, dims=dict(dims), runtime=runtime), name)
+
+
+def _one(cap, name):
+    return sm.Capture({name: cap[name]}, feeds={}, runtime=cap.runtime, version=cap.version, missing={},
+                      seed=cap.seed, dims=cap.dims)
+
+
+def _summary():
+    summary = st.session_state.get(k("summary"))
+    model_held = st.session_state.get(k("model"))
+    if summary is None or model_held is None or summary.args[0] != model_held[1].digest:
+        return None
+    return summary
+
+
+# -- sidebar ------------------------------------------------------------------------------------------------
+
+def sidebar(model) -> None:
+    with st.sidebar:
+        st.subheader("Model")
+        st.file_uploader("Upload an .onnx file, or an OpenVINO IR (.xml with its .bin)", type=["onnx", "xml", "bin"],
+                         accept_multiple_files=True, key=k("upload"))
+        st.caption(f"Models up to {sm.max_model_bytes() / 2**20:,.0f} MiB are read (SCATTER_MODELS_MAX_BYTES); "
+                   "weights stored as external data are refused, never opened.")
+        keys = [NO_SAMPLE] + list(sm.SAMPLES)
+        st.selectbox("or a sample model", keys, key=k("sample"),
+                     format_func=lambda s: "(none)" if s == NO_SAMPLE else sm.SAMPLES[s].title,
+                     help="Small models made by scripts/make_sample_models.py; each teaches one real situation.")
+        if model is None:
+            return
+        st.subheader("Inputs")
+        st.number_input("seed (draws every input not uploaded)", min_value=0, max_value=2**31 - 1, step=1,
+                        key=k("seed"))
+        for dim in model.symbolic_dims:
+            st.number_input(md(f"symbolic dim {visible(dim)}"), min_value=0, max_value=10**9, step=1,
+                            value=DEFAULT_DIM, key=k(f"dim:{dim}"))
+        st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file)",
+                         type=["npz", "npy"], accept_multiple_files=True, key=k("input_files"))
+        st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r))
+        problem = sm.runtime_problem(model, st.session_state.get(k("runtime"), "reference"))
+        if problem:
+            st.warning(md(problem), icon="🧩")
+
+
+def _read_inputs(model) -> dict:
+    """The uploaded input arrays (no pickles), by input name."""
+    out = {}
+    for f in st.session_state.get(k("input_files")) or []:
+        out.update(sm.inputs_from_file(f.name, f.getvalue(), model))
+    return out
+
+
+# -- main ---------------------------------------------------------------------------------------------------
+
+def node_rows(model, nodes) -> list[dict]:
+    rows = []
+    for n in nodes:
+        shapes = n.shapes
+        rows.append({
+            "node": visible(n.name),
+            "operator": n.op,
+            "attributes": ", ".join(f"{a}={v!r}" if isinstance(v, str) else f"{a}={v}" for a, v in n.attrs.items()),
+            "where": visible(n.location),
+            "shapes (data · indices · updates)": " · ".join(
+                "?" if s is None else shape_text(s) for s in (shapes.get("data"), shapes.get("indices"),
+                                                                 shapes.get("updates"))),
+            "static findings": (f"{len(n.findings)}: " + ", ".join(dict.fromkeys(f.rule for f in n.findings))
+                                if n.findings else "none"),
+        })
+    return rows
+
+
+def node_table(model) -> None:
+    query = st.text_input("Filter nodes (name, operator, attribute or where it is)", key=k("filter"))
+    nodes = model.nodes
+    if query:
+        q = query.lower()
+        nodes = [n for n in nodes if q in n.name.lower() or q in n.op.lower() or q in n.location.lower()
+                 or q in str(n.attrs).lower()]
+    pages = max(1, -(-len(nodes) // PAGE_SIZE))
+    page = 1
+    if pages > 1:
+        page = int(st.number_input(f"Page (of {pages}, {PAGE_SIZE} nodes each)", 1, pages, 1, key=k("page")))
+    shown = nodes[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+    st.caption(f"{len(nodes):,} of {len(model.nodes):,} scatter nodes" + (f", page {page} of {pages}"
+                                                                         if pages > 1 else "")
+               + ". Static findings come from the model alone: constant indices checked against the shapes, and "
+                 "the runtime facts the node's operator, dtype and attributes meet.")
+    if shown:
+        st.dataframe(pd.DataFrame(node_rows(model, shown)), hide_index=True, width="stretch")
+        with_findings = [n for n in shown if n.findings]
+        if with_findings:
+            with st.expander(f"Static findings of the nodes shown ({len(with_findings)} node(s))"):
+                for n in with_findings:
+                    st.markdown(f"**{md(visible(n.name))}** · {md(n.op)}")
+                    st.markdown("\n".join(f"- {md(f'{f.severity}: {f.text}')}" for f in n.findings))
+
+
+def capture_controls(model) -> None:
+    ss = st.session_state
+    runtime = ss.get(k("runtime"), "reference")
+    dims = {d: int(ss.get(k(f"dim:{d}"), DEFAULT_DIM)) for d in model.symbolic_dims}
+    try:
+        given = _read_inputs(model)
+    except sm.ModelError as exc:
+        st.error(md(str(exc)), icon="🛑")
+        return
+    need, unknown = sm.estimate_bytes(model, dims, {n: np.shape(a) for n, a in given.items()})
+    budget = sm.max_capture_bytes()
+    st.caption(md(f"Runs the model once on {runtime_label(model, runtime)} in a separate process, limited to "
+                  f"{sm.time_limit():g} s and {sm.memory_limit() / 2**20:,.0f} MiB; the inputs and scatter tensors "
+                  f"take about {need / 2**20:,.2f} MiB of a {budget / 2**20:,.0f} MiB budget"
+                  + (f" (not counted: {len(unknown)} tensors of unknown shape)" if unknown else "")
+                  + ". Inputs not uploaded are drawn from the seed (integers in [0, 4), floats in quarters)."))
+    if need > budget:
+        st.warning(md(f"With these dims the capture would allocate about {need / 2**20:,.0f} MiB, over its budget of "
+                      f"{budget / 2**20:,.0f} MiB: it will be refused. Make the symbolic dims smaller."), icon="📏")
+    problem = sm.runtime_problem(model, runtime)
+    if st.button("Capture", type="primary", key=k("capture"), disabled=problem is not None,
+                 help=problem or "Run the model and record every scatter node's inputs and output"):
+        seed = int(ss.get(k("seed"), 0))
+        inputs_digest = _digest(*[n.encode() + np.ascontiguousarray(a).tobytes() + str(a.dtype).encode()
+                                  for n, a in sorted(given.items())])
+        # a failed attempt (a time limit hit on a busy machine) is cached like a result: the next press retries
+        attempt = ss.get(k("attempt"), 0)
+        args = (model.digest, runtime, seed, tuple(sorted(dims.items())), f"{inputs_digest}:{attempt}")
+        ss[k("inputs_given")] = given
+        with st.spinner("Running the model…"):
+            try:
+                cap = model.capture(given or None, seed=seed, dims=dims, runtime=runtime)
+            except sm.ModelError as exc:
+                ss.pop(k("summary"), None)
+                ss[k("attempt")] = attempt + 1
+                st.error(md(str(exc)), icon="🛑")
+                return
+        names = tuple(cap)
+        ss[k("summary")] = Summary(args, names, cap.runtime, cap.version, cap.seed, dict(cap.dims), dict(cap.missing))
+        ss.pop(k("open"), None)
+        if names:  # the node shown first is handed to the cache; the other nodes' tensors are let go
+            _PRIMED.clear()  # at most one hand-over waits (another session's is captured again if dropped)
+            _PRIMED[(args, names[0])] = _one(cap, names[0])
+
+
+def captured_node(model, cap: Summary) -> None:
+    ss = st.session_state
+    names = list(cap.names)
+    st.subheader("Captured nodes")
+    st.caption(md(f"{len(names)} node(s) captured on {runtime_label(model, cap.runtime)} ({cap.version or 'version unknown'}), seed "
+                  f"{cap.seed}" + (f", dims {cap.dims}" if cap.dims else "") + "."))
+    for name, why in cap.missing.items():
+        st.info(md(f"{visible(name)}: {why}"), icon="ℹ️")
+    if not names:
+        return
+    if ss.get(k("open")) not in names:
+        ss[k("open")] = names[0]
+    st.selectbox("Open a captured node", names, key=k("open"), format_func=visible)
+    name = ss[k("open")]
+    try:
+        one = _node(cap.args, name, model, ss.get(k("inputs_given")))
+    except sm.ModelError as exc:
+        st.error(md(str(exc)), icon="🛑")
+        return
+    rec = one[name]
+    case = rec.case
+    node = model.node(name)
+    data, indices, updates = case.given()
+    st.markdown(f"#### {md(visible(name))} · {md(case.op)}")
+    st.caption(md(f"{case.attr_text() or 'no attributes'} · data {data.dtype} {sc.fmt_shape(data.shape)} · "
+                  f"ran {rec.calls} time(s) (showing the first call) · output from {rec.output_source} · "
+                  f"{visible(node.location)}"))
+    trace = cache.trace_of(case)
+    step_key = k(f"step:{case.key}")
+    n = len(trace)
+    step = min(max(int(ss.get(step_key, 0)), 0), n)
+    st.markdown("**Findings on the real data**")
+    findings_panel(trace, step, k("findings"))
+    runtime_vs_exact(rec, trace)
+    st.markdown("**Step through it**")
+    if max(a.size for a in (data, updates)) > MAX_PLAYER_ELEMENTS:
+        st.info(f"This node's tensors are over {MAX_PLAYER_ELEMENTS:,} elements: the player is left out; the "
+                f"bug report holds every value.", icon="📏")
+    else:
+        panel_axis = data.ndim - 3 if data.ndim >= 3 else None
+        sf = cache.step_figure(case, True, (), panel_axis)
+        view = f"model:{case.key}"
+        player(sf.figure(step), key=k("player"), view=view, step=step, name=f"{case.op}-captured",
+               on_step=lambda v: ss.__setitem__(step_key, int(v)), url_param=None)
+    take_away(model, one, name, rec)
+    crosscheck_panel(case.op, data, indices, updates, dict(case.attrs), key=k("crosscheck"))
+
+
+def runtime_vs_exact(rec, trace) -> None:
+    st.markdown("**The runtime's output vs scatter_core's exact result**")
+    try:
+        report = comparison(rec)
+    except sc.ScatterError as exc:
+        st.error(md(str(exc)), icon="🛑")
+        return
+    text = report.summary.replace("Your expected output", f"The output from {rec.output_source}")
+    if report.matches:
+        st.success(md(text), icon="✅")
+        return
+    st.error(md(text), icon="❌")
+    flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape)
+    fig = comparison_figure(report.trace, report.expected, report.computed,
+                            (f"{rec.output_source}", f"{report.op} (exact)"), flat)
+    st.plotly_chart(fig, theme="streamlit", key=k("compare"))
+    lines = [f"output{list(c.cell)}: {c.explain()}" for c in report.chains[:MAX_CHAINS]]
+    if len(report.mismatches) > MAX_CHAINS:
+        lines.append(f"… and {len(report.mismatches) - MAX_CHAINS} more differing cells")
+    st.text("\n".join(lines))
+
+
+def explorer_link(case) -> str | None:
+    """A link reopening a small captured case in its family's explorer (typed tensors in the URL)."""
+    data, indices, updates = case.given()
+    texts = {"data": tensor_text(data), "indices": tensor_text(indices), "updates": tensor_text(updates)}
+    if sum(len(t) for t in texts.values()) > session.MAX_URL_TEXT:
+        return None
+    values = {"op": case.op, "example": "__custom__", "step": 0, **texts}
+    for attr in case.spec.attributes:
+        if attr.name in case.attrs:
+            value = case.attrs[attr.name]
+            values[attribute_inputs.state_name(attr.name)] = (str(value).lower() if isinstance(value, bool) else
+                                                              attribute_inputs.list_text(value)
+                                                              if attr.kind == "ints" else value)
+    return session.share_link(sc.family_of(case.spec).slug, values)
+
+
+def take_away(model, cap, name, rec) -> None:
+    case = rec.case
+    cols = st.columns(2)
+    slug = "".join(ch if ch.isalnum() else "_" for ch in f"{case.op}_{name}")[:60]
+    cols[0].download_button("Bug report (.zip)", data=lambda: bug_report(model, cap, name),
+                            file_name=f"{slug}_bug_report.zip", mime="application/zip", key=k("bug_report"),
+                            on_click="ignore", icon=":material/bug_report:",
+                            help="README.md with the findings and the comparison, the tensors (.npz), a pytest "
+                                 "test, a JSON example, a NumPy loop and a one-node ONNX model")
+    link = explorer_link(case)
+    if link:
+        cols[1].link_button("Open in the explorer", link, icon=":material/open_in_new:")
+    else:
+        cols[1].caption(f"Too large for an explorer link (the tensors as text exceed {session.MAX_URL_TEXT:,} "
+                        f"characters); the bug report carries them.")
+    data, indices, updates = case.given()
+    exports_render(case.op, data, indices, updates, case.run(), dict(case.attrs), key=k("exports"))
+
+
+def render() -> None:
+    try:
+        _render()
+    except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+        st.error(md(f"The page could not finish ({type(exc).__name__}: {str(exc)[:500]}). What you chose is kept; "
+                    f"change it or pick another model."), icon="🛑")
+
+
+def _render() -> None:
+    st.title("Your model")
+    st.caption("Open an ONNX model or an OpenVINO IR: every scatter node is listed (subgraphs and local "
+               "functions too) with what the model shows before running. Capture one run to see each node's "
+               "real inputs, step through them, compare the runtime's output with the exact semantics, cross-run "
+               "the node and take it away as a bug report.")
+    ss = st.session_state
+    ss.setdefault(k("seed"), 0)
+    ss.setdefault(k("runtime"), "reference")
+    if k("sample") not in ss:
+        wanted = st.query_params.get("sample")
+        ss[k("sample")] = wanted if wanted in sm.SAMPLES else NO_SAMPLE
+    try:
+        model = current_model()
+    except sm.ModelError as exc:
+        sidebar(None)
+        st.error(md(str(exc)), icon="🛑")
+        return
+    sidebar(model)
+    if model is None:
+        st.info("Upload a model in the sidebar, or pick a sample model.", icon="👈")
+        return
+    if ss.get(k("sample")) and not ss.get(k("upload")):
+        st.info(md(sm.SAMPLES[ss[k("sample")]].teaches), icon="📘")
+    opsets = ", ".join(f"{d} {v}" for d, v in model.opsets.items()) if model.kind == "onnx" else \
+        ", ".join(model.opsets)
+    st.caption(md(f"{visible(model.where)} · {model.kind} · {opsets} · {len(model.nodes):,} scatter node(s) · "
+                  f"{model.size / 2**20:,.2f} MiB"))
+    if not model.nodes:
+        st.info("This model has no scatter node.", icon="ℹ️")
+        return
+    node_table(model)
+    capture_controls(model)
+    summary = _summary()
+    if summary is not None:
+        captured_node(model, summary)

@@ -1,0 +1,69 @@
+"""Real browser, as a new user: upload a sample model on /model, see its node, capture, open the node in the
+player, step, and download the bug report."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+
+from scatter_models.samples import sample_path
+from tests.browser_support import SCREENSHOTS, real_errors
+
+pytestmark = pytest.mark.browser
+
+PLAYER = "[data-testid=scatter-player]"
+FIGURE = "[data-testid=scatter-figure]"
+
+
+def settle(pg, timeout: float = 90_000):
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    pg.wait_for_timeout(300)
+
+
+def test_upload_capture_step_and_download_bug_report(server, browser, tmp_path):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    pg = ctx.new_page()
+    errors = []
+    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    pg.goto(server.url)
+    pg.get_by_text("Every worked example").first.wait_for(timeout=90_000)
+    pg.locator("[data-testid=stSidebarNav] a", has_text="Your model").click()
+    pg.get_by_text("Upload a model in the sidebar").first.wait_for(timeout=90_000)
+    settle(pg)
+
+    pg.locator("[data-testid=stSidebar] input[type=file]").first.set_input_files(str(sample_path("index_put")))
+    pg.get_by_text("1 of 1 scatter nodes").first.wait_for(timeout=90_000)
+    settle(pg)
+    body = pg.locator("[data-testid=stMain]").inner_text()
+    assert "index_put_accumulate.onnx" in body and "1 scatter node(s)" in body
+    pg.wait_for_selector("[data-testid=stDataFrame]", timeout=30_000)
+    assert pg.locator("[data-testid=stDataFrame]").count() == 1
+
+    pg.get_by_role("button", name="Capture").click()
+    pg.get_by_text("Captured nodes").first.wait_for(timeout=120_000)
+    settle(pg)
+    body = pg.locator("[data-testid=stMain]").inner_text()
+    assert "index_put_accumulate · ScatterND-18" in body
+    assert "The output from onnx.reference matches ScatterND-18" in body
+    pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=90_000)
+    assert pg.locator(PLAYER).get_attribute("data-step") == "0"
+    pg.get_by_test_id("player-next").click()
+    pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '1'", timeout=30_000)
+    assert pg.locator("[data-testid=scatter-caption]").inner_text().startswith("step 1 of 5")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / "model-index-put-captured.png"))
+
+    with pg.expect_download() as download:
+        pg.get_by_role("button", name="Bug report (.zip)").click()
+    path = tmp_path / "report.zip"
+    download.value.save_as(path)
+    with zipfile.ZipFile(io.BytesIO(path.read_bytes())) as z:
+        names = set(z.namelist())
+        readme = z.read("README.md").decode()
+    assert {"README.md", "tensors.npz", "test_case.py", "onnx_case.zip"} <= names
+    assert "ScatterND-18" in readme and "written more than once" in readme
+    assert real_errors(errors) == []
+    ctx.close()

@@ -1,0 +1,344 @@
+"""scatter_models: listing and capturing the sample models, and refusing hostile files."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import scatter_core as sc
+import scatter_models as sm
+from scatter_models.samples import SAMPLES, sample_path
+from tests.conftest import require_or_skip
+
+ROOT = Path(__file__).resolve().parent.parent
+ONNX_SAMPLES = [k for k, s in SAMPLES.items() if s.file.endswith(".onnx")]
+
+
+def _model(key):
+    return sm.open_model(sample_path(key))
+
+
+def test_package_is_pure_and_uses_public_core_api():
+    for path in (ROOT / "scatter_models").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert not name.startswith(("streamlit", "plotly")), f"{path.name} imports {name}"
+                assert not name.startswith("scatter_core."), f"{path.name} imports {name} (use scatter_core's API)"
+
+
+def test_model_error_is_a_scatter_error():
+    assert issubclass(sm.ModelError, sc.ScatterError)
+
+
+@pytest.mark.parametrize("key, op, attrs", [
+    ("kv_cache", "ScatterND-18", {"reduction": "none"}),
+    ("index_put", "ScatterND-18", {"reduction": "add"}),
+    ("scatter_amax", "ScatterElements-18", {"axis": 1, "reduction": "max"}),
+    ("circular_cache", "TensorScatter-24", {"axis": -2, "mode": "circular"}),
+    ("scatter9", "Scatter-9", {"axis": 0}),
+    ("ov_mean", "ScatterElementsUpdate-12", {"axis": 0, "reduction": "mean", "use_init_val": True}),
+    ("loop_body", "ScatterElements-18", {"axis": 0, "reduction": "add"}),
+])
+def test_sample_nodes_are_listed_with_versioned_op_and_attrs(key, op, attrs):
+    model = _model(key)
+    assert len(model.nodes) == 1
+    node = model.nodes[0]
+    assert node.op == op
+    assert node.attrs == attrs
+    assert all(type(v) in (str, int, float, bool, tuple) for v in node.attrs.values())
+
+
+def test_symbolic_dims_are_named_in_inputs_and_shapes():
+    model = _model("kv_cache")
+    inputs = {i.name: i for i in model.inputs}
+    assert inputs["past_key"].shape == (2, "max_seq", 4)
+    assert inputs["p"].dtype == "int64"
+    assert model.symbolic_dims == ("max_seq",)
+    assert model.nodes[0].shapes == {"data": (2, "max_seq", 4), "indices": (2, 2), "updates": (2, 4)}
+
+
+def test_loop_body_node_is_found_and_named_by_location():
+    node = _model("loop_body").nodes[0]
+    assert node.in_subgraph and "Loop 'rows_loop' body" in node.location
+
+
+def test_opset_resolution_takes_newest_version_not_newer_than_the_import():
+    from onnx import TensorProto as T, helper as h
+
+    for opset, want in ((11, "ScatterND-11"), (15, "ScatterND-13"), (17, "ScatterND-16"), (21, "ScatterND-18")):
+        graph = h.make_graph([h.make_node("ScatterND", ["d", "i", "u"], ["o"], name="n")], "g", [
+            h.make_tensor_value_info("d", T.FLOAT, [4]), h.make_tensor_value_info("i", T.INT64, [1, 1]),
+            h.make_tensor_value_info("u", T.FLOAT, [1])], [h.make_tensor_value_info("o", T.FLOAT, [4])])
+        model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)])
+        assert sm.open_model(model.SerializeToString()).nodes[0].op == want
+
+
+def _const_model(indices, reduction="none", data_shape=(4, 2), updates_shape=None, opset=18, names=("n",)):
+    from onnx import TensorProto as T, helper as h, numpy_helper
+
+    idx = np.asarray(indices, dtype=np.int64)
+    updates_shape = updates_shape or idx.shape[:-1] + tuple(data_shape[idx.shape[-1]:])
+    nodes = [h.make_node("ScatterND", ["d", "idx", "u"], [f"o{k}"], name=name, reduction=reduction)
+             for k, name in enumerate(names)]
+    graph = h.make_graph(nodes, "g", [
+        h.make_tensor_value_info("d", T.FLOAT, list(data_shape)),
+        h.make_tensor_value_info("u", T.FLOAT, list(updates_shape))],
+        [h.make_tensor_value_info(f"o{k}", T.FLOAT, list(data_shape)) for k in range(len(names))],
+        initializer=[numpy_helper.from_array(idx, "idx")])
+    return h.make_model(graph, opset_imports=[h.make_opsetid("", opset)]).SerializeToString()
+
+
+def test_static_findings_duplicates_depend_on_reduction():
+    none = sm.open_model(_const_model([[1], [3], [1]])).nodes[0]
+    rules = {f.rule: f for f in none.findings}
+    assert "duplicates" in rules
+    assert "output[1, 0] ← updates[0, 0], updates[2, 0]" in rules["duplicates"].text
+    assert "depends on the runtime" in rules["duplicates"].text
+    largest = sm.open_model(_const_model([[1], [3], [1]], reduction="max")).nodes[0]
+    assert "combined" in {f.rule: f for f in largest.findings}["duplicates"].text
+    mul = sm.open_model(_const_model([[1], [3], [1]], reduction="mul")).nodes[0]
+    assert "order" in {f.rule: f for f in mul.findings}["duplicates"].text
+    unique = sm.open_model(_const_model([[1], [3]])).nodes[0]
+    assert "duplicates" not in {f.rule for f in unique.findings}
+
+
+def test_static_findings_out_of_range_and_negative_indices():
+    bad = sm.open_model(_const_model([[7]])).nodes[0]
+    assert any(f.severity == "error" and "7" in f.text for f in bad.findings)
+    neg = sm.open_model(_const_model([[-1]])).nodes[0]
+    assert any(f.rule == "negative-index" for f in neg.findings)
+
+
+def test_static_runtime_fact_for_integer_mean_on_openvino_ir():
+    node = _model("ov_mean").nodes[0]
+    assert any(f.rule == "runtime-fact:integer-mean-truncation" for f in node.findings)
+
+
+@pytest.mark.parametrize("key", list(SAMPLES))
+def test_capture_reference_records_real_case_and_output(key):
+    if key == "ov_mean":
+        require_or_skip("openvino")
+    model = _model(key)
+    cap = model.capture()
+    assert set(cap) == {n.name for n in model.nodes}
+    for name, rec in cap.items():
+        assert isinstance(rec.case, sc.Case) and rec.case.op == model.node(name).op
+        np.testing.assert_array_equal(rec.output, rec.case.run())
+        assert rec.calls >= 1
+
+
+def test_capture_is_deterministic_in_seed_and_draws_small_nonnegative_integers():
+    model = _model("index_put")
+    a, b, c = model.capture(seed=3), model.capture(seed=3), model.capture(seed=4)
+    for x, y in ((a, b),):
+        for name in x:
+            np.testing.assert_array_equal(x[name].case.data, y[name].case.data)
+            np.testing.assert_array_equal(x[name].case.updates, y[name].case.updates)
+    assert any(not np.array_equal(a.feeds[k], c.feeds[k]) for k in a.feeds)
+    pos = _model("scatter_amax").capture(seed=1).feeds["positions"]
+    assert pos.dtype == np.int64 and pos.min() >= 0 and pos.max() < 8
+
+
+def test_tensor_scatter_case_uses_core_roles():
+    cap = _model("circular_cache").capture(seed=2)
+    rec = cap["cache_write"]
+    np.testing.assert_array_equal(rec.case.data, cap.feeds["past_cache"])
+    np.testing.assert_array_equal(rec.case.indices, cap.feeds["write_indices"])
+    np.testing.assert_array_equal(rec.case.updates, cap.feeds["update"])
+
+
+def test_scatter9_on_reference_uses_scatter_core_and_says_so():
+    rec = _model("scatter9").capture()["legacy_scatter"]
+    assert "scatter_core" in rec.output_source and "no Scatter kernel" in rec.output_source
+
+
+def test_loop_body_records_first_call_and_count():
+    cap = _model("loop_body").capture(seed=5)
+    rec = cap["accumulate_row"]
+    assert rec.calls == 3
+    np.testing.assert_array_equal(rec.case.data, cap.feeds["x"])  # the first call sees the loop's input
+    np.testing.assert_array_equal(rec.case.indices, np.zeros((1, 4), np.int64))  # iteration 0 writes row 0
+    np.testing.assert_array_equal(rec.case.updates, cap.feeds["row"])
+
+
+def test_given_inputs_are_used_and_the_rest_drawn():
+    model = _model("kv_cache")
+    past = np.arange(2 * 6 * 4, dtype=np.float32).reshape(2, 6, 4)
+    cap = model.capture({"past_key": past, "p": np.array([5])})
+    rec = cap["kv_write"]
+    np.testing.assert_array_equal(rec.case.data, past)  # max_seq = 6 comes from the given input's shape
+    np.testing.assert_array_equal(rec.output[:, 5], cap.feeds["new_key"])
+    assert cap.dims == {"max_seq": 6}
+
+
+def test_invalid_indices_name_node_and_rule():
+    model = _model("kv_cache")
+    with pytest.raises(sm.ModelError) as info:
+        model.capture({"p": np.array([9])}, dims={"max_seq": 4})
+    assert info.value.node == "kv_write" and info.value.rule == "index-range"
+    assert "kv_write" in str(info.value)
+
+
+def test_dims_and_inputs_are_checked():
+    model = _model("kv_cache")
+    with pytest.raises(sm.ModelError, match="no symbolic dim 'seq'"):
+        model.capture(dims={"seq": 3})
+    with pytest.raises(sm.ModelError, match="no input named 'nope'"):
+        model.capture({"nope": np.zeros(1)})
+    with pytest.raises(sm.ModelError, match="declares"):
+        model.capture({"new_key": np.zeros((3, 4), np.float32)})
+
+
+@pytest.mark.parametrize("runtime", ["onnxruntime", "openvino"])
+def test_capture_on_other_runtimes_agrees_with_core(runtime):
+    require_or_skip(runtime if runtime == "onnxruntime" else "openvino-cpu")
+    for key in ("kv_cache", "index_put", "scatter_amax"):
+        cap = _model(key).capture(seed=1, runtime=runtime)
+        for rec in cap.values():
+            assert rec.output_source.startswith("onnxruntime" if runtime == "onnxruntime" else "openvino")
+            np.testing.assert_array_equal(rec.output, rec.case.run())
+
+
+def test_onnxruntime_loop_body_leaves_as_scan_outputs():
+    require_or_skip("onnxruntime")
+    cap = _model("loop_body").capture(runtime="onnxruntime", seed=5)
+    rec = cap["accumulate_row"]
+    assert rec.output_source.startswith("onnxruntime (Loop body") and rec.calls == 3
+    ref = _model("loop_body").capture(seed=5)["accumulate_row"]
+    for a, b in zip(rec.case.given(), ref.case.given()):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(rec.output, ref.output)
+
+
+def test_onnxruntime_nested_subgraph_falls_back_to_reference_and_says_so():
+    require_or_skip("onnxruntime")
+    from onnx import TensorProto as T, helper as h
+
+    then = h.make_graph([h.make_node("ScatterND", ["d", "i", "u"], ["t"], name="in_then")], "then", [],
+                        [h.make_tensor_value_info("t", T.FLOAT, [4])])
+    other = h.make_graph([h.make_node("Identity", ["d"], ["e"])], "else", [],
+                         [h.make_tensor_value_info("e", T.FLOAT, [4])])
+    graph = h.make_graph([h.make_node("If", ["c"], ["o"], name="branch", then_branch=then, else_branch=other)], "g", [
+        h.make_tensor_value_info("c", T.BOOL, []), h.make_tensor_value_info("d", T.FLOAT, [4]),
+        h.make_tensor_value_info("i", T.INT64, [1, 1]), h.make_tensor_value_info("u", T.FLOAT, [1])],
+        [h.make_tensor_value_info("o", T.FLOAT, [4])])
+    m = sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=8).SerializeToString())
+    cap = m.capture({"c": np.array(True)}, runtime="onnxruntime")
+    assert cap["in_then"].output_source.startswith("onnx.reference")
+    cap = m.capture({"c": np.array(False)})
+    assert "in_then" in cap.missing and not cap
+
+
+def test_ir_refuses_onnxruntime():
+    with pytest.raises(sm.ModelError, match="ONNX models only"):
+        _model("ov_mean").capture(runtime="onnxruntime")
+
+
+def test_unknown_runtime_is_a_model_error():
+    with pytest.raises(sm.ModelError, match="not one of"):
+        _model("kv_cache").capture(runtime="tvm")
+
+
+def test_warm_worker_one_shot_worker_and_a_dead_warm_worker_give_the_same_capture(monkeypatch):
+    import scatter_models.capture as capture_module
+
+    a, b = _model("index_put"), _model("scatter_amax")
+    warm_a, warm_b, warm_a2 = a.capture(seed=2), b.capture(seed=2), a.capture(seed=2)  # the worker switches models
+    monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")
+    cold_a = a.capture(seed=2)
+    monkeypatch.delenv("SCATTER_MODELS_WARM_WORKER")
+    if capture_module._WARM is not None:
+        capture_module._WARM.proc.kill()  # a worker that died between captures is started again
+    again_a = a.capture(seed=2)
+    for cap in (warm_a2, cold_a, again_a):
+        rec, ref = cap["index_put_accumulate"], warm_a["index_put_accumulate"]
+        np.testing.assert_array_equal(rec.output, ref.output)
+        np.testing.assert_array_equal(rec.case.indices, ref.case.indices)
+    assert warm_b["scatter_reduce_amax"].case.op == "ScatterElements-18"
+
+
+def test_idle_warm_worker_exits_and_the_next_capture_starts_another(monkeypatch):
+    import scatter_models.capture as capture_module
+
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    monkeypatch.setenv("SCATTER_MODELS_WORKER_IDLE", "0.5")
+    model = _model("kv_cache")
+    first = model.capture(seed=1)
+    worker = capture_module._WARM
+    assert worker is not None
+    worker.proc.wait(timeout=30)  # it gives its memory back by itself
+    assert not worker.alive()
+    second = model.capture(seed=1)
+    np.testing.assert_array_equal(first["kv_write"].output, second["kv_write"].output)
+
+
+def test_input_files_npz_npy_and_refusals():
+    import io
+
+    model = _model("kv_cache")
+    buf = io.BytesIO()
+    np.savez(buf, p=np.array([1]), new_key=np.ones((2, 4), np.float32))
+    got = sm.inputs_from_file("inputs.npz", buf.getvalue(), model)
+    assert set(got) == {"p", "new_key"}
+    cap = model.capture(got)
+    np.testing.assert_array_equal(cap["kv_write"].output[:, 1], np.ones((2, 4), np.float32))
+    one = io.BytesIO()
+    np.save(one, np.array([2]))
+    assert set(sm.inputs_from_file("p.npy", one.getvalue(), model)) == {"p"}
+    with pytest.raises(sm.ModelError, match="name the file after an input"):
+        sm.inputs_from_file("x.npy", one.getvalue(), model)
+    pickled = io.BytesIO()
+    np.save(pickled, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(sm.ModelError, match="not a NumPy"):
+        sm.inputs_from_file("p.npy", pickled.getvalue(), model)
+    with pytest.raises(sm.ModelError, match="not a NumPy"):
+        sm.inputs_from_file("p.npy", b"garbage", model)
+
+
+def test_bug_report_zip_reproduces_the_node_without_the_model(tmp_path):
+    import io
+    import subprocess
+    import sys
+    import zipfile
+
+    from scatter_models.report import bug_report
+
+    model = _model("index_put")
+    cap = model.capture(seed=0)
+    blob = bug_report(model, cap, "index_put_accumulate")
+    with zipfile.ZipFile(io.BytesIO(blob)) as z:
+        readme = z.read("README.md").decode()
+        z.extractall(tmp_path)
+    assert "ScatterND-18" in readme and "reduction='add'" in readme
+    assert "written more than once" in readme  # the findings on the real data
+    assert "The output from onnx.reference matches" in readme
+    with np.load(tmp_path / "tensors.npz") as npz:
+        np.testing.assert_array_equal(npz["runtime_output"], cap["index_put_accumulate"].output)
+        np.testing.assert_array_equal(npz["indices"], cap["index_put_accumulate"].case.indices)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_case.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-1500:]
+
+
+def test_bug_report_keeps_hostile_names_inside_code_blocks():
+    from onnx import helper as h
+
+    from scatter_models.report import summary
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+
+    name = "```\n# injected heading"
+    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+                      .SerializeToString())
+    text = summary(m, m.capture(), name)
+    assert "\n# injected heading" not in text  # the newline is shown escaped, inside a fence
+    assert "node:       ```\\n# injected heading" in text

@@ -1,0 +1,176 @@
+"""The "Your model" page in AppTest: a sample opens, lists its node, captures; errors are messages."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scatter_ui import model_page
+from tests.apptest_helpers import app_on, figures
+
+PAGE = "app_pages/model.py"
+
+
+def _open(sample: str | None = None):
+    at = app_on(PAGE)
+    if sample:
+        at.query_params["sample"] = sample
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_page_without_a_model_says_what_to_do():
+    at = _open()
+    assert any("Upload a model" in i.value for i in at.info)
+
+
+def test_sample_lists_node_with_symbolic_dim_field_and_captures():
+    at = _open("kv_cache")
+    table = at.dataframe[0].value
+    assert list(table["node"]) == ["kv_write"] and list(table["operator"]) == ["ScatterND-18"]
+    assert at.sidebar.number_input(key="model:dim:max_seq").value == 4
+    at.sidebar.number_input(key="model:dim:max_seq").set_value(6).run()
+    at.button(key="model:capture").click().run()
+    assert not at.exception and not at.error
+    assert any("matches ScatterND-18" in s.value for s in at.success)
+    figs = figures(at)
+    assert len(figs) == 1 and figs[0]["n"] == 2  # two heads, one write each
+    captions = " ".join(c.value for c in at.caption)
+    assert "dims {'max\\_seq': 6}" in captions or "max\\_seq" in captions
+
+
+def test_invalid_draw_is_an_error_message_naming_the_node():
+    at = _open("kv_cache")
+    at.sidebar.number_input(key="model:dim:max_seq").set_value(0).run()
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    assert any("kv\\_write" in e.value and "cannot run on these inputs" in e.value for e in at.error)
+
+
+def test_ir_sample_says_onnxruntime_cannot_run_it():
+    at = _open("ov_mean")
+    at.sidebar.selectbox(key="model:runtime").set_value("onnxruntime").run()
+    assert any("ONNX models only" in w.value for w in at.sidebar.warning)
+    assert at.button(key="model:capture").disabled
+
+
+def test_loop_sample_shows_calls():
+    at = _open("loop_body")
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    assert any("ran 3 time(s)" in c.value for c in at.caption)
+
+
+def test_names_are_shown_as_text():
+    assert model_page.visible("a\x07b\nc") == "a\\x07b\\nc"
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+    from onnx import helper as h
+    import scatter_models as sm
+
+    name = "**bold** <b>x</b>\x1b[31m"
+    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+                      .SerializeToString())
+    row = model_page.node_rows(m, m.nodes)[0]
+    assert row["node"] == "**bold** <b>x</b>\\x1b[31m"
+
+
+def test_explorer_link_carries_typed_tensors():
+    import scatter_models as sm
+    from urllib.parse import parse_qs, urlparse
+
+    rec = sm.open_model(sm.sample_path("scatter_amax")).capture(seed=1)["scatter_reduce_amax"]
+    link = model_page.explorer_link(rec.case)
+    q = parse_qs(urlparse(link).query)
+    assert urlparse(link).path.endswith("/elements")
+    assert q["op"] == ["ScatterElements-18"] and q["example"] == ["__custom__"] and q["reduction"] == ["max"]
+    assert "dtype=float32" in q["data"][0] or "float32" in q["data"][0] or q["data"][0].startswith("array")
+    assert np.array_equal(eval(q["indices"][0], {"array": np.array, "int64": np.int64}), rec.case.given()[1])  # noqa: S307 - test only
+
+
+def test_huge_dims_warn_before_capture_and_the_capture_is_refused():
+    at = _open("kv_cache")
+    at.sidebar.number_input(key="model:dim:max_seq").set_value(10**9).run()
+    assert any("over its budget" in w.value for w in at.warning)
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    assert any("capture budget" in e.value for e in at.error)
+
+
+def test_static_findings_are_listed_below_the_table_and_ir_runtimes_are_named():
+    at = _open("ov_mean")
+    assert at.dataframe[0].value["static findings"][0].startswith("1: runtime-fact:integer-mean-truncation")
+    assert any("Static findings of the nodes shown" in e.label for e in at.expander)
+    assert any("truncat" in m.value for m in at.markdown)
+    options = at.sidebar.selectbox(key="model:runtime").options
+    assert options[0].startswith("OpenVINO reference kernels")
+
+
+def _page_with(model):
+    """The page with ``model`` as the one the sidebar points at (AppTest cannot upload files)."""
+    at = app_on(PAGE)
+    at.session_state["model:sample"] = "kv_cache"
+    at.session_state["model:model"] = ("sample:kv_cache", model)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_ten_thousand_nodes_page_and_filter():
+    from onnx import helper as h
+
+    import scatter_models as sm
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+
+    n = 10_000
+    nodes = [_scatter_nd(name=f"s{k}", out=f"t{k}", data="d" if k == 0 else f"t{k - 1}") for k in range(n)]
+    m = sm.open_model(_graph_model(nodes, _io(), [h.make_tensor_value_info(f"t{n - 1}", 1, [4])])
+                      .SerializeToString())
+    at = _page_with(m)
+    assert len(at.dataframe[0].value) == model_page.PAGE_SIZE
+    assert any("10,000 of 10,000 scatter nodes, page 1 of 200" in c.value for c in at.caption)
+    at.number_input(key="model:page").set_value(200).run()
+    assert list(at.dataframe[0].value["node"])[-1] == "s9999"
+    at.text_input(key="model:filter").set_value("s9999").run()
+    assert list(at.dataframe[0].value["node"]) == ["s9999"]
+
+
+def test_hostile_node_name_is_escaped_in_the_page():
+    from onnx import helper as h
+
+    import scatter_models as sm
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+
+    name = "**bold** <img src=x onerror=alert(1)> [link](javascript:alert(1))"
+    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+                      .SerializeToString())
+    at = _page_with(m)
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    heading = next(md.value for md in at.markdown if md.value.startswith("####"))
+    assert "\\*\\*bold\\*\\*" in heading and "\\[link\\]" in heading and "\\<img" in heading
+
+
+def test_server_holds_tensors_only_of_the_nodes_opened():
+    from onnx import helper as h
+
+    import scatter_models as sm
+    from scatter_ui import cache
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+
+    nodes = [_scatter_nd(name=f"n{j}", out=f"o{j}") for j in range(3)]
+    m = sm.open_model(_graph_model(nodes, _io(), [h.make_tensor_value_info(f"o{j}", 1, [4]) for j in range(3)])
+                      .SerializeToString())
+
+    def held():
+        return sorted(key[2] for key in list(cache.STORE._entries)
+                      if key[0] == "scatter_ui.model_page._node" and key[1][0] == m.digest)
+
+    at = _page_with(m)
+    at.button(key="model:capture").click().run()
+    assert not at.exception and held() == ["n0"]
+    summary = at.session_state["model:summary"]
+    assert summary.names == ("n0", "n1", "n2")
+    assert not any(isinstance(v, np.ndarray) for v in vars(summary).values())  # the session keeps no tensors
+    at.selectbox(key="model:open").set_value("n2").run()
+    assert not at.exception and held() == ["n0", "n2"]
+    assert any("n2 · ScatterND-18" in md.value for md in at.markdown)
