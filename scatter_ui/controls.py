@@ -101,3 +101,20 @@ def lazy_expander(label: str, key: str, expanded: bool = False):
     open, else None; tests open it with ``session_state[key] = True``."""
     box = st.expander(label, expanded=expanded, key=key, on_change="rerun")
     return box if box.open else None
+
+
+_styles: dict[str, Callable] = {}
+
+
+def page_style(name: str, css: str) -> None:
+    """Apply the app's own ``css`` (a constant of the calling module, never text from a user) to the page,
+    through an invisible components-v2 element with no script (no ``st.html``: nothing is injected as
+    HTML). ``name`` keys the element; its container is hidden by the same style."""
+    element = _styles.get(name)
+    if element is None:
+        key = f"style-{name}"
+        element = _styles[name] = st.components.v2.component(
+            f"scatter-explorer.style-{name}", html="<span></span>",
+            css=f".st-key-{key} {{ display: none; }}\n{css}", isolate_styles=False)
+    element(key=f"style-{name}")
+

@@ -27,7 +27,7 @@ import scatter_practice as sp
 import spec_examples
 from scatter_core.describe import fmt_value
 
-from . import session
+from . import controls, session
 from .controls import md
 from .figures import StepFigure, comparison_figure, value_range
 from .player import player
@@ -46,15 +46,14 @@ OUTPUT_LABEL = "Output (nested lists, e.g. [[1, 2], [3, 4]])"
 # A projector (1280x720) shows the question, the figure and the answer on one screen: on a short, wide window the
 # page's margins and gaps shrink (wider cells too) and the intro line, said once, goes. Only this page's own
 # layout: Streamlit's block container, its gaps, this page's title and its keyed intro container.
-PROJECTOR_CSS = """<style>
-@media (max-height: 820px) and (min-width: 700px) {
+PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
   [data-testid="stMainBlockContainer"] { padding: 3.75rem 2rem 3rem; }
   [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.45rem; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding: 0 0 0.25rem; }
   [data-testid="stMainBlockContainer"] h3 { padding: 0.5rem 0 0.3rem; }
   .st-key-practice-intro { display: none; }
 }
-</style>"""
+"""
 # the player's controls here: the steps done can be replayed (no "go to" or speed for a handful of steps); before
 # the first step there is nothing to step to: a still picture (the explorer exports frames), one screen row saved
 STEPPING = ("first", "prev", "play", "next", "last", "slider", "count", "export", "keys")
@@ -683,7 +682,7 @@ def render_page() -> None:
     sidebar(seed, level)
     seed, level, op = current()  # the sidebar's buttons may have moved on
     write_url()
-    st.html(PROJECTOR_CSS)
+    controls.page_style("practice-projector", PROJECTOR_CSS)
     st.title("Practice")
     session.url_notice(PREFIX)  # names the link's values read_url could not use, once
     st.container(key="practice-intro").caption(
