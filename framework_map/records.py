@@ -73,7 +73,8 @@ TORCH_DUP_NONE = ("PyTorch leaves the winner undefined when two indices hit one 
 TF_NEG = ("an error in TensorFlow's tensor_scatter_nd_*; the function first adds the axis size to negative "
           "values, as the ONNX text does")
 TF_OOR = ("an error on CPU (InvalidArgumentError), like ONNX; on GPU TensorFlow silently ignores "
-          "out-of-range indices")
+          "out-of-range indices (and tf.scatter_nd with float updates was reported to drop a negative index "
+          "silently on CPU too: tensorflow#56567, TF 2.6, not verified here)")
 TF_DUP_NONE = ("TensorFlow documents the order of duplicate updates as unspecified under replacement "
                "(the ONNX loop lets the last write win)")
 TF_DTYPES = "indices must be int32 or int64; bool data works for update but not for add/sub/min/max"
@@ -85,6 +86,24 @@ JAX_DUP_NONE = ("JAX leaves the winner undefined under .set with duplicate indic
 JAX_DTYPES = ("64-bit dtypes need jax.config.update('jax_enable_x64', True); without it int64 / float64 "
               "silently become 32-bit")
 NO_MEAN = "n/a: this mapping has no mean"
+# NumPy, and PyTorch's augmented index assignment (read by framework_map.from_call; NumPy has no record of its own)
+NUMPY_INDEXING_NEG = ("NumPy, negative indices: allowed, counted from the end, as ONNX does (ScatterUpdate-3 and "
+                      "ScatterNDUpdate-3 forbid them).")
+NUMPY_INDEXING_OOR = "NumPy, out-of-range indices: an IndexError, like ONNX."
+NUMPY_AT_DUPLICATES = ("NumPy ufunc.at is unbuffered: every duplicate index takes part, in index order, like the "
+                       "ONNX loop with a reduction (a[idx] += b would not: it reads once and writes once).")
+NUMPY_PUT_MODES = {
+    "raise": "np.put mode='raise': negative indices count from the end of the flattened array, out of range is an "
+             "IndexError, as ONNX does; a shorter v is repeated (np.resize) to one value per index.",
+    "wrap": "np.put mode='wrap': indices are taken modulo the size (a Mod on the indices before the scatter); a "
+            "shorter v is repeated to one value per index.",
+    "clip": "np.put mode='clip': indices are clamped to 0..size-1, so a negative index means 0, NOT the end (a Clip "
+            "on the indices before the scatter); a shorter v is repeated to one value per index.",
+}
+TORCH_AUGMENTED_DUPLICATES = (
+    "x[idx] += v (also -=, *=) reads x[idx] once, combines and writes back (index_put_ without accumulate): with "
+    "duplicate indices the duplicates do NOT accumulate; each combines with the original cell and one write wins "
+    "(PyTorch leaves which one undefined). NumPy's x[idx] += v does the same.")
 WEBNN_NEG = ("unverified here (no WebNN implementation in this sandbox): treat negative indices as unsupported and "
              "add the axis size first, as the ONNX text does")
 WEBNN_OOR = ("unverified here: implementations may clamp out-of-range indices instead of failing; ONNX requires an "
