@@ -27,8 +27,8 @@ import numpy as np
 import scatter_core as sc
 
 from .maps import Config, configurations
-from .records import (BY_ID, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR, NUMPY_PUT_MODES, TOPICS,
-                      TORCH_AUGMENTED_DUPLICATES)
+from .records import (BY_ID, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS,
+                      NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES)
 
 MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
@@ -174,6 +174,7 @@ class Translation:
     inputs: tuple[str, ...] = ()  # how the operator's inputs are made from the call's tensors
     reading: Reading | None = None
     text: str = ""  # what the user pasted
+    negatives: bool = False  # the framework's call accepts negative indices (counted from the end)
 
     @property
     def target(self) -> str | None:
@@ -387,6 +388,10 @@ def _resolve_call(node: ast.Call):
 
 
 # ----------------------------------------------------------------------------- index expressions
+INDEX_FORMS = ("supported: x[i], x[i, j, ...] (leading index arrays or integers), x[:, ..., i] (whole slices, then "
+               "one index array), x[a:b, ...] (slices and integers), x[mask]")
+
+
 def _index_reading(sub: ast.AST, slots: list, canonical: str, where: str) -> Reading:
     """x[...] / x.at[...]: the form its index expression has (nd, axis, slice or mask)."""
     elts = list(sub.elts) if isinstance(sub, ast.Tuple) else [sub]
@@ -430,14 +435,13 @@ def _index_reading(sub: ast.AST, slots: list, canonical: str, where: str) -> Rea
             k == "slice" for k in kinds[first_array + 1:]):
         lead = elts[:first_array]
         if any(not (e.lower is None and e.upper is None and e.step is None) for e in lead + elts[first_array + 1:]):
-            raise _err(f"{where}: only whole slices (:) may stand beside an index array", argument="index",
-                       rule="index")
+            raise _err(f"{where}: only whole slices (:) may stand beside an index array; " + INDEX_FORMS,
+                       argument="index", rule="index")
         slots.append(Slot("index", "index", _src(elts[first_array]), "indices"))
         return Reading("axis", canonical, axis=first_array, parts=(("slot", "index"),))
     if "slice" in kinds:
-        raise _err(f"{where}: this index mixes slices and index arrays in a way no single scatter writes; supported: "
-                   "x[i], x[i, j, ...] (leading index arrays or integers), x[:, ..., i] (whole slices, then one index "
-                   "array), x[a:b, ...] (slices and integers), x[mask]", argument="index", rule="index")
+        raise _err(f"{where}: this index mixes slices and index arrays in a way no single scatter writes; "
+                   + INDEX_FORMS, argument="index", rule="index")
     parts = []
     for j, (e, kind) in enumerate(zip(elts, kinds)):
         if kind == "int":
@@ -554,9 +558,9 @@ def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool
         slots.append(Slot("data", "x", _src(node.value), "data"))
         reading = _index_reading(node.slice, slots, aug or "none", "x[...] = v")
         if aug is not None:
-            if reading.form not in ("nd", "axis"):
-                raise _err("x[...] op= v is read for index arrays only (x[idx] += v, x[i, j] += v, x[:, idx] += v)",
-                           argument="index", rule="index")
+            if reading.form not in ("nd", "axis", "slice"):
+                raise _err("x[...] op= v is read for index arrays and slices only (x[idx] += v, x[i, j] += v, "
+                           "x[:, idx] += v, x[1:3] += v)", argument="index", rule="index")
             reading = replace(reading, gather_first=True)
         _tensor(value, slots, "values", "values", "updates", allow_scalar=True)
         call = Call("torch.index_put" if not aug else "torch.augmented", "PyTorch", ("input", "indices", "values"),
@@ -669,7 +673,8 @@ def _fallback_target(reading: Reading | None) -> str | None:
     """The operator a composition is built around (for the explorer): ScatterND for masks, none for others."""
     if reading is None:
         return None
-    probe = replace(reading, form="nd", init=True) if reading.form == "mask" else replace(reading, init=True)
+    probe = replace(reading, form="nd" if reading.form == "mask" else reading.form, init=True,
+                    canonical="none" if reading.gather_first else reading.canonical)
     for target in (ONNX, OPENVINO):
         found = _versions(probe, target, False)
         if found:
@@ -690,6 +695,10 @@ def _topic_sentences(entry_id: str | None, framework: str, skip: set) -> list[st
     return out
 
 
+# the framework map record an indexing call is, when its function has none of its own
+ENTRY_BY_FORM = {("JAX", "nd"): "jax.at.nd", ("JAX", "axis"): "jax.at.nd", ("JAX", "mask"): "jax.at.nd",
+                 ("JAX", "slice"): "jax.at.slice", ("PyTorch", "slice"): "torch.slice_scatter",
+                 ("PyTorch", "axis"): "torch.index_put", ("PyTorch", "mask"): "torch.index_put"}
 RUNTIME_TOPICS = {"none": ("duplicates", "duplicates-parallel"), "mean": ("integer-mean", "integer-mean-int16")}
 ALWAYS_TOPICS = ("negative-index", "index-range")
 
@@ -717,13 +726,15 @@ def from_call(text: str) -> Translation:
     stmt = _parse(text)
     kind, node, value, aug = _recognise(stmt)
     call, bound, slots, reading, caveats, method = _read(kind, node, value, aug)
+    if reading.form == "slice" and reading.canonical != "none":  # x.at[1:3].add(v): no slice writer reduces
+        reading = replace(reading, gather_first=True)
     framework = call.framework
     entry_id = call.entry
     negative = _framework_negatives(call)
     onnx, onnx_old = ([], None) if reading.gather_first else _pick(reading, ONNX, negative)
     ov, ov_old = ([], None) if reading.gather_first else _pick(reading, OPENVINO, negative)
-    if reading.form == "slice":
-        entry_id = entry_id or {"JAX": "jax.at.slice", "PyTorch": "torch.slice_scatter"}.get(framework)
+    if entry_id is None and not reading.gather_first:
+        entry_id = ENTRY_BY_FORM.get((framework, reading.form))
     if reading.form == "mask" and reading.canonical != "none":
         raise _err("a boolean mask is read with plain assignment or masked_scatter only", argument="mask",
                    rule="index")
@@ -752,7 +763,7 @@ def from_call(text: str) -> Translation:
         caveats=list(dict.fromkeys(caveats)), composition=composition,
         function=_function_name(call, method, kind), call=framework_call(call, bound, reading, slots, method),
         entry=entry_id, oldest=MappingProxyType(oldest), slots=tuple(slots), inputs=tuple(inputs), reading=reading,
-        text=text)
+        text=text, negatives=negative)
 
 
 def _function_name(call: Call, method: bool, kind: str) -> str:
@@ -769,12 +780,14 @@ def _function_name(call: Call, method: bool, kind: str) -> str:
 
 def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slots: list) -> list[str]:
     out = []
-    if reading.gather_first:
+    if reading.gather_first and reading.form != "slice":
         out.append(TORCH_AUGMENTED_DUPLICATES)
     if framework == "NumPy" and reading.form in ("nd", "axis") and call.key.endswith(".at"):
         out.append(NUMPY_AT_DUPLICATES)
-    if framework == "NumPy" or (framework == "PyTorch" and call.key == "torch.augmented"):
-        out += [NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR] if framework == "NumPy" else []
+    if framework == "NumPy":
+        out += [NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR]
+    if call.key == "np.put_along_axis":
+        out.append(NUMPY_PUT_ALONG_AXIS)
     if framework == "JAX":
         entry = BY_ID["jax.at.nd"]
         mode = _literal(bound["mode"], "mode", (str,), allow_none=True) if "mode" in bound else None
@@ -802,6 +815,12 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
 
 
 def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str | None:
+    if reading.gather_first and reading.form == "slice":
+        op = {"sum": "Add", "sub": "Sub", "prod": "Mul", "max": "Max", "min": "Min"}[reading.canonical]
+        return (f"No operator writes a strided slice with a reduction, but a slice names each element once, so "
+                f"reading it first is exact: Slice + {op} + SliceScatter-15 (OpenVINO); in ONNX, ScatterND with the "
+                f"slice's coordinates (Range per sliced axis, a grid of the slice's size) and the same "
+                f"combination.")
     if reading.gather_first:
         op = {"sum": "Add", "sub": "Sub", "prod": "Mul"}[reading.canonical]
         return (f"x[idx] {dict(sum='+', sub='-', prod='*')[reading.canonical]}= v reads the cells, combines once and "
@@ -885,7 +904,8 @@ def framework_call(call: Call, bound: dict, reading: Reading, slots: list, metho
             if p not in bound:
                 continue
             if p == "indices":
-                args.append(f"({_subscript_text(reading)},)" if len(reading.parts) == 1 else f"({_subscript_text(reading)})")
+                sub = _subscript_text(reading)
+                args.append(f"({sub},)" if len(reading.parts) == 1 else f"({sub})")
             elif p in names:
                 args.append(names[p])
             else:
@@ -899,10 +919,12 @@ def framework_call(call: Call, bound: dict, reading: Reading, slots: list, metho
         return f"out = {call.key}(tensor, indices, updates)"
     if fw == "JAX":
         kws = [f"{k}={_lit(_literal(bound[k], k, (str, bool), allow_none=True))}" for k in call.kwonly if k in bound]
-        return f"out = data.at[{_subscript_text(reading)}].{call.key.rsplit('.', 1)[1]}({', '.join([names['values']] + kws)})"
+        method = call.key.rsplit(".", 1)[1]
+        return f"out = data.at[{_subscript_text(reading)}].{method}({', '.join([names['values']] + kws)})"
     if call.key.endswith(".at"):
         sub = _subscript_text(reading)
-        return f"out = data.copy()\n{call.key}(out, {'(' + sub + ')' if ',' in sub or ':' in sub else sub}, {names['b']})"
+        where = f"({sub})" if "," in sub else sub
+        return f"out = data.copy()\n{call.key}(out, {where}, {names['b']})"
     if call.key == "np.put_along_axis":
         return f"out = data.copy()\nnp.put_along_axis(out, indices, {names['values']}, axis={reading.axis})"
     return f"out = data.copy()\nnp.put(out, ind, {names['v']}, mode={reading.wrap!r})"
@@ -970,7 +992,8 @@ def _updates(tr: Translation, tensors, shape, dtype, broadcast=True) -> np.ndarr
 
 def _combine(canonical: str, old: np.ndarray, new: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
-        return {"sum": np.add, "sub": np.subtract, "prod": np.multiply}[canonical](old, new).astype(old.dtype)
+        return {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "max": np.maximum,
+                "min": np.minimum}[canonical](old, new).astype(old.dtype)
 
 
 def _nd_parts(tr: Translation, tensors, data) -> np.ndarray:
@@ -1021,6 +1044,14 @@ def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
                            "in every dimension", argument="src", rule="shape")
             updates = src[tuple(slice(0, n) for n in index.shape)].astype(dtype)  # PyTorch reads only that part
         else:
+            if tr.framework == "NumPy":  # put_along_axis broadcasts indices against arr on the other axes
+                a = r.axis % max(data.ndim, 1)
+                want = tuple(index.shape[d] if d == a else n for d, n in enumerate(data.shape))
+                try:
+                    index = np.ascontiguousarray(np.broadcast_to(index, want)) if index.ndim == data.ndim else index
+                except ValueError:
+                    raise _err(f"indices {index.shape} do not broadcast against arr {data.shape} on the axes other "
+                               f"than {a}", argument="indices", rule="shape") from None
             updates = _updates(tr, tensors, index.shape, dtype)
         return CallCase(sc.case(op, data, index, updates, **attrs), data.shape)
     if r.form == "slice":
@@ -1031,7 +1062,14 @@ def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
         updates = _updates(tr, tensors, squeezed, dtype, broadcast=broadcast).reshape(shape)
         attrs = {"start": [sp[1] for sp in spans], "stop": [sp[2] for sp in spans], "step": [sp[3] for sp in spans],
                  "axes": [sp[0] for sp in spans]}
-        return CallCase(sc.case(op, data, None, updates, **attrs), data.shape)
+        note = ""
+        if r.gather_first:  # read the slice, combine, write it back
+            where = [slice(None)] * data.ndim
+            for a, lo, hi, st, _ in spans:
+                where[a] = slice(lo, hi, st)
+            updates = _combine(r.canonical, data[tuple(where)], updates)
+            note = "the SliceScatter writing back the slice combined with the values"
+        return CallCase(sc.case(op, data, None, updates, **attrs), data.shape, note=note)
     if r.form == "mask":
         mask = _get(tensors, "mask")
         if mask.dtype != np.bool_:
@@ -1133,26 +1171,37 @@ def framework_inputs(tr: Translation, tensors: Mapping[str, np.ndarray]) -> dict
     return out
 
 
-def framework_code(tr: Translation) -> str:
+def runs_in(tr: Translation) -> tuple[str, ...]:
+    """The frameworks that can run the call as written: its own, and NumPy for an index assignment (x[i] = v,
+    x[idx] += v mean the same in NumPy, records.py says so)."""
+    return (tr.framework, "NumPy") if tr.framework == "PyTorch" and tr.function.startswith(
+        ("advanced", "augmented")) else (tr.framework,)
+
+
+def framework_code(tr: Translation, framework: str | None = None) -> str:
     """Python running the call in its framework on variables named after the slots; leaves the result in ``out``.
 
-    Built from the parsed call (fixed names, literal values we read), never from the user's text."""
-    fw = tr.framework
+    Built from the parsed call (fixed names, literal values we read), never from the user's text. ``framework``
+    "NumPy" runs an index assignment in NumPy (see :func:`runs_in`)."""
+    fw = framework or tr.framework
+    if fw not in runs_in(tr):
+        raise _err(f"{tr.function} does not run in {fw}", argument="framework", rule="framework")
     convert = "\n".join(f"{s.name} = {CONVERT_CODE[fw].format(s.name)}" for s in tensor_slots(tr)
                         if not (fw == "TensorFlow" and s.role == "shape"))
     shape_fix = ""
     if fw == "TensorFlow" and any(s.role == "shape" for s in tr.slots):
         shape_fix = "shape = tf.constant(shape)\n"
-    return "\n".join(x for x in (IMPORTS[fw], "import numpy as np", convert, shape_fix.rstrip(), tr.call,
+    call = tr.call.replace("data.clone()", "data.copy()") if fw != tr.framework else tr.call
+    return "\n".join(x for x in (IMPORTS[fw], "import numpy as np", convert, shape_fix.rstrip(), call,
                                  "out = np.asarray(out)") if x) + "\n"
 
 
-def run_framework(tr: Translation, tensors: Mapping[str, np.ndarray]) -> np.ndarray:
+def run_framework(tr: Translation, tensors: Mapping[str, np.ndarray], framework: str | None = None) -> np.ndarray:
     """Run the call in its framework in THIS process (tests; the app runs it guarded in a child process).
 
     Executes only :func:`framework_code`'s generated text, never the user's."""
     namespace: dict = dict(framework_inputs(tr, tensors))
-    exec(compile(framework_code(tr), "<framework_map.from_call>", "exec"), namespace)  # noqa: S102 - generated code
+    exec(compile(framework_code(tr, framework), "<framework_map.from_call>", "exec"), namespace)  # noqa: S102
     return namespace["out"]
 
 
@@ -1176,3 +1225,101 @@ def agrees(cc: CallCase, got: np.ndarray, canonical: str) -> str:
         if not bad:
             return "other-winner"
     return f"got {got.tolist()} want {want.tolist()}"
+
+
+# ----------------------------------------------------------------------------- example tensors (shapes, random cases)
+def example_tensors(tr: Translation, rng: np.random.Generator, dtype="float32",
+                    shape: tuple[int, ...] | None = None) -> dict[str, np.ndarray]:
+    """Valid tensors for the call's slots, drawn to repeat indices often (and negative ones where the framework
+    takes them); ``shape`` fixes data's shape. Values are small integers, so sums and products are exact."""
+    r = tr.reading
+    neg = tr.negatives
+
+    def idx(n, size):
+        lo = -n if neg else 0
+        return rng.integers(lo, max(n, 1), size=size).astype(np.int64)
+
+    def vals(size):
+        return rng.integers(-3, 4, size=size).astype(dtype)
+
+    need = 1
+    if r.axis is not None:
+        need = max(need, r.axis + 1 if r.axis >= 0 else -r.axis)
+    if r.form in ("nd", "flat") and r.parts and r.parts[0][0] != "tuple":
+        need = max(need, len(r.parts))
+    if r.form == "slice" and r.axis is None:
+        need = max(need, len(r.slices))
+    if shape is None:
+        rank = int(rng.integers(need, max(need, 3) + 1))
+        dims = [int(v) for v in rng.integers(1, 5, size=rank)]
+        for j, part in enumerate(r.parts if r.form == "nd" else ()):  # an integer index needs room on its axis
+            if part[0] == "const":
+                dims[j] = max(dims[j], part[1] + 1 if part[1] >= 0 else -part[1])
+        for j, s in enumerate(r.slices if r.axis is None else ()):
+            if s is not None and s[3]:
+                dims[j] = max(dims[j], s[0] + 1 if s[0] >= 0 else -s[0])
+        if r.form == "slice" and r.axis is not None and r.slices[0][3]:
+            i = r.slices[0][0]
+            dims[r.axis] = max(dims[r.axis], i + 1 if i >= 0 else -i)
+        shape = tuple(dims)
+    shape = tuple(int(n) for n in shape)
+    data = vals(shape)
+    out: dict[str, np.ndarray] = {}
+    slots = {s.role: s for s in tr.slots}
+    data_slot = slots.get("data")
+    if data_slot is not None:
+        out[data_slot.name] = data
+    else:  # tf.scatter_nd: the shape
+        out["shape"] = np.asarray(shape, dtype=np.int64)
+    upd = slots.get("updates")
+
+    def put_updates(target_shape):
+        if upd is not None and upd.scalar is None:
+            out[upd.name] = vals(target_shape)
+
+    rank = len(shape)
+    if r.form == "elements":
+        a = r.axis % rank
+        if tr.framework == "NumPy":  # put_along_axis: the other axes are data's or 1 (broadcast)
+            ishape = tuple(int(rng.choice([1, n])) if d != a else int(rng.integers(1, 6)) for d, n in enumerate(shape))
+        else:
+            ishape = tuple(int(rng.integers(1, n + 1)) if d != a else int(rng.integers(1, 6))
+                           for d, n in enumerate(shape))
+        out[slots["indices"].name] = idx(shape[a], ishape)
+        grow = tr.framework == "PyTorch" and rng.random() < 0.3  # PyTorch reads the front of a larger src
+        put_updates(tuple(n + int(grow) for n in ishape))
+    elif r.form == "nd":
+        batch = tuple(int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3))))
+        if r.parts[0][0] == "tuple":
+            k = int(rng.integers(1, rank + 1))
+            out[r.parts[0][1]] = np.stack([idx(shape[j], batch) for j in range(k)], axis=-1)
+        else:
+            k = len(r.parts)
+            for j, part in enumerate(r.parts):
+                if part[0] == "slot":
+                    out[part[1]] = idx(shape[j], batch)
+        put_updates(batch + shape[k:])
+    elif r.form == "axis":
+        a = r.axis % rank
+        one_d = tr.framework == "PyTorch" and not tr.function.startswith(("advanced", "augmented"))
+        ishape = (int(rng.integers(1, 6)),) if one_d else tuple(
+            int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3))))
+        out[r.parts[0][1]] = idx(shape[a], ishape)
+        put_updates(shape[:a] + ishape + shape[a + 1:])
+    elif r.form == "slice":
+        spans, full = _slice_shape(tr, np.zeros(shape))
+        squeezed = tuple(n for d, n in enumerate(full) if not any(sp[4] and sp[0] % rank == d for sp in spans))
+        put_updates(squeezed)
+    elif r.form == "mask":
+        mask = rng.random(shape) < 0.5
+        out["mask"] = mask
+        n = int(mask.sum())
+        if upd is not None and upd.scalar is None:
+            out[upd.name] = vals(shape if upd.param == "source" else (n,))
+    elif r.form == "flat":
+        size = int(np.prod(shape))
+        n = int(rng.integers(1, 7))
+        wide = 3 * size if r.wrap in ("wrap", "clip") else size
+        out["ind"] = rng.integers(-wide, max(wide, 1), size=n).astype(np.int64)
+        put_updates((int(rng.integers(1, n + 1)),))
+    return out

@@ -69,7 +69,10 @@ TORCH_NEG_ERR = ("an error in PyTorch (index must be in 0..n-1); the function fi
                  "negative values, as the ONNX text does")
 TORCH_OOR = "an error in PyTorch on CPU (RuntimeError / IndexError), like ONNX; on CUDA a device-side assert"
 TORCH_DUP_NONE = ("PyTorch leaves the winner undefined when two indices hit one cell under replacement "
-                  "(the ONNX loop lets the last write win); on CPU we observed the last write winning")
+                  "(the ONNX loop lets the last write win); on CPU we observed the last write winning; on CUDA "
+                  "the order of duplicate writes is nondeterministic")
+TORCH_CUDA_ORDER = ("on CUDA the duplicates are combined in a nondeterministic order (PyTorch's reproducibility "
+                    "notes), so float results may differ in the last bits from run to run")
 TF_NEG = ("an error in TensorFlow's tensor_scatter_nd_*; the function first adds the axis size to negative "
           "values, as the ONNX text does")
 TF_OOR = ("an error on CPU (InvalidArgumentError), like ONNX; on GPU TensorFlow silently ignores "
@@ -92,6 +95,9 @@ NUMPY_INDEXING_NEG = ("NumPy, negative indices: allowed, counted from the end, a
 NUMPY_INDEXING_OOR = "NumPy, out-of-range indices: an IndexError, like ONNX."
 NUMPY_AT_DUPLICATES = ("NumPy ufunc.at is unbuffered: every duplicate index takes part, in index order, like the "
                        "ONNX loop with a reduction (a[idx] += b would not: it reads once and writes once).")
+NUMPY_PUT_ALONG_AXIS = ("np.put_along_axis broadcasts indices (and values) against arr on every other axis: a "
+                        "size-1 dimension of indices writes every row, where ScatterElements writes only the rows "
+                        "indices has; expand indices to arr's shape on those axes first (Expand).")
 NUMPY_PUT_MODES = {
     "raise": "np.put mode='raise': negative indices count from the end of the flattened array, out of range is an "
              "IndexError, as ONNX does; a shorter v is repeated (np.resize) to one value per index.",
@@ -138,7 +144,8 @@ ENTRIES: tuple[Entry, ...] = (
           "data.scatter_add(axis, indices, updates)",
           _d(duplicates="same: every duplicate is added", initial_value=INIT_ALWAYS, integer_mean=NO_MEAN,
              negative_indices=TORCH_NEG_ERR, out_of_range_indices=TORCH_OOR,
-             dtypes="indices must be int64; float sums with duplicates may differ in the last bit (order)"),
+             dtypes="indices must be int64; float sums with duplicates may differ in the last bit (order); "
+                    + TORCH_CUDA_ORDER),
           "https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_add_.html",
           function="scatter_elements_add", axis_arg=True),
     Entry("torch.scatter_reduce", "PyTorch", "torch.Tensor.scatter_reduce", "elements", "direct",
@@ -149,7 +156,7 @@ ENTRIES: tuple[Entry, ...] = (
                            "(written cells start from the updates alone; untouched cells keep data)",
              integer_mean="floors like the OpenVINO text and reference (the OpenVINO CPU plugin truncates)",
              negative_indices=TORCH_NEG_ERR, out_of_range_indices=TORCH_OOR,
-             dtypes="indices must be int64; max/min are spelled amax/amin; no bool for mean"),
+             dtypes="indices must be int64; max/min are spelled amax/amin; no bool for mean; " + TORCH_CUDA_ORDER),
           "https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_reduce_.html",
           function="scatter_elements_reduce", reduce_arg="reduce", init_arg="include_self", axis_arg=True),
     Entry("torch.index_put", "PyTorch", "torch.Tensor.index_put_", "nd", "direct", _r(none=False, sum=True),
