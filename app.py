@@ -37,6 +37,7 @@ PAGES = {
         st.Page("app_pages/check_expected.py", title="Check expected output", icon=":material/fact_check:",
                 url_path="check"),
         st.Page("app_pages/practice.py", title="Practice", icon=":material/school:", url_path="practice"),
+        st.Page("app_pages/from_code.py", title="From your code", icon=":material/code:", url_path="from-code"),
     ],
     "Specs": [
         st.Page("app_pages/spec_nd.py", title="ScatterND specs", icon=":material/history_edu:", url_path="spec-nd"),

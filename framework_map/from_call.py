@@ -1323,3 +1323,46 @@ def example_tensors(tr: Translation, rng: np.random.Generator, dtype="float32",
         out["ind"] = rng.integers(-wide, max(wide, 1), size=n).astype(np.int64)
         put_updates((int(rng.integers(1, n + 1)),))
     return out
+
+
+# ----------------------------------------------------------------------------- the reverse: a record's call
+# The call a framework map record stands for, as a person would write it (the spec pages' Framework map tab
+# links each record to the From your code view with it filled in). {axis}, {reduce}, {include_self} and
+# {method} come from the configuration; None: the record is not one call this module reads (WebNN, or a
+# composition with no single framework call at its core).
+ENTRY_CALLS: Mapping[str, str | None] = MappingProxyType({
+    "torch.scatter": "x.scatter({axis}, idx, src)",
+    "torch.scatter_add": "x.scatter_add({axis}, idx, src)",
+    "torch.scatter_reduce": "x.scatter_reduce({axis}, idx, src, reduce={reduce!r}, include_self={include_self})",
+    "torch.index_put": "x.index_put_((i, j), v, accumulate={reduce})",
+    "torch.index_put.sub": "x.index_put_((i, j), -v, accumulate=True)",
+    "torch.index_reduce": "x.index_reduce(0, idx, src, {reduce!r}, include_self={include_self})",
+    "torch.index_copy": "x.index_copy({axis}, idx, src)",
+    **{f"tf.{op}": f"tf.{op}(t, idx, upd)" for op in TF_OPS},
+    "tf.scatter_nd": "tf.scatter_nd(idx, upd, shape)",
+    "tf.tensor_scatter_nd.elements": "{reduce}(t, coords, upd)",
+    "tf.tensor_scatter_nd_update.slices": "tf.tensor_scatter_nd_update(t, idx, upd)",
+    "jax.at.nd": "x.at[i, j].{method}(v)",
+    "jax.at.nd.sub": "x.at[i, j].add(-v)",
+    "jax.at.elements": "x.at[rows, idx].{method}(v)",
+    "jax.at.update": "x.at[:, idx].set(v)",
+    "torch.index_put.cache": "cache.index_put_((batch, positions), update)",
+    "tf.tensor_scatter_nd_update.cache": "tf.tensor_scatter_nd_update(cache, coords, update)",
+    "jax.at.cache": "cache.at[batch, positions].set(update)",
+    "torch.slice_scatter": "torch.slice_scatter(x, src, dim=0, start=1, end=3)",
+    "jax.at.slice": "x.at[1:3].set(v)",
+})
+
+
+def call_for(entry, config: Config) -> str | None:
+    """The call ``entry`` stands for under ``config``, as text ``from_call`` reads; None where there is none."""
+    template = ENTRY_CALLS.get(entry.id)
+    if template is None:
+        return None
+    value = entry.reductions.get(config.canonical)
+    text = template.format(axis=1, reduce=value, include_self=bool(config.use_init_val), method=value)
+    try:
+        from_call(text)
+    except sc.ScatterError:
+        return None  # e.g. a TensorFlow composition whose step is the map's own helper (scatter_nd_prod)
+    return text

@@ -300,3 +300,24 @@ def test_generated_code_never_holds_the_users_text():
         assert users not in code
     assert "out = data.scatter_reduce(1, index, src, 'sum')" in code
     assert [s.text for s in tr.slots] == ["self.cache_k", "my_idx.unsqueeze(-1)", "new_k"]  # shown, never run
+
+
+def test_every_framework_map_record_with_a_call_reads_back_as_its_configuration():
+    from framework_map.from_call import call_for
+
+    linked = set()
+    for spec in sc.OPERATORS_LIST:
+        for config in fm.configurations(spec):
+            for entry in fm.entries_for(config):
+                text = call_for(entry, config)
+                if text is None:
+                    continue
+                linked.add(entry.id)
+                tr = fm.from_call(text)
+                assert tr.framework == entry.framework, (entry.id, text)
+                want = "sum" if entry.id.endswith(".sub") else config.canonical  # x.at[..].add(-v): a sum of -v
+                assert tr.reading.canonical == want, (entry.id, config.label, text)
+                if tr.reading.init is False:
+                    assert not config.use_init_val
+    executable = {e.id for e in fm.ENTRIES if e.executable}
+    assert len(linked) >= len(executable) - 5, executable - linked  # a few compositions have no single call
