@@ -669,17 +669,23 @@ def _pick(reading: Reading, target: str, negative: bool):
     return [(newest[0].name, _attrs(newest[0], newest[1], reading))], oldest[0].name
 
 
-def _fallback_target(reading: Reading | None) -> str | None:
-    """The operator a composition is built around (for the explorer): ScatterND for masks, none for others."""
+def _fallback(reading: Reading | None) -> tuple[str, dict] | None:
+    """The operator a composition is built around, with its attributes (the explorer opens it): ScatterND for a
+    mask, reduction none where the call reads before it writes, the scatter after index_add's Mul."""
     if reading is None:
         return None
-    probe = replace(reading, form="nd" if reading.form == "mask" else reading.form, init=True,
+    probe = replace(reading, form="nd" if reading.form == "mask" else reading.form, alpha=None,
                     canonical="none" if reading.gather_first else reading.canonical)
     for target in (ONNX, OPENVINO):
-        found = _versions(probe, target, False)
+        found = _pick(probe, target, False)[0]
         if found:
-            return found[-1][0].name
+            return found[0]
     return None
+
+
+def _fallback_target(reading: Reading | None) -> str | None:
+    found = _fallback(reading)
+    return None if found is None else found[0]
 
 
 def _topic_sentences(entry_id: str | None, framework: str, skip: set) -> list[str]:
@@ -691,7 +697,7 @@ def _topic_sentences(entry_id: str | None, framework: str, skip: set) -> list[st
         text = entry.divergences[topic]
         if topic in skip or text.startswith(("same", "n/a")):
             continue
-        out.append(f"{framework} ({entry.operation}), {topic}: {text}.")
+        out.append(f"{framework}, {topic} (framework map record {entry.id}): {text}.")
     return out
 
 
@@ -738,6 +744,8 @@ def from_call(text: str) -> Translation:
     if reading.form == "mask" and reading.canonical != "none":
         raise _err("a boolean mask is read with plain assignment or masked_scatter only", argument="mask",
                    rule="index")
+    if reading.alpha is not None:  # index_add's alpha: a Mul comes first, so no single operator is the call
+        onnx, ov = [], []
     composition = _composition(reading, onnx, ov, framework)
     inputs = _inputs_text(reading, slots, call)
     skip = {"integer mean"} if reading.canonical != "mean" else set()
@@ -759,7 +767,7 @@ def from_call(text: str) -> Translation:
         if ops and old:
             oldest[ops[0][0]] = old
     return Translation(
-        framework=framework, onnx=onnx, openvino=ov, exact=bool(onnx or ov) and reading.alpha is None,
+        framework=framework, onnx=onnx, openvino=ov, exact=bool(onnx or ov),
         caveats=list(dict.fromkeys(caveats)), composition=composition,
         function=_function_name(call, method, kind), call=framework_call(call, bound, reading, slots, method),
         entry=entry_id, oldest=MappingProxyType(oldest), slots=tuple(slots), inputs=tuple(inputs), reading=reading,
@@ -837,7 +845,12 @@ def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str 
     if not missing:
         return None
     why = []
-    if reading.form == "slice":
+    if reading.alpha is not None:
+        plain = replace(reading, alpha=None)
+        op = _pick(plain, ONNX, False)[0] or _pick(plain, OPENVINO, False)[0]
+        why.append(f"alpha scales the source first: Mul(source, alpha), then {op[0][0]}("
+                   + ", ".join(f"{n}={v!r}" for n, v in op[0][1].items()) + ")")
+    elif reading.form == "slice":
         why.append("ONNX has no operator that writes a strided slice: ScatterND with the slice's coordinates "
                    "(Range per sliced axis, broadcast into a grid of the SLICE's size, not data's: onnxscript PR "
                    "#1308 built one of data's whole size) is exact; OpenVINO's SliceScatter-15 is one operator")
@@ -851,8 +864,6 @@ def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str 
     elif reading.canonical == "sub":
         why.append("ONNX has no sub reduction: exact is ScatterND add with Neg(updates) (OpenVINO's "
                    "ScatterNDUpdate-15 has sub)")
-    elif reading.alpha is not None:
-        why.append("alpha scales the source: Mul(source, alpha) then the scatter")
     for target in missing:
         if not why:
             why.append(f"no {target} version has this reduction with this initial-value rule")
@@ -1026,8 +1037,8 @@ def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
     """The call on these tensors (named by ``tensor_slots``) as a case of its target operator (raises ScatterError)."""
     r = tr.reading
     op = tr.target
-    ops = tr.onnx or tr.openvino
-    attrs = dict(ops[0][1]) if ops else {}
+    ops = tr.onnx or tr.openvino or [_fallback(r)]
+    attrs = dict(ops[0][1])
     if tr.slots and tr.slots[0].role == "shape":
         upd = _get(tensors, "updates")
         shape = tuple(int(v) for v in _get(tensors, "shape").reshape(-1))

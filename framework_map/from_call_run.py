@@ -44,7 +44,7 @@ class Outcome:
     ok: bool
     output: np.ndarray | None = None
     error: str | None = None
-    verdict: str | None = None  # agrees(): "exact", "other-winner" or what differs
+    verdict: str | None = None  # agrees(): "exact", "other-winner", what differs, or "the translation refuses: ..."
     version: str | None = None
 
 
@@ -63,7 +63,10 @@ def run_guarded(tr: Translation, tensors, framework: str | None = None, timeout:
         return Outcome(fw, False, error=f"{tr.function} does not run in {fw}")
     if not installed(fw):
         return Outcome(fw, False, error=f"{fw} is not installed here")
-    cc = case_for(tr, tensors)
+    try:
+        cc, refused = case_for(tr, tensors), None
+    except sc.ScatterError as exc:  # the framework still runs: what it does with them is the point (JAX drops ...)
+        cc, refused = None, str(exc)
     with tempfile.TemporaryDirectory(prefix="from_call_") as tmp:
         directory = Path(tmp)
         arrays = framework_inputs(tr, tensors)
@@ -100,7 +103,8 @@ def run_guarded(tr: Translation, tensors, framework: str | None = None, timeout:
             return Outcome(fw, False, error=result["error"], version=result.get("version"))
         with np.load(directory / "output.npz", allow_pickle=False) as npz:
             output = npz["output"]
-    return Outcome(fw, True, output, verdict=agrees(cc, output, tr.reading.canonical), version=result.get("version"))
+    verdict = agrees(cc, output, tr.reading.canonical) if cc is not None else f"the translation refuses: {refused}"
+    return Outcome(fw, True, output, verdict=verdict, version=result.get("version"))
 
 
 def main(argv: list[str]) -> int:

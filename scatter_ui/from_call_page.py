@@ -77,8 +77,8 @@ def answer(tr: Translation) -> None:
         _ops_block("OpenVINO", tr.openvino, tr.oldest, tr.composition)
     if tr.composition:
         st.markdown("**Composition**: " + md(tr.composition))
-    st.markdown("**The operator's inputs, from the call's**\n" + "\n".join(f"- {md(line)}" for line in tr.inputs))
-    st.markdown("**The call as read** (fixed names; the tensors you wrote are listed above)")
+    st.markdown("**Where the operator's inputs come from**\n" + "\n".join(f"- {md(line)}" for line in tr.inputs))
+    st.markdown("**The call as read** (your tensors under fixed names, as the equivalence test runs it)")
     st.code(tr.call, language="python")
     st.markdown(f"**Caveats** ({len(tr.caveats)}): from the framework map's record"
                 + (f" {md(tr.entry)}" if tr.entry else "") + " and the registry's runtime notes")
@@ -119,6 +119,11 @@ def _fill(tr: Translation) -> None:
         ss[_slot_key(tr, slot.name)] = tensor_text(tensors[slot.name])
 
 
+def _role(slot) -> str:
+    """What a tensor box is for: the tensor written into, or the parameter it binds ("index", "indices 0" ...)."""
+    return "the tensor written into" if slot.role == "data" else slot.param.replace("_", " ")
+
+
 def _parsed(tr: Translation) -> dict | None:
     ss = st.session_state
     tensors, problems = {}, []
@@ -129,7 +134,7 @@ def _parsed(tr: Translation) -> dict | None:
         try:
             tensors[slot.name] = sc.parse_tensor(text, max_elements=cache.MAX_TEXT_ELEMENTS, name=slot.param)
         except sc.ScatterError as exc:
-            problems.append(error_text(exc, slot.param))
+            problems.append(error_text(exc, f"{slot.text[:60]} ({_role(slot)})"))
     for p in problems:
         st.error(p, icon="🛑")
     return None if problems else tensors
@@ -175,19 +180,21 @@ def tensors_section(tr: Translation) -> None:
     slots = tensor_slots(tr)
     cols = st.columns(min(len(slots), 3) or 1)
     for n, slot in enumerate(slots):
-        cols[n % len(cols)].text_area(f"{slot.param}: {md(slot.text[:60])}", key=_slot_key(tr, slot.name), height=110)
+        cols[n % len(cols)].text_area(f"{md(slot.text[:60])} · {_role(slot)}", key=_slot_key(tr, slot.name),
+                                      height=110)
     tensors = _parsed(tr)
     if tensors is None:
         return
     try:
         cc = case_for(tr, tensors)
         output = cc.output()
-    except sc.ScatterError as exc:
+    except sc.ScatterError as exc:  # the framework may still take them (JAX drops out-of-range indices)
+        cc = None
         st.error(error_text(exc), icon="🛑")
-        return
-    st.markdown(f"**The translation's result** ({md(cc.case.spec.name)}, computed by Scatter Explorer's core)")
-    st.code(tensor_text(output), language=None)
-    _links(tr, cc)
+    if cc is not None:
+        st.markdown(f"**The translation's result** ({md(cc.case.spec.name)}, computed by Scatter Explorer's core)")
+        st.code(tensor_text(output), language=None)
+        _links(tr, cc)
     for framework in runs_in(tr):
         if installed(framework):
             st.button(f"Run the call in {framework} and compare", key=k(f"run:{framework}"), on_click=_run,
@@ -205,10 +212,14 @@ def tensors_section(tr: Translation) -> None:
         elif result.verdict == "other-winner":
             st.info(f"{md(result.framework)} let another duplicate write win (the caveats say its winner is "
                     "unspecified); every other cell is equal.", icon="ℹ️")
+        elif result.verdict.startswith("the translation refuses"):
+            st.warning(f"{md(result.framework)} runs the call, but {md(result.verdict)}: see the caveats.", icon="⚠️")
         else:
             st.error(f"{md(result.framework)} differs from the translation: {md(result.verdict)}", icon="🛑")
         if result.ok:
             st.code(tensor_text(np.asarray(result.output)), language=None)
+    if cc is None:
+        return
     try:
         code = equivalence_pytest(tr, tensors)
     except sc.ScatterError as exc:

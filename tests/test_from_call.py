@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import builtins
+import sys
 from collections import Counter
 
 import numpy as np
@@ -321,3 +322,72 @@ def test_every_framework_map_record_with_a_call_reads_back_as_its_configuration(
                     assert not config.use_init_val
     executable = {e.id for e in fm.ENTRIES if e.executable}
     assert len(linked) >= len(executable) - 5, executable - linked  # a few compositions have no single call
+
+
+def test_index_add_with_alpha_is_a_mul_then_the_scatter_and_its_case_adds_alpha_times_source():
+    tr = fm.from_call("x.index_add_(1, idx, src, alpha=2)")
+    assert tr.exact is False and tr.onnx == [] and tr.openvino == []
+    assert "Mul(source, alpha), then ScatterElements-18(axis=1, reduction='add')" in tr.composition
+    data = np.arange(6, dtype=np.float32).reshape(2, 3)
+    idx, src = np.array([2, 2, 1, 0]), np.arange(8, dtype=np.float32).reshape(2, 4)
+    want = data.copy()
+    for j, i in enumerate(idx):  # index_add's definition, written out
+        want[:, i] += 2 * src[:, j]
+    cc = case_for(tr, {"data": data, "index": idx, "source": src})
+    assert cc.case.spec.name == "ScatterElements-18" and cc.case.attrs["reduction"] == "add"
+    np.testing.assert_array_equal(cc.output(), want)
+
+
+# ------------------------------------------------------------------------------ guarded run and the exported test
+def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
+    from framework_map.from_call_run import installed, run_guarded
+
+    tr = fm.from_call("np.put(a, ind, v)")
+    tensors = {"data": np.zeros(4, np.int32), "ind": np.array([0, -1, 0]), "v": np.array([5, 6, 7], np.int32)}
+    out = run_guarded(tr, tensors)
+    assert out.ok and out.verdict == "exact" and out.output.tolist() == [7, 0, 0, 6]
+    assert out.version.startswith("numpy ")
+    bad = run_guarded(tr, {**tensors, "ind": np.array([0, 4])})  # out of range: NumPy's own IndexError comes back
+    assert not bad.ok and bad.error.startswith("IndexError")
+    require_framework("JAX")
+    jax = fm.from_call("x.at[idx].set(v)")  # JAX drops an out-of-range write that the translation refuses
+    out = run_guarded(jax, {"data": np.zeros(3, np.int32), "index": np.array([1, 5]), "values": np.array([7, 8],
+                                                                                                        np.int32)})
+    assert out.ok and out.output.tolist() == [0, 7, 0]
+    assert out.verdict.startswith("the translation refuses: ") and "out of range" in out.verdict
+    if not installed("PyTorch"):
+        torch = run_guarded(fm.from_call("x.scatter_add(0, idx, src)"), {})
+        assert not torch.ok and torch.error == "PyTorch is not installed here"
+
+
+@pytest.mark.parametrize("text,dtype", [("x.at[idx].set(v)", "int32"), ("np.add.at(a, (i, j), b)", "float32"),
+                                        ("np.put(a, ind, v, mode='clip')", "int32"), ("x[idx] += v", "int32")])
+def test_the_exported_pytest_runs_the_call_against_the_onnx_model(text, dtype, tmp_path):
+    import subprocess
+
+    from framework_map.from_call_run import equivalence_pytest
+    from tests.conftest import require_or_skip
+
+    require_or_skip("onnxruntime")
+    tr = fm.from_call(text)
+    if tr.framework == "JAX":
+        require_framework("JAX")
+    tensors = example_tensors(tr, np.random.default_rng(7), dtype)
+    if tr.framework == "PyTorch":
+        require_framework("PyTorch")
+    code = equivalence_pytest(tr, tensors)
+    assert text not in code  # generated from numbers and fixed names
+    path = tmp_path / "test_exported.py"
+    path.write_text(code)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                          env={"PATH": "/usr/bin:/bin", "JAX_PLATFORMS": "cpu"})
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def test_the_export_refuses_a_call_with_no_onnx_operator():
+    from framework_map.from_call_run import equivalence_pytest
+
+    tr = fm.from_call("x.at[1:3].set(v)")
+    with pytest.raises(sc.ScatterError, match="SliceScatter-15 \\(OpenVINO\\)"):
+        equivalence_pytest(tr, example_tensors(tr, np.random.default_rng(0)))

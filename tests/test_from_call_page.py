@@ -92,7 +92,7 @@ def test_example_tensors_give_the_result_links_and_a_pytest_export():
 def test_a_typed_tensor_with_an_error_names_it_and_keeps_the_text():
     at = open_from_code(call="np.add.at(a, idx, b)")
     boxes = [t for t in at.text_area if t.label != "Your call"]
-    assert [b.label.split(":")[0] for b in boxes] == ["a", "index", "b"]
+    assert [b.label for b in boxes] == ["a · the tensor written into", "idx · index", "b · b"]
     boxes[0].set_value("[1, 2, 3]")
     boxes[1].set_value("[0, 0, -1]")
     boxes[2].set_value("[1, 2, oops]").run()
