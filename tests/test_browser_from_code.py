@@ -19,17 +19,16 @@ def settle(pg, timeout: float = 60_000):
 
 
 def test_paste_a_call_see_the_answer_and_open_the_case_in_the_explorer(server, browser):
+    errors: list[str] = []
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
-    errors = []
-    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
     pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    pg.goto(server.url)
-    pg.get_by_text("Every worked example").first.wait_for(timeout=60_000)
-    pg.locator("[data-testid=stSidebarNav] a", has_text="From your code").click()
+    pg.on("console", lambda m: m.type == "error" and errors.append(f"{m.type}: {m.text}"))
+    pg.goto(f"{server.url}/from-code")
     box = pg.locator("textarea[aria-label='Your call']")
     box.wait_for(timeout=60_000)
     settle(pg)
+    assert pg.locator("[data-testid=stSidebarNav] a", has_text="From your code").count() == 1  # in the Tools list
     box.fill(CALL)
     box.press("Control+Enter")
     pg.get_by_text("ScatterElementsUpdate-12(axis=1, reduction='max', use_init_val=False)").first.wait_for(

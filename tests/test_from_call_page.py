@@ -10,18 +10,12 @@ from streamlit.testing.v1 import AppTest
 
 import framework_map as fm
 from framework_map.from_call import call_for
-from tests.apptest_helpers import app_on
+from tests.apptest_helpers import app_on, open_page
 from tests.conftest import require_framework
 
-PAGE = "app_pages/from_code.py"
-
-
-def open_from_code(timeout: float = 120, **params) -> AppTest:
-    at = app_on(PAGE, timeout)
-    at.query_params.update({k: str(v) for k, v in params.items()})
-    at.run()
-    assert not at.exception, at.exception
-    assert not [e.value for e in at.error if "went wrong" in e.value]
+def open_from_code(**params) -> AppTest:
+    at = open_page("from-code", **params)
+    assert not at.exception and not [e.value for e in at.error if "went wrong" in e.value], at.exception
     return at
 
 
@@ -119,8 +113,6 @@ def test_every_framework_map_entry_with_a_call_links_to_the_view():
 
 def test_the_check_page_link_carries_the_case_and_its_attributes():
     from urllib.parse import parse_qsl
-
-    from tests.apptest_helpers import open_page
 
     at = open_from_code(call='x.scatter_reduce(0, idx, src, reduce="amax", include_self=False)')
     at.text_input(key="fromcode:shape").set_value("2, 3")
