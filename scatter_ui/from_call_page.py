@@ -16,8 +16,8 @@ import streamlit as st
 
 import framework_map as fm
 import scatter_core as sc
-from framework_map.from_call import (CallCase, Translation, case_for, example_tensors, runs_in, supported_text,
-                                     tensor_slots)
+from framework_map.from_call import (MAX_CALL_TEXT, CallCase, Translation, case_for, example_tensors, runs_in,
+                                     supported_text, tensor_slots)
 from framework_map.from_call_run import equivalence_pytest, installed, run_guarded
 
 from . import attribute_inputs, cache, session
@@ -229,17 +229,40 @@ def tensors_section(tr: Translation) -> None:
                            file_name="test_from_your_code.py", mime="text/x-python", key=k("pytest"))
 
 
+def _seed_from_url() -> None:
+    """A link's ?call= fills the box when it is new to this session (a framework map link, a shared URL)."""
+    ss = st.session_state
+    given = st.query_params.get(CALL)
+    if given is not None and given != ss.get(k("seen_url")):
+        ss[k("seen_url")] = given
+        ss[CALL] = given
+
+
+def _write_url(text: str) -> None:
+    """The call into the URL, so a copied address reopens it; a text over the size limit stays out of it."""
+    ss = st.session_state
+    wanted = text if text.strip() and len(text) <= MAX_CALL_TEXT else None
+    if st.query_params.get(CALL) != wanted:
+        if wanted is None:
+            st.query_params.pop(CALL, None)
+        else:
+            st.query_params[CALL] = wanted
+    ss[k("seen_url")] = wanted
+
+
 def render_page() -> None:
     st.title("From your code")
     st.caption("Paste one scatter call from your model (PyTorch, TensorFlow, JAX or NumPy): see the ONNX and "
                "OpenVINO operator it becomes, with its attributes and versions, whether that is exact, and where "
                "it differs. The text is read, never run.")
-    st.text_area("Your call", key=CALL, bind="query-params", height=80,
+    _seed_from_url()
+    st.text_area("Your call", key=CALL, height=80,
                  placeholder='x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)',
                  help="One call or one assignment such as x[idx] += v. " + supported_text())
     st.selectbox("Or start from an example", EXAMPLES, index=None, key=k("example"), on_change=_use_example,
                  placeholder="Choose an example call")
     text = st.session_state.get(CALL) or ""
+    _write_url(text)
     if not text.strip():
         st.info("Supported: " + md(supported_text()), icon="ℹ️")
         return

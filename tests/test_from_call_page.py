@@ -39,6 +39,7 @@ def test_pasting_a_call_shows_its_operators_composition_and_caveats():
     assert not at.exception
     text = all_text(at)
     assert "PyTorch: torch.Tensor.scatter_reduce" in text
+    assert at.query_params["call"] == 'x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)'
     codes = [c.value for c in at.code]
     assert "ScatterElementsUpdate-12(axis=1, reduction='max', use_init_val=False)" in codes
     assert "include_self=False (use_init_val = false) has no ONNX attribute" in text
@@ -128,3 +129,13 @@ def test_the_check_page_link_carries_the_case_and_its_attributes():
     assert boxes["updates"] == params["updates"] and boxes["expected output"] == ""
     assert page.session_state["check:use_init_val"] is False and page.session_state["check:reduction"] == "max"
     assert page.session_state["check:op"] == "ScatterElementsUpdate-12"
+
+
+def test_a_megabyte_pasted_gets_the_size_message_and_stays_out_of_the_url():
+    at = open_from_code(call="x.scatter_add(0, i, s)")
+    assert at.query_params["call"] == "x.scatter_add(0, i, s)"
+    call_box(at).set_value("x" * 1_000_000).run()
+    assert not at.exception
+    assert any("1,000,000 characters; paste one call of at most 2,000" in e.value for e in at.error)
+    assert len(call_box(at).value) == 1_000_000  # kept as pasted
+    assert "call" not in at.query_params
