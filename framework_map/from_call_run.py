@@ -27,8 +27,8 @@ import numpy as np
 
 import scatter_core as sc
 
-from .from_call import (MODULE_OF, Translation, agrees, case_for, framework_code, framework_inputs, from_call,
-                        run_framework, runs_in)
+from .from_call import Translation, from_call
+from .from_call_case import MODULE_OF, agrees, case_for, framework_code, framework_inputs, run_framework, runs_in
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 MAX_STDERR = 1200

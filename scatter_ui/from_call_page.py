@@ -16,8 +16,8 @@ import streamlit as st
 
 import framework_map as fm
 import scatter_core as sc
-from framework_map.from_call import (MAX_CALL_TEXT, CallCase, Translation, case_for, example_tensors, runs_in,
-                                     supported_text, tensor_slots)
+from framework_map.from_call import MAX_CALL_TEXT, Translation, supported_text
+from framework_map.from_call_case import CallCase, case_for, example_tensors, runs_in, tensor_slots
 from framework_map.from_call_run import equivalence_pytest, installed, run_guarded
 
 from . import attribute_inputs, cache, session

@@ -18,8 +18,8 @@ import pytest
 
 import framework_map as fm
 import scatter_core as sc
-from framework_map.from_call import (CALLS, MAX_CALL_TEXT, agrees, case_for, example_tensors, framework_code,
-                                     run_framework, runs_in)
+from framework_map.from_call import CALLS, MAX_CALL_TEXT
+from framework_map.from_call_case import agrees, case_for, example_tensors, framework_code, run_framework, runs_in
 from tests.conftest import require_framework
 
 TORCH_REDUCES = ("sum", "prod", "mean", "amax", "amin")
