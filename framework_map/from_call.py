@@ -59,6 +59,8 @@ class Call:
     positional_only: bool = False
     entry: str | None = None  # the framework map record it is (records.py), if any
     aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # "value" -> "src"
+    # the record a reduction argument makes the call (scatter(..., reduce="add") is scatter_add's)
+    entry_by_reduction: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def signature(self) -> str:
@@ -85,7 +87,8 @@ AUGMENTED = {ast.Add: "sum", ast.Sub: "sub", ast.Mult: "prod"}
 
 CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
     _c("torch.scatter", "PyTorch", ("input", "dim", "index", "src"), ("reduce",), {"reduce": None},
-       entry="torch.scatter", aliases=MappingProxyType({"value": "src"})),
+       entry="torch.scatter", aliases=MappingProxyType({"value": "src"}),
+       entry_by_reduction=MappingProxyType({"sum": "torch.scatter_add", "prod": "torch.scatter_reduce"})),
     _c("torch.scatter_add", "PyTorch", ("input", "dim", "index", "src"), entry="torch.scatter_add"),
     _c("torch.scatter_reduce", "PyTorch", ("input", "dim", "index", "src", "reduce"), ("include_self",),
        {"include_self": True}, entry="torch.scatter_reduce"),
@@ -729,7 +732,7 @@ def from_call(text: str) -> Translation:
     if reading.form == "slice" and reading.canonical != "none":  # x.at[1:3].add(v): no slice writer reduces
         reading = replace(reading, gather_first=True)
     framework = call.framework
-    entry_id = call.entry
+    entry_id = call.entry_by_reduction.get(reading.canonical, call.entry)
     negative = _framework_negatives(call)
     onnx, onnx_old = ([], None) if reading.gather_first else _pick(reading, ONNX, negative)
     ov, ov_old = ([], None) if reading.gather_first else _pick(reading, OPENVINO, negative)

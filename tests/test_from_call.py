@@ -391,3 +391,12 @@ def test_the_export_refuses_a_call_with_no_onnx_operator():
     tr = fm.from_call("x.at[1:3].set(v)")
     with pytest.raises(sc.ScatterError, match="SliceScatter-15 \\(OpenVINO\\)"):
         equivalence_pytest(tr, example_tensors(tr, np.random.default_rng(0)))
+
+
+def test_scatter_with_a_reduce_argument_takes_the_caveats_of_the_reducing_record():
+    add = fm.from_call("x.scatter(0, idx, src, reduce='add')")
+    assert add.entry == "torch.scatter_add" and add.onnx == [("ScatterElements-18", {"axis": 0, "reduction": "add"})]
+    assert not any(fm.BY_ID["torch.scatter"].divergences["duplicates"] in c for c in add.caveats)
+    plain = fm.from_call("x.scatter(0, idx, src)")
+    assert plain.entry == "torch.scatter"
+    assert any(fm.BY_ID["torch.scatter"].divergences["duplicates"] in c for c in plain.caveats)

@@ -139,3 +139,13 @@ def test_a_megabyte_pasted_gets_the_size_message_and_stays_out_of_the_url():
     assert any("1,000,000 characters; paste one call of at most 2,000" in e.value for e in at.error)
     assert len(call_box(at).value) == 1_000_000  # kept as pasted
     assert "call" not in at.query_params
+
+
+def test_choosing_an_example_fills_the_box_and_answers_it():
+    at = open_from_code()
+    assert "Supported: PyTorch" in all_text(at)  # an empty box lists what is read
+    at.selectbox(key="fromcode:example").select("x[idx] += v").run()
+    assert call_box(at).value == "x[idx] += v"
+    text = all_text(at)
+    assert "No single operator is exact" in text and "GatherND" in text
+    assert at.query_params["call"] == "x[idx] += v"
