@@ -94,11 +94,14 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
        {"include_self": True}, entry="torch.scatter_reduce"),
     _c("torch.index_put", "PyTorch", ("input", "indices", "values", "accumulate"), (), {"accumulate": False},
        entry="torch.index_put"),
-    _c("torch.index_add", "PyTorch", ("input", "dim", "index", "source"), ("alpha",), {"alpha": 1}),
+    # index_add / index_fill have no record of their own: index_copy's (the same 1-D index along dim) says how
+    # PyTorch treats their indices; its duplicates sentence is left out where the reduction differs
+    _c("torch.index_add", "PyTorch", ("input", "dim", "index", "source"), ("alpha",), {"alpha": 1},
+       entry="torch.index_copy"),
     _c("torch.index_copy", "PyTorch", ("input", "dim", "index", "source"), entry="torch.index_copy"),
     _c("torch.index_reduce", "PyTorch", ("input", "dim", "index", "source", "reduce"), ("include_self",),
        {"include_self": True}, entry="torch.index_reduce"),
-    _c("torch.index_fill", "PyTorch", ("input", "dim", "index", "value")),
+    _c("torch.index_fill", "PyTorch", ("input", "dim", "index", "value"), entry="torch.index_copy"),
     _c("torch.masked_scatter", "PyTorch", ("input", "mask", "source")),
     _c("torch.slice_scatter", "PyTorch", ("input", "src", "dim", "start", "end", "step"), (),
        {"dim": 0, "start": None, "end": None, "step": 1}, entry="torch.slice_scatter"),
@@ -701,7 +704,8 @@ def _topic_sentences(entry_id: str | None, framework: str, skip: set) -> list[st
 # the framework map record an indexing call is, when its function has none of its own
 ENTRY_BY_FORM = {("JAX", "nd"): "jax.at.nd", ("JAX", "axis"): "jax.at.nd", ("JAX", "mask"): "jax.at.nd",
                  ("JAX", "slice"): "jax.at.slice", ("PyTorch", "slice"): "torch.slice_scatter",
-                 ("PyTorch", "axis"): "torch.index_put", ("PyTorch", "mask"): "torch.index_put"}
+                 ("PyTorch", "axis"): "torch.index_put", ("PyTorch", "mask"): "torch.index_put",
+                 ("PyTorch", "read-write"): "torch.index_put"}
 RUNTIME_TOPICS = {"none": ("duplicates", "duplicates-parallel"), "mean": ("integer-mean", "integer-mean-int16")}
 ALWAYS_TOPICS = ("negative-index", "index-range")
 
@@ -736,8 +740,9 @@ def from_call(text: str) -> Translation:
     negative = _framework_negatives(call)
     onnx, onnx_old = ([], None) if reading.gather_first else _pick(reading, ONNX, negative)
     ov, ov_old = ([], None) if reading.gather_first else _pick(reading, OPENVINO, negative)
-    if entry_id is None and not reading.gather_first:
-        entry_id = ENTRY_BY_FORM.get((framework, reading.form))
+    if entry_id is None and (framework != "PyTorch" or kind == "assign"):  # indexing: the form says the record
+        entry_id = ENTRY_BY_FORM.get((framework, "read-write" if reading.gather_first and reading.form != "slice"
+                                      else reading.form))
     if reading.form == "mask" and reading.canonical != "none":
         raise _err("a boolean mask is read with plain assignment or masked_scatter only", argument="mask",
                    rule="index")
@@ -748,8 +753,13 @@ def from_call(text: str) -> Translation:
     skip = {"integer mean"} if reading.canonical != "mean" else set()
     if reading.canonical == "none" or reading.gather_first:
         skip.add("initial value")
+    if reading.gather_first or reading.form == "mask" or (
+            entry_id is not None and reading.canonical not in BY_ID[entry_id].reductions):
+        skip.add("duplicates")  # read-combine-write (TORCH_AUGMENTED_DUPLICATES), a mask, or another reduction's
+    core = onnx + ov or ([] if reading.alpha is not None else [fallback_operator(reading)])
+    core_reduction = "none" if reading.gather_first or reading.form == "mask" else reading.canonical
     caveats = caveats + _call_caveats(call, bound, reading, framework, slots) + _topic_sentences(
-        entry_id, framework, skip) + _runtime_sentences(onnx + ov, reading.canonical)
+        entry_id, framework, skip) + _runtime_sentences([op for op in core if op], core_reduction)
     if reading.form == "flat":
         caveats.append(NUMPY_PUT_MODES[reading.wrap])
     if negative and not reading.gather_first:
@@ -793,7 +803,7 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
         out += [NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR]
     if call.key == "np.put_along_axis":
         out.append(NUMPY_PUT_ALONG_AXIS)
-    if framework == "JAX":
+    if framework == "JAX" and reading.form != "slice":  # a slice has no indices to drop or clamp
         entry = BY_ID["jax.at.nd"]
         mode = _literal(bound["mode"], "mode", (str,), allow_none=True) if "mode" in bound else None
         if mode in (None, "drop", "fill"):

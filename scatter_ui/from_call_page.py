@@ -65,7 +65,7 @@ def _ops_block(title: str, ops: list, oldest, composition: str | None) -> None:
 
 
 def answer(tr: Translation) -> None:
-    st.subheader(f"{tr.framework}: {tr.function}")
+    st.subheader(md(f"{tr.framework}: {tr.function}"))
     if tr.exact:
         st.success("Exact: one operator computes this call (up to the caveats below).", icon="✅")
     else:
@@ -80,8 +80,8 @@ def answer(tr: Translation) -> None:
     st.markdown("**Where the operator's inputs come from**\n" + "\n".join(f"- {md(line)}" for line in tr.inputs))
     st.markdown("**The call as read** (your tensors under fixed names, as the equivalence test runs it)")
     st.code(tr.call, language="python")
-    st.markdown(f"**Caveats** ({len(tr.caveats)}): from the framework map's record"
-                + (f" {md(tr.entry)}" if tr.entry else "") + " and the registry's runtime notes")
+    source = f"the framework map's record {md(tr.entry)}" if tr.entry else "the framework map's shared sentences"
+    st.markdown(f"**Caveats** ({len(tr.caveats)}): from {source} and the registry's runtime notes")
     if tr.caveats:
         st.markdown("\n".join(f"- {md(c)}" for c in tr.caveats))
     else:
