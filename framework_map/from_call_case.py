@@ -3,7 +3,7 @@
 * ``case_for(tr, tensors)``: the scatter_core case of the translation's operator (the explorer, the check
   page and the exported test use it), with how its output maps back to the call's (``CallCase``);
 * ``framework_code(tr)``: the call in its framework with fixed variable names (generated, never the user's
-  text); ``run_framework`` runs it in this process (tests; the app runs it guarded: from_call_run.py);
+  text); ``framework_script`` wraps it for a child process (from_call_run.py runs it guarded);
 * ``agrees(call_case, output, canonical)``: the framework's output against the translation's;
 * ``example_tensors(tr, rng)``: valid tensors for the call's slots, drawn to repeat indices (and to make them
   negative where the framework takes that), for random differential cases and the page's "fill" button.
@@ -269,13 +269,28 @@ def framework_code(tr: Translation, framework: str | None = None) -> str:
                                  "out = np.asarray(out)") if x) + "\n"
 
 
-def run_framework(tr: Translation, tensors: Mapping[str, np.ndarray], framework: str | None = None) -> np.ndarray:
-    """Run the call in its framework in THIS process (tests; the app runs it guarded in a child process).
-
-    Executes only :func:`framework_code`'s generated text, never the user's."""
-    namespace: dict = dict(framework_inputs(tr, tensors))
-    exec(compile(framework_code(tr, framework), "<framework_map.from_call>", "exec"), namespace)  # noqa: S102
-    return namespace["out"]
+def framework_script(tr: Translation, framework: str | None = None) -> str:
+    """A script running the call in a child process: it reads ``inputs.npz`` (no pickles) in its working directory,
+    runs :func:`framework_code` and writes ``output.npz`` and ``result.json`` (ok, error, version)."""
+    fw = framework or tr.framework
+    body = "\n".join("    " + line for line in framework_code(tr, framework).strip().splitlines())
+    return (
+        "import json\n"
+        "from importlib.metadata import version\n\n"
+        "import numpy as np\n\n"
+        "with np.load(\"inputs.npz\", allow_pickle=False) as npz:\n"
+        "    globals().update({name: npz[name] for name in npz.files})\n"
+        f"answer = {{\"ok\": False, \"error\": None, \"version\": None}}\n"
+        "try:\n"
+        f"    answer[\"version\"] = \"{MODULE_OF[fw]} \" + version({MODULE_OF[fw]!r})\n"
+        f"{body}\n"
+        "    np.savez(\"output.npz\", output=np.asarray(out))\n"
+        "    answer[\"ok\"] = True\n"
+        "except Exception as exc:  # the framework's own error is the answer\n"
+        "    answer[\"error\"] = f\"{type(exc).__name__}: {str(exc).strip()[:600]}\"\n"
+        "with open(\"result.json\", \"w\", encoding=\"utf-8\") as f:\n"
+        "    json.dump(answer, f)\n"
+    )
 
 
 def agrees(cc: CallCase, got: np.ndarray, canonical: str) -> str:

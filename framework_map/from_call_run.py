@@ -1,11 +1,10 @@
 """A translated call on tensors: run in its framework in a guarded child process, and exported as a pytest.
 
 * ``installed(framework)``: whether the framework's module can be imported here (nothing is imported).
-* ``run_guarded(tr, tensors, framework=None, timeout=120)``: the framework's own call in a child Python
-  (``python -m framework_map.from_call_run DIR``), like runtime_check's guarded runs: the tensors travel as an
-  ``.npz`` read back with ``allow_pickle=False``, the call as the user's text, which the child parses again
-  with :func:`from_call` (never evaluated) and runs as :func:`framework_code`'s generated code. A crash, a hang
-  or an import failure comes back as ``Outcome(ok=False)`` with a message.
+* ``run_guarded(tr, tensors, framework=None, timeout=120)``: the framework's own call in a child Python, like
+  runtime_check's guarded runs: the tensors travel as an ``.npz`` read back with ``allow_pickle=False``, the
+  call as :func:`framework_script`'s generated script (fixed names and literals we read, never the user's
+  text). A crash, a hang or the framework's own error comes back as ``Outcome(ok=False)`` with a message.
 * ``equivalence_pytest(tr, tensors)``: a pytest module comparing the framework's call with the ONNX model
   of its translation on onnxruntime (scatter_export's model builder and array literals).
 """
@@ -27,10 +26,9 @@ import numpy as np
 
 import scatter_core as sc
 
-from .from_call import Translation, from_call
-from .from_call_case import MODULE_OF, agrees, case_for, framework_code, framework_inputs, run_framework, runs_in
+from .from_call import Translation
+from .from_call_case import MODULE_OF, agrees, case_for, framework_code, framework_inputs, framework_script, runs_in
 
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 MAX_STDERR = 1200
 
 
@@ -46,14 +44,6 @@ class Outcome:
     error: str | None = None
     verdict: str | None = None  # agrees(): "exact", "other-winner", what differs, or "the translation refuses: ..."
     version: str | None = None
-
-
-def _version(framework: str) -> str | None:
-    try:
-        from importlib.metadata import version
-        return f"{MODULE_OF[framework]} {version(MODULE_OF[framework])}"
-    except Exception:  # noqa: BLE001 - a version we cannot read is left out
-        return None
 
 
 def run_guarded(tr: Translation, tensors, framework: str | None = None, timeout: float = 120) -> Outcome:
@@ -73,14 +63,12 @@ def run_guarded(tr: Translation, tensors, framework: str | None = None, timeout:
         if any(a.dtype == object for a in arrays.values()):
             return Outcome(fw, False, error="object arrays are not handed to the worker")
         np.savez(directory / "inputs.npz", **arrays)
-        (directory / "request.json").write_text(json.dumps({"text": tr.text, "framework": fw}), encoding="utf-8")
+        (directory / "run_call.py").write_text(framework_script(tr, fw), encoding="utf-8")
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p)
         env.setdefault("JAX_PLATFORMS", "cpu")
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-        proc = subprocess.Popen([sys.executable, "-m", "framework_map.from_call_run", str(directory)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=tmp,
-                                env=env)
+        proc = subprocess.Popen([sys.executable, "run_call.py"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, cwd=tmp, env=env)
         try:
             _, stderr = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -105,29 +93,6 @@ def run_guarded(tr: Translation, tensors, framework: str | None = None, timeout:
             output = npz["output"]
     verdict = agrees(cc, output, tr.reading.canonical) if cc is not None else f"the translation refuses: {refused}"
     return Outcome(fw, True, output, verdict=verdict, version=result.get("version"))
-
-
-def main(argv: list[str]) -> int:
-    """The child: parse the call again (never evaluated), run the generated code, write the answer."""
-    if len(argv) != 1:
-        print("usage: python -m framework_map.from_call_run DIR", file=sys.stderr)
-        return 2
-    directory = Path(argv[0])
-    request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
-    with np.load(directory / "inputs.npz", allow_pickle=False) as npz:
-        tensors = {k: npz[k] for k in npz.files}
-    answer: dict = {"ok": False, "error": None, "version": _version(request["framework"])}
-    try:
-        tr = from_call(request["text"])
-        out = run_framework(tr, tensors, request["framework"])
-        np.savez(directory / "output.npz", output=np.asarray(out))
-        answer["ok"] = True
-    except Exception as exc:  # noqa: BLE001 - the framework's own error is the answer
-        answer["error"] = f"{type(exc).__name__}: {str(exc).strip()[:600]}"
-    tmp = directory / "result.json.tmp"
-    tmp.write_text(json.dumps(answer), encoding="utf-8")
-    tmp.replace(directory / "result.json")
-    return 0
 
 
 # ----------------------------------------------------------------------------- the exported test
@@ -204,6 +169,3 @@ def equivalence_pytest(tr: Translation, tensors) -> str:
     ]
     return "\n".join(lines)
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -19,8 +19,17 @@ import pytest
 import framework_map as fm
 import scatter_core as sc
 from framework_map.from_call import CALLS, MAX_CALL_TEXT
-from framework_map.from_call_case import agrees, case_for, example_tensors, framework_code, run_framework, runs_in
+from framework_map.from_call_case import (agrees, case_for, example_tensors, framework_code, framework_inputs,
+                                          runs_in)
 from tests.conftest import require_framework
+
+def run_framework(tr, tensors, framework=None) -> np.ndarray:
+    """The call in its framework, in this process (the app runs the same generated code in a child process).
+    Only framework_code's generated text runs: fixed names and the literals from_call read."""
+    namespace = dict(framework_inputs(tr, tensors))
+    exec(compile(framework_code(tr, framework), "<generated>", "exec"), namespace)  # noqa: S102 - generated
+    return namespace["out"]
+
 
 TORCH_REDUCES = ("sum", "prod", "mean", "amax", "amin")
 SHAPES = {
@@ -400,3 +409,17 @@ def test_scatter_with_a_reduce_argument_takes_the_caveats_of_the_reducing_record
     plain = fm.from_call("x.scatter(0, idx, src)")
     assert plain.entry == "torch.scatter"
     assert any(fm.BY_ID["torch.scatter"].divergences["duplicates"] in c for c in plain.caveats)
+
+
+@pytest.mark.parametrize("script,words", [
+    ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n", "NumPy crashed (SIGSEGV)"),
+    ("import time\ntime.sleep(60)\n", "NumPy timed out after 2 s"),
+    ("raise SystemExit(3)\n", "NumPy worker exited with code 3 without an answer"),
+])
+def test_a_crash_a_hang_or_no_answer_from_the_child_is_a_message(script, words, monkeypatch):
+    import framework_map.from_call_run as run
+
+    monkeypatch.setattr(run, "framework_script", lambda *_a: script)
+    tr = fm.from_call("np.put(a, ind, v)")
+    out = run.run_guarded(tr, {"data": np.zeros(3), "ind": np.array([0]), "v": np.array([1.0])}, timeout=2)
+    assert not out.ok and out.error.startswith(words)
