@@ -25,8 +25,8 @@ from typing import Mapping
 import scatter_core as sc
 
 from .maps import Config, configurations
-from .records import (BY_ID, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS,
-                      NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES)
+from .records import (BY_ID, JAX_CLIP, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
+                      NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES)
 
 MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
@@ -809,17 +809,14 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
         if mode in (None, "drop", "fill"):
             out.append(f"JAX, out-of-range indices: {entry.divergences['out-of-range indices']}.")
         elif mode == "clip":
-            out.append("JAX mode=\"clip\": out-of-range indices are clamped to the nearest edge; ONNX requires an "
-                       "error, so no ONNX or OpenVINO operator clamps for you: add a Clip on the indices first.")
+            out.append(JAX_CLIP)
         else:
-            out.append("JAX mode=\"promise_in_bounds\": an out-of-range index is undefined behaviour in JAX; "
-                       "ONNX requires an error.")
+            out.append(JAX_PROMISE)
         if "unique_indices" in bound and _literal(bound["unique_indices"], "unique_indices", (bool,)):
-            out.append("JAX unique_indices=True promises no duplicates; with duplicates JAX's result is undefined.")
+            out.append(JAX_UNIQUE)
         if "wrap_negative_indices" in bound and not _literal(bound["wrap_negative_indices"],
                                                            "wrap_negative_indices", (bool,)):
-            out.append("JAX wrap_negative_indices=False: negative indices are out of range (handled by mode), "
-                       "where ONNX counts them from the end.")
+            out.append(JAX_NO_WRAP)
     if reading.alpha is not None:
         out.append(f"index_add's alpha={reading.alpha!r} scales source first (a Mul before the scatter): the "
                    "scatter alone is not the whole call.")

@@ -89,6 +89,13 @@ JAX_DUP_NONE = ("JAX leaves the winner undefined under .set with duplicate indic
 JAX_DTYPES = ("64-bit dtypes need jax.config.update('jax_enable_x64', True); without it int64 / float64 "
               "silently become 32-bit")
 NO_MEAN = "n/a: this mapping has no mean"
+JAX_CLIP = ('JAX mode="clip": out-of-range indices are clamped to the nearest edge; ONNX requires an error, so no '
+            "ONNX or OpenVINO operator clamps for you: add a Clip on the indices first.")
+JAX_PROMISE = ('JAX mode="promise_in_bounds": an out-of-range index is undefined behaviour in JAX; ONNX requires an '
+               "error.")
+JAX_UNIQUE = "JAX unique_indices=True promises no duplicates; with duplicates JAX's result is undefined."
+JAX_NO_WRAP = ("JAX wrap_negative_indices=False: negative indices are out of range (handled by mode), where ONNX "
+               "counts them from the end.")
 # NumPy, and PyTorch's augmented index assignment (read by framework_map.from_call; NumPy has no record of its own)
 NUMPY_INDEXING_NEG = ("NumPy, negative indices: allowed, counted from the end, as ONNX does (ScatterUpdate-3 and "
                       "ScatterNDUpdate-3 forbid them).")

@@ -213,7 +213,8 @@ def tensors_section(tr: Translation) -> None:
             st.info(f"{md(result.framework)} let another duplicate write win (the caveats say its winner is "
                     "unspecified); every other cell is equal.", icon="ℹ️")
         elif result.verdict.startswith("the translation refuses"):
-            st.warning(f"{md(result.framework)} runs the call, but {md(result.verdict)}: see the caveats.", icon="⚠️")
+            st.warning(f"{md(result.framework)} runs the call, but {md(result.verdict)}: see the caveats.",
+                       icon="⚠️")
         else:
             st.error(f"{md(result.framework)} differs from the translation: {md(result.verdict)}", icon="🛑")
         if result.ok:

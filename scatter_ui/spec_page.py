@@ -326,7 +326,8 @@ def framework_entry(entry, config) -> None:
         call = call_for(entry, config)
         if call is not None:  # the reverse view: this record's call, read by framework_map.from_call
             st.page_link(FROM_CODE_PAGE, icon="↩️", label="Open this call in From your code",
-                         help="Its ONNX / OpenVINO operator, caveats and an equivalence test", query_params={CALL: call})
+                         help="Its ONNX / OpenVINO operator, caveats and an equivalence test",
+                         query_params={CALL: call})
         else:
             st.caption("From your code reads PyTorch, TensorFlow, JAX and NumPy calls; this record is "
                        + ("WebNN." if entry.framework == "WebNN" else "a composition with no single call at its core."))
