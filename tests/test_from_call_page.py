@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 import framework_map as fm
+import scatter_core as sc
 from framework_map.from_call import call_for
 from tests.apptest_helpers import app_on, open_page
 from tests.conftest import require_framework
@@ -149,3 +151,23 @@ def test_choosing_an_example_fills_the_box_and_answers_it():
     text = all_text(at)
     assert "No single operator is exact" in text and "GatherND" in text
     assert at.query_params["call"] == "x[idx] += v"
+
+
+@pytest.mark.parametrize("call", ["x.at[::-2, 1].set(v)", "np.put(a, ind, v, mode='wrap')", "x.index_copy(1, idx, src)",
+                                  "x[x > 0] = 0", "x[idx] += v"])
+def test_the_explorer_link_of_every_form_opens_the_case_without_a_notice(call):
+    from urllib.parse import parse_qsl
+
+    at = open_from_code(call=call)
+    at.text_input(key="fromcode:shape").set_value("3, 4")
+    next(b for b in at.button if b.label == "Fill with example values").click().run()
+    links = " ".join(m.value for m in at.markdown)
+    href, slug = re.search(r"\]\(([^)]*/([\w-]+)\?[^)]*)\) ·", links).groups()
+    params = dict(parse_qsl(href.split("?", 1)[1]))
+    explorer = open_page(slug, **params)
+    assert not explorer.exception
+    family = sc.family_by_slug(slug).name  # the explorer's session keys carry the family's name
+    assert explorer.session_state[f"{family}:op"] == params["op"]
+    assert explorer.session_state[f"{family}:text_data"] == params["data"]
+    assert not [w.value for w in explorer.warning if "could not use" in w.value]
+    assert not explorer.error
