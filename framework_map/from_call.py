@@ -889,6 +889,8 @@ def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
                        ("; data flattened to 1-D and the output reshaped back" if reading.form == "flat" else ""))
         else:
             out.append(f"indices: stack of ({', '.join(parts)}) broadcast together, on a new last axis")
+    elif reading.form == "mask":
+        out.append(f"indices: NonZero({names['mask']}) transposed, one row per True cell (mask broadcast to data)")
     elif reading.form == "axis":
         out.append(f"indices (ScatterUpdate): {names['index']}; (ScatterElements): {names['index']} reshaped and "
                    f"expanded to updates' shape along axis {reading.axis}")
