@@ -38,6 +38,7 @@ PAGES = {
                 url_path="check"),
         st.Page("app_pages/practice.py", title="Practice", icon=":material/school:", url_path="practice"),
         st.Page("app_pages/model.py", title="Your model", icon=":material/account_tree:", url_path="model"),
+        st.Page("app_pages/from_code.py", title="From your code", icon=":material/code:", url_path="from-code"),
     ],
     "Specs": [
         st.Page("app_pages/spec_nd.py", title="ScatterND specs", icon=":material/history_edu:", url_path="spec-nd"),

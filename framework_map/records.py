@@ -69,11 +69,15 @@ TORCH_NEG_ERR = ("an error in PyTorch (index must be in 0..n-1); the function fi
                  "negative values, as the ONNX text does")
 TORCH_OOR = "an error in PyTorch on CPU (RuntimeError / IndexError), like ONNX; on CUDA a device-side assert"
 TORCH_DUP_NONE = ("PyTorch leaves the winner undefined when two indices hit one cell under replacement "
-                  "(the ONNX loop lets the last write win); on CPU we observed the last write winning")
+                  "(the ONNX loop lets the last write win); on CPU we observed the last write winning; on CUDA "
+                  "the order of duplicate writes is nondeterministic")
+TORCH_CUDA_ORDER = ("on CUDA the duplicates are combined in a nondeterministic order (PyTorch's reproducibility "
+                    "notes), so float results may differ in the last bits from run to run")
 TF_NEG = ("an error in TensorFlow's tensor_scatter_nd_*; the function first adds the axis size to negative "
           "values, as the ONNX text does")
 TF_OOR = ("an error on CPU (InvalidArgumentError), like ONNX; on GPU TensorFlow silently ignores "
-          "out-of-range indices")
+          "out-of-range indices (and tf.scatter_nd with float updates was reported to drop a negative index "
+          "silently on CPU too: tensorflow#56567, TF 2.6, not verified here)")
 TF_DUP_NONE = ("TensorFlow documents the order of duplicate updates as unspecified under replacement "
                "(the ONNX loop lets the last write win)")
 TF_DTYPES = "indices must be int32 or int64; bool data works for update but not for add/sub/min/max"
@@ -85,6 +89,34 @@ JAX_DUP_NONE = ("JAX leaves the winner undefined under .set with duplicate indic
 JAX_DTYPES = ("64-bit dtypes need jax.config.update('jax_enable_x64', True); without it int64 / float64 "
               "silently become 32-bit")
 NO_MEAN = "n/a: this mapping has no mean"
+JAX_CLIP = ('JAX mode="clip": out-of-range indices are clamped to the nearest edge; ONNX requires an error, so no '
+            "ONNX or OpenVINO operator clamps for you: add a Clip on the indices first.")
+JAX_PROMISE = ('JAX mode="promise_in_bounds": an out-of-range index is undefined behaviour in JAX; ONNX requires an '
+               "error.")
+JAX_UNIQUE = "JAX unique_indices=True promises no duplicates; with duplicates JAX's result is undefined."
+JAX_NO_WRAP = ("JAX wrap_negative_indices=False: negative indices are out of range (handled by mode), where ONNX "
+               "counts them from the end.")
+# NumPy, and PyTorch's augmented index assignment (read by framework_map.from_call; NumPy has no record of its own)
+NUMPY_INDEXING_NEG = ("NumPy, negative indices: allowed, counted from the end, as ONNX does (ScatterUpdate-3 and "
+                      "ScatterNDUpdate-3 forbid them).")
+NUMPY_INDEXING_OOR = "NumPy, out-of-range indices: an IndexError, like ONNX."
+NUMPY_AT_DUPLICATES = ("NumPy ufunc.at is unbuffered: every duplicate index takes part, in index order, like the "
+                       "ONNX loop with a reduction (a[idx] += b would not: it reads once and writes once).")
+NUMPY_PUT_ALONG_AXIS = ("np.put_along_axis broadcasts indices (and values) against arr on every other axis: a "
+                        "size-1 dimension of indices writes every row, where ScatterElements writes only the rows "
+                        "indices has; expand indices to arr's shape on those axes first (Expand).")
+NUMPY_PUT_MODES = {
+    "raise": "np.put mode='raise': negative indices count from the end of the flattened array, out of range is an "
+             "IndexError, as ONNX does; a shorter v is repeated (np.resize) to one value per index.",
+    "wrap": "np.put mode='wrap': indices are taken modulo the size (a Mod on the indices before the scatter); a "
+            "shorter v is repeated to one value per index.",
+    "clip": "np.put mode='clip': indices are clamped to 0..size-1, so a negative index means 0, NOT the end (a Clip "
+            "on the indices before the scatter); a shorter v is repeated to one value per index.",
+}
+TORCH_AUGMENTED_DUPLICATES = (
+    "x[idx] += v (also -=, *=) reads x[idx] once, combines and writes back (index_put_ without accumulate): with "
+    "duplicate indices the duplicates do NOT accumulate; each combines with the original cell and one write wins "
+    "(PyTorch leaves which one undefined). NumPy's x[idx] += v does the same.")
 WEBNN_NEG = ("unverified here (no WebNN implementation in this sandbox): treat negative indices as unsupported and "
              "add the axis size first, as the ONNX text does")
 WEBNN_OOR = ("unverified here: implementations may clamp out-of-range indices instead of failing; ONNX requires an "
@@ -119,7 +151,8 @@ ENTRIES: tuple[Entry, ...] = (
           "data.scatter_add(axis, indices, updates)",
           _d(duplicates="same: every duplicate is added", initial_value=INIT_ALWAYS, integer_mean=NO_MEAN,
              negative_indices=TORCH_NEG_ERR, out_of_range_indices=TORCH_OOR,
-             dtypes="indices must be int64; float sums with duplicates may differ in the last bit (order)"),
+             dtypes="indices must be int64; float sums with duplicates may differ in the last bit (order); "
+                    + TORCH_CUDA_ORDER),
           "https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_add_.html",
           function="scatter_elements_add", axis_arg=True),
     Entry("torch.scatter_reduce", "PyTorch", "torch.Tensor.scatter_reduce", "elements", "direct",
@@ -130,7 +163,7 @@ ENTRIES: tuple[Entry, ...] = (
                            "(written cells start from the updates alone; untouched cells keep data)",
              integer_mean="floors like the OpenVINO text and reference (the OpenVINO CPU plugin truncates)",
              negative_indices=TORCH_NEG_ERR, out_of_range_indices=TORCH_OOR,
-             dtypes="indices must be int64; max/min are spelled amax/amin; no bool for mean"),
+             dtypes="indices must be int64; max/min are spelled amax/amin; no bool for mean; " + TORCH_CUDA_ORDER),
           "https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_reduce_.html",
           function="scatter_elements_reduce", reduce_arg="reduce", init_arg="include_self", axis_arg=True),
     Entry("torch.index_put", "PyTorch", "torch.Tensor.index_put_", "nd", "direct", _r(none=False, sum=True),

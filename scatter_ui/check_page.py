@@ -113,18 +113,39 @@ def _parse(role: str, text: str) -> np.ndarray:
     return cache.parse_text(role, text)  # parsed once per text, a failure too
 
 
+def _url_attr(attr):
+    """How a link's text becomes the session value of ``attr`` (None: ignored)."""
+    if attr.kind == "bool":
+        return lambda v: {"true": True, "false": False}.get(v.lower())
+    return int if attr.kind == "int" else str
+
+
 class CheckPage:
     names = [s.name for s in sc.OPERATORS_LIST]
 
     # -- state ---------------------------------------------------------------------------------
     def _seed(self) -> None:
         ss = st.session_state
-        session.seed_from_url(PREFIX, {"op": lambda v: v if v in self.names else None, "example": str})
-        if k("op") not in ss:
+        attrs = {attribute_inputs.state_name(a.name): a for s in sc.OPERATORS_LIST for a in s.attributes}
+        fresh = session.seed_from_url(PREFIX, {"op": lambda v: v if v in self.names else None, "example": str,
+                                               "data": str, "indices": str, "updates": str,
+                                               **{n: _url_attr(a) for n, a in attrs.items()}})
+        typed = fresh and st.query_params.get("op") in self.names and "data" in st.query_params
+        if k("op") not in ss or typed:
             ss[k("op")] = session.from_url(PREFIX, "op") or DEFAULT_OP
             wanted = session.from_url(PREFIX, "example")
             ids = [e.id for e in _examples(ss[k("op")])]
-            self._load_example(wanted if wanted in ids else (ids[0] if ids else CUSTOM))
+            self._load_example(CUSTOM if typed else wanted if wanted in ids else (ids[0] if ids else CUSTOM))
+            if typed:  # a case linked from another page (From your code): its tensors and attributes; the
+                for role in INPUTS:  # expected output is the user's to type
+                    ss[k(f"text_{role}")] = session.from_url(PREFIX, role, "")
+                ss[k("text_expected")] = ""
+                for name in attrs:
+                    value = session.from_url(PREFIX, name)
+                    if value is not None:
+                        ss[k(name)] = value
+        for name in session.URL_KEYS:  # values the URL offered that this run did not use
+            session.from_url(PREFIX, name)
         for role in ROLES:  # a grid edit of the previous run becomes the text (before the text widgets exist)
             pending = ss.pop(k(f"pending_{role}"), None)
             if pending is not None:

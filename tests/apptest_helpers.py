@@ -16,7 +16,7 @@ PAGES = {"home": "app_pages/home.py", "nd": "app_pages/nd_family.py",
          "elements": "app_pages/elements_family.py",
          "update": "app_pages/update_family.py", "spec-nd": "app_pages/spec_nd.py",
          "spec-elements": "app_pages/spec_elements.py", "spec-update": "app_pages/spec_update.py",
-         "check": "app_pages/check_expected.py"}
+         "check": "app_pages/check_expected.py", "from-code": "app_pages/from_code.py"}
 # every other family's explorer and spec page, by the family record's slug (app.py lists them the same way)
 PAGES.update({f.slug: f.page for f in FAMILIES.values() if f.slug not in PAGES})
 PAGES.update({f"spec-{f.slug}": f"app_pages/spec_{f.slug}.py" for f in FAMILIES.values()

@@ -1,0 +1,1011 @@
+"""From your framework's call: one PyTorch, TensorFlow, JAX or NumPy scatter call -> its ONNX / OpenVINO operator.
+
+``from_call(text)`` reads ONE call (or an advanced-index assignment) with :mod:`ast` and never evaluates it:
+the callee is matched against :data:`CALLS` (each function's real signature, keyword-only parameters
+included), literal arguments (``dim=1``, ``reduce="amax"``, ``include_self=False``) are read as constants,
+and every tensor argument is kept as the text the user wrote. The answer (:class:`Translation`) names the
+newest ONNX and OpenVINO operator versions that compute the call exactly (and the oldest that can), with
+attributes in scatter_core's spellings, or, where no single operator is exact, the composition and why.
+Its caveats come from the one table of runtime facts: the framework map's record for the call
+(``records.py``: how the framework differs on each of ``TOPICS``) and the registry's ``RuntimeNote`` of each
+target version; nothing is restated here.
+
+With tensors, the same call becomes a :class:`scatter_core.Case` of the target version and runs in its
+framework: from_call_case.py (``case_for``, ``framework_code``) and from_call_run.py (the guarded run, the
+exported test). Generated code never contains user text.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Mapping
+
+import scatter_core as sc
+
+from .maps import Config, configurations
+from .records import (BY_ID, JAX_CLIP, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
+                      NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES)
+
+MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
+MAX_NODES = 300  # syntax tree nodes
+MAX_DEPTH = 24  # nesting of the syntax tree
+MAX_CHAIN = 6  # a.b.c.d.e.f: the longest attribute chain read
+BIG = 2 ** 63 - 1  # an unbounded slice end, as SliceScatter's (Slice-8's) clamping reads it
+
+ONNX, OPENVINO = "ONNX", "OpenVINO"
+# the operator types each reading of a call can become, per target (the registry's records give the versions)
+TARGETS = MappingProxyType({
+    "elements": {ONNX: ("ScatterElements",), OPENVINO: ("ScatterElementsUpdate",)},
+    "nd": {ONNX: ("ScatterND",), OPENVINO: ("ScatterNDUpdate",)},
+    "axis": {ONNX: ("ScatterElements",), OPENVINO: ("ScatterUpdate", "ScatterElementsUpdate")},
+    "slice": {ONNX: (), OPENVINO: ("SliceScatter",)},
+    "mask": {ONNX: (), OPENVINO: ()},
+    "flat": {ONNX: ("ScatterND",), OPENVINO: ("ScatterNDUpdate",)},
+})
+
+
+# ----------------------------------------------------------------------------- the supported calls, as data
+@dataclass(frozen=True)
+class Call:
+    """One supported framework function: its real signature and what it means."""
+
+    key: str  # "torch.scatter_reduce"
+    framework: str
+    params: tuple[str, ...]  # positional-or-keyword, in order (the tensor itself first: "input", "tensor", ...)
+    kwonly: tuple[str, ...] = ()
+    defaults: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    positional_only: bool = False
+    entry: str | None = None  # the framework map record it is (records.py), if any
+    aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # "value" -> "src"
+    # the record a reduction argument makes the call (scatter(..., reduce="add") is scatter_add's)
+    entry_by_reduction: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def signature(self) -> str:
+        text = ", ".join(self.params + (("/",) if self.positional_only else ()))
+        if self.kwonly:
+            text += ", *, " + ", ".join(self.kwonly)
+        return f"{self.key.split('.', 1)[1]}({text})"
+
+
+def _c(key, framework, params, kwonly=(), defaults=None, **kw) -> Call:
+    return Call(key, framework, tuple(params), tuple(kwonly), MappingProxyType(dict(defaults or {})), **kw)
+
+
+TORCH_REDUCE = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "max", "amin": "min"}
+TORCH_INDEX_REDUCE = {"prod": "prod", "mean": "mean", "amax": "max", "amin": "min"}
+TORCH_SCATTER_REDUCE = {"add": "sum", "multiply": "prod"}  # scatter's deprecated keyword-only reduce
+JAX_METHODS = {"set": "none", "add": "sum", "multiply": "prod", "min": "min", "max": "max"}
+JAX_KWONLY = ("indices_are_sorted", "unique_indices", "mode", "out_sharding", "wrap_negative_indices")
+JAX_MODES = (None, "drop", "clip", "promise_in_bounds", "fill")
+NUMPY_UFUNCS = {"add": "sum", "subtract": "sub", "multiply": "prod", "maximum": "max", "minimum": "min"}
+TF_OPS = {"tensor_scatter_nd_update": "none", "tensor_scatter_nd_add": "sum", "tensor_scatter_nd_sub": "sub",
+          "tensor_scatter_nd_max": "max", "tensor_scatter_nd_min": "min"}
+AUGMENTED = {ast.Add: "sum", ast.Sub: "sub", ast.Mult: "prod"}
+
+CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
+    _c("torch.scatter", "PyTorch", ("input", "dim", "index", "src"), ("reduce",), {"reduce": None},
+       entry="torch.scatter", aliases=MappingProxyType({"value": "src"}),
+       entry_by_reduction=MappingProxyType({"sum": "torch.scatter_add", "prod": "torch.scatter_reduce"})),
+    _c("torch.scatter_add", "PyTorch", ("input", "dim", "index", "src"), entry="torch.scatter_add"),
+    _c("torch.scatter_reduce", "PyTorch", ("input", "dim", "index", "src", "reduce"), ("include_self",),
+       {"include_self": True}, entry="torch.scatter_reduce"),
+    _c("torch.index_put", "PyTorch", ("input", "indices", "values", "accumulate"), (), {"accumulate": False},
+       entry="torch.index_put"),
+    # index_add / index_fill have no record of their own: index_copy's (the same 1-D index along dim) says how
+    # PyTorch treats their indices; its duplicates sentence is left out where the reduction differs
+    _c("torch.index_add", "PyTorch", ("input", "dim", "index", "source"), ("alpha",), {"alpha": 1},
+       entry="torch.index_copy"),
+    _c("torch.index_copy", "PyTorch", ("input", "dim", "index", "source"), entry="torch.index_copy"),
+    _c("torch.index_reduce", "PyTorch", ("input", "dim", "index", "source", "reduce"), ("include_self",),
+       {"include_self": True}, entry="torch.index_reduce"),
+    _c("torch.index_fill", "PyTorch", ("input", "dim", "index", "value"), entry="torch.index_copy"),
+    _c("torch.masked_scatter", "PyTorch", ("input", "mask", "source")),
+    _c("torch.slice_scatter", "PyTorch", ("input", "src", "dim", "start", "end", "step"), (),
+       {"dim": 0, "start": None, "end": None, "step": 1}, entry="torch.slice_scatter"),
+    _c("torch.select_scatter", "PyTorch", ("input", "src", "dim", "index")),
+    *(_c(f"tf.{name}", "TensorFlow", ("tensor", "indices", "updates", "name"), (), {"name": None},
+         entry=f"tf.{name}") for name in TF_OPS),
+    _c("tf.scatter_nd", "TensorFlow", ("indices", "updates", "shape", "name"), (), {"name": None},
+       entry="tf.scatter_nd"),
+    *(_c(f"jax.at.{m}", "JAX", ("values",), JAX_KWONLY,
+         {"indices_are_sorted": False, "unique_indices": False, "mode": None, "out_sharding": None,
+          "wrap_negative_indices": True}) for m in JAX_METHODS),
+    *(_c(f"np.{u}.at", "NumPy", ("a", "indices", "b"), (), {"b": None}, positional_only=True)
+      for u in NUMPY_UFUNCS),
+    _c("np.put_along_axis", "NumPy", ("arr", "indices", "values", "axis")),
+    _c("np.put", "NumPy", ("a", "ind", "v", "mode"), (), {"mode": "raise"}),
+)})
+TORCH_NAMES = sorted({k.split(".", 1)[1] for k in CALLS if k.startswith("torch.")})
+TORCH_METHODS = {**{n: n for n in TORCH_NAMES}, **{n + "_": n for n in TORCH_NAMES
+                                                    if n not in ("slice_scatter", "select_scatter")}}
+MODULE_ALIASES = {"torch": "torch", "tf": "tf", "tensorflow": "tf", "np": "np", "numpy": "np", "jnp": "jnp"}
+
+
+def supported_text() -> str:
+    """What from_call reads, in one paragraph (for messages and the page)."""
+    torch = ", ".join(f"{n}" for n in TORCH_NAMES)
+    return (f"PyTorch: x.<name>(...) or torch.<name>(x, ...) for {torch} (in-place _ forms too), and "
+            "x[i, j] = v / x[idx] += v; TensorFlow: " + ", ".join(f"tf.{n}" for n in TF_OPS) + ", tf.scatter_nd; "
+            "JAX: x.at[...]." + "/".join(JAX_METHODS) + "(v); NumPy: " +
+            ", ".join(f"np.{u}.at" for u in NUMPY_UFUNCS) + ", np.put_along_axis, np.put")
+
+
+# ----------------------------------------------------------------------------- the answer
+@dataclass(frozen=True)
+class Slot:
+    """One tensor the call takes: its role in the call, the parameter it binds, and the text the user wrote."""
+
+    name: str  # a fixed variable name for generated code ("data", "index", "indices_0", ...)
+    param: str  # the parameter of the real signature ("input", "index", "values" ...)
+    text: str  # the user's expression, verbatim (shown as text, never read)
+    role: str  # "data", "indices", "updates", "mask", "shape"
+    scalar: object = None  # a literal number given in place of a tensor (updates only)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the call does, independent of any framework: the scatter_core family reading and its parts."""
+
+    form: str  # a key of TARGETS
+    canonical: str  # canonical reduction: none, sum, prod, max, min, mean, sub
+    init: bool = True  # use_init_val: whether the written cell takes part
+    axis: int | None = None
+    parts: tuple = ()  # nd/axis: per leading coordinate ("slot", name) or ("const", int)
+    slices: tuple = ()  # slice: per data axis (start, stop, step, squeeze) or None for a whole axis
+    gather_first: bool = False  # x[idx] op= v: read, combine, write (not an accumulation)
+    alpha: object = None  # index_add's alpha
+    wrap: str | None = None  # np.put's mode
+
+
+@dataclass(frozen=True)
+class Translation:
+    framework: str  # "PyTorch", "TensorFlow", "JAX" or "NumPy"
+    onnx: list  # [(versioned op, attrs)] the newest ONNX version that is exact; empty when none is
+    openvino: list  # the same for OpenVINO
+    exact: bool  # a single operator (listed above) computes the call exactly
+    caveats: list  # sentences, each from the one table of runtime facts
+    composition: str | None  # where no single operator is exact (in ONNX or in OpenVINO): what is, and why
+    function: str = ""  # the recognised function, e.g. "torch.Tensor.scatter_reduce"
+    call: str = ""  # the call as read, in the framework's own spelling with fixed variable names
+    entry: str | None = None  # the framework map record (records.py) the call resolves to
+    oldest: Mapping[str, str] = field(default_factory=dict)  # versioned op -> the oldest version that can
+    slots: tuple[Slot, ...] = ()
+    inputs: tuple[str, ...] = ()  # how the operator's inputs are made from the call's tensors
+    reading: Reading | None = None
+    text: str = ""  # what the user pasted
+    negatives: bool = False  # the framework's call accepts negative indices (counted from the end)
+
+    @property
+    def target(self) -> str | None:
+        """The versioned operator the explorer opens: ONNX's, else OpenVINO's, else the composition's core."""
+        for ops in (self.onnx, self.openvino):
+            if ops:
+                return ops[0][0]
+        return _fallback_target(self.reading)
+
+
+def _err(msg: str, argument: str = "call", rule: str = "from-call") -> sc.ScatterError:
+    return sc.ScatterError(msg, argument=argument, rule=rule)
+
+
+# ----------------------------------------------------------------------------- reading the text safely
+def _check_tree(tree: ast.AST) -> None:
+    """Bounds and refusals over the whole tree, iteratively (no recursion on the user's nesting)."""
+    stack, count = [(tree, 0)], 0
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise _err(f"the call has more than {MAX_NODES} syntax nodes; paste one call", rule="size")
+        if depth > MAX_DEPTH:
+            raise _err(f"the call nests deeper than {MAX_DEPTH} levels; paste one call", rule="size")
+        if isinstance(node, ast.Lambda):
+            raise _err("a lambda is not a tensor or a literal: nothing in the text is run, so a function cannot "
+                       "be an argument", argument="lambda", rule="no-code")
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Await, ast.Yield,
+                             ast.YieldFrom, ast.NamedExpr, ast.Starred, ast.JoinedStr)):
+            raise _err(f"{type(node).__name__} is not read here: write the tensors as names (x, idx, src) and the "
+                       "attributes as literals", argument=type(node).__name__, rule="no-code")
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        if name is not None and name.startswith("__"):
+            raise _err(f"{name!r}: dunder names are never read (nothing in the text is run)", argument=name,
+                       rule="no-code")
+        if isinstance(node, ast.Attribute):
+            chain, inner = 1, node.value
+            while isinstance(inner, ast.Attribute):
+                chain, inner = chain + 1, inner.value
+            if chain > MAX_CHAIN:
+                raise _err(f"an attribute chain of {chain} names ({_src(node)[:60]}…): at most {MAX_CHAIN}",
+                           argument=node.attr, rule="size")
+        stack.extend((c, depth + 1) for c in ast.iter_child_nodes(node))
+
+
+def _src(node) -> str:
+    try:
+        return ast.unparse(node)
+    except Exception:  # noqa: BLE001 - unparse of a node we built ourselves; never user-controlled code
+        return type(node).__name__
+
+
+def _parse(text: str) -> ast.stmt:
+    if not isinstance(text, str):
+        raise _err("the call must be text", rule="type")
+    if len(text) > MAX_CALL_TEXT:
+        raise _err(f"the text has {len(text):,} characters; paste one call of at most {MAX_CALL_TEXT:,}",
+                   rule="size")
+    if not text.strip():
+        raise _err("paste one call, e.g. x.scatter_reduce(1, idx, src, reduce=\"amax\", include_self=False)",
+                   rule="empty")
+    try:
+        module = ast.parse(text.strip(), mode="exec")
+    except SyntaxError as exc:
+        where = f" (line {exc.lineno}, column {exc.offset})" if exc.lineno else ""
+        raise _err(f"not Python syntax{where}: {exc.msg}", rule="syntax") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise _err(f"the text cannot be read as Python ({type(exc).__name__})", rule="syntax") from None
+    _check_tree(module)
+    if len(module.body) != 1:
+        raise _err(f"paste one call; the text holds {len(module.body)} statements", rule="one-call")
+    return module.body[0]
+
+
+def _literal(node, what: str, kinds=(int,), allow_none=False):
+    """A literal constant (a number, a string, True/False/None, -n), never evaluated beyond that."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(
+            node.operand, ast.Constant) and isinstance(node.operand.value, (int, float)) and not isinstance(
+            node.operand.value, bool):
+        value = -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
+    elif isinstance(node, ast.Constant):
+        value = node.value
+    else:
+        raise _err(f"{what} must be a literal ({_kinds(kinds)}), not {_src(node)[:60]!r}: the translation depends "
+                   "on its value and nothing in the text is evaluated", argument=what, rule="literal")
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) and bool not in kinds:
+        raise _err(f"{what} = {value!r} must be {_kinds(kinds)}", argument=what, rule="literal")
+    if not isinstance(value, kinds):
+        raise _err(f"{what} = {value!r} must be {_kinds(kinds)}", argument=what, rule="literal")
+    return value
+
+
+def _kinds(kinds) -> str:
+    return " or ".join({int: "an integer", float: "a number", str: "a string", bool: "True or False"}[k]
+                       for k in kinds)
+
+
+def _choice(node, what: str, choices) -> object:
+    value = _literal(node, what, (str,))
+    if value not in choices:
+        raise _err(f"{what}={value!r} is not supported; supported: " + ", ".join(repr(c) for c in choices),
+                   argument=what, rule="choice")
+    return value
+
+
+def _bind(call: Call, args: list, keywords: list, method: bool) -> dict:
+    """Bind the call's arguments to ``call``'s real signature (the tensor itself already taken in method form)."""
+    params = call.params[1:] if method else call.params
+    fn = call.signature
+    if len(args) > len(params):
+        raise _err(f"{fn} takes {len(params)} positional argument(s) here, {len(args)} given",
+                   argument=call.key, rule="signature")
+    bound = dict(zip(params, args))
+    for kw in keywords:
+        if kw.arg is None:
+            raise _err(f"{fn}: **kwargs are not read; write each argument", argument="**", rule="signature")
+        name = call.aliases.get(kw.arg, kw.arg)
+        if call.positional_only and name in params:
+            raise _err(f"{fn} takes {kw.arg!r} by position only", argument=kw.arg, rule="signature")
+        if name not in params and name not in call.kwonly:
+            raise _err(f"{fn} has no argument {kw.arg!r}", argument=kw.arg, rule="signature")
+        if name in bound:
+            raise _err(f"{fn} got {kw.arg!r} twice", argument=kw.arg, rule="signature")
+        bound[name] = kw.value
+    missing = [p for p in params if p not in bound and p not in call.defaults]
+    if missing:
+        raise _err(f"{fn} is missing {', '.join(missing)}", argument=missing[0], rule="signature")
+    return bound
+
+
+def _is_module(node, *names) -> bool:
+    return isinstance(node, ast.Name) and MODULE_ALIASES.get(node.id) in names
+
+
+def _recognise(stmt: ast.stmt):
+    """(call record, bound arguments, tensor node for method forms, subscript, augmented op) of the statement."""
+    if isinstance(stmt, (ast.Assign, ast.AugAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Subscript):
+            op = None
+            if isinstance(stmt, ast.AugAssign):
+                op = AUGMENTED.get(type(stmt.op))
+                if op is None:
+                    raise _err(f"x[...] {_op_text(stmt.op)}= v is not supported; supported: x[...] = v, +=, -=, *=",
+                               argument=_op_text(stmt.op) + "=", rule="supported")
+            return "assign", targets[0], stmt.value, op
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+            stmt = ast.Expr(stmt.value)  # y = x.scatter(...): read the call
+        else:
+            raise _err("paste one call or one assignment x[...] = v", rule="one-call")
+    if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
+        raise _err("paste one call, e.g. tf.tensor_scatter_nd_add(t, idx, upd)", rule="one-call")
+    return "call", stmt.value, None, None
+
+
+def _op_text(op) -> str:
+    return {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+            ast.Pow: "**", ast.BitOr: "|", ast.BitAnd: "&", ast.BitXor: "^", ast.MatMult: "@",
+            ast.LShift: "<<", ast.RShift: ">>"}.get(type(op), "?")
+
+
+def _unknown(name: str) -> sc.ScatterError:
+    return _err(f"{name!r} is not a supported scatter call. Supported: {supported_text()}", argument=name,
+                rule="supported")
+
+
+def _resolve_call(node: ast.Call):
+    """(Call record, method form?, the tensor the method is called on, the .at[] subscript) of a call node."""
+    func = node.func
+    if not isinstance(func, ast.Attribute):
+        raise _unknown(_src(func)[:80])
+    name, owner = func.attr, func.value
+    # JAX: x.at[...].method(...)
+    if isinstance(owner, ast.Subscript) and isinstance(owner.value, ast.Attribute) and owner.value.attr == "at":
+        if name not in JAX_METHODS:
+            raise _err(f".at[...].{name} is not supported; supported: " + ", ".join(f".{m}" for m in JAX_METHODS),
+                       argument=name, rule="supported")
+        return CALLS[f"jax.at.{name}"], False, owner.value.value, owner
+    # NumPy: np.add.at(...)
+    if name == "at" and isinstance(owner, ast.Attribute) and _is_module(owner.value, "np"):
+        if owner.attr not in NUMPY_UFUNCS:
+            raise _err(f"np.{owner.attr}.at is not supported; supported: " +
+                       ", ".join(f"np.{u}.at" for u in NUMPY_UFUNCS), argument=f"np.{owner.attr}.at",
+                       rule="supported")
+        return CALLS[f"np.{owner.attr}.at"], False, None, None
+    if _is_module(owner, "np"):
+        key = f"np.{name}"
+        if key not in CALLS:
+            raise _unknown(key)
+        return CALLS[key], False, None, None
+    if _is_module(owner, "tf"):
+        key = f"tf.{name}"
+        if key not in CALLS:
+            raise _unknown(key)
+        return CALLS[key], False, None, None
+    if _is_module(owner, "torch") or (isinstance(owner, ast.Attribute) and owner.attr == "Tensor"
+                                      and _is_module(owner.value, "torch")):
+        base = TORCH_METHODS.get(name)
+        if base is None:
+            raise _unknown(f"torch.{name}")
+        return CALLS[f"torch.{base}"], False, None, None
+    if _is_module(owner, "jnp"):
+        raise _unknown(f"jnp.{name}")
+    base = TORCH_METHODS.get(name)
+    if base is None:
+        raise _unknown(f"{_src(owner)[:40]}.{name}")
+    return CALLS[f"torch.{base}"], True, owner, None
+
+
+# ----------------------------------------------------------------------------- index expressions
+INDEX_FORMS = ("supported: x[i], x[i, j, ...] (leading index arrays or integers), x[:, ..., i] (whole slices, then "
+               "one index array), x[a:b, ...] (slices and integers), x[mask]")
+
+
+def _index_reading(sub: ast.AST, slots: list, canonical: str, where: str) -> Reading:
+    """x[...] / x.at[...]: the form its index expression has (nd, axis, slice or mask)."""
+    elts = list(sub.elts) if isinstance(sub, ast.Tuple) else [sub]
+    if not elts:
+        raise _err(f"{where}: an empty index", argument="index", rule="index")
+    if len(elts) == 1 and _is_mask(elts[0]):
+        slots.append(Slot("mask", "mask", _src(elts[0]), "mask"))
+        return Reading("mask", canonical)
+    kinds = []
+    for e in elts:
+        if isinstance(e, ast.Slice):
+            kinds.append("slice")
+        elif isinstance(e, ast.Constant) and e.value is Ellipsis or isinstance(e, ast.Constant) and e.value is None:
+            raise _err(f"{where}: ... and None in an index are not supported", argument=_src(e), rule="index")
+        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "slice":
+            raise _err(f"{where}: write slices as a:b inside x[...], not slice(...)", argument="slice", rule="index")
+        elif _is_int_literal(e):
+            kinds.append("int")
+        else:
+            kinds.append("array")
+    if "array" not in kinds:  # slices and integers: a strided slice (integers are one-element slices)
+        spans = []
+        for e, kind in zip(elts, kinds):
+            if kind == "int":
+                i = _literal(e, "index", (int,))
+                spans.append((i, BIG if i == -1 else i + 1, 1, True))
+            else:
+                step = 1 if e.step is None else _literal(e.step, "slice step", (int,))
+                if step == 0:
+                    raise _err(f"{where}: a slice step of 0", argument="slice step", rule="index")
+                lo = (0 if step > 0 else BIG) if e.lower is None else _literal(e.lower, "slice start", (int,))
+                hi = (BIG if step > 0 else -BIG - 1) if e.upper is None else _literal(e.upper, "slice stop", (int,))
+                whole = e.lower is None and e.upper is None and step == 1
+                spans.append(None if whole else (lo, hi, step, False))
+        if all(s is None for s in spans):
+            raise _err(f"{where}: the index takes every element (x[:] = v is a copy, not a scatter)",
+                       argument="index", rule="index")
+        return Reading("slice", canonical, slices=tuple(spans))
+    first_array = kinds.index("array")
+    if all(k == "slice" for k in kinds[:first_array]) and kinds.count("array") == 1 and first_array > 0 and all(
+            k == "slice" for k in kinds[first_array + 1:]):
+        lead = elts[:first_array]
+        if any(not (e.lower is None and e.upper is None and e.step is None) for e in lead + elts[first_array + 1:]):
+            raise _err(f"{where}: only whole slices (:) may stand beside an index array; " + INDEX_FORMS,
+                       argument="index", rule="index")
+        slots.append(Slot("index", "index", _src(elts[first_array]), "indices"))
+        return Reading("axis", canonical, axis=first_array, parts=(("slot", "index"),))
+    if "slice" in kinds:
+        raise _err(f"{where}: this index mixes slices and index arrays in a way no single scatter writes; "
+                   + INDEX_FORMS, argument="index", rule="index")
+    parts = []
+    for j, (e, kind) in enumerate(zip(elts, kinds)):
+        if kind == "int":
+            parts.append(("const", _literal(e, "index", (int,))))
+        else:
+            name = "index" if len(elts) == 1 else f"indices_{j}"
+            slots.append(Slot(name, name, _src(e), "indices"))
+            parts.append(("slot", name))
+    return Reading("nd", canonical, parts=tuple(parts))
+
+
+def _is_int_literal(e) -> bool:
+    try:
+        _literal(e, "index", (int,))
+        return True
+    except sc.ScatterError:
+        return False
+
+
+def _is_mask(e) -> bool:
+    return isinstance(e, ast.Compare) or (isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.Invert, ast.Not))) or \
+        (isinstance(e, ast.BinOp) and isinstance(e.op, (ast.BitAnd, ast.BitOr)))
+
+
+def _tensor(node, slots: list, name: str, param: str, role: str, allow_scalar=False) -> None:
+    if allow_scalar:
+        try:
+            value = _literal(node, param, (int, float, bool))
+        except sc.ScatterError:
+            value = None
+        if value is not None:
+            slots.append(Slot(name, param, _src(node), role, scalar=value))
+            return
+    if isinstance(node, ast.Constant):
+        raise _err(f"{param} must be a tensor, not the literal {node.value!r}", argument=param, rule="tensor")
+    if isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set)) and role != "shape":
+        raise _err(f"{param}: write the tensor as a name (e.g. idx) and give its values below, not as a "
+                   f"{type(node).__name__.lower()} literal", argument=param, rule="tensor")
+    slots.append(Slot(name, param, _src(node), role))
+
+
+# ----------------------------------------------------------------------------- from the call to its reading
+def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
+    key = call.key.split(".", 1)[1]
+    dim = lambda: _literal(b["dim"], "dim", (int,))  # noqa: E731
+    if key in ("scatter", "scatter_add", "scatter_reduce"):
+        axis = dim()
+        _tensor(b["index"], slots, "index", "index", "indices")
+        _tensor(b["src"], slots, "src", "src", "updates", allow_scalar=key == "scatter")
+        if key == "scatter_add":
+            return Reading("elements", "sum", axis=axis)
+        if key == "scatter":
+            reduce = b.get("reduce")
+            red = None if reduce is None else _literal(reduce, "reduce", (str,), allow_none=True)
+            if red is None:
+                return Reading("elements", "none", axis=axis)
+            return Reading("elements", TORCH_SCATTER_REDUCE[_choice(reduce, "reduce", TORCH_SCATTER_REDUCE)],
+                           axis=axis)
+        canonical = TORCH_REDUCE[_choice(b["reduce"], "reduce", TORCH_REDUCE)]
+        init = _literal(b["include_self"], "include_self", (bool,)) if "include_self" in b else True
+        return Reading("elements", canonical, init=init, axis=axis)
+    if key == "index_put":
+        tup = b["indices"]
+        if not isinstance(tup, (ast.Tuple, ast.List)) or not tup.elts:
+            raise _err("index_put's indices must be written as a tuple of index tensors, e.g. (i, j) or (idx,)",
+                       argument="indices", rule="index")
+        acc = _literal(b["accumulate"], "accumulate", (bool,)) if "accumulate" in b else False
+        reading = _index_reading(ast.Tuple(elts=list(tup.elts)), slots, "sum" if acc else "none", "index_put")
+        if reading.form != "nd":
+            raise _err("index_put's indices must be index tensors (or integers)", argument="indices", rule="index")
+        _tensor(b["values"], slots, "values", "values", "updates", allow_scalar=True)
+        return reading
+    if key in ("index_add", "index_copy", "index_reduce", "index_fill"):
+        axis = dim()
+        _tensor(b["index"], slots, "index", "index", "indices")
+        if key == "index_fill":
+            _tensor(b["value"], slots, "value", "value", "updates", allow_scalar=True)
+            return Reading("axis", "none", axis=axis, parts=(("slot", "index"),))
+        _tensor(b["source"], slots, "source", "source", "updates")
+        if key == "index_copy":
+            return Reading("axis", "none", axis=axis, parts=(("slot", "index"),))
+        if key == "index_add":
+            alpha = _literal(b["alpha"], "alpha", (int, float)) if "alpha" in b else 1
+            return Reading("axis", "sum", axis=axis, parts=(("slot", "index"),), alpha=None if alpha == 1 else alpha)
+        canonical = TORCH_INDEX_REDUCE[_choice(b["reduce"], "reduce", TORCH_INDEX_REDUCE)]
+        init = _literal(b["include_self"], "include_self", (bool,)) if "include_self" in b else True
+        return Reading("axis", canonical, init=init, axis=axis, parts=(("slot", "index"),))
+    if key == "masked_scatter":
+        _tensor(b["mask"], slots, "mask", "mask", "mask")
+        _tensor(b["source"], slots, "source", "source", "updates")
+        return Reading("mask", "none")
+    if key == "slice_scatter":
+        _tensor(b["src"], slots, "src", "src", "updates")
+        axis = _literal(b["dim"], "dim", (int,)) if "dim" in b else 0
+        start = _literal(b["start"], "start", (int,), allow_none=True) if "start" in b else None
+        end = _literal(b["end"], "end", (int,), allow_none=True) if "end" in b else None
+        step = _literal(b["step"], "step", (int,)) if "step" in b else 1
+        if step <= 0:
+            raise _err(f"slice_scatter's step must be positive (PyTorch refuses {step})", argument="step",
+                       rule="choice")
+        return Reading("slice", "none", axis=axis, slices=((0 if start is None else start,
+                                                            BIG if end is None else end, step, False),))
+    if key == "select_scatter":
+        _tensor(b["src"], slots, "src", "src", "updates")
+        axis, i = dim(), _literal(b["index"], "index", (int,))
+        return Reading("slice", "none", axis=axis, slices=((i, BIG if i == -1 else i + 1, 1, True),))
+    raise _unknown(call.key)  # pragma: no cover - every torch record is handled above
+
+
+def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool]:
+    slots: list[Slot] = []
+    caveats: list[str] = []
+    if kind == "assign":
+        slots.append(Slot("data", "x", _src(node.value), "data"))
+        reading = _index_reading(node.slice, slots, aug or "none", "x[...] = v")
+        if aug is not None:
+            if reading.form not in ("nd", "axis", "slice"):
+                raise _err("x[...] op= v is read for index arrays and slices only (x[idx] += v, x[i, j] += v, "
+                           "x[:, idx] += v, x[1:3] += v)", argument="index", rule="index")
+            reading = replace(reading, gather_first=True)
+        _tensor(value, slots, "values", "values", "updates", allow_scalar=True)
+        call = Call("torch.index_put" if not aug else "torch.augmented", "PyTorch", ("input", "indices", "values"),
+                    entry="torch.index_put" if reading.form == "nd" and not aug else None)
+        return call, {}, slots, reading, caveats, False
+    call, method, owner, at = _resolve_call(node)
+    bound = _bind(call, list(node.args), list(node.keywords), method)
+    if call.framework == "PyTorch":
+        slots.append(Slot("data", "input", _src(owner if method else bound["input"]), "data"))
+        return call, bound, slots, _read_torch(call, bound, slots, caveats), caveats, method
+    if call.framework == "TensorFlow":
+        if call.key == "tf.scatter_nd":
+            shape = bound["shape"]
+            _tensor(bound["indices"], slots, "indices", "indices", "indices")
+            _tensor(bound["updates"], slots, "updates", "updates", "updates")
+            slots.insert(0, Slot("shape", "shape", _src(shape), "shape"))
+            return call, bound, slots, Reading("nd", "sum", parts=(("tuple", "indices"),)), caveats, False
+        slots.append(Slot("tensor", "tensor", _src(bound["tensor"]), "data"))
+        _tensor(bound["indices"], slots, "indices", "indices", "indices")
+        _tensor(bound["updates"], slots, "updates", "updates", "updates")
+        return call, bound, slots, Reading("nd", TF_OPS[call.key[3:]], parts=(("tuple", "indices"),)), caveats, False
+    if call.framework == "JAX":
+        slots.append(Slot("data", "x", _src(owner), "data"))
+        reading = _index_reading(at.slice, slots, JAX_METHODS[call.key.rsplit(".", 1)[1]], "x.at[...]")
+        _tensor(bound["values"], slots, "values", "values", "updates", allow_scalar=True)
+        if "mode" in bound:
+            _choice(bound["mode"], "mode", [m for m in JAX_MODES if m is not None])
+        for flag in ("indices_are_sorted", "unique_indices", "wrap_negative_indices"):
+            if flag in bound:
+                _literal(bound[flag], flag, (bool,))
+        if "out_sharding" in bound:
+            raise _err("out_sharding does not change the values; leave it out", argument="out_sharding",
+                       rule="supported")
+        return call, bound, slots, reading, caveats, True
+    # NumPy
+    if call.key.endswith(".at"):
+        slots.append(Slot("data", "a", _src(bound["a"]), "data"))
+        if "b" not in bound:
+            raise _err(f"{call.key} needs b (the values) for a binary ufunc", argument="b", rule="signature")
+        reading = _index_reading(bound["indices"], slots, NUMPY_UFUNCS[call.key.split(".")[1]], call.key)
+        if reading.form not in ("nd", "axis"):
+            raise _err(f"{call.key}: read for index arrays only (idx, (i, j), (slice, idx) are not supported)",
+                       argument="indices", rule="index")
+        _tensor(bound["b"], slots, "b", "b", "updates", allow_scalar=True)
+        return call, bound, slots, reading, caveats, False
+    if call.key == "np.put_along_axis":
+        slots.append(Slot("data", "arr", _src(bound["arr"]), "data"))
+        axis = _literal(bound["axis"], "axis", (int,), allow_none=True)
+        if axis is None:
+            raise _err("np.put_along_axis with axis=None works on the flattened array; give an integer axis",
+                       argument="axis", rule="choice")
+        _tensor(bound["indices"], slots, "indices", "indices", "indices")
+        _tensor(bound["values"], slots, "values", "values", "updates", allow_scalar=True)
+        return call, bound, slots, Reading("elements", "none", axis=axis), caveats, False
+    slots.append(Slot("data", "a", _src(bound["a"]), "data"))
+    mode = _choice(bound["mode"], "mode", ("raise", "wrap", "clip")) if "mode" in bound else "raise"
+    _tensor(bound["ind"], slots, "ind", "ind", "indices")
+    _tensor(bound["v"], slots, "v", "v", "updates", allow_scalar=True)
+    return call, bound, slots, Reading("flat", "none", parts=(("slot", "ind"),), wrap=mode), caveats, False
+
+
+# ----------------------------------------------------------------------------- from the reading to operators
+def _versions(reading: Reading, target: str, framework_negative: bool) -> list[tuple[sc.OpSpec, Config]]:
+    """Every version of ``target`` expressing the reading exactly, oldest first (a version refusing negative
+    indices only when the framework refuses them too)."""
+    out = []
+    for spec in sc.OPERATORS_LIST:
+        if spec.framework != target or spec.op_type not in TARGETS[reading.form][target] or spec.deprecated:
+            continue
+        for config in configurations(spec):
+            if config.canonical == reading.canonical and (config.use_init_val == reading.init
+                                                          or reading.canonical == "none"):
+                if framework_negative and spec.index_rule.negative == "forbidden":
+                    continue
+                out.append((spec, config))
+                break
+    order = TARGETS[reading.form][target]
+    return sorted(out, key=lambda found: (order.index(found[0].op_type), found[0].version))
+
+
+def _attrs(spec: sc.OpSpec, config: Config, reading: Reading) -> dict:
+    attrs = {}
+    if spec.attribute("axis") is not None and reading.axis is not None:
+        attrs["axis"] = reading.axis
+    if spec.attribute("reduction") is not None:
+        attrs["reduction"] = config.reduction
+    if spec.attribute("use_init_val") is not None:
+        attrs["use_init_val"] = bool(config.use_init_val)
+    if spec.attribute("start") is not None:
+        sliced = [(a, s) for a, s in enumerate(reading.slices) if s is not None]
+        axes = [reading.axis] if reading.axis is not None else [a for a, _ in sliced]
+        attrs.update(start=[s[0] for _, s in sliced], stop=[s[1] for _, s in sliced], step=[s[2] for _, s in sliced],
+                     axes=axes)
+    return attrs
+
+
+def _pick(reading: Reading, target: str, negative: bool):
+    found = _versions(reading, target, negative)
+    if not found:
+        return [], None
+    first_type = found[0][0].op_type
+    same = [f for f in found if f[0].op_type == first_type]
+    newest, oldest = same[-1], same[0]
+    return [(newest[0].name, _attrs(newest[0], newest[1], reading))], oldest[0].name
+
+
+def fallback_operator(reading: Reading | None) -> tuple[str, dict] | None:
+    """The operator a composition is built around, with its attributes (the explorer opens it): ScatterND for a
+    mask, reduction none where the call reads before it writes, the scatter after index_add's Mul."""
+    if reading is None:
+        return None
+    probe = replace(reading, form="nd" if reading.form == "mask" else reading.form, alpha=None,
+                    canonical="none" if reading.gather_first else reading.canonical)
+    for target in (ONNX, OPENVINO):
+        found = _pick(probe, target, False)[0]
+        if found:
+            return found[0]
+    return None
+
+
+def _fallback_target(reading: Reading | None) -> str | None:
+    found = fallback_operator(reading)
+    return None if found is None else found[0]
+
+
+def _topic_sentences(entry_id: str | None, framework: str, skip: set) -> list[str]:
+    if entry_id is None:
+        return []
+    entry = BY_ID[entry_id]
+    out = []
+    for topic in TOPICS:
+        text = entry.divergences[topic]
+        if topic in skip or text.startswith(("same", "n/a")):
+            continue
+        out.append(f"{framework}, {topic} (framework map record {entry.id}): {text}.")
+    return out
+
+
+# the framework map record an indexing call is, when its function has none of its own
+ENTRY_BY_FORM = {("JAX", "nd"): "jax.at.nd", ("JAX", "axis"): "jax.at.nd", ("JAX", "mask"): "jax.at.nd",
+                 ("JAX", "slice"): "jax.at.slice", ("PyTorch", "slice"): "torch.slice_scatter",
+                 ("PyTorch", "axis"): "torch.index_put", ("PyTorch", "mask"): "torch.index_put",
+                 ("PyTorch", "read-write"): "torch.index_put"}
+RUNTIME_TOPICS = {"none": ("duplicates", "duplicates-parallel"), "mean": ("integer-mean", "integer-mean-int16")}
+ALWAYS_TOPICS = ("negative-index", "index-range")
+
+
+def _runtime_sentences(ops: list, canonical: str) -> list[str]:
+    out = []
+    for name, _ in ops:
+        spec = sc.OPERATORS[name]
+        for topic in RUNTIME_TOPICS.get(canonical, ()) + ALWAYS_TOPICS:
+            for note in spec.notes_on(topic):
+                new = "" if note.documented else " (observed by this project's tests, not in semantics.md)"
+                out.append(f"{name} on {note.runtimes}: {note.text}{new}.")
+    return out
+
+
+def _framework_negatives(call: Call) -> bool:
+    """Whether the framework call accepts negative indices (then a version refusing them is not exact):
+    JAX and NumPy indexing, PyTorch indexing (x[i] = v, index_put); not PyTorch's scatter / index_* functions
+    nor TensorFlow's, which raise (records.py: TORCH_NEG_ERR, TF_NEG)."""
+    return call.framework in ("JAX", "NumPy") or call.key in ("torch.index_put", "torch.augmented")
+
+
+def from_call(text: str) -> Translation:
+    """Read one framework scatter call (never evaluated) and say which ONNX / OpenVINO operator it is."""
+    stmt = _parse(text)
+    kind, node, value, aug = _recognise(stmt)
+    call, bound, slots, reading, caveats, method = _read(kind, node, value, aug)
+    if reading.form == "slice" and reading.canonical != "none":  # x.at[1:3].add(v): no slice writer reduces
+        reading = replace(reading, gather_first=True)
+    framework = call.framework
+    entry_id = call.entry_by_reduction.get(reading.canonical, call.entry)
+    negative = _framework_negatives(call)
+    onnx, onnx_old = ([], None) if reading.gather_first else _pick(reading, ONNX, negative)
+    ov, ov_old = ([], None) if reading.gather_first else _pick(reading, OPENVINO, negative)
+    if entry_id is None and (framework != "PyTorch" or kind == "assign"):  # indexing: the form says the record
+        entry_id = ENTRY_BY_FORM.get((framework, "read-write" if reading.gather_first and reading.form != "slice"
+                                      else reading.form))
+    if reading.form == "mask" and reading.canonical != "none":
+        raise _err("a boolean mask is read with plain assignment or masked_scatter only", argument="mask",
+                   rule="index")
+    if reading.alpha is not None:  # index_add's alpha: a Mul comes first, so no single operator is the call
+        onnx, ov = [], []
+    composition = _composition(reading, onnx, ov, framework)
+    inputs = _inputs_text(reading, slots, call)
+    skip = {"integer mean"} if reading.canonical != "mean" else set()
+    if reading.canonical == "none" or reading.gather_first:
+        skip.add("initial value")
+    if reading.gather_first or reading.form == "mask" or (
+            entry_id is not None and reading.canonical not in BY_ID[entry_id].reductions):
+        skip.add("duplicates")  # read-combine-write (TORCH_AUGMENTED_DUPLICATES), a mask, or another reduction's
+    core = onnx + ov or ([] if reading.alpha is not None else [fallback_operator(reading)])
+    core_reduction = "none" if reading.gather_first or reading.form == "mask" else reading.canonical
+    caveats = caveats + _call_caveats(call, bound, reading, framework, slots) + _topic_sentences(
+        entry_id, framework, skip) + _runtime_sentences([op for op in core if op], core_reduction)
+    if reading.form == "flat":
+        caveats.append(NUMPY_PUT_MODES[reading.wrap])
+    if negative and not reading.gather_first:
+        for target in (ONNX, OPENVINO):
+            allowed = {s.name for s, _ in _versions(reading, target, True)}
+            for spec, _ in _versions(reading, target, False):
+                if spec.name not in allowed:
+                    caveats.append(f"{spec.name} also has this reduction but refuses negative indices ("
+                                   f"{spec.index_rule.text}): add the axis size to negative indices first to use it.")
+    oldest = {}
+    for ops, old in ((onnx, onnx_old), (ov, ov_old)):
+        if ops and old:
+            oldest[ops[0][0]] = old
+    return Translation(
+        framework=framework, onnx=onnx, openvino=ov, exact=bool(onnx or ov),
+        caveats=list(dict.fromkeys(caveats)), composition=composition,
+        function=_function_name(call, method, kind), call=framework_call(call, bound, reading, slots, method),
+        entry=entry_id, oldest=MappingProxyType(oldest), slots=tuple(slots), inputs=tuple(inputs), reading=reading,
+        text=text, negatives=negative)
+
+
+def _function_name(call: Call, method: bool, kind: str) -> str:
+    if kind == "assign":
+        return "advanced-index assignment (Tensor.__setitem__ / index_put_)" if call.key == "torch.index_put" else \
+            "augmented advanced-index assignment (read, combine, write back)"
+    mod, name = call.key.split(".", 1)
+    if call.framework == "PyTorch":
+        return f"torch.Tensor.{name}" if method else f"torch.{name}"
+    if call.framework == "JAX":
+        return f"jax.Array.at[...].{name.rsplit('.', 1)[1]}"
+    return call.key
+
+
+def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slots: list) -> list[str]:
+    out = []
+    if reading.gather_first and reading.form != "slice":
+        out.append(TORCH_AUGMENTED_DUPLICATES)
+    if framework == "NumPy" and reading.form in ("nd", "axis") and call.key.endswith(".at"):
+        out.append(NUMPY_AT_DUPLICATES)
+    if framework == "NumPy":
+        out += [NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR]
+    if call.key == "np.put_along_axis":
+        out.append(NUMPY_PUT_ALONG_AXIS)
+    if framework == "JAX" and reading.form != "slice":  # a slice has no indices to drop or clamp
+        entry = BY_ID["jax.at.nd"]
+        mode = _literal(bound["mode"], "mode", (str,), allow_none=True) if "mode" in bound else None
+        if mode in (None, "drop", "fill"):
+            out.append(f"JAX, out-of-range indices: {entry.divergences['out-of-range indices']}.")
+        elif mode == "clip":
+            out.append(JAX_CLIP)
+        else:
+            out.append(JAX_PROMISE)
+        if "unique_indices" in bound and _literal(bound["unique_indices"], "unique_indices", (bool,)):
+            out.append(JAX_UNIQUE)
+        if "wrap_negative_indices" in bound and not _literal(bound["wrap_negative_indices"],
+                                                           "wrap_negative_indices", (bool,)):
+            out.append(JAX_NO_WRAP)
+    if reading.alpha is not None:
+        out.append(f"index_add's alpha={reading.alpha!r} scales source first (a Mul before the scatter): the "
+                   "scatter alone is not the whole call.")
+    if any(s.scalar is not None for s in slots):
+        out.append("The value is a number, not a tensor: the operator's updates input is that number expanded to "
+                   "the written cells' shape (a constant, or Expand).")
+    return out
+
+
+def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str | None:
+    if reading.gather_first and reading.form == "slice":
+        op = {"sum": "Add", "sub": "Sub", "prod": "Mul", "max": "Max", "min": "Min"}[reading.canonical]
+        return (f"No operator writes a strided slice with a reduction, but a slice names each element once, so "
+                f"reading it first is exact: Slice + {op} + SliceScatter-15 (OpenVINO); in ONNX, ScatterND with the "
+                f"slice's coordinates (Range per sliced axis, a grid of the slice's size) and the same "
+                f"combination.")
+    if reading.gather_first:
+        op = {"sum": "Add", "sub": "Sub", "prod": "Mul"}[reading.canonical]
+        return (f"x[idx] {dict(sum='+', sub='-', prod='*')[reading.canonical]}= v reads the cells, combines once and "
+                f"writes back: GatherND (or Gather) + {op} + ScatterND (reduction none). It is not ScatterND with "
+                "a reduction: with duplicate indices each duplicate combines with the ORIGINAL cell and one of them "
+                "wins. If accumulation was meant, index_put_(..., accumulate=True) (or np.add.at) is ScatterND "
+                "reduction=add exactly.")
+    if reading.form == "mask":
+        return ("No scatter operator takes a boolean mask. Exact: NonZero(mask) → Transpose (one row per True "
+                "cell, row-major) → ScatterND (reduction none) with updates = the first count(mask) values of "
+                "source, flattened; for x[mask] = scalar, Where(mask, scalar, x) needs no scatter at all (a "
+                "ScatterElements node for it is what pytorch#126856 saw fail).")
+    missing = [t for t, ops in ((ONNX, onnx), (OPENVINO, ov)) if not ops]
+    if not missing:
+        return None
+    why = []
+    if reading.alpha is not None:
+        plain = replace(reading, alpha=None)
+        op = _pick(plain, ONNX, False)[0] or _pick(plain, OPENVINO, False)[0]
+        why.append(f"alpha scales the source first: Mul(source, alpha), then {op[0][0]}("
+                   + ", ".join(f"{n}={v!r}" for n, v in op[0][1].items()) + ")")
+    elif reading.form == "slice":
+        why.append("ONNX has no operator that writes a strided slice: ScatterND with the slice's coordinates "
+                   "(Range per sliced axis, broadcast into a grid of the SLICE's size, not data's: onnxscript PR "
+                   "#1308 built one of data's whole size) is exact; OpenVINO's SliceScatter-15 is one operator")
+    elif not reading.init and ONNX in missing:
+        why.append("include_self=False (use_init_val = false) has no ONNX attribute: exact is ScatterElements with "
+                   "reduction none writing the reduction's neutral value into the written cells first, then the "
+                   "reduction (two ScatterElements), as framework_map's JAX and TensorFlow records do")
+    elif reading.canonical == "mean":
+        why.append("ONNX has no mean reduction: exact is two ScatterElements add (sums, and counts of ones) and a "
+                   "Div (integers: floor division) where the count is not zero")
+    elif reading.canonical == "sub":
+        why.append("ONNX has no sub reduction: exact is ScatterND add with Neg(updates) (OpenVINO's "
+                   "ScatterNDUpdate-15 has sub)")
+    for target in missing:
+        if not why:
+            why.append(f"no {target} version has this reduction with this initial-value rule")
+    return "; ".join(why) + "."
+
+
+def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
+    names = {s.name: s.text for s in slots}
+    data = next((s.text for s in slots if s.role == "data"), "zeros(shape)")
+    out = [f"data: {data}" if call.key != "tf.scatter_nd" else f"data: zeros of shape {names.get('shape')}"]
+    if reading.form == "elements":
+        out.append(f"indices: {names.get('index', names.get('indices'))}")
+    elif reading.form in ("nd", "flat"):
+        parts = [names[p[1]] if p[0] in ("slot", "tuple") else str(p[1]) for p in reading.parts]
+        if reading.parts and reading.parts[0][0] == "tuple":
+            out.append(f"indices: {parts[0]} (its last axis holds the coordinates)")
+        elif len(parts) == 1:
+            out.append(f"indices: {parts[0]}, with a trailing axis of 1 (Unsqueeze(-1))" +
+                       ("; data flattened to 1-D and the output reshaped back" if reading.form == "flat" else ""))
+        else:
+            out.append(f"indices: stack of ({', '.join(parts)}) broadcast together, on a new last axis")
+    elif reading.form == "mask":
+        out.append(f"indices: NonZero({names['mask']}) transposed, one row per True cell (mask broadcast to data)")
+    elif reading.form == "axis":
+        out.append(f"indices (ScatterUpdate): {names['index']}; (ScatterElements): {names['index']} reshaped and "
+                   f"expanded to updates' shape along axis {reading.axis}")
+    upd = next((s for s in slots if s.role == "updates"), None)
+    if upd is not None:
+        out.append(f"updates: {upd.text}" + (" (a number, expanded)" if upd.scalar is not None else ""))
+    return out
+
+
+# ----------------------------------------------------------------------------- the call in its framework (generated)
+def _lit(v) -> str:
+    return repr(v) if isinstance(v, (bool, int, float, str)) or v is None else "None"
+
+
+def framework_call(call: Call, bound: dict, reading: Reading, slots: list, method: bool) -> str:
+    """The call with fixed variable names (data, index, src, ...) and the literal values read: ``out = ...``."""
+    names = {s.param: (s.name if s.scalar is None else _lit(s.scalar)) for s in slots}
+    fw = call.framework
+    if call.key in ("torch.index_put", "torch.augmented") and not bound:
+        sub = _subscript_text(reading)
+        value = names["values"]
+        op = {"sum": "+=", "sub": "-=", "prod": "*="}.get(reading.canonical) if reading.gather_first else "="
+        return f"out = data.clone()\nout[{sub}] {op} {value}"
+    if fw == "PyTorch":
+        params = call.params[1:]
+        args = []
+        for p in params:
+            if p not in bound:
+                continue
+            if p == "indices":
+                sub = _subscript_text(reading)
+                args.append(f"({sub},)" if len(reading.parts) == 1 else f"({sub})")
+            elif p in names:
+                args.append(names[p])
+            else:
+                args.append(_lit(_literal(bound[p], p, (int, float, str, bool), allow_none=True)))
+        kws = [f"{k}={_lit(_literal(bound[k], k, (int, float, str, bool), allow_none=True))}" for k in call.kwonly
+               if k in bound]
+        return f"out = data.{call.key.split('.', 1)[1]}({', '.join(args + kws)})"
+    if fw == "TensorFlow":
+        if call.key == "tf.scatter_nd":
+            return "out = tf.scatter_nd(indices, updates, shape)"
+        return f"out = {call.key}(tensor, indices, updates)"
+    if fw == "JAX":
+        kws = [f"{k}={_lit(_literal(bound[k], k, (str, bool), allow_none=True))}" for k in call.kwonly if k in bound]
+        method = call.key.rsplit(".", 1)[1]
+        return f"out = data.at[{_subscript_text(reading)}].{method}({', '.join([names['values']] + kws)})"
+    if call.key.endswith(".at"):
+        sub = _subscript_text(reading)
+        where = f"({sub})" if "," in sub else sub
+        return f"out = data.copy()\n{call.key}(out, {where}, {names['b']})"
+    if call.key == "np.put_along_axis":
+        return f"out = data.copy()\nnp.put_along_axis(out, indices, {names['values']}, axis={reading.axis})"
+    return f"out = data.copy()\nnp.put(out, ind, {names['v']}, mode={reading.wrap!r})"
+
+
+def _subscript_text(reading: Reading) -> str:
+    if reading.form == "mask":
+        return "mask"
+    if reading.form == "slice":
+        out = []
+        for s in reading.slices:
+            if s is None:
+                out.append(":")
+            elif s[3]:
+                out.append(str(s[0]))
+            else:
+                lo = "" if s[0] in (0, BIG) and (s[0] == 0) == (s[2] > 0) else str(s[0])
+                hi = "" if s[1] in (BIG, -BIG - 1) else str(s[1])
+                out.append(f"{lo}:{hi}" + ("" if s[2] == 1 else f":{s[2]}"))
+        return ", ".join(out)
+    parts = [p[1] if p[0] == "slot" else str(p[1]) for p in reading.parts]
+    if reading.form == "axis":
+        return ", ".join([":"] * reading.axis + parts)
+    return ", ".join(parts)
+
+
+# ----------------------------------------------------------------------------- the reverse: a record's call
+# The call a framework map record stands for, as a person would write it (the spec pages' Framework map tab
+# links each record to the From your code view with it filled in). {axis}, {reduce}, {include_self} and
+# {method} come from the configuration; None: the record is not one call this module reads (WebNN, or a
+# composition with no single framework call at its core).
+ENTRY_CALLS: Mapping[str, str | None] = MappingProxyType({
+    "torch.scatter": "x.scatter({axis}, idx, src)",
+    "torch.scatter_add": "x.scatter_add({axis}, idx, src)",
+    "torch.scatter_reduce": "x.scatter_reduce({axis}, idx, src, reduce={reduce!r}, include_self={include_self})",
+    "torch.index_put": "x.index_put_((i, j), v, accumulate={reduce})",
+    "torch.index_put.sub": "x.index_put_((i, j), -v, accumulate=True)",
+    "torch.index_reduce": "x.index_reduce(0, idx, src, {reduce!r}, include_self={include_self})",
+    "torch.index_copy": "x.index_copy({axis}, idx, src)",
+    **{f"tf.{op}": f"tf.{op}(t, idx, upd)" for op in TF_OPS},
+    "tf.scatter_nd": "tf.scatter_nd(idx, upd, shape)",
+    "tf.tensor_scatter_nd.elements": "{reduce}(t, coords, upd)",
+    "tf.tensor_scatter_nd_update.slices": "tf.tensor_scatter_nd_update(t, idx, upd)",
+    "jax.at.nd": "x.at[i, j].{method}(v)",
+    "jax.at.nd.sub": "x.at[i, j].add(-v)",
+    "jax.at.elements": "x.at[rows, idx].{method}(v)",
+    "jax.at.update": "x.at[:, idx].set(v)",
+    "torch.index_put.cache": "cache.index_put_((batch, positions), update)",
+    "tf.tensor_scatter_nd_update.cache": "tf.tensor_scatter_nd_update(cache, coords, update)",
+    "jax.at.cache": "cache.at[batch, positions].set(update)",
+    "torch.slice_scatter": "torch.slice_scatter(x, src, dim=0, start=1, end=3)",
+    "jax.at.slice": "x.at[1:3].set(v)",
+})
+
+
+def call_for(entry, config: Config) -> str | None:
+    """The call ``entry`` stands for under ``config``, as text ``from_call`` reads; None where there is none."""
+    template = ENTRY_CALLS.get(entry.id)
+    if template is None:
+        return None
+    value = entry.reductions.get(config.canonical)
+    text = template.format(axis=1, reduce=value, include_self=bool(config.use_init_val), method=value)
+    try:
+        from_call(text)
+    except sc.ScatterError:
+        return None  # e.g. a TensorFlow composition whose step is the map's own helper (scatter_nd_prod)
+    return text

@@ -1,0 +1,413 @@
+"""The call of a :class:`~framework_map.from_call.Translation` on concrete tensors.
+
+* ``case_for(tr, tensors)``: the scatter_core case of the translation's operator (the explorer, the check
+  page and the exported test use it), with how its output maps back to the call's (``CallCase``);
+* ``framework_code(tr)``: the call in its framework with fixed variable names (generated, never the user's
+  text); ``framework_script`` wraps it for a child process (from_call_run.py runs it guarded);
+* ``agrees(call_case, output, canonical)``: the framework's output against the translation's;
+* ``example_tensors(tr, rng)``: valid tensors for the call's slots, drawn to repeat indices (and to make them
+  negative where the framework takes that), for random differential cases and the page's "fill" button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+
+import scatter_core as sc
+
+from .from_call import Slot, Translation, _err, fallback_operator
+
+# ----------------------------------------------------------------------------- with tensors: the case and the run
+@dataclass(frozen=True)
+class CallCase:
+    """The call on concrete tensors: the scatter_core case of its target operator, and how its output maps back."""
+
+    case: sc.Case
+    shape: tuple[int, ...]  # the framework's output shape (np.put: the case runs on data flattened)
+    note: str = ""  # what the case is, where it is the core of a composition
+
+    def output(self) -> np.ndarray:
+        return self.case.run().reshape(self.shape)
+
+
+def tensor_slots(tr: Translation) -> list[Slot]:
+    """The slots that take a tensor (a number written in the call needs none)."""
+    return [s for s in tr.slots if s.scalar is None]
+
+
+def _get(tensors: Mapping[str, np.ndarray], name: str) -> np.ndarray:
+    if name not in tensors:
+        raise _err(f"no tensor given for {name}", argument=name, rule="tensor")
+    return np.asarray(tensors[name])
+
+
+def _updates(tr: Translation, tensors, shape, dtype, broadcast=True) -> np.ndarray:
+    slot = next(s for s in tr.slots if s.role == "updates")
+    with np.errstate(all="ignore"):
+        if slot.scalar is not None:
+            return np.full(shape, slot.scalar).astype(dtype)
+        value = _get(tensors, slot.name)
+        if not broadcast:
+            return value.astype(dtype)
+        try:
+            return np.broadcast_to(value, shape).astype(dtype)
+        except ValueError:
+            raise _err(f"{slot.param} has shape {value.shape}, which does not broadcast to the written cells' shape "
+                       f"{tuple(shape)}", argument=slot.param, rule="shape") from None
+
+
+def _combine(canonical: str, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "max": np.maximum,
+                "min": np.minimum}[canonical](old, new).astype(old.dtype)
+
+
+def _nd_parts(tr: Translation, tensors, data) -> np.ndarray:
+    r = tr.reading
+    if r.parts[0][0] == "tuple":
+        return _get(tensors, r.parts[0][1]).astype(np.int64)
+    arrays = [_get(tensors, p[1]).astype(np.int64) if p[0] == "slot" else np.int64(p[1]) for p in r.parts]
+    try:
+        arrays = np.broadcast_arrays(*arrays)
+    except ValueError:
+        raise _err("the index arrays do not broadcast together: " + ", ".join(str(np.shape(a)) for a in arrays),
+                   argument="indices", rule="shape") from None
+    return np.stack(arrays, axis=-1)
+
+
+def _slice_shape(tr: Translation, data) -> tuple[list, tuple]:
+    """(per sliced axis (axis, start, stop, step, squeeze), the updates' shape with squeezed axes kept as 1)."""
+    r = tr.reading
+    spans = [(r.axis, *r.slices[0])] if r.axis is not None else [(a, *s) for a, s in enumerate(r.slices)
+                                                                 if s is not None]
+    if any(not -data.ndim <= a < data.ndim for a, *_ in spans) or len(r.slices) > data.ndim:
+        raise _err(f"the slice names more axes than data has ({data.ndim})", argument="index", rule="shape")
+    shape = list(data.shape)
+    for a, lo, hi, st, _ in spans:
+        shape[a] = len(range(*slice(lo, hi, st).indices(data.shape[a])))
+    return spans, tuple(shape)
+
+
+def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
+    """The call on these tensors (named by ``tensor_slots``) as a case of its target operator (raises ScatterError)."""
+    r = tr.reading
+    op = tr.target
+    ops = tr.onnx or tr.openvino or [fallback_operator(r)]
+    attrs = dict(ops[0][1])
+    if tr.slots and tr.slots[0].role == "shape":
+        upd = _get(tensors, "updates")
+        shape = tuple(int(v) for v in _get(tensors, "shape").reshape(-1))
+        data = np.zeros(shape, upd.dtype)
+    else:
+        data = _get(tensors, next(s.name for s in tr.slots if s.role == "data"))
+    dtype = data.dtype
+    if r.form == "elements":
+        index = _get(tensors, next(s.name for s in tr.slots if s.role == "indices")).astype(np.int64)
+        if tr.framework == "PyTorch" and next(s for s in tr.slots if s.role == "updates").scalar is None:
+            src = _get(tensors, next(s.name for s in tr.slots if s.role == "updates"))
+            if src.ndim != index.ndim or any(a < b for a, b in zip(src.shape, index.shape)):
+                raise _err(f"src has shape {src.shape}; PyTorch needs src at least as large as index {index.shape} "
+                           "in every dimension", argument="src", rule="shape")
+            updates = src[tuple(slice(0, n) for n in index.shape)].astype(dtype)  # PyTorch reads only that part
+        else:
+            if tr.framework == "NumPy":  # put_along_axis broadcasts indices against arr on the other axes
+                a = r.axis % max(data.ndim, 1)
+                want = tuple(index.shape[d] if d == a else n for d, n in enumerate(data.shape))
+                try:
+                    index = np.ascontiguousarray(np.broadcast_to(index, want)) if index.ndim == data.ndim else index
+                except ValueError:
+                    raise _err(f"indices {index.shape} do not broadcast against arr {data.shape} on the axes other "
+                               f"than {a}", argument="indices", rule="shape") from None
+            updates = _updates(tr, tensors, index.shape, dtype)
+        return CallCase(sc.case(op, data, index, updates, **attrs), data.shape)
+    if r.form == "slice":
+        spans, shape = _slice_shape(tr, data)
+        squeezed = tuple(s for s in shape) if not any(sp[4] for sp in spans) else tuple(
+            n for a, n in enumerate(shape) if not any(sp[4] and sp[0] % data.ndim == a for sp in spans))
+        broadcast = tr.framework != "PyTorch" or r.axis is None
+        updates = _updates(tr, tensors, squeezed, dtype, broadcast=broadcast).reshape(shape)
+        attrs = {"start": [sp[1] for sp in spans], "stop": [sp[2] for sp in spans], "step": [sp[3] for sp in spans],
+                 "axes": [sp[0] for sp in spans]}
+        note = ""
+        if r.gather_first:  # read the slice, combine, write it back
+            where = [slice(None)] * data.ndim
+            for a, lo, hi, st, _ in spans:
+                where[a] = slice(lo, hi, st)
+            updates = _combine(r.canonical, data[tuple(where)], updates)
+            note = "the SliceScatter writing back the slice combined with the values"
+        return CallCase(sc.case(op, data, None, updates, **attrs), data.shape, note=note)
+    if r.form == "mask":
+        mask = _get(tensors, "mask")
+        if mask.dtype != np.bool_:
+            raise _err(f"mask must be a bool tensor, not {mask.dtype}", argument="mask", rule="dtype")
+        try:
+            mask = np.broadcast_to(mask, data.shape)
+        except ValueError:
+            raise _err(f"mask {mask.shape} does not broadcast to data {data.shape}", argument="mask",
+                       rule="shape") from None
+        where = np.argwhere(mask).astype(np.int64)
+        n = len(where)
+        slot = next(s for s in tr.slots if s.role == "updates")
+        if slot.param == "source":  # masked_scatter: the first n values of source, row-major
+            source = _get(tensors, slot.name).reshape(-1)
+            if source.size < n:
+                raise _err(f"source has {source.size} elements but mask selects {n}", argument="source",
+                           rule="shape")
+            updates = source[:n].astype(dtype)
+        else:
+            updates = _updates(tr, tensors, (n,), dtype)
+        return CallCase(sc.case(op, data, where, updates, reduction=_spelling(op, "none")), data.shape,
+                        note="the ScatterND at the core of the composition (indices = NonZero(mask), transposed)")
+    if r.form == "flat":
+        flat = data.reshape(-1)
+        ind = _get(tensors, "ind").astype(np.int64).reshape(-1)
+        if r.wrap == "wrap" and flat.size:
+            ind = ind % flat.size
+        elif r.wrap == "clip" and flat.size:
+            ind = np.clip(ind, 0, flat.size - 1)
+        slot = next(s for s in tr.slots if s.role == "updates")
+        values = np.full(1, slot.scalar) if slot.scalar is not None else _get(tensors, slot.name).reshape(-1)
+        updates = np.resize(values, ind.shape).astype(dtype)
+        return CallCase(sc.case(op, flat, ind[:, None], updates, **attrs), data.shape,
+                        note="data flattened to 1-D (np.put writes the flattened array)")
+    if r.form == "nd":
+        indices = _nd_parts(tr, tensors, data)
+        k = indices.shape[-1]
+        updates = _updates(tr, tensors, indices.shape[:-1] + data.shape[k:], dtype)
+        if r.gather_first:
+            inside = all(-n <= v < n for j, n in enumerate(data.shape[:k]) for v in indices[..., j].reshape(-1))
+            if not inside:
+                raise _err("an index is out of range for data", argument="indices", rule="range")
+            old = data[tuple(indices[..., j] for j in range(k))]
+            return CallCase(sc.case(op, data, indices, _combine(r.canonical, old, updates),
+                                    reduction=_spelling(op, "none")), data.shape,
+                            note="the ScatterND (reduction none) writing back x[idx] combined with v")
+        return CallCase(sc.case(op, data, indices, updates, **attrs), data.shape)
+    # axis: one index array along an axis (index_add / index_copy / x[:, idx] = v ...)
+    a = r.axis if r.axis is None or r.axis >= 0 else r.axis + data.ndim
+    if not 0 <= a < max(data.ndim, 1):
+        raise _err(f"axis {r.axis} is outside data's {data.ndim} axes", argument="dim", rule="range")
+    index = _get(tensors, r.parts[0][1]).astype(np.int64)
+    full = data.shape[:a] + index.shape + data.shape[a + 1:]
+    slot = next(s for s in tr.slots if s.role == "updates")
+    updates = _updates(tr, tensors, full, dtype, broadcast=not (tr.framework == "PyTorch" and slot.param == "source"))
+    if updates.shape != full:
+        raise _err(f"{slot.param} has shape {updates.shape}; it must be {full}", argument=slot.param, rule="shape")
+    if r.alpha is not None:
+        with np.errstate(all="ignore"):
+            updates = (updates * np.asarray(r.alpha, dtype=dtype)).astype(dtype)
+    spec = sc.get_spec(op)
+    try:  # a version whose indices address whole slices along the axis (ScatterUpdate) takes the index as it is
+        direct = sc.family_of(spec).updates_shape(data.shape, index.shape, {**attrs, "axis": a}) == full
+    except (sc.ScatterError, ValueError, TypeError):
+        direct = False
+    if direct and not r.gather_first:
+        return CallCase(sc.case(op, data, index, updates, **attrs), data.shape)
+    n = index.size
+    flat_updates = updates.reshape(data.shape[:a] + (n,) + data.shape[a + 1:])
+    expanded = np.broadcast_to(index.reshape((1,) * a + (n,) + (1,) * (data.ndim - a - 1)), flat_updates.shape)
+    expanded = np.ascontiguousarray(expanded)
+    if r.gather_first:
+        if n and (expanded.min() < -data.shape[a] or expanded.max() >= data.shape[a]):
+            raise _err("an index is out of range for data", argument="index", rule="range")
+        old = np.take_along_axis(data, expanded, axis=a)
+        return CallCase(sc.case(op, data, expanded, _combine(r.canonical, old, flat_updates), axis=a,
+                                reduction=_spelling(op, "none")), data.shape,
+                        note="the ScatterElements (reduction none) writing back x[:, idx] combined with v")
+    if "axis" in attrs:
+        attrs["axis"] = a
+    return CallCase(sc.case(op, data, expanded, flat_updates, **attrs), data.shape,
+                    note=f"indices: the index expanded to updates' shape along axis {a}")
+
+
+def _spelling(op: str, canonical: str) -> str:
+    return sc.get_spec(op).spelling_of(canonical)
+
+
+# ----------------------------------------------------------------------------- running the framework's own call
+CONVERT_CODE = {"PyTorch": "torch.from_numpy(np.ascontiguousarray({}))", "TensorFlow": "tf.constant({})",
+                "JAX": "jnp.asarray({})", "NumPy": "np.array({})"}
+IMPORTS = {"PyTorch": "import torch", "TensorFlow": "import tensorflow as tf",
+           "JAX": "import jax.numpy as jnp", "NumPy": ""}
+MODULE_OF = {"PyTorch": "torch", "TensorFlow": "tensorflow", "JAX": "jax", "NumPy": "numpy"}
+
+
+def framework_inputs(tr: Translation, tensors: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The tensors the framework's call takes, by variable name (index tensors as int64; a shape as int64)."""
+    out = {}
+    for s in tensor_slots(tr):
+        arr = _get(tensors, s.name)
+        out[s.name] = arr.astype(np.int64) if s.role in ("indices", "shape") else arr
+    return out
+
+
+def runs_in(tr: Translation) -> tuple[str, ...]:
+    """The frameworks that can run the call as written: its own, and NumPy for an index assignment (x[i] = v,
+    x[idx] += v mean the same in NumPy, records.py says so)."""
+    return (tr.framework, "NumPy") if tr.framework == "PyTorch" and tr.function.startswith(
+        ("advanced", "augmented")) else (tr.framework,)
+
+
+def framework_code(tr: Translation, framework: str | None = None) -> str:
+    """Python running the call in its framework on variables named after the slots; leaves the result in ``out``.
+
+    Built from the parsed call (fixed names, literal values we read), never from the user's text. ``framework``
+    "NumPy" runs an index assignment in NumPy (see :func:`runs_in`)."""
+    fw = framework or tr.framework
+    if fw not in runs_in(tr):
+        raise _err(f"{tr.function} does not run in {fw}", argument="framework", rule="framework")
+    convert = "\n".join(f"{s.name} = {CONVERT_CODE[fw].format(s.name)}" for s in tensor_slots(tr)
+                        if not (fw == "TensorFlow" and s.role == "shape"))
+    shape_fix = ""
+    if fw == "TensorFlow" and any(s.role == "shape" for s in tr.slots):
+        shape_fix = "shape = tf.constant(shape)\n"
+    call = tr.call.replace("data.clone()", "data.copy()") if fw != tr.framework else tr.call
+    return "\n".join(x for x in (IMPORTS[fw], "import numpy as np", convert, shape_fix.rstrip(), call,
+                                 "out = np.asarray(out)") if x) + "\n"
+
+
+def framework_script(tr: Translation, framework: str | None = None) -> str:
+    """A script running the call in a child process: it reads ``inputs.npz`` (no pickles) in its working directory,
+    runs :func:`framework_code` and writes ``output.npz`` and ``result.json`` (ok, error, version)."""
+    fw = framework or tr.framework
+    body = "\n".join("    " + line for line in framework_code(tr, framework).strip().splitlines())
+    return (
+        "import json\n"
+        "from importlib.metadata import version\n\n"
+        "import numpy as np\n\n"
+        "with np.load(\"inputs.npz\", allow_pickle=False) as npz:\n"
+        "    globals().update({name: npz[name] for name in npz.files})\n"
+        f"answer = {{\"ok\": False, \"error\": None, \"version\": None}}\n"
+        "try:\n"
+        f"    answer[\"version\"] = \"{MODULE_OF[fw]} \" + version({MODULE_OF[fw]!r})\n"
+        f"{body}\n"
+        "    np.savez(\"output.npz\", output=np.asarray(out))\n"
+        "    answer[\"ok\"] = True\n"
+        "except Exception as exc:  # the framework's own error is the answer\n"
+        "    answer[\"error\"] = f\"{type(exc).__name__}: {str(exc).strip()[:600]}\"\n"
+        "with open(\"result.json\", \"w\", encoding=\"utf-8\") as f:\n"
+        "    json.dump(answer, f)\n"
+    )
+
+
+def agrees(cc: CallCase, got: np.ndarray, canonical: str) -> str:
+    """"exact", "other-winner" (replacement with duplicates: another written value won) or a failure message."""
+    want = cc.output()
+    got = np.asarray(got)
+    if got.shape != want.shape:
+        return f"shape {got.shape} != {want.shape}"
+    if np.array_equal(got.astype(want.dtype), want, equal_nan=want.dtype.kind == "f"):
+        return "exact"
+    if canonical == "none":
+        t = cc.case.trace()
+        written: dict[int, set] = {}
+        flat_updates = cc.case.updates.reshape(-1)
+        for i in range(len(t)):
+            for tgt, src in zip(t.plan.targets[i], t.plan.sources[i]):
+                written.setdefault(int(tgt), set()).add(flat_updates[src].item())
+        bad = [c for c, (g, w) in enumerate(zip(got.reshape(-1), want.reshape(-1)))
+               if g != w and g.item() not in written.get(c, ())]
+        if not bad:
+            return "other-winner"
+    return f"got {got.tolist()} want {want.tolist()}"
+
+
+# ----------------------------------------------------------------------------- example tensors (shapes, random cases)
+def example_tensors(tr: Translation, rng: np.random.Generator, dtype="float32",
+                    shape: tuple[int, ...] | None = None) -> dict[str, np.ndarray]:
+    """Valid tensors for the call's slots, drawn to repeat indices often (and negative ones where the framework
+    takes them); ``shape`` fixes data's shape. Values are small integers, so sums and products are exact."""
+    r = tr.reading
+    neg = tr.negatives
+
+    def idx(n, size):
+        lo = -n if neg else 0
+        return rng.integers(lo, max(n, 1), size=size).astype(np.int64)
+
+    def vals(size):
+        return rng.integers(-3, 4, size=size).astype(dtype)
+
+    need = 1
+    if r.axis is not None:
+        need = max(need, r.axis + 1 if r.axis >= 0 else -r.axis)
+    if r.form in ("nd", "flat") and r.parts and r.parts[0][0] != "tuple":
+        need = max(need, len(r.parts))
+    if r.form == "slice" and r.axis is None:
+        need = max(need, len(r.slices))
+    if shape is None:
+        rank = int(rng.integers(need, max(need, 3) + 1))
+        dims = [int(v) for v in rng.integers(1, 5, size=rank)]
+        for j, part in enumerate(r.parts if r.form == "nd" else ()):  # an integer index needs room on its axis
+            if part[0] == "const":
+                dims[j] = max(dims[j], part[1] + 1 if part[1] >= 0 else -part[1])
+        for j, s in enumerate(r.slices if r.axis is None else ()):
+            if s is not None and s[3]:
+                dims[j] = max(dims[j], s[0] + 1 if s[0] >= 0 else -s[0])
+        if r.form == "slice" and r.axis is not None and r.slices[0][3]:
+            i = r.slices[0][0]
+            dims[r.axis] = max(dims[r.axis], i + 1 if i >= 0 else -i)
+        shape = tuple(dims)
+    shape = tuple(int(n) for n in shape)
+    data = vals(shape)
+    out: dict[str, np.ndarray] = {}
+    slots = {s.role: s for s in tr.slots}
+    data_slot = slots.get("data")
+    if data_slot is not None:
+        out[data_slot.name] = data
+    else:  # tf.scatter_nd: the shape
+        out["shape"] = np.asarray(shape, dtype=np.int64)
+    upd = slots.get("updates")
+
+    def put_updates(target_shape):
+        if upd is not None and upd.scalar is None:
+            out[upd.name] = vals(target_shape)
+
+    rank = len(shape)
+    if r.form == "elements":
+        a = r.axis % rank
+        if tr.framework == "NumPy":  # put_along_axis: the other axes are data's or 1 (broadcast)
+            ishape = tuple(int(rng.choice([1, n])) if d != a else int(rng.integers(1, 6)) for d, n in enumerate(shape))
+        else:
+            ishape = tuple(int(rng.integers(1, n + 1)) if d != a else int(rng.integers(1, 6))
+                           for d, n in enumerate(shape))
+        out[slots["indices"].name] = idx(shape[a], ishape)
+        grow = tr.framework == "PyTorch" and rng.random() < 0.3  # PyTorch reads the front of a larger src
+        put_updates(tuple(n + int(grow) for n in ishape))
+    elif r.form == "nd":
+        batch = tuple(int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3))))
+        if r.parts[0][0] == "tuple":
+            k = int(rng.integers(1, rank + 1))
+            out[r.parts[0][1]] = np.stack([idx(shape[j], batch) for j in range(k)], axis=-1)
+        else:
+            k = len(r.parts)
+            for j, part in enumerate(r.parts):
+                if part[0] == "slot":
+                    out[part[1]] = idx(shape[j], batch)
+        put_updates(batch + shape[k:])
+    elif r.form == "axis":
+        a = r.axis % rank
+        one_d = tr.framework == "PyTorch" and not tr.function.startswith(("advanced", "augmented"))
+        ishape = (int(rng.integers(1, 6)),) if one_d else tuple(
+            int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3))))
+        out[r.parts[0][1]] = idx(shape[a], ishape)
+        put_updates(shape[:a] + ishape + shape[a + 1:])
+    elif r.form == "slice":
+        spans, full = _slice_shape(tr, np.zeros(shape))
+        squeezed = tuple(n for d, n in enumerate(full) if not any(sp[4] and sp[0] % rank == d for sp in spans))
+        put_updates(squeezed)
+    elif r.form == "mask":
+        mask = rng.random(shape) < 0.5
+        out["mask"] = mask
+        n = int(mask.sum())
+        if upd is not None and upd.scalar is None:
+            out[upd.name] = vals(shape if upd.param == "source" else (n,))
+    elif r.form == "flat":
+        size = int(np.prod(shape))
+        n = int(rng.integers(1, 7))
+        wide = 3 * size if r.wrap in ("wrap", "clip") else size
+        out["ind"] = rng.integers(-wide, max(wide, 1), size=n).astype(np.int64)
+        put_updates((int(rng.integers(1, n + 1)),))
+    return out

@@ -1,0 +1,171 @@
+"""A translated call on tensors: run in its framework in a guarded child process, and exported as a pytest.
+
+* ``installed(framework)``: whether the framework's module can be imported here (nothing is imported).
+* ``run_guarded(tr, tensors, framework=None, timeout=120)``: the framework's own call in a child Python, like
+  runtime_check's guarded runs: the tensors travel as an ``.npz`` read back with ``allow_pickle=False``, the
+  call as :func:`framework_script`'s generated script (fixed names and literals we read, never the user's
+  text). A crash, a hang or the framework's own error comes back as ``Outcome(ok=False)`` with a message.
+* ``equivalence_pytest(tr, tensors)``: a pytest module comparing the framework's call with the ONNX model
+  of its translation on onnxruntime (scatter_export's model builder and array literals).
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import scatter_core as sc
+
+from .from_call import Translation
+from .from_call_case import MODULE_OF, agrees, case_for, framework_code, framework_inputs, framework_script, runs_in
+
+MAX_STDERR = 1200
+
+
+def installed(framework: str) -> bool:
+    return importlib.util.find_spec(MODULE_OF[framework]) is not None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    framework: str
+    ok: bool
+    output: np.ndarray | None = None
+    error: str | None = None
+    verdict: str | None = None  # agrees(): "exact", "other-winner", what differs, or "the translation refuses: ..."
+    version: str | None = None
+
+
+def run_guarded(tr: Translation, tensors, framework: str | None = None, timeout: float = 120) -> Outcome:
+    """Run the call in ``framework`` (default: its own) in a child process and compare with scatter_core."""
+    fw = framework or tr.framework
+    if fw not in runs_in(tr):
+        return Outcome(fw, False, error=f"{tr.function} does not run in {fw}")
+    if not installed(fw):
+        return Outcome(fw, False, error=f"{fw} is not installed here")
+    try:
+        cc, refused = case_for(tr, tensors), None
+    except sc.ScatterError as exc:  # the framework still runs: what it does with them is the point (JAX drops ...)
+        cc, refused = None, str(exc)
+    with tempfile.TemporaryDirectory(prefix="from_call_") as tmp:
+        directory = Path(tmp)
+        arrays = framework_inputs(tr, tensors)
+        if any(a.dtype == object for a in arrays.values()):
+            return Outcome(fw, False, error="object arrays are not handed to the worker")
+        np.savez(directory / "inputs.npz", **arrays)
+        (directory / "run_call.py").write_text(framework_script(tr, fw), encoding="utf-8")
+        env = dict(os.environ)
+        env.setdefault("JAX_PLATFORMS", "cpu")
+        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        proc = subprocess.Popen([sys.executable, "run_call.py"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, cwd=tmp, env=env)
+        try:
+            _, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return Outcome(fw, False, error=f"{fw} timed out after {timeout:g} s")
+        if proc.returncode < 0:
+            try:
+                name = signal.Signals(-proc.returncode).name
+            except ValueError:
+                name = f"signal {-proc.returncode}"
+            return Outcome(fw, False, error=f"{fw} crashed ({name})")
+        answer = directory / "result.json"
+        if not answer.exists():
+            tail = stderr.decode("utf-8", "replace").strip()[-MAX_STDERR:]
+            return Outcome(fw, False, error=f"{fw} worker exited with code {proc.returncode} without an answer"
+                           + (f"; stderr: {tail}" if tail else ""))
+        result = json.loads(answer.read_text(encoding="utf-8"))
+        if not result["ok"]:
+            return Outcome(fw, False, error=result["error"], version=result.get("version"))
+        with np.load(directory / "output.npz", allow_pickle=False) as npz:
+            output = npz["output"]
+    verdict = agrees(cc, output, tr.reading.canonical) if cc is not None else f"the translation refuses: {refused}"
+    return Outcome(fw, True, output, verdict=verdict, version=result.get("version"))
+
+
+# ----------------------------------------------------------------------------- the exported test
+def equivalence_pytest(tr: Translation, tensors) -> str:
+    """A pytest module: the framework's call on these tensors against the ONNX model of its translation.
+
+    Raises :class:`scatter_core.ScatterError` when the case's operator is not an ONNX one (then no ONNX model
+    can stand for the call). Generated from numbers and names we format, never from the user's text."""
+    from scatter_export import onnx_model
+    from scatter_export.builders import array_literal
+
+    cc = case_for(tr, tensors)
+    spec = cc.case.spec
+    if spec.framework != "ONNX":
+        raise sc.ScatterError(f"no ONNX operator computes this call; its case is {spec.name} ({spec.framework}), "
+                              "so the exported test would have no ONNX model to compare with",
+                              argument="export", rule="onnx-export")
+    data, indices, updates = cc.case.given()
+    model = onnx_model(spec.name, data, indices, updates, attrs=dict(cc.case.attrs))
+    by_role = {"data": data, "indices": indices, "updates": updates}
+    feeds = {i.name: by_role[i.role] for i in spec.inputs if by_role[i.role] is not None}
+    module = MODULE_OF[tr.framework]
+    inputs = framework_inputs(tr, tensors)
+    code = [line for line in framework_code(tr).strip().splitlines() if not line.startswith("import ")]
+    alias = {"PyTorch": ("torch", "torch"), "TensorFlow": ("tf", "tensorflow"), "JAX": ("jnp", "jax.numpy")}
+    skip = (f"    {alias[tr.framework][0]} = pytest.importorskip({alias[tr.framework][1]!r})"
+            if tr.framework in alias else None)
+    dup_none = tr.reading.canonical == "none" and bool(cc.case.trace().duplicate_groups().size)
+    check = ["    np.testing.assert_array_equal(out, expected)"]
+    if dup_none:
+        written = {}
+        t = cc.case.trace()
+        flat = cc.case.updates.reshape(-1)
+        for i in range(len(t)):
+            for tgt, src in zip(t.plan.targets[i], t.plan.sources[i]):
+                written.setdefault(int(tgt), set()).add(flat[src].item())
+        allowed = {c: sorted(v) for c, v in written.items() if len(v) > 1}
+        check = ["    # duplicate indices under replacement: the framework may let another written value win",
+                 f"    allowed = {allowed!r}",
+                 "    pairs = zip(out.reshape(-1).tolist(), expected.reshape(-1).tolist())",
+                 "    for cell, (got, want) in enumerate(pairs):",
+                 "        assert got == want or got in allowed.get(cell, ()), (cell, got, want)"]
+    onnx_attrs = ", ".join(f"{k}={v!r}" for k, v in cc.case.attrs.items() if v is not None)
+    lines = [
+        f'"""{tr.function} ({tr.framework}) against its ONNX translation {spec.name} ({onnx_attrs}) on '
+        'onnxruntime.',
+        "",
+        "Exported by Scatter Explorer's From your code page. The call, with fixed variable names:",
+        *("    " + line for line in tr.call.splitlines()),
+        "" if not cc.note else f"The ONNX inputs: {cc.note}.",
+        f"Run: python -m pytest <this file>  (needs {module}, numpy and onnxruntime)",
+        '"""',
+        "",
+        "import base64",
+        "",
+        "import numpy as np",
+        "import pytest",
+        "",
+        f"MODEL = base64.b64decode({base64.b64encode(model).decode('ascii')!r})  # one {spec.op_type} node, "
+        f"opset {spec.version}",
+        "ONNX_INPUTS = {" + ", ".join(f"{name!r}: {array_literal(arr)}" for name, arr in feeds.items()) + "}",
+        "",
+        "",
+        f"def test_{tr.framework.lower()}_call_equals_the_onnx_model():",
+        *([skip] if skip else []),
+        "    ort = pytest.importorskip(\"onnxruntime\")",
+        *(f"    {name} = {array_literal(arr)}" for name, arr in inputs.items()),
+        *("    " + line for line in code),
+        "    session = ort.InferenceSession(MODEL, providers=[\"CPUExecutionProvider\"])",
+        "    (expected,) = session.run(None, ONNX_INPUTS)",
+        "    expected = expected.reshape(out.shape)",
+        *check,
+        "",
+    ]
+    return "\n".join(lines)
+

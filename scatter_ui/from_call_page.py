@@ -1,0 +1,285 @@
+"""The "From your code" page: paste a framework's scatter call, get its ONNX / OpenVINO operator (issue 24).
+
+The call lives in the URL (``?call=...``, so the spec pages' framework map links open it filled in). It is
+read by :func:`framework_map.from_call` (never evaluated); the answer shows the operators with their
+attributes and versions, the composition where no single operator is exact, and every caveat. With tensors
+(typed, or made from a shape), the same case opens in the explorer and the check page, runs in the framework
+where it is installed (a guarded child process) and exports as a pytest against the ONNX model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import streamlit as st
+
+import framework_map as fm
+import scatter_core as sc
+from framework_map.from_call import MAX_CALL_TEXT, Translation, supported_text
+from framework_map.from_call_case import CallCase, case_for, example_tensors, runs_in, tensor_slots
+from framework_map.from_call_run import equivalence_pytest, installed, run_guarded
+
+from . import attribute_inputs, cache, session
+from .controls import error_text, md, tensor_text
+
+URL_PATH = "from-code"
+FROM_CODE_PAGE = "app_pages/from_code.py"
+CALL = "call"  # the text area's key, bound to the URL's ?call=
+PREFIX = "fromcode"
+EXAMPLES = (
+    'x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)',
+    "x.index_add_(0, idx, src)",
+    "x[idx] += v",
+    "tf.tensor_scatter_nd_update(t, idx, upd)",
+    "x.at[i, j].set(v)",
+    "np.add.at(a, (i, j), b)",
+    "torch.slice_scatter(x, src, dim=1, start=1, end=3)",
+    "x[x > 0] = 0",
+)
+
+
+def k(name: str) -> str:
+    return session.key(PREFIX, name)
+
+
+def _use_example() -> None:
+    choice = st.session_state.get(k("example"))
+    if choice:
+        st.session_state[CALL] = choice
+        st.session_state[k("example")] = None
+
+
+def _ops_block(title: str, ops: list, oldest, composition: str | None) -> None:
+    st.markdown(f"**{title}**")
+    if not ops:
+        st.markdown("No single operator is exact" + (": see the composition below." if composition else "."))
+        return
+    for op, attrs in ops:
+        spec = sc.OPERATORS[op]
+        text = ", ".join(f"{n}={v!r}" for n, v in attrs.items())
+        st.code(f"{op}({text})" if text else op, language=None, wrap_lines=True)
+        old = oldest.get(op)
+        st.caption(f"[{md(spec.name)} spec ↗]({spec.url})" + (
+            f" · the oldest version that can: {md(old)}" if old and old != op else " · no older version can"))
+
+
+def answer(tr: Translation) -> None:
+    st.subheader(md(f"{tr.framework}: {tr.function}"))
+    if tr.exact:
+        st.success("Exact: one operator computes this call (up to the caveats below).", icon="✅")
+    else:
+        st.warning("No single operator is exact: the composition below is.", icon="⚠️")
+    left, right = st.columns(2)
+    with left:
+        _ops_block("ONNX", tr.onnx, tr.oldest, tr.composition)
+    with right:
+        _ops_block("OpenVINO", tr.openvino, tr.oldest, tr.composition)
+    if tr.composition:
+        st.markdown("**Composition**: " + md(tr.composition))
+    st.markdown("**Where the operator's inputs come from**\n" + "\n".join(f"- {md(line)}" for line in tr.inputs))
+    st.markdown("**The call as read** (your tensors under fixed names, as the equivalence test runs it)")
+    st.code(tr.call, language="python")
+    source = f"the framework map's record {md(tr.entry)}" if tr.entry else "the framework map's shared sentences"
+    st.markdown(f"**Caveats** ({len(tr.caveats)}): from {source} and the registry's runtime notes")
+    if tr.caveats:
+        st.markdown("\n".join(f"- {md(c)}" for c in tr.caveats))
+    else:
+        st.markdown("None recorded for this call.")
+
+
+# ----------------------------------------------------------------------------- tensors
+def _slot_key(tr: Translation, name: str) -> str:
+    return k(f"t:{hashlib.sha1(tr.text.encode()).hexdigest()[:10]}:{name}")
+
+
+def _fill(tr: Translation) -> None:
+    ss = st.session_state
+    text = str(ss.get(k("shape"), "")).strip().strip("()[]")
+    shape = None
+    if text:
+        try:
+            shape = tuple(int(p) for p in text.replace(" ", "").split(",") if p)
+            if not shape or any(n < 1 or n > 64 for n in shape) or len(shape) > 4:
+                raise ValueError
+        except ValueError:
+            ss[k("shape_problem")] = (f"**shape**: {md(text[:60])} is not a shape of 1 to 4 sizes from 1 to 64 "
+                                      "(e.g. 3, 4)")
+            return
+    ss.pop(k("shape_problem"), None)
+    seed = int(ss.get(k("seed"), 0)) + 1
+    ss[k("seed")] = seed
+    try:
+        tensors = example_tensors(tr, np.random.default_rng(seed), ss.get(k("dtype"), "float32"), shape)
+        case_for(tr, tensors)
+    except sc.ScatterError as exc:
+        ss[k("shape_problem")] = error_text(exc)
+        return
+    for slot in tensor_slots(tr):
+        ss[_slot_key(tr, slot.name)] = tensor_text(tensors[slot.name])
+
+
+def _role(slot) -> str:
+    """What a tensor box is for: the tensor written into, or the parameter it binds ("index", "indices 0" ...)."""
+    return "the tensor written into" if slot.role == "data" else slot.param.replace("_", " ")
+
+
+def _parsed(tr: Translation) -> dict | None:
+    ss = st.session_state
+    tensors, problems = {}, []
+    for slot in tensor_slots(tr):
+        text = ss.get(_slot_key(tr, slot.name), "")
+        if not str(text).strip():
+            return None
+        try:
+            tensors[slot.name] = sc.parse_tensor(text, max_elements=cache.MAX_TEXT_ELEMENTS, name=slot.param)
+        except sc.ScatterError as exc:
+            problems.append(error_text(exc, f"{slot.text[:60]} ({_role(slot)})"))
+    for p in problems:
+        st.error(p, icon="🛑")
+    return None if problems else tensors
+
+
+def _links(tr: Translation, cc: CallCase) -> None:
+    spec = cc.case.spec
+    data, indices, updates = cc.case.given()
+    texts = {"data": tensor_text(data), "indices": tensor_text(indices), "updates": tensor_text(updates)}
+    if sum(len(t) for t in texts.values()) > session.MAX_URL_TEXT:
+        st.caption("The tensors are too long for a link: paste them into the explorer's inputs.")
+        return
+    values = {"op": spec.name, "example": "__custom__", "step": 0, **texts}
+    for name, value in cc.case.attrs.items():
+        if value is None:
+            continue
+        values[attribute_inputs.state_name(name)] = (
+            str(value).lower() if isinstance(value, bool) else attribute_inputs.list_text(value)
+            if isinstance(value, (tuple, list)) else value)
+    explorer = session.share_link(sc.family_of(spec).slug, values)
+    check = session.share_link("check", {n: v for n, v in values.items() if n != "step"})
+    st.markdown(f"[▶ Open this case in the explorer]({explorer}) · [Open it in the check page]({check})"
+                + (f"  \n{md(spec.name)}: {md(cc.note)}" if cc.note else ""))
+
+
+def _run(tr: Translation, tensors: dict, framework: str) -> None:
+    st.session_state[k("outcome")] = (tr.text, framework, {n: a.tobytes() for n, a in tensors.items()},
+                                      run_guarded(tr, tensors, framework))
+
+
+def tensors_section(tr: Translation) -> None:
+    ss = st.session_state
+    st.subheader("On your tensors")
+    st.caption("Type each tensor the call takes (JSON, Python lists or NumPy repr; nothing is evaluated), or give "
+               "data's shape and fill every box with example values (indices repeat, and are negative where "
+               f"{md(tr.framework)} takes that).")
+    c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
+    c1.text_input("data's shape (optional)", key=k("shape"), placeholder="e.g. 3, 4")
+    c2.selectbox("dtype", ["float32", "int32", "int64", "float64"], key=k("dtype"))
+    c3.button("Fill with example values", key=k("fill"), on_click=_fill, args=(tr,), width="stretch")
+    if ss.get(k("shape_problem")):
+        st.error(ss[k("shape_problem")], icon="🛑")
+    slots = tensor_slots(tr)
+    cols = st.columns(min(len(slots), 3) or 1)
+    for n, slot in enumerate(slots):
+        cols[n % len(cols)].text_area(f"{md(slot.text[:60])} · {_role(slot)}", key=_slot_key(tr, slot.name),
+                                      height=110)
+    tensors = _parsed(tr)
+    if tensors is None:
+        return
+    try:
+        cc = case_for(tr, tensors)
+        output = cc.output()
+    except sc.ScatterError as exc:  # the framework may still take them (JAX drops out-of-range indices)
+        cc = None
+        st.error(error_text(exc), icon="🛑")
+    if cc is not None:
+        st.markdown(f"**The translation's result** ({md(cc.case.spec.name)}, computed by Scatter Explorer's core)")
+        st.code(tensor_text(output), language=None)
+        _links(tr, cc)
+    for framework in runs_in(tr):
+        if installed(framework):
+            st.button(f"Run the call in {framework} and compare", key=k(f"run:{framework}"), on_click=_run,
+                      args=(tr, tensors, framework))
+        else:
+            st.caption(f"{md(framework)} is not installed here: the exported test runs the call where it is.")
+    outcome = ss.get(k("outcome"))
+    if outcome and outcome[0] == tr.text and outcome[2] == {n: a.tobytes() for n, a in tensors.items()}:
+        result = outcome[3]
+        if not result.ok:
+            st.error(f"**{md(result.framework)}**: {md(result.error)}", icon="🛑")
+        elif result.verdict == "exact":
+            st.success(f"{md(result.framework)} ({md(result.version or '')}) gives exactly the translation's result.",
+                       icon="✅")
+        elif result.verdict == "other-winner":
+            st.info(f"{md(result.framework)} let another duplicate write win (the caveats say its winner is "
+                    "unspecified); every other cell is equal.", icon="ℹ️")
+        elif result.verdict.startswith("the translation refuses"):
+            st.warning(f"{md(result.framework)} runs the call, but {md(result.verdict)}: see the caveats.",
+                       icon="⚠️")
+        else:
+            st.error(f"{md(result.framework)} differs from the translation: {md(result.verdict)}", icon="🛑")
+        if result.ok:
+            st.code(tensor_text(np.asarray(result.output)), language=None)
+    if cc is None:
+        return
+    try:
+        code = equivalence_pytest(tr, tensors)
+    except sc.ScatterError as exc:
+        st.caption("No pytest export: " + md(str(exc)))
+    else:
+        st.download_button("Download a pytest: the call against the ONNX model on onnxruntime", code,
+                           file_name="test_from_your_code.py", mime="text/x-python", key=k("pytest"))
+
+
+def _seed_from_url() -> None:
+    """A link's ?call= fills the box when it is new to this session (a framework map link, a shared URL)."""
+    ss = st.session_state
+    given = st.query_params.get(CALL)
+    if given is not None and given != ss.get(k("seen_url")):
+        ss[k("seen_url")] = given
+        ss[CALL] = given
+
+
+def _write_url(text: str) -> None:
+    """The call into the URL, so a copied address reopens it; a text over the size limit stays out of it."""
+    ss = st.session_state
+    wanted = text if text.strip() and len(text) <= MAX_CALL_TEXT else None
+    if st.query_params.get(CALL) != wanted:
+        if wanted is None:
+            st.query_params.pop(CALL, None)
+        else:
+            st.query_params[CALL] = wanted
+    ss[k("seen_url")] = wanted
+
+
+def render_page() -> None:
+    st.title("From your code")
+    st.caption("Paste one scatter call from your model (PyTorch, TensorFlow, JAX or NumPy): see the ONNX and "
+               "OpenVINO operator it becomes, with its attributes and versions, whether that is exact, and where "
+               "it differs. The text is read, never run.")
+    _seed_from_url()
+    st.text_area("Your call", key=CALL, height=80,
+                 placeholder='x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)',
+                 help="One call or one assignment such as x[idx] += v. " + supported_text())
+    st.selectbox("Or start from an example", EXAMPLES, index=None, key=k("example"), on_change=_use_example,
+                 placeholder="Choose an example call")
+    text = st.session_state.get(CALL) or ""
+    _write_url(text)
+    if not text.strip():
+        st.info("Supported: " + md(supported_text()), icon="ℹ️")
+        return
+    try:
+        tr = fm.from_call(text)
+    except sc.ScatterError as exc:
+        st.error(error_text(exc), icon="🛑")
+        return
+    answer(tr)
+    st.divider()
+    tensors_section(tr)
+
+
+def render() -> None:
+    """Render the page; never lets an exception reach the user as a traceback."""
+    try:
+        render_page()
+    except Exception as exc:  # noqa: BLE001 - last line of defence: a message, never a traceback
+        st.error(f"Something went wrong while drawing this page ({type(exc).__name__}: {md(exc)}).", icon="🛑")

@@ -1,0 +1,68 @@
+"""Real browser: From your code: paste a call, read the answer, fill tensors, open the case in the explorer."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.browser_support import SCREENSHOTS, real_errors
+
+pytestmark = pytest.mark.browser
+
+CALL = 'x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)'
+
+
+def settle(pg, timeout: float = 60_000):
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    pg.wait_for_timeout(300)
+
+
+def test_paste_a_call_see_the_answer_and_open_the_case_in_the_explorer(server, browser):
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    pg.on("console", lambda m: m.type == "error" and errors.append(f"{m.type}: {m.text}"))
+    pg.goto(f"{server.url}/from-code")
+    box = pg.locator("textarea[aria-label='Your call']")
+    box.wait_for(timeout=60_000)
+    settle(pg)
+    assert pg.locator("[data-testid=stSidebarNav] a", has_text="From your code").count() == 1  # in the Tools list
+    box.fill(CALL)
+    box.press("Control+Enter")
+    pg.get_by_text("ScatterElementsUpdate-12(axis=1, reduction='max', use_init_val=False)").first.wait_for(
+        timeout=60_000)
+    settle(pg)
+    body = pg.locator("[data-testid=stMain]").inner_text()
+    assert "PyTorch: torch.Tensor.scatter_reduce" in body
+    assert "include_self=False (use_init_val = false) has no ONNX attribute" in body
+    assert parse_qs(urlparse(pg.url).query)["call"] == [CALL]  # the view lives in the URL
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / "from_code_answer.png"), full_page=True)
+
+    # a bad call: a message, and the text stays as typed
+    box.fill("x.scatter_reduce(1, idx, src, reduce='max')")
+    box.press("Control+Enter")
+    pg.get_by_text("is not supported; supported: 'sum'").first.wait_for(timeout=60_000)
+    assert box.input_value() == "x.scatter_reduce(1, idx, src, reduce='max')"
+
+    box.fill(CALL)
+    box.press("Control+Enter")
+    pg.get_by_text("ScatterElementsUpdate-12(axis=1").first.wait_for(timeout=60_000)
+    settle(pg)
+    pg.get_by_label("data's shape (optional)").fill("3, 4")
+    pg.get_by_role("button", name="Fill with example values").click()
+    pg.get_by_text("The translation's result").first.wait_for(timeout=60_000)
+    settle(pg)
+    link = pg.get_by_role("link", name="▶ Open this case in the explorer")
+    href = link.get_attribute("href")
+    query = parse_qs(urlparse(href).query)
+    assert query["op"] == ["ScatterElementsUpdate-12"] and query["use_init_val"] == ["false"]
+    pg.goto(href)
+    pg.locator("[data-testid=stSidebar]").get_by_text("ScatterElementsUpdate-12").first.wait_for(timeout=60_000)
+    settle(pg)
+    body = pg.locator("[data-testid=stMain]").inner_text()
+    assert "This link has value(s) the page could not use" not in body
+    assert real_errors(errors) == []
+    ctx.close()

@@ -1,0 +1,425 @@
+"""framework_map.from_call: a framework's scatter call -> its ONNX / OpenVINO operator (issue 24).
+
+* Differential, for every supported call shape: random cases (duplicates and negative indices drawn often)
+  run through the framework's own call (JAX and NumPy always; PyTorch and TensorFlow where installed, as
+  tests/test_framework_map.py does) and through scatter_core running the translation; they agree exactly,
+  or, under replacement with duplicates, another duplicate wins, which the caveats state.
+* What the answer says for the issue's examples; hostile text; the real signatures.
+"""
+
+from __future__ import annotations
+
+import builtins
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import framework_map as fm
+import scatter_core as sc
+from framework_map.from_call import CALLS, MAX_CALL_TEXT
+from framework_map.from_call_case import (agrees, case_for, example_tensors, framework_code, framework_inputs,
+                                          runs_in)
+from tests.conftest import require_framework
+
+def run_framework(tr, tensors, framework=None) -> np.ndarray:
+    """The call in its framework, in this process (the app runs the same generated code in a child process).
+    Only framework_code's generated text runs: fixed names and the literals from_call read."""
+    namespace = dict(framework_inputs(tr, tensors))
+    exec(compile(framework_code(tr, framework), "<generated>", "exec"), namespace)  # noqa: S102 - generated
+    return namespace["out"]
+
+
+TORCH_REDUCES = ("sum", "prod", "mean", "amax", "amin")
+SHAPES = {
+    "PyTorch": [
+        "x.scatter(1, idx, src)", "x.scatter_(0, idx, 2.5)", "torch.scatter(x, -1, idx, src, reduce='add')",
+        "x.scatter(0, index=idx, src=src, reduce='multiply')", "x.scatter_add(0, idx, src)",
+        *(f"x.scatter_reduce(0, idx, src, reduce={r!r}, include_self={b})" for r in TORCH_REDUCES
+          for b in (True, False)),
+        "x.index_put_((i, j), v)", "x.index_put((idx,), v, accumulate=True)", "torch.index_put(x, (i, 0), v)",
+        "x.index_add(1, idx, src)", "x.index_add_(0, idx, src, alpha=2)", "x.index_copy_(0, idx, src)",
+        *(f"x.index_reduce(0, idx, src, {r!r}, include_self={b})" for r in ("prod", "mean", "amax", "amin")
+          for b in (True, False)),
+        "x.index_fill(0, idx, -1)", "x.masked_scatter(m, src)",
+        "torch.slice_scatter(x, src, dim=0, start=1, end=3)", "x.slice_scatter(src, 0, None, None, 2)",
+        "torch.select_scatter(x, src, 0, -1)",
+        "x[i, j] = v", "x[idx] = v", "x[:, idx] = v", "x[1:3] = v", "x[x > 0] = 0", "x[idx] += v",
+        "x[i, j] -= v", "x[:, idx] *= v", "x[::2] += 1",
+    ],
+    "TensorFlow": [*(f"tf.{op}(t, idx, upd)" for op in ("tensor_scatter_nd_update", "tensor_scatter_nd_add",
+                                                         "tensor_scatter_nd_sub", "tensor_scatter_nd_max",
+                                                         "tensor_scatter_nd_min")),
+                   "tf.scatter_nd(idx, upd, shape)"],
+    "JAX": [*(f"x.at[{sub}].{m}(v)" for m in ("set", "add", "multiply", "min", "max")
+              for sub in ("idx", "i, j", ":, idx", "1:3", "i, 0")),
+            'x.at[idx].set(v, mode="drop")', "x.at[::-1, 0].set(v)", "x.at[0, 1:].add(1)",
+            "x.at[i].add(v, unique_indices=False, indices_are_sorted=False)"],
+    "NumPy": [*(f"np.{u}.at(a, {ix}, b)" for u in ("add", "subtract", "multiply", "maximum", "minimum")
+                for ix in ("idx", "(i, j)")),
+              "np.add.at(a, idx, 1)", "np.put_along_axis(a, idx, v, axis=1)", "np.put_along_axis(a, idx, 0, axis=-1)",
+              "np.put(a, ind, v)", "np.put(a, ind, v, mode='wrap')", "numpy.put(a, ind, 7, mode='clip')"],
+}
+ALL = [(fw, text) for fw, texts in SHAPES.items() for text in texts]
+CASES = 6  # per call shape: 3 float32 and 3 int32
+JAX_CASES = 3  # JAX compiles per shape and dtype: what 2 cores afford in CI (about a minute)
+
+
+# ------------------------------------------------------------------------------ every shape translates
+@pytest.mark.parametrize("framework,text", ALL, ids=[t for _, t in ALL])
+def test_every_supported_call_shape_translates_and_its_case_runs_in_scatter_core(framework, text):
+    tr = fm.from_call(text)
+    assert tr.framework == framework
+    assert isinstance(tr.onnx, list) and isinstance(tr.openvino, list) and isinstance(tr.caveats, list)
+    assert tr.exact == bool((tr.onnx or tr.openvino) and tr.reading.alpha is None)
+    if not (tr.onnx and tr.openvino):  # a target without a single exact operator: the composition says why
+        assert tr.composition
+    for target, ops in (("ONNX", tr.onnx), ("OpenVINO", tr.openvino)):
+        for op, attrs in ops:
+            spec = sc.OPERATORS[op]
+            assert spec.framework == target
+            assert set(attrs) <= set(spec.attribute_names)
+            if "reduction" in attrs:
+                assert attrs["reduction"] in spec.reduction_spellings  # scatter_core's spelling ("add", "sum")
+            assert sc.OPERATORS[tr.oldest[op]].op_type == spec.op_type
+            assert sc.OPERATORS[tr.oldest[op]].version <= spec.version
+    assert tr.entry is None or tr.entry in fm.BY_ID
+    rng = np.random.default_rng(len(text))
+    for n in range(4):
+        cc = case_for(tr, example_tensors(tr, rng, "float32" if n % 2 else "int32"))
+        assert cc.case.spec.name == tr.target
+        assert cc.output().shape == cc.shape
+
+
+# ------------------------------------------------------------------------------ differential
+def _differential(framework: str, texts: list[str], run_as: str | None = None):
+    rng = np.random.default_rng()  # new cases each run; a failure prints the case
+    failures, seen = [], Counter()
+    for text in texts:
+        tr = fm.from_call(text)
+        if run_as is not None and run_as not in runs_in(tr):
+            continue
+        for n in range(JAX_CASES if framework == "JAX" else CASES):
+            tensors = example_tensors(tr, rng, "float32" if n % 2 else "int32")
+            cc = case_for(tr, tensors)
+            got = run_framework(tr, tensors, run_as)
+            verdict = agrees(cc, got, tr.reading.canonical)
+            dup = bool(cc.case.trace().duplicate_groups().size)
+            seen["duplicates"] += dup
+            seen["negative"] += any(v.min(initial=0) < 0 for k, v in tensors.items()
+                                    if k not in ("shape", "mask") and v.dtype.kind == "i" and k != "data"
+                                    and any(s.name == k and s.role == "indices" for s in tr.slots))
+            if verdict == "other-winner":  # allowed only where the caveats say the winner is unspecified
+                assert tr.reading.canonical == "none" and dup, text
+                assert any("undefined" in c or "unspecified" in c for c in tr.caveats), text
+                seen["other-winner"] += 1
+            elif verdict != "exact":
+                failures.append(f"{text}: {({k: v.tolist() for k, v in tensors.items()})}: {verdict}")
+    assert not failures, "\n".join(failures[:10])
+    return seen
+
+
+def test_jax_calls_agree_with_scatter_core_running_their_translation():
+    require_framework("JAX")
+    seen = _differential("JAX", SHAPES["JAX"])
+    assert seen["duplicates"] > 10 and seen["negative"] > 10, seen
+
+
+def test_numpy_calls_agree_with_scatter_core_running_their_translation():
+    seen = _differential("NumPy", SHAPES["NumPy"])
+    assert seen["duplicates"] > 10 and seen["negative"] > 10, seen
+
+
+def test_index_assignments_run_in_numpy_agree_with_their_translation():
+    """x[i, j] = v and x[idx] += v mean the same in NumPy as in PyTorch (records.py says so): checked here always."""
+    seen = _differential("PyTorch", SHAPES["PyTorch"], run_as="NumPy")
+    assert seen["duplicates"] > 5 and seen["negative"] > 5, seen
+
+
+@pytest.mark.parametrize("framework", ["PyTorch", "TensorFlow"])
+def test_pytorch_and_tensorflow_calls_agree_where_installed(framework):
+    require_framework(framework)
+    _differential(framework, SHAPES[framework])
+
+
+# ------------------------------------------------------------------------------ the issue's examples
+def test_include_self_false_has_no_onnx_attribute_and_is_exact_in_openvino():
+    tr = fm.from_call('x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)')
+    assert tr.framework == "PyTorch" and tr.entry == "torch.scatter_reduce"
+    assert tr.onnx == []
+    assert tr.openvino == [("ScatterElementsUpdate-12", {"axis": 1, "reduction": "max", "use_init_val": False})]
+    assert tr.exact is True
+    assert "include_self=False" in tr.composition and "no ONNX attribute" in tr.composition
+    # the initial-value sentence is the framework map's own
+    assert any(fm.BY_ID["torch.scatter_reduce"].divergences["initial value"] in c for c in tr.caveats)
+
+
+def test_the_newest_and_the_oldest_onnx_version():
+    tr = fm.from_call("x.scatter_add(0, idx, src)")
+    assert tr.onnx == [("ScatterElements-18", {"axis": 0, "reduction": "add"})]
+    assert tr.oldest["ScatterElements-18"] == "ScatterElements-16"  # add arrived in 16
+    tr = fm.from_call("x.scatter_reduce(0, idx, src, 'amin')")
+    assert tr.oldest["ScatterElements-18"] == "ScatterElements-18"  # min arrived in 18
+    tr = fm.from_call("tf.tensor_scatter_nd_update(t, idx, upd)")
+    assert tr.onnx == [("ScatterND-18", {"reduction": "none"})] and tr.oldest["ScatterND-18"] == "ScatterND-11"
+    assert tr.oldest["ScatterNDUpdate-15"] == "ScatterNDUpdate-3"  # TF refuses negatives itself
+
+
+def test_a_version_refusing_negative_indices_is_not_offered_for_a_call_that_takes_them():
+    tr = fm.from_call("x.at[i, j].set(v)")
+    assert tr.oldest["ScatterNDUpdate-15"] == "ScatterNDUpdate-15"
+    assert any(c.startswith("ScatterNDUpdate-3 also has this reduction but refuses negative indices")
+               for c in tr.caveats)
+
+
+def test_mean_caveats_name_the_integer_truncation_from_the_registry():
+    tr = fm.from_call("x.scatter_reduce(0, idx, src, 'mean')")
+    assert tr.onnx == [] and "no mean" in tr.composition
+    note = sc.OPERATORS["ScatterElementsUpdate-12"].notes_on("integer-mean")[0]
+    assert any(note.text in c for c in tr.caveats)
+    assert any("truncat" in c for c in tr.caveats)
+
+
+def test_duplicates_negative_indices_and_out_of_range_caveats_come_from_the_records():
+    jax = fm.from_call("x.at[idx].set(v)")
+    assert any(fm.BY_ID["jax.at.nd"].divergences["duplicates"] in c for c in jax.caveats)  # unspecified winner
+    assert any("ONNX requires an error" in c for c in jax.caveats)  # mode="drop" drops out-of-range silently
+    torch = fm.from_call("x.scatter(1, idx, src)")
+    assert any("CUDA" in c for c in torch.caveats)  # the order of duplicates under CUDA
+    assert any(fm.BY_ID["torch.scatter"].divergences["negative indices"] in c for c in torch.caveats)
+    tf = fm.from_call("tf.tensor_scatter_nd_add(t, idx, upd)")
+    assert any(fm.BY_ID["tf.tensor_scatter_nd_add"].divergences["out-of-range indices"] in c for c in tf.caveats)
+    assert any("LAST" not in c and "last write" in c for c in fm.from_call("x[i] = v").caveats)  # LAST_WINS note
+
+
+def test_augmented_assignment_is_a_read_combine_write_not_an_accumulation():
+    tr = fm.from_call("x[idx] += v")
+    assert tr.onnx == [] and tr.openvino == [] and tr.exact is False
+    assert "GatherND" in tr.composition and "accumulate=True" in tr.composition
+    data, idx, v = np.zeros(4, np.float32), np.array([1, 1, -1]), np.array([1, 2, 3], np.float32)
+    cc = case_for(tr, {"data": data, "index": idx, "values": v})
+    got = run_framework(tr, {"data": data, "index": idx, "values": v}, "NumPy")
+    assert agrees(cc, got, "none") == "exact" and got[1] == 2  # one duplicate won; they did not add up to 3
+    acc = fm.from_call("x.index_put_((idx,), v, accumulate=True)")
+    assert acc.onnx == [("ScatterND-18", {"reduction": "add"})]
+    assert case_for(acc, {"data": data, "index": idx, "values": v}).output()[1] == 3
+
+
+def test_mask_assignment_and_masked_scatter_are_compositions_around_scatternd():
+    for text in ("x[x > 0] = 0", "x.masked_scatter(m, src)"):
+        tr = fm.from_call(text)
+        assert tr.exact is False and tr.onnx == [] and "NonZero" in tr.composition
+        assert tr.target == "ScatterND-18"
+    assert "Where(mask" in fm.from_call("x[x > 0] = 0").composition
+
+
+def test_slice_scatter_is_openvino_slicescatter_and_a_coordinate_grid_in_onnx():
+    tr = fm.from_call("torch.slice_scatter(x, src, dim=1, start=2)")
+    assert tr.openvino == [("SliceScatter-15", {"start": [2], "stop": [2 ** 63 - 1], "step": [1], "axes": [1]})]
+    assert tr.onnx == [] and "1308" in tr.composition and tr.entry == "torch.slice_scatter"
+
+
+def test_index_put_tuple_and_keyword_only_arguments_follow_the_real_signatures():
+    assert fm.from_call("x.index_put_(indices=(i, j), values=v, accumulate=True)").onnx[0][1] == {"reduction": "add"}
+    with pytest.raises(sc.ScatterError, match=r"takes 4 positional argument\(s\) here, 5 given"):
+        fm.from_call("x.scatter_reduce(1, idx, src, 'sum', False)")  # include_self is keyword-only
+    with pytest.raises(sc.ScatterError, match="by position only"):
+        fm.from_call("np.add.at(a, indices=idx, b=v)")
+    with pytest.raises(sc.ScatterError, match="has no argument 'axis'"):
+        fm.from_call("x.scatter(axis=1, index=idx, src=src)")  # PyTorch spells it dim
+    with pytest.raises(sc.ScatterError, match="missing reduce"):
+        fm.from_call("x.scatter_reduce(1, idx, src)")
+    with pytest.raises(sc.ScatterError, match="got 'dim' twice"):
+        fm.from_call("x.scatter(1, idx, src, dim=1)")
+    assert fm.from_call("torch.scatter(x, 1, idx, value=3)").slots[-1].scalar == 3  # value= is scatter's overload
+    assert CALLS["torch.scatter_reduce"].kwonly == ("include_self",)
+
+
+@pytest.mark.parametrize("text,argument,words", [
+    ("x.scatter_reduce(1, idx, src, reduce='max')", "reduce", "'amax'"),
+    ("x.scatter_reduce(1, idx, src, 'sum', include_self=1)", "include_self", "True or False"),
+    ("x.scatter(d, idx, src)", "dim", "literal"),
+    ("x.at[idx].divide(v)", "divide", ".multiply"),
+    ("np.divide.at(a, idx, b)", "np.divide.at", "np.add.at"),
+    ("x.gather(1, idx)", None, "scatter_reduce"),
+    ("tf.scatter_nd_update(v, idx, upd)", "tf.scatter_nd_update", "tf.tensor_scatter_nd_update"),
+    ("x.at[idx].set(v, mode='wrap')", "mode", "'clip'"),
+    ("np.put(a, ind, v, mode='bounce')", "mode", "'wrap'"),
+    ("x[idx] //= v", "//=", "+="),
+    ("x[1:2, idx] = v", "index", "x[:, ..., i]"),
+])
+def test_unsupported_functions_and_values_name_them_and_list_what_is_supported(text, argument, words):
+    with pytest.raises(sc.ScatterError) as info:
+        fm.from_call(text)
+    assert words in str(info.value)
+    if argument:
+        assert info.value.argument == argument
+
+
+# ------------------------------------------------------------------------------ hostile text
+@pytest.mark.parametrize("text,words", [
+    ("__import__('os').system('rm -rf /')", "dunder"),
+    ("x.scatter(1, idx, lambda: 0)", "lambda"),
+    ("(lambda: x)().scatter_add(0, i, s)", "lambda"),
+    ("().__class__.__bases__[0].__subclasses__()", "dunder"),
+    ("a.b.c.d.e.f.g.h.scatter_add(0, i, s)", "attribute chain"),
+    ("x.scatter(1, idx, src); import os", "statements"),
+    ("import os", "one call"),
+    ("eval('x.scatter(1, i, s)')", "not a supported scatter call"),
+    ("x.scatter(*args)", "Starred"),
+    ("x.scatter(**kw)", "kwargs are not read"),
+    ("x.scatter(1, idx, [s for s in src])", "ListComp"),
+    ("x.scatter(1, idx, f'{src}')", "JoinedStr"),
+    ("x.scatter((y := 1), idx, src)", "NamedExpr"),
+    ("x.scatter(1, idx,", "not Python syntax"),
+    ("(" * 900 + ")" * 900, "too many nested parentheses"),
+    ("x.scatter_add(0, " + "-" * 1900 + "i, s)", "nests deeper"),
+    ("x" + ".y" * 3000, "characters|attribute chain"),
+    ("x.scatter_add(0, " + "+".join(["i"] * 400) + ", s)", "syntax nodes|nests deeper"),
+    ("", "paste one call"),
+])
+def test_hostile_text_is_answered_with_a_message_and_never_run(text, words, monkeypatch):
+    def refuse(*_a, **_k):
+        raise AssertionError("from_call evaluated something")
+
+    monkeypatch.setattr(builtins, "eval", refuse)
+    monkeypatch.setattr(builtins, "exec", refuse)
+    with pytest.raises(sc.ScatterError, match=words):
+        fm.from_call(text)
+
+
+def test_a_megabyte_of_text_is_refused_by_its_size_before_it_is_parsed(monkeypatch):
+    import ast
+
+    def no_parse(*_a, **_k):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(ast, "parse", no_parse)
+    with pytest.raises(sc.ScatterError, match=f"paste one call of at most {MAX_CALL_TEXT:,}") as info:
+        fm.from_call("x.scatter(1, idx, src)" + " " * 1_000_000)
+    assert info.value.rule == "size"
+    with pytest.raises(sc.ScatterError, match="must be text"):
+        fm.from_call(b"x.scatter(1, i, s)")  # type: ignore[arg-type]
+
+
+def test_generated_code_never_holds_the_users_text():
+    tr = fm.from_call("self.cache_k.scatter_reduce_(dim=1, index=my_idx.unsqueeze(-1), src=new_k, reduce='sum')")
+    code = framework_code(tr)
+    for users in ("self", "cache_k", "my_idx", "unsqueeze", "new_k"):
+        assert users not in code
+    assert "out = data.scatter_reduce(1, index, src, 'sum')" in code
+    assert [s.text for s in tr.slots] == ["self.cache_k", "my_idx.unsqueeze(-1)", "new_k"]  # shown, never run
+
+
+def test_every_framework_map_record_with_a_call_reads_back_as_its_configuration():
+    from framework_map.from_call import call_for
+
+    linked = set()
+    for spec in sc.OPERATORS_LIST:
+        for config in fm.configurations(spec):
+            for entry in fm.entries_for(config):
+                text = call_for(entry, config)
+                if text is None:
+                    continue
+                linked.add(entry.id)
+                tr = fm.from_call(text)
+                assert tr.framework == entry.framework, (entry.id, text)
+                want = "sum" if entry.id.endswith(".sub") else config.canonical  # x.at[..].add(-v): a sum of -v
+                assert tr.reading.canonical == want, (entry.id, config.label, text)
+                if tr.reading.init is False:
+                    assert not config.use_init_val
+    executable = {e.id for e in fm.ENTRIES if e.executable}
+    assert len(linked) >= len(executable) - 5, executable - linked  # a few compositions have no single call
+
+
+def test_index_add_with_alpha_is_a_mul_then_the_scatter_and_its_case_adds_alpha_times_source():
+    tr = fm.from_call("x.index_add_(1, idx, src, alpha=2)")
+    assert tr.exact is False and tr.onnx == [] and tr.openvino == []
+    assert "Mul(source, alpha), then ScatterElements-18(axis=1, reduction='add')" in tr.composition
+    data = np.arange(6, dtype=np.float32).reshape(2, 3)
+    idx, src = np.array([2, 2, 1, 0]), np.arange(8, dtype=np.float32).reshape(2, 4)
+    want = data.copy()
+    for j, i in enumerate(idx):  # index_add's definition, written out
+        want[:, i] += 2 * src[:, j]
+    cc = case_for(tr, {"data": data, "index": idx, "source": src})
+    assert cc.case.spec.name == "ScatterElements-18" and cc.case.attrs["reduction"] == "add"
+    np.testing.assert_array_equal(cc.output(), want)
+
+
+# ------------------------------------------------------------------------------ guarded run and the exported test
+def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
+    from framework_map.from_call_run import installed, run_guarded
+
+    tr = fm.from_call("np.put(a, ind, v)")
+    tensors = {"data": np.zeros(4, np.int32), "ind": np.array([0, -1, 0]), "v": np.array([5, 6, 7], np.int32)}
+    out = run_guarded(tr, tensors)
+    assert out.ok and out.verdict == "exact" and out.output.tolist() == [7, 0, 0, 6]
+    assert out.version.startswith("numpy ")
+    bad = run_guarded(tr, {**tensors, "ind": np.array([0, 4])})  # out of range: NumPy's own IndexError comes back
+    assert not bad.ok and bad.error.startswith("IndexError")
+    require_framework("JAX")
+    jax = fm.from_call("x.at[idx].set(v)")  # JAX drops an out-of-range write that the translation refuses
+    out = run_guarded(jax, {"data": np.zeros(3, np.int32), "index": np.array([1, 5]), "values": np.array([7, 8],
+                                                                                                        np.int32)})
+    assert out.ok and out.output.tolist() == [0, 7, 0]
+    assert out.verdict.startswith("the translation refuses: ") and "out of range" in out.verdict
+    if not installed("PyTorch"):
+        torch = run_guarded(fm.from_call("x.scatter_add(0, idx, src)"), {})
+        assert not torch.ok and torch.error == "PyTorch is not installed here"
+
+
+@pytest.mark.parametrize("text,dtype", [("x.at[idx].set(v)", "int32"), ("np.add.at(a, (i, j), b)", "float32"),
+                                        ("np.put(a, ind, v, mode='clip')", "int32"), ("x[idx] += v", "int32")])
+def test_the_exported_pytest_runs_the_call_against_the_onnx_model(text, dtype, tmp_path):
+    import subprocess
+
+    from framework_map.from_call_run import equivalence_pytest
+    from tests.conftest import require_or_skip
+
+    require_or_skip("onnxruntime")
+    tr = fm.from_call(text)
+    if tr.framework == "JAX":
+        require_framework("JAX")
+    tensors = example_tensors(tr, np.random.default_rng(7), dtype)
+    if tr.framework == "PyTorch":
+        require_framework("PyTorch")
+    code = equivalence_pytest(tr, tensors)
+    assert text not in code  # generated from numbers and fixed names
+    path = tmp_path / "test_exported.py"
+    path.write_text(code)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                          env={"PATH": "/usr/bin:/bin", "JAX_PLATFORMS": "cpu"})
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def test_the_export_refuses_a_call_with_no_onnx_operator():
+    from framework_map.from_call_run import equivalence_pytest
+
+    tr = fm.from_call("x.at[1:3].set(v)")
+    with pytest.raises(sc.ScatterError, match="SliceScatter-15 \\(OpenVINO\\)"):
+        equivalence_pytest(tr, example_tensors(tr, np.random.default_rng(0)))
+
+
+def test_scatter_with_a_reduce_argument_takes_the_caveats_of_the_reducing_record():
+    add = fm.from_call("x.scatter(0, idx, src, reduce='add')")
+    assert add.entry == "torch.scatter_add" and add.onnx == [("ScatterElements-18", {"axis": 0, "reduction": "add"})]
+    assert not any(fm.BY_ID["torch.scatter"].divergences["duplicates"] in c for c in add.caveats)
+    plain = fm.from_call("x.scatter(0, idx, src)")
+    assert plain.entry == "torch.scatter"
+    assert any(fm.BY_ID["torch.scatter"].divergences["duplicates"] in c for c in plain.caveats)
+
+
+@pytest.mark.parametrize("script,words", [
+    ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n", "NumPy crashed (SIGSEGV)"),
+    ("import time\ntime.sleep(60)\n", "NumPy timed out after 2 s"),
+    ("raise SystemExit(3)\n", "NumPy worker exited with code 3 without an answer"),
+])
+def test_a_crash_a_hang_or_no_answer_from_the_child_is_a_message(script, words, monkeypatch):
+    import framework_map.from_call_run as run
+
+    monkeypatch.setattr(run, "framework_script", lambda *_a: script)
+    tr = fm.from_call("np.put(a, ind, v)")
+    out = run.run_guarded(tr, {"data": np.zeros(3), "ind": np.array([0]), "v": np.array([1.0])}, timeout=2)
+    assert not out.ok and out.error.startswith(words)

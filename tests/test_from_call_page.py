@@ -1,0 +1,173 @@
+"""AppTest: the From your code page (paste a call, see the answer; a bad call keeps its text) and the spec pages'
+links to it."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote_plus
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import framework_map as fm
+import scatter_core as sc
+from framework_map.from_call import call_for
+from tests.apptest_helpers import app_on, open_page
+from tests.conftest import require_framework
+
+def open_from_code(**params) -> AppTest:
+    at = open_page("from-code", **params)
+    assert not at.exception and not [e.value for e in at.error if "went wrong" in e.value], at.exception
+    return at
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def all_text(at: AppTest) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "text", "subheader",
+                                  "code") for e in getattr(at, kind)]
+    return unescape("\n".join(str(p) for p in parts))
+
+
+def call_box(at: AppTest):
+    return next(t for t in at.text_area if t.label == "Your call")
+
+
+def test_pasting_a_call_shows_its_operators_composition_and_caveats():
+    at = open_from_code()
+    call_box(at).set_value('x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)').run()
+    assert not at.exception
+    text = all_text(at)
+    assert "PyTorch: torch.Tensor.scatter_reduce" in text
+    assert at.query_params["call"] == 'x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)'
+    codes = [c.value for c in at.code]
+    assert "ScatterElementsUpdate-12(axis=1, reduction='max', use_init_val=False)" in codes
+    assert "include_self=False (use_init_val = false) has no ONNX attribute" in text
+    assert fm.BY_ID["torch.scatter_reduce"].divergences["negative indices"] in text
+
+
+def test_a_bad_call_gets_a_message_and_keeps_its_text():
+    at = open_from_code()
+    bad = "x.scatter_reduce(1, idx, src, reduce='max')"
+    call_box(at).set_value(bad).run()
+    assert call_box(at).value == bad
+    errors = unescape(" ".join(e.value for e in at.error))
+    assert "reduce" in errors and "'amax'" in errors
+    hostile = "__import__('os').system('echo <b>hi</b>')"
+    call_box(at).set_value(hostile).run()
+    assert call_box(at).value == hostile
+    assert not at.exception
+    assert any("dunder" in e.value for e in at.error)
+    assert all("<b>" not in e.value for e in at.error)  # shown as text, never as HTML
+
+
+def test_the_call_in_the_url_opens_the_view_filled_in_and_user_text_is_escaped():
+    at = open_from_code(call="x[a*b] += v_*2")
+    assert call_box(at).value == "x[a*b] += v_*2"
+    markdown = " ".join(m.value for m in at.markdown)
+    assert "a\\*b" in markdown or "a*b" not in markdown  # the user's expression never becomes emphasis
+    assert "GatherND" in all_text(at)
+
+
+def test_example_tensors_give_the_result_links_and_a_pytest_export():
+    at = open_from_code(call="x.at[i, j].add(v)")
+    at.text_input(key="fromcode:shape").set_value("3, 4")
+    next(b for b in at.button if b.label == "Fill with example values").click().run()
+    assert not at.exception
+    text = all_text(at)
+    assert "The translation's result" in text and "ScatterND-18" in text
+    links = " ".join(m.value for m in at.markdown)
+    assert "/nd?" in links and "op=ScatterND-18" in links and "example=__custom__" in links and "/check?" in links
+    assert any(d.label.startswith("Download a pytest") for d in at.get("download_button"))
+    require_framework("JAX")
+    next(b for b in at.button if b.label.startswith("Run the call in JAX")).click().run()
+    assert "gives exactly the translation's result" in all_text(at)
+
+
+def test_a_typed_tensor_with_an_error_names_it_and_keeps_the_text():
+    at = open_from_code(call="np.add.at(a, idx, b)")
+    boxes = [t for t in at.text_area if t.label != "Your call"]
+    assert [b.label for b in boxes] == ["a · the tensor written into", "idx · index", "b · b"]
+    boxes[0].set_value("[1, 2, 3]")
+    boxes[1].set_value("[0, 0, -1]")
+    boxes[2].set_value("[1, 2, oops]").run()
+    assert any("b" in e.value for e in at.error)
+    assert [t for t in at.text_area if t.label != "Your call"][2].value == "[1, 2, oops]"
+    [t for t in at.text_area if t.label != "Your call"][2].set_value("[1, 2, 3]").run()
+    assert "[4, 2, 6]" in all_text(at).replace("array(", "").replace(")", "") or "[4 2 6]" in all_text(at)
+
+
+def test_every_framework_map_entry_with_a_call_links_to_the_view():
+    at = app_on("app_pages/spec_elements.py")
+    at.query_params.update({"tab": "Framework map", "version": "ScatterElementsUpdate-12"})
+    at.run()
+    assert not at.exception
+    links = [p for p in at.get("page_link") if p.proto.label == "Open this call in From your code"]
+    config = fm.configurations("ScatterElementsUpdate-12")[0]
+    calls = [c for c in (call_for(e, config) for e in fm.entries_for(config)) if c is not None]
+    assert len(calls) >= 3  # PyTorch, TensorFlow and JAX each have one
+    assert [p.proto.page for p in links] == ["from-code"] * len(calls)
+    assert sorted(unquote_plus(p.proto.query_string.removeprefix("call=")) for p in links) == sorted(calls)
+    for c in calls:  # every linked call is one the view reads, with the configuration's reduction
+        assert fm.from_call(c).reading.canonical == config.canonical
+
+
+def test_the_check_page_link_carries_the_case_and_its_attributes():
+    from urllib.parse import parse_qsl
+
+    at = open_from_code(call='x.scatter_reduce(0, idx, src, reduce="amax", include_self=False)')
+    at.text_input(key="fromcode:shape").set_value("2, 3")
+    next(b for b in at.button if b.label == "Fill with example values").click().run()
+    links = " ".join(m.value for m in at.markdown)
+    check = re.search(r"\]\(([^)]*/check\?[^)]*)\)", links).group(1)
+    params = dict(parse_qsl(check.split("?", 1)[1]))
+    assert params["op"] == "ScatterElementsUpdate-12" and params["use_init_val"] == "false"
+    page = open_page("check", **params)
+    assert not page.exception
+    boxes = {t.label: t.value for t in page.text_area}
+    assert boxes["data"] == params["data"] and boxes["indices"] == params["indices"]
+    assert boxes["updates"] == params["updates"] and boxes["expected output"] == ""
+    assert page.session_state["check:use_init_val"] is False and page.session_state["check:reduction"] == "max"
+    assert page.session_state["check:op"] == "ScatterElementsUpdate-12"
+
+
+def test_a_megabyte_pasted_gets_the_size_message_and_stays_out_of_the_url():
+    at = open_from_code(call="x.scatter_add(0, i, s)")
+    assert at.query_params["call"] == "x.scatter_add(0, i, s)"
+    call_box(at).set_value("x" * 1_000_000).run()
+    assert not at.exception
+    assert any("1,000,000 characters; paste one call of at most 2,000" in e.value for e in at.error)
+    assert len(call_box(at).value) == 1_000_000  # kept as pasted
+    assert "call" not in at.query_params
+
+
+def test_choosing_an_example_fills_the_box_and_answers_it():
+    at = open_from_code()
+    assert "Supported: PyTorch" in all_text(at)  # an empty box lists what is read
+    at.selectbox(key="fromcode:example").select("x[idx] += v").run()
+    assert call_box(at).value == "x[idx] += v"
+    text = all_text(at)
+    assert "No single operator is exact" in text and "GatherND" in text
+    assert at.query_params["call"] == "x[idx] += v"
+
+
+@pytest.mark.parametrize("call", ["x.at[::-2, 1].set(v)", "np.put(a, ind, v, mode='wrap')", "x.index_copy(1, idx, src)",
+                                  "x[x > 0] = 0", "x[idx] += v"])
+def test_the_explorer_link_of_every_form_opens_the_case_without_a_notice(call):
+    from urllib.parse import parse_qsl
+
+    at = open_from_code(call=call)
+    at.text_input(key="fromcode:shape").set_value("3, 4")
+    next(b for b in at.button if b.label == "Fill with example values").click().run()
+    links = " ".join(m.value for m in at.markdown)
+    href, slug = re.search(r"\]\(([^)]*/([\w-]+)\?[^)]*)\) ·", links).groups()
+    params = dict(parse_qsl(href.split("?", 1)[1]))
+    explorer = open_page(slug, **params)
+    assert not explorer.exception
+    family = sc.family_by_slug(slug).name  # the explorer's session keys carry the family's name
+    assert explorer.session_state[f"{family}:op"] == params["op"]
+    assert explorer.session_state[f"{family}:text_data"] == params["data"]
+    assert not [w.value for w in explorer.warning if "could not use" in w.value]
+    assert not explorer.error
