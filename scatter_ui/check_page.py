@@ -315,7 +315,7 @@ class CheckPage:
             st.caption(f"Outlined: the {len(report.mismatches)} cell(s) where the two differ.")
 
     def diagnoses(self, report, spec) -> None:
-        st.subheader("Likely mistake")
+        st.header("Likely mistake")
         if not report.diagnoses:
             choices = "".join(f"every other {a.name}, " for a in spec.attributes if a.choices)
             st.info("No alternative reading reproduces your expected output. Tried: every other reduction, "
@@ -357,7 +357,7 @@ class CheckPage:
 
     def mismatches(self, report, spec, attrs: dict) -> None:
         n = len(report.mismatches)
-        st.subheader(f"Why each cell differs ({n} cell{'s' if n != 1 else ''})")
+        st.header(f"Why each cell differs ({n} cell{'s' if n != 1 else ''})")
         for chain in report.chains[:MAX_SHOWN]:
             step = (chain.first_step + 1) if chain.steps else 0
             link, note = self._replay_link(spec, attrs, step)
@@ -370,7 +370,7 @@ class CheckPage:
             st.caption(f"… and {n - MAX_SHOWN} more differing cell(s), outlined in the figure.")
 
     def exports(self, report, arrays: dict, attrs: dict, rtol: float, atol: float) -> None:
-        st.subheader("Export this case")
+        st.header("Export this case")
         expected = arrays["expected"]
         if not report.matches:
             choice = st.radio("Expected output written into the exports",

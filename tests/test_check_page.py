@@ -53,7 +53,7 @@ def test_mismatching_case_explains_diagnoses_and_links_each_cell_to_the_explorer
     (verdict,) = at.error
     assert "1 of 4 cells differs" in shown(verdict.value) and "exact comparison" in shown(verdict.value)
     body = texts(at)
-    assert "Likely mistake" in [s.value for s in at.subheader]
+    assert "Likely mistake" in [s.value for s in at.header]
     assert "first write to a duplicated index wins" in body
     source = next(m.value for m in at.markdown if shown(m.value).startswith("output[0]"))
     chain = shown(source)
