@@ -49,13 +49,20 @@ def current(pg) -> list[str]:
     }}).map(a => a.innerText.split('\\n').pop().trim())""")
 
 
-def test_sidebar_links_are_reached_in_order_shown_focused_and_followed_by_keyboard(browser, server):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+def home(browser, server, width: int, height: int):
+    """A new browser context at ``width`` x ``height`` on the home page, drawn: (context, page)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
     pg = ctx.new_page()
+    pg.goto(server.url)
+    pg.get_by_text("Every worked example").first.wait_for(timeout=60_000)
+    pg.locator(LINK).last.wait_for(state="attached", timeout=60_000)  # the page list is drawn
+    settle(pg)
+    return ctx, pg
+
+
+def test_sidebar_links_are_reached_in_order_shown_focused_and_followed_by_keyboard(browser, server):
+    ctx, pg = home(browser, server, 1400, 1000)
     try:
-        pg.goto(server.url)
-        pg.get_by_text("Every worked example").first.wait_for(timeout=60_000)
-        settle(pg)
         names = link_names(pg)
         assert names[0] == "Home" and "Check expected output" in names and len(names) == len(set(names)) >= 10
         assert current(pg) == ["Home"]
@@ -78,12 +85,8 @@ def test_sidebar_links_are_reached_in_order_shown_focused_and_followed_by_keyboa
 
 
 def test_phone_sidebar_opens_navigates_and_closes_by_keyboard(browser, server):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = ctx.new_page()
+    ctx, pg = home(browser, server, 390, 844)
     try:
-        pg.goto(server.url)
-        pg.get_by_text("Every worked example").first.wait_for(timeout=60_000)
-        settle(pg)
         sidebar = pg.locator("[data-testid=stSidebar]")
         assert sidebar.get_attribute("data-collapsed") == "true"  # closed on a phone
         seen = tab_until(pg, lambda f: f["testid"] == "stExpandSidebarButton", limit=10)
