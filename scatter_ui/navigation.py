@@ -6,12 +6,12 @@ violations on every page (issue 22). Here each section's name is a caption and e
 st.page_link: a plain link (Tab reaches it, Enter follows it) whose title and icon come from its
 st.Page, with the current page's link highlighted and bold by Streamlit.
 
-A hidden components-v2 element adds two page-wide rules, and closes a phone's sidebar once one of its links
-is followed (NAV_JS). Streamlit removes the focus outline
-of a page link and marks focus only by the background the current page's link already has, so focus on
-that link did not show at all: every page link with keyboard focus gets an outline (WCAG 2.4.7). And a
-collapsed sidebar (a phone's, or one the user closed) is only moved off screen, so Tab walked through
-its links out of sight: its content is hidden while collapsed (WCAG 2.4.11, 2.4.3).
+A hidden components-v2 element adds two page-wide rules (NAV_CSS) and closes a phone's sidebar once one
+of its links is followed (NAV_JS). Streamlit removes the focus outline of a page link and marks focus only
+by the background the current page's link already has, so focus on that link did not show at all: every
+page link with keyboard focus gets an outline (WCAG 2.4.7). And a collapsed sidebar (a phone's, or one
+the user closed) is only moved off screen, so Tab walked through its links out of sight: its content is
+hidden while collapsed (WCAG 2.4.11, 2.4.3).
 """
 
 from __future__ import annotations
