@@ -1,7 +1,7 @@
 """Scatter Explorer: the Streamlit entry point (run with `streamlit run app.py`).
 
-Routes with st.navigation over an explicit page list; each page file in
-app_pages/ is a thin call into scatter_ui.
+Routes with st.navigation over an explicit page list; the sidebar's page links are drawn from the same
+list (scatter_ui.navigation); each page file in app_pages/ is a thin call into scatter_ui.
 
 The page files must not live in a directory named ``pages/`` beside this file. Streamlit decides once
 per server process, when the first session starts and before this script has ever called
@@ -18,6 +18,7 @@ and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server'
 import streamlit as st
 
 from scatter_core.families import FAMILIES
+from scatter_ui.navigation import sidebar_links
 from scatter_ui.player import warm_up
 
 st.set_page_config(page_title="Scatter Explorer", page_icon="🧮", layout="wide")
@@ -59,4 +60,6 @@ for _family in FAMILIES.values():
         PAGES["Specs"].append(st.Page(f"app_pages/spec_{_family.slug}.py", title=f"{_family.title} spec",
                                       icon=":material/history_edu:", url_path=f"spec-{_family.slug}"))
 
-st.navigation(PAGES).run()
+navigation = st.navigation(PAGES, position="hidden")  # the sidebar's page list is the app's own (axe: list)
+sidebar_links(PAGES)  # the same st.Page objects: a page added above gets its link
+navigation.run()

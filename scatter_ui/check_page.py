@@ -376,7 +376,7 @@ class CheckPage:
 
     def explanations(self, report, spec) -> None:
         """A conforming output: the readings that give it explain the difference; none is a mistake."""
-        st.subheader("Why it differs from the loop order")
+        st.header("Why it differs from the loop order")
         if not report.diagnoses:
             st.info("No single reading of the operator gives your output, and none needs to: each differing cell "
                     "holds a value the spec allows there (listed below).", icon=":material/info:")
@@ -386,7 +386,7 @@ class CheckPage:
         self._readings(report, spec)
 
     def diagnoses(self, report, spec) -> None:
-        st.subheader("Likely mistake")
+        st.header("Likely mistake")
         if not report.diagnoses:
             choices = "".join(f"every other {a.name}, " for a in spec.attributes if a.choices)
             st.info("No alternative reading reproduces your expected output. Tried: every other reduction, "
@@ -438,7 +438,7 @@ class CheckPage:
             title = f"Why each cell differs ({cells}: {n - ok} not allowed, {ok} allowed)"
         else:
             title = f"Why each cell differs ({cells})"
-        st.subheader(title)
+        st.header(title)
         for chain in report.chains[:MAX_SHOWN]:
             step = (chain.first_step + 1) if chain.steps else 0
             link, note = self._replay_link(spec, attrs, step)
@@ -452,7 +452,7 @@ class CheckPage:
             st.caption(f"… and {n - MAX_SHOWN} more differing cell(s), outlined in the figure.")
 
     def exports(self, report, arrays: dict, attrs: dict, rtol: float, atol: float) -> None:
-        st.subheader("Export this case")
+        st.header("Export this case")
         expected = arrays["expected"]
         source = ""
         if not report.matches:

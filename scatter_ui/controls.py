@@ -88,7 +88,9 @@ def attribute_widgets(spec: sc.OpSpec, key: Callable[[str], str], rank: int) -> 
 
 
 def spec_link(spec: sc.OpSpec) -> None:
-    st.caption(f"[{md(spec.name)} spec ↗]({spec.url})")
+    # small body text, not st.caption: a caption fades all it holds to 60% opacity, and a link so faded
+    # falls below 4.5:1 contrast in either theme (axe color-contrast, issue 22)
+    st.markdown(f":small[[{md(spec.name)} spec ↗]({spec.url})]")
 
 
 INPUT_FORMATS = ("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`); nothing is evaluated. "

@@ -38,6 +38,7 @@ from .specdiff import LiveCase, breakable, cross_framework, diff, live_examples,
     row_cases, runtime_rows, timeline, word_diff
 
 MARK = "≠"
+DIFFERS = "differs"  # the header of the column of marks (a header cell is never empty: axe empty-table-header)
 TABS = ("Timeline", "Compare versions", "ONNX vs OpenVINO", "Errata", "Framework map", "Runtimes")
 # URL parameters (each is also the widget's key: st.tabs / widgets bound to the query string)
 TAB, A, B, ERRATA_FILTER, VERSION, CONFIG = "tab", "a", "b", "errata", "version", "config"
@@ -195,7 +196,7 @@ def comparison_section(family: str) -> None:
     body.insert(0, [url_mark, "official page", f"[{md_escape(a)} ↗]({sc.OPERATORS[a].url})",
                     f"[{md_escape(b)} ↗]({sc.OPERATORS[b].url})", ""])
     with st.container(key="spec-compare-table"):
-        st.markdown(markdown_table(["", "rule", a, b if b != a else f"{b} (again)", "see it live"], body))
+        st.markdown(markdown_table([DIFFERS, "rule", a, b if b != a else f"{b} (again)", "see it live"], body))
 
 
 # ---------------------------------------------------------------------------- ONNX vs OpenVINO
@@ -215,7 +216,7 @@ def cross_framework_section(family: str) -> None:
                    f"{len(rows)} topics differ ({MARK} marks them). Each “see it live” link opens a case showing "
                    "its row's difference: an example, or one made from an example (the link says what changed).")
         with st.container(key=f"spec-cross-{a.name}"):
-            st.markdown(markdown_table(["", "topic", a.name, b.name, "see it live"],
+            st.markdown(markdown_table([DIFFERS, "topic", a.name, b.name, "see it live"],
                                        comparison_rows(rows, a.name, b.name, row_cell)))
 
 

@@ -7,8 +7,11 @@
 #     $CHROMIUM if set; else Debian's /usr/bin/chromium, installed with apt-get on Debian and
 #     Ubuntu or dnf on Fedora (root or sudo); on macOS an installed Chromium or Google Chrome,
 #     else Playwright's own Chromium. The browser used is recorded in $VENV/chromium-path,
-#     where the tests look for it (tests/browser_support.py); $CHROMIUM overrides it.
-# It says what it could not install. Without a browser the browser tests skip (fail under CI=true).
+#     where the tests look for it (tests/browser_support.py); $CHROMIUM overrides it;
+#  4. axe-core (pinned, from npm) into ./node_modules (git-ignored), for the accessibility audit
+#     (tests/test_browser_axe.py); it needs npm (Debian and Ubuntu: sudo apt-get install npm).
+# It says what it could not install. Without a browser the browser tests skip, and without axe-core
+# the audit skips (both fail under CI=true).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
@@ -71,3 +74,13 @@ else
   echo "  The browser tests will skip (and fail under CI=true). Install Chromium or Chrome and set" >&2
   echo "  CHROMIUM=/path/to/the/browser before running this script and the tests." >&2
 fi
+
+AXE_VERSION="4.14.1"
+if ! command -v npm >/dev/null; then
+  echo "install-test-deps: npm is missing, so axe-core $AXE_VERSION (the accessibility audit's engine) was not installed." >&2
+  echo "  Install Node.js and npm (Debian or Ubuntu: sudo apt-get install npm; macOS: brew install node) and run" >&2
+  echo "  this script again. Until then tests/test_browser_axe.py skips (and fails under CI=true)." >&2
+  exit 1
+fi
+npm install --prefix . --no-save --no-package-lock --no-audit --no-fund --silent "axe-core@$AXE_VERSION"
+echo "install-test-deps: axe-core $AXE_VERSION is in node_modules/axe-core"

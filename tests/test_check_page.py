@@ -72,7 +72,7 @@ def test_the_issue_scenario_a_first_write_kept_conforms():
     assert "output[0, 0] holds 100 (writes: 100 at step 1, 108 at step 3)" in text
     assert "keeps the last write" in text and "any one of the values written to it" in text
     assert "✘" not in text and "differ from" not in text
-    subheaders = [s.value for s in at.subheader]
+    subheaders = [s.value for s in at.header]
     assert "Why it differs from the loop order" in subheaders and "Likely mistake" not in subheaders
     assert "Each differing cell (4 cells, all allowed)" in subheaders
     body = texts(at)
@@ -91,7 +91,7 @@ def test_a_value_no_write_brings_differs_and_the_allowed_cells_are_told_apart():
     (verdict,) = at.error
     text = shown(verdict.value)
     assert "✘ Differs." in text and "4 of 16 cells differ" in text and "3 of them are duplicated cells" in text
-    assert "Why each cell differs (4 cells: 1 not allowed, 3 allowed)" in [s.value for s in at.subheader]
+    assert "Why each cell differs (4 cells: 1 not allowed, 3 allowed)" in [s.value for s in at.header]
     marks = [shown(m.value)[:40] for m in at.markdown if "replay in the explorer" in m.value]
     assert marks[0].startswith("✘ not allowed: output[0, 0]") and marks[1].startswith("≈ allowed: output[0, 1]")
 
@@ -103,7 +103,7 @@ def test_mismatching_case_explains_diagnoses_and_links_each_cell_to_the_explorer
     (verdict,) = at.error
     assert "2 of 4 cells differ" in shown(verdict.value) and "exact comparison" in shown(verdict.value)
     body = texts(at)
-    assert "Likely mistake" in [s.value for s in at.subheader]
+    assert "Likely mistake" in [s.value for s in at.header]
     assert "No alternative reading reproduces" in body
     source = chain_of(at, "output[0]")
     chain = shown(source)

@@ -27,7 +27,7 @@ def open_practice(timeout: float = 120, **params) -> AppTest:
 
 
 def all_text(at: AppTest) -> str:
-    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "text", "subheader",
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "text", "header",
                                   "code") for e in getattr(at, kind)]
     return "\n".join(str(p) for p in parts)
 
@@ -58,7 +58,7 @@ def test_step_mode_right_then_wrong_with_the_misconception_named():
     ex = sp.make_exercise(seed, level)
     t = ex.trace
     at = open_practice(seed=seed, level=level)
-    assert at.subheader[0].value == f"Level {level} · exercise {seed} · {ex.op}"
+    assert at.header[0].value == f"Level {level} · exercise {seed} · {ex.op}"
     assert sp.step_question(ex, 0) in [x.value for x in at.text]
     (fig,) = figures(at)  # the explorer's player, its output heatmap to click
     assert [f["name"] for f in fig["frames"]] == ["0"] and fig["n"] == 0  # nothing to play ahead into
@@ -167,8 +167,8 @@ def test_whole_output_mode_right_and_wrong():
     assert len(figures(at)) == 1  # the inputs on the player
     assert len(at.get("plotly_chart")) == 1  # your output beside the spec's, wrong cells outlined
     button(at, "Next exercise ▶").click().run()
-    assert at.subheader[0].value.startswith(f"Level {level} · exercise ")
-    assert at.subheader[0].value != f"Level {level} · exercise {seed} · {ex.op}" and not at.error
+    assert at.header[0].value.startswith(f"Level {level} · exercise ")
+    assert at.header[0].value != f"Level {level} · exercise {seed} · {ex.op}" and not at.error
 
 
 def test_another_winner_where_writes_compete_is_right_by_the_spec():
@@ -276,10 +276,10 @@ def test_set_link_gives_the_same_exercises_and_the_worksheets(monkeypatch):
     _Recording.files.clear()
     exercises = sp.exercise_set(7, 3, 4)
     at = open_practice(set=7, level=3, n=4, mode="Whole output")
-    assert at.subheader[0].value == f"Level 3 · set 7, exercise 1 of 4 · {exercises[0].op}"
+    assert at.header[0].value == f"Level 3 · set 7, exercise 1 of 4 · {exercises[0].op}"
     assert exercises[0].prompt in [x.value for x in at.text]
     button(at, "next ▶").click().run()
-    assert at.subheader[0].value == f"Level 3 · set 7, exercise 2 of 4 · {exercises[1].op}"
+    assert at.header[0].value == f"Level 3 · set 7, exercise 2 of 4 · {exercises[1].op}"
     assert exercises[1].prompt in [x.value for x in at.text]
     assert any("set=7&level=3&n=4" in c.value for c in at.code)  # the link to share
     downloads = _downloads(at)
@@ -299,7 +299,7 @@ def test_set_link_gives_the_same_exercises_and_the_worksheets(monkeypatch):
     assert sp.PUBLIC_URL_ENV in sheet and "Public address of this app" in sheet
     # the same set in another session: the same exercises
     again = open_practice(set=7, level=3, n=4)
-    assert again.subheader[0].value == f"Level 3 · set 7, exercise 1 of 4 · {exercises[0].op}"
+    assert again.header[0].value == f"Level 3 · set 7, exercise 1 of 4 · {exercises[0].op}"
 
 
 def _sheet_after(at: AppTest) -> str:
@@ -353,17 +353,17 @@ def test_a_public_address_from_streamlits_config(monkeypatch):
 
 def test_bad_url_values_fall_back_quietly():
     at = open_practice(set="x", level=9, n=-3, seed="abc")
-    assert at.subheader and at.subheader[0].value.startswith("Level 1 · exercise ")
+    assert at.header and at.header[0].value.startswith("Level 1 · exercise ")
 
 
 def test_new_exercise_and_level_choice():
     at = open_practice(seed=4, level=2)
     at.selectbox(key="practice:level").set_value(4).run()
-    assert at.subheader[0].value.startswith("Level 4 · exercise 4 · ")
+    assert at.header[0].value.startswith("Level 4 · exercise 4 · ")
     ops = at.selectbox(key="practice:op").options
     assert "ScatterNDUpdate-3" in ops and "ScatterElements-11" not in ops  # only versions with a level-4 exercise
     button(at, "New exercise").click().run()
-    assert at.subheader[0].value.startswith("Level 4 · exercise ")
+    assert at.header[0].value.startswith("Level 4 · exercise ")
 
 
 def test_md_escapes_markdown():
@@ -421,10 +421,10 @@ def test_the_url_follows_the_exercise_on_screen():
     at = open_practice(seed=4, level=2)
     assert dict(at.query_params) == {"seed": "4", "level": "2", "mode": "Step by step"}
     at.selectbox(key="practice:level").set_value(3).run()
-    assert at.query_params["level"] == "3" and at.subheader[0].value.startswith("Level 3 · exercise 4 ")
+    assert at.query_params["level"] == "3" and at.header[0].value.startswith("Level 3 · exercise 4 ")
     at.radio(key="practice:mode").set_value("Multiple choice").run()
     assert dict(at.query_params) == {"seed": "4", "level": "3", "mode": "Multiple choice"}
-    assert at.subheader[0].value.startswith("Level 3 · exercise 4 ")  # writing the URL did not re-seed the page
+    assert at.header[0].value.startswith("Level 3 · exercise 4 ")  # writing the URL did not re-seed the page
 
 
 def test_each_misconception_links_to_an_explorer_example_showing_it():
@@ -466,7 +466,7 @@ def test_new_operator_step_mode_right_then_a_named_misconception(op, level, kind
     t = ex.trace
     k, wrong = _moved_step(ex, kind)
     at = open_practice(seed=seed, level=level, op=op)
-    assert at.subheader[0].value == f"Level {level} · exercise {seed} · {op}"
+    assert at.header[0].value == f"Level {level} · exercise {seed} · {op}"
     assert ex.topic[:1].upper() + ex.topic[1:] in unescape(at.caption[1].value)  # what the exercise practises
     for i in range(k):  # the steps before it, right
         predict(at, tuple(int(v) for v in t.target_cells(i)[0]), t.after[i][0])

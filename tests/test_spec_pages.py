@@ -147,7 +147,7 @@ COMPARE = "Compare versions"
 
 
 def _comparison(at, a, b):
-    (df,) = [d for d in md_tables(at) if list(d.columns) == ["", "rule", a, b, "see it live"]]
+    (df,) = [d for d in md_tables(at) if list(d.columns) == ["differs", "rule", a, b, "see it live"]]
     return df
 
 
@@ -156,9 +156,9 @@ def test_comparison_view_marks_max_min_between_nd_16_and_18():
     assert not at.exception
     df = _comparison(at, "ScatterND-16", "ScatterND-18")
     red = df[df["rule"] == "reductions (spelling = meaning)"].iloc[0]
-    assert red[""] == "≠" and "max" in red["ScatterND-18"] and "max" not in red["ScatterND-16"]
-    assert df[df["rule"] == "loop"].iloc[0][""] == ""
-    n = int((df[""] == "≠").sum())
+    assert red["differs"] == "≠" and "max" in red["ScatterND-18"] and "max" not in red["ScatterND-16"]
+    assert df[df["rule"] == "loop"].iloc[0]["differs"] == ""
+    n = int((df["differs"] == "≠").sum())
     assert n == len(specdiff.differences("ScatterND-16", "ScatterND-18"))
     assert f"{n} of {len(df)} rules differ" in texts(at)
     # the full text of every rule, never cut: each cell is the record's text
@@ -169,7 +169,7 @@ def test_comparison_view_marks_max_min_between_nd_16_and_18():
     at.selectbox(key="a").set_value("ScatterNDUpdate-3").run()
     df = _comparison(at, "ScatterNDUpdate-3", "ScatterND-18")
     neg = df[df["rule"] == "negative indices"].iloc[0]
-    assert neg[""] == "≠" and "forbidden" in neg["ScatterNDUpdate-3"] and "allowed" in neg["ScatterND-18"]
+    assert neg["differs"] == "≠" and "forbidden" in neg["ScatterNDUpdate-3"] and "allowed" in neg["ScatterND-18"]
 
 
 def _table_markdown(at, column):
@@ -270,8 +270,8 @@ def test_every_pair_of_versions_renders():
             assert not at.exception and not at.error, (a, b)
             df = _comparison(at, a, b if b != a else f"{b} (again)")
             assert len(df) == len(specdiff.RULE_FIELDS)
-            assert int((df[""] == "≠").sum()) == len(specdiff.differences(a, b)), (a, b)
-            assert (df["see it live"] != "").sum() >= int((df[""] == "≠").sum()) - 1, (a, b)
+            assert int((df["differs"] == "≠").sum()) == len(specdiff.differences(a, b)), (a, b)
+            assert (df["see it live"] != "").sum() >= int((df["differs"] == "≠").sum()) - 1, (a, b)
 
 
 def test_a_single_version_family_compares_with_another_family_by_default():
@@ -281,7 +281,7 @@ def test_a_single_version_family_compares_with_another_family_by_default():
     assert at.selectbox(key="a").options[0] == "ScatterUpdate-3"
     assert set(at.selectbox(key="a").options) == set(sc.OPERATORS)
     df = _comparison(at, "ScatterNDUpdate-3", "ScatterUpdate-3")
-    assert df[df["rule"] == "formula"].iloc[0][""] == "≠"
+    assert df[df["rule"] == "formula"].iloc[0]["differs"] == "≠"
 
 
 _LINK = re.compile(r"\[▶ ([^\]]+?)\]\(([a-z]+)\?([^)]*)\)")
@@ -319,7 +319,7 @@ CROSS = "ONNX vs OpenVINO"
 
 
 def _cross(at, a, b):
-    df = [d for d in md_tables(at) if list(d.columns) == ["", "topic", a, b, "see it live"]]
+    df = [d for d in md_tables(at) if list(d.columns) == ["differs", "topic", a, b, "see it live"]]
     assert len(df) == 1
     return df[0].set_index("topic")
 
@@ -345,8 +345,8 @@ def test_cross_framework_elements(pages):
         sc.OPERATORS["ScatterElementsUpdate-12"].duplicate_policy
     # differing rows are marked, equal rows are not
     for topic, row in df.iterrows():
-        assert (row[""] == "≠") == (row["ScatterElements-18"] != row["ScatterElementsUpdate-12"]), topic
-    assert df.loc["mean available", ""] == "≠" and df.loc["sub available", ""] == ""
+        assert (row["differs"] == "≠") == (row["ScatterElements-18"] != row["ScatterElementsUpdate-12"]), topic
+    assert df.loc["mean available", "differs"] == "≠" and df.loc["sub available", "differs"] == ""
 
 
 def test_cross_framework_nd(pages):
@@ -358,7 +358,7 @@ def test_cross_framework_nd(pages):
     assert df.loc["mean available", ["ScatterND-18", "ScatterNDUpdate-15"]].tolist() == ["no", "no"]
     assert df.loc["use_init_val", ["ScatterND-18", "ScatterNDUpdate-15"]].map(lambda v: v.startswith("✘")).all()
     assert df.loc["axis", ["ScatterND-18", "ScatterNDUpdate-15"]].map(lambda v: v.startswith("no axis")).all()
-    assert df.loc["reduction meaning sub", ""] == "≠" and "▶" in df.loc["reduction meaning sub", "see it live"]
+    assert df.loc["reduction meaning sub", "differs"] == "≠" and "▶" in df.loc["reduction meaning sub", "see it live"]
 
 
 _ANY_LINK = re.compile(r"\[▶ [^\]]+?\]\(([a-z-]+)\?([^)]*)\)")
@@ -677,7 +677,7 @@ def test_spec_pages_in_chromium(browser_page, family, link):
     pg = browser_page
     pg.goto(pg.base_url)
     _settle(pg, "Every worked example")
-    pg.locator("[data-testid=stSidebarNav] a", has_text=link).click()
+    pg.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]", has_text=link).click()
     _settle(pg, f"Spec: {sc.FAMILY_TITLES[family]}")
     newest = max(sc.family_members(family), key=lambda s: (s.framework == "ONNX", s.version))
     pg.get_by_text(f"{newest.name} (", exact=False).first.wait_for(state="visible", timeout=30_000)  # Timeline

@@ -1,0 +1,69 @@
+"""The app's page list in the sidebar, drawn from the same st.Page objects st.navigation routes (app.py).
+
+st.navigation's own list is hidden (``position="hidden"``): its markup puts each page's ``<li>`` inside
+a ``<div>`` rather than directly in the ``<ul>``, which axe reports as serious ``list`` and ``listitem``
+violations on every page (issue 22). Here each section's name is a caption and each page an
+st.page_link: a plain link (Tab reaches it, Enter follows it) whose title and icon come from its
+st.Page, with the current page's link highlighted and bold by Streamlit.
+
+A hidden components-v2 element adds two page-wide rules (NAV_CSS) and closes a phone's sidebar once one
+of its links is followed (NAV_JS). Streamlit removes the focus outline of a page link and marks focus only
+by the background the current page's link already has, so focus on that link did not show at all: every
+page link with keyboard focus gets an outline (WCAG 2.4.7). And a collapsed sidebar (a phone's, or one
+the user closed) is only moved off screen, so Tab walked through its links out of sight: its content is
+hidden while collapsed (WCAG 2.4.11, 2.4.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import streamlit as st
+
+STYLE_KEY = "scatter_explorer_nav_style"
+NAV_CSS = (f".st-key-{STYLE_KEY} {{ display: none; }}\n"
+           "a[data-testid='stPageLink-NavLink']:focus-visible { outline: 2px solid currentColor; "
+           "outline-offset: -2px; }\n"
+           # a collapsed sidebar is only moved off screen: hidden, its links and widgets leave the Tab order
+           # (after its slide-out), so focus never lands on a control no one can see
+           "[data-testid='stSidebar'][data-collapsed='true'] [data-testid='stSidebarContent'] "
+           "{ visibility: hidden; transition: visibility 0s linear 0.3s; }\n")
+# On a narrow screen the sidebar covers the page. Streamlit's own page list closes it after a link is
+# followed there (on a phone); an st.page_link does not, so this closes it (as its ‹‹ button would) when a
+# sidebar page link is followed by click, tap or Enter while the window is at most 768 px wide (the width
+# below which Streamlit lays the sidebar over the page). One listener per document, kept for the session.
+NAV_JS = """export default function (component) {
+  const doc = component.parentElement.ownerDocument;
+  if (doc.scatterExplorerNav) return;
+  doc.scatterExplorerNav = true;
+  doc.addEventListener("click", (event) => {
+    const link = event.target instanceof Element
+      && event.target.closest("[data-testid=stSidebar] a[data-testid=stPageLink-NavLink]");
+    if (!link || doc.defaultView.innerWidth > 768) return;
+    const close = doc.querySelector("[data-testid=stSidebarCollapseButton] button");
+    if (close) close.click();
+  });
+}
+"""
+_style = None
+
+
+def nav_helper() -> None:
+    """The hidden element whose page-wide style outlines a keyboard-focused page link and takes a collapsed
+    sidebar out of the Tab order, and whose script closes a narrow screen's sidebar after a link in it."""
+    global _style
+    if _style is None:
+        _style = st.components.v2.component("scatter_explorer.nav_style", html="<span></span>", css=NAV_CSS,
+                                            js=NAV_JS, isolate_styles=False)
+    _style(key=STYLE_KEY)
+
+
+def sidebar_links(pages: Mapping[str, Sequence[st.Page]]) -> None:
+    """Every page of ``pages`` (section name -> its st.Page objects, as given to st.navigation) as a link
+    at the top of the sidebar, under its section's name; call it before the page runs."""
+    with st.sidebar:
+        for section, entries in pages.items():
+            st.caption(section)
+            for page in entries:
+                st.page_link(page, width="stretch")
+    nav_helper()  # in the main area, after the player's warm-up element (the sidebar holds only the links)

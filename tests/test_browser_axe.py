@@ -1,0 +1,152 @@
+"""An axe-core audit (WCAG 2.0, 2.1 and 2.2, levels A and AA) of every page, in the light and dark themes.
+
+axe-core comes from npm (scripts/install-test-deps.sh puts it in ./node_modules, git-ignored; $AXE_CORE
+names another axe.min.js). Without it these tests skip on a laptop and fail under CI=true. Each page view
+must have no serious and no critical violation; a failure lists every violation's rule, target and summary.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import scatter_core as sc
+from tests.browser_support import ROOT, SCREENSHOTS
+from tests.skipping import skip_or_fail
+
+pytestmark = pytest.mark.browser
+
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+BLOCKING = ("serious", "critical")
+WIDTH, HEIGHT = 1400, 1000
+FIGURE = "[data-testid=scatter-figure]"
+LINK = "[data-testid=stSidebar] a[data-testid=stPageLink-NavLink]"
+
+
+def axe_path() -> Path:
+    """$AXE_CORE, else the copy scripts/install-test-deps.sh installed into ./node_modules."""
+    return Path(os.environ.get("AXE_CORE") or ROOT / "node_modules" / "axe-core" / "axe.min.js")
+
+
+def _spec_tabs() -> list[str]:
+    """Every tab but the first of the two largest spec pages (the others draw the same sections)."""
+    from scatter_ui.spec_page import TABS
+
+    return [f"/spec-{slug}?tab={tab.replace(' ', '+')}" for slug in ("nd", "elements") for tab in TABS[1:]]
+
+
+# Beside every page of the sidebar on its first view (test_every_listed_page), the states with more on
+# them: an example with duplicate indices (warnings, step log), the check page on a chosen operator,
+# a Practice set, and the spec pages' other tabs.
+STATES = ["/elements?op=ScatterElements-18&example=onnx-node-scatter-elements-with-duplicate-indices&step=2",
+          "/check?op=ScatterND-16", "/practice?set=15&level=1&n=3"] + _spec_tabs()
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    path = axe_path()
+    if not path.is_file():
+        skip_or_fail(f"axe-core not found at {path} (install it: bash scripts/install-test-deps.sh, which needs npm)")
+    return path.read_text(encoding="utf-8")
+
+
+def settle(pg, timeout: float = 90_000) -> None:
+    """Wait until Streamlit has finished the run (no running indicator) and a player, if any, has drawn."""
+    pg.wait_for_selector("[data-testid=stMain]", timeout=timeout)
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+    if pg.locator("[data-testid=scatter-player]").count():
+        pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=timeout)
+    pg.wait_for_timeout(600)
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+
+
+def audit(pg, axe_source: str, run_only: dict | None = None) -> list[dict]:
+    """axe.run over the whole document (by default with the WCAG A/AA tags): its violations with their nodes."""
+    if not pg.evaluate("() => typeof window.axe === 'object'"):
+        pg.add_script_tag(content=axe_source)
+    return pg.evaluate("""(only) => axe.run(document, {runOnly: only, resultTypes: ['violations']}).then(r =>
+        r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary, impact: n.impact}))})))""",
+                       run_only or {"type": "tag", "values": TAGS})
+
+
+# Two best-practice rules (not WCAG criteria, so outside TAGS) the pages were fixed for: each page's
+# headings go down one level at a time, and no table has an empty header cell.
+STRUCTURE = {"type": "rule", "values": ["heading-order", "empty-table-header"]}
+
+
+def problems(pg, axe_source: str, view: str, scheme: str) -> str:
+    """What is wrong with the view open in ``pg``: blocking WCAG violations, the structure rules, the page's
+    language; "" when nothing is."""
+    pg.goto(pg.base + view)
+    settle(pg)
+    background = pg.evaluate("() => getComputedStyle(document.querySelector('.stApp')).backgroundColor")
+    rgb = [int(c) for c in background[background.index("(") + 1:background.index(")")].split(",")[:3]]
+    assert (sum(rgb) < 384) == (scheme == "dark"), background  # the theme asked for is the one audited
+    found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
+    lang = pg.evaluate("() => document.documentElement.lang")
+    if not found and lang == "en":
+        return ""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = "".join(c if c.isalnum() else "-" for c in view.strip("/")) or "home"
+    pg.screenshot(path=str(SCREENSHOTS / f"axe-{name[:80]}-{scheme}.png"), full_page=True)
+    return describe(view, scheme, found) + ("" if lang == "en" else f"\n  <html lang> is {lang!r}, not 'en'")
+
+
+def describe(view: str, scheme: str, violations: list[dict]) -> str:
+    lines = [f"{view} ({scheme}):"]
+    for v in violations:
+        lines.append(f"  {v['id']} [{v['impact']}] {v['help']}: {len(v['nodes'])} node(s)")
+        for n in v["nodes"][:8]:
+            lines.append(f"    {n['target']}\n      {(n['summary'] or '').replace(chr(10), ' | ')[:400]}")
+    return "\n".join(lines)
+
+
+@pytest.fixture(scope="module", params=["light", "dark"])
+def themed(request, browser, server):
+    """One browser context per theme (the app follows the system colour scheme), shared by the views."""
+    ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, color_scheme=request.param)
+    pg = ctx.new_page()
+    pg.base = server.url
+    pg.goto(server.url)  # a fresh server's first session; its notice (if any) is not a page's
+    settle(pg)
+    yield request.param, pg
+    ctx.close()
+
+
+def test_every_listed_page(themed, axe_source):
+    """Every page the sidebar lists (app.py's one page list, so a page added there is audited too)."""
+    scheme, pg = themed
+    pg.goto(pg.base)
+    pg.wait_for_selector(f"{LINK} >> nth=0", timeout=90_000)
+    settle(pg)
+    paths = pg.evaluate(f"() => [...document.querySelectorAll('{LINK}')].map(a => new URL(a.href).pathname)")
+    assert "/" in paths and "/check" in paths and "/practice" in paths
+    assert {f"/{f.slug}" for f in sc.FAMILIES.values()} | {f"/spec-{f.slug}" for f in sc.FAMILIES.values()} <= set(paths)
+    failures = [problems(pg, axe_source, path, scheme) for path in paths]
+    assert not any(failures), "\n".join(f for f in failures if f)
+
+
+@pytest.mark.parametrize("view", STATES)
+def test_page_state(themed, axe_source, view):
+    scheme, pg = themed
+    failure = problems(pg, axe_source, view, scheme)
+    assert not failure, failure
+
+
+def test_check_page_with_a_wrong_expected_output(themed, axe_source):
+    """The check page's verdict, likely mistake and per-cell chains (what typing a wrong output adds)."""
+    from tests.test_browser_check import type_into
+
+    scheme, pg = themed
+    pg.goto(pg.base + "/check?op=ScatterND-16")
+    settle(pg)
+    for label, text in (("data", "[1, 2, 3, 4]"), ("indices", "[[0], [2], [0]]"), ("updates", "[10, 20, 30]"),
+                        ("expected output", "[10, 2, 20, 4]")):
+        type_into(pg, label, text)
+    pg.get_by_text("Likely mistake").first.wait_for(timeout=60_000)
+    settle(pg)
+    found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
+    assert not found, describe("/check with a wrong expected output", scheme, found)

@@ -1,0 +1,44 @@
+"""The sidebar's page list (scatter_ui.navigation): one link per st.Page the navigation routes, by section."""
+
+from __future__ import annotations
+
+import scatter_core as sc
+from tests.apptest_helpers import PAGES, open_page
+
+
+def _sidebar_list(at) -> list[tuple[str, str]]:
+    """The sidebar's page list as (section, link label) pairs, in order."""
+    out, section = [], None
+    for element in at.sidebar:
+        if element.type == "caption":
+            section = element.value
+        elif element.type == "page_link":
+            out.append((section, element.label))
+    return out
+
+
+def test_every_routed_page_has_one_sidebar_link_under_its_section():
+    at = open_page("home")
+    links = [e for e in at.sidebar if e.type == "page_link"]
+    paths = [e.proto.page for e in links]
+    assert len(paths) == len(set(paths)) and len({e.proto.page_script_hash for e in links}) == len(links)
+    # every page the tests know (each family's explorer and spec page from its record), and Practice
+    assert {p for p in PAGES if p != "home"} | {"practice"} <= set(paths), paths
+    assert links[0].label == "Home" and links[0].proto.page == ""  # the default page, at the top
+    listed = _sidebar_list(at)
+    sections = [s for s, _ in listed]
+    assert sections == sorted(sections, key=sections.index)  # each section's links together, under its caption
+    by_label = dict((label, section) for section, label in listed)
+    for family in sc.FAMILIES.values():  # explorer pages in one section, spec pages in another
+        explorer = next(e.label for e in links if e.proto.page == family.slug)
+        spec = next(e.label for e in links if e.proto.page == f"spec-{family.slug}")
+        assert by_label[explorer] == by_label[links[1].label] != by_label[spec]
+
+
+def test_the_page_list_comes_before_the_page_own_sidebar():
+    at = open_page("nd")
+    kinds = [e.type for e in at.sidebar]
+    last_link = max(i for i, kind in enumerate(kinds) if kind == "page_link")
+    first_widget = min(i for i, e in enumerate(at.sidebar) if getattr(e, "label", None) == "Operator version")
+    assert last_link < first_widget
+    assert at.main.children[0].proto.component_name.endswith(".warm")  # still the app's first element
