@@ -8,18 +8,36 @@ Python API
   the frames of a window ``k0..k1``, one caption per step, panel sizes in cells).
 * ``key``: the element's key (stable for the page: the browser keeps its player and plotly.js).
 * ``view``: an id of the case on screen (operator, example, attributes, inputs). When it changes
-  the browser jumps to ``step``; otherwise it keeps its own step (playback is not interrupted
-  by the reruns its own reports cause).
-* ``step``: the step the page starts at for a new view (e.g. from the URL).
+  the browser jumps to ``step``; otherwise it keeps its own step (the browser owns the step: its
+  reports never pull it back).
+* ``step``: the step the page starts at for a new view (e.g. from the URL). For the same view the
+  page should send the same ``figure`` and ``step`` at every step (the explorer builds the figure
+  around the step it was last built around while the step stays inside the frames sent then:
+  ``ExplorerPage._anchor``), so a rerun caused by a step report sends nothing new.
 * ``name``: file names of exports.
 * ``on_step(step)``: called (as a widget callback, before the rerun) when the browser reports a
-  new step: at once on pause, a step button, the slider, "go to step" and keys; debounced while
-  playing; at once when playback nears the edge of the frames sent, so the next window comes.
+  new step. Reports are coalesced in the browser: only the latest step, once stepping has paused
+  for 300 ms (0.9 s while playing), never a queue of stale ones; a held key sends nothing until it
+  is let go. At once only when playback reaches the edge of the frames sent, so the next window
+  comes. A report reruns the element's scope: put the player in an ``st.fragment`` with what
+  depends on the step (the explorer does: ``ExplorerPage.stepped``), and a step costs the server
+  that fragment, not the page. Without ``on_step`` the browser reports no steps at all (a page
+  that keeps no step, such as Practice).
 * ``on_cell(coords)``: called when the user clicks an output cell, with its coordinates
   (a list of ints). Used by the Practice page to let a student click the target cell.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
-  page keeps no step in its URL). The browser checks it after each report and says the step
-  again (at most 5 times) if a rerun dropped the report.
+  page keeps no step in its URL). The browser checks it 2.5 s after a report and says the step
+  again (at most 5 times) if the URL does not carry it.
+
+What the browser adds for every page (nothing to pass): a legend of the marks (thick frame: this
+step's read and write; thin frame: written so far; ×n: written n times), a "table view" with
+every panel's cells at the shown step as text (the cells' own text, formatted in Python with
+``sc.fmt_value``; the step's read and write and the write counts in words), kept in step while
+open; buttons that stay focusable at the ends (``aria-disabled``); controls of at least 24×24 px;
+on a narrow screen, cell digits of at least 12 px (cells grow and the figure scrolls sideways).
+
+Options for a page are keyword arguments collected into ``data`` in :func:`player` (one dict:
+add a key there and read it in ``player.js``'s ``update``).
 
 Returns ``PlayerResult(step, cell)``: the last step reported for this view (None before one) and
 the clicked cell of this run (None unless a click caused it).
@@ -27,7 +45,8 @@ the clicked cell of this run (None unless a click caused it).
 The browser side (``player_assets/player.js``) draws the panels with plotly.js (the official
 cartesian dist, 1.5 MB instead of the full 4.6 MB bundle, which includes heatmaps), sized so
 every panel shares one cell size, stacked below 700 px, coloured from Streamlit's theme; plays
-at 0.25x-4x; keys ←/→, space, Home/End; hover shows each output cell's chain of writes; exports
+at 0.25x-4x; keys ←/→, space, Home/End (drawing is coalesced too: a held key skips frames rather
+than queue them); hover shows each output cell's chain of writes; exports
 the frame (PNG, SVG) and a step strip of at most 24 steps (PNG, SVG) in the browser. Text is set
 with ``textContent``: nothing is read as Markdown or HTML.
 
@@ -139,7 +158,8 @@ def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter
            on_step: Callable[[int], None] | None = None,
            on_cell: Callable[[list], None] | None = None, url_param: str | None = "step") -> PlayerResult:
     """Show the player (see the module docstring)."""
-    data = {"view": view, "step": int(step), "name": name, "url_param": url_param, "plotly_url": plotly_url(),
+    data = {"view": view, "step": int(step), "name": name, "report": on_step is not None,
+            "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url(),
             "figure": {"data": figure["data"], "layout": figure["layout"]},
             **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
                                       "panel_cols", "multiples", "gap", "hidden")}}

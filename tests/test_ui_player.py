@@ -94,3 +94,27 @@ def test_every_page_sends_the_warm_up_element_first():
         assert not first.proto.js_content and not first.proto.js_source_path  # no script: nothing runs
         assert player_mod.WARM_KEY in first.proto.css_content and "display: none" in first.proto.css_content
         assert not [e for e in at.sidebar.children.values() if e.type == "bidi_component"]  # the page list stays unfolded
+
+
+def test_a_page_without_on_step_asks_for_no_step_reports():
+    """Practice keeps no step: its player reports none (each report would rerun the page for nothing)."""
+    import json
+
+    from streamlit.testing.v1 import AppTest
+
+    def script():
+        import numpy as np
+
+        import scatter_core as sc
+        from scatter_ui.figures import StepFigure
+        from scatter_ui.player import player
+
+        fig = StepFigure(sc.trace("ScatterElements-18", np.zeros(3), [1, 2], [5.0, 6.0])).figure(0)
+        player(fig, key="quiet", view="v", step=0)
+        player(fig, key="told", view="v", step=0, on_step=lambda k: None)
+
+    at = AppTest.from_function(script, default_timeout=60)
+    at.run()
+    sent = {d["report"]: d for d in (json.loads(e.proto.json) for e in at.get("bidi_component"))}
+    assert set(sent) == {False, True}
+    assert sent[False]["url_param"] is None and sent[True]["url_param"] == "step"
