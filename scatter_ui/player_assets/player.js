@@ -751,7 +751,8 @@ class Player {
       const title = String((xa.title && xa.title.text) || "").replace(/<[^>]+>/g, "");
       table.appendChild(el("caption", {}, `${title}, ${when}`));
       const head = el("tr");
-      head.appendChild(el("th", { scope: "col" }, ya.ticktext && ya.ticktext.some((t) => t) ? "row \\ column" : ""));
+      const byRow = Boolean(ya.ticktext && ya.ticktext.some((t) => t)); // rank 1: one row, no row numbers
+      if (byRow) head.appendChild(el("th", { scope: "col" }, "row \\ column"));
       for (const c of cols) {
         const p = count > 1 ? Math.floor(c / span) : -1;
         head.appendChild(el("th", { scope: "col" }, p >= 0 && labels[p] ? `${labels[p]} ${colName.get(c)}` : colName.get(c)));
@@ -760,13 +761,13 @@ class Player {
       const body = table.appendChild(el("tbody"));
       rows.forEach((row, r) => {
         const tr = el("tr");
-        tr.appendChild(el("th", { scope: "row" }, rowName(r)));
+        if (byRow) tr.appendChild(el("th", { scope: "row" }, rowName(r)));
         for (const c of cols) {
           const raw = String((Array.isArray(row) && row[c]) || "");
           const m = BADGE.exec(raw);
           const value = raw.replace(BADGE, "").replace(/<[^>]+>/g, "");
           const td = el("td", {}, value);
-          if (m) td.appendChild(el("span", { class: "sx-times" }, ` ×${m[1]} (written ${m[1]} times)`));
+          if (m) td.appendChild(el("span", { class: "sx-times" }, ` ×${m[1]}: written ${m[1]} times`));
           if (marked[i].has(`${r},${c}`)) {
             td.className = "sx-now";
             td.appendChild(el("span", { class: "sx-now-note" }, i === 2 ? " ← written this step" : " ← read this step"));
