@@ -310,8 +310,8 @@ class ExplorerPage:
         sf = cache.step_figure(case, follow, pins, panel_axis)
         view = f"{case.key}:{follow}:{pins}:{panel_axis}"
         anchor = self._anchor(sf, view, step)
-        player(sf.figure(anchor), key=self.k("player"), view=view, step=anchor, name=f"{link[0]}-{link[1]}",
-               on_step=self._set_step, on_cell=self._set_cell)
+        player(lambda: sf.figure(anchor), key=self.k("player"), view=view, step=anchor, name=f"{link[0]}-{link[1]}",
+               on_step=self._set_step, on_cell=self._set_cell, cache_key=(view, anchor))
         self.cell_chain(sf, trace, step, view)
         self._url(*link[:3], step, *link[3:], notice=False)
         with slots.findings:

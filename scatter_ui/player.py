@@ -62,7 +62,10 @@ under the ``scatter_explorer`` package, named like the project, and log a warnin
 
 from __future__ import annotations
 
+import gc
+import json
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -103,6 +106,11 @@ def ensure_registered(manager=None) -> Path:
 
 
 _renderers: dict = {}
+PAYLOAD_MARK = "sx-player:"  # the header line: "sx-player:<serial>:<bytes>"
+PAYLOAD_BYTES = 64 * 1024 * 1024  # the payload cache's bound (the largest figure is about 3.5 MB)
+_payloads: OrderedDict = OrderedDict()
+_payload_sizes: dict = {}
+_serial = 0
 # The module is passed as content, not as a file name: Streamlit then imports it from a Blob URL at
 # once instead of first loading it through a script tag (about 0.1 s sooner on a first visit,
 # bench/bench_player.py). plotly.js stays a file in asset_dir, loaded from plotly_url().
@@ -141,11 +149,33 @@ def warm_up() -> None:
     more often finds it loaded and draws at once (bench/bench_player.py: about 0.07 s sooner). It has
     no script, no state and no size (its own style hides its container)."""
     global _warm
+    _freeze_heap()
     if _warm is None:
         _warm = st.components.v2.component(f"{PROJECT}.warm", html="<span></span>",
                                            css=f".st-key-{WARM_KEY} {{ display: none; }}", isolate_styles=False)
     _warm(key=WARM_KEY)  # in the main area: an element in the sidebar, even a hidden one, would make
     # Streamlit fold the page list behind "View more" on pages that have no sidebar of their own
+
+
+_frozen = False
+
+
+def _freeze_heap() -> None:
+    """Once per process (the first page drawn): collect, then ``gc.freeze()`` what is alive by then.
+
+    That is the modules (streamlit, numpy, pandas, plotly, onnx, openvino ...), the registries and
+    the spec examples: hundreds of thousands of objects that live as long as the process. Python's
+    full garbage collection scans every tracked object, and a rerun set one off nearly every time:
+    a step's rerun cost about 90 ms of server CPU, most of it that scan (bench/bench_stepping.py,
+    docs/performance.md); with them frozen, about 13 ms. Frozen objects are still freed by reference
+    counting; only a reference cycle among them would stay, and they live for the process anyway."""
+    global _frozen
+    with _lock:
+        if _frozen:
+            return
+        _frozen = True
+    gc.collect()
+    gc.freeze()
 
 
 @dataclass(frozen=True)
@@ -154,15 +184,14 @@ class PlayerResult:
     cell: list | None
 
 
-def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter",
+def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int, name: str = "scatter",
            on_step: Callable[[int], None] | None = None,
-           on_cell: Callable[[list], None] | None = None, url_param: str | None = "step") -> PlayerResult:
+           on_cell: Callable[[list], None] | None = None, url_param: str | None = "step",
+           cache_key=None) -> PlayerResult:
     """Show the player (see the module docstring)."""
-    data = {"view": view, "step": int(step), "name": name, "report": on_step is not None,
-            "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url(),
-            "figure": {"data": figure["data"], "layout": figure["layout"]},
-            **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
-                                      "panel_cols", "multiples", "gap", "hidden")}}
+    options = {"view": view, "step": int(step), "name": name, "report": on_step is not None,
+               "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url()}
+    data = payload(figure, options, cache_key)
 
     def _step_changed():
         new = reported_step(st.session_state.get(key), view)
@@ -178,6 +207,47 @@ def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter
     result = _renderer()(key=key, data=data, default={"step": {"step": int(step), "view": view}},
                          height="content", on_step_change=_step_changed, on_cell_change=_cell_clicked)
     return PlayerResult(reported_step(result, view), _get(result, "cell"))
+
+
+def payload(figure, options: dict, cache_key=None) -> bytes:
+    """What the browser is sent: a header line (an id of this content) and the data as JSON, as bytes.
+
+    Built once per ``(cache_key, options)`` when a ``cache_key`` is given (``figure`` may then be a
+    function, called only to build it): a step's rerun, which sends the same player again, then costs
+    no figure and no JSON (a 200-step figure is 1.4 MB of JSON, about 0.1 s to write, twice: Streamlit
+    hashes a dict's JSON again for the element's identity; bytes it only hashes). The browser parses
+    the JSON again only when the header changes. Cached payloads are shared by sessions and bounded
+    in bytes (PAYLOAD_BYTES)."""
+    global _serial
+    memo = None if cache_key is None else (cache_key, json.dumps(options, sort_keys=True))
+    if memo is not None:
+        with _lock:
+            hit = _payloads.get(memo)
+            if hit is not None:
+                _payloads.move_to_end(memo)
+                return hit
+    fig = figure() if callable(figure) else figure
+    data = {**options, "figure": {"data": fig["data"], "layout": fig["layout"]},
+            **{k: fig[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
+                                   "panel_cols", "multiples", "gap", "hidden")}}
+    body = json.dumps(data, separators=(",", ":")).encode()
+    with _lock:
+        _serial += 1
+        out = f"{PAYLOAD_MARK}{_serial}:{len(body)}\n".encode() + body
+        if memo is not None and len(out) <= PAYLOAD_BYTES // 4:
+            _payloads[memo] = out
+            _payload_sizes[memo] = len(out)
+            while sum(_payload_sizes.values()) > PAYLOAD_BYTES:
+                old, _ = _payloads.popitem(last=False)
+                _payload_sizes.pop(old, None)
+    return out
+
+
+def read_payload(raw: bytes) -> dict:
+    """The data in a payload (what the browser reads; for tests)."""
+    head, _, body = bytes(raw).partition(b"\n")
+    assert head.startswith(PAYLOAD_MARK.encode()), head[:40]
+    return json.loads(body)
 
 
 def reported_step(state, view: str) -> int | None:

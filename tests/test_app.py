@@ -181,7 +181,7 @@ def test_a_step_sends_the_player_the_same_data_while_its_frames_hold_it():
     a reference, not the figure), until the step leaves the frames sent, when a new window comes."""
     at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
                    step="1")
-    player_json = lambda: next(e.proto.json for e in at.get("bidi_component")  # noqa: E731
+    player_json = lambda: next(e.proto.bytes for e in at.get("bidi_component")  # noqa: E731
                                if e.proto.component_name.endswith(".player"))
     first = player_json()
     data = figures(at)[0]

@@ -281,8 +281,11 @@ class Player {
       this.reportTimer = null;
       this.pause(false);
     }
-    this.frames = new Map(data.frames.map((f) => [Number(f.name), f]));
-    this.longest = [0, 1, 2].map((i) => this.longestText(i, data.figure.data[i] || {}));
+    if (data !== this.framesOf) { // (a rerun that sent the same data: nothing to index again)
+      this.framesOf = data;
+      this.frames = new Map(data.frames.map((f) => [Number(f.name), f]));
+      this.longest = [0, 1, 2].map((i) => this.longestText(i, data.figure.data[i] || {}));
+    }
     this.slider.max = String(data.n);
     this.gotoInput.max = String(data.n);
     this.stripFrom.max = this.stripTo.max = String(data.n);
@@ -1198,14 +1201,30 @@ class Player {
   }
 }
 
+// Python sends bytes: a header line naming the content ("sx-player:<serial>:<length>"), then the data
+// as JSON (scatter_ui/player.py payload). The same header means the same data: it is parsed once.
+const decoder = new TextDecoder();
+function readData(player, raw) {
+  if (!(raw instanceof Uint8Array)) return raw; // (plain data, as Streamlit passes a dict)
+  const nl = raw.indexOf(10);
+  const head = decoder.decode(raw.subarray(0, nl));
+  if (player.dataHead !== head) {
+    player.dataHead = head;
+    player.parsed = JSON.parse(decoder.decode(raw.subarray(nl + 1)));
+  }
+  return player.parsed;
+}
+
 export default function (component) {
-  const { data, parentElement, setStateValue, setTriggerValue } = component;
+  const { data: raw, parentElement, setStateValue, setTriggerValue } = component;
   const api = { setStateValue, setTriggerValue };
   let player = players.get(parentElement);
   if (!player) {
     player = new Player(parentElement, api);
     players.set(parentElement, player);
   }
+  let data = null;
+  try { data = raw ? readData(player, raw) : null; } catch (e) { player.error(e); }
   if (data) player.update(data, api).catch((e) => player.error(e));
   return () => {
     // Streamlit may call a superseded cleanup while the element stays mounted: only a removed
