@@ -3,7 +3,9 @@
 Issue #26 §1.1 and §1.2. One `streamlit run` server on 127.0.0.1 (this checkout's app, or the app
 in ``--app-dir``, to run an older copy side by side) and Debian's Chromium, all on loopback.
 
-* ``burst``: one session opens ScatterElements-18 Example 1, focuses the player and presses → and ←
+* ``burst``: one session steps one step at a time (press →, wait until the URL carries it; 12
+  times): the server's CPU time per step and the press-to-URL time. Then it opens
+  ScatterElements-18 Example 1, focuses the player and presses → and ←
   alternately every 30 ms for 5 s; then opens a typed case of 200 steps and presses → 200 times
   at 30 ms (a held key). Reports the server's CPU time spent from the first press until the URL
   carries the player's step (per press), how long that agreement took after the last press, and
@@ -97,8 +99,33 @@ async def press_train(page, keys: list[str], every_ms: float) -> None:
             await asyncio.sleep(wait)
 
 
+async def one_at_a_time(browser, server, steps: int = 12) -> dict:
+    """Press → and wait until the URL carries the step, ``steps`` times: the server's CPU time per step
+    taken, and the time from the press until the URL has it."""
+    ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await ctx.new_page()
+    try:
+        await open_player(page, server.url + long_case(40))
+        await asyncio.sleep(1.0)
+        await page.locator(PLAYER).focus()
+        cpu0 = cpu_seconds(server.proc.pid)
+        lat = []
+        for k in range(1, steps + 1):
+            t0 = time.monotonic()
+            await page.keyboard.press("ArrowRight")
+            await page.wait_for_function(f"() => new URL(location.href).searchParams.get('step') === '{k}'",
+                                         timeout=LOST_AFTER_S * 1000)
+            lat.append((time.monotonic() - t0) * 1000)
+        await asyncio.sleep(0.5)
+        cpu = cpu_seconds(server.proc.pid) - cpu0
+        return {"steps": steps, "server_cpu_ms_per_step": round(1000 * cpu / steps, 1),
+                "press_to_url_median_ms": round(statistics.median(lat)), "press_to_url_p95_ms": round(percentile(lat, 95))}
+    finally:
+        await ctx.close()
+
+
 async def burst(browser, server) -> dict:
-    out = {}
+    out = {"one step at a time (press →, wait for the URL), 12 steps": await one_at_a_time(browser, server)}
     for name, url, keys in (("alternate ←/→ every 30 ms for 5 s", SMALL, ["ArrowRight", "ArrowLeft"] * 83),
                             ("→ 200 times at 30 ms on a 200-step case", long_case(200), ["ArrowRight"] * 200)):
         ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
