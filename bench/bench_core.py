@@ -50,7 +50,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 import scatter_core as sc  # noqa: E402
-from scatter_core import buffers, copying, segmented  # noqa: E402
+from scatter_core.fast import buffers, copying, segmented  # noqa: E402
 from scatter_core.findings import collect  # noqa: E402
 
 try:
@@ -312,7 +312,7 @@ def scatter_rows(w: Workload, op: str, reductions: list[tuple[str, str]], peer_k
 def pool_off_row(w: Workload, op: str, reps: int, warmup: int) -> list[Row]:
     """scatter() reduction none with the result pool off: every call gets new pages from the kernel.
 
-    For context, not a target: it shows what the pool (scatter_core.buffers) saves when earlier
+    For context, not a target: it shows what the pool (scatter_core.fast.buffers) saves when earlier
     results are freed, as they are in the rows above.
     """
     attrs = {} if w.axis is None else {"axis": w.axis}
@@ -385,7 +385,7 @@ def state_at_times(w: Workload, op: str, reps: int, warmup: int) -> list[tuple[i
 
 
 def copy_paths(workloads: list[Workload]) -> str:
-    """Which copy plan scatter_core.copying uses for each workload's data on this machine."""
+    """Which copy plan scatter_core.fast.copying uses for each workload's data on this machine."""
     threshold = copying.streaming_threshold()
     known = (f"{threshold / 2**20:.1f} MiB (glibc x86_non_temporal_threshold)" if threshold
              else "unknown (chunks only)")

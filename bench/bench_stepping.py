@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.load_test import percentile  # noqa: E402
 from tests.browser_support import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
 
 SMALL = "/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1"
@@ -58,14 +59,6 @@ def long_case(steps: int = 200) -> str:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14 and 15 of stat)
-
-
-def percentile(values: list, q: float) -> float:
-    v = sorted(values)
-    pos = (len(v) - 1) * q / 100
-    lo = int(pos)
-    hi = min(lo + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
 
 
 ERROR_DIALOG = """() => [...document.querySelectorAll('[role=dialog]')].map(d => d.innerText)

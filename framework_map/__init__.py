@@ -9,12 +9,13 @@ Pure data plus small functions (no streamlit); uses scatter_core's public API on
   is installed (the differential tests and scripts/verify_frameworks.py); ``takes_indices(config)``:
   whether the version has an indices input (SliceScatter has none).
 * ``source_of(entry)``: the record's code, verbatim, for the exports.
+* ``divergences(entry, config)``: the record's divergences in the chosen version's own terms.
 * ``VERIFIED``: what scripts/verify_frameworks.py last recorded (verified.py).
 """
 
-from .maps import (Config, by_framework, call_kwargs, configurations, entries_for, faithful_for, run, source_of,
-                   takes_indices)
+from .maps import (Config, by_framework, call_kwargs, configurations, divergences, entries_for, faithful_for, run,
+                   source_of, takes_indices)
 from .records import BY_ID, CONVERT, ENTRIES, FRAMEWORKS, KINDS, MODULES, TOPICS, Entry
 
 __all__ = ["BY_ID", "CONVERT", "Config", "ENTRIES", "Entry", "FRAMEWORKS", "KINDS", "MODULES", "TOPICS", "by_framework",
-           "call_kwargs", "configurations", "entries_for", "faithful_for", "run", "source_of", "takes_indices"]
+           "call_kwargs", "configurations", "divergences", "entries_for", "faithful_for", "run", "source_of", "takes_indices"]

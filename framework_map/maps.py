@@ -14,6 +14,8 @@ import scatter_core as sc
 
 from .records import ENTRIES, FRAMEWORKS, MODULES, Entry
 
+INITIAL_VALUE = "initial value"  # the topic of records.TOPICS that speaks of use_init_val
+
 
 @dataclass(frozen=True)
 class Config:
@@ -46,6 +48,27 @@ def applies(entry: Entry, config: Config) -> bool:
     if entry.family != config.spec.family or config.canonical not in entry.reductions:
         return False
     return config.use_init_val or entry.init_arg is not None or config.canonical == "none"
+
+
+def divergences(entry: Entry, config: Config) -> dict[str, str]:
+    """``entry.divergences`` said in ``config``'s version's own terms. The records speak of use_init_val, the
+    OpenVINO switch; a version without it (every ONNX version) always lets the cell's current value take part,
+    so its "initial value" row says that, and how the entry is called to do the same. Under reduction none the
+    row does not apply."""
+    out = dict(entry.divergences)
+    init = out.get(INITIAL_VALUE, "")
+    if init.startswith("n/a"):
+        return out
+    if config.canonical == "none":
+        out[INITIAL_VALUE] = "n/a: reduction none replaces the cell, whatever it held"
+        return out
+    if config.spec.attribute("use_init_val") is not None:
+        return out
+    how = {"include_self": " (the function is called with include_self=True)",
+           "init": " (the function is called with init=None: no written cell is reset first)"}.get(entry.init_arg, "")
+    out[INITIAL_VALUE] = (f"same: {config.op} has no switch for this, the cell's current value always takes part; "
+                          f"so does {entry.operation}{how}")
+    return out
 
 
 def faithful_for(entry: Entry, indices_shape: tuple[int, ...]) -> bool:

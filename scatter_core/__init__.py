@@ -10,22 +10,31 @@ Pure NumPy. The public API:
 * ``scatter(op, data, indices, updates, **attrs)``: the result.
 * ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
 * ``check_expected(...)``: compare a hand-written output and diagnose the mistake.
+* ``open_cells(trace)``, ``conforming(trace, expected)``: what the spec leaves open (a duplicated cell's
+  winner under reduction none, a float reduction's rounding), and whether an output is one it allows.
 * ``ScatterError``: raised for every invalid input.
 * ``fmt_value(v, dtype=None, width=None)``: the one number formatter for every label.
+* ``release_buffers()``: empty the pool of freed large results (``scatter_core.fast``), returning the bytes freed.
+* ``float_literal``, ``json_array_text``, ``from_json_values``: numbers written into files (exports)
+  as the shortest exact text, and arrays as strict JSON read back bit-exactly.
 """
 
 from __future__ import annotations
 
-from .case import Case, translate_attrs
+from .attributes import translate_attrs
+from .case import Case, prepare
 from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, check_expected, choices_accepting,
                        versions_accepting)
 from .checks import MAX_ELEMENTS, UntypedArray, coerce_updates, is_typed, untyped
+from .conformance import OpenCell, OpenCells, conforming, open_cells
 from .describe import attr_text, fmt_attr, fmt_shape
-from .engine import prepare, scatter
+from .engine import scatter
 from .errors import ScatterError, fmt_pos
 from .families import FAMILIES, Family, family_by_slug, family_of
+from .fast.buffers import release as release_buffers
 from .findings import Finding
 from .formatting import fmt_value
+from .literals import JSON_NONFINITE_NOTE, float_literal, from_json_values, json_array_text
 from .parsing import MAX_TEXT, parse_tensor
 from .reductions import REDUCTIONS, Reduction, truncate_mean
 from .registry import FAMILY_TITLES, OPERATORS, OPERATORS_LIST, family_members, get_spec, versions_of
@@ -44,11 +53,12 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 
 
 __all__ = [
-    "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS",
-    "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Family",
-    "Finding", "IndexRule", "OpSpec", "Reduction", "RuntimeNote", "ScatterError", "Trace", "UntypedArray",
-    "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates", "family_by_slug",
-    "family_members", "family_of", "fmt_attr", "fmt_pos", "fmt_shape", "fmt_value", "get_spec", "is_typed",
-    "parse_tensor", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting",
-    "versions_of",
+    "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE", "MAX_ELEMENTS", "MAX_TEXT",
+    "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis",
+    "Family", "Finding", "IndexRule", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
+    "Trace", "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
+    "conforming", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr", "fmt_pos",
+    "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
+    "parse_tensor", "prepare", "release_buffers", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped",
+    "versions_accepting", "versions_of",
 ]

@@ -22,6 +22,7 @@ trace copies what it keeps.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
@@ -30,14 +31,19 @@ from typing import Mapping
 
 import numpy as np
 
-from . import buffers
-from .copying import copy_into
+from .attributes import Resolved, resolve_attrs, translate_attrs
+from .checks import as_tensor, check_index_dtype, coerce_updates, is_typed
 from .describe import attr_text
 from .errors import ScatterError
-from .kernel import apply_fast
+from .families import family_of
+from .fast import buffers
+from .fast.copying import copy_into
+from .fast.kernel import apply_fast
 from .plan import Plan
 from .reductions import Reduction
+from .registry import get_spec
 from .spec import OpSpec
+from .tracing import Trace
 
 INPUT_NAMES = ("data", "indices", "updates")
 
@@ -58,7 +64,7 @@ class Case:
     data: np.ndarray
     indices: np.ndarray  # what the loop reads (the planner's own when an optional input was left out)
     updates: np.ndarray  # in data's dtype, in the shape the plan reads
-    resolved: object  # engine.Resolved: the attributes after defaults and the version's rules
+    resolved: Resolved  # the attributes after defaults and the version's rules
     reduction: Reduction
     plan: Plan
     indices_given: bool = True  # False: the optional indices input was left out (None)
@@ -77,8 +83,6 @@ class Case:
 
     @property
     def family(self):
-        from .families import family_of
-
         return family_of(self.spec)
 
     @property
@@ -118,10 +122,8 @@ class Case:
             copy_into(out, self.data)
         return apply_fast(self, out)
 
-    def trace(self):
+    def trace(self) -> Trace:
         """The recorded run, step by step (a new :class:`~scatter_core.Trace`)."""
-        from .tracing import Trace
-
         return Trace(self)
 
     # -- variations -----------------------------------------------------------------
@@ -130,8 +132,6 @@ class Case:
 
         An attribute set to None goes back to the version's default.
         """
-        from .engine import prepare
-
         data, indices, updates = self.given()
         inputs = {"data": data, "indices": indices, "updates": updates}
         for name in INPUT_NAMES:
@@ -147,9 +147,6 @@ class Case:
         (a reduction it lacks, use_init_val=false where it has no such switch, an axis
         where it has none ...), or when ``other`` refuses the inputs.
         """
-        from .engine import prepare
-        from .registry import get_spec
-
         other = get_spec(other)
         attrs, dropped = translate_attrs(self.spec, self.attrs, other)
         if dropped:
@@ -194,44 +191,36 @@ def _plain(value):
     return value
 
 
-def translate_attrs(spec: OpSpec, attrs: Mapping, other: OpSpec) -> tuple[dict, dict]:
-    """``attrs`` (``spec``'s names and spellings) in ``other``'s: ``(translated, dropped)``.
+def prepare(op, data, indices, updates, attrs: Mapping) -> Case:
+    """Check every input of ``op`` and plan its loop: the :class:`Case` (raises ScatterError)."""
+    spec = get_spec(op)
+    family = family_of(spec)
+    data = as_tensor(spec.input_name("data"), data)  # the spec's names: past_cache, update, write_indices ...
+    if indices is None:
+        if family.indices == "required":
+            raise ScatterError(f"indices is a required input of {spec.name}", argument="indices", rule="required")
+    else:
+        if family.indices == "unused":
+            raise ScatterError(f"{spec.name} reads no indices tensor (pass None); its slice comes from the "
+                               f"attributes", argument="indices", rule="unused")
+        indices = as_tensor(spec.input_name("indices"), indices)
+        check_index_dtype(spec, indices)
+    typed = is_typed(updates)
+    updates = as_tensor(spec.input_name("updates"), updates)
+    resolved = resolve_attrs(spec, attrs, max(data.ndim, 1))
+    reduction = spec.reduction(resolved.reduction)
+    reduction.check_dtype(data.dtype, resolved.reduction, spec.name)
+    given_shape = tuple(updates.shape)
+    updates, cast_note = coerce_updates(spec, data, updates, typed=typed)
+    plan = family.plan(spec, data, indices, updates, resolved)
+    if cast_note is not None:
+        plan = dataclasses.replace(plan, notes=plan.notes + (cast_note,))
+    loop_indices = plan.indices if plan.indices is not None else indices
+    if loop_indices is None:
+        loop_indices = NO_INDICES
+    return Case(spec, data, loop_indices, updates.reshape(plan.updates_shape), resolved, reduction, plan,
+                indices_given=indices is not None, updates_given_shape=given_shape)
 
-    The reduction goes by its meaning (ONNX ``add`` is OpenVINO ``sum``); other
-    attributes by name. ``dropped`` maps each attribute ``other`` cannot express
-    to its text (``reduction='add'``): a reduction it cannot spell, or an attribute
-    it lacks whose value is not ``spec``'s default (use_init_val=false only counts
-    with a reduction that combines). A reduction spelling ``spec`` does not know
-    is passed on as it is.
-    """
-    from .describe import fmt_attr
 
-    out, dropped = {}, {}
-    canonical = None
-    reduction = attrs.get("reduction", spec.default_reduction)
-    if isinstance(reduction, str) and reduction in spec.reduction_spellings:
-        canonical = spec.reduction(reduction).name
-    for name, value in attrs.items():
-        if value is None:
-            continue
-        mine, theirs = spec.attribute(name), other.attribute(name)
-        if name == "reduction":
-            if canonical is None:  # a spelling spec does not know: the other version judges it
-                if theirs is not None:
-                    out[name] = value
-                else:
-                    dropped[name] = fmt_attr(name, value)
-                continue
-            spelling = other.spelling_of(canonical)
-            if spelling is None:  # every version spells none, so this is a combining reduction
-                dropped[name] = fmt_attr(name, value)
-            elif theirs is not None:
-                out[name] = spelling
-        elif theirs is not None:
-            out[name] = value
-        elif name == "use_init_val":
-            if not value and canonical is not None and spec.reduction(reduction).ufunc is not None:
-                dropped[name] = fmt_attr(name, value)
-        elif mine is None or mine.default != value:
-            dropped[name] = fmt_attr(name, value)
-    return out, dropped
+NO_INDICES = np.zeros((0,), dtype=np.int64)
+NO_INDICES.flags.writeable = False

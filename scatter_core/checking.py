@@ -4,19 +4,29 @@
 operator (as :func:`scatter_core.trace` does), compares the user's expected
 output with the result and returns a :class:`CheckReport`:
 
-* ``matches``, ``mismatches`` (output positions), under an explicit tolerance;
+* ``matches``, ``mismatches`` (output positions), under an explicit tolerance:
+  equal to the result of the spec's loop in row-major order, the one real
+  runtimes give today;
+* ``conforms``: the expected output is one the spec allows. Where the order of
+  the writes matters (a duplicated cell under reduction none, a float
+  reduction's rounding) the texts leave the result open, so an output may
+  conform without matching (:mod:`scatter_core.conformance` says what is open);
+  ``allowed`` lists the mismatched cells the spec allows, ``open_cells``
+  explains them, ``verdict`` is ``"matches"``, ``"conforms"`` or ``"differs"``;
 * ``chains``: per mismatched cell, the writes that reached it (value before,
   each update applied, final value);
 * ``diagnoses``: every plausible other reading of the operator that gives the
-  user's expected output exactly (within the same tolerance).
+  user's expected output exactly (within the same tolerance). When the output
+  conforms they explain how it arose (``Diagnosis.allowed``), not a mistake.
 
 Tolerance: integer and bool outputs compare exactly. Float outputs agree when
 ``|computed - expected| <= atol + rtol * |computed|`` with the defaults
 ``rtol = 1e-6`` and ``atol = 1e-9`` (pass ``rtol=0, atol=0`` for a bit-exact
 comparison). NaN agrees with NaN; ``inf`` agrees only with ``inf`` of the same
-sign. The expected output is cast to the output's dtype first; a cast that
-changes a value (2.5 into an integer output, 300 into uint8) is reported in
-``lossy_cast``.
+sign. Conformance uses the same rule for a duplicated cell's candidate values,
+and adds a float reduction's rounding bound (``CheckReport.tolerance`` says it).
+The expected output is cast to the output's dtype first; a cast that changes a
+value (2.5 into an integer output, 300 into uint8) is reported in ``lossy_cast``.
 
 The diagnosis search is data-driven: the alternatives come from the registry
 record (its reductions, attributes, ``previous`` and neighbouring versions,
@@ -34,10 +44,12 @@ from typing import Callable, Iterator, Mapping
 
 import numpy as np
 
-from .case import Case, translate_attrs
+from .attributes import translate_attrs
+from .case import Case, prepare
 from .checks import as_tensor
+from .conformance import DEFAULT_ATOL, DEFAULT_RTOL, ROUNDING, WINNER, OpenCell, OpenCells, open_cells
+from .conformance import agree as _agree
 from .describe import fmt_attr, fmt_value
-from .engine import prepare
 from .errors import ScatterError, fmt_pos
 from .families import family_of
 from .plan import unravel
@@ -45,8 +57,6 @@ from .reductions import truncate_mean
 from .registry import OPERATORS_LIST, family_members, get_spec, versions_of
 from .tracing import Trace
 
-DEFAULT_RTOL = 1e-6
-DEFAULT_ATOL = 1e-9
 MAX_CHAINS = 200  # mismatched cells explained step by step (all are listed in ``mismatches``)
 
 
@@ -75,6 +85,8 @@ class Chain:
     final: object  # the computed value
     expected: object  # the user's value (after the cast)
     reduction: str
+    allowed: str = ""  # when the spec allows the expected value here: why, in a sentence (else "")
+    not_allowed: str = ""  # a cell the spec leaves open whose expected value is still not allowed: why (else "")
 
     @property
     def first_step(self) -> int | None:
@@ -87,7 +99,9 @@ class Chain:
                     f"you expected {fmt_value(self.expected)}.")
         parts = [f"{where} starts at {fmt_value(self.initial)} (data)"]
         parts += [s.text(self.reduction) for s in self.steps]
-        return "; ".join(parts) + (f". Computed {fmt_value(self.final)}; you expected {fmt_value(self.expected)}.")
+        tail = f" {self.allowed or self.not_allowed}" if self.allowed or self.not_allowed else ""
+        return "; ".join(parts) + (f". Computed {fmt_value(self.final)}; you expected {fmt_value(self.expected)}."
+                                   + tail)
 
 
 @dataclass(frozen=True)
@@ -101,6 +115,9 @@ class Diagnosis:
     message: str  # a plain sentence naming the change
     attrs: Mapping[str, object]  # every attribute value (and interpretation) under which it is reproduced
     change: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))  # only what differs
+    # the reading gives an output the spec allows (the report conforms): an explanation of how the output
+    # arose, not a mistake (first-write-wins under reduction none, say)
+    allowed: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,8 +126,8 @@ class CheckReport:
     attrs: Mapping[str, object]  # the attributes as resolved (version's names and spellings)
     computed: np.ndarray
     expected: np.ndarray  # cast to the output's dtype
-    matches: bool
-    mismatches: list[tuple[int, ...]]
+    matches: bool  # equal (under the tolerance) to the spec's loop-order result, what real runtimes give
+    mismatches: list[tuple[int, ...]]  # the cells that differ from that result
     chains: list[Chain]
     diagnoses: list[Diagnosis]
     rtol: float
@@ -118,42 +135,105 @@ class CheckReport:
     lossy_cast: tuple[tuple[int, ...], ...] = ()
     notes: tuple[str, ...] = ()  # cast and NaN remarks, in plain sentences
     trace: Trace | None = field(default=None, repr=False, compare=False)
+    conforms: bool = False  # the expected output is one the spec allows (matches implies conforms)
+    allowed: list[tuple[int, ...]] = field(default_factory=list)  # the mismatches the spec allows
+    open_cells: tuple[OpenCell, ...] = ()  # the first MAX_CHAINS of ``allowed``, with their candidates
+    opened: OpenCells | None = field(default=None, repr=False, compare=False)  # every cell the spec leaves open
+
+    @property
+    def verdict(self) -> str:
+        """``"matches"`` the loop-order result, ``"conforms"`` (another output the spec allows), or ``"differs"``."""
+        return "matches" if self.matches else "conforms" if self.conforms else "differs"
+
+    @property
+    def violations(self) -> list[tuple[int, ...]]:
+        """The mismatched cells whose value the spec does not allow."""
+        allowed = set(self.allowed)
+        return [c for c in self.mismatches if c not in allowed]
+
+    @property
+    def _open_kind(self) -> str:
+        return self.opened.kind if self.opened is not None else ""
 
     @property
     def tolerance(self) -> str:
-        """The comparison rule in words (shown next to the verdict)."""
-        if self.computed.dtype.kind != "f":
-            return f"exact comparison ({self.computed.dtype} output)"
-        if self.rtol == 0 and self.atol == 0:
-            return f"bit-exact comparison ({self.computed.dtype} output; NaN equals NaN)"
-        return (f"|computed − expected| ≤ atol + rtol·|computed| with rtol = {self.rtol:g}, atol = {self.atol:g} "
-                f"({self.computed.dtype} output; NaN equals NaN, ±inf must match)")
+        """The comparison rule in words (shown next to the verdict), with what the spec leaves open."""
+        dtype = self.computed.dtype
+        if dtype.kind != "f":
+            rule = f"exact comparison ({dtype} output)"
+        elif self.rtol == 0 and self.atol == 0:
+            rule = f"bit-exact comparison ({dtype} output; NaN equals NaN)"
+        else:
+            rule = (f"|computed − expected| ≤ atol + rtol·|computed| with rtol = {self.rtol:g}, "
+                    f"atol = {self.atol:g} ({dtype} output; NaN equals NaN, ±inf must match)")
+        spelling = self.attrs.get("reduction") or "none"
+        if self._open_kind == WINNER:
+            rule += ("; a cell written more than once conforms when it holds, by the same rule, any one of the "
+                     "values written to it")
+        elif self._open_kind == ROUNDING:
+            prod = self.trace is not None and self.trace.reduction.combiner(dtype) is np.multiply
+            mean = self.trace is not None and self.trace.reduction.divides
+            size = "Π|x|, the product of their magnitudes" if prod else (
+                "Σ|x|/n, the mean of their magnitudes" if mean else "Σ|x|, the sum of their magnitudes")
+            u = float(np.finfo(dtype).eps) / 2
+            rule += (f"; a cell with three or more contributions (updates, and data's value when it takes part) "
+                     f"also conforms within 2·γ(n)·{size.split(',')[0]} of the computed value, the most two orders "
+                     f"of a float {spelling} can differ by (n roundings, γ(n) = n·u/(1 − n·u), u = {u:g} for "
+                     f"{dtype}; {size})")
+        return rule
+
+    def _differing_cells(self, limit: int = 4) -> str:
+        parts = []
+        for oc in self.open_cells[:limit]:
+            where = f"output{fmt_pos(oc.cell)}"
+            if oc.kind == WINNER:
+                writes = ", ".join(f"{fmt_value(v)} at step {s + 1}" for v, s in zip(oc.candidates, oc.steps))
+                parts.append(f"{where} holds {fmt_value(self.expected[oc.cell])} (writes: {writes})")
+            else:
+                parts.append(f"{where} holds {fmt_value(self.expected[oc.cell])}, the loop order gives "
+                             f"{fmt_value(oc.loop_value)}, another order may differ by up to "
+                             f"{fmt_value(oc.slack, width=9)}")
+        more = len(self.allowed) - min(limit, len(self.open_cells))
+        return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
     @property
     def summary(self) -> str:
-        if self.matches:
-            return f"Your expected output matches {self.op}'s result ({self.tolerance})."
         n = len(self.mismatches)
         size = self.computed.size
+        cells = f"cell{'s' if n != 1 else ''}"
+        if self.matches:
+            return f"Your expected output matches {self.op}'s result ({self.tolerance})."
+        spelling = self.attrs.get("reduction") or "none"
+        if self.conforms:
+            if self._open_kind == WINNER:
+                text = (f"Your expected output conforms to {self.op}, with a different winner in {n} duplicated "
+                        f"{cells}: {self._differing_cells()}. The spec leaves open which write to a cell wins when "
+                        f"several reach it (reduction {spelling}), so a conforming kernel may return this output; "
+                        f"{self.op}'s loop order, which real runtimes follow today, keeps the last write.")
+            else:
+                text = (f"Your expected output conforms to {self.op}, with different rounding in {n} duplicated "
+                        f"{cells}: {'they differ' if n != 1 else 'it differs'} from the loop-order result by no more "
+                        f"than another order of the float {spelling} may round ({self._differing_cells()}). The "
+                        f"spec does not fix the order in which a cell's contributions are combined; {self.op}'s loop order is what real runtimes follow today.")
+            policy = self.trace.spec.duplicate_policy if self.trace is not None and self._open_kind == WINNER \
+                and self.trace.reduction.name in self.trace.spec.duplicates_forbidden_with else ""
+            if policy:
+                text += (f" ({self.op}'s text goes further: {policy[:1].lower()}{policy[1:]} An input with "
+                         f"duplicates is outside the spec, which says nothing about what it gives.)")
+            return text
         head = (f"{n} of {size} cell{'s' if size != 1 else ''} {'differ' if n != 1 else 'differs'} from "
                 f"{self.op}'s result.")
+        if self.allowed:
+            k, bad = len(self.allowed), len(self.mismatches) - len(self.allowed)
+            head += (f" {k} of them {'are' if k != 1 else 'is a'} duplicated cell{'s' if k != 1 else ''} holding "
+                     f"another value the spec allows there; the other {bad} {'are' if bad != 1 else 'is'} not "
+                     f"allowed.")
         if not self.diagnoses:
             return head + " None of the alternative readings tried reproduces your expected output."
         return head + f" {len(self.diagnoses)} alternative reading(s) reproduce it exactly."
 
 
 # -- comparison ----------------------------------------------------------------------------------
-def _agree(computed: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> np.ndarray:
-    if computed.dtype.kind == "f":
-        a = computed.astype(np.float64)
-        b = expected.astype(np.float64)
-        with np.errstate(all="ignore"):
-            close = np.isclose(b, a, rtol=rtol, atol=atol, equal_nan=True)
-        # isclose calls inf == inf close; make sure a finite value is never close to an inf
-        return close & (np.isinf(a) == np.isinf(b))
-    return computed == expected
-
-
 def _cast(expected: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, tuple[tuple[int, ...], ...]]:
     if expected.dtype == dtype:
         return expected, ()
@@ -172,7 +252,10 @@ def _cast(expected: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, tuple[tupl
 
 
 # -- chains ----------------------------------------------------------------------------------------
-def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray) -> list[Chain]:
+def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray, allowed: Mapping[int, str],
+            refused: Mapping[int, str]) -> list[Chain]:
+    """``allowed``: flat cell -> why the spec allows the expected value there; ``refused``: flat cell -> why it
+    does not, where the spec leaves the cell open."""
     targets = trace.plan.targets
     hit = np.isin(targets, cells_flat)
     steps, slots = np.nonzero(hit)  # row-major: loop order
@@ -185,7 +268,8 @@ def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray) -> list[
     spelling = trace.resolved.reduction
     for flat in cells_flat.tolist():
         pos = tuple(int(v) for v in np.unravel_index(flat, trace.data.shape))
-        out.append(Chain(pos, trace.data[pos], tuple(by_cell[flat]), trace.output[pos], expected[pos], spelling))
+        out.append(Chain(pos, trace.data[pos], tuple(by_cell[flat]), trace.output[pos], expected[pos], spelling,
+                         allowed.get(flat, ""), refused.get(flat, "")))
     return out
 
 
@@ -260,8 +344,9 @@ def alt_first_write_wins(c: Case, t: Trace) -> Iterator[Candidate]:
     if t.reduction.ufunc is not None or t.duplicate_groups().size == 0:
         return
     yield ("first-write-wins", {"duplicates": "first write wins"},
-           "Your expected output is what you get when the first write to a duplicated index wins; the loop "
-           "order of the spec (and every runtime tried) makes the last write win.",
+           "Your expected output is what you get when the first write to a duplicated index wins. The spec leaves "
+           "open which write wins, so this output is allowed; the spec's loop order (and every runtime tried) makes "
+           "the last write win.",
            lambda: t.output_in_order("reversed"))
 
 
@@ -476,17 +561,64 @@ def check_expected(op, data, indices, updates, expected, *, rtol: float = DEFAUL
         notes.append(f"expected ({expected.dtype}) was cast to the output's dtype {computed.dtype} without loss.")
     if computed.dtype.kind == "f" and (np.isnan(computed).any() or np.isnan(cast).any()):
         notes.append("NaN in the expected output agrees only with NaN in the computed output.")
-    agree = _agree(computed, cast, float(rtol), float(atol))
-    bad_flat = np.flatnonzero(~agree.reshape(-1))
+    rtol, atol = float(rtol), float(atol)
+    agree = _agree(computed, cast, rtol, atol).reshape(-1)
+    bad_flat = np.flatnonzero(~agree)
     mismatches = [tuple(int(v) for v in row) for row in unravel(bad_flat, computed.shape)]
-    chains = _chains(trace, bad_flat[:MAX_CHAINS], cast) if bad_flat.size else []
+    opened = open_cells(trace)
+    allowed_flat, allowed_ids = _allowed(opened, cast, agree, rtol, atol)
+    conforms = allowed_flat.size == bad_flat.size
+    why = {int(f): _allowed_sentence(opened.cell(int(i)), cast, trace.resolved.reduction, rtol, atol)
+           for f, i in zip(allowed_flat[:MAX_CHAINS].tolist(), allowed_ids[:MAX_CHAINS].tolist())}
+    refused = np.flatnonzero(np.isin(opened.cells, bad_flat[:MAX_CHAINS]) & ~np.isin(opened.cells, allowed_flat))
+    why_not = {int(opened.cells[i]): _refused_sentence(opened.cell(int(i)), cast, trace.resolved.reduction)
+               for i in refused.tolist()}
+    chains = _chains(trace, bad_flat[:MAX_CHAINS], cast, why, why_not) if bad_flat.size else []
     resolved = dict(trace.attrs)
     diagnoses = []
     if bad_flat.size and diagnose_mismatch:
-        diagnoses = diagnose(case, trace, cast, float(rtol), float(atol))
+        diagnoses = [dataclasses.replace(d, allowed=conforms)
+                     for d in diagnose(case, trace, cast, rtol, atol)]
     return CheckReport(op=spec.name, attrs=MappingProxyType(resolved), computed=computed, expected=cast,
                        matches=not bad_flat.size, mismatches=mismatches, chains=chains, diagnoses=diagnoses,
-                       rtol=float(rtol), atol=float(atol), lossy_cast=lossy, notes=tuple(notes), trace=trace)
+                       rtol=rtol, atol=atol, lossy_cast=lossy, notes=tuple(notes), trace=trace, conforms=conforms,
+                       allowed=[tuple(int(v) for v in row) for row in unravel(allowed_flat, computed.shape)],
+                       open_cells=tuple(opened.cell(int(i)) for i in allowed_ids[:MAX_CHAINS]), opened=opened)
+
+
+def _allowed(opened: OpenCells, expected: np.ndarray, agree: np.ndarray, rtol: float,
+             atol: float) -> tuple[np.ndarray, np.ndarray]:
+    """(flat cells, ids into ``opened``) of the cells where ``expected`` differs from the loop-order result
+    (``agree`` False) but holds a value the spec allows, ascending."""
+    if not len(opened):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    ids = np.flatnonzero(opened.allows(expected, rtol, atol) & ~agree[opened.cells])
+    return opened.cells[ids], ids
+
+
+def _refused_sentence(oc: OpenCell, expected: np.ndarray, spelling: str) -> str:
+    """Why the expected value at ``oc``, a cell the spec leaves open, is still not allowed."""
+    value = fmt_value(expected[oc.cell])
+    if oc.kind == WINNER:
+        return (f"The spec leaves open which write wins here, but only a value written to this cell: "
+                f"{', '.join(fmt_value(v) for v in oc.candidates)}; {value} is none of them.")
+    return (f"Another order of the float {spelling} may change it by up to {fmt_value(oc.slack, width=9)}; {value} is "
+            f"further away.")
+
+
+def _allowed_sentence(oc: OpenCell, expected: np.ndarray, spelling: str, rtol: float, atol: float) -> str:
+    """Why the spec allows the expected value at ``oc``, in a sentence."""
+    value = expected[oc.cell]
+    if oc.kind == WINNER:
+        same = _agree(np.asarray(oc.candidates, dtype=expected.dtype), np.full(len(oc.candidates), value), rtol, atol)
+        steps = [s + 1 for s, hit in zip(oc.steps, same.tolist()) if hit]
+        which = f"step {steps[0]}" if len(steps) == 1 else "steps " + ", ".join(str(s) for s in steps)
+        return (f"The spec allows {fmt_value(value)} here: {which} {'writes' if len(steps) == 1 else 'write'} it, "
+                f"and the spec leaves open which of the {len(oc.candidates)} writes to this cell wins; the loop "
+                f"order (and real runtimes today) keeps the last one, {fmt_value(oc.loop_value)}.")
+    return (f"The spec allows {fmt_value(value)} here: it is within {fmt_value(oc.slack, width=9)} of "
+            f"{fmt_value(oc.loop_value)}, the most that combining this cell's {len(oc.candidates)} updates in "
+            f"another order may change a float {spelling}.")
 
 
 def _gives(spec, data, indices, updates, attrs: Mapping, want: np.ndarray, rtol: float, atol: float) -> bool:

@@ -3,6 +3,20 @@
 Iteration ``i`` runs over ``indices.shape`` in row-major order and writes
 ``updates[i]`` to the output cell whose coordinates are ``i``'s own, except on
 ``axis``, where the coordinate is ``norm(indices[i])``.
+
+Equivalent to this loop (``f`` the reduction; ``none`` replaces)::
+
+    out = data.copy()
+    for i in np.ndindex(indices.shape):
+        cell = list(i)
+        cell[axis] = indices[i] + (data.shape[axis] if indices[i] < 0 else 0)
+        out[tuple(cell)] = f(out[tuple(cell)], updates[i])
+
+>>> import scatter_core as sc
+>>> sc.scatter("ScatterElements-18", [[1, 2, 3, 4, 5]], [[1, 3]], [[11, 21]], axis=1).tolist()
+[[1, 11, 3, 21, 5]]
+>>> sc.scatter("ScatterElements-18", [[1, 2, 3]], [[0, 0, -1]], [[10, 20, 30]], axis=1, reduction="add").tolist()
+[[31, 2, 33]]
 """
 
 from __future__ import annotations

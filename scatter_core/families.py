@@ -44,7 +44,7 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    ``family=<name>``; attributes the family needs beyond axis / reduction /
    use_init_val are ``AttrSpec`` records (kind "int", "ints", "str" with
    ``choices``, or "bool"): the engine checks them generically
-   (``engine.ATTRIBUTE_KINDS``). ``inputs`` gives the operator's tensor inputs
+   (``attributes.ATTRIBUTE_KINDS``). ``inputs`` gives the operator's tensor inputs
    as ``InputSpec(role, name)`` in its own order (default data, indices,
    updates; TensorScatter-24: past_cache, update, write_indices); attributes
    that the runtime takes as inputs have ``is_input=True`` and follow in

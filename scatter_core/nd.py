@@ -4,6 +4,19 @@
 Iteration ``idx`` runs over ``indices.shape[:-1]`` in row-major order and
 writes ``updates[idx]`` (shape ``data.shape[k:]``) to the slice
 ``output[tuple(norm(indices[idx]))]``.
+
+Equivalent to this loop (``f`` the reduction, elementwise; ``none`` replaces)::
+
+    out = data.copy()
+    for idx in np.ndindex(indices.shape[:-1]):
+        where = tuple(norm(indices[idx]))  # k coordinates: a cell (k = rank) or a slice
+        out[where] = f(out[where], updates[idx])
+
+>>> import scatter_core as sc
+>>> sc.scatter("ScatterND-16", [1, 2, 3, 4, 5, 6, 7, 8], [[4], [3], [1], [7]], [9, 10, 11, 12]).tolist()
+[1, 11, 3, 10, 9, 6, 7, 12]
+>>> sc.scatter("ScatterND-18", [[1, 2], [3, 4]], [[0], [0]], [[10, 10], [5, 5]], reduction="add").tolist()
+[[16, 17], [3, 4]]
 """
 
 from __future__ import annotations

@@ -10,6 +10,20 @@ order and writes ``updates[u]`` to the slice's element ``u``.
 
 The operator has no indices input and no reduction; no two iterations write one
 cell.
+
+Equivalent to this loop::
+
+    out = data.copy()
+    where = [slice(None)] * data.ndim
+    for a, b, e, s in zip(axes, start, stop, step):
+        where[a] = slice(b, e, s)
+    view = out[tuple(where)]  # a view: writing it writes out
+    for u in np.ndindex(updates.shape):
+        view[u] = updates[u]
+
+>>> import scatter_core as sc
+>>> sc.scatter("SliceScatter-15", [0, 0, 0, 0, 0, 0], None, [1, 2, 3], start=[-1], stop=[-7], step=[-2]).tolist()
+[0, 3, 0, 2, 0, 1]
 """
 
 from __future__ import annotations

@@ -13,6 +13,20 @@ position 0). Linear mode needs ``write_indices[b] + sequence_length <=
 max_sequence_length``.
 
 No two iterations write one cell, so there are no duplicates and no reduction.
+
+Equivalent to this loop::
+
+    out = past_cache.copy()
+    for prefix in np.ndindex(update.shape[:axis]):
+        for s in range(update.shape[axis]):
+            p = write_indices[prefix[0]] + s
+            if mode == "circular":
+                p %= past_cache.shape[axis]
+            out[prefix + (p,)] = update[prefix + (s,)]
+
+>>> import scatter_core as sc
+>>> sc.scatter("TensorScatter-24", [[0, 0, 0, 0]], [2], [[7, 8, 9]], axis=1, mode="circular").tolist()
+[[9, 0, 7, 8]]
 """
 
 from __future__ import annotations

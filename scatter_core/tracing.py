@@ -20,15 +20,15 @@ from functools import cached_property
 
 import numpy as np
 
-from . import buffers
-from .copying import copy_later
+from .fast import buffers
+from .fast.copying import copy_later
 from .describe import fmt_index, fmt_shape, fmt_value, fmt_values
 from .errors import fmt_pos
 from .families import family_of
-from .kernel import assign_in_order, values_in_loop_order
+from .fast.kernel import assign_in_order, values_in_loop_order
 from .plan import unravel  # noqa: F401 - re-exported: tracing.unravel is older than plan.unravel
 from .reductions import divide_mean
-from .segmented import count_by_target, group_by_target, running
+from .fast.segmented import count_by_target, group_by_target, running
 
 
 @dataclass(frozen=True)

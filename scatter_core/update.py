@@ -3,6 +3,17 @@
 Iteration ``j`` runs over ``indices.shape`` in row-major order and writes the
 slice ``updates[:, ..., j, ..., :]`` (``j`` spanning ``indices.ndim`` axes that
 start at ``axis``) to ``output[:, ..., norm(indices[j]), ..., :]``.
+
+Equivalent to this loop::
+
+    out = data.copy()
+    before = (slice(None),) * axis
+    for j in np.ndindex(indices.shape):
+        out[before + (norm(indices[j]),)] = updates[before + j]
+
+>>> import scatter_core as sc
+>>> sc.scatter("ScatterUpdate-3", [[0, 0, 0], [0, 0, 0]], [2, 0], [[1, 2], [3, 4]], axis=1).tolist()
+[[2, 0, 1], [4, 0, 3]]
 """
 
 from __future__ import annotations

@@ -62,7 +62,8 @@ def framework_snippet(framework: str, op, data, indices, updates, expected=None,
     convert = fm.CONVERT[framework]
     has_indices = fm.takes_indices(config)  # SliceScatter has no indices input; TensorScatter's may be left out
     raw_indices = None if indices is None else np.asarray(indices).astype(np.int64)
-    notes = "\n".join(f"#   {topic}: {entry.divergences[topic]}" for topic in fm.TOPICS)
+    said = fm.divergences(entry, config)  # in the case's version's own terms
+    notes = "\n".join(f"#   {topic}: {said[topic]}" for topic in fm.TOPICS)
     given_indices = [] if not has_indices else ["None" if raw_indices is None else f"{convert}(indices)"]
     given = [f"{convert}(data)", *given_indices, f"{convert}(updates)"]
     call = ", ".join(given + [f"{k}={_literal(v)}" for k, v in kwargs.items()])

@@ -11,6 +11,15 @@ cell is named (a student may hold one misconception and slip elsewhere).
 value the cell holds after the step. A wrong target or value is compared with
 the same step under other readings, each traced by scatter_core on changed
 inputs or attributes, never recomputed here.
+
+Both grade by the spec, not by one loop order (scatter_core's conformance:
+``CheckReport.allowed``, ``sc.conforming``). Under reduction none the spec
+leaves open which write to a duplicated cell wins, so a student who keeps
+another write there is not wrong: ``correct`` stays False (it is not the
+loop-order answer) but the cell is ``allowed``, not wrong, and the feedback says
+why the spec allows it and why the loop order gives another value;
+``conforms`` is True when nothing else is wrong. For one step that applies where
+the step is its cell's last write (its value is then the cell's final one).
 """
 
 from __future__ import annotations
@@ -62,10 +71,18 @@ class Feedback:
     target_correct: bool | None = None  # grade_step only
     value_correct: bool | None = None  # grade_step only
     cells: tuple[CellNote, ...] = ()  # grade_output: one note per wrong cell
+    # cells whose value differs from the loop-order answer but is one the spec allows (another write kept where
+    # several reach one cell under reduction none); each note's chain says why, and why the loop order differs
+    allowed: tuple[CellNote, ...] = ()
 
     @property
     def kinds(self) -> tuple[str, ...]:
         return tuple(m.kind for m in self.misconceptions)
+
+    @property
+    def conforms(self) -> bool:
+        """Right by the spec: the loop-order answer, or another answer the spec allows (nothing wrong)."""
+        return self.correct or (not self.wrong_cells and bool(self.allowed))
 
 
 def _student_array(ex: Exercise, output) -> np.ndarray:
@@ -113,6 +130,18 @@ def grade_output(exercise: Exercise, output) -> Feedback:
         cast = student.astype(ex.answer.dtype) if student.dtype.kind == "f" and ex.answer.dtype.kind != "f" \
             and np.all(np.isfinite(student)) and np.all(student == np.round(student)) else student
     report = sc.check_expected(ex.op, ex.data, ex.indices, ex.updates, cast, **ex.attrs)
+    typed = _equal_cells(student, report.expected)  # the cast kept the value (a typed 2.5 stays wrong in ints)
+    chains = {c.cell: c for c in report.chains}
+    allowed = tuple(c for c in report.allowed if typed[c] and c in chains)
+    if allowed:
+        allowed_notes = tuple(
+            CellNote(c, ex.answer[c], student[c], _chain_text(chains[c], _shown(student[c])) + " " + chains[c].allowed)
+            for c in allowed)
+        wrong = tuple(c for c in wrong if c not in set(allowed))
+        if not wrong:
+            return _conforming_feedback(ex, allowed_notes)
+    else:
+        allowed_notes = ()
     found: dict[str, str] = {}
     for d in report.diagnoses:  # the engine reproduces the whole output (its sentences address a checked output)
         found.setdefault(d.kind, d.message.replace("Your expected output", "Your output", 1))
@@ -136,10 +165,9 @@ def grade_output(exercise: Exercise, output) -> Feedback:
             found.setdefault(kind, text)
     order = [m.kind for m in MISCONCEPTIONS]
     named = tuple(Named(k, found[k]) for k in sorted(found, key=lambda k: order.index(k) if k in order else 99))
-    chains = {c.cell: c for c in report.chains}
     notes = []
     for c in wrong:
-        got = fmt_value(student[c].item() if hasattr(student[c], "item") else student[c])
+        got = _shown(student[c])
         chain = _chain_text(chains[c], got) if c in chains else f"output{fmt_pos(c)} is {fmt_value(ex.answer[c])}."
         notes.append(CellNote(c, ex.answer[c], student[c], chain, tuple(per_cell[c])))
     n, size = len(wrong), ex.answer.size
@@ -147,7 +175,29 @@ def grade_output(exercise: Exercise, output) -> Feedback:
     lines += [note.chain for note in notes[:MAX_EXPLAINED]]
     if n > MAX_EXPLAINED:
         lines.append(f"… and {n - MAX_EXPLAINED} more wrong cell(s).")
-    return Feedback(False, wrong, named, "\n".join(lines), cells=tuple(notes))
+    if allowed_notes:
+        k = len(allowed_notes)
+        lines.append(f"{k} other cell{'s' if k != 1 else ''} {'differ' if k != 1 else 'differs'} from the loop-order "
+                     f"answer but {'are' if k != 1 else 'is'} not wrong: the spec allows {'them' if k != 1 else 'it'}.")
+        lines += [note.chain for note in allowed_notes[:MAX_EXPLAINED]]
+    return Feedback(False, wrong, named, "\n".join(lines), cells=tuple(notes), allowed=allowed_notes)
+
+
+def _shown(v) -> str:
+    return fmt_value(v.item() if hasattr(v, "item") else v)
+
+
+def _conforming_feedback(ex: Exercise, allowed: tuple[CellNote, ...]) -> Feedback:
+    """The student's output is not the loop-order answer but one the spec allows."""
+    k = len(allowed)
+    lines = [f"Allowed by the spec: in {k} cell{'s' if k != 1 else ''} that several writes reach you kept another "
+             f"write than the loop order's last one. The spec leaves open which write wins there, so a conforming "
+             f"runtime may return your output. The spec's loop runs in row-major order and each write replaces the "
+             f"cell, so the last write stays: that is the output every runtime tried returns."]
+    lines += [note.chain for note in allowed[:MAX_EXPLAINED]]
+    if k > MAX_EXPLAINED:
+        lines.append(f"… and {k - MAX_EXPLAINED} more such cell(s).")
+    return Feedback(False, (), (), "\n".join(lines), allowed=allowed)
 
 
 # -- one step ------------------------------------------------------------------------------------------
@@ -255,6 +305,11 @@ def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
     slot = cells.index(cell) if target_ok else 0
     right = t.after[k][slot]
     value_ok = _same(value, right, dtype) if target_ok else any(_same(value, v, dtype) for v in t.after[k])
+    if target_ok and not value_ok:
+        allowed = _allowed_final_value(ex, k, cell, value)
+        if allowed is not None:
+            return Feedback(False, (), (), t.describe(k) + ".\n" + allowed.chain, target_correct=True,
+                            value_correct=False, allowed=(allowed,))
     found: dict[str, str] = {}
     if not target_ok:
         writes = f"it writes output{fmt_pos(cells[0])}" + (" (a slice)" if len(cells) > 1 else "")
@@ -282,6 +337,37 @@ def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
     named = tuple(Named(kind, msg) for kind, msg in found.items())
     return Feedback(target_ok and value_ok, () if target_ok and value_ok else (cells[slot],), named, "\n".join(lines),
                     target_correct=target_ok, value_correct=value_ok)
+
+
+def _allowed_final_value(ex: Exercise, k: int, cell: tuple[int, ...], value: float) -> CellNote | None:
+    """When step ``k`` is the last write to ``cell`` (so the value after it is the cell's final one) and the spec
+    allows ``value`` as that final value (another of its writes, under reduction none): a note saying so and why
+    the loop order gives another value. Else None."""
+    t = ex.trace
+    opened = sc.open_cells(t)
+    flat = int(np.ravel_multi_index(cell, t.data.shape)) if t.data.ndim else 0
+    ids = np.flatnonzero(opened.cells == flat)
+    if opened.kind != "winner" or not ids.size:
+        return None
+    oc = opened.cell(int(ids[0]))
+    if oc.steps[-1] != k:
+        return None
+    if ex.answer.dtype.kind != "f" and not float(value).is_integer():
+        return None
+    final = ex.answer.copy()
+    with np.errstate(all="ignore"):
+        final[cell] = value
+    if final[cell] != value or not sc.conforming(t, final, opened=opened)[cell]:
+        return None
+    writers = [s + 1 for s, v in zip(oc.steps, oc.candidates) if _same(value, v, ex.answer.dtype)]
+    where = f"output{fmt_pos(cell)}"
+    shown = fmt_value(final[cell])
+    text = (f"You wrote {shown}, the value step {writers[0]} wrote to {where}. Step {k + 1} is the last of the "
+            f"{len(oc.steps)} writes to {where}, so the value after it is the cell's final one, and the spec leaves "
+            f"open which write to a cell wins under reduction none: a conforming runtime may end with {shown} here, "
+            f"so your answer is allowed. In the spec's loop order, though, step {k + 1} runs last and its write "
+            f"replaces the cell, so the cell holds {fmt_value(oc.loop_value)} after it, as on every runtime tried.")
+    return CellNote(cell, oc.loop_value, final[cell], text)
 
 
 def _int_or(v: float):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import scatter_core as sc
 from scatter_core.describe import fmt_value
 from scatter_core.errors import fmt_pos
 
@@ -85,12 +86,13 @@ def _slip(ex: Exercise, rng) -> np.ndarray:
 
 def choices(ex: Exercise, n: int = 4) -> tuple[Choice, ...]:
     """The right answer and up to ``n - 1`` distinct wrong outputs, from the catalogue first (then one-cell slips),
-    in a fixed order per exercise."""
+    in a fixed order per exercise. No distractor is an output the spec allows (``sc.conforming``): keeping another
+    of the writes to a duplicated cell under reduction none is not wrong, so it is never offered as a wrong answer."""
     rng = np.random.default_rng([ex.seed, ex.level, 7])
     found = [Choice(ex.answer, None, True)]
 
-    def new(out) -> bool:
-        return not any(np.array_equal(out, c.output) for c in found)
+    def new(out) -> bool:  # and wrong by the spec: an output it allows (another winner) is no distractor
+        return not any(np.array_equal(out, c.output) for c in found) and not sc.conforming(ex.trace, out).all()
 
     outs = student_outputs(ex)
     # the family's own readings (a KV cache's, a strided slice's) first: they teach that operator

@@ -324,11 +324,10 @@ def release_idle() -> None:
     TTL_SECONDS), let go of what the store's builders keep warm beside it: the generated arrays of
     the large examples (regenerated on demand, deterministically) and the pool of freed scatter
     buffers; then collect and hand the freed heap back to the system."""
-    from scatter_core import buffers
     from spec_examples.generate import CACHE as GENERATED
 
     GENERATED.clear()
-    buffers.release()
+    sc.release_buffers()
     gc.collect()
     _trim_heap()
 

@@ -7,6 +7,13 @@ from a spec example. The page shows the verdict under an explicit tolerance,
 expected and computed outputs side by side, each mismatched cell's chain of
 writes with a link replaying it in the explorer, the diagnoses, and the
 export buttons.
+
+The verdict is one of three (``CheckReport.verdict``), each with its own
+words and icon, never told by colour alone: the output matches the spec's
+loop-order result; it conforms (the spec leaves a duplicated cell's winner,
+or a float reduction's order, open, and the output is another one it allows);
+or it differs. When it conforms, the diagnoses explain how it arose rather than
+name a mistake.
 """
 
 from __future__ import annotations
@@ -37,6 +44,10 @@ MAX_GRID_COLUMNS = 100
 # tolerances: finite, non-negative, and rtol at most 1 (a relative error of 100%)
 TOLERANCE_RANGE = {"rtol": (0.0, 1.0), "atol": (0.0, 1e300)}
 TOLERANCE_DEFAULTS = {"rtol": DEFAULT_RTOL, "atol": DEFAULT_ATOL}
+# one icon per verdict (Material Symbols, drawn from Streamlit's own font, so they show without an emoji font);
+# the verdict's words say it too, so neither the icon nor the colour is needed to tell them apart
+VERDICT_ICONS = {"matches": ":material/check_circle:", "conforms": ":material/alt_route:",
+                 "differs": ":material/cancel:"}
 
 
 def k(name: str) -> str:
@@ -161,6 +172,22 @@ class CheckPage:
             return None
         return ex_id
 
+    def _changed_from_example(self, spec) -> str | None:
+        """What the user changed from the loaded example (``inputs``, ``attributes``), or None."""
+        ss = st.session_state
+        ex_id = ss.get(k("example"))
+        if ex_id in (None, CUSTOM):
+            return None
+        if self._example_unedited() is None:
+            return "inputs"
+        attrs = spec_examples.by_id(ex_id).attrs
+        for attr in spec.attributes:
+            value = attrs.get(attr.name, attr.default)
+            if value is not None and ss.get(k(attribute_inputs.state_name(attr.name))) != \
+                    attribute_inputs.session_value(attr, value):
+                return "attributes"
+        return None
+
     # -- controls ------------------------------------------------------------------------------------
     def sidebar(self):
         ss = st.session_state
@@ -169,11 +196,15 @@ class CheckPage:
             op = ss[k("op")]
             spec = sc.OPERATORS[op]
             examples = _examples(op)
-            titles = {e.id: f"{e.label}: {e.title}" + (" (ours)" if e.ours else "") for e in examples}
+            titles = {e.id: e.menu_title for e in examples}
             titles[CUSTOM] = "✎ my own input"
             options = [CUSTOM] + [e.id for e in examples]
             if ss.get(k("example")) not in options:
                 ss[k("example")] = CUSTOM
+            changed = self._changed_from_example(spec)
+            if changed:  # the menu names the user's inputs, not the example they started from
+                titles[ss[k("example")]] = f"✎ your {changed}, started from {titles[ss[k('example')]]}"
+            session.redraw_choice(k("example"), titles.get(ss[k("example")]))
             st.selectbox("Start from an example", options, key=k("example"), on_change=self._on_example,
                          format_func=lambda i: titles.get(i, i),
                          help="Loads the example's tensors, attributes and printed output (or, when it prints "
@@ -292,16 +323,21 @@ class CheckPage:
         self.verdict(report)
         self.comparison(report)
         if not report.matches:
-            self.diagnoses(report, spec)
+            (self.explanations if report.conforms else self.diagnoses)(report, spec)
             self.mismatches(report, spec, attrs)
         self.exports(report, arrays, attrs, rtol, atol)
         crosscheck_panel(op, arrays["data"], arrays["indices"], arrays["updates"], attrs, key=k("crosscheck"))
 
     def verdict(self, report) -> None:
+        """The verdict in words, with an icon of its own (the colour only repeats it)."""
+        tolerance = f"\n\nTolerance: {md(report.tolerance)}."
         if report.matches:
-            st.success(f"✔ {md(report.summary)}", icon="✅")
+            st.success(f"✔ **Matches the loop-order result.**\n\n{md(report.summary)}", icon=VERDICT_ICONS["matches"])
+        elif report.conforms:
+            st.info(f"≈ **Conforms: allowed by the spec, not the loop-order result.**\n\n{md(report.summary)}"
+                    + tolerance, icon=VERDICT_ICONS["conforms"])
         else:
-            st.error(f"✘ {md(report.summary)} Tolerance: {md(report.tolerance)}.", icon="❌")
+            st.error(f"✘ **Differs.**\n\n{md(report.summary)}" + tolerance, icon=VERDICT_ICONS["differs"])
         for note in report.notes:
             (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(md(note))
 
@@ -312,7 +348,21 @@ class CheckPage:
                                 ("your expected output", f"{report.op} computes"), flat)
         st.plotly_chart(fig, theme=None, key=k("figure"))
         if report.mismatches:
-            st.caption(f"Outlined: the {len(report.mismatches)} cell(s) where the two differ.")
+            n, ok = len(report.mismatches), len(report.allowed)
+            allowed = ("; the spec allows your value in all of them" if ok == n else
+                       f"; the spec allows your value in {ok} of them" if ok else "")
+            st.caption(f"Outlined: the {n} cell(s) where the two differ{allowed}.")
+
+    def explanations(self, report, spec) -> None:
+        """A conforming output: the readings that give it explain the difference; none is a mistake."""
+        st.subheader("Why it differs from the loop order")
+        if not report.diagnoses:
+            st.info("No single reading of the operator gives your output, and none needs to: each differing cell "
+                    "holds a value the spec allows there (listed below).", icon=":material/info:")
+            return
+        st.caption("Your output is allowed, so these are explanations, not mistakes. Each reading gives exactly "
+                   "your output:")
+        self._readings(report, spec)
 
     def diagnoses(self, report, spec) -> None:
         st.subheader("Likely mistake")
@@ -324,6 +374,9 @@ class CheckPage:
                     "versions and truncated integer means. Check the chains below cell by cell.")
             return
         st.caption("Each of these readings gives exactly your expected output:")
+        self._readings(report, spec)
+
+    def _readings(self, report, spec) -> None:
         for d in report.diagnoses:
             change = sc.attr_text(d.change)
             target = sc.OPERATORS[d.attrs.get("op", spec.name)]
@@ -356,8 +409,15 @@ class CheckPage:
         return session.share_link(sc.family_of(spec).slug, values), note
 
     def mismatches(self, report, spec, attrs: dict) -> None:
-        n = len(report.mismatches)
-        st.subheader(f"Why each cell differs ({n} cell{'s' if n != 1 else ''})")
+        n, ok = len(report.mismatches), len(report.allowed)
+        cells = f"{n} cell{'s' if n != 1 else ''}"
+        if report.conforms:
+            title = f"Each differing cell ({cells}, all allowed)"
+        elif ok:
+            title = f"Why each cell differs ({cells}: {n - ok} not allowed, {ok} allowed)"
+        else:
+            title = f"Why each cell differs ({cells})"
+        st.subheader(title)
         for chain in report.chains[:MAX_SHOWN]:
             step = (chain.first_step + 1) if chain.steps else 0
             link, note = self._replay_link(spec, attrs, step)
@@ -365,20 +425,26 @@ class CheckPage:
             text, where = chain.explain(), f"output{list(chain.cell)}"
             text = (f"**{md(where)}**{md(text[len(where):])}" if text.startswith(where)
                     else f"**{md(where)}**: {md(text)}")
-            st.markdown(f"{text} [▶ replay in the explorer]({link}){tail}")
+            mark = "≈ allowed: " if chain.allowed else ("✘ not allowed: " if ok else "")
+            st.markdown(f"{mark}{text} [▶ replay in the explorer]({link}){tail}")
         if n > MAX_SHOWN:
             st.caption(f"… and {n - MAX_SHOWN} more differing cell(s), outlined in the figure.")
 
     def exports(self, report, arrays: dict, attrs: dict, rtol: float, atol: float) -> None:
         st.subheader("Export this case")
         expected = arrays["expected"]
+        source = ""
         if not report.matches:
             choice = st.radio("Expected output written into the exports",
-                              ["the computed output (a passing test)", "your expected output (a failing test)"],
+                              ["the computed output (a passing test)", "your expected output"],
                               key=k("export_choice"), horizontal=True)
+            st.caption("Your expected output conforms, so the pytest test passes with it too: where the spec "
+                       "leaves a cell open, the test accepts any value the spec allows there." if report.conforms
+                       else "With your expected output the exported pytest test fails: the spec does not allow it.")
             expected = report.computed if choice.startswith("the computed") else report.expected
+            source = "computed" if choice.startswith("the computed") else "your-expected"  # in the file names
         exports_panel.render(report.op, arrays["data"], arrays["indices"], arrays["updates"], expected, attrs,
-                             key=k("exports"), rtol=rtol, atol=atol, expanded=True)
+                             key=k("exports"), rtol=rtol, atol=atol, expanded=True, expected_from=source)
 
 
 def render() -> None:

@@ -73,11 +73,10 @@ def _digest(op: str, arrays, attrs: tuple) -> str:
 
 
 def fmt(value, dtype=None) -> str:
-    """One cell's value: floats in the shortest form that round-trips in their own dtype (1.1, not 1.1e+00)."""
+    """One cell's value in its own dtype, by the app's one formatter (sc.fmt_value): float32 1e20 is 1e+20, as
+    everywhere else, not 1.0000000200408773e+20."""
     x = np.asarray(value, dtype=dtype) if dtype is not None else np.asarray(value)
-    if x.dtype.kind == "f":
-        return np.format_float_positional(x[()], trim="-") if abs(float(x)) < 1e16 else repr(float(x))
-    return fmt_value(x.item())
+    return fmt_value(x[()])
 
 
 def _cell_text(c) -> str:

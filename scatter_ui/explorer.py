@@ -156,7 +156,7 @@ class ExplorerPage:
 
     # -- controls ------------------------------------------------------------------------
     def _example_titles(self, op: str) -> dict:
-        titles = {e.id: f"{e.label}: {e.title}" + (" (ours)" if e.ours else "") for e in spec_examples.examples_for(op)}
+        titles = {e.id: e.menu_title for e in spec_examples.examples_for(op)}
         titles[CUSTOM] = "✎ my own input"
         return titles
 
@@ -176,11 +176,37 @@ class ExplorerPage:
                 ss[name] = ss[name]
         return spec
 
+    def _attrs_changed(self, spec: sc.OpSpec, ex_id: str) -> bool:
+        """Whether an attribute now differs from the value the example loaded (as _load_example sets it)."""
+        if ex_id == CUSTOM:
+            return False
+        attrs = spec_examples.by_id(ex_id).attrs
+        ss = st.session_state
+        for attr in spec.attributes:
+            default = attrs.get(attr.name, attr.default)
+            default = 0 if attr.name == "axis" and default is None else default
+            if ss.get(self.k(attribute_inputs.state_name(attr.name))) != attribute_inputs.session_value(attr, default):
+                return True
+        return False
+
+    def _changed(self, spec: sc.OpSpec, ex_id: str) -> str | None:
+        """What the user changed from the example (``inputs``, ``attributes``), or None: the example as it is."""
+        if ex_id == CUSTOM:
+            return None
+        if self._edited(ex_id):
+            return "inputs"
+        return "attributes" if self._attrs_changed(spec, ex_id) else None
+
     def sidebar(self, box, spec: sc.OpSpec) -> None:
         """The sidebar's widgets, drawn into ``box`` (a container made first, so they sit at the top)
         after the figure: the page sends its player before any other element whose code the browser
         still has to fetch (bench/bench_player.py, docs/performance.md)."""
-        titles = self._titles
+        titles = dict(self._titles)
+        ex_id = st.session_state.get(self.k("example"))
+        changed = self._changed(spec, ex_id) if ex_id in titles else None
+        if changed:  # the menu names the user's inputs, not the example
+            titles[ex_id] = f"✎ your {changed}, started from {titles[ex_id]}"
+        session.redraw_choice(self.k("example"), titles.get(ex_id))
         with box:
             operator_picker(self.names, self.k("op"), self._on_op)
             st.selectbox("Example", list(titles), key=self.k("example"), on_change=self._on_example,
@@ -289,7 +315,7 @@ class ExplorerPage:
             session.url_notice(self.family)  # names the link's values the page could not use, once
         with slots.header:
             if example is not None:
-                panels.example_header(example, trace, edited)
+                panels.example_header(example, trace, self._changed(spec, ex_id), self._on_example)
             self.editor(example)
         from .exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
         render_for_trace(trace, self.k("exports"))

@@ -60,11 +60,14 @@ def _safe(build):
 
 def render(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, expected, attrs: dict, key: str,
            rtol: float = sc.checking.DEFAULT_RTOL, atol: float = sc.checking.DEFAULT_ATOL,
-           expanded: bool = False) -> None:
-    """An "Export this case" expander with one download button per format."""
+           expanded: bool = False, expected_from: str = "") -> None:
+    """An "Export this case" expander with one download button per format.
+
+    ``expected_from`` names where ``expected`` comes from when it may be either (the check page: "computed" or
+    "your-expected"); it goes into every file name, so the two downloads are never confused."""
     args = (op, data, indices, updates)
     attrs = dict(attrs)
-    slug = _slug(op)
+    slug = _slug(op) + (f"_{_slug(expected_from)}" if expected_from else "")
     box = lazy_expander("Export this case", f"{key}:open", expanded=expanded)  # built only while open
     if box is None:
         return

@@ -8,6 +8,8 @@ import streamlit as st
 import scatter_core as sc
 import spec_examples
 
+from .text import md
+
 FAMILY_PAGES = {name: family.page for name, family in sc.FAMILIES.items()}  # from the family records
 
 # URL parameters and the widgets' keys: a copied link reopens the same gallery view (the filter and the versions
@@ -17,19 +19,14 @@ SEEN = "home:_seen_filter"
 
 INTRO = """
 A **scatter** operator copies a tensor `data` and then writes the values of `updates` into the
-copy at positions that `indices` names. The families differ in what one index addresses:
-
-* **Scatter / ScatterElements / ScatterElementsUpdate** write one element per update: the index
-  replaces one coordinate (the `axis`) of the update's own position.
-* **ScatterND / ScatterNDUpdate** read `indices` as k-tuples; each tuple picks an element or a whole
-  slice of `data`, which the matching block of `updates` replaces.
-* **ScatterUpdate** replaces whole slices along `axis`, one slice per index.
+copy at positions that `indices` names. The families below differ in what one index addresses.
 
 Newer versions can combine instead of replace (`reduction`: add / mul / max / min, OpenVINO's
 sum / prod / sub / mean). When two updates hit the same cell, the result can depend on the order
 of the writes, which the specs leave open. Scatter Explorer runs each spec's loop step by step and
 shows every write, every duplicate and every place where the texts and real runtimes disagree.
 """
+CARDS_PER_ROW = 3
 
 
 @st.cache_data(show_spinner=False)
@@ -56,12 +53,15 @@ def gallery_rows() -> list[dict]:
 def render() -> None:
     st.title("Scatter Explorer")
     st.markdown(INTRO)
-    cols = st.columns(3)
-    for col, (family, title) in zip(cols, sc.FAMILY_TITLES.items()):
-        with col.container(border=True):
-            st.markdown(f"**{title}**")
-            st.caption(", ".join(s.name for s in sc.family_members(family)))
-            st.page_link(FAMILY_PAGES[family], label="Open the explorer", icon="▶️")
+    families = list(sc.FAMILIES.values())  # one card per family record: a new family gets its card
+    for start in range(0, len(families), CARDS_PER_ROW):
+        cols = st.columns(CARDS_PER_ROW)
+        for col, family in zip(cols, families[start:start + CARDS_PER_ROW]):
+            with col.container(border=True):
+                st.markdown(f"**{md(family.title)}**")
+                st.caption(md(f"Reads {family.reading}.  \nVersions: "
+                              + ", ".join(s.name for s in sc.family_members(family.name))))
+                st.page_link(FAMILY_PAGES[family.name], label="Open the explorer", icon="▶️")
     rows = gallery_rows()
     st.header(f"Every worked example ({len(rows)})")
     st.caption("Each example as printed in the spec pages or the ONNX node tests, plus a few teaching cases of "

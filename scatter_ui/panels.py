@@ -120,20 +120,28 @@ def spec_facts(spec: sc.OpSpec, key: str) -> None:
                 f"- *{md(n.runtimes)}*: {md(n.text)}\n" for n in spec.runtime_notes))
 
 
-def example_header(example, trace: sc.Trace | None, edited: bool) -> None:
-    """The example's title, source and notes; whether its printed output is reproduced (given a trace)."""
+def example_header(example, trace: sc.Trace | None, edited, on_reset=None) -> None:
+    """The example's title, source and notes; whether its printed output is reproduced (given a trace).
+
+    ``edited`` (what the user changed: ``"inputs"``, ``"attributes"``; falsy: nothing): the case shown is the
+    user's, so the example's description and printed output, written for its own case, are not shown."""
     src = example.source
     origin = ("a Scatter Explorer teaching case" if example.ours
               else f"[{md(src.page_title)} ↗]({src.url}), {md(src.label)}")
+    if edited:
+        what = edited if isinstance(edited, str) else "inputs"
+        st.markdown(f"**Your {md(what)}**, started from {md(example.menu_title)} · {origin}")
+        st.caption(f"You changed the example's {md(what)}: its description and printed output are about its own "
+                   "case, so they are not shown here.")
+        if on_reset is not None:
+            st.button("Back to the example", key=f"example-reset:{example.id}", on_click=on_reset)
+        return
     st.markdown(f"**{md(example.title)}** · {origin}")
     if example.notes:
         st.caption(md(example.notes))
     if example.shapes_only:
         st.info(f"The spec gives only the shapes here; the values are **generated**: {md(example.generation)}",
                 icon="🎲")
-    if edited:
-        st.caption("You edited the inputs: the printed example's output no longer applies.")
-        return
     if example.expected is not None and trace is not None:
         expected = np.asarray(example.expected)
         same = expected.shape == trace.output.shape and np.array_equal(

@@ -39,6 +39,9 @@ LETTERS = "ABCDEFGH"
 CHOSEN = "#2b8a3e"  # outline of the cell the student picked
 MAX_SEED_SHOWN = 999_999  # seeds drawn for a new exercise (any seed up to MAX_SEED can be typed)
 MAX_TEXT = 20_000  # characters of a typed output
+MAX_TARGET_TEXT = 60  # characters of a typed target cell
+MAX_VALUE_TEXT = 100  # characters of a typed value (room for every digit of a float64)
+OUTPUT_LABEL = "Output (nested lists, e.g. [[1, 2], [3, 4]])"
 
 
 def k(name: str) -> str:
@@ -325,7 +328,17 @@ def grid_text(arr: np.ndarray) -> str:
     return np.array2string(np.asarray(arr), separator=", ", formatter={"all": lambda v: fmt_value(v)})
 
 
+def within_limit(what: str, text, limit: int) -> str:
+    """The typed text, or a ValueError naming the limit when it is longer (the box keeps the text: no box sets
+    max_chars, since the browser would drop a longer paste without a word and keep the old text)."""
+    text = str(text)
+    if len(text) > limit:
+        raise ValueError(f"{what}: {len(text):,} characters typed; the limit is {limit:,}")
+    return text
+
+
 def parse_output(text: str, ex: sp.Exercise) -> np.ndarray:
+    text = within_limit("output", text, MAX_TEXT)
     arr = sc.parse_tensor(text, name="output", max_elements=sp.MAX_CELLS)
     if arr.shape != ex.answer.shape:
         raise sc.ScatterError(f"output has shape {arr.shape}; this exercise's output has data's shape "
@@ -334,6 +347,7 @@ def parse_output(text: str, ex: sp.Exercise) -> np.ndarray:
 
 
 def parse_target(text: str, shape) -> tuple[int, ...]:
+    text = within_limit("target", text, MAX_TARGET_TEXT)
     parts = [p for p in re.split(r"[\s,;\[\]()]+", str(text).strip()) if p]
     try:
         cell = tuple(int(p) for p in parts)
@@ -347,6 +361,7 @@ def parse_target(text: str, shape) -> tuple[int, ...]:
 
 
 def parse_value(text: str) -> float:
+    text = within_limit("value", text, MAX_VALUE_TEXT)
     try:
         value = float(str(text).strip())
     except ValueError:
@@ -363,7 +378,7 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
     step = int(ss.get(sk, 0))
     n = ex.steps
     if step >= n:
-        right = sum(bool(getattr(ss.get(k(f"fb:{eid}:{i}")), "correct", False)) for i in range(n))
+        right = sum(bool(getattr(ss.get(k(f"fb:{eid}:{i}")), "conforms", False)) for i in range(n))
         st.success(f"All {n} steps done, {right} of {n} predicted right. The output is the spec's result:",
                    icon="✅")
         show_step_figure(ex, n, k(f"fig-done:{eid}"))
@@ -386,8 +401,9 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
         with st.form(k(f"form:{eid}:{step}"), border=False):
             c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
             c1.text_input(f"Target cell ({ex.answer.ndim} number{'s' if ex.answer.ndim > 1 else ''})",
-                          key=keys["target"], max_chars=60, placeholder=", ".join("0" for _ in ex.answer.shape))
-            c2.text_input("Value after the step", key=keys["value"], max_chars=40)
+                          key=keys["target"], help=f"At most {MAX_TARGET_TEXT} characters.",
+                          placeholder=", ".join("0" for _ in ex.answer.shape))
+            c2.text_input("Value after the step", key=keys["value"], help=f"At most {MAX_VALUE_TEXT} characters.")
             c3.form_submit_button("Check", use_container_width=True, on_click=check_step,
                                   args=(ex.seed, ex.level, _op_arg(), step, keys))
         if ss.get(keys["error"]):
@@ -441,12 +457,15 @@ def check_step(seed: int, level: int, op: str | None, step: int, keys: dict) -> 
     ss[keys["error"]] = None
     fb = sp.grade_step(ex, step, target, value)
     ss[keys["fb"]] = fb
-    record(ex.level, fb.correct, fb.kinds)
+    record(ex.level, fb.conforms, fb.kinds)
 
 
 def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
     if fb.correct:
         st.success("Right: target and value.", icon="✅")
+    elif fb.conforms:
+        st.info("≈ **Allowed by the spec**, though the loop order gives another value (see why below).",
+                icon=":material/alt_route:")
     else:
         what = [] if fb.target_correct else ["the target cell"]
         what += [] if fb.value_correct else ["the value"]
@@ -472,8 +491,7 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
     if how == "grid":
         student = grid_input(ex, eid)
     else:
-        st.text_area("Output (nested lists, e.g. [[1, 2], [3, 4]])", key=k(f"text:{eid}"), max_chars=MAX_TEXT,
-                     height=120)
+        session.text_box(st, OUTPUT_LABEL, key=k(f"text:{eid}"), limit=MAX_TEXT, height=120)
     if st.button("Check my output", key=k(f"check:{eid}"), type="primary"):
         try:
             if how == "text":
@@ -481,13 +499,14 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
             elif student is None:
                 raise ValueError("fill every cell of the grid first")
         except (sc.ScatterError, ValueError) as exc:
-            st.error(md(exc), icon="🛑")
+            if len(ss.get(k(f"text:{eid}")) or "") <= MAX_TEXT or how != "text":  # else the box says it already
+                st.error(md(exc), icon="🛑")
         else:
             fb = sp.grade_output(ex, student)
             previous = ss.get(fb_key)
             ss[fb_key] = (fb, student)
             if previous is None or not np.array_equal(previous[1], student):  # the same answer counts once
-                record(ex.level, fb.correct, fb.kinds)
+                record(ex.level, fb.conforms, fb.kinds)
     show_hints(sp.output_hints(ex), k(f"out-hints:{eid}"))
     if fb_key in ss:
         fb, student = ss[fb_key]
@@ -511,20 +530,30 @@ def grid_input(ex: sp.Exercise, eid: str) -> np.ndarray | None:
 
 
 def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, eid: str) -> None:
+    allowed = [note.cell for note in fb.allowed]
     if fb.correct:
         st.success(f"Right! {fb.explanation}", icon="✅")
+    elif fb.conforms:
+        why = fb.explanation.splitlines()[0].removeprefix("Allowed by the spec: ")
+        st.info(f"≈ **Right by the spec, not the loop order's answer.** {md(why[:1].upper() + why[1:])} "
+                f"The {len(allowed)} cell(s) where yours differs are outlined.", icon=":material/alt_route:")
     else:
-        st.error(f"{len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined).", icon="❌")
-    flat = np.array([np.ravel_multi_index(c, ex.answer.shape) for c in fb.wrong_cells], dtype=np.int64)
+        kept = (f" {len(allowed)} more outlined cell(s) hold another write the spec allows there (not wrong)."
+                if allowed else "")
+        st.error(f"✘ {len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined).{kept}", icon="❌")
+    flat = np.array([np.ravel_multi_index(c, ex.answer.shape) for c in (*fb.wrong_cells, *allowed)], dtype=np.int64)
     fig = comparison_figure(ex.trace, np.asarray(student, dtype=np.float64), ex.answer,
                             ("your output", "the spec's result"), flat)
-    st.plotly_chart(fig, theme=None, key=k(f"cmp:{eid}:{len(fb.wrong_cells)}"), config={"displayModeBar": False})
+    st.plotly_chart(fig, theme=None, key=k(f"cmp:{eid}:{len(fb.wrong_cells)}:{len(allowed)}"),
+                    config={"displayModeBar": False})
     show_misconceptions(fb.misconceptions)
     for note in fb.cells[:sp.grading.MAX_EXPLAINED]:
         kinds = ", ".join(sp.BY_KIND[kind].title for kind in note.kinds if kind in sp.BY_KIND)
         st.text(note.chain + (f"  (matches: {kinds})" if kinds else ""))
     if len(fb.cells) > sp.grading.MAX_EXPLAINED:
         st.caption(f"… and {len(fb.cells) - sp.grading.MAX_EXPLAINED} more wrong cells, outlined above.")
+    for note in fb.allowed[:sp.grading.MAX_EXPLAINED]:
+        st.text("≈ allowed: " + note.chain)
 
 
 # -- multiple choice ------------------------------------------------------------------------------------------------

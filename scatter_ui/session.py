@@ -37,18 +37,28 @@ def key(family: str, name: str) -> str:
     return f"{family}:{name}"
 
 
-def text_box(container, label: str, key: str, **kwargs) -> None:
-    """A tensor's text area, and right under it, when the text is over the parser's limit, the
-    limit and the size that was pasted (the parser refuses such a text without reading it).
+def text_box(container, label: str, key: str, limit: int | None = None, **kwargs) -> None:
+    """A tensor's text area, and right under it, when the text is over ``limit`` (the parser's limit
+    unless given), the limit and the size that was pasted (the parser refuses such a text without reading it).
 
     The box itself sets no max_chars: the browser would drop a longer paste silently, leaving the
     old text and no word of why, and a character cap in the browser protects the server from
     nothing (the size of a message is bounded by server.maxMessageSize)."""
-    limit = sc.parsing.MAX_TEXT
+    limit = sc.parsing.MAX_TEXT if limit is None else limit
     container.text_area(label, key=key, help=f"At most {limit:,} characters.", **kwargs)
     size = len(st.session_state.get(key) or "")
     if size > limit:
         container.error(f"**{label}**: {size:,} characters pasted; the limit is {limit:,}.", icon="✂️")
+
+
+def redraw_choice(key: str, title) -> None:
+    """Before a keyed selectbox whose chosen option's title may change while the choice stays (an example the
+    user edited): when the title differs from the last run's, set the choice again. The browser keeps showing
+    the old title of an unchanged choice; a value set by the server is drawn anew."""
+    seen = f"{key}:_shown_title"
+    if key in st.session_state and st.session_state.get(seen, title) != title:
+        st.session_state[key] = st.session_state[key]
+    st.session_state[seen] = title
 
 
 def _signature(params) -> tuple:

@@ -27,10 +27,13 @@ import spec_examples
 from framework_map.verified import VERIFIED
 from scatter_core.describe import fmt_value
 
+from . import session
+from .attribute_inputs import list_text, state_name
+from .controls import tensor_text
 from .figures import HIGHLIGHT, VALUE_SCALE
 from .home import FAMILY_PAGES
-from .specdiff import breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, runtime_rows, \
-    timeline, word_diff
+from .specdiff import LiveCase, breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, \
+    row_cases, runtime_rows, timeline, word_diff
 
 MARK = "≠"
 TABS = ("Timeline", "Compare versions", "ONNX vs OpenVINO", "Errata", "Framework map", "Runtimes")
@@ -87,15 +90,46 @@ def live_cell(topic: str, a: str, b: str) -> str:
     for op, example, reduction in live_examples(topic, a, b):
         ex = spec_examples.by_id(example)
         href = _explorer_href(sc.OPERATORS[op].family, op, example, reduction)
-        links.append(f"[▶ {md_escape(op)} {md_escape(breakable(ex.label))}]({href})")
+        links.append(f"[▶ {md_escape(op)} {md_escape(breakable(ex.short_label))}]({href})")
     return " · ".join(links)
 
 
-def comparison_rows(rows: list[tuple[str, str, str]], a: str, b: str) -> list[list[str]]:
+def case_href(live: LiveCase) -> str:
+    """A relative link to the explorer showing ``live``: its example, or the generated case in full (typed inputs
+    and every attribute in the URL, as the explorer's share link carries them)."""
+    op = live.case.op
+    family = sc.OPERATORS[op].family
+    if live.example is not None:
+        return _explorer_href(family, op, live.example, str(live.case.attrs.get("reduction", "none")))
+    params = {"op": op, "example": session.CUSTOM}
+    for role, arr in zip(("data", "indices", "updates"), live.case.given()):
+        params[role] = tensor_text(arr)
+    for name, value in live.case.attrs.items():
+        if value is not None:
+            params[state_name(name)] = str(value).lower() if isinstance(value, bool) else (
+                list_text(value) if isinstance(value, tuple) else str(value))
+    return f"{family}?{urlencode(params)}"
+
+
+def row_cell(topic: str, a: str, b: str) -> str:
+    """The ONNX vs OpenVINO row's links: each opens a case showing that row's difference (specdiff.row_cases)."""
+    links = []
+    for live in row_cases(topic, a, b):
+        ex = spec_examples.by_id(live.base)
+        if ex.op == live.case.op:
+            label = f"{live.case.op} {ex.short_label}" + (f", {live.change}" if live.change else "")
+        else:  # the other version's case, translated: say whose inputs these are
+            label = f"{live.case.op} with the inputs of {ex.op} {ex.short_label}"
+        links.append(f"[▶ {md_escape(breakable(label))}]({case_href(live)})")
+    return " · ".join(links)
+
+
+def comparison_rows(rows: list[tuple[str, str, str]], a: str, b: str, links=None) -> list[list[str]]:
+    links = links or live_cell
     out = []
     for topic, x, y in rows:
         mark, cx, cy = diff_cells(x, y)
-        out.append([mark, md_escape(topic), cx, cy, live_cell(topic, a, b) if mark else ""])
+        out.append([mark, md_escape(topic), cx, cy, links(topic, a, b) if mark else ""])
     return out
 
 
@@ -176,10 +210,11 @@ def cross_framework_section(family: str) -> None:
         rows = cross_framework(a, b)
         n = sum(x != y for _, x, y in rows)
         st.caption(f"Reductions are matched by what they compute (add in ONNX is sum in OpenVINO). {n} of "
-                   f"{len(rows)} topics differ ({MARK} marks them).")
+                   f"{len(rows)} topics differ ({MARK} marks them). Each “see it live” link opens a case showing "
+                   "its row's difference: an example, or one made from an example (the link says what changed).")
         with st.container(key=f"spec-cross-{a.name}"):
             st.markdown(markdown_table(["", "topic", a.name, b.name, "see it live"],
-                                       comparison_rows(rows, a.name, b.name)))
+                                       comparison_rows(rows, a.name, b.name, row_cell)))
 
 
 # ---------------------------------------------------------------------------- errata
@@ -331,8 +366,14 @@ def framework_entry(entry, config) -> None:
         if entry.executable:
             with st.expander("The function, exactly as checked and exported"):
                 st.code(fm.source_of(entry), language="python")
-        rows = [[md_escape(topic), md_escape(entry.divergences[topic])] for topic in fm.TOPICS]
+        said = fm.divergences(entry, config)
+        rows = [[md_escape(topic), md_escape(said[topic])] for topic in fm.TOPICS]
         st.markdown(markdown_table(["where it differs", f"{entry.framework}"], rows))
+
+
+def config_labels(op: str) -> list[str]:
+    """The framework map's choices for ``op`` (its reductions), as its selectbox and the URL's ``config`` say them."""
+    return [c.label.removeprefix(f"{op} ") or "(no attributes)" for c in fm.configurations(op)]
 
 
 def framework_section(family: str) -> None:
@@ -345,7 +386,7 @@ def framework_section(family: str) -> None:
     cols = st.columns(2)
     op = cols[0].selectbox("Operator version", names, index=len(names) - 1, key=VERSION, bind="query-params")
     configs = fm.configurations(op)
-    labels = [c.label.removeprefix(f"{op} ") or "(no attributes)" for c in configs]
+    labels = config_labels(op)
     label = cols[1].selectbox("Reduction", labels, key=CONFIG, bind="query-params")
     config = configs[labels.index(label)] if label in labels else configs[0]
     for framework, entries in fm.by_framework(config).items():
@@ -381,9 +422,49 @@ def _forget_other_page(family: str) -> None:
         ss[PAGE_SEEN] = family
 
 
+def url_refusals(family: str, params) -> dict[str, str]:
+    """The link's values this page cannot use (its widgets would fall back to their defaults without a word),
+    each with the reason."""
+    out = {}
+    if TAB in params and params[TAB] not in TABS:
+        out[TAB] = f"not a tab of this page ({', '.join(TABS)})"
+    for name in (A, B):
+        if name in params and params[name] not in sc.OPERATORS:
+            out[name] = "not an operator version"
+    names = [s.name for s in sc.family_members(family)]
+    version = params.get(VERSION, names[-1])
+    if VERSION in params and version not in names:
+        out[VERSION] = f"not a version of this family ({', '.join(names)})"
+        version = names[-1]
+    if CONFIG in params and params[CONFIG] not in config_labels(version):
+        out[CONFIG] = f"not a choice of {version} ({', '.join(config_labels(version))})"
+    return out
+
+
+def check_url(family: str) -> None:
+    """When the address is new to this page: name the values it cannot use in the shared link notice
+    (session.url_notice, as the explorer and Practice pages do) and drop them from the address bar."""
+    ss = st.session_state
+    prefix = f"spec-{family}"
+    params = st.query_params
+    sig = tuple(sorted((name, params[name]) for name in (TAB, A, B, ERRATA_FILTER, VERSION, CONFIG) if name in params))
+    if ss.get(session.key(prefix, "_url_sig")) == sig:
+        return
+    refused = url_refusals(family, params)
+    if refused:
+        ss[session.key(prefix, "_url_given")] = {name: str(params[name]) for name in refused}
+        ss[session.key(prefix, "_url_ignored")] = refused
+        ss[session.key(prefix, "_url_checked")] = True
+        for name in refused:
+            del st.query_params[name]
+    ss[session.key(prefix, "_url_sig")] = tuple(x for x in sig if x[0] not in refused)
+
+
 def render_page(family: str) -> None:
     _forget_other_page(family)
+    check_url(family)
     header(family)
+    session.url_notice(f"spec-{family}")
     tabs = st.tabs(list(TABS), key=TAB, bind="query-params", on_change="rerun")
     for tab, section in zip(tabs, SECTIONS):
         if tab.open is not False:  # only the chosen tab's section runs (None: state not tracked, run all)

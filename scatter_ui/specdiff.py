@@ -73,7 +73,7 @@ RULE_FIELDS: tuple[tuple[str, object], ...] = (
     ("index range", lambda s: s.index_rule.text),
     ("index types", lambda s: ", ".join(s.index_rule.dtypes)),
     ("shape rules", lambda s: " · ".join(s.shape_rules)),
-    ("duplicates forbidden with", lambda s: ", ".join(s.duplicates_forbidden_with) or "(never forbidden)"),
+    ("duplicates forbidden", lambda s: forbidden_words(s)),
     ("duplicates", lambda s: s.duplicate_policy),
     ("data types", lambda s: s.data_types),
     ("indices axis dim may exceed data's", lambda s: _flag(s, "axis_dim_may_exceed")),
@@ -174,6 +174,15 @@ def _spelling_cell(spec: OpSpec, canonical: str) -> str:
     return f"✔ {s}" if s else "✘ not available"
 
 
+REDUCTION_ROW = "reduction meaning {}"
+AVAILABLE_ROW = "{} available"
+INIT_ROW = "use_init_val"
+INDEX_TYPES_ROW = "index types"
+FORBIDDEN_ROW = "duplicates forbidden"
+POLICY_ROW = "duplicate policy"
+AXIS_ROW = "axis"
+
+
 def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, str]]:
     """(topic, a, b) rows: each canonical reduction with its spelling in each framework, then
     use_init_val, mean, sub, negative indices, index types, duplicates and how axis is given."""
@@ -181,7 +190,7 @@ def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, st
     rows = []
     canon = [c for c in REDUCTIONS if a.spelling_of(c) or b.spelling_of(c)]
     for c in canon:
-        rows.append((f"reduction meaning {c}", _spelling_cell(a, c), _spelling_cell(b, c)))
+        rows.append((REDUCTION_ROW.format(c), _spelling_cell(a, c), _spelling_cell(b, c)))
     rows.append(("default reduction", a.default_reduction, b.default_reduction))
 
     def init(spec: OpSpec) -> str:
@@ -190,15 +199,14 @@ def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, st
             return "✘ no such attribute: the cell's current value always takes part"
         return f"✔ attribute, default {str(attr.default).lower()}"
 
-    rows.append(("use_init_val", init(a), init(b)))
+    rows.append((INIT_ROW, init(a), init(b)))
     for c in ("mean", "sub"):
-        rows.append((f"{c} available", _yes_no(a.spelling_of(c) is not None), _yes_no(b.spelling_of(c) is not None)))
+        rows.append((AVAILABLE_ROW.format(c), _yes_no(a.spelling_of(c) is not None), _yes_no(b.spelling_of(c) is not None)))
     rows.append(("negative indices", NEGATIVE_WORDS[a.index_rule.negative], NEGATIVE_WORDS[b.index_rule.negative]))
     rows.append(("index range", a.index_rule.text, b.index_rule.text))
-    rows.append(("index types", ", ".join(a.index_rule.dtypes), ", ".join(b.index_rule.dtypes)))
-    rows.append(("duplicates forbidden with", ", ".join(a.duplicates_forbidden_with) or "(never)",
-                 ", ".join(b.duplicates_forbidden_with) or "(never)"))
-    rows.append(("duplicate policy", a.duplicate_policy, b.duplicate_policy))
+    rows.append((INDEX_TYPES_ROW, ", ".join(a.index_rule.dtypes), ", ".join(b.index_rule.dtypes)))
+    rows.append((FORBIDDEN_ROW, forbidden_words(a), forbidden_words(b)))
+    rows.append((POLICY_ROW, a.duplicate_policy, b.duplicate_policy))
 
     def axis(spec: OpSpec) -> str:
         attr = spec.attribute("axis")
@@ -206,8 +214,15 @@ def cross_framework(a: OpSpec | str, b: OpSpec | str) -> list[tuple[str, str, st
             return "no axis (k-tuples address the leading dimensions)"
         return "4th input (required)" if attr.is_input else f"attribute, default {attr.default}"
 
-    rows.append(("axis", axis(a), axis(b)))
+    rows.append((AXIS_ROW, axis(a), axis(b)))
     return rows
+
+
+def forbidden_words(spec: OpSpec) -> str:
+    """When the text forbids duplicate indices, in words no one reads as "forbids nothing"."""
+    if not spec.duplicates_forbidden_with:
+        return "never: the text allows duplicate indices"
+    return f"with reduction {' or '.join(spec.duplicates_forbidden_with)}"
 
 
 # ---------------------------------------------------------------------------- runtime notes
@@ -336,3 +351,162 @@ def live_examples(topic: str, a: OpSpec | str, b: OpSpec | str) -> list[tuple[st
         if picked and (mine.name, *picked) not in out:
             out.append((mine.name, *picked))
     return out
+
+
+# ---------------------------------------------------------------------------- a live case for each cross-framework row
+@dataclass(frozen=True)
+class LiveCase:
+    """A case that shows one row of the ONNX vs OpenVINO table: the catalogue example ``base`` of ``case.op``,
+    changed as ``change`` says (``""``: the example itself, else a generated case the link carries in full)."""
+
+    case: sc.Case
+    base: str
+    change: str = ""
+
+    @property
+    def example(self) -> str | None:
+        return self.base if not self.change else None
+
+
+@lru_cache(maxsize=None)
+def _runnable(op: str) -> tuple[tuple[str, sc.Case, bool], ...]:
+    """(example id, its case, has duplicate targets) of each small runnable example of ``op``."""
+    out = []
+    for ex in spec_examples.examples_for(op):
+        if ex.shapes_only or max(a.size for a in ex.inputs if a is not None) > SMALL:
+            continue
+        try:
+            case = sc.case(op, ex.data, ex.indices, ex.updates, **ex.attrs)
+            dup = bool(case.trace().duplicate_groups().size)
+        except sc.ScatterError:
+            continue
+        out.append((ex.id, case, dup))
+    return tuple(out)
+
+
+def _changed(case: sc.Case, **attrs) -> sc.Case | None:
+    try:
+        return case.replace(**attrs)
+    except sc.ScatterError:
+        return None
+
+
+def _differ(x: sc.Case, y: sc.Case) -> bool:
+    return not np.array_equal(x.run(), y.run(), equal_nan=True)
+
+
+def _reduction_case(spec: OpSpec, spelling: str) -> LiveCase | None:
+    """An example of ``spec`` with reduction ``spelling`` (its own, else one with duplicates given it) where the
+    reduction shows: the result is not what plain writes give."""
+    plain = spec.spelling_of("none") or spec.default_reduction
+    ranked = sorted(_runnable(spec.name), key=lambda r: (r[1].attrs.get("reduction") != spelling, not r[2]))
+    for eid, case, _ in ranked:
+        own = case.attrs.get("reduction") == spelling
+        made = case if own else _changed(case, reduction=spelling)
+        none = made and _changed(made, reduction=plain)
+        if made is not None and none is not None and _differ(made, none):
+            return LiveCase(made, eid, "" if own else f"reduction={spelling}")
+    return None
+
+
+def _init_case(spec: OpSpec) -> LiveCase | None:
+    """An example of ``spec`` with a combining reduction where use_init_val=false changes the result."""
+    ranked = sorted(_runnable(spec.name), key=lambda r: bool(r[1].attrs.get(INIT_ROW, True)))
+    for eid, case, _ in ranked:
+        if spec.reduction(case.attrs.get("reduction", spec.default_reduction)).ufunc is None:
+            continue
+        off = case if not case.attrs.get(INIT_ROW, True) else _changed(case, **{INIT_ROW: False})
+        on = _changed(case, **{INIT_ROW: True})
+        if off is not None and on is not None and _differ(off, on):
+            return LiveCase(off, eid, "" if off is case else f"{INIT_ROW}=false")
+    return None
+
+
+def _index_type_case(spec: OpSpec, other: OpSpec) -> LiveCase | None:
+    """An example of ``spec`` with its indices in a type ``other`` refuses (cast exactly when need be)."""
+    extra = [d for d in spec.index_rule.dtypes if d not in other.index_rule.dtypes]
+    for eid, case, _ in _runnable(spec.name):
+        data, indices, updates = case.given()
+        if indices is None:
+            continue
+        if indices.dtype.name in extra:
+            return LiveCase(case, eid)
+        for name in extra:
+            cast = indices.astype(name)
+            if np.array_equal(cast.astype(np.int64), indices.astype(np.int64)):
+                try:
+                    return LiveCase(sc.case(spec, data, cast, updates, **case.attrs), eid, f"indices as {name}")
+                except sc.ScatterError:
+                    continue
+    return None
+
+
+def _forbidden_case(spec: OpSpec) -> LiveCase | None:
+    """An example of ``spec`` with duplicate indices under a reduction its text forbids them with."""
+    for reduction in spec.duplicates_forbidden_with:
+        for eid, case, dup in _runnable(spec.name):
+            if not dup:
+                continue
+            own = case.attrs.get("reduction", spec.default_reduction) == reduction
+            made = case if own else _changed(case, reduction=reduction)
+            if made is not None and "spec-disallows-duplicates" in {f.kind for f in made.trace().findings}:
+                return LiveCase(made, eid, "" if own else f"reduction={reduction}")
+    return None
+
+
+def _axis_case(spec: OpSpec) -> LiveCase | None:
+    """An example of ``spec`` giving an axis other than 0 (so the way the axis is given matters)."""
+    for eid, case, _ in _runnable(spec.name):
+        if case.attrs.get(AXIS_ROW) not in (None, 0):
+            return LiveCase(case, eid)
+    return None
+
+
+def _translated(live: LiveCase, other: OpSpec) -> LiveCase | None:
+    """The same case under ``other`` (the same inputs, the attributes in its spelling), or None."""
+    try:
+        case = live.case.for_version(other)
+    except sc.ScatterError:
+        return None
+    return LiveCase(case, live.base, "the same inputs")
+
+
+def row_cases(topic: str, a: OpSpec | str, b: OpSpec | str) -> list[LiveCase]:
+    """The cases a row of :func:`cross_framework` links to, each showing that row's difference:
+
+    * a reduction (its meaning, or whether it exists): on each side that has it, a case using its spelling where
+      the reduction changes the result;
+    * use_init_val: a case where use_init_val=false changes the result, and the same inputs on the side
+      without the attribute (where the cell's value always takes part);
+    * index types: a case whose index type only one side accepts;
+    * duplicates: a case with duplicate indices under the reduction one side forbids them with, and the same
+      case on the other side;
+    * axis: on each side, a case giving an axis other than 0.
+    """
+    a, b = sc.get_spec(a), sc.get_spec(b)
+    canon = next((c for c in REDUCTIONS if topic in (REDUCTION_ROW.format(c), AVAILABLE_ROW.format(c))), None)
+    out: list[LiveCase | None] = []
+    if canon is not None:
+        out = [_reduction_case(s, s.spelling_of(canon)) for s in (a, b) if s.spelling_of(canon)]
+    elif topic == INIT_ROW:
+        for mine, other in ((a, b), (b, a)):
+            if mine.attribute(INIT_ROW) is not None and other.attribute(INIT_ROW) is None:
+                live = _init_case(mine)
+                on = live and _changed(live.case, **{INIT_ROW: True})
+                out = [live, on and _translated(LiveCase(on, live.base, f"{INIT_ROW}=true"), other)]
+    elif topic == INDEX_TYPES_ROW:
+        out = [_index_type_case(mine, other) for mine, other in ((a, b), (b, a))
+               if set(mine.index_rule.dtypes) - set(other.index_rule.dtypes)]
+    elif topic in (FORBIDDEN_ROW, POLICY_ROW):
+        for mine, other in ((a, b), (b, a)):
+            if mine.duplicates_forbidden_with and not set(mine.duplicates_forbidden_with) <= set(
+                    other.duplicates_forbidden_with):
+                live = _forbidden_case(mine)
+                out = [live, live and _translated(live, other)]
+                break
+    elif topic == AXIS_ROW:
+        out = [_axis_case(s) for s in (a, b)]
+    else:  # any other row: an example of each side that touches the topic
+        cases = {(op, eid): case for op in (a.name, b.name) for eid, case, _ in _runnable(op)}
+        out = [LiveCase(cases[op, eid], eid) for op, eid, _ in live_examples(topic, a, b) if (op, eid) in cases]
+    return [c for c in out if c is not None]

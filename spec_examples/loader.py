@@ -48,7 +48,9 @@ def _operators():
 
 
 def _array(values, dtype: str, where: str) -> np.ndarray:
-    """An exact, read-only array of ``values`` in ``dtype`` (refuses lossy integer casts)."""
+    """An exact, read-only array of ``values`` in ``dtype`` (refuses lossy integer casts). A float that JSON
+    cannot hold is a string (``"NaN"``, ``"Infinity"``, ``"-Infinity"``, ``"NaN:0x<bits>"``; see
+    ``scatter_core.JSON_NONFINITE_NOTE``), read back bit-exactly; Python's bare NaN tokens are still read."""
     try:
         dt = np.dtype(dtype)
     except TypeError:
@@ -61,8 +63,10 @@ def _array(values, dtype: str, where: str) -> np.ndarray:
         _fail(where, "values are missing or ragged (rows of different lengths)")
     if dt.kind in "iu" and raw.size and raw.dtype.kind not in "iu":
         _fail(where, f"values {values!r} are not all integers but the dtype is {dtype}")
+    from scatter_core import from_json_values  # NaN, ±Infinity and NaN bits written as strings (strict JSON)
+
     try:
-        arr = np.array(values, dtype=dt)
+        arr = from_json_values(values, dt)
     except (OverflowError, ValueError) as exc:
         _fail(where, f"values do not fit {dtype}: {exc}")
     arr.flags.writeable = False

@@ -54,6 +54,26 @@ class Example:
         return self.source.label
 
     @property
+    def _test_function(self) -> str | None:
+        """The test's name when the label is a test function's (``export_scatternd_add``), else None."""
+        label = self.label
+        return label.removeprefix("export_") if label.startswith("export_") and " " not in label else None
+
+    @property
+    def short_label(self) -> str:
+        """The label for a person: ``node test scatternd add`` rather than the function ``export_scatternd_add``."""
+        fn = self._test_function
+        return self.label if fn is None else "node test " + fn.replace("_", " ")
+
+    @property
+    def menu_title(self) -> str:
+        """One readable line for a menu: ``Example 2: …``, or ``ONNX node test: add with a duplicate index``
+        (a test function's name is not a title); ``(ours)`` marks a teaching case."""
+        fn = self._test_function
+        text = f"{self.label}: {self.title}" if fn is None else self.title.replace(f" {fn}:", ":", 1)
+        return text + (" (ours)" if self.ours else "")
+
+    @property
     def attrs(self) -> dict:
         """The attributes, by the operator's own names (a fresh dict each time)."""
         return dict(self._attrs)

@@ -244,3 +244,48 @@ def test_a_windowed_examples_overview_is_built_when_opened():
     at.session_state["elements:overview_open"] = True
     at.run()
     assert len(at.get("plotly_chart")) == 1 and not at.exception
+
+
+def test_example_menus_show_readable_titles_not_test_function_names():
+    """The explorer's and the check page's example menus: "ONNX node test: add with a duplicate index", never the
+    test function's name (`export_scatter_elements_with_d…`)."""
+    from tests.apptest_helpers import app_on
+
+    op = "ScatterElements-18"
+    node = spec_examples.by_id("onnx-node-scatter-elements-with-duplicate-indices")
+    assert node.label.startswith("export_") and node.menu_title == "ONNX node test: add with a duplicate index"
+    explorer = open_page("elements", op=op)
+    check = app_on("app_pages/check_expected.py")
+    check.run()
+    check.selectbox(key=next(s.key for s in check.selectbox if s.label == "Operator version")).set_value(op).run()
+    for at, label in ((explorer, "Example"), (check, "Start from an example")):
+        (menu,) = [s for s in at.selectbox if s.label == label]
+        assert node.menu_title in menu.options, menu.options
+        assert not [o for o in menu.options if "export_" in o or "_" in o.split(":")[0]], menu.options
+        assert "teaching case: float32 sum that depends on the order of the updates (1 last) (ours)" in menu.options
+
+
+@pytest.mark.parametrize("change", ["axis", "text"])
+def test_a_changed_example_is_called_the_users_and_its_description_goes(change):
+    """#22: beside an axis=1 case, "No axis is given, so the default axis 0 applies" and the menu's "Example 1"."""
+    ex = spec_examples.by_id("onnx-scatterelements-18-example-1")
+    assert "default axis 0 applies" in ex.notes
+    at = open_page("elements", op=ex.op, example=ex.id)
+    menu = next(s for s in at.selectbox if s.label == "Example")
+    assert menu.format_func(ex.id) == ex.menu_title  # the example as it is: its own title and description
+    assert any("default axis 0 applies" in c.value for c in at.caption)
+    if change == "axis":
+        at.number_input(key="elements:axis").set_value(1).run()
+    else:
+        open_expander(at, "Edit inputs")
+        at.text_area(key="elements:text_updates").set_value("[[9, 9, 9], [8, 8, 8]]").run()
+    assert not at.exception and not at.error
+    what = "attributes" if change == "axis" else "inputs"
+    assert not [c for c in at.caption if "default axis 0 applies" in c.value]  # not beside the user's case
+    assert not [m for m in at.markdown if f"**{ex.title}**" in m.value]
+    assert any(f"**Your {what}**, started from" in m.value for m in at.markdown)
+    menu = next(s for s in at.selectbox if s.label == "Example")
+    assert menu.format_func(ex.id) == f"✎ your {what}, started from {ex.menu_title}"
+    next(b for b in at.button if b.label == "Back to the example").click().run()
+    assert any("default axis 0 applies" in c.value for c in at.caption)
+    assert next(s for s in at.selectbox if s.label == "Example").format_func(ex.id) == ex.menu_title

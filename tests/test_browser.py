@@ -476,3 +476,29 @@ def test_an_opened_step_log_stays_open_and_follows_the_step(server, page):
         page.get_by_text(f"Now at step {k}:").first.wait_for(timeout=30_000)
         assert page.locator("[data-testid=stDataFrame]").count() == 1
     assert errors(page) == []
+
+
+def _menu_text(pg, label: str) -> str:
+    """What a selectbox shows as its choice (its input's text), found by its label."""
+    box = pg.locator("[data-testid=stSelectbox]").filter(has=pg.get_by_text(label, exact=True))
+    return box.locator("input").first.input_value()
+
+
+def test_the_example_menu_shows_that_the_inputs_are_the_users(server, page):
+    """#22: after a change, the menu kept showing "Example 1" (the browser does not redraw an unchanged choice
+    whose title changed; only a browser shows it)."""
+    open_player(page, f"{server.url}/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1")
+    wait_app(page, "default axis 0 applies")
+    assert _menu_text(page, "Example").startswith("Example 1: ScatterElements-18")
+    axis = page.get_by_role("spinbutton", name="axis")
+    axis.fill("1")
+    axis.press("Enter")
+    wait_app(page, "Your attributes")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stSelectbox] input')]"
+                           ".some(i => i.value.startsWith('✎ your attributes, started from Example 1'))", timeout=30_000)
+    assert page.get_by_text("default axis 0 applies").count() == 0
+    page.get_by_role("button", name="Back to the example").click()
+    wait_app(page, "default axis 0 applies")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stSelectbox] input')]"
+                           ".some(i => i.value.startsWith('Example 1: ScatterElements-18'))", timeout=30_000)
+    assert errors(page) == []

@@ -1,4 +1,5 @@
-"""Real browser: the check page finds a planted mistake, and its replay link opens the explorer at that step."""
+"""Real browser: the check page explains a planted first-write-wins output (one the spec allows), and its replay
+link opens the explorer at that step."""
 
 from __future__ import annotations
 
@@ -42,16 +43,18 @@ def test_planted_first_write_wins_is_diagnosed_and_replayed(server, browser, tmp
     pg.locator("[data-testid=stSidebar] [data-testid=stSelectbox]").first.click()
     pg.get_by_role("option", name="ScatterND-16 · ONNX").click()
     settle(pg)
-    # a hand computation where the first of two writes to output[0] wins
+    # a hand computation where the first of two writes to output[0] wins: the spec allows it (issue 22)
     type_into(pg, "data", "[1, 2, 3, 4]")
     type_into(pg, "indices", "[[0], [2], [0]]")
     type_into(pg, "updates", "[10, 20, 30]")
     type_into(pg, "expected output", "[10, 2, 20, 4]")
-    pg.get_by_text("Likely mistake").first.wait_for(timeout=60_000)
+    pg.get_by_text("Why it differs from the loop order").first.wait_for(timeout=60_000)
     body = pg.locator("[data-testid=stMain]").inner_text()
-    assert "1 of 4 cells differs from ScatterND-16's result" in body
-    assert "first write to a duplicated index wins" in body
-    assert "step 3 applies updates[2] = 30 (none): 10 → 30" in body
+    assert "Conforms: allowed by the spec, not the loop-order result." in body
+    assert "conforms to ScatterND-16, with a different winner in 1 duplicated cell" in body
+    assert "Likely mistake" not in body and "✘" not in body
+    assert "first write to a duplicated index wins" in body and "explanations, not mistakes" in body
+    assert "step 3 applies updates[2] = 30 (none): 10 → 30" in body and "The spec allows 10 here" in body
     # the figure outlines the differing cell in both panels
     fig = pg.locator("[data-testid=stPlotlyChart]").first
     fig.wait_for(timeout=30_000)
@@ -150,7 +153,7 @@ def test_comparison_figure_follows_the_theme(server, browser, scheme):
     for label, text in (("data", "[1, 2, 3, 4]"), ("indices", "[[0], [2], [0]]"), ("updates", "[10, 20, 30]"),
                         ("expected output", "[10, 2, 20, 4]")):
         type_into(pg, label, text)
-    pg.get_by_text("Likely mistake").first.wait_for(timeout=60_000)
+    pg.get_by_text("Why it differs from the loop order").first.wait_for(timeout=60_000)
     chart = pg.locator("[data-testid=stPlotlyChart]").first
     chart.scroll_into_view_if_needed()
     pg.wait_for_timeout(500)

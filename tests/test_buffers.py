@@ -1,4 +1,4 @@
-"""scatter_core.buffers: freed large results are reused, never while anything still uses them."""
+"""scatter_core.fast.buffers: freed large results are reused, never while anything still uses them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import time
 import numpy as np
 import pytest
 
-from scatter_core import buffers, scatter
+from scatter_core import scatter
+from scatter_core.fast import buffers
 from tests.reference_loop import reference
 
 BIG = (buffers.MIN_BYTES // 4 + 1024,)  # float32 elements just above the pooling threshold

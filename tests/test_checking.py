@@ -350,3 +350,225 @@ def test_printed_spec_outputs_match_exactly_unless_an_erratum_says_otherwise():
             assert r.chains and all(c.expected == ex.expected[c.cell] for c in r.chains)
         checked += 1
     assert checked > 40
+
+
+# -- conformance: the outputs the spec allows ------------------------------------------------------------
+ISSUE_DATA = np.arange(16).reshape(4, 4)
+ISSUE_UPDATES = np.arange(100, 112).reshape(3, 4)
+
+
+def issue_first_wins():
+    """Issue 22's scenario: ScatterND-18, reduction none, rows 0, 2, 0; the duplicated row keeps its first write."""
+    out = ISSUE_DATA.copy()
+    out[2] = ISSUE_UPDATES[1]
+    out[0] = ISSUE_UPDATES[0]
+    return out
+
+
+def test_the_issue_scenario_conforms_with_another_winner_in_four_cells():
+    r = sc.check_expected("ScatterND-18", ISSUE_DATA, [[0], [2], [0]], ISSUE_UPDATES, issue_first_wins(),
+                          reduction="none")
+    assert (r.matches, r.conforms, r.verdict) == (False, True, "conforms")
+    assert r.mismatches == [(0, 0), (0, 1), (0, 2), (0, 3)] and r.allowed == r.mismatches and r.violations == []
+    assert "conforms to ScatterND-18, with a different winner in 4 duplicated cells" in r.summary
+    assert "output[0, 0] holds 100 (writes: 100 at step 1, 108 at step 3)" in r.summary
+    assert "keeps the last write" in r.summary and "real runtimes" in r.summary
+    assert "any one of the values written to it" in r.tolerance
+    (oc, *_) = r.open_cells
+    assert (oc.cell, oc.kind, oc.candidates, oc.steps, oc.loop_value) == ((0, 0), "winner", (100, 108), (0, 2), 108)
+    assert "step 1 writes it" in r.chains[0].explain() and "keeps the last one, 108" in r.chains[0].explain()
+    (d,) = find(r, "first-write-wins")  # an explanation, not a mistake
+    assert d.allowed and "this output is allowed" in d.message
+
+
+def test_the_loop_order_result_matches_and_conforms():
+    t = sc.trace("ScatterND-18", ISSUE_DATA, [[0], [2], [0]], ISSUE_UPDATES)
+    r = sc.check_expected("ScatterND-18", ISSUE_DATA, [[0], [2], [0]], ISSUE_UPDATES, t.output)
+    assert (r.matches, r.conforms, r.verdict) == (True, True, "matches")
+    assert r.allowed == [] and r.open_cells == () and len(r.opened) == 4  # the whole duplicated row is open
+
+
+def test_each_element_of_a_duplicated_slice_picks_its_winner_alone():
+    expected = issue_first_wins()
+    expected[0, 1] = 109  # one element keeps the last write, its neighbours the first
+    r = sc.check_expected("ScatterND-18", ISSUE_DATA, [[0], [2], [0]], ISSUE_UPDATES, expected)
+    assert r.verdict == "conforms" and r.allowed == [(0, 0), (0, 2), (0, 3)]
+    assert "different winner in 3 duplicated cells" in r.summary
+    assert not kinds(r)  # no single reading gives it, yet the spec allows it
+
+
+def test_a_value_no_write_brings_is_not_allowed():
+    expected = issue_first_wins()
+    expected[0, 0] = 104  # written to row 2, never to row 0
+    expected[3, 3] = 0  # a cell no update reaches
+    r = sc.check_expected("ScatterND-18", ISSUE_DATA, [[0], [2], [0]], ISSUE_UPDATES, expected)
+    assert (r.matches, r.conforms, r.verdict) == (False, False, "differs")
+    assert r.allowed == [(0, 1), (0, 2), (0, 3)] and r.violations == [(0, 0), (3, 3)]
+    assert "5 of 16 cells differ" in r.summary and "3 of them are duplicated cells" in r.summary
+    assert "the other 2 are not allowed" in r.summary
+    chains = {c.cell: c for c in r.chains}
+    assert chains[(0, 1)].allowed and not chains[(0, 0)].allowed and not chains[(3, 3)].allowed
+    assert "only a value written to this cell: 100, 108; 104 is none of them" in chains[(0, 0)].explain()
+    assert chains[(3, 3)].not_allowed == "" and chains[(0, 1)].not_allowed == ""
+
+
+def test_only_some_duplicated_cells_take_another_winner():
+    # ScatterElements-18 axis 0: output[0] gets 10, 30; output[2] gets 20, 40; only output[2] keeps its first write
+    r = sc.check_expected("ScatterElements-18", [1, 2, 3, 4], [0, 2, 0, 2], [10, 20, 30, 40], [30, 2, 20, 4])
+    assert r.verdict == "conforms" and r.allowed == [(2,)] and len(r.opened) == 2
+    assert "different winner in 1 duplicated cell:" in r.summary
+
+
+@pytest.mark.parametrize("op,data,indices,updates,expected,attrs", [
+    ("ScatterElements-11", [[1, 2, 3]], [[1, 1, 1]], [[7, 8, 9]], [[1, 7, 3]], {"axis": 1}),
+    ("Scatter-9", [[1, 2, 3]], [[0, 0]], [[7, 8]], [[7, 2, 3]], {"axis": 1}),
+    ("ScatterUpdate-3", [[1, 2], [3, 4]], [0, 0], [[5, 6], [7, 8]], [[5, 8], [3, 4]], {"axis": 0}),
+    ("ScatterNDUpdate-3", [1, 2, 3], [[1], [1]], [7, 8], [1, 7, 3], {}),
+    ("ScatterNDUpdate-15", [1, 2, 3], [[1], [-2]], [7, 8], [1, 7, 3], {"reduction": "none"}),
+    ("ScatterElementsUpdate-3", [1, 2, 3], [2, 2], [7, 8], [1, 2, 7], {"axis": 0}),
+    ("ScatterElementsUpdate-12", [1, 2, 3], [2, -1], [7, 8], [1, 2, 7], {"axis": 0, "reduction": "none"}),
+])
+def test_every_family_with_duplicates_under_none_allows_any_write(op, data, indices, updates, expected, attrs):
+    r = sc.check_expected(op, data, indices, updates, expected, **attrs)
+    assert r.verdict == "conforms", r.summary
+    wrong = np.array(expected)
+    wrong[r.allowed[0]] = 99
+    assert sc.check_expected(op, data, indices, updates, wrong, **attrs).verdict == "differs"
+
+
+def test_a_version_whose_text_forbids_duplicates_says_so_in_the_conforming_verdict():
+    r = sc.check_expected("ScatterNDUpdate-3", [1, 2, 3], [[1], [1]], [7, 8], [1, 7, 3])
+    assert r.conforms and "text goes further: indices must not contain duplicates" in r.summary
+    r = sc.check_expected("ScatterNDUpdate-15", [1, 2, 3], [[1], [1]], [7, 8], [1, 7, 3])
+    assert r.conforms and "goes further" not in r.summary  # duplicates allowed there, order undefined
+
+
+@pytest.mark.parametrize("op,reduction", [("ScatterElements-18", "add"), ("ScatterElements-18", "mul"),
+                                          ("ScatterElements-18", "max"), ("ScatterElementsUpdate-12", "mean"),
+                                          ("ScatterNDUpdate-15", "sub")])
+def test_integer_reductions_leave_nothing_open(op, reduction):
+    idx = [[0], [0], [0]] if op.startswith("ScatterND") else [0, 0, 0]
+    data, upd = np.array([7, -3], np.int8), np.array([120, -7, 100], np.int8)  # wraps around, still one result
+    attrs = {"reduction": reduction, **({"axis": 0} if "axis" in sc.OPERATORS[op].attribute_names else {})}
+    t = sc.trace(op, data, idx, upd, **attrs)
+    assert len(sc.open_cells(t)) == 0 and sc.open_cells(t).kind == ""
+    other = t.output.copy()
+    other[0] += 1
+    r = sc.check_expected(op, data, idx, upd, other, **attrs)
+    assert r.verdict == "differs" and r.allowed == []
+
+
+def test_a_truncated_integer_mean_stays_a_mistake():
+    r = sc.check_expected("ScatterElementsUpdate-12", [0, 5], [0, 0], [-3, -2], [-1, 5], axis=0, reduction="mean")
+    assert r.verdict == "differs" and "mean-truncated" in kinds(r)
+    assert not find(r, "mean-truncated")[0].allowed
+
+
+def _loop_in_order(op, data, indices, updates, order, **attrs):
+    """The cell's float reduction applied in the given order of the trace's steps, one rounding at a time."""
+    t = sc.trace(op, data, indices, updates, **attrs)
+    out = t.data.copy()
+    combine = t.reduction.combiner(t.data.dtype)
+    seen = {}
+    for k in order:
+        for cell, value in zip(t.plan.targets[k].tolist(), t.values[k]):
+            if cell not in seen:
+                seen[cell] = int(t.use_init)
+                if not t.use_init:
+                    out.reshape(-1)[cell] = t.reduction.neutral_for(t.data.dtype)
+            seen[cell] += 1
+            out.reshape(-1)[cell] = combine(out.reshape(-1)[cell], value)
+    if t.reduction.divides:
+        for cell, n in seen.items():
+            out.reshape(-1)[cell] = out.reshape(-1)[cell] / out.dtype.type(n)
+    return t, out
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("op,reduction,use_init", [
+    ("ScatterElements-18", "add", True), ("ScatterElements-18", "mul", True),
+    ("ScatterElementsUpdate-12", "mean", True), ("ScatterElementsUpdate-12", "mean", False),
+    ("ScatterElementsUpdate-12", "sum", False), ("ScatterNDUpdate-15", "sub", True),
+])
+def test_any_order_of_a_float_reduction_conforms_bit_exactly(dtype, op, reduction, use_init):
+    rng = np.random.default_rng(22)
+    attrs = {"reduction": reduction, **({"axis": 0} if "axis" in sc.OPERATORS[op].attribute_names else {})}
+    if "use_init_val" in sc.OPERATORS[op].attribute_names:
+        attrs["use_init_val"] = use_init
+    differing = 0
+    for _ in range(30):
+        n = int(rng.integers(3, 9))
+        data = rng.uniform(-2, 2, 3).astype(dtype)
+        upd = (rng.uniform(0.5, 1.5, n) * rng.choice([-1, 1], n)).astype(dtype)
+        idx = rng.integers(0, 2, n)
+        indices = idx[:, None] if op.startswith("ScatterND") else idx
+        t, shuffled = _loop_in_order(op, data, indices, upd, rng.permutation(n), **attrs)
+        np.testing.assert_array_equal(_loop_in_order(op, data, indices, upd, range(n), **attrs)[1], t.output)
+        with np.errstate(all="ignore"):
+            r = sc.check_expected(op, data, indices, upd, shuffled, rtol=0, atol=0, **attrs)
+        assert r.conforms, (r.summary, shuffled, t.output)
+        if not r.matches:
+            differing += 1
+            assert r.verdict == "conforms" and "different rounding" in r.summary and "γ(n)" in r.tolerance
+        oc = sc.open_cells(t)
+        assert oc.kind in ("rounding", "")
+        if len(oc):  # well beyond the bound: not allowed
+            far = t.output.copy()
+            far.reshape(-1)[oc.cells[0]] += dtype(8 * max(float(oc.slack[0]), 1e-3) + 1)
+            r_far = sc.check_expected(op, data, indices, upd, far, rtol=0, atol=0, **attrs)
+            assert r_far.verdict == "differs" and "is further away" in r_far.chains[0].not_allowed
+    assert differing >= 3  # the shuffled orders do round differently
+
+
+def test_float_max_and_min_and_single_writes_leave_nothing_open():
+    data = np.array([0.5, 1.5])
+    t = sc.trace("ScatterElements-18", data, [0, 0, 0], [0.1, 0.7, 0.3], reduction="max")
+    assert len(sc.open_cells(t)) == 0
+    t = sc.trace("ScatterElements-18", data, [0, 1], [0.1, 0.7], reduction="add")  # one write per cell
+    assert len(sc.open_cells(t)) == 0
+    t = sc.trace("ScatterElementsUpdate-12", data, [0, 0], [0.1, 0.7], axis=0, reduction="sum",
+                 use_init_val=False)
+    assert len(sc.open_cells(t)) == 0  # 0 + a + b: one rounding, no order to choose
+
+
+def test_a_float_cell_that_overflows_gets_no_slack():
+    data = np.array([np.float16(60000)], np.float16)
+    upd = np.array([60000, -60000], np.float16)
+    r = sc.check_expected("ScatterElements-18", data, [0, 0], upd, np.array([60000], np.float16), reduction="add")
+    assert np.isinf(r.computed[0]) and r.verdict == "differs"  # another order would not overflow: not modelled
+
+
+def test_conforming_is_the_same_rule_cell_by_cell():
+    t = sc.trace("ScatterND-18", ISSUE_DATA, [[0], [2], [0]], ISSUE_UPDATES)
+    mask = sc.conforming(t, issue_first_wins())
+    assert mask.all() and mask.shape == (4, 4)
+    wrong = issue_first_wins()
+    wrong[0, 0] = 104
+    assert sc.conforming(t, wrong).sum() == 15 and not sc.conforming(t, wrong)[0, 0]
+
+
+def test_many_allowed_cells_are_all_listed_and_the_first_explained():
+    n = 300
+    data = np.zeros((n, 2), np.int64)
+    idx = np.concatenate([np.arange(n), np.arange(n)])[:, None]
+    upd = np.arange(4 * n).reshape(2 * n, 2)
+    expected = upd[:n].copy()  # every row keeps its first write
+    r = sc.check_expected("ScatterND-18", data, idx, upd, expected)
+    assert r.verdict == "conforms" and len(r.allowed) == 2 * n and len(r.open_cells) == 200
+    assert "and 596 more" in r.summary
+
+
+def test_printed_spec_outputs_that_are_errata_do_not_conform():
+    """An erratum stays an erratum: no printed output that differs from the loop order is one the spec allows."""
+    import spec_examples
+
+    errata = spec_examples.loader.catalogue().errata
+    checked = 0
+    for ex in spec_examples.load_all():
+        if ex.expected is None or ex.shapes_only:
+            continue
+        r = sc.check_expected(ex.op, ex.data, ex.indices, ex.updates, ex.expected, **ex.attrs)
+        if any(errata[e].kind == "example-output" for e in ex.errata):
+            assert r.verdict == "differs", (ex.id, r.summary)
+            checked += 1
+    assert checked == 7

@@ -1,4 +1,4 @@
-"""scatter_core.copying: the copy of data into the output, shared among cores.
+"""scatter_core.fast.copying: the copy of data into the output, shared among cores.
 
 * ``copy_plan`` covers every element exactly once, and streams (whole ranges of at least the
   threshold) exactly when the copy is long enough;
@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scatter_core import copying
-from scatter_core.copying import (CHUNK_BYTES, PARALLEL_BYTES, STREAM_MARGIN, copy_into, copy_later,
+from scatter_core.fast import copying
+from scatter_core.fast.copying import (CHUNK_BYTES, PARALLEL_BYTES, STREAM_MARGIN, copy_into, copy_later,
                                   copy_plan, parse_tunables, run_plan)
 from tests.skipping import skip_or_fail
 
@@ -218,7 +218,7 @@ def test_workers_follow_the_cpus_this_process_may_use():
     import subprocess
     import sys
 
-    code = ("import os; from scatter_core import copying; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+    code = ("import os; from scatter_core.fast import copying; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
             "print(copying.workers())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "1"

@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 import runtime_check as rc
 from runtime_check import divergences
 import spec_examples
+import scatter_core as sc
 from scatter_core import scatter
 from scatter_ui import crosscheck_panel as xp
 from tests.apptest_helpers import app_on, open_expander, open_page, texts
@@ -295,6 +296,10 @@ def test_cell_values_are_written_in_their_own_dtype():
         "1.1", "1.1", "0.1000000001"]
     assert [xp.fmt(np.float32(-0.0)), xp.fmt(np.float32(np.nan)), xp.fmt(np.int64(-3)), xp.fmt(np.float16(2050))] == [
         "-0", "nan", "-3", "2050"]
+    # the one formatter's text, whatever the magnitude (#25: float32 1e20 showed 1.0000000200408773e+20)
+    for v in (np.float32(1e20), np.float32(-3.4e38), np.float16(6e-8), np.float64(1e300), np.float32(1e-7)):
+        assert xp.fmt(v) == sc.fmt_value(v), v
+    assert xp.fmt(np.float32(1e20)) == "1e+20"
 
 
 def test_verified_versions_are_the_pins_of_the_runtimes_extra():

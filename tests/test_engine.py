@@ -259,7 +259,7 @@ def test_attributes_beyond_axis_reduction_use_init_val_are_checked_by_kind():
     """A new family's attributes (mode, start ...) need no engine code: the AttrSpec kind decides."""
     import dataclasses
 
-    from scatter_core.engine import resolve_attrs
+    from scatter_core.attributes import resolve_attrs
     from scatter_core.spec import AttrSpec
 
     spec = dataclasses.replace(sc.OPERATORS["ScatterND-18"], attributes=sc.OPERATORS["ScatterND-18"].attributes + (

@@ -195,3 +195,29 @@ def test_the_as_framework_export_of_the_new_versions_runs_and_reproduces_scatter
     assert "equal to Scatter Explorer's output: True" in done.stdout, done.stdout
     entry = fm.BY_ID[SNIPPET_RECORDS[framework][SNIPPET_CASES.index(case)]]
     assert fm.source_of(entry) in code and f"#   duplicates: {entry.divergences['duplicates']}" in code
+
+
+@pytest.mark.parametrize("spec", [s for s in sc.OPERATORS_LIST if s.attribute("use_init_val") is None],
+                         ids=lambda s: s.name)
+def test_the_initial_value_row_speaks_in_the_versions_own_terms(spec):
+    """#22: under ONNX ScatterElements-18 (no use_init_val) the TF and JAX rows said "use_init_val = false ..."."""
+    for config in fm.configurations(spec):
+        for entries in fm.by_framework(config).values():
+            for entry in entries:
+                said = fm.divergences(entry, config)
+                assert set(said) == set(fm.TOPICS)
+                assert "use_init_val" not in said["initial value"], (config.label, entry.id)
+                if config.canonical != "none" and not entry.divergences["initial value"].startswith("n/a"):
+                    assert said["initial value"].startswith(f"same: {spec.name} has no switch"), entry.id
+                    if entry.init_arg == "include_self":
+                        assert "include_self=True" in said["initial value"]
+
+
+def test_a_version_with_use_init_val_keeps_the_records_words():
+    config = fm.Config("ScatterElementsUpdate-12", "sum", False)
+    for entries in fm.by_framework(config).values():
+        for entry in entries:
+            assert fm.divergences(entry, config) == dict(entry.divergences)
+    none = fm.Config("ScatterElementsUpdate-12", "none", True)
+    tf = fm.BY_ID["tf.tensor_scatter_nd.elements"]
+    assert fm.divergences(tf, none)["initial value"].startswith("n/a")

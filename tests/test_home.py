@@ -75,3 +75,17 @@ def test_home_filter_link_opens_the_tab_with_the_matches_in_chromium(server, bro
     pg.screenshot(path=str(SCREENSHOTS / "home-filter-1280x720.png"))
     assert real_errors(errors) == []
     ctx.close()
+
+
+def test_every_family_has_its_intro_card_with_its_explorer_link():
+    """#22: the intro cards covered 3 of the 5 families (three columns, zipped)."""
+    at = open_page("home")
+    assert not at.exception
+    cards = [str(m.value) for m in at.markdown if str(m.value).startswith("**") and str(m.value).endswith("**")]
+    assert [c.strip("*").replace("\\\\", "") for c in cards[:len(sc.FAMILIES)]] == [
+        f.title for f in sc.FAMILIES.values()]
+    opened = [p.proto.page for p in at.get("page_link") if p.proto.label == "Open the explorer"]
+    assert opened == [f.slug for f in sc.FAMILIES.values()]  # each card opens its family's explorer
+    captions = " ".join(c.value for c in at.caption)
+    for f in sc.FAMILIES.values():
+        assert all(s.name in captions for s in sc.family_members(f.name))

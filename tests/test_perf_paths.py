@@ -15,10 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scatter_core import OPERATORS, scatter, trace
-from scatter_core.engine import prepare, values_in_loop_order
+from scatter_core import prepare
+from scatter_core.fast.kernel import values_in_loop_order
 from scatter_core.plan import IOTA_CACHE_ELEMENTS, iota, is_iota
 from scatter_core.reductions import divide_mean
-from scatter_core.segmented import count_by_target, group_by_target, running, stable_sort_by_key
+from scatter_core.fast.segmented import count_by_target, group_by_target, running, stable_sort_by_key
 from tests.reference_loop import reference
 from tests.strategies import cases
 
@@ -36,7 +37,7 @@ def same_bits(a, b) -> bool:
                                     (40_000, 60_000), (40_000, 13_000_000), (40_000, 2**32 - 1), (40_000, 2**33)])
 def test_stable_sort_by_key_matches_stable_argsort(monkeypatch, radix, n, top):
     """Both sorts (the composite-key one and the 16-bit radix one the import probe may pick) are stable."""
-    import scatter_core.segmented as segmented
+    import scatter_core.fast.segmented as segmented
     monkeypatch.setattr(segmented, "RADIX_IS_FASTER", radix)
     monkeypatch.setattr(segmented, "RADIX_MIN", 2)
     keys = np.random.default_rng(n).integers(0, top, size=n, dtype=np.int64)
@@ -97,7 +98,7 @@ def test_plans_share_one_read_only_iota_for_in_order_reads():
 @pytest.mark.parametrize("n, cells", [(1, 1), (50, 3), (200_000, 1000), (1_000_000, 7)])
 def test_assign_in_order_lets_the_last_write_win(monkeypatch, fancy, n, cells):
     """The none kernel's assignment (and its np.put fallback) against last occurrences found by sorting."""
-    import scatter_core.kernel as engine
+    import scatter_core.fast.kernel as engine
     monkeypatch.setattr(engine, "FANCY_ASSIGNMENT_IN_ORDER", fancy)
     rng = np.random.default_rng(n)
     targets = rng.integers(0, cells, size=n, dtype=np.int64)

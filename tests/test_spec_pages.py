@@ -112,7 +112,7 @@ def test_timeline_computes_reduction_and_rule_changes_from_the_records():
         "reductions gained: sum, sub, prod, min, max"]
     entries = dict(specdiff.timeline("nd"))["ScatterNDUpdate"]
     fields = {r.field for r in entries[1].computed}
-    assert {"negative indices", "reductions (spelling = meaning)", "duplicates forbidden with"} <= fields
+    assert {"negative indices", "reductions (spelling = meaning)", "duplicates forbidden"} <= fields
     # ScatterElements-11 follows Scatter-9 across the rename; Scatter-11 is marked deprecated
     elements = dict(specdiff.timeline("elements"))
     assert elements["ScatterElements"][0].spec.previous == "Scatter-9"
@@ -163,7 +163,7 @@ def test_comparison_view_marks_max_min_between_nd_16_and_18():
     assert f"{n} of {len(df)} rules differ" in texts(at)
     # the full text of every rule, never cut: each cell is the record's text
     rules = specdiff.rules(sc.OPERATORS["ScatterND-18"])
-    for field in ("summary", "formula", "duplicates", "data types", "index range", "duplicates forbidden with"):
+    for field in ("summary", "formula", "duplicates", "data types", "index range", "duplicates forbidden"):
         assert df[df["rule"] == field].iloc[0]["ScatterND-18"] == rules[field], field
     # pick another pair in the widgets: the table follows
     at.selectbox(key="a").set_value("ScatterNDUpdate-3").run()
@@ -225,6 +225,39 @@ def test_a_hand_written_link_with_an_unknown_version_falls_back_to_the_default()
     at = open_page("spec-nd", tab=COMPARE, a="ScatterND-99", b="ScatterND-13")
     assert not at.exception
     assert at.selectbox(key="a").value == "ScatterND-16" and at.selectbox(key="b").value == "ScatterND-13"
+    (notice,) = at.warning
+    assert "a=ScatterND-99 `` was ignored: not an operator version" in notice.value
+
+
+@pytest.mark.parametrize("page, params, ignored, reason, kept", [
+    ("spec-elements", {"tab": COMPARE, "a": "NotAnOp-1", "b": "ScatterElements-18"}, "a", "not an operator version",
+     {"tab": COMPARE}),
+    ("spec-nd", {"tab": "NoSuchTab"}, "tab", "not a tab of this page (Timeline, Compare versions", {}),
+    ("spec-update", {"tab": "Framework map", "version": "ScatterUpdate-99"}, "version",
+     "not a version of this family (ScatterUpdate-3)", {"tab": "Framework map"}),
+    ("spec-elements", {"tab": "Framework map", "version": "ScatterElements-18", "config": "reduction=sub"}, "config",
+     "not a choice of ScatterElements-18 (reduction=none, reduction=add", {"tab": "Framework map",
+                                                                          "version": "ScatterElements-18"}),
+])
+def test_a_link_value_the_spec_page_cannot_use_is_named_once_and_dropped_from_the_address(page, params, ignored,
+                                                                                          reason, kept):
+    at = open_page(page, **params)
+    assert not at.exception and not at.error
+    (notice,) = at.warning  # the explorer's and Practice's notice: the value, quoted, and why
+    assert f"`` {ignored}={params[ignored]} `` was ignored: {reason}" in notice.value
+    assert dict(at.query_params) == kept  # the address bar no longer carries it
+    assert [h.value for h in at.header] == [{COMPARE: "Compare two versions", "Framework map": "Framework map"}
+                                            .get(params["tab"], "Timeline")]
+    next(b for b in at.button if b.label == "Dismiss").click().run()
+    assert not at.warning and dict(at.query_params) == kept
+    at.run()
+    assert not at.warning  # named once
+
+
+def test_a_valid_spec_link_gives_no_notice():
+    at = open_page("spec-elements", tab="Framework map", version="ScatterElements-18", config="reduction=add")
+    assert not at.warning and dict(at.query_params) == {"tab": "Framework map", "version": "ScatterElements-18",
+                                                        "config": "reduction=add"}
 
 
 def test_every_pair_of_versions_renders():
@@ -306,8 +339,8 @@ def test_cross_framework_elements(pages):
     assert df.loc["use_init_val", "ScatterElementsUpdate-12"] == "✔ attribute, default true"
     assert df.loc["negative indices", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
         specdiff.NEGATIVE_WORDS["allowed"]] * 2
-    assert df.loc["duplicates forbidden with", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
-        "none", "(never)"]
+    assert df.loc["duplicates forbidden", ["ScatterElements-18", "ScatterElementsUpdate-12"]].tolist() == [
+        "with reduction none", "never: the text allows duplicate indices"]  # not "none" vs "(never)"
     assert df.loc["duplicate policy", "ScatterElementsUpdate-12"] == \
         sc.OPERATORS["ScatterElementsUpdate-12"].duplicate_policy
     # differing rows are marked, equal rows are not
@@ -326,6 +359,134 @@ def test_cross_framework_nd(pages):
     assert df.loc["use_init_val", ["ScatterND-18", "ScatterNDUpdate-15"]].map(lambda v: v.startswith("✘")).all()
     assert df.loc["axis", ["ScatterND-18", "ScatterNDUpdate-15"]].map(lambda v: v.startswith("no axis")).all()
     assert df.loc["reduction meaning sub", ""] == "≠" and "▶" in df.loc["reduction meaning sub", "see it live"]
+
+
+_ANY_LINK = re.compile(r"\[▶ [^\]]+?\]\(([a-z-]+)\?([^)]*)\)")
+
+
+def _linked_case(page: str, query: str) -> sc.Case:
+    """The case a "see it live" link opens, read from the link as the explorer reads it: an example (with the
+    link's reduction), or typed inputs and attributes (a generated case)."""
+    from urllib.parse import parse_qs
+
+    q = {k: v[0] for k, v in parse_qs(query).items()}
+    spec = sc.OPERATORS[q["op"]]
+    assert page == sc.family_of(spec).slug
+    if q["example"] != "__custom__":
+        ex = spec_examples.by_id(q["example"])
+        assert ex.op == q["op"] and set(q) <= {"op", "example", "reduction"}
+        return sc.case(spec, ex.data, ex.indices, ex.updates, **{**ex.attrs, **{k: q[k] for k in q if k == "reduction"}})
+    inputs = [sc.parse_tensor(q[r]) if q.get(r) else None for r in ("data", "indices", "updates")]
+    attrs = {}
+    for a in spec.attributes:
+        if a.name in q:
+            attrs[a.name] = {"true": True, "false": False}[q[a.name]] if a.kind == "bool" else (
+                int(q[a.name]) if a.kind == "int" else q[a.name])
+    return sc.case(spec, *inputs, **attrs)
+
+
+def _row_links(family):
+    for a, b in specdiff.pairs_for(family):
+        at = open_page(f"spec-{family}", tab=CROSS)
+        md = _table_markdown(at, b.name)
+        rows = {unescape(ln.split("|")[2]): ln for ln in md.splitlines()[2:]}
+        for topic, x, y in specdiff.cross_framework(a, b):
+            if x != y:
+                yield a, b, topic, [_linked_case(p, q) for p, q in _ANY_LINK.findall(rows[topic])]
+
+
+def _runs(case: sc.Case, other, any_index_type: bool = False) -> np.ndarray | None:
+    """``case`` run under ``other`` (None: it refuses it); ``any_index_type``: with the indices in a type it takes."""
+    if any_index_type and case.given()[1].dtype.name not in other.index_rule.dtypes:
+        case = case.replace(indices=case.given()[1].astype(other.index_rule.dtypes[-1]))
+    try:
+        return case.for_version(other).run()
+    except sc.ScatterError:
+        return None
+
+
+@pytest.mark.parametrize("family", sorted({sc.OPERATORS[a].family for a, _ in specdiff.CROSS_PAIRS}))
+def test_each_cross_framework_row_links_to_cases_showing_that_rows_difference(family):
+    """Run each link's case on both versions: it shows the difference its row states (#22: "sum", "prod", "sub",
+    "mean" and "use_init_val" all opened one example)."""
+    seen = {}
+    for a, b, topic, cases in _row_links(family):
+        assert cases, topic
+        other = {a.name: b, b.name: a}
+        seen.setdefault(tuple((c.op, c.key) for c in cases), []).append(topic)
+        canon = next((c for c in sc.REDUCTIONS if topic in (f"reduction meaning {c}", f"{c} available")), None)
+        if canon is not None:
+            assert {c.op for c in cases} == {s.name for s in (a, b) if s.spelling_of(canon)}, topic
+            for c in cases:
+                spec = sc.OPERATORS[c.op]
+                assert c.attrs["reduction"] == spec.spelling_of(canon), topic  # the row's own reduction
+                assert not np.array_equal(c.run(), c.replace(reduction=spec.spelling_of("none")).run()), topic
+                there = _runs(c, other[c.op], any_index_type=True)
+                if other[c.op].spelling_of(canon):  # the same meaning under another spelling: the same result
+                    assert there is not None and np.array_equal(there, c.run()), topic
+                else:  # the other version cannot express it
+                    assert there is None, topic
+        elif topic == "use_init_val":
+            (off,) = [c for c in cases if c.spec.attribute("use_init_val") is not None]
+            (without,) = [c for c in cases if c.spec.attribute("use_init_val") is None]
+            assert off.attrs["use_init_val"] is False
+            on = off.replace(use_init_val=True)
+            assert not np.array_equal(off.run(), on.run())  # the switch changes the result ...
+            assert np.array_equal(without.run(), on.run())  # ... and without it the cell's value always takes part
+            assert [np.array_equal(x, y) for x, y in zip(without.given(), off.given())] == [True] * 3
+        elif topic == "index types":
+            for c in cases:
+                assert c.given()[1].dtype.name in c.spec.index_rule.dtypes
+                assert c.given()[1].dtype.name not in other[c.op].index_rule.dtypes
+                assert _runs(c, other[c.op]) is None, topic
+        elif topic in ("duplicates forbidden", "duplicate policy"):
+            kinds = {c.op: {f.kind for f in c.trace().findings} for c in cases}
+            assert all("duplicate-index" in k for k in kinds.values()), topic
+            (reduction,) = {c.attrs["reduction"] for c in cases}  # the same case on both sides
+            forbids = {s.name for s in (a, b) if reduction in s.duplicates_forbidden_with}
+            assert forbids and forbids != {a.name, b.name}
+            for op, k in kinds.items():
+                assert ("spec-disallows-duplicates" in k) == (op in forbids), (topic, op)
+        elif topic == "axis":
+            for c in cases:
+                assert c.attrs["axis"] != 0
+                attr = c.spec.attribute("axis")
+                dropped = {k: v for k, v in c.attrs.items() if k != "axis"}
+                if attr.required:
+                    with pytest.raises(sc.ScatterError):
+                        sc.case(c.spec, *c.given(), **dropped)
+                else:  # left out, the default axis 0 reads the inputs otherwise (or refuses them)
+                    try:
+                        assert not np.array_equal(sc.case(c.spec, *c.given(), **dropped).run(), c.run())
+                    except sc.ScatterError:
+                        pass
+    # rows about different things open different cases ("reduction meaning mean" and "mean available" are one)
+    by_subject = {}
+    for links, topics in seen.items():
+        for t in topics:
+            subject = next((c for c in sc.REDUCTIONS if t in (f"reduction meaning {c}", f"{c} available")), t)
+            subject = "duplicates" if t in ("duplicates forbidden", "duplicate policy") else subject
+            by_subject.setdefault(subject, set()).add(links)
+    owners = {}
+    for subject, links in by_subject.items():
+        assert len(links) == 1, subject
+        owners.setdefault(next(iter(links)), []).append(subject)
+    assert all(len(subjects) == 1 for subjects in owners.values()), owners
+
+
+@pytest.mark.parametrize("family", sorted({sc.OPERATORS[a].family for a, _ in specdiff.CROSS_PAIRS}))
+def test_each_generated_row_case_opens_in_the_explorer_as_linked(family):
+    """A generated case travels in full in its link; the explorer takes every value (no link notice)."""
+    at = open_page(f"spec-{family}", tab=CROSS)
+    md = "\n".join(str(m.value) for m in at.markdown)
+    generated = [(p, q) for p, q in _ANY_LINK.findall(md) if "__custom__" in q]
+    assert generated
+    from urllib.parse import parse_qs
+
+    for page, query in sorted(set(generated)):
+        ex = open_page(page, **{k: v[0] for k, v in parse_qs(query).items()})
+        assert not ex.exception and not ex.error, query
+        assert not [w for w in ex.warning if "could not use" in w.value], query
 
 
 def test_cross_framework_pairs_are_registry_versions_and_the_update_page_says_there_is_none(pages):
@@ -625,3 +786,12 @@ def test_choosing_versions_in_the_browser_writes_them_to_the_url(projector):
     assert other.get_by_role("tab", name="Compare versions").get_attribute("aria-selected") == "true"
     assert "ScatterNDUpdate-3" in other.locator(".st-key-spec-compare-table th").all_inner_texts()
     other.close()
+
+
+def test_framework_map_initial_value_row_speaks_onnx_under_an_onnx_version():
+    at = open_page("spec-elements", tab="Framework map", version="ScatterElements-18", config="reduction=add")
+    assert not at.exception and not at.error
+    rows = [r for m in at.markdown for r in str(m.value).splitlines() if r.startswith("| initial value |")]
+    assert len(rows) >= 4  # PyTorch (2), TensorFlow, JAX, WebNN
+    assert not [r for r in rows if "use\\_init\\_val" in r or "use_init_val" in r], rows
+    assert all("ScatterElements-18 has no switch" in r for r in rows), rows

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .plan import is_iota
-from .reductions import divide_mean
+from ..plan import is_iota
+from ..reductions import divide_mean
 from .segmented import count_by_target
 
 
