@@ -5,7 +5,9 @@ Pure (no streamlit, no plotly), built on scatter_core's public API and its diagn
 * ``make_exercise(seed, level, op=None)``: a deterministic :class:`Exercise` (levels in ``LEVELS``).
 * ``grade_output(exercise, output)``, ``grade_step(exercise, k, target, value)``: :class:`Feedback`.
 * ``MISCONCEPTIONS``: the catalogue (kind, title, explanation, the student's output, an example).
-* ``exercise_set``, ``choices``, ``step_hints`` / ``output_hints``, ``worksheet_html``.
+* ``exercise_set``, ``choices``, ``step_hints`` / ``output_hints``.
+* Worksheets: ``student_html`` / ``student_pdf`` and ``answer_key_html`` / ``answer_key_pdf``; ``set_link``
+  builds a set's link from a public address (``public_address`` checks it).
 """
 
 from .exercises import (
@@ -14,12 +16,14 @@ from .exercises import (
 from .grading import CellNote, Feedback, Named, grade_output, grade_step
 from .misconceptions import BY_KIND, MISCONCEPTIONS, Misconception, student_outputs
 from .tutor import Choice, choices, output_hints, step_hints, step_question
-from .worksheet import tensor_html, worksheet_html
+from .worksheet import (
+    PUBLIC_URL_ENV, answer_key_html, answer_key_pdf, public_address, set_link, student_html, student_pdf, tensor_html,
+)
 
 __all__ = [
     "BY_KIND", "CellNote", "Choice", "Exercise", "Feedback", "LEVELS", "MAX_CELLS", "MAX_SET", "MAX_STEPS",
     "MISCONCEPTIONS", "Misconception", "Named", "choices", "exercise_set", "grade_output", "grade_step",
     "levels_for", "make_exercise", "output_hints", "set_seeds", "step_hints", "step_question", "student_outputs",
-    "tensor_html",
-    "worksheet_html",
+    "PUBLIC_URL_ENV", "answer_key_html", "answer_key_pdf", "public_address", "set_link", "student_html",
+    "student_pdf", "tensor_html",
 ]

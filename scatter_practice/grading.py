@@ -33,7 +33,7 @@ from scatter_core.describe import fmt_value
 from scatter_core.errors import fmt_pos
 
 from .exercises import Exercise
-from .misconceptions import BY_KIND, MISCONCEPTIONS, retrace, student_outputs
+from .misconceptions import BY_KIND, MISCONCEPTIONS, in_exercise_words, retrace, student_outputs
 
 MAX_EXPLAINED = 12  # wrong cells explained one by one in Feedback.explanation (all are listed)
 
@@ -144,7 +144,7 @@ def grade_output(exercise: Exercise, output) -> Feedback:
         allowed_notes = ()
     found: dict[str, str] = {}
     for d in report.diagnoses:  # the engine reproduces the whole output (its sentences address a checked output)
-        found.setdefault(d.kind, d.message.replace("Your expected output", "Your output", 1))
+        found.setdefault(d.kind, in_exercise_words(d, ex))  # the exercise fixed the op: no "you chose"
     per_cell: dict[tuple, list[str]] = {c: [] for c in wrong}
     partial: dict[str, str] = {}  # kinds whose output agrees with the student at every wrong cell
     exact = bool(found)  # the diagnosis engine reproduces the student's whole output
@@ -163,6 +163,9 @@ def grade_output(exercise: Exercise, output) -> Feedback:
     for kind, text in partial.items():
         if not exact or kind in whole:
             found.setdefault(kind, text)
+    if len(found) > 1 and found.pop("version", None):  # a neighbouring version differs in just what another
+        for kinds in per_cell.values():  # kind names: one misconception, not two
+            kinds[:] = [kind for kind in kinds if kind != "version"]
     order = [m.kind for m in MISCONCEPTIONS]
     named = tuple(Named(k, found[k]) for k in sorted(found, key=lambda k: order.index(k) if k in order else 99))
     notes = []

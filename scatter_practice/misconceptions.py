@@ -21,6 +21,7 @@ each step writes (``targets``), which ``grade_step`` uses to name a wrong target
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable, Iterator
@@ -74,6 +75,24 @@ def _outputs(ex: Exercise, generator, attrs: dict | None = None) -> Iterator[np.
             continue
         if out is not None and out.shape == ex.answer.shape and out.dtype == ex.answer.dtype:
             yield np.asarray(out)
+
+
+def in_exercise_words(diagnosis, ex: Exercise) -> str:
+    """A diagnosis's sentence said to a student: check_expected addresses someone who chose the operator and its
+    attributes ("you chose 'add'"), but an exercise fixed them, so it names what the exercise uses instead."""
+    msg = diagnosis.message.replace("Your expected output", "Your output", 1)
+    if "you chose" not in msg:
+        return msg
+    msg = re.sub(r"; you chose ([\w.-]+), which ", r"; this exercise uses \1, which ", msg)  # a family's reading
+    if "you chose" not in msg:
+        return msg
+    change = {k: v for k, v in diagnosis.change.items() if k not in ("indices_shape", "updates_shape")}
+    other = change.pop("op", None)
+    theirs = ", ".join(sc.fmt_attr(k, v) for k, v in change.items())
+    ours = ", ".join(sc.fmt_attr(k, ex.attrs[k]) for k in change if ex.attrs.get(k) is not None)
+    if other:
+        return f"Your output is what {other}{f' ({theirs})' if theirs else ''} gives; this exercise uses {ex.op}."
+    return f"Your output is what {theirs} gives; this exercise uses {ours or 'other values'}."
 
 
 def retrace(ex: Exercise, indices=None, **change) -> sc.Trace | None:

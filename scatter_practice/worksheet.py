@@ -1,24 +1,54 @@
-"""A printable worksheet: N exercises with blank output grids, and the answer key on pages of its own.
+"""Printable worksheets: a student sheet and a separate answer key, each as HTML and as PDF.
 
-Plain HTML with print CSS (any browser prints it; no extra tool). Every value
-and text is escaped.
+* The student sheet: a name and date line, the set's link and its QR code (when the teacher set a
+  public address), then each exercise with its inputs and a blank output grid.
+* The answer key: each exercise's output and its steps in words, for the teacher.
+
+The HTML prints from any browser (print CSS); the PDF is made with fpdf2 in its core fonts
+(Helvetica), so its text is ASCII: "×" prints as "x", "→" as "->" (:func:`ascii_text`). The QR code
+is drawn by the ``qrcode`` package (SVG: inline in the HTML, a vector image in the PDF).
+
+The set's link is built from a *public address* a teacher sets (:func:`public_address` validates
+it: http or https, a host other than this machine, at most ``MAX_URL`` characters). Without one the
+sheet carries no link and no QR code, and says where to set one (:data:`NO_LINK`): a link to
+``127.0.0.1`` would open nothing on a student's device. Every value and text is escaped.
 """
 
 from __future__ import annotations
 
 import html
+import io
+import ipaddress
+from urllib.parse import urlencode, urlsplit
 
 import numpy as np
 
+import scatter_core as sc
 from scatter_core.describe import fmt_value
 
 from .exercises import LEVELS, Exercise
+
+PUBLIC_URL_ENV = "SCATTER_EXPLORER_PUBLIC_URL"  # the environment variable holding the public address
+MAX_URL = 200  # characters of a public address
+PRACTICE_PATH = "practice"  # the Practice page's path under the app's address
+NO_LINK = ("No public address is set, so this sheet has no link and no QR code. Set the address students "
+           "open the app at: in the field \"Public address of this app\" on the Practice page (Share a set), "
+           f"in the environment variable {PUBLIC_URL_ENV}, or as serverAddress under [browser] in "
+           ".streamlit/config.toml.")
+FILL_IN = "Fill in each output grid: the output starts as a copy of data, then the loop runs in row-major order."
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em; color: #111; }
 h1 { font-size: 1.4em; margin: 0 0 .3em; }
 h2 { font-size: 1.1em; margin: 0 0 .3em; }
 .meta { color: #444; font-size: .9em; }
+.who { display: flex; gap: 2em; margin: .6em 0 1em; font-size: 1.05em; }
+.who span { flex: 1; border-bottom: 1px solid #333; padding-bottom: .1em; }
+.who span.date { flex: 0 0 12em; }
+.share { display: flex; gap: 1em; align-items: center; margin: 0 0 1em; }
+.share svg { width: 28mm; height: 28mm; flex: none; }
+.share .url { font-size: .9em; overflow-wrap: anywhere; }
+.setlink { border: 1px dashed #888; padding: .4em .6em; font-size: .85em; color: #333; }
 .exercise, .answer { break-inside: avoid; page-break-inside: avoid; margin: 0 0 1.6em; }
 .tensors { display: flex; flex-wrap: wrap; gap: 1.2em; align-items: flex-start; }
 .tensor { margin: .2em 0; }
@@ -26,14 +56,13 @@ h2 { font-size: 1.1em; margin: 0 0 .3em; }
 table.grid { border-collapse: collapse; margin: .15em 0 .4em; }
 table.grid td, table.grid th { border: 1px solid #333; min-width: 2.4em; height: 1.7em; text-align: center;
   font-variant-numeric: tabular-nums; padding: 0 .25em; }
-table.grid th { border-color: #bbb; color: #666; font-weight: normal; font-size: .75em; background: #f4f4f4; }
+table.grid th { border-color: #bbb; color: #555; font-weight: normal; font-size: .75em; background: #f4f4f4; }
 table.blank td { height: 2.1em; min-width: 3em; }
 .slices { display: flex; flex-wrap: wrap; gap: 0 1em; align-items: flex-start; }
 .slice { break-inside: avoid; page-break-inside: avoid; }
 .slice .sub { font-size: .8em; color: #444; }
 .exercise.long { break-inside: auto; page-break-inside: auto; }  /* rank 3: may run over a page, never inside a grid */
 h2 { break-after: avoid; page-break-after: avoid; }
-.key { break-before: page; page-break-before: always; }
 .steps { font-size: .85em; color: #333; margin: .2em 0 0 1.2em; }
 @media print {
   body { margin: 0; }
@@ -42,6 +71,82 @@ h2 { break-after: avoid; page-break-after: avoid; }
 """
 
 
+# -- the public address and the set's link ---------------------------------------------------------------------------
+def _bad(message: str, rule: str) -> sc.ScatterError:
+    return sc.ScatterError(message, argument="public address", rule=rule)
+
+
+def _loopback(host: str) -> bool:
+    if host.lower() in ("localhost", "localhost.localdomain") or host.lower().endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip.is_unspecified
+
+
+def public_address(text: str | None) -> str:
+    """The app's public address as a teacher typed it, checked and tidied ("" when none is given).
+
+    Accepted: an http or https URL with a host that is not this machine (no ``localhost``,
+    ``127.0.0.1``, ``::1``, ``0.0.0.0``), no user name or password, no ``?query`` or ``#fragment``,
+    at most ``MAX_URL`` characters. A path (an app served under ``/scatter``) is kept; a trailing
+    ``/practice`` (the page itself) is taken off. Raises ``ScatterError`` naming the rule broken."""
+    text = "" if text is None else str(text).strip()
+    if not text:
+        return ""
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    if len(text) > MAX_URL:
+        raise _bad(f"public address has {len(text)} characters; at most {MAX_URL}", "length")
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in text):
+        raise _bad(f"public address {shown!r} contains a space or a control character", "characters")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise _bad(f"public address {shown!r} is not a URL ({exc})", "url") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise _bad(f"public address {shown!r} must start with http:// or https://", "scheme")
+    if not parts.hostname:
+        raise _bad(f"public address {shown!r} has no host name", "host")
+    if parts.username is not None or parts.password is not None:
+        raise _bad(f"public address {shown!r} must not carry a user name or password", "credentials")
+    if parts.query or parts.fragment or text.endswith(("?", "#")):
+        raise _bad(f"public address {shown!r}: give the app's address without ?... or #... (the set's own values "
+                   "are added to it)", "query")
+    if _loopback(parts.hostname):
+        raise _bad(f"public address {shown!r} names this machine ({parts.hostname}), which opens nothing on a "
+                   "student's device; give the address students reach the app at", "loopback")
+    path = parts.path.rstrip("/")
+    if path.endswith("/" + PRACTICE_PATH):
+        path = path[: -len(PRACTICE_PATH) - 1]
+    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+    netloc = host.lower() + (f":{port}" if port is not None else "")
+    return f"{parts.scheme.lower()}://{netloc}{path}"
+
+
+def set_link(address: str, set_seed: int, level: int, n: int) -> str:
+    """The link that opens set ``set_seed`` on the Practice page of the app at ``address`` ("" if none)."""
+    base = public_address(address)
+    if not base:
+        return ""
+    return f"{base}/{PRACTICE_PATH}?{urlencode({'set': int(set_seed), 'level': int(level), 'n': int(n)})}"
+
+
+def qr_svg(link: str) -> str:
+    """The QR code of ``link`` as an SVG element (drawn by the qrcode package), labelled for screen readers."""
+    import qrcode
+    import qrcode.image.svg
+
+    img = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, border=2,
+                      error_correction=qrcode.constants.ERROR_CORRECT_M)
+    svg = img.to_string(encoding="unicode")
+    label = _esc(f"QR code of {link}")
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1)
+
+
+# -- HTML ------------------------------------------------------------------------------------------------------------
 def _esc(text) -> str:
     return html.escape(str(text), quote=True)
 
@@ -49,11 +154,12 @@ def _esc(text) -> str:
 def _table(arr: np.ndarray, blank: bool = False) -> str:
     """One 2-D grid with row and column numbers (rank 1: one row)."""
     grid = arr.reshape(1, -1) if arr.ndim <= 1 else arr
-    rows = ["<tr><th></th>" + "".join(f"<th>{c}</th>" for c in range(grid.shape[1])) + "</tr>"]
+    rows = ['<tr><th scope="col">&nbsp;</th>'
+            + "".join(f'<th scope="col">{c}</th>' for c in range(grid.shape[1])) + "</tr>"]
     for r in range(grid.shape[0]):
-        label = "" if arr.ndim <= 1 else str(r)
+        label = "&nbsp;" if arr.ndim <= 1 else str(r)
         cells = "".join("<td></td>" if blank else f"<td>{_esc(fmt_value(v))}</td>" for v in grid[r].tolist())
-        rows.append(f"<tr><th>{label}</th>{cells}</tr>")
+        rows.append(f'<tr><th scope="row">{label}</th>{cells}</tr>')
     cls = "grid blank" if blank else "grid"
     return f'<table class="{cls}">' + "".join(rows) + "</table>"
 
@@ -67,12 +173,16 @@ def tensor_html(name: str, arr: np.ndarray, blank: bool = False) -> str:
         body = _table(arr, blank)
     else:
         parts = []
-        for lead in np.ndindex(*arr.shape[:-2]):
-            where = ", ".join(str(i) for i in lead) + ", :, :"
-            parts.append(f'<div class="slice"><div class="sub">{_esc(name)}[{_esc(where)}]</div>'
-                         f'{_table(arr[lead], blank)}</div>')
+        for lead, sub in _slices(name, arr):
+            parts.append(f'<div class="slice"><div class="sub">{_esc(lead)}</div>{_table(sub, blank)}</div>')
         body = '<div class="slices">' + "".join(parts) + "</div>"
     return f'<div class="tensor">{head}{body}</div>'
+
+
+def _slices(name: str, arr: np.ndarray):
+    """(label, 2-D grid) for each leading position of a rank >= 3 tensor."""
+    for lead in np.ndindex(*arr.shape[:-2]):
+        yield f"{name}[{', '.join(str(i) for i in lead)}, :, :]", arr[lead]
 
 
 def _exercise_block(i: int, ex: Exercise) -> str:
@@ -91,17 +201,225 @@ def _answer_block(i: int, ex: Exercise) -> str:
             f'{tensor_html("output", ex.answer)}<ol class="steps">{steps}</ol></div>')
 
 
-def worksheet_html(exercises: list[Exercise], title: str, link: str = "") -> str:
-    """The worksheet as one HTML document: the exercises, then the answer key from a new page on."""
-    levels = sorted({ex.level for ex in exercises})
-    about = "; ".join(f"level {lv}: {LEVELS[lv]}" for lv in levels)
-    share = f'<p class="meta">Online: <a href="{_esc(link)}">{_esc(link)}</a></p>' if link else ""
-    exercises_html = "".join(_exercise_block(i, ex) for i, ex in enumerate(exercises, 1))
-    answers_html = "".join(_answer_block(i, ex) for i, ex in enumerate(exercises, 1))
+def _levels(exercises: list[Exercise]) -> str:
+    return "; ".join(f"level {lv}: {LEVELS[lv]}" for lv in sorted({ex.level for ex in exercises}))
+
+
+def _document(title: str, body: str) -> str:
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{_esc(title)}</title>'
-            f"<style>{CSS}</style></head><body>"
-            f'<section class="sheet"><h1>{_esc(title)}</h1><p class="meta">{_esc(about)}. Fill in each output '
-            f"grid: the output starts as a copy of data, then the loop runs in row-major order.</p>{share}"
-            f"{exercises_html}</section>"
-            f'<section class="key"><h1>Answer key: {_esc(title)}</h1>{answers_html}</section>'
-            "</body></html>\n")
+            f"<style>{CSS}</style></head><body>{body}</body></html>\n")
+
+
+def student_html(exercises: list[Exercise], title: str, link: str = "") -> str:
+    """The student sheet: title, a name and date line, the set's link with its QR code (or, on screen only, where
+    to set one), then the exercises with blank output grids. No answers."""
+    if link:
+        share = (f'<div class="share">{qr_svg(link)}<p class="url">Online: <a href="{_esc(link)}">{_esc(link)}</a>'
+                 "</p></div>")
+    else:
+        share = f'<p class="setlink noprint">{_esc(NO_LINK)}</p>'
+    exercises_html = "".join(_exercise_block(i, ex) for i, ex in enumerate(exercises, 1))
+    return _document(title, f'<section class="sheet"><h1>{_esc(title)}</h1>'
+                            '<p class="who"><span class="name">Name:</span><span class="date">Date:</span></p>'
+                            f'{share}<p class="meta">{_esc(_levels(exercises))}. {_esc(FILL_IN)}</p>'
+                            f"{exercises_html}</section>")
+
+
+def answer_key_html(exercises: list[Exercise], title: str, link: str = "") -> str:
+    """The answer key, a document of its own: each exercise's output and its steps in words."""
+    where = (f'<p class="meta">Online: <a href="{_esc(link)}">{_esc(link)}</a></p>' if link else
+             f'<p class="setlink">{_esc(NO_LINK)}</p>')
+    answers_html = "".join(_answer_block(i, ex) for i, ex in enumerate(exercises, 1))
+    return _document(f"Answer key: {title}",
+                     f'<section class="key"><h1>Answer key: {_esc(title)}</h1>'
+                     f'<p class="meta">{_esc(_levels(exercises))}.</p>{where}{answers_html}</section>')
+
+
+# -- PDF -------------------------------------------------------------------------------------------------------------
+ASCII = {"×": "x", "−": "-", "→": "->", "·": "-", "…": "...", "≤": "<=", "≥": ">=", "–": "-", "—": "-",
+         "‘": "'", "’": "'", "“": '"', "”": '"', "∞": "inf", "≠": "!=", "\u00a0": " "}
+
+
+def ascii_text(text) -> str:
+    """``text`` for the PDF's core fonts: the few signs the app's sentences use spelt in ASCII, anything else
+    non-ASCII as "?"."""
+    out = "".join(ASCII.get(c, c) for c in str(text))
+    return out.encode("ascii", "replace").decode("ascii")
+
+
+PAGE_W, MARGIN = 210.0, 15.0  # A4, mm
+BODY_W = PAGE_W - 2 * MARGIN
+CELL_H, BLANK_H = 7.5, 9.0  # mm: a grid row, a row to write in
+VALUE_PT, LABEL_PT, TEXT_PT = 11, 7, 10.5
+
+
+def _pdf(title: str):
+    from fpdf import FPDF
+
+    pdf = FPDF(orientation="P", unit="mm", format="A4")
+    pdf.set_margins(MARGIN, MARGIN, MARGIN)
+    pdf.set_auto_page_break(True, margin=MARGIN)
+    pdf.set_title(ascii_text(title))
+    pdf.set_creator("Scatter Explorer")
+    pdf.set_text_color(17, 17, 17)
+    return pdf
+
+
+def _text(pdf, text: str, size: float = TEXT_PT, style: str = "", grey: bool = False, h: float | None = None):
+    pdf.set_font("Helvetica", style, size)
+    pdf.set_text_color(*((68, 68, 68) if grey else (17, 17, 17)))
+    pdf.multi_cell(BODY_W, h or size * 0.5, ascii_text(text), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(17, 17, 17)
+
+
+def _grid_size(pdf, arr: np.ndarray, blank: bool) -> tuple[float, float, float]:
+    """(cell width, grid width, grid height) in mm of one 2-D grid with its row and column numbers."""
+    grid = arr.reshape(1, -1) if arr.ndim <= 1 else arr
+    pdf.set_font("Helvetica", "", VALUE_PT)
+    widest = max((pdf.get_string_width(ascii_text(fmt_value(v))) for v in grid.reshape(-1).tolist()), default=0)
+    cell = max(10.0 if blank else 8.0, widest + 3.0)
+    cols = grid.shape[1]
+    label = 5.0
+    cell = min(cell, max((BODY_W - label) / max(cols, 1), 5.0))  # a grid never runs off the page
+    return cell, label + cols * cell, 4.0 + grid.shape[0] * (BLANK_H if blank else CELL_H)
+
+
+def _draw_grid(pdf, x: float, y: float, arr: np.ndarray, blank: bool) -> None:
+    grid = arr.reshape(1, -1) if arr.ndim <= 1 else arr
+    cell, _, _ = _grid_size(pdf, arr, blank)
+    rh, label = (BLANK_H if blank else CELL_H), 5.0
+    pdf.set_font("Helvetica", "", LABEL_PT)
+    pdf.set_text_color(90, 90, 90)
+    for c in range(grid.shape[1]):
+        pdf.set_xy(x + label + c * cell, y)
+        pdf.cell(cell, 4.0, str(c), align="C")
+    for r in range(grid.shape[0]):
+        if arr.ndim > 1:
+            pdf.set_xy(x, y + 4.0 + r * rh)
+            pdf.cell(label, rh, str(r), align="C")
+    pdf.set_text_color(17, 17, 17)
+    pdf.set_draw_color(40, 40, 40)
+    pdf.set_line_width(0.3)
+    pdf.set_font("Helvetica", "", VALUE_PT)
+    for r in range(grid.shape[0]):
+        for c in range(grid.shape[1]):
+            pdf.set_xy(x + label + c * cell, y + 4.0 + r * rh)
+            pdf.cell(cell, rh, "" if blank else ascii_text(fmt_value(grid[r, c].item())), border=1, align="C")
+
+
+def _tensor_boxes(pdf, name: str, arr: np.ndarray, blank: bool) -> list[tuple[str, np.ndarray, float, float]]:
+    """(label, 2-D grid, width, height) boxes of one named tensor: one for rank <= 2, one per leading position."""
+    arr = np.asarray(arr)
+    head = f"{name} - {arr.dtype} {tuple(arr.shape)}"
+    parts = [(head, arr)] if arr.ndim <= 2 else [
+        ((head + "\n" if i == 0 else "\n") + label, sub) for i, (label, sub) in enumerate(_slices(name, arr))]
+    out = []
+    for label, sub in parts:
+        _, w, h = _grid_size(pdf, sub, blank)
+        pdf.set_font("Helvetica", "B", 9)
+        w = max(w, *(pdf.get_string_width(ascii_text(line)) + 2 for line in label.split("\n")))
+        out.append((label, sub, w, h + 4.5 * (label.count("\n") + 1)))
+    return out
+
+
+def _flow(pdf, boxes: list[tuple[str, np.ndarray, float, float]], blank: bool) -> None:
+    """Boxes left to right, wrapping to a new row (and a new page) where the line is full."""
+    gap = 7.0
+    rows, row, width = [], [], 0.0
+    for box in boxes:
+        if row and width + gap + box[2] > BODY_W:
+            rows.append(row)
+            row, width = [], 0.0
+        width += (gap if row else 0.0) + box[2]
+        row.append(box)
+    if row:
+        rows.append(row)
+    for row in rows:
+        height = max(b[3] for b in row)
+        if pdf.will_page_break(height):
+            pdf.add_page()
+        x, y = MARGIN, pdf.get_y()
+        for label, sub, w, h in row:
+            lines = label.split("\n")
+            for i, line in enumerate(lines):
+                pdf.set_xy(x, y + 4.5 * i)
+                pdf.set_font("Helvetica", "B" if i == 0 else "", 9)
+                pdf.cell(w, 4.5, ascii_text(line))
+            _draw_grid(pdf, x, y + 4.5 * len(lines), sub, blank)
+            x += w + gap
+        pdf.set_xy(MARGIN, y + height + 2.0)
+
+
+def _block_height(pdf, ex: Exercise, boxes: list) -> float:
+    """About how tall an exercise is, to start it on a new page rather than split it (capped at a page)."""
+    pdf.set_font("Helvetica", "", TEXT_PT)
+    lines = len(pdf.multi_cell(BODY_W, 5, ascii_text(ex.prompt), dry_run=True, output="LINES"))
+    return min(10 + 5 * lines + sum(b[3] for b in boxes[-1:]) + max((b[3] for b in boxes[:-1]), default=0), 200)
+
+
+def _pdf_bytes(pdf) -> bytes:
+    return bytes(pdf.output())
+
+
+def student_pdf(exercises: list[Exercise], title: str, link: str = "") -> bytes:
+    """The student sheet as a PDF (A4): as :func:`student_html`; without a link the sheet has none (and no note:
+    the note on where to set one is on the answer key, the teacher's copy)."""
+    pdf = _pdf(title)
+    pdf.add_page()
+    top = pdf.get_y()
+    qr = 28.0 if link else 0.0
+    width = BODY_W - (qr + 4 if qr else 0)
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.multi_cell(width, 8, ascii_text(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(3)
+    pdf.set_font("Helvetica", "", 11)
+    y = pdf.get_y() + 6
+    pdf.set_xy(MARGIN, y - 5)
+    pdf.cell(16, 6, "Name:")
+    pdf.line(MARGIN + 14, y, MARGIN + width * 0.62, y)
+    pdf.set_xy(MARGIN + width * 0.66, y - 5)
+    pdf.cell(14, 6, "Date:")
+    pdf.line(MARGIN + width * 0.66 + 12, y, MARGIN + width, y)
+    pdf.set_y(y + 4)
+    if link:
+        pdf.image(io.BytesIO(qr_svg(link).encode("utf-8")), x=PAGE_W - MARGIN - qr, y=top, w=qr, h=qr)
+        pdf.set_font("Helvetica", "", 9)
+        pdf.set_x(MARGIN)
+        pdf.multi_cell(width, 4.5, ascii_text(f"Online: {link}"), new_x="LMARGIN", new_y="NEXT", link=link)
+        pdf.set_y(max(pdf.get_y(), top + qr + 2))
+    _text(pdf, f"{_levels(exercises)}. {FILL_IN}", 9, grey=True, h=4.5)
+    pdf.ln(3)
+    for i, ex in enumerate(exercises, 1):
+        inputs = [b for n, a in ex.inputs for b in _tensor_boxes(pdf, n, a, False)]
+        blank = _tensor_boxes(pdf, "your output", ex.answer, True)
+        if pdf.will_page_break(_block_height(pdf, ex, inputs + blank)):
+            pdf.add_page()
+        _text(pdf, f"Exercise {i}", 12.5, "B", h=7)
+        _text(pdf, ex.prompt, h=5)
+        pdf.ln(1.5)
+        _flow(pdf, inputs, False)
+        _flow(pdf, blank, True)
+        pdf.ln(4)
+    return _pdf_bytes(pdf)
+
+
+def answer_key_pdf(exercises: list[Exercise], title: str, link: str = "") -> bytes:
+    """The answer key as a PDF (A4): as :func:`answer_key_html`."""
+    pdf = _pdf(f"Answer key: {title}")
+    pdf.add_page()
+    _text(pdf, f"Answer key: {title}", 16, "B", h=8)
+    _text(pdf, f"{_levels(exercises)}.", 9, grey=True, h=4.5)
+    _text(pdf, f"Online: {link}" if link else NO_LINK, 9, grey=True, h=4.5)
+    pdf.ln(3)
+    for i, ex in enumerate(exercises, 1):
+        boxes = _tensor_boxes(pdf, "output", ex.answer, False)
+        if pdf.will_page_break(min(24 + boxes[0][3] + 5 * ex.steps, 200)):
+            pdf.add_page()
+        _text(pdf, f"Answer {i}", 12.5, "B", h=7)
+        _text(pdf, f"{ex.op} ({ex.attrs_text}), seed {ex.seed}, level {ex.level}", 9, grey=True, h=4.5)
+        pdf.ln(1)
+        _flow(pdf, boxes, False)
+        for k in range(ex.steps):
+            _text(pdf, f"{k + 1}. {ex.trace.describe(k)}.", 9.5, h=4.8)
+        pdf.ln(4)
+    return _pdf_bytes(pdf)

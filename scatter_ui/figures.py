@@ -40,9 +40,11 @@ MIN_FRAMES = 21
 MAX_SHAPES = 400  # outline rectangles per frame before falling back to bounding boxes only
 
 
-def value_range(trace) -> tuple[float, float]:
-    """One colour range over data, updates and every value the output takes."""
-    parts = [np.asarray(a, dtype=np.float64).reshape(-1) for a in (trace.data, trace.updates, trace.after)]
+def value_range(trace, steps: int | None = None) -> tuple[float, float]:
+    """One colour range over data, updates and every value the output takes (with ``steps``: in its first
+    ``steps`` steps only, what a figure ending there shows; the Practice page's colour bar gives nothing away)."""
+    after = trace.after if steps is None else trace.after[:max(int(steps), 0)]
+    parts = [np.asarray(a, dtype=np.float64).reshape(-1) for a in (trace.data, trace.updates, after)]
     lo, hi = np.inf, -np.inf
     for p in parts:
         finite = p[np.isfinite(p)]

@@ -2,10 +2,15 @@
 
 Python API
 ----------
-``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None) -> PlayerResult``
+``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None, url_param="step",
+controls=None, cache_key=None) -> PlayerResult``
 
 * ``figure``: :meth:`scatter_ui.figures.StepFigure.figure` of the current step (three heatmaps,
-  the frames of a window ``k0..k1``, one caption per step, panel sizes in cells).
+  the frames of a window ``k0..k1``, one caption per step, panel sizes in cells), or a function
+  returning it (called only when the payload is not cached).
+* ``cache_key``: names the figure's content (the explorer: its view and the step the figure is
+  built around). With it, the bytes sent are built once and reused by every rerun that sends the
+  same player (:func:`payload`).
 * ``key``: the element's key (stable for the page: the browser keeps its player and plotly.js).
 * ``view``: an id of the case on screen (operator, example, attributes, inputs). When it changes
   the browser jumps to ``step``; otherwise it keeps its own step (the browser owns the step: its
@@ -25,6 +30,9 @@ Python API
   that keeps no step, such as Practice).
 * ``on_cell(coords)``: called when the user clicks an output cell, with its coordinates
   (a list of ints). Used by the Practice page to let a student click the target cell.
+* ``controls``: the controls to show, by name (``first``, ``prev``, ``play``, ``next``, ``last``,
+  ``slider``, ``count``, ``goto``, ``speed``, ``export``, ``keys``); None shows them all. Without
+  ``play`` the space key does not play. The Practice page hides what would do nothing.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
   page keeps no step in its URL). The browser checks it 2.5 s after a report and says the step
   again (at most 5 times) if the URL does not carry it.
@@ -187,10 +195,11 @@ class PlayerResult:
 def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int, name: str = "scatter",
            on_step: Callable[[int], None] | None = None,
            on_cell: Callable[[list], None] | None = None, url_param: str | None = "step",
-           cache_key=None) -> PlayerResult:
+           controls: tuple[str, ...] | None = None, cache_key=None) -> PlayerResult:
     """Show the player (see the module docstring)."""
     options = {"view": view, "step": int(step), "name": name, "report": on_step is not None,
-               "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url()}
+               "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url(),
+               "controls": None if controls is None else list(controls)}
     data = payload(figure, options, cache_key)
 
     def _step_changed():

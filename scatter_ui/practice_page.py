@@ -8,7 +8,8 @@ text for any rank; wrong cells outlined with their chains of writes) and
 multiple choice (distractors from ``scatter_practice.MISCONCEPTIONS``).
 
 A shared set comes from the URL: ``?set=SEED&level=L&n=N`` gives every student
-the same N exercises; the worksheet download prints them with an answer key.
+the same N exercises; the worksheet downloads print them (a student sheet and an answer key, HTML
+or PDF), with the set's link and QR code once a public address is set (``public_address``).
 Progress (streak, per-level score, misconceptions met) lives in the session.
 All logic is in ``scatter_practice``; this module reads widgets and renders.
 """
@@ -28,7 +29,7 @@ from scatter_core.describe import fmt_value
 
 from . import session
 from .controls import md
-from .figures import StepFigure, comparison_figure
+from .figures import StepFigure, comparison_figure, value_range
 from .player import player
 
 PREFIX = "practice"
@@ -42,6 +43,22 @@ MAX_TEXT = 20_000  # characters of a typed output
 MAX_TARGET_TEXT = 60  # characters of a typed target cell
 MAX_VALUE_TEXT = 100  # characters of a typed value (room for every digit of a float64)
 OUTPUT_LABEL = "Output (nested lists, e.g. [[1, 2], [3, 4]])"
+# A projector (1280x720) shows the question, the figure and the answer on one screen: on a short, wide window the
+# page's margins and gaps shrink (wider cells too) and the intro line, said once, goes. Only this page's own
+# layout: Streamlit's block container, its gaps, this page's title and its keyed intro container.
+PROJECTOR_CSS = """<style>
+@media (max-height: 820px) and (min-width: 700px) {
+  [data-testid="stMainBlockContainer"] { padding: 3.75rem 2rem 3rem; }
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.45rem; }
+  [data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding: 0 0 0.25rem; }
+  [data-testid="stMainBlockContainer"] h3 { padding: 0.5rem 0 0.3rem; }
+  .st-key-practice-intro { display: none; }
+}
+</style>"""
+# the player's controls here: the steps done can be replayed (no "go to" or speed for a handful of steps); before
+# the first step there is nothing to step to: a still picture (the explorer exports frames), one screen row saved
+STEPPING = ("first", "prev", "play", "next", "last", "slider", "count", "export", "keys")
+STILL = ()
 
 
 def k(name: str) -> str:
@@ -67,6 +84,8 @@ def step_figure(ex: sp.Exercise, frame: int) -> tuple[dict, object]:
     sf = StepFigure(ex.trace)
     fig = sf.figure(frame, window=(0, frame))
     fig["n"] = frame
+    # the colour bar spans only the values on screen: the whole trace's range would tell the answer's
+    fig["layout"]["coloraxis"]["cmin"], fig["layout"]["coloraxis"]["cmax"] = value_range(ex.trace, frame)
     return fig, sf.views_for(frame)[2]
 
 
@@ -89,7 +108,8 @@ def show_step_figure(ex: sp.Exercise, frame: int, key: str, on_cell=None,
     fig, view = step_figure(ex, frame)
     if chosen is not None:
         outline(fig, view, chosen)
-    player(fig, key=key, view=f"{key}:{chosen}", step=frame, name=f"practice-{ex.op}", on_cell=on_cell)
+    player(fig, key=key, view=f"{key}:{chosen}", step=frame, name=f"practice-{ex.op}", on_cell=on_cell,
+           controls=STEPPING if frame else STILL)
 
 
 def show_inputs(ex: sp.Exercise, key: str) -> None:
@@ -273,6 +293,55 @@ def sidebar(seed: int, level: int) -> None:
         progress()
 
 
+def public_address() -> tuple[str, str, str]:
+    """(the app's public address, where it was set, an error) for the set's link on worksheets.
+
+    The first source that is set wins: the field on this page (this session), the environment variable
+    ``SCATTER_EXPLORER_PUBLIC_URL``, then Streamlit's own ``browser.serverAddress`` (``[browser]`` in
+    ``.streamlit/config.toml``, ``--browser.serverAddress`` or ``STREAMLIT_BROWSER_SERVER_ADDRESS``), with
+    ``browser.serverPort`` and ``server.baseUrlPath``. A source that is set but invalid gives no address and an
+    error naming it (the next source is not tried: the teacher meant that one)."""
+    import os
+
+    typed = str(st.session_state.get(k("public_url")) or "").strip()
+    env = os.environ.get(sp.PUBLIC_URL_ENV, "").strip()
+    for text, where in ((typed, "the field on this page"), (env, f"the environment variable {sp.PUBLIC_URL_ENV}"),
+                        (_config_address(), "browser.serverAddress in Streamlit's config")):
+        if text:
+            try:
+                return sp.public_address(text), where, ""
+            except sc.ScatterError as exc:
+                return "", where, f"{exc} (set in {where})"
+    return "", "", ""
+
+
+def _config_address() -> str:
+    """Streamlit's browser.serverAddress as a URL ("" when left at its default, localhost): https on port 443,
+    else http with the port (browser.serverPort, else server.port), then server.baseUrlPath."""
+    host = str(st.get_option("browser.serverAddress") or "").strip()
+    if not host or host == "localhost":
+        return ""
+    host, _, path = host.partition("/")
+    port = st.get_option("browser.serverPort") or st.get_option("server.port")
+    scheme = "https" if int(port or 0) == 443 else "http"
+    shown_port = "" if (scheme, int(port or 0)) in (("https", 443), ("http", 80)) or not port else f":{port}"
+    base = "/".join(p for p in (path.strip("/"), str(st.get_option("server.baseUrlPath") or "").strip("/")) if p)
+    return f"{scheme}://{host}{shown_port}" + (f"/{base}" if base else "")
+
+
+def worksheets(exercises: list, title: str, link: str, stem: str) -> None:
+    """The four downloads: the student sheet and the answer key, each as HTML and PDF. The PDFs are made when
+    clicked (a callable: fpdf2 takes about 0.1 s an exercise), the HTML at once (small and fast)."""
+    files = (("Student sheet", "", sp.student_html, sp.student_pdf),
+             ("Answer key", "-answer-key", sp.answer_key_html, sp.answer_key_pdf))
+    for label, suffix, as_html, as_pdf in files:  # one under the other: the sidebar is too narrow for two labels
+        st.download_button(f"⬇ {label} (HTML)", as_html(exercises, title, link), file_name=f"{stem}{suffix}.html",
+                           mime="text/html", key=k(f"ws-html{suffix}"), use_container_width=True, on_click="ignore")
+        st.download_button(f"⬇ {label} (PDF)", lambda f=as_pdf: f(exercises, title, link),
+                           file_name=f"{stem}{suffix}.pdf", mime="application/pdf", key=k(f"ws-pdf{suffix}"),
+                           use_container_width=True, on_click="ignore")
+
+
 def share_and_print(seed: int, level: int) -> None:
     ss = st.session_state
     with st.expander("Share a set · printable worksheet", expanded=ss[k("set")] is not None):
@@ -281,14 +350,25 @@ def share_and_print(seed: int, level: int) -> None:
         else:
             set_seed, set_level = seed % (sp.exercises.MAX_SEED // 1000), level
             n = int(st.number_input("Exercises in the set", 1, sp.MAX_SET, 5, key=k("set_n")))
-        link = set_link(set_seed, set_level, n)
-        st.caption("Every student who opens this link gets the same exercises:")
-        st.code(link, language=None, wrap_lines=True)
+        st.text_input("Public address of this app", key=k("public_url"), max_chars=sp.worksheet.MAX_URL,
+                      placeholder="https://scatter.example.edu",
+                      help="The address students open the app at. The worksheet's link and QR code use it. Also "
+                           f"settable for every session with the environment variable {sp.PUBLIC_URL_ENV}, or as "
+                           "serverAddress under [browser] in .streamlit/config.toml; this field comes first.")
+        address, where, error = public_address()
+        link = sp.set_link(address, set_seed, set_level, n) if address else ""
+        if error:
+            st.error(md(error), icon="🛑")
+        if link:
+            st.caption(md(f"Every student who opens this link gets the same exercises (address from {where}):"))
+            st.code(link, language=None, wrap_lines=True)
+        else:
+            st.caption("Every student who opens this link gets the same exercises. It is this browser's address; "
+                       "the worksheets carry a link and a QR code once a public address is set above.")
+            st.code(set_link(set_seed, set_level, n), language=None, wrap_lines=True)
         exercises = [exercise(s, set_level, None) for s in sp.set_seeds(set_seed, n)]
-        title = f"Scatter practice · set {set_seed} · level {set_level}"
-        st.download_button("⬇ Worksheet (HTML, prints with an answer key)", sp.worksheet_html(exercises, title, link),
-                           file_name=f"scatter-practice-set{set_seed}-level{set_level}.html", mime="text/html",
-                           key=k("worksheet"), use_container_width=True)
+        worksheets(exercises, f"Scatter practice · set {set_seed} · level {set_level}",
+                   link, f"scatter-practice-set{set_seed}-level{set_level}")
 
 
 def progress() -> None:
@@ -397,10 +477,10 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
             chosen = None
         show_step_figure(ex, step, k(f"fig:{eid}:{step}"), on_cell=lambda coords: pick_cell(coords, keys),
                          chosen=chosen)
-        st.caption("Click the cell this step writes on the output heatmap, or type its position.")
         with st.form(k(f"form:{eid}:{step}"), border=False):
             c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
-            c1.text_input(f"Target cell ({ex.answer.ndim} number{'s' if ex.answer.ndim > 1 else ''})",
+            c1.text_input(f"Target cell: click it on the output, or type {ex.answer.ndim} "
+                          f"number{'s' if ex.answer.ndim > 1 else ''}",
                           key=keys["target"], help=f"At most {MAX_TARGET_TEXT} characters.",
                           placeholder=", ".join("0" for _ in ex.answer.shape))
             c2.text_input("Value after the step", key=keys["value"], help=f"At most {MAX_VALUE_TEXT} characters.")
@@ -484,12 +564,13 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
     st.text(ex.prompt)
     show_inputs(ex, k(f"fig-in:{eid}"))
     fb_key = k(f"out-fb:{eid}")
-    how = "text"
-    if ex.answer.ndim <= 2:
-        how = st.radio("Enter the output as", ["grid", "text"], horizontal=True, key=k(f"how:{eid}"))
+    how, note = "text", st
+    if ex.answer.ndim <= 2:  # the choice and the grid's note share a row: a projector keeps the grid on screen
+        choice, note = st.columns([1, 3], vertical_alignment="bottom")
+        how = choice.radio("Enter the output as", ["grid", "text"], horizontal=True, key=k(f"how:{eid}"))
     student = None
     if how == "grid":
-        student = grid_input(ex, eid)
+        student = grid_input(ex, eid, note)
     else:
         session.text_box(st, OUTPUT_LABEL, key=k(f"text:{eid}"), limit=MAX_TEXT, height=120)
     if st.button("Check my output", key=k(f"check:{eid}"), type="primary"):
@@ -514,14 +595,14 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
         next_exercise_button(st.columns(3)[0], eid)
 
 
-def grid_input(ex: sp.Exercise, eid: str) -> np.ndarray | None:
+def grid_input(ex: sp.Exercise, eid: str, note=st) -> np.ndarray | None:
     import pandas as pd
 
     shape = ex.answer.shape
     rows = shape[0] if ex.answer.ndim == 2 else 1
     cols = shape[-1]
     frame = pd.DataFrame(np.full((rows, cols), np.nan), columns=[str(c) for c in range(cols)])
-    st.caption("Type every cell of the output (row 0 at the top). The output starts as a copy of data.")
+    note.caption("Type every cell of the output (row 0 at the top). The output starts as a copy of data.")
     edited = st.data_editor(frame, key=k(f"grid:{eid}"), num_rows="fixed", hide_index=False)
     values = edited.to_numpy(dtype=np.float64, na_value=np.nan)
     if np.isnan(values).any():
@@ -602,10 +683,12 @@ def render_page() -> None:
     sidebar(seed, level)
     seed, level, op = current()  # the sidebar's buttons may have moved on
     write_url()
+    st.html(PROJECTOR_CSS)
     st.title("Practice")
     session.url_notice(PREFIX)  # names the link's values read_url could not use, once
-    st.caption("Predict what the operator writes, then see it. Feedback names the misconception behind a wrong "
-               "answer and links to an explorer example that shows it.")
+    st.container(key="practice-intro").caption(
+        "Predict what the operator writes, then see it. Feedback names the misconception behind a wrong answer and "
+        "links to an explorer example that shows it.")
     try:
         ex = exercise(seed, level, op)
     except ValueError as exc:

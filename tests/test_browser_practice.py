@@ -172,3 +172,28 @@ def test_newest_operators_step_clicked_on_the_player(server, browser, op, seed):
         settle(pg)
     assert errors == []
     ctx.close()
+
+
+@pytest.mark.parametrize("seed, level", [(SEED, LEVEL), (1, 3)])  # a 3×3 output; a 5-row indices panel
+def test_a_projector_shows_the_question_figure_and_answer_without_scrolling(server, browser, seed, level):
+    """At 1280×720 (a classroom projector) the step question, the whole player figure and the answer inputs with
+    their Check button are inside the viewport, the page scrolled to its top; the player offers no dead control."""
+    ex = sp.make_exercise(seed, level)
+    ctx, pg, errors = practice_page(browser, server, f"seed={seed}&level={level}", 1280, 720)
+    question = pg.get_by_text(sp.step_question(ex, 0)).first
+    question.wait_for(timeout=30_000)
+    boxes = {"question": question.bounding_box(),
+             "figure": pg.locator(FIGURE).first.bounding_box(),
+             "target": pg.locator("input[aria-label^='Target cell']").bounding_box(),
+             "value": pg.locator("input[aria-label='Value after the step']").bounding_box(),
+             "check": pg.get_by_role("button", name="Check").bounding_box()}
+    assert pg.evaluate("() => [window.scrollY, document.querySelector('[data-testid=stMain]').scrollTop]") == [0, 0]
+    for name, box in boxes.items():
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, (name, box)
+    assert boxes["question"]["y"] < boxes["figure"]["y"] < boxes["target"]["y"]
+    visible = pg.evaluate("""() => [...document.querySelectorAll('.sx-controls > *')]
+        .filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.dataset.testid || e.className)""")
+    assert visible == []  # before the first step: nothing to step to, play, go to or speed up
+    pg.screenshot(path=str(SCREENSHOTS / f"practice-projector-{seed}-{level}.png"))
+    assert real_errors(errors) == []
+    ctx.close()

@@ -260,7 +260,7 @@ def test_choices_put_the_family_s_own_misconceptions_first():
 
 def test_worksheet_names_the_inputs_and_prints_rank3_grids_per_leading_index():
     exs = [sp.make_exercise(s, 5, op) for op in NEW_OPS for s in range(4)]
-    html = sp.worksheet_html(exs, "set")
+    html = sp.student_html(exs, "set")
     assert "past_cache · " in html and "update · " in html and "write_indices · " in html
     for ex in exs:
         for name, arr in ex.inputs:
@@ -268,7 +268,7 @@ def test_worksheet_names_the_inputs_and_prints_rank3_grids_per_leading_index():
                 assert f"{name}[{lead}, :, :]" in html
         assert f"your output[{ex.answer.shape[0] - 1}, :, :]" in html
     left_out = next(e for e in (sp.make_exercise(s, 5, CACHE) for s in range(60)) if e.indices is None)
-    page = sp.worksheet_html([left_out], "one")
+    page = sp.student_html([left_out], "one")
     assert "write_indices is left out" in page and "write_indices · " not in page  # no grid for a left-out input
     sliced = next(e for e in exs if e.op == SLICE)
     assert [n for n, _ in sliced.inputs] == ["data", "updates"]

@@ -110,6 +110,26 @@ def test_step_mode_keeping_the_earlier_write_at_the_last_write_is_allowed():
     assert f"Level 5: {k + 1} of {k + 1} right" in all_text(at)
 
 
+def test_the_practice_player_gives_nothing_away_and_has_no_dead_controls():
+    seed, level = 1, 3  # add reductions: the output ends at 24 while data and updates stay <= 4
+    ex = sp.make_exercise(seed, level)
+    t = ex.trace
+    shown = max(float(ex.data.max()), float(ex.updates.max()))
+    assert float(ex.answer.max()) > shown
+    at = open_practice(seed=seed, level=level)
+    (fig,) = figures(at)
+    bar = fig["layout"]["coloraxis"]
+    assert bar["cmax"] == shown and bar["cmin"] == min(float(ex.data.min()), float(ex.updates.min()))
+    assert fig["controls"] == []  # step 0: nothing to step, play, go to or speed up: a still picture
+    predict(at, tuple(int(v) for v in t.target_cells(0)[0]), t.after[0][0])
+    (fig,) = figures(at)  # the revealed step: the steps done can be replayed
+    assert fig["layout"]["coloraxis"]["cmax"] == max(shown, float(t.after[0].max()))
+    assert {"prev", "next", "count"} <= set(fig["controls"]) and not {"goto", "speed"} & set(fig["controls"])
+    for mode in ("Whole output", "Multiple choice"):  # the inputs alone: the range of data and updates
+        (fig,) = figures(open_practice(seed=seed, level=level, mode=mode))
+        assert fig["layout"]["coloraxis"]["cmax"] == shown and fig["controls"] == []
+
+
 def test_step_mode_bad_target_keeps_the_input_and_says_why():
     at = open_practice(seed=15, level=1)
     predict(at, ("x",), 5)
@@ -170,6 +190,18 @@ def test_another_winner_where_writes_compete_is_right_by_the_spec():
     assert "Level 5: 1 of 1 right" in all_text(at) and "Streak: 1 right in a row" in all_text(at)
 
 
+def test_feedback_names_what_the_exercise_fixed_and_one_misconception():
+    seed, level = 0, 3  # ScatterND-18 with reduction min: the replaced output is also ScatterND-16's
+    ex = sp.make_exercise(seed, level)
+    at = open_practice(seed=seed, level=level, mode="Whole output")
+    type_output(at, grid_text(sp.student_outputs(ex)["reduction"]))
+    (warning,) = at.warning  # "Another version's rules" is not named beside it
+    said = unescape(warning.value)
+    assert "Replaced instead of combined" in said and "Another version" not in said
+    assert "you chose" not in said and f"this exercise uses reduction={ex.attrs['reduction']!r}" in said
+    assert "Another version" not in all_text(at).replace("\\", "")  # nor in a cell's "(matches: ...)"
+
+
 def test_whole_output_refuses_a_wrong_shape_and_keeps_the_text():
     ex = sp.make_exercise(2, 3)
     at = open_practice(seed=2, level=3, mode="Whole output")
@@ -226,8 +258,21 @@ class _Count(HTMLParser):
             self.classes[c] = self.classes.get(c, 0) + 1
 
 
-def test_set_link_gives_the_same_exercises_and_the_worksheet(monkeypatch):
+def _downloads(at: AppTest) -> dict:
+    return {d.proto.label: d.proto for d in at.get("download_button")}
+
+
+def _file(proto) -> str:
+    data = _Recording.files[proto.url.rsplit("/", 1)[-1].split(".")[0]]
+    return data.decode() if isinstance(data, bytes) else data
+
+
+SHEETS = ("⬇ Student sheet (HTML)", "⬇ Student sheet (PDF)", "⬇ Answer key (HTML)", "⬇ Answer key (PDF)")
+
+
+def test_set_link_gives_the_same_exercises_and_the_worksheets(monkeypatch):
     monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", _Recording)
+    monkeypatch.delenv(sp.PUBLIC_URL_ENV, raising=False)
     _Recording.files.clear()
     exercises = sp.exercise_set(7, 3, 4)
     at = open_practice(set=7, level=3, n=4, mode="Whole output")
@@ -237,18 +282,73 @@ def test_set_link_gives_the_same_exercises_and_the_worksheet(monkeypatch):
     assert at.subheader[0].value == f"Level 3 · set 7, exercise 2 of 4 · {exercises[1].op}"
     assert exercises[1].prompt in [x.value for x in at.text]
     assert any("set=7&level=3&n=4" in c.value for c in at.code)  # the link to share
-    (download,) = [d for d in at.get("download_button") if d.proto.label.startswith("⬇ Worksheet")]
-    file_id = download.proto.url.rsplit("/", 1)[-1].split(".")[0]
-    html = _Recording.files[file_id]
-    html = html.decode() if isinstance(html, bytes) else html
-    parsed = _Count()
-    parsed.feed(html)
-    assert parsed.classes.get("exercise") == 4 and parsed.classes.get("answer") == 4
+    downloads = _downloads(at)
+    assert set(SHEETS) <= set(downloads)  # two documents, each as HTML and PDF
+    assert downloads["⬇ Student sheet (PDF)"].deferred_file_id or not downloads["⬇ Student sheet (PDF)"].url
+    sheet, key = _file(downloads["⬇ Student sheet (HTML)"]), _file(downloads["⬇ Answer key (HTML)"])
+    parsed_sheet, parsed_key = _Count(), _Count()
+    parsed_sheet.feed(sheet)
+    parsed_key.feed(key)
+    assert parsed_sheet.classes.get("exercise") == 4 and "answer" not in parsed_sheet.classes
+    assert parsed_key.classes.get("answer") == 4 and "exercise" not in parsed_key.classes
+    assert "Name:" in sheet and "Date:" in sheet
     for ex in exercises:
-        assert ex.trace.describe(ex.steps - 1).replace("'", "&#x27;") in html
+        assert ex.trace.describe(ex.steps - 1).replace("'", "&#x27;") in key
+    # no public address: no link, no QR code, and where to set one
+    assert "<svg" not in sheet and "Online:" not in sheet and "127.0.0.1" not in sheet
+    assert sp.PUBLIC_URL_ENV in sheet and "Public address of this app" in sheet
     # the same set in another session: the same exercises
     again = open_practice(set=7, level=3, n=4)
     assert again.subheader[0].value == f"Level 3 · set 7, exercise 1 of 4 · {exercises[0].op}"
+
+
+def _sheet_after(at: AppTest) -> str:
+    return _file(_downloads(at)["⬇ Student sheet (HTML)"])
+
+
+def test_a_public_address_from_the_environment_puts_the_link_and_qr_on_the_sheet(monkeypatch):
+    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", _Recording)
+    monkeypatch.setenv(sp.PUBLIC_URL_ENV, "https://scatter.example.edu/")
+    at = open_practice(set=7, level=3, n=4)
+    link = "https://scatter.example.edu/practice?set=7&level=3&n=4"
+    assert link in [c.value for c in at.code]
+    assert any(sp.PUBLIC_URL_ENV in unescape(c.value) for c in at.caption)  # says where the address came from
+    sheet = _sheet_after(at)
+    assert f'href="{link.replace("&", "&amp;")}"' in sheet and "<svg" in sheet
+    # the field on the page comes first
+    text_input(at, "Public address of this app").set_value("http://10.0.0.5:8501").run()
+    sheet = _sheet_after(at)
+    assert "http://10.0.0.5:8501/practice?set=7" in sheet and "scatter.example.edu" not in sheet
+    # a loopback address is refused with a message, and the sheet has no link
+    text_input(at, "Public address of this app").set_value("http://127.0.0.1:8501").run()
+    said = [unescape(e.value) for e in at.error]
+    assert any("names this machine" in e and "the field on this page" in e for e in said)
+    assert "Online:" not in _sheet_after(at)
+    assert text_input(at, "Public address of this app").value == "http://127.0.0.1:8501"  # what was typed stays
+
+
+def test_a_public_address_from_streamlits_config(monkeypatch):
+    from streamlit import config
+
+    monkeypatch.setattr(app_test_module, "MemoryMediaFileStorage", _Recording)
+    monkeypatch.delenv(sp.PUBLIC_URL_ENV, raising=False)
+    saved = {name: config.get_option(name) for name in ("browser.serverAddress", "browser.serverPort")}
+    try:
+        config.set_option("browser.serverAddress", "scatter.school.example")  # as [browser] in config.toml sets it
+        config.set_option("browser.serverPort", 443)
+        at = open_practice(set=2, level=1, n=3)
+        assert "https://scatter.school.example/practice?set=2&amp;level=1&amp;n=3" in _sheet_after(at)
+        config.set_option("browser.serverPort", 8501)
+        at = open_practice(set=2, level=1, n=3)
+        assert "http://scatter.school.example:8501/practice?set=2" in _sheet_after(at)
+        monkeypatch.setenv(sp.PUBLIC_URL_ENV, "javascript:alert(1)")  # the environment comes before the config
+        at = open_practice(set=2, level=1, n=3)
+        assert any("http:// or https://" in unescape(e.value) and sp.PUBLIC_URL_ENV in unescape(e.value)
+                   for e in at.error)
+        assert "Online:" not in _sheet_after(at) and "javascript" not in _sheet_after(at)
+    finally:
+        for name, value in saved.items():
+            config.set_option(name, value)
 
 
 def test_bad_url_values_fall_back_quietly():

@@ -260,8 +260,18 @@ class Player {
     const act = actions[ev.key];
     if (!act || !this.data) return;
     if (ev.key === " " && t && t.tagName === "BUTTON") return; // a focused button takes space itself
+    if (ev.key === " " && this.bPlay.style.display === "none") return; // no play control: space does not play
     ev.preventDefault();
     act();
+  }
+
+  // Python may name the controls to show (player(controls=...)); the others are hidden. The Practice page
+  // uses it so that no control sits there doing nothing (no step to move to, no "go to", no speed).
+  showControls(names) {
+    const parts = { first: this.bFirst, prev: this.bPrev, play: this.bPlay, next: this.bNext, last: this.bLast,
+                    slider: this.slider, count: this.count, goto: this.gotoInput.parentNode,
+                    speed: this.speedSel.parentNode, export: this.box.querySelector(".sx-export"), keys: this.keys };
+    for (const [name, node] of Object.entries(parts)) node.style.display = !names || names.includes(name) ? "" : "none";
   }
 
   // -- data from Python ----------------------------------------------------------------------------
@@ -273,6 +283,7 @@ class Player {
     const figKey = `${data.view}|${data.k0}|${data.k1}|${theme.dark}|${theme.bg}|${theme.text}`;
     this.data = data;
     this.theme = theme;
+    this.showControls(data.controls);
     if (newView) {
       this.view = data.view;
       this.step = data.step;
