@@ -155,7 +155,8 @@ def warm_up() -> None:
     and React then holds that element back behind a placeholder for a few hundred ms. Sent first,
     this element starts that download while the rest of the page is still coming, so the player
     more often finds it loaded and draws at once (bench/bench_player.py: about 0.07 s sooner). It has
-    no script, no state and no size (its own style hides its container)."""
+    no script, no state and no size (its own style hides its container). The first call in a process
+    also freezes the heap the imports built (:func:`_freeze_heap`): every page calls this first."""
     global _warm
     _freeze_heap()
     if _warm is None:
