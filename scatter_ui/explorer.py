@@ -7,6 +7,8 @@ the spec examples and the cached trace.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import streamlit as st
 
@@ -23,6 +25,17 @@ from .figures import StepFigure, overview_figure
 
 CUSTOM = "__custom__"
 TEXT_ROLES = ("data", "indices", "updates")
+
+
+@dataclass(frozen=True)
+class Slots:
+    """The explorer's containers, in page order, that its step fragment (ExplorerPage.stepped) writes into."""
+    player: object
+    notice: object
+    header: object
+    findings: object
+    large: object
+    log: object
 
 
 class ExplorerPage:
@@ -292,30 +305,63 @@ class ExplorerPage:
                                self.k("crosscheck"))
             return
         n = len(trace)
-        step = min(max(int(ss.get(self.k("step"), 0)), 0), n)
-        ss[self.k("step")] = step
-        follow = bool(ss.get(self.k("follow"), True))
-        pins = tuple(sorted(ss.get(self.k("pins"), {}).items())) if not follow else ()
+        ss[self.k("step")] = min(max(int(ss.get(self.k("step"), 0)), 0), n)
         panel_axis = self.panel_axis_control(trace.data.ndim)
-        sf = cache.step_figure(case, follow, pins, panel_axis)
-        view = f"{case.key}:{follow}:{pins}:{panel_axis}"
-        player(sf.figure(step), key=self.k("player"), view=view, step=step, name=f"{op}-{ex_id}",
-               on_step=self._set_step, on_cell=self._set_cell)
-        self.cell_chain(sf, trace, step, view)
-        self._url(op, ex_id, shown, step, edited, texts)
-        if example is not None:
-            panels.example_header(example, trace, self._change, self._on_example)
-        self.editor(example)
-        panels.findings(trace, step, self.k("findings"))
-        out_view = sf.views_for(step)[2]
-        if out_view.windowed:
-            self.large_view(trace, out_view, step, follow)
-        panels.step_log(trace, step, lambda: cache.step_table_csv(case), self.k("step_log_open"))
+        # Places for what depends on the step, made in page order before the fragment that fills them
+        # (it sends the player first); a step reruns only that fragment (see stepped()).
+        slots = Slots(player=st.container(), notice=st.container(), header=st.container(),
+                      findings=st.container(), large=st.container(), log=st.container())
+        with slots.player:
+            st.fragment(self.stepped)(case, trace, (op, ex_id, shown, edited, texts), panel_axis, slots)
+        with slots.notice:
+            session.url_notice(self.family)  # names the link's values the page could not use, once
+        with slots.header:
+            if example is not None:
+                panels.example_header(example, trace, self._change, self._on_example)
+            self.editor(example)
         from .exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
         render_for_trace(trace, self.k("exports"))
         crosscheck_panel(op, trace.data, trace.indices if trace.indices_given else None, trace.updates, attrs,
                          key=self.k("crosscheck"))
         panels.spec_facts(spec, self.k("spec_facts_open"))
+
+    def stepped(self, case: sc.Case, trace: sc.Trace, link: tuple, panel_axis: int | None, slots: "Slots") -> None:
+        """Everything that depends on the step: the player, the clicked cell's chain, the URL and the share
+        link, the findings' "at step k", a windowed output's slice, the step log. Run as an ``st.fragment``:
+        the player's step report (and a click on a cell, the follow/pin widgets, these panels' expanders)
+        reruns this alone, not the page; it writes into the page's ``slots`` (containers made by the page)."""
+        ss = st.session_state
+        step = min(max(int(ss.get(self.k("step"), 0)), 0), len(trace))
+        ss[self.k("step")] = step
+        follow = bool(ss.get(self.k("follow"), True))
+        pins = tuple(sorted(ss.get(self.k("pins"), {}).items())) if not follow else ()
+        sf = cache.step_figure(case, follow, pins, panel_axis)
+        view = f"{case.key}:{follow}:{pins}:{panel_axis}"
+        anchor = self._anchor(sf, view, step)
+        player(lambda: sf.figure(anchor), key=self.k("player"), view=view, step=anchor, name=f"{link[0]}-{link[1]}",
+               on_step=self._set_step, on_cell=self._set_cell, cache_key=(view, anchor))
+        self.cell_chain(sf, trace, step, view)
+        self._url(*link[:3], step, *link[3:], notice=False)
+        with slots.findings:
+            panels.findings(trace, step, self.k("findings"))
+        out_view = sf.views_for(step)[2]
+        if out_view.windowed:
+            with slots.large:
+                self.large_view(trace, out_view, step, follow)
+        with slots.log:
+            panels.step_log(trace, step, lambda: cache.step_table_csv(case), self.k("step_log_open"))
+
+    def _anchor(self, sf: StepFigure, view: str, step: int) -> int:
+        """The step the player's figure is built around: the one it was last built around while ``step``
+        is inside the frames sent then, so a step's rerun sends the player the same data (the browser
+        keeps its own step; Streamlit sends a message it has already sent as a short reference)."""
+        ss = st.session_state
+        sent = ss.get(self.k("player_sent"))
+        if sent is not None and sent[0] == view and sent[1] <= step <= sent[2]:
+            return sent[3]
+        k0, k1 = sf.window_for(step)
+        ss[self.k("player_sent")] = (view, min(k0, step), max(k1, step), step)
+        return step
 
     def large_example(self, example, op: str) -> int:
         """An example above the core's limit: its shapes, why, and a labelled reduced stand-in."""
@@ -370,7 +416,7 @@ class ExplorerPage:
             with box:
                 st.plotly_chart(overview_figure(trace, step), theme="streamlit", key=self.k("overview"))
 
-    def _url(self, op, ex_id, attrs, step, edited, texts) -> None:
+    def _url(self, op, ex_id, attrs, step, edited, texts, notice: bool = True) -> None:
         values = {"op": op, "example": ex_id, "step": step}
         values.update({n: (str(v).lower() if isinstance(v, bool) else v) for n, v in attrs})
         if edited and texts and sum(len(t) for t in texts) <= session.MAX_URL_TEXT:
@@ -378,7 +424,8 @@ class ExplorerPage:
         if not st.session_state.get(self.k("follow"), True):
             values["follow"] = "false"
         session.write_url(values, self.family)
-        session.url_notice(self.family)  # names the link's values the page could not use, once
+        if notice:
+            session.url_notice(self.family)  # names the link's values the page could not use, once
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step): "
                        + panels.inline_code(session.share_link(self.url_path, values)))

@@ -3,27 +3,49 @@
 Python API
 ----------
 ``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None, url_param="step",
-controls=None) -> PlayerResult``
+controls=None, cache_key=None) -> PlayerResult``
 
 * ``figure``: :meth:`scatter_ui.figures.StepFigure.figure` of the current step (three heatmaps,
-  the frames of a window ``k0..k1``, one caption per step, panel sizes in cells).
+  the frames of a window ``k0..k1``, one caption per step, panel sizes in cells), or a function
+  returning it (called only when the payload is not cached).
+* ``cache_key``: names the figure's content (the explorer: its view and the step the figure is
+  built around). With it, the bytes sent are built once and reused by every rerun that sends the
+  same player (:func:`payload`).
 * ``key``: the element's key (stable for the page: the browser keeps its player and plotly.js).
 * ``view``: an id of the case on screen (operator, example, attributes, inputs). When it changes
-  the browser jumps to ``step``; otherwise it keeps its own step (playback is not interrupted
-  by the reruns its own reports cause).
-* ``step``: the step the page starts at for a new view (e.g. from the URL).
+  the browser jumps to ``step``; otherwise it keeps its own step (the browser owns the step: its
+  reports never pull it back).
+* ``step``: the step the page starts at for a new view (e.g. from the URL). For the same view the
+  page should send the same ``figure`` and ``step`` at every step (the explorer builds the figure
+  around the step it was last built around while the step stays inside the frames sent then:
+  ``ExplorerPage._anchor``), so a rerun caused by a step report sends nothing new.
 * ``name``: file names of exports.
 * ``on_step(step)``: called (as a widget callback, before the rerun) when the browser reports a
-  new step: at once on pause, a step button, the slider, "go to step" and keys; debounced while
-  playing; at once when playback nears the edge of the frames sent, so the next window comes.
+  new step. Reports are coalesced in the browser: only the latest step, once stepping has paused
+  for 300 ms (0.9 s while playing), never a queue of stale ones; a held key sends nothing until it
+  is let go. At once only when playback reaches the edge of the frames sent, so the next window
+  comes. A report reruns the element's scope: put the player in an ``st.fragment`` with what
+  depends on the step (the explorer does: ``ExplorerPage.stepped``), and a step costs the server
+  that fragment, not the page. Without ``on_step`` the browser reports no steps at all (a page
+  that keeps no step, such as Practice).
 * ``on_cell(coords)``: called when the user clicks an output cell, with its coordinates
   (a list of ints). Used by the Practice page to let a student click the target cell.
 * ``controls``: the controls to show, by name (``first``, ``prev``, ``play``, ``next``, ``last``,
   ``slider``, ``count``, ``goto``, ``speed``, ``export``, ``keys``); None shows them all. Without
   ``play`` the space key does not play. The Practice page hides what would do nothing.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
-  page keeps no step in its URL). The browser checks it after each report and says the step
-  again (at most 5 times) if a rerun dropped the report.
+  page keeps no step in its URL). The browser checks it 2.5 s after a report and says the step
+  again (at most 5 times) if the URL does not carry it.
+
+What the browser adds for every page (nothing to pass): a legend of the marks (thick frame: this
+step's read and write; thin frame: written so far; ×n: written n times), a "table view" with
+every panel's cells at the shown step as text (the cells' own text, formatted in Python with
+``sc.fmt_value``; the step's read and write and the write counts in words), kept in step while
+open; buttons that stay focusable at the ends (``aria-disabled``); controls of at least 24×24 px;
+on a narrow screen, cell digits of at least 12 px (cells grow and the figure scrolls sideways).
+
+Options for a page are keyword arguments collected into ``data`` in :func:`player` (one dict:
+add a key there and read it in ``player.js``'s ``update``).
 
 Returns ``PlayerResult(step, cell)``: the last step reported for this view (None before one) and
 the clicked cell of this run (None unless a click caused it).
@@ -31,7 +53,8 @@ the clicked cell of this run (None unless a click caused it).
 The browser side (``player_assets/player.js``) draws the panels with plotly.js (the official
 cartesian dist, 1.5 MB instead of the full 4.6 MB bundle, which includes heatmaps), sized so
 every panel shares one cell size, stacked below 700 px, coloured from Streamlit's theme; plays
-at 0.25x-4x; keys ←/→, space, Home/End; hover shows each output cell's chain of writes; exports
+at 0.25x-4x; keys ←/→, space, Home/End (drawing is coalesced too: a held key skips frames rather
+than queue them); hover shows each output cell's chain of writes; exports
 the frame (PNG, SVG) and a step strip of at most 24 steps (PNG, SVG) in the browser. Text is set
 with ``textContent``: nothing is read as Markdown or HTML.
 
@@ -47,7 +70,10 @@ under the ``scatter_explorer`` package, named like the project, and log a warnin
 
 from __future__ import annotations
 
+import gc
+import json
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -88,6 +114,11 @@ def ensure_registered(manager=None) -> Path:
 
 
 _renderers: dict = {}
+PAYLOAD_MARK = "sx-player:"  # the header line: "sx-player:<serial>:<bytes>"
+PAYLOAD_BYTES = 64 * 1024 * 1024  # the payload cache's bound (the largest figure is about 3.5 MB)
+_payloads: OrderedDict = OrderedDict()
+_payload_sizes: dict = {}
+_serial = 0
 # The module is passed as content, not as a file name: Streamlit then imports it from a Blob URL at
 # once instead of first loading it through a script tag (about 0.1 s sooner on a first visit,
 # bench/bench_player.py). plotly.js stays a file in asset_dir, loaded from plotly_url().
@@ -124,13 +155,36 @@ def warm_up() -> None:
     and React then holds that element back behind a placeholder for a few hundred ms. Sent first,
     this element starts that download while the rest of the page is still coming, so the player
     more often finds it loaded and draws at once (bench/bench_player.py: about 0.07 s sooner). It has
-    no script, no state and no size (its own style hides its container)."""
+    no script, no state and no size (its own style hides its container). The first call in a process
+    also freezes the heap the imports built (:func:`_freeze_heap`): every page calls this first."""
     global _warm
+    _freeze_heap()
     if _warm is None:
         _warm = st.components.v2.component(f"{PROJECT}.warm", html="<span></span>",
                                            css=f".st-key-{WARM_KEY} {{ display: none; }}", isolate_styles=False)
     _warm(key=WARM_KEY)  # in the main area: an element in the sidebar, even a hidden one, would make
     # Streamlit fold the page list behind "View more" on pages that have no sidebar of their own
+
+
+_frozen = False
+
+
+def _freeze_heap() -> None:
+    """Once per process (the first page drawn): collect, then ``gc.freeze()`` what is alive by then.
+
+    That is the modules (streamlit, numpy, pandas, plotly, onnx, openvino ...), the registries and
+    the spec examples: hundreds of thousands of objects that live as long as the process. Python's
+    full garbage collection scans every tracked object, and a rerun set one off nearly every time:
+    a step's rerun cost about 90 ms of server CPU, most of it that scan (bench/bench_stepping.py,
+    docs/performance.md); with them frozen, about 13 ms. Frozen objects are still freed by reference
+    counting; only a reference cycle among them would stay, and they live for the process anyway."""
+    global _frozen
+    with _lock:
+        if _frozen:
+            return
+        _frozen = True
+    gc.collect()
+    gc.freeze()
 
 
 @dataclass(frozen=True)
@@ -139,16 +193,15 @@ class PlayerResult:
     cell: list | None
 
 
-def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter",
+def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int, name: str = "scatter",
            on_step: Callable[[int], None] | None = None,
            on_cell: Callable[[list], None] | None = None, url_param: str | None = "step",
-           controls: tuple[str, ...] | None = None) -> PlayerResult:
+           controls: tuple[str, ...] | None = None, cache_key=None) -> PlayerResult:
     """Show the player (see the module docstring)."""
-    data = {"view": view, "step": int(step), "name": name, "url_param": url_param, "plotly_url": plotly_url(),
-            "controls": None if controls is None else list(controls),
-            "figure": {"data": figure["data"], "layout": figure["layout"]},
-            **{k: figure[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
-                                      "panel_cols", "multiples", "gap", "hidden")}}
+    options = {"view": view, "step": int(step), "name": name, "report": on_step is not None,
+               "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url(),
+               "controls": None if controls is None else list(controls)}
+    data = payload(figure, options, cache_key)
 
     def _step_changed():
         new = reported_step(st.session_state.get(key), view)
@@ -164,6 +217,47 @@ def player(figure: dict, *, key: str, view: str, step: int, name: str = "scatter
     result = _renderer()(key=key, data=data, default={"step": {"step": int(step), "view": view}},
                          height="content", on_step_change=_step_changed, on_cell_change=_cell_clicked)
     return PlayerResult(reported_step(result, view), _get(result, "cell"))
+
+
+def payload(figure, options: dict, cache_key=None) -> bytes:
+    """What the browser is sent: a header line (an id of this content) and the data as JSON, as bytes.
+
+    Built once per ``(cache_key, options)`` when a ``cache_key`` is given (``figure`` may then be a
+    function, called only to build it): a step's rerun, which sends the same player again, then costs
+    no figure and no JSON (a 200-step figure is 1.4 MB of JSON, about 0.1 s to write, twice: Streamlit
+    hashes a dict's JSON again for the element's identity; bytes it only hashes). The browser parses
+    the JSON again only when the header changes. Cached payloads are shared by sessions and bounded
+    in bytes (PAYLOAD_BYTES)."""
+    global _serial
+    memo = None if cache_key is None else (cache_key, json.dumps(options, sort_keys=True))
+    if memo is not None:
+        with _lock:
+            hit = _payloads.get(memo)
+            if hit is not None:
+                _payloads.move_to_end(memo)
+                return hit
+    fig = figure() if callable(figure) else figure
+    data = {**options, "figure": {"data": fig["data"], "layout": fig["layout"]},
+            **{k: fig[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
+                                   "panel_cols", "multiples", "gap", "hidden")}}
+    body = json.dumps(data, separators=(",", ":")).encode()
+    with _lock:
+        _serial += 1
+        out = f"{PAYLOAD_MARK}{_serial}:{len(body)}\n".encode() + body
+        if memo is not None and len(out) <= PAYLOAD_BYTES // 4:
+            _payloads[memo] = out
+            _payload_sizes[memo] = len(out)
+            while sum(_payload_sizes.values()) > PAYLOAD_BYTES:
+                old, _ = _payloads.popitem(last=False)
+                _payload_sizes.pop(old, None)
+    return out
+
+
+def read_payload(raw: bytes) -> dict:
+    """The data in a payload (what the browser reads; for tests)."""
+    head, _, body = bytes(raw).partition(b"\n")
+    assert head.startswith(PAYLOAD_MARK.encode()), head[:40]
+    return json.loads(body)
 
 
 def reported_step(state, view: str) -> int | None:

@@ -13,6 +13,7 @@ reason, in a notice the user can dismiss.
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -29,6 +30,7 @@ URL_KEYS += tuple(sorted({state_name(a.name) for s in sc.OPERATORS_LIST for a in
 MAX_URL_TEXT = 1500  # edited inputs travel in the URL only while they stay short
 MAX_SHOWN_VALUE = 40  # characters of an ignored value quoted in the notice
 CUSTOM = "__custom__"  # the example id of typed inputs (as on the pages)
+OWN_URLS, ECHO_S = 8, 10.0  # the page's latest URLs: one of them coming back within ECHO_S s is an echo, not a link
 
 
 def key(family: str, name: str) -> str:
@@ -75,7 +77,7 @@ def seed_from_url(family: str, allowed: dict) -> bool:
     flag = key(family, "_seen_url")
     params = st.query_params
     sig = _signature(params)
-    if st.session_state.get(flag) == sig:
+    if st.session_state.get(flag) == sig or _echoes_own_url(family, sig):
         return False
     st.session_state[flag] = sig
     ss = st.session_state
@@ -92,6 +94,14 @@ def seed_from_url(family: str, allowed: dict) -> bool:
         if value is not None:
             ss[key(family, f"url_{name}")] = value
     return True
+
+
+def _echoes_own_url(family: str, sig: tuple) -> bool:
+    """Whether ``sig`` is a URL this page wrote itself moments ago. A rerun the browser asked for before
+    it had applied the page's newest URL carries the one before (a step, say): that follows no link, and
+    re-seeding from it would put the page back on the older step and name a value as ignored."""
+    now = time.monotonic()
+    return any(s == sig and now - t <= ECHO_S for s, t in st.session_state.get(key(family, "_own_urls"), ()))
 
 
 def from_url(family: str, name: str, default=None):
@@ -229,7 +239,10 @@ def write_url(values: dict, family: str | None = None) -> None:
     if current != clean:
         st.query_params.from_dict(clean)
     if family is not None:
-        st.session_state[key(family, "_seen_url")] = _signature(clean)
+        sig = _signature(clean)
+        st.session_state[key(family, "_seen_url")] = sig
+        own = [(s, t) for s, t in st.session_state.get(key(family, "_own_urls"), ()) if s != sig]
+        st.session_state[key(family, "_own_urls")] = own[-(OWN_URLS - 1):] + [(sig, time.monotonic())]
 
 
 def share_link(path: str, values: dict) -> str:

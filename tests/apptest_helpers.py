@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import html
-import json
 import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 from scatter_core.families import FAMILIES
+from scatter_ui.player import read_payload
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGES = {"home": "app_pages/home.py", "nd": "app_pages/nd_family.py",
@@ -54,7 +54,7 @@ def figures(at: AppTest) -> list[dict]:
     out = []
     for el in at.get("bidi_component"):
         if el.proto.component_name.endswith(".player"):
-            data = json.loads(el.proto.json)
+            data = read_payload(el.proto.bytes)
             out.append(dict(data, data=data["figure"]["data"], layout=data["figure"]["layout"]))
     return out
 

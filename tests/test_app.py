@@ -160,6 +160,52 @@ def test_a_link_followed_later_in_the_session_reopens_its_view():
     assert at.session_state["nd:step"] == 2
 
 
+def test_a_rerun_carrying_the_pages_own_older_url_changes_nothing():
+    """Stepping fast: a rerun the browser asked for before it applied the page's newest URL carries the
+    one before. It is an echo of the page, not a link: the step stays and no value is named as ignored."""
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
+                   step="1")
+    older = dict(at.query_params)
+    at.session_state["elements:step"] = 4  # what the player's step report does
+    at.run()
+    assert at.query_params["step"] == "4"
+    at.query_params.clear()
+    at.query_params.update(older)  # the stale echo: step=1, which this page wrote itself
+    at.run()
+    assert at.session_state["elements:step"] == 4
+    assert not [w for w in at.warning if "was ignored" in w.value]
+
+
+def test_a_step_sends_the_player_the_same_data_while_its_frames_hold_it():
+    """The browser owns the step: a step's rerun sends the player exactly what it had (Streamlit then sends
+    a reference, not the figure), until the step leaves the frames sent, when a new window comes."""
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
+                   step="1")
+    player_json = lambda: next(e.proto.bytes for e in at.get("bidi_component")  # noqa: E731
+                               if e.proto.component_name.endswith(".player"))
+    first = player_json()
+    data = figures(at)[0]
+    assert data["report"] is True and data["url_param"] == "step" and data["step"] == 1
+    at.session_state["elements:step"] = 5  # what the player's step report does
+    at.run()
+    assert player_json() == first and at.query_params["step"] == "5"
+    # a case longer than one window of frames: a step outside it brings the frames around it
+    indices = str([i % 4 for i in range(700)])
+    updates = str(list(range(700)))
+    at = open_page("elements", op="ScatterElements-18", example="__custom__", data="[0, 0, 0, 0]",
+                   indices=indices, updates=updates, reduction="add")
+    k0, k1 = figures(at)[0]["k0"], figures(at)[0]["k1"]
+    assert (k0, figures(at)[0]["n"]) == (0, 700) and k1 < 700
+    first = player_json()
+    at.session_state["elements:step"] = k1  # still inside
+    at.run()
+    assert player_json() == first
+    at.session_state["elements:step"] = 650
+    at.run()
+    fig = figures(at)[0]
+    assert fig["k0"] <= 650 <= fig["k1"] and fig["step"] == 650 and fig["k1"] > k1
+
+
 def test_step_log_and_warnings_show_the_players_step():
     at = open_page("elements", op="ScatterElementsUpdate-12", example="ov-scatter-elements-update-12-example-1",
                    step="2")

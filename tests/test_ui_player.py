@@ -94,3 +94,48 @@ def test_every_page_sends_the_warm_up_element_first():
         assert not first.proto.js_content and not first.proto.js_source_path  # no script: nothing runs
         assert player_mod.WARM_KEY in first.proto.css_content and "display: none" in first.proto.css_content
         assert not [e for e in at.sidebar.children.values() if e.type == "bidi_component"]  # the page list stays unfolded
+
+
+def test_a_page_without_on_step_asks_for_no_step_reports():
+    """Practice keeps no step: its player reports none (each report would rerun the page for nothing)."""
+    from streamlit.testing.v1 import AppTest
+
+    def script():
+        import numpy as np
+
+        import scatter_core as sc
+        from scatter_ui.figures import StepFigure
+        from scatter_ui.player import player
+
+        fig = StepFigure(sc.trace("ScatterElements-18", np.zeros(3), [1, 2], [5.0, 6.0])).figure(0)
+        player(fig, key="quiet", view="v", step=0)
+        player(fig, key="told", view="v", step=0, on_step=lambda k: None)
+
+    at = AppTest.from_function(script, default_timeout=60)
+    at.run()
+    sent = {d["report"]: d for d in (player_mod.read_payload(e.proto.bytes) for e in at.get("bidi_component"))}
+    assert set(sent) == {False, True}
+    assert sent[False]["url_param"] is None and sent[True]["url_param"] == "step"
+
+
+def test_a_payload_is_built_once_per_cache_key_and_reads_back():
+    t = sc.trace("ScatterElements-18", np.zeros(4), [1, 1, 3], [1.0, 2.0, 3.0])
+    built = []
+
+    def figure():
+        built.append(1)
+        return StepFigure(t).figure(1)
+
+    options = {"view": "case-a", "step": 1, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js"}
+    key = ("test-payload", id(built))
+    first = player_mod.payload(figure, options, key)
+    again = player_mod.payload(figure, dict(options), key)
+    assert again is first and built == [1]  # the same bytes, no second figure
+    other = player_mod.payload(figure, {**options, "name": "y"}, key)
+    assert other != first and built == [1, 1]
+    data = player_mod.read_payload(first)
+    assert data["view"] == "case-a" and data["n"] == 3 and data["captions"]["0"].startswith("initial state")
+    head = first.split(b"\n", 1)[0]
+    assert head.startswith(player_mod.PAYLOAD_MARK.encode()) and head != other.split(b"\n", 1)[0]
+    uncached = player_mod.payload(figure, options)
+    assert player_mod.read_payload(uncached) == data and uncached.split(b"\n", 1)[0] != head

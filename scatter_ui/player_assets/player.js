@@ -1,13 +1,17 @@
 // The step player of Scatter Explorer: a Streamlit components-v2 module (in the page, no iframe).
 //
 // It owns the step: draws the three heatmaps (at once as SVG, then with plotly.js once that has
-// loaded: drawPreview), plays the frames in the browser,
-// and reports the step to Python as component state "step" (debounced while playing, at once on
-// pause, a button, the slider, "go to step" or a key). A click on an output cell sets the
-// trigger "cell" to that cell's coordinates. Python sends `data` (see scatter_ui/player.py).
+// loaded: drawPreview), plays the frames in the browser, and steps on buttons, the slider, "go to
+// step" and keys without asking the server. It tells Python the step (component state "step", which
+// reruns the page's step fragment) only when Python needs it and only the latest: once stepping has
+// paused for QUIET_MS (PLAY_REPORT_MS while playing), or at once when the next frames must come.
+// Holding a key sends nothing until it is released. A click on an output cell sets the trigger
+// "cell" to that cell's coordinates. Python sends `data` (see scatter_ui/player.py).
 // Every text shown here is set with textContent (never parsed as HTML or Markdown).
 
-const REPORT_DELAY_MS = 900; // debounce of step reports while playing
+const QUIET_MS = 300; // a step is reported once stepping has paused this long (only the latest step)
+const PLAY_REPORT_MS = 900; // while playing: a step is reported when no other follows within this time
+const WATCH_MS = 2500; // after a report: when the URL should carry the step (else it is said again)
 const BASE_FRAME_MS = 900; // one step per 0.9 s at 1x
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
 const MAX_STRIP = 24;
@@ -19,6 +23,9 @@ const SIDE_BY_SIDE = 0.85; // stacked: the inputs stay side by side down to this
 const NARROW = 700; // px: below this the panels stack
 const DARK_CELL_TEXT = "#fafafa"; // cell text on the dark value scale (figures.py DARK_CELL_TEXT)
 const WRITTEN = "#495057"; // outline colour of written cells, replaced by the theme's text colour
+const HIGHLIGHT = "#e8590c"; // this step's read and write (figures.py HIGHLIGHT): a thick frame
+const MIN_FONT = 12; // px: the smallest cell digits on a narrow screen (cells grow, the figure scrolls)
+const BADGE = /<br><span style='font-size:\d+px'>×(\d+)<\/span>/; // figures.py: "written n times" under a value
 
 // plotly.js (the cartesian dist in the player's asset folder): Python sends its URL as data.plotly_url,
 // because this module is imported from a Blob URL (scatter_ui/player.py passes it as content)
@@ -103,6 +110,12 @@ function themeOf(node) {
   };
 }
 
+// cell text with its "×n" (written n times) at the cell's own text size, not figures.py's 9 px
+function badged(rows) {
+  return rows.map((row) => (Array.isArray(row) ? row.map((t) => (typeof t === "string" && t.includes("<span")
+    ? t.replace(/<span style='font-size:\d+px'>/, "<span>") : t)) : row));
+}
+
 function download(name, href) {
   const a = el("a", { href, download: name });
   document.body.appendChild(a);
@@ -142,22 +155,22 @@ class Player {
       bar.appendChild(b);
       return b;
     };
-    this.bFirst = button("|◀", "first step (initial state)", () => this.go(0, true), "player-first");
-    this.bPrev = button("◀", "previous step", () => this.go(this.step - 1, true), "player-prev");
+    this.bFirst = button("|◀", "first step (initial state)", () => this.go(0), "player-first");
+    this.bPrev = button("◀", "previous step", () => this.go(this.step - 1), "player-prev");
     this.bPlay = button("▶ play", "play", () => this.toggle(), "player-play");
-    this.bNext = button("▶", "next step", () => this.go(this.step + 1, true), "player-next");
-    this.bLast = button("▶|", "last step (final output)", () => this.go(this.data.n, true), "player-last");
+    this.bNext = button("▶", "next step", () => this.go(this.step + 1), "player-next");
+    this.bLast = button("▶|", "last step (final output)", () => this.go(this.data.n), "player-last");
     this.slider = el("input", { type: "range", min: "0", max: "0", value: "0", "aria-label": "step",
                                 "data-testid": "player-slider", class: "sx-slider" });
-    this.slider.addEventListener("input", () => this.go(Number(this.slider.value), false, true));
-    this.slider.addEventListener("change", () => this.go(Number(this.slider.value), true));
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value), true));
+    this.slider.addEventListener("change", () => this.go(Number(this.slider.value)));
     bar.appendChild(this.slider);
     this.count = el("span", { class: "sx-count", "data-testid": "player-count" });
     bar.appendChild(this.count);
     const goto = el("label", { class: "sx-goto" }, "go to ");
     this.gotoInput = el("input", { type: "number", min: "0", value: "0", "aria-label": "go to step",
                                    "data-testid": "player-goto" });
-    this.gotoInput.addEventListener("change", () => this.go(Number(this.gotoInput.value), true));
+    this.gotoInput.addEventListener("change", () => this.go(Number(this.gotoInput.value)));
     goto.appendChild(this.gotoInput);
     bar.appendChild(goto);
     const speed = el("label", { class: "sx-speed" }, "speed ");
@@ -200,10 +213,29 @@ class Player {
     this.keys = el("span", { class: "sx-keys" }, "keys: ← → step · space play/pause · Home/End");
     bar.appendChild(this.keys);
 
+    // what the marks mean, in words (not colour alone: frames differ in thickness, duplicates carry ×n)
+    this.legend = el("div", { class: "sx-legend", "data-testid": "player-legend" });
+    for (const [mark, text] of [["sx-mark-now", "this step's read and write"], ["sx-mark-written", "written so far"],
+                                ["sx-mark-times", "written n times so far (a duplicate index)"]]) {
+      const item = el("span", { class: "sx-legend-item" });
+      item.appendChild(el("span", { class: `sx-mark ${mark}`, "aria-hidden": "true" }, mark === "sx-mark-times" ? "×n" : ""));
+      item.appendChild(document.createTextNode(mark === "sx-mark-now" ? "thick frame: " + text
+        : mark === "sx-mark-written" ? "thin frame: " + text : text));
+      this.legend.appendChild(item);
+    }
+    // the text form of every panel at the shown step, kept in step while open
+    this.tableBox = el("details", { class: "sx-table", "data-testid": "player-table" });
+    this.tableBox.appendChild(el("summary", {}, "table view: every value at this step"));
+    this.tables = el("div", { class: "sx-tables" });
+    this.tableBox.appendChild(this.tables);
+    this.tableBox.addEventListener("toggle", () => this.renderTables());
+
     box.addEventListener("keydown", (ev) => this.onKey(ev));
     box.appendChild(this.caption);
     box.appendChild(this.stage);
     box.appendChild(bar);
+    box.appendChild(this.legend);
+    box.appendChild(this.tableBox);
     box.appendChild(this.msg);
     root.appendChild(box);
     this.box = box;
@@ -219,10 +251,10 @@ class Player {
     const t = ev.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT") && t !== this.slider) return;
     const actions = {
-      ArrowLeft: () => this.go(this.step - 1, true),
-      ArrowRight: () => this.go(this.step + 1, true),
-      Home: () => this.go(0, true),
-      End: () => this.go(this.data.n, true),
+      ArrowLeft: () => this.go(this.step - 1),
+      ArrowRight: () => this.go(this.step + 1),
+      Home: () => this.go(0),
+      End: () => this.go(this.data.n),
       " ": () => this.toggle(),
     };
     const act = actions[ev.key];
@@ -256,9 +288,15 @@ class Player {
       this.view = data.view;
       this.step = data.step;
       this.lastReported = data.step;
+      if (this.reportTimer) clearTimeout(this.reportTimer);
+      this.reportTimer = null;
       this.pause(false);
     }
-    this.frames = new Map(data.frames.map((f) => [Number(f.name), f]));
+    if (data !== this.framesOf) { // (a rerun that sent the same data: nothing to index again)
+      this.framesOf = data;
+      this.frames = new Map(data.frames.map((f) => [Number(f.name), f]));
+      this.longest = [0, 1, 2].map((i) => this.longestText(i, data.figure.data[i] || {}));
+    }
     this.slider.max = String(data.n);
     this.gotoInput.max = String(data.n);
     this.stripFrom.max = this.stripTo.max = String(data.n);
@@ -275,7 +313,7 @@ class Player {
       this.previewLayout = layout;
       this.step = Math.min(Math.max(this.step, 0), data.n);
       await this.show(this.step);
-      this.afterUpdate(newView);
+      this.afterUpdate();
       if (!this.plotlyComing) { // after this frame is painted: parsing plotly.js blocks the page for a while
         this.plotlyComing = new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
           .then(() => loadPlotly(this.data.plotly_url)).then(() => this.update(this.data, this.api)).catch((e) => this.error(e));
@@ -300,14 +338,13 @@ class Player {
     await this.show(this.step);
     this.removePreview();
     this.fig.dataset.ready = "1";
-    this.afterUpdate(newView);
+    this.afterUpdate();
   }
 
-  afterUpdate(newView) {
+  afterUpdate() {
     const data = this.data;
-    // Python's step lags ours only while a report is on its way; if a rerun came back without it
-    // (a report can be lost when reruns interrupt each other), say it again
-    if (!newView && !this.playing && !this.reportTimer && data.step !== this.step) this.report(true, true);
+    // (data.step is only where a new view starts: for the same view Python sends the same data at every
+    // step, so a step's rerun costs no new figure; watch() checks that a report arrived)
     if (this.playing && this.waitingForWindow && this.step < data.k1) {
       this.waitingForWindow = false;
       this.schedule();
@@ -325,12 +362,20 @@ class Player {
       if (c < 18) out.texttemplate = ""; // no room for digits: the hover has the value
       else { // as large as the cell allows for its longest text in any frame sent (Python sized it for the
         // narrowest layout; a stacked one has bigger cells)
-        const fit = Math.floor(0.9 * c / (0.62 * Math.max(this.longestText(i, tr), 1)));
+        const fit = Math.floor(0.9 * c / (0.62 * Math.max(this.longest[i], 1)));
         out.textfont.size = Math.max(Math.min(fit, Math.floor(c * 0.42), MAX_FONT), Math.min(out.textfont.size || 12,
                                                                                           Math.floor(c * 0.42)));
       }
+      if (Array.isArray(out.text)) out.text = badged(out.text);
       return out;
     });
+  }
+
+  // the cell size (px) that holds panel i's longest text at MIN_FONT (0 for a panel without text)
+  textCell(i) {
+    const longest = this.longest ? this.longest[i] : 0;
+    if (!longest) return 0;
+    return Math.max(Math.ceil(MIN_FONT / 0.42), Math.ceil(MIN_FONT * 0.62 * longest / 0.9 + 1e-9));
   }
 
   longestText(i, tr) { // characters of the longest first line of cell text of trace i (base data and frames)
@@ -376,7 +421,10 @@ class Player {
       layout.shapes = layout.shapes.map((s) => (s.line && s.line.color === WRITTEN
         ? { ...s, line: { ...s.line, color: t.written } } : s));
     }
-    return { ...f, data: f.data.map((tr, j) => this.wrapTrace(f.traces[j], tr)), layout };
+    return { ...f, data: f.data.map((tr, j) => {
+      const out = this.wrapTrace(f.traces[j], tr);
+      return Array.isArray(out.text) ? { ...out, text: badged(out.text) } : out;
+    }), layout };
   }
 
   // -- small multiples: wrapped into more rows when one row of them would make cells too small --------
@@ -529,27 +577,31 @@ class Player {
       }
     } else {
       const avail = width - margin.l - margin.r;
+      // narrow (a phone): every panel keeps cells that hold its digits at MIN_FONT px (need[i])
+      const need = [0, 1, 2].map((i) => this.textCell(i));
+      const least = (i) => Math.max(WRAP_AT * MIN_CELL, need[i]);
       const fit = (i, room) => { // fewest rows of multiples that keep MIN_CELL in `room` px
         q[i] = this.multiplesOf(i);
-        while (q[i] > 1 && room / dims(i)[0] < WRAP_AT * MIN_CELL) q[i] -= 1;
+        while (q[i] > 1 && room / dims(i)[0] < least(i)) q[i] -= 1;
       };
       fit(2, avail);
       // the output keeps at least MIN_CELL a cell: the figure scrolls sideways rather than shrink it
-      cell = Math.min(Math.max(avail / dims(2)[0], WRAP_AT * MIN_CELL), MAX_CELL);
+      cell = Math.min(Math.max(avail / dims(2)[0], least(2)), Math.max(MAX_CELL, need[2]));
       const pairCell = () => (hidden[0] || hidden[1] ? avail : avail - gap) / (dims(0)[0] + dims(1)[0]);
       while (pairCell() < MIN_CELL && (q[0] > 1 || q[1] > 1)) {
         const j = q[1] > 1 && (q[0] <= 1 || dims(1)[0] >= dims(0)[0]) ? 1 : 0;
         q[j] -= 1;
       }
       let lines;
-      if (pairCell() >= SIDE_BY_SIDE * MIN_CELL || pairCell() >= cell) {
-        const tc = Math.min(pairCell(), cell);
+      if (pairCell() >= Math.max(SIDE_BY_SIDE * MIN_CELL, need[0], need[1]) || pairCell() >= cell) {
+        const tc = Math.max(Math.min(pairCell(), cell), need[0], need[1]);
         this.cells = [tc, tc, cell];
         lines = [[0, 1], [2]];
       } else { // the inputs do not fit side by side: one under the other
         fit(0, avail);
         fit(1, avail);
-        this.cells = [0, 1].map((i) => Math.min(Math.max(avail / dims(i)[0], WRAP_AT * MIN_CELL), cell)).concat([cell]);
+        this.cells = [0, 1].map((i) => Math.max(Math.min(Math.max(avail / dims(i)[0], WRAP_AT * MIN_CELL), cell), need[i]))
+          .concat([cell]);
         lines = [[0], [1], [2]];
       }
       lines = lines.map((line) => line.filter((i) => !hidden[i])).filter((line) => line.length);
@@ -615,41 +667,145 @@ class Player {
   }
 
   // -- stepping ------------------------------------------------------------------------------------
-  async show(k) {
-    // The step, caption and controls change at once; the figure follows when plotly has drawn
-    // the frame. A newer show() started meanwhile (a key pressed while a rerun redraws) wins:
-    // the older one, finishing late, must not put its step back on screen.
+  show(k, defer) {
+    // The step, caption and controls change at once; the figure follows when it has been drawn.
+    // Drawing is coalesced: while a frame is being drawn, only the latest step asked for is drawn
+    // next (a held key skips frames instead of queueing them), and the step on screen is always the
+    // last one asked for. `defer`: draw at the next animation frame, so the keys and clicks already
+    // waiting are taken first. Returns when the figure shows step k (or a newer step).
     const d = this.data;
     this.step = k;
     this.caption.textContent = d.captions[String(k)] || "";
     this.slider.value = String(k);
     this.count.textContent = `${k} / ${d.n}`;
     this.gotoInput.value = String(k);
-    this.bFirst.disabled = this.bPrev.disabled = k <= 0;
-    this.bNext.disabled = this.bLast.disabled = k >= d.n;
+    this.setEnds(k, d.n);
     this.box.dataset.step = String(k);
-    if (this.frames.has(k)) {
+    if (this.tableBox.open) this.renderTables();
+    if (!this.frames.has(k)) return Promise.resolve();
+    this.wanted = k;
+    if (!this.drawing) this.drawing = this.drawLatest(defer).finally(() => { this.drawing = null; });
+    return this.drawing;
+  }
+
+  async drawLatest(defer) {
+    if (defer) await new Promise((resolve) => requestAnimationFrame(resolve));
+    while (this.wanted !== null && this.wanted !== undefined) {
+      const k = this.wanted;
+      this.wanted = null;
+      if (!this.frames.has(k)) continue; // a new window came meanwhile
       if (this.plotted) {
         await window.Plotly.animate(this.fig, [String(k)], {
           mode: "immediate", frame: { duration: 0, redraw: true }, transition: { duration: 0 },
         });
       } else this.drawPreview(k);
-    }
-    if (this.step === k) {
-      this.fig.dataset.step = String(k);
-      this.box.dataset.drawn = "1"; // the figure of this step is on screen (SVG first, then plotly)
+      if (this.step === k && this.wanted === null) {
+        this.fig.dataset.step = String(k);
+        this.box.dataset.drawn = "1"; // the figure of this step is on screen (SVG first, then plotly)
+      }
+      if (this.wanted !== null && !this.plotted) await new Promise((resolve) => requestAnimationFrame(resolve));
     }
   }
 
-  go(k, reportNow, live) {
+  // At the first or last step the buttons that lead past it are marked unavailable (aria-disabled, dimmed)
+  // but stay focusable: a keyboard user who pressed Enter to the end keeps focus on the button (and a
+  // press there does nothing), instead of focus falling to the page.
+  setEnds(k, n) {
+    const mark = (b, off) => b.setAttribute("aria-disabled", off ? "true" : "false");
+    mark(this.bFirst, k <= 0);
+    mark(this.bPrev, k <= 0);
+    mark(this.bNext, k >= n);
+    mark(this.bLast, k >= n);
+  }
+
+  // -- the table view: each panel's cells at the shown step, as text --------------------------------
+  // The same text as the cells (Python formats it with scatter_core's fmt_value), in the canvas Python
+  // laid out (rows and columns as numbered on the axes; small multiples side by side, labelled); this
+  // step's read and write are marked in words, and a cell written more than once says how often.
+  tableModel(k) {
+    const d = this.data;
+    const traces = d.figure.data.map((t) => ({ ...t }));
+    const layout = { ...d.figure.layout };
+    withFrame(traces, layout, this.frames.get(k));
+    return { traces, layout };
+  }
+
+  renderTables() {
+    if (!this.tableBox.open || !this.data || !this.frames.has(this.step)) {
+      if (this.tableBox.open && this.data) this.tables.replaceChildren(el("p", {}, this.caption.textContent));
+      return;
+    }
+    const d = this.data;
+    const k = this.step;
+    const { traces, layout } = this.tableModel(k);
+    const marked = [0, 1, 2].map(() => new Set()); // "row,col" of cells inside this step's thick frames
+    for (const sh of layout.shapes || []) {
+      if (sh.type !== "rect" || !sh.line || sh.line.color !== HIGHLIGHT) continue;
+      const i = sh.xref === "x" ? 0 : Number(String(sh.xref).slice(1)) - 1;
+      for (let r = Math.ceil(sh.y0); r <= Math.floor(sh.y1); r++) {
+        for (let c = Math.ceil(sh.x0); c <= Math.floor(sh.x1); c++) if (marked[i]) marked[i].add(`${r},${c}`);
+      }
+    }
+    const when = k === 0 ? "initial state" : `after step ${k} of ${d.n}`;
+    const out = [];
+    for (let i = 0; i < 3; i++) {
+      if (d.hidden && d.hidden[i]) continue;
+      const ref = i === 0 ? "" : String(i + 1);
+      const xa = layout[`xaxis${ref}`] || {}, ya = layout[`yaxis${ref}`] || {};
+      const rows = Array.isArray(traces[i].text) ? traces[i].text : [];
+      const colName = new Map((xa.tickvals || []).map((v, j) => [v, xa.ticktext ? xa.ticktext[j] : String(v)]));
+      const rowName = (r) => { const j = (ya.tickvals || []).indexOf(r); return j >= 0 && ya.ticktext ? ya.ticktext[j] : String(r); };
+      // small multiples: the label of the multiple each column belongs to
+      const [count, w] = (d.multiples && d.multiples[i]) || [0, 0];
+      const labels = (layout.annotations || []).filter((a) => a.xref === `x${ref}` && a.name).sort((a, b) => a.x - b.x)
+        .map((a) => String(a.text).replace(/<[^>]+>/g, ""));
+      const span = w + (d.gap || 1);
+      const cols = [...colName.keys()].sort((a, b) => a - b);
+      const table = el("table", { "data-panel": String(i) });
+      const title = String((xa.title && xa.title.text) || "").replace(/<[^>]+>/g, "");
+      table.appendChild(el("caption", {}, `${title}, ${when}`));
+      const head = el("tr");
+      const byRow = Boolean(ya.ticktext && ya.ticktext.some((t) => t)); // rank 1: one row, no row numbers
+      if (byRow) head.appendChild(el("th", { scope: "col" }, "row \\ column"));
+      for (const c of cols) {
+        const p = count > 1 ? Math.floor(c / span) : -1;
+        head.appendChild(el("th", { scope: "col" }, p >= 0 && labels[p] ? `${labels[p]} ${colName.get(c)}` : colName.get(c)));
+      }
+      table.appendChild(el("thead")).appendChild(head);
+      const body = table.appendChild(el("tbody"));
+      rows.forEach((row, r) => {
+        const tr = el("tr");
+        if (byRow) tr.appendChild(el("th", { scope: "row" }, rowName(r)));
+        for (const c of cols) {
+          const raw = String((Array.isArray(row) && row[c]) || "");
+          const m = BADGE.exec(raw);
+          const value = raw.replace(BADGE, "").replace(/<[^>]+>/g, "");
+          const td = el("td", {}, value);
+          if (m) td.appendChild(el("span", { class: "sx-times" }, ` ×${m[1]}: written ${m[1]} times`));
+          if (marked[i].has(`${r},${c}`)) {
+            td.className = "sx-now";
+            td.appendChild(el("span", { class: "sx-now-note" }, i === 2 ? " ← written this step" : " ← read this step"));
+          }
+          tr.appendChild(td);
+        }
+        body.appendChild(tr);
+      });
+      const wrap = el("div", { class: "sx-table-wrap", tabindex: "0", role: "region", "aria-label": `${title}, ${when}` });
+      wrap.appendChild(table);
+      out.push(wrap);
+    }
+    this.tables.replaceChildren(...out);
+    this.tables.dataset.step = String(k);
+  }
+
+  go(k, live) {
     if (!this.data) return;
     const d = this.data;
     k = Math.min(Math.max(Math.round(Number(k) || 0), 0), d.n);
     if (!live) this.pause(false);
-    if (this.frames.has(k)) this.show(k);
-    else { this.step = k; this.caption.textContent = `loading step ${k}…`; }
-    if (reportNow) this.report(true);
-    else if (!this.frames.has(k)) this.report(false); // dragging past the frames sent: ask once it rests
+    if (this.frames.has(k)) this.show(k, true);
+    else { this.step = k; this.caption.textContent = `loading step ${k}…`; } // its frames come with the report
+    this.report();
   }
 
   toggle() {
@@ -659,7 +815,7 @@ class Player {
 
   play() {
     if (!this.data) return;
-    if (this.step >= this.data.n) this.go(0, false, true);
+    if (this.step >= this.data.n) this.go(0, true);
     this.playing = true;
     this.bPlay.textContent = "❚❚ pause";
     this.bPlay.title = "pause";
@@ -678,7 +834,7 @@ class Player {
     this.bPlay.title = "play";
     this.bPlay.setAttribute("aria-label", "play");
     this.box.dataset.playing = "0";
-    if (report && was) this.report(true);
+    if (report && was) this.report();
   }
 
   schedule() {
@@ -702,24 +858,31 @@ class Player {
     this.box.dataset.shown = String(this.shown);
     if (next >= d.n) { this.pause(true); return; }
     if (next >= d.k1 - 2 && d.k1 < d.n) this.report(true); // nearing the edge: bring the next window early
-    else this.report(false);
+    else this.report();
     const spent = performance.now() - t0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.tick(), Math.max(BASE_FRAME_MS / this.speed - spent, 0));
   }
 
+  // Tell Python the step, coalesced: each call replaces the one waiting, so only the latest step is
+  // sent, once stepping has paused (QUIET_MS; PLAY_REPORT_MS while playing), never a queue of stale
+  // ones. `now`: at once (playback needs the next window of frames). Nothing when Python asked for no
+  // reports (data.report false: a page that keeps no step).
   report(now, again) {
     if (this.reportTimer) clearTimeout(this.reportTimer);
+    this.reportTimer = null;
+    if (!this.data || this.data.report === false) return;
     const send = () => {
       this.reportTimer = null;
       if (this.lastReported === this.step && !again) return;
       this.lastReported = this.step;
       this.reports = (this.reports || 0) + 1; // each report is a new value, even for the same step
       this.api.setStateValue("step", { step: this.step, view: this.view, n: this.reports });
+      this.box.dataset.reports = String(this.reports);
       this.watch();
     };
     if (now) send();
-    else this.reportTimer = setTimeout(send, REPORT_DELAY_MS);
+    else this.reportTimer = setTimeout(send, this.playing ? PLAY_REPORT_MS : QUIET_MS);
   }
 
   // When the page mirrors the step in its URL (data.url_param), check that the report arrived:
@@ -736,7 +899,7 @@ class Player {
       if (inUrl === String(step)) { this.retries = 0; return; }
       this.retries = (this.retries || 0) + 1;
       if (this.retries <= 5) this.report(true, true);
-    }, 2500);
+    }, WATCH_MS);
   }
 
   onClick(ev) {
@@ -1049,14 +1212,30 @@ class Player {
   }
 }
 
+// Python sends bytes: a header line naming the content ("sx-player:<serial>:<length>"), then the data
+// as JSON (scatter_ui/player.py payload). The same header means the same data: it is parsed once.
+const decoder = new TextDecoder();
+function readData(player, raw) {
+  if (!(raw instanceof Uint8Array)) return raw; // (plain data, as Streamlit passes a dict)
+  const nl = raw.indexOf(10);
+  const head = decoder.decode(raw.subarray(0, nl));
+  if (player.dataHead !== head) {
+    player.dataHead = head;
+    player.parsed = JSON.parse(decoder.decode(raw.subarray(nl + 1)));
+  }
+  return player.parsed;
+}
+
 export default function (component) {
-  const { data, parentElement, setStateValue, setTriggerValue } = component;
+  const { data: raw, parentElement, setStateValue, setTriggerValue } = component;
   const api = { setStateValue, setTriggerValue };
   let player = players.get(parentElement);
   if (!player) {
     player = new Player(parentElement, api);
     players.set(parentElement, player);
   }
+  let data = null;
+  try { data = raw ? readData(player, raw) : null; } catch (e) { player.error(e); }
   if (data) player.update(data, api).catch((e) => player.error(e));
   return () => {
     // Streamlit may call a superseded cleanup while the element stays mounted: only a removed
