@@ -61,6 +61,12 @@ class CapturedNode:
     runtime: str
 
     @property
+    def stood_in(self) -> bool:
+        """True when scatter_core stood in for the node (the runtime has no kernel for it, e.g. onnx.reference
+        and Scatter-9): ``output`` is then the exact result itself, and no runtime output exists to compare."""
+        return self.output_source.startswith("scatter_core")
+
+    @property
     def exact(self) -> np.ndarray:
         """scatter_core's exact result for the captured inputs."""
         return self.case.run()

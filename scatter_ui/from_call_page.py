@@ -64,12 +64,20 @@ def _ops_block(title: str, ops: list, oldest, composition: str | None) -> None:
             f" · the oldest version that can: {md(old)}" if old and old != op else " · no older version can"))
 
 
+def verdict(tr: Translation) -> str:
+    """One sentence per standard: where a single operator is exact, and where the composition is needed."""
+    def side(name, ops):
+        return f"{name}: one operator is exact" if ops else f"{name}: no single operator; use the composition below"
+    if tr.onnx and tr.openvino:
+        return ":material/check_circle: **Exact** on both: one operator computes this call (up to the caveats below)."
+    if not tr.onnx and not tr.openvino:
+        return ":material/warning: **No single operator is exact** on ONNX or OpenVINO: the composition below is."
+    return f":material/rule: **{side('ONNX', tr.onnx)}. {side('OpenVINO', tr.openvino)}.**"
+
+
 def answer(tr: Translation) -> None:
     st.subheader(md(f"{tr.framework}: {tr.function}"))
-    if tr.exact:
-        st.success("Exact: one operator computes this call (up to the caveats below).", icon="✅")
-    else:
-        st.warning("No single operator is exact: the composition below is.", icon="⚠️")
+    st.markdown(verdict(tr))
     left, right = st.columns(2)
     with left:
         _ops_block("ONNX", tr.onnx, tr.oldest, tr.composition)

@@ -46,6 +46,9 @@ def test_pasting_a_call_shows_its_operators_composition_and_caveats():
     assert "ScatterElementsUpdate-12(axis=1, reduction='max', use_init_val=False)" in codes
     assert "include_self=False (use_init_val = false) has no ONNX attribute" in text
     assert fm.BY_ID["torch.scatter_reduce"].divergences["negative indices"] in text
+    # one verdict per standard: OpenVINO has an exact operator, ONNX needs the composition (it said "Exact" once)
+    assert "ONNX: no single operator; use the composition below. OpenVINO: one operator is exact." in text
+    assert "Exact** on both" not in text
 
 
 def test_a_bad_call_gets_a_message_and_keeps_its_text():

@@ -325,9 +325,35 @@ def test_bug_report_zip_reproduces_the_node_without_the_model(tmp_path):
     with np.load(tmp_path / "tensors.npz") as npz:
         np.testing.assert_array_equal(npz["runtime_output"], cap["index_put_accumulate"].output)
         np.testing.assert_array_equal(npz["indices"], cap["index_put_accumulate"].case.indices)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_case.py"],
+    for test in ("test_case.py", "test_runtime_output.py"):
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and "1 passed" in run.stdout, (test, run.stdout[-1500:])
+    # the runtime's output is what test_runtime_output.py checks: a runtime that differed makes it fail
+    with np.load(tmp_path / "tensors.npz") as npz:
+        arrays = dict(npz)
+    arrays["runtime_output"] = arrays["runtime_output"] + 1
+    np.savez(tmp_path / "tensors.npz", **arrays)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_runtime_output.py"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-1500:]
+    assert run.returncode == 1 and "1 failed" in run.stdout, run.stdout[-1500:]
+
+
+def test_a_bug_report_where_scatter_core_stood_in_claims_no_runtime_agreement():
+    """Scatter-9 on onnx.reference: no runtime output exists, so the report compares nothing (it said "matches")."""
+    import io
+    import zipfile
+
+    from scatter_models.report import bug_report
+
+    model = _model("scatter9")
+    cap = model.capture()
+    assert cap["legacy_scatter"].stood_in
+    with zipfile.ZipFile(io.BytesIO(bug_report(model, cap, "legacy_scatter"))) as z:
+        readme = z.read("README.md").decode()
+        names = z.namelist()
+    assert "No runtime output to compare" in readme and "matches" not in readme
+    assert "test_runtime_output.py" not in names
 
 
 def test_bug_report_keeps_hostile_names_inside_code_blocks():
