@@ -11,10 +11,12 @@ inputs; or ``relation``: how its output relates to scatter_core's) or says
 counts as a known divergence when all of that holds, so a new behaviour hiding
 behind a known predicate is still reported as new.
 
-``DOCUMENTED`` holds the divergences ``../shared/semantics.md`` records: the
-behaviour in its words (``text``) and a literal excerpt (``quote``) that the
-tests look up in the file. ``OBSERVED`` holds behaviours this package's tests found on the
-pinned runtimes (onnx 1.23.2, onnxruntime 1.31.1, OpenVINO 2026.4.1) that
+``DOCUMENTED`` holds the divergences ``../shared/semantics.md`` records. Each
+names its fact in the one table of runtime facts (``fact``: an id in
+``scatter_core.FACTS``), which gives its words (``text``), its source and a
+literal excerpt (``quote``) that the tests look up in the file; this module
+holds only the predicates. ``OBSERVED`` holds behaviours this package's tests found on the
+pinned runtimes (the ``runtimes`` extra's pins, :mod:`runtime_check.pins`) that
 semantics.md does not (yet) record; :func:`runtime_check.compare` names them but
 still flags them ``new=True``. Matching walks ``KNOWN_DIVERGENCES`` in order
 and takes the first record that fits.
@@ -30,7 +32,8 @@ from typing import Callable, Mapping
 import numpy as np
 
 import scatter_core
-from scatter_core import OPERATORS_LIST, REDUCTIONS, OpSpec, ScatterError, truncate_mean, versions_of
+from scatter_core import (FACT_BY_ID, OPERATORS_LIST, REDUCTIONS, OpSpec, ScatterError, pinned_versions,
+                          truncate_mean, versions_of)
 
 OUTCOMES = ("value", "refused", "accepted", "crash")
 
@@ -98,9 +101,9 @@ class Divergence:
     runtimes: tuple[str, ...]
     outcome: str  # one of OUTCOMES
     applies: Callable[[RuntimeCase], bool]
-    text: str  # the behaviour in semantics.md's words (DOCUMENTED) or as observed (OBSERVED)
-    source: str  # where the text comes from
-    quote: str = ""  # DOCUMENTED: a literal excerpt of semantics.md (whitespace-normalised) - the tests check it
+    text: str = ""  # DOCUMENTED: the fact's sentence (filled from scatter_core.FACTS); OBSERVED: "" (see text_for)
+    source: str = ""  # where the text comes from (the fact's source)
+    quote: str = ""  # DOCUMENTED: the fact's literal excerpt of semantics.md - the tests check it
     model: Callable[[RuntimeCase], np.ndarray | None] | None = None  # the runtime's exact output
     relation: Callable[[np.ndarray, np.ndarray], bool] | None = None  # (core output, runtime output) -> explained?
     allowed: Callable[[RuntimeCase, np.ndarray], bool] | None = None  # (case, runtime output) -> explained?
@@ -108,6 +111,14 @@ class Divergence:
     documented: bool = True
     topic: str = ""  # the registry RuntimeNote topic recording this behaviour (OBSERVED: its words come from there)
     families: tuple[str, ...] = ()  # the operator families it concerns (empty: any)
+    fact: str = ""  # DOCUMENTED: the id of its fact in scatter_core.FACTS, which gives text, source, quote, topic
+
+    def __post_init__(self):
+        if self.fact:  # the words, source and topic are the fact's: stated once, in scatter_core.facts
+            f = FACT_BY_ID[self.fact]
+            for name, value in (("text", f.sentence()), ("source", f.source.where), ("quote", f.source.quote),
+                                ("topic", f.topic), ("documented", f.documented)):
+                object.__setattr__(self, name, value)
 
     def text_for(self, spec: OpSpec) -> str:
         """The behaviour in words: semantics.md's (DOCUMENTED), or the registry note of ``spec`` (or of any
@@ -290,172 +301,105 @@ DOCUMENTED: tuple[Divergence, ...] = (
     # ------------------------------------------------------------ the runtime computes another value
     Divergence(
         "integer-mean-truncation", OV_CPU, "value",
-        lambda c: c.canonical == "mean" and _int_data(c),
-        "mean (ScatterElementsUpdate-12), integers: the spec says \"rounded down (towards negative infinity)\"; "
-        "OV-ref floors, OV-CPU truncates toward zero (static_cast<T>(double(sum)/N)): data 0, updates [-3] gives "
-        "-2 in OV-ref, -1 on OV-CPU. Follow the spec: floor.",
-        "semantics.md §2 Reductions, exact results: mean",
-        quote="**OV-ref floors; OV-CPU truncates toward zero**", model=_truncated_mean, topic="integer-mean"),
+        lambda c: c.canonical == "mean" and _int_data(c), fact='scatterelementsupdate-12-integer-mean-openvino-cpu',
+        model=_truncated_mean),
     Divergence(
-        "k-zero-noop", OV_CPU, "value", _k_zero,
-        "k == 0 (indices.shape[-1] == 0): every tuple addresses the whole tensor; ORT, onnx.reference and OV-ref "
-        "replace (none) or accumulate into the whole tensor. OV-CPU: silent no-op (it returns early because the "
-        "indices tensor has 0 elements).",
-        "semantics.md §2 Reductions, exact results: k == 0",
-        quote="**OV-CPU: silent no-op**", model=lambda c: c.data.copy(), topic="k-zero", families=("nd",)),
+        "k-zero-noop", OV_CPU, "value", _k_zero, fact='ov-nd-k0',
+        model=lambda c: c.data.copy(), families=("nd",)),
     Divergence(
-        "int64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.int64,
-        "OV-CPU computes int64 data in int32: 2^40+3 comes back as 3 (all five OV ops). Keep i64 values in "
-        "int32 range when comparing with OV-CPU.",
-        "semantics.md §2 Reductions, exact results: Overflow",
-        quote="**OV-CPU computes int64 data in int32**", model=_computed_in(np.int32), topic="int64"),
+        "int64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.int64, fact='ov-int64',
+        model=_computed_in(np.int32)),
     Divergence(
         "f16-accumulation", OV_BOTH, "value",
-        lambda c: c.data.dtype == np.float16 and c.canonical in ("sum", "prod", "mean", "sub"),
-        "float16: OV accumulates f16 sums in wider precision (2048+1+1 = 2050, CPU and ref) while onnx.reference "
-        "rounds per step (2048). (Exactly: the result is computed in float32 and rounded to float16 once.)",
-        "semantics.md §2 Reductions, exact results: Overflow",
-        quote="OV accumulates f16 sums in wider precision (2048+1+1 = 2050, CPU and ref)",
-        model=_computed_in(np.float32), topic="float16"),
+        lambda c: c.data.dtype == np.float16 and c.canonical in ("sum", "prod", "mean", "sub"), fact='ov-f16',
+        model=_computed_in(np.float32)),
     Divergence(
-        "duplicates-parallel-order", OV_CPU, "value", lambda c: c.canonical == "none",
-        "Duplicates with reduction none: OV-CPU runs ScatterUpdate and ScatterND(none) with parallel_for, so "
-        "with more threads the order is formally undefined; a cell written more than once may keep any of its "
-        "writes, not only the last in row-major order.",
-        "semantics.md §2 Reductions, exact results: duplicates with reduction none",
-        quote="so with more threads the order is formally undefined", allowed=_some_order_of_the_writes,
-        topic="duplicates", families=("nd", "update")),
+        "duplicates-parallel-order", OV_CPU, "value", lambda c: c.canonical == "none", fact='duplicates-parallel-order',
+        allowed=_some_order_of_the_writes,
+        families=("nd", "update")),
     # ------------------------------------------------------------ the runtime refuses an allowed case
     Divergence(
         "f16-add-mul-refused", ORT, "refused",
-        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("sum", "prod"),
-        "ORT refuses float16 data with add/mul (ScatterND and ScatterElements).",
-        "semantics.md §2 Reductions, exact results: Overflow",
-        quote="ORT refuses f16 with add/mul (both ops) and ScatterND f16 with max/min",
-        error=r"MLFloat16 data type is not supported", topic="float16"),
+        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("sum", "prod"), fact='ort-f16',
+        error=r"MLFloat16 data type is not supported"),
     Divergence(
         "f16-nd-maxmin-refused", ORT, "refused",
-        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("max", "min"),
-        "ORT refuses float16 ScatterND with max/min.",
-        "semantics.md §2 Reductions, exact results: Overflow",
-        quote="ORT refuses f16 with add/mul (both ops) and ScatterND f16 with max/min",
-        error=r"MLFloat16 data type is not supported", topic="float16", families=("nd",)),
+        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("max", "min"), fact='f16-nd-maxmin-refused',
+        error=r"MLFloat16 data type is not supported", families=("nd",)),
     Divergence(
         "bool-maxmin-refused", ORT, "refused",
-        lambda c: _is_onnx(c) and c.data.dtype == np.bool_ and c.canonical in ("max", "min"),
-        "bool: ORT add = OR, mul = AND, but ORT refuses max/min on bool (\"bool data type is not supported with "
-        "ScatterND opset 18 when reduction is 'max'\"); onnx.reference gives max = OR, min = AND.",
-        "semantics.md §2 Reductions, exact results: bool",
-        quote="ORT **refuses** max/min on bool", error=r"bool data type is not supported", topic="bool"),
+        lambda c: _is_onnx(c) and c.data.dtype == np.bool_ and c.canonical in ("max", "min"), fact='ort-bool-maxmin',
+        error=r"bool data type is not supported"),
     Divergence(
         "scalar-indices-refused", OV_CPU, "refused",
-        lambda c: c.indices.ndim == 0,
-        "ScatterUpdate-3: 0-D indices are allowed (spec, OV-ref); OV-CPU refuses them.",
-        "semantics.md §2 Per-operator table: ScatterUpdate-3; §4",
-        quote="0-D indices allowed (*spec*, OV-ref; OV-CPU refuses)", error=r"do not support scalar input", topic="scalar-indices", families=("update",)),
+        lambda c: c.indices.ndim == 0, fact='scatterupdate-3-scalar-indices-openvino-cpu',
+        error=r"do not support scalar input", families=("update",)),
     Divergence(
         "scalar-updates-refused", OV_CPU, "refused",
         lambda c: (c.spec.one_element_for_scalar_updates and c.indices.ndim >= 1
-                   and _expected_nd_updates_shape(c) == () and c.updates.shape == (1,)),
-        "ScatterNDUpdate: \"0-D updates may be a 1-element tensor\" (spec; OV-ref accepts, OV-CPU refuses).",
-        "semantics.md §2 Per-operator table: ScatterNDUpdate-3; §4",
-        quote="\"0-D updates may be a 1-element tensor\" (*spec*; OV-ref OK, OV-CPU refuses)",
-        error=r"expectUpdateShape", topic="scalar-updates", families=("nd",)),
+                   and _expected_nd_updates_shape(c) == () and c.updates.shape == (1,)), fact='ov-nd-scalar',
+        error=r"expectUpdateShape", families=("nd",)),
     Divergence(
         "mean-i8-no-reference-kernel", OV_REF, "refused",
-        lambda c: c.canonical == "mean" and c.data.dtype in (np.int8, np.uint8),
-        "int8/uint8 mean: OV-ref has no kernel (evaluate returns False), so only OV-CPU's truncation is observable.",
-        "semantics.md §2 Reductions, exact results: mean",
-        quote="i8/u8: OV-ref has no kernel (`evaluate` returns False)", error=r"Node\.evaluate returned False", topic="integer-mean"),
+        lambda c: c.canonical == "mean" and c.data.dtype in (np.int8, np.uint8), fact='scatterelementsupdate-12-integer-mean-openvino-reference',
+        error=r"Node\.evaluate returned False"),
     Divergence(
-        "no-scatter-kernel", ONNX_REF, "refused", lambda c: c.spec.op_type == "Scatter",
-        "onnx.reference has no Scatter kernel (any opset); ScatterElements-11 is Scatter-11's runtime stand-in.",
-        "semantics.md §2 (Scatter-11)",
-        quote="onnx.reference has no `Scatter` kernel", error=r"No registered implementation for operator 'Scatter'", topic="runnable"),
+        "no-scatter-kernel", ONNX_REF, "refused", lambda c: c.spec.op_type == "Scatter", fact='onnx-ref-no-scatter-kernel',
+        error=r"No registered implementation for operator 'Scatter'"),
     # ------------------------------------------------------------ the runtime accepts a forbidden case
     Divergence(
         "negative-index-accepted", OV_BOTH, "accepted",
-        lambda c: _is_ov(c) and c.spec.index_rule.negative == "forbidden" and _negatives(c),
-        "ScatterElementsUpdate-3 (spec [0, s-1], negative -> exception) and ScatterNDUpdate-3 (spec [0, s_j-1]): "
-        "OV-CPU and OV-ref accept [-s, s-1] and normalise negatives to s + index.",
-        "semantics.md §2 Per-operator table; §3 errata 5",
-        quote="runtimes accept and normalize it",
+        lambda c: _is_ov(c) and c.spec.index_rule.negative == "forbidden" and _negatives(c), fact='ov-negative-accepted',
         model=lambda c: c.core(dataclasses.replace(
-            c.spec, index_rule=dataclasses.replace(c.spec.index_rule, negative="allowed"))), topic="negative-index"),
+            c.spec, index_rule=dataclasses.replace(c.spec.index_rule, negative="allowed")))),
     Divergence(
         "maxmin-accepted-at-opset-16", ORT, "accepted",
         lambda c: (_is_onnx(c) and _has_reduction_attr(c) and _unknown_to_version(c)
-                   and _version_with_spelling(c) is not None and _version_with_spelling(c).version > c.spec.version),
-        "ORT accepts reduction max/min at opset 16 (the text allows only none/add/mul) and computes them.",
-        "semantics.md §2 Invalid inputs: reduction not in that version; §3 errata 8",
-        quote="**opset 16 accepts `max`/`min`**", model=lambda c: c.core(_version_with_spelling(c)), topic="reduction"),
+                   and _version_with_spelling(c) is not None and _version_with_spelling(c).version > c.spec.version), fact='maxmin-accepted-at-opset-16',
+        model=lambda c: c.core(_version_with_spelling(c))),
     Divergence(
         "unknown-reduction-ignored", ORT, "accepted",
         lambda c: (_is_onnx(c) and _has_reduction_attr(c) and _unknown_to_version(c)
-                   and _version_with_spelling(c) is None),
-        "ORT: unknown reduction strings (sum, mean, bogus, ADD) silently behave as none; the checker does not "
-        "validate values.",
-        "semantics.md §2 Invalid inputs: reduction not in that version; §3 errata 8",
-        quote="**silently behave as none**", model=lambda c: c.core(reduction=c.spec.default_reduction), topic="reduction"),
+                   and _version_with_spelling(c) is None), fact='unknown-reduction-ignored',
+        model=lambda c: c.core(reduction=c.spec.default_reduction)),
     Divergence(
         "reduction-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and _unknown_to_version(c),
-        "onnx.reference does not validate reduction at all: it applies add/mul/max/min even at opset 11/13 "
-        "(and treats other strings as none).",
-        "semantics.md §2 Invalid inputs: reduction not in that version",
-        quote="not validated at all (applies add/mul/max/min even at opset 11/13)",
+        lambda c: _is_onnx(c) and _unknown_to_version(c), fact='onnx-ref-reduction',
         model=lambda c: (c.core(_version_with_spelling(c)) if _version_with_spelling(c) is not None
-                         else c.core(versions_of(c.spec.op_type)[-1], reduction="none")), topic="reduction"),
+                         else c.core(versions_of(c.spec.op_type)[-1], reduction="none"))),
     Divergence(
         "reduction-case-insensitive", OV_BOTH, "accepted",
-        lambda c: _is_ov(c) and _unknown_to_version(c) and c.reduction.lower() in c.spec.reduction_spellings,
-        "OpenVINO reads reduction names case-insensitively (SUM, Sum, MEAN, NONE accepted); unknown names are "
-        "an error.",
-        "semantics.md §2 Invalid inputs: reduction not in that version",
-        quote="**case-insensitive** (`SUM`, `Sum`, `MEAN`, `NONE` accepted)",
-        model=lambda c: c.core(reduction=c.reduction.lower()), topic="reduction"),
+        lambda c: _is_ov(c) and _unknown_to_version(c) and c.reduction.lower() in c.spec.reduction_spellings, fact='ov-reduction-case',
+        model=lambda c: c.core(reduction=c.reduction.lower())),
     Divergence(
-        "non-axis-dim-aliasing", OV_BOTH, "accepted", _non_axis_dim_larger,
-        "An indices dimension larger than data's on a non-axis dimension: OV-CPU and OV-ref accept it and the "
-        "writes alias into the next row ((0, 3) lands on (1, 0)).",
-        "semantics.md §2 Invalid inputs",
-        quote="**accepted, writes alias into the next row** (e.g. (0,3)→(1,0))", model=_aliasing, topic="dims", families=("elements",)),
+        "non-axis-dim-aliasing", OV_BOTH, "accepted", _non_axis_dim_larger, fact='ov-alias-dims',
+        model=_aliasing, families=("elements",)),
     Divergence(
         "axis-dim-accepted", OV_BOTH, "accepted",
         lambda c: (_is_ov(c) and not c.spec.axis_dim_may_exceed
                    and c.axis is not None and c.indices.ndim == c.data.ndim
-                   and c.indices.shape[c.axis] > c.data.shape[c.axis]),
-        "ScatterElementsUpdate-3: the text wants every indices dim <= data's; the runtimes accept a larger axis "
-        "dimension.",
-        "semantics.md §2 Per-operator table: ScatterElementsUpdate-3",
-        quote="(runtimes accept axis dim larger)",
-        model=lambda c: c.core(dataclasses.replace(c.spec, axis_dim_may_exceed=True)), topic="axis-dim", families=("elements",)),
+                   and c.indices.shape[c.axis] > c.data.shape[c.axis]), fact='scatterelementsupdate-3-axis-dim-openvino-cpu',
+        model=lambda c: c.core(dataclasses.replace(c.spec, axis_dim_may_exceed=True)), families=("elements",)),
     Divergence(
         "updates-shape-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.updates.shape != c.indices.shape,
-        "Elements ops, updates shape != indices shape: onnx.reference silently ignores it.",
-        "semantics.md §2 Invalid inputs", quote="**silently ignored**", topic="shape", families=("elements",)),
+        lambda c: _is_onnx(c) and c.updates.shape != c.indices.shape, fact='onnx-ref-lax',
+        families=("elements",)),
     Divergence(
         "indices-rank-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.indices.ndim != c.data.ndim,
-        "Elements ops, indices rank != data rank: onnx.reference raises no error.",
-        "semantics.md §2 Invalid inputs", quote="| indices rank ≠ data rank (Elements) | error | no error |", topic="shape", families=("elements",)),
+        lambda c: _is_onnx(c) and c.indices.ndim != c.data.ndim, fact='indices-rank-not-validated',
+        families=("elements",)),
     Divergence(
         "nd-int32-indices-accepted", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.indices.dtype == np.int32,
-        "int32 indices on ScatterND: ORT rejects them (type constraint), onnx.reference accepts them.",
-        "semantics.md §2 Invalid inputs",
-        quote="| int32 indices on ScatterND | rejected (type constraint) | accepted |",
-        model=lambda c: c.core(indices=c.indices.astype(np.int64)), topic="index-dtype", families=("nd",)),
+        lambda c: _is_onnx(c) and c.indices.dtype == np.int32, fact='nd-int32-indices-accepted',
+        model=lambda c: c.core(indices=c.indices.astype(np.int64)), families=("nd",)),
     # ------------------------------------------------------------ the runtime process dies
     Divergence(
-        "index-below-range-crash", OV_CPU, "crash", lambda c: _is_ov(c) and _below_minus_s(c),
-        "An index below -s: the OV-CPU Elements ops (v3/v12) have no lower-bound check and segfault.",
-        "semantics.md §2 Invalid inputs",
-        quote="Elements ops (v3/v12): **segfault** (no lower-bound check)", error=r"crashed", topic="index-range", families=("elements",)),
+        "index-below-range-crash", OV_CPU, "crash", lambda c: _is_ov(c) and _below_minus_s(c), fact='ov-range-low',
+        error=r"crashed", families=("elements",)),
 )
 
-OBSERVED_SOURCE = "runtime_check tests on onnx 1.23.2 / onnxruntime 1.31.1 / OpenVINO 2026.4.1, 2026-11-22"
+OBSERVED_SOURCE = ("runtime_check tests on the pinned runtimes ("
+                   + " / ".join(f"{d} {v}" for d, v in sorted(pinned_versions().items())) + "), 2026-11-22")
 
 def observed(label: str, runtimes: tuple[str, ...], outcome: str, applies, topic: str, **how) -> Divergence:
     """An OBSERVED divergence: its words are the registry's RuntimeNote on ``topic`` (recorded once, there)."""
