@@ -301,100 +301,107 @@ DOCUMENTED: tuple[Divergence, ...] = (
     # ------------------------------------------------------------ the runtime computes another value
     Divergence(
         "integer-mean-truncation", OV_CPU, "value",
-        lambda c: c.canonical == "mean" and _int_data(c), fact='scatterelementsupdate-12-integer-mean-openvino-cpu',
+        lambda c: c.canonical == "mean" and _int_data(c), fact="ov-cpu-integer-mean",
         model=_truncated_mean),
     Divergence(
-        "k-zero-noop", OV_CPU, "value", _k_zero, fact='ov-nd-k0',
+        "k-zero-noop", OV_CPU, "value", _k_zero, fact="ov-nd-k0",
         model=lambda c: c.data.copy(), families=("nd",)),
     Divergence(
-        "int64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.int64, fact='ov-int64',
+        "int64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.int64, fact="ov-int64",
         model=_computed_in(np.int32)),
     Divergence(
         "f16-accumulation", OV_BOTH, "value",
-        lambda c: c.data.dtype == np.float16 and c.canonical in ("sum", "prod", "mean", "sub"), fact='ov-f16',
+        lambda c: c.data.dtype == np.float16 and c.canonical in ("sum", "prod", "mean", "sub"), fact="ov-f16",
         model=_computed_in(np.float32)),
     Divergence(
-        "duplicates-parallel-order", OV_CPU, "value", lambda c: c.canonical == "none", fact='duplicates-parallel-order',
+        "duplicates-parallel-order", OV_CPU, "value", lambda c: c.canonical == "none",
+        fact="duplicates-parallel-order",
         allowed=_some_order_of_the_writes,
         families=("nd", "update")),
     # ------------------------------------------------------------ the runtime refuses an allowed case
     Divergence(
         "f16-add-mul-refused", ORT, "refused",
-        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("sum", "prod"), fact='ort-f16',
+        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("sum", "prod"), fact="ort-f16",
         error=r"MLFloat16 data type is not supported"),
     Divergence(
         "f16-nd-maxmin-refused", ORT, "refused",
-        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("max", "min"), fact='f16-nd-maxmin-refused',
+        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("max", "min"),
+        fact="ort-f16-nd-maxmin",
         error=r"MLFloat16 data type is not supported", families=("nd",)),
     Divergence(
         "bool-maxmin-refused", ORT, "refused",
-        lambda c: _is_onnx(c) and c.data.dtype == np.bool_ and c.canonical in ("max", "min"), fact='ort-bool-maxmin',
+        lambda c: _is_onnx(c) and c.data.dtype == np.bool_ and c.canonical in ("max", "min"),
+        fact="ort-bool-maxmin",
         error=r"bool data type is not supported"),
     Divergence(
         "scalar-indices-refused", OV_CPU, "refused",
-        lambda c: c.indices.ndim == 0, fact='scatterupdate-3-scalar-indices-openvino-cpu',
+        lambda c: c.indices.ndim == 0, fact="ov-cpu-scalar-indices",
         error=r"do not support scalar input", families=("update",)),
     Divergence(
         "scalar-updates-refused", OV_CPU, "refused",
         lambda c: (c.spec.one_element_for_scalar_updates and c.indices.ndim >= 1
-                   and _expected_nd_updates_shape(c) == () and c.updates.shape == (1,)), fact='ov-nd-scalar',
+                   and _expected_nd_updates_shape(c) == () and c.updates.shape == (1,)), fact="ov-nd-scalar",
         error=r"expectUpdateShape", families=("nd",)),
     Divergence(
         "mean-i8-no-reference-kernel", OV_REF, "refused",
-        lambda c: c.canonical == "mean" and c.data.dtype in (np.int8, np.uint8), fact='scatterelementsupdate-12-integer-mean-openvino-reference',
+        lambda c: c.canonical == "mean" and c.data.dtype in (np.int8, np.uint8), fact="ov-ref-mean-i8",
         error=r"Node\.evaluate returned False"),
     Divergence(
-        "no-scatter-kernel", ONNX_REF, "refused", lambda c: c.spec.op_type == "Scatter", fact='onnx-ref-no-scatter-kernel',
+        "no-scatter-kernel", ONNX_REF, "refused", lambda c: c.spec.op_type == "Scatter",
+        fact="onnx-ref-no-scatter-kernel",
         error=r"No registered implementation for operator 'Scatter'"),
     # ------------------------------------------------------------ the runtime accepts a forbidden case
     Divergence(
         "negative-index-accepted", OV_BOTH, "accepted",
-        lambda c: _is_ov(c) and c.spec.index_rule.negative == "forbidden" and _negatives(c), fact='ov-negative-accepted',
+        lambda c: _is_ov(c) and c.spec.index_rule.negative == "forbidden" and _negatives(c),
+        fact="ov-negative-accepted",
         model=lambda c: c.core(dataclasses.replace(
             c.spec, index_rule=dataclasses.replace(c.spec.index_rule, negative="allowed")))),
     Divergence(
         "maxmin-accepted-at-opset-16", ORT, "accepted",
         lambda c: (_is_onnx(c) and _has_reduction_attr(c) and _unknown_to_version(c)
-                   and _version_with_spelling(c) is not None and _version_with_spelling(c).version > c.spec.version), fact='maxmin-accepted-at-opset-16',
+                   and _version_with_spelling(c) is not None and _version_with_spelling(c).version > c.spec.version),
+        fact="ort-reduction-16",
         model=lambda c: c.core(_version_with_spelling(c))),
     Divergence(
         "unknown-reduction-ignored", ORT, "accepted",
         lambda c: (_is_onnx(c) and _has_reduction_attr(c) and _unknown_to_version(c)
-                   and _version_with_spelling(c) is None), fact='unknown-reduction-ignored',
+                   and _version_with_spelling(c) is None), fact="ort-reduction-18",
         model=lambda c: c.core(reduction=c.spec.default_reduction)),
     Divergence(
         "reduction-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and _unknown_to_version(c), fact='onnx-ref-reduction',
+        lambda c: _is_onnx(c) and _unknown_to_version(c), fact="onnx-ref-reduction",
         model=lambda c: (c.core(_version_with_spelling(c)) if _version_with_spelling(c) is not None
                          else c.core(versions_of(c.spec.op_type)[-1], reduction="none"))),
     Divergence(
         "reduction-case-insensitive", OV_BOTH, "accepted",
-        lambda c: _is_ov(c) and _unknown_to_version(c) and c.reduction.lower() in c.spec.reduction_spellings, fact='ov-reduction-case',
+        lambda c: _is_ov(c) and _unknown_to_version(c) and c.reduction.lower() in c.spec.reduction_spellings,
+        fact="ov-reduction-case",
         model=lambda c: c.core(reduction=c.reduction.lower())),
     Divergence(
-        "non-axis-dim-aliasing", OV_BOTH, "accepted", _non_axis_dim_larger, fact='ov-alias-dims',
+        "non-axis-dim-aliasing", OV_BOTH, "accepted", _non_axis_dim_larger, fact="ov-alias-dims",
         model=_aliasing, families=("elements",)),
     Divergence(
         "axis-dim-accepted", OV_BOTH, "accepted",
         lambda c: (_is_ov(c) and not c.spec.axis_dim_may_exceed
                    and c.axis is not None and c.indices.ndim == c.data.ndim
-                   and c.indices.shape[c.axis] > c.data.shape[c.axis]), fact='scatterelementsupdate-3-axis-dim-openvino-cpu',
+                   and c.indices.shape[c.axis] > c.data.shape[c.axis]), fact="ov-axis-dim",
         model=lambda c: c.core(dataclasses.replace(c.spec, axis_dim_may_exceed=True)), families=("elements",)),
     Divergence(
         "updates-shape-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.updates.shape != c.indices.shape, fact='onnx-ref-lax',
+        lambda c: _is_onnx(c) and c.updates.shape != c.indices.shape, fact="onnx-ref-lax",
         families=("elements",)),
     Divergence(
         "indices-rank-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.indices.ndim != c.data.ndim, fact='indices-rank-not-validated',
+        lambda c: _is_onnx(c) and c.indices.ndim != c.data.ndim, fact="indices-rank-not-validated",
         families=("elements",)),
     Divergence(
         "nd-int32-indices-accepted", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.indices.dtype == np.int32, fact='nd-int32-indices-accepted',
+        lambda c: _is_onnx(c) and c.indices.dtype == np.int32, fact="nd-int32-indices-accepted",
         model=lambda c: c.core(indices=c.indices.astype(np.int64)), families=("nd",)),
     # ------------------------------------------------------------ the runtime process dies
     Divergence(
-        "index-below-range-crash", OV_CPU, "crash", lambda c: _is_ov(c) and _below_minus_s(c), fact='ov-range-low',
+        "index-below-range-crash", OV_CPU, "crash", lambda c: _is_ov(c) and _below_minus_s(c), fact="ov-range-low",
         error=r"crashed", families=("elements",)),
 )
 

@@ -33,7 +33,7 @@ from .controls import tensor_text
 from .figures import HIGHLIGHT, VALUE_SCALE
 from .home import FAMILY_PAGES
 from .specdiff import LiveCase, breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, \
-    row_cases, runtime_rows, timeline, word_diff
+    row_cases, runtime_rows, timeline, tracker_rows, word_diff
 
 MARK = "≠"
 TABS = ("Timeline", "Compare versions", "ONNX vs OpenVINO", "Errata", "Framework map", "Runtimes")
@@ -399,13 +399,19 @@ def framework_section(family: str) -> None:
 # ---------------------------------------------------------------------------- runtime notes
 def runtime_section(family: str) -> None:
     st.header("What real runtimes do")
-    st.caption("Observed behaviour, as data from the registry: each note names the runtime and its version. "
-               "Notes marked NEW were found by runtime_check's tests and are not (yet) in ../shared/semantics.md.")
+    st.caption("Observed behaviour, from the project's one table of runtime facts: each note names the runtime "
+               "and its pinned version, and its source. Notes marked NEW were found by runtime_check's tests and "
+               "are not (yet) in ../shared/semantics.md.")
     for s in sc.family_members(family):
         rows = runtime_rows(s)
         new = sum(r["source"].startswith("NEW") for r in rows)
         with st.expander(f"{s.name}: {len(rows)} notes" + (f" ({new} new)" if new else "")):
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    reports = tracker_rows(family)
+    if reports:
+        st.subheader("Reports from other projects' trackers")
+        st.caption("Each report was run on the pinned runtimes by the project's tests: 'holds' or 'not reproduced'.")
+        st.dataframe(pd.DataFrame(reports), hide_index=True, width="stretch")
 
 
 SECTIONS = (timeline_section, comparison_section, cross_framework_section, errata_section, framework_section,

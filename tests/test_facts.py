@@ -25,6 +25,8 @@ def test_every_fact_has_a_source_a_known_status_and_known_runtimes():
         assert f.source.kind in ("semantics.md", "observed", "tracker") and f.source.where, f.id
         assert f.status in ("holds", "not reproduced") and f.text and f.topic, f.id
         assert f.runtimes and set(f.runtimes) <= set(sc.RUNTIME_NAMES), f.id
+        if f.documented:  # a fact semantics.md records quotes it
+            assert f.source.quote, f.id
         if f.source.quote:
             assert " ".join(f.source.quote.split()) in flat, (f.id, f.source.quote)
         if f.source.kind == "tracker" and f.status == "not reproduced" and f.holds_in:
@@ -43,7 +45,8 @@ def test_operator_records_read_their_notes_from_the_table():
         assert [n.fact for n in spec.runtime_notes] == from_table, spec.name
     with_notes = {f.id for s in sc.OPERATORS_LIST for f in sc.facts_for(s.name)}
     divergence_facts = {d.fact for d in rc.DOCUMENTED}
-    assert with_notes | divergence_facts | {f.id for f in sc.FACTS if f.source.kind == "tracker"} == set(sc.FACT_BY_ID)
+    trackers = {f.id for f in sc.FACTS if f.source.kind == "tracker"}
+    assert with_notes | divergence_facts | trackers == set(sc.FACT_BY_ID)  # no fact nobody reads
 
 
 def test_versions_come_from_the_pins():
@@ -58,7 +61,8 @@ def test_versions_come_from_the_pins():
     assert sc.pinned_versions()["openvino"] in note.runtimes
 
 
-@pytest.mark.parametrize("path", ["scatter_core/registry.py", "scatter_core/facts.py", "runtime_check/divergences.py"])
+@pytest.mark.parametrize("path", ["scatter_core/registry.py", "scatter_core/facts.py", "runtime_check/divergences.py",
+                                  "runtime_check/pins.py"])
 def test_no_runtime_version_is_written_by_hand(path):
     text = (ROOT / path).read_text(encoding="utf-8")
     found = [v for v in PINNED if v in text]
@@ -147,3 +151,17 @@ def test_scatter_nd_update_15_prod_example():
                               np.array([10, 20, 30, 40, 50], np.float32), reduction="prod")
     assert cpu == ref == [500, 2400, 60, 4]
     assert "[500, 2400, 60, 4]" in sc.FACT_BY_ID["ov-nd-update-15-prod-example"].text
+
+
+def test_the_runtimes_tab_lists_tracker_reports_with_versions_from_the_pins():
+    from scatter_ui.specdiff import runtime_rows, tracker_rows
+
+    rows = tracker_rows("elements")
+    assert {r["on the pinned runtimes"] for r in rows} == {"not reproduced"}
+    assert all("{" not in r["versions"] + r["runtime (version)"] for r in rows)
+    assert any(sc.pinned_versions()["onnx"] in r["versions"] for r in rows)
+    nd = {r["report"]: r for r in tracker_rows("nd")}
+    assert any("[500, 2400, 60, 4]" in text and r["on the pinned runtimes"] == "holds" for text, r in nd.items())
+    sources = [r["source"] for r in runtime_rows(sc.OPERATORS["ScatterElementsUpdate-12"])]
+    assert "../shared/semantics.md §2 Reductions, exact results: mean" in sources
+    assert any(s.startswith("NEW: ") for s in sources)
