@@ -32,7 +32,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 import scatter_core
-from scatter_core import (FACT_BY_ID, OPERATORS_LIST, REDUCTIONS, OpSpec, ScatterError, pinned_versions,
+from scatter_core import (FACT_BY_ID, REDUCTIONS, OpSpec, ScatterError, pinned_versions,
                           truncate_mean, versions_of)
 
 OUTCOMES = ("value", "refused", "accepted", "crash")
@@ -109,9 +109,10 @@ class Divergence:
     allowed: Callable[[RuntimeCase, np.ndarray], bool] | None = None  # (case, runtime output) -> explained?
     error: str | None = None  # regex the runtime's error message must match
     documented: bool = True
-    topic: str = ""  # the registry RuntimeNote topic recording this behaviour (OBSERVED: its words come from there)
+    topic: str = ""  # the topic of its fact(s) (filled from scatter_core.FACTS)
     families: tuple[str, ...] = ()  # the operator families it concerns (empty: any)
     fact: str = ""  # DOCUMENTED: the id of its fact in scatter_core.FACTS, which gives text, source, quote, topic
+    observed_facts: tuple[str, ...] = ()  # OBSERVED: the ids of the facts (per runtime / operator) it explains
 
     def __post_init__(self):
         if self.fact:  # the words, source and topic are the fact's: stated once, in scatter_core.facts
@@ -121,13 +122,13 @@ class Divergence:
                 object.__setattr__(self, name, value)
 
     def text_for(self, spec: OpSpec) -> str:
-        """The behaviour in words: semantics.md's (DOCUMENTED), or the registry note of ``spec`` (or of any
-        record) on this divergence's topic (OBSERVED: the registry holds each observation once)."""
+        """The behaviour in words: its fact's sentence (DOCUMENTED), or those of its observed facts that concern
+        ``spec`` (or else the first), flagged as not in semantics.md (OBSERVED)."""
         if self.text:
             return self.text
-        mine = [n for n in spec.notes_on(self.topic) if not n.documented]
-        notes = mine or [n for s in OPERATORS_LIST for n in s.notes_on(self.topic) if not n.documented][:1]
-        return "Not in semantics.md: " + " ".join(f"{n.runtimes}: {n.text}." for n in notes) if notes else ""
+        facts = [FACT_BY_ID[i] for i in self.observed_facts]
+        mine = [f for f in facts if spec.name in f.operators] or facts[:1]
+        return "Not in semantics.md: " + " ".join(f"{f.sentence()}." for f in mine) if mine else ""
 
     def matches(self, case: RuntimeCase, outcome: str, output: np.ndarray | None, error: str | None,
                 core_output: np.ndarray | None = None) -> bool:
@@ -408,9 +409,17 @@ DOCUMENTED: tuple[Divergence, ...] = (
 OBSERVED_SOURCE = ("runtime_check tests on the pinned runtimes ("
                    + " / ".join(f"{d} {v}" for d, v in sorted(pinned_versions().items())) + "), 2026-11-22")
 
-def observed(label: str, runtimes: tuple[str, ...], outcome: str, applies, topic: str, **how) -> Divergence:
-    """An OBSERVED divergence: its words are the registry's RuntimeNote on ``topic`` (recorded once, there)."""
-    return Divergence(label, runtimes, outcome, applies, "", OBSERVED_SOURCE, documented=False, topic=topic, **how)
+NAN_FACTS = ("ort-nan", "onnx-ref-nan-elements", "onnx-ref-nan-nd", "ov-cpu-nan", "ov-ref-nan-nd",
+             "ov-ref-nan-elements")
+
+
+def observed(label: str, runtimes: tuple[str, ...], outcome: str, applies, facts: str | tuple[str, ...],
+             **how) -> Divergence:
+    """An OBSERVED divergence: its words are its facts' in ``scatter_core.FACTS`` (one per runtime and operator
+    where they differ; :meth:`Divergence.text_for` picks those of the record at hand)."""
+    facts = (facts,) if isinstance(facts, str) else tuple(facts)
+    return Divergence(label, runtimes, outcome, applies, "", OBSERVED_SOURCE, documented=False,
+                      topic=FACT_BY_ID[facts[0]].topic, observed_facts=facts, **how)
 
 
 def _only_nan_cells_differ(core: np.ndarray, runtime: np.ndarray) -> bool:
@@ -433,35 +442,40 @@ def _nan_undefined(c: RuntimeCase) -> bool:
 
 OBSERVED: tuple[Divergence, ...] = (
     observed("bool-sum-sub-as-uint8", OV_CPU, "value",
-             lambda c: c.data.dtype == np.bool_ and c.canonical in ("sum", "sub"), "bool", model=_bool_as_uint8),
-    observed("f64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.float64, "float64",
+             lambda c: c.data.dtype == np.bool_ and c.canonical in ("sum", "sub"), "ov-bool-as-uint8",
+             model=_bool_as_uint8),
+    observed("f64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.float64, "ov-f64",
              model=_computed_in(np.float32)),
     observed("signed-zero-tie", ORT + ONNX_REF + OV_BOTH, "value",
-             lambda c: c.data.dtype.kind == "f" and c.canonical in ("max", "min"), "signed-zero",
+             lambda c: c.data.dtype.kind == "f" and c.canonical in ("max", "min"), "ov-signed-zero",
              relation=_only_zero_signs_differ),
-    observed("nan-in-max-min", ORT + ONNX_REF + OV_BOTH, "value", _nan_undefined, "nan-max-min",
+    observed("nan-in-max-min", ORT + ONNX_REF + OV_BOTH, "value", _nan_undefined, NAN_FACTS,
              relation=_only_nan_cells_differ),
     observed("use-init-val-flt-max", OV_BOTH, "value",
              lambda c: (_nan_undefined(c) and not bool(c.attrs.get("use_init_val", True))),
-             "use-init-val-infinity", relation=_only_infinities_became_finite_max),
+             "ov-init-flt-max", relation=_only_infinities_became_finite_max),
     observed("scatter-update-reference-nd-indices", OV_REF, "value",
-             lambda c: c.indices.ndim >= 2 or 1 in c.data.shape[1:], "updates-offsets", families=("update",)),
+             lambda c: c.indices.ndim >= 2 or 1 in c.data.shape[1:], "ov-ref-scatter-update-offsets",
+             families=("update",)),
     observed("reference-no-kernel", OV_REF, "refused",
              lambda c: c.data.dtype.name in c.spec.extra.get("openvino_reference_no_kernel", ()),
-             "reference-kernels", error=r"Node\.evaluate returned False"),
+             ("ov-ref-no-kernel-nd", "ov-ref-no-kernel-elements", "ov-ref-slice-scatter-no-kernel"),
+             error=r"Node\.evaluate returned False"),
     observed("scatter-update-scalar-updates-reference", OV_REF, "refused",
-             lambda c: c.indices.ndim == 0 and c.data.ndim == 1, "scalar-indices", error=r"_M_range_check",
+             lambda c: c.indices.ndim == 0 and c.data.ndim == 1, "ov-ref-scatter-update-scalar-indices",
+             error=r"_M_range_check",
              families=("update",)),
     observed("updates-dtype-not-validated", ONNX_REF, "accepted",
-             lambda c: _is_onnx(c) and c.updates.dtype != c.data.dtype, "dtype-mismatch",
+             lambda c: _is_onnx(c) and c.updates.dtype != c.data.dtype, "onnx-ref-type-t",
              model=lambda c: c.core(updates=c.updates.astype(c.data.dtype))),
     observed("index-below-range-silent", OV_CPU, "accepted", lambda c: _is_ov(c) and _below_minus_s(c),
-             "index-range-silent", families=("elements",)),
+             "ov-range-low-silent", families=("elements",)),
     observed("scatter-update-rank1-negative-unchecked", OV_CPU, "crash",
-             lambda c: c.data.ndim == 1 and _negatives(c), "negative-index", error=r"crashed",
+             lambda c: c.data.ndim == 1 and _negatives(c), "ov-cpu-scatter-update-rank1-negative", error=r"crashed",
              families=("update",)),
     observed("scatter-update-rank1-negative-ignored", OV_CPU, "accepted",
-             lambda c: c.data.ndim == 1 and _negatives(c), "negative-index", model=lambda c: c.data.copy(),
+             lambda c: c.data.ndim == 1 and _negatives(c), "ov-cpu-scatter-update-rank1-negative",
+             model=lambda c: c.data.copy(),
              families=("update",)),
 )
 
@@ -492,17 +506,17 @@ def _python_indexing_writes(c: RuntimeCase):
 
 NEWOPS_OBSERVED: tuple[Divergence, ...] = (
     observed("tensorscatter-reference-negative-write-index", ONNX_REF, "accepted",
-             lambda c: _cache_case(c) and (_write_indices(c) < 0).any(), "negative-index",
+             lambda c: _cache_case(c) and (_write_indices(c) < 0).any(), "ts-ort-negative-write-index",
              model=_python_indexing_writes, families=("cache",)),
     observed("tensorscatter-reference-write-indices-shape", ONNX_REF, "accepted",
-             lambda c: _cache_case(c) and _write_indices(c).shape != c.data.shape[:1], "shape",
+             lambda c: _cache_case(c) and _write_indices(c).shape != c.data.shape[:1], "ts-ref-write-indices-shape",
              model=lambda c: c.core(indices=_write_indices(c).reshape(-1)[:c.data.shape[0]]), families=("cache",)),
     observed("tensorscatter-reference-int32-write-indices", ONNX_REF, "accepted",
-             lambda c: _cache_case(c) and _write_indices(c).dtype != np.int64, "index-dtype",
+             lambda c: _cache_case(c) and _write_indices(c).dtype != np.int64, "ts-ref-int32-write-indices",
              model=lambda c: c.core(indices=_write_indices(c).astype(np.int64)), families=("cache",)),
     observed("tensorscatter-reference-empty-update-bound", ONNX_REF, "accepted",
              lambda c: _cache_case(c) and _sequence(c)[0] == 0 and c.attrs.get("mode", "linear") == "linear",
-             "index-range", model=lambda c: c.data.copy(), families=("cache",)),
+             "ts-ref-index-range", model=lambda c: c.data.copy(), families=("cache",)),
 )
 
 # ------------------------------------------------------------ SliceScatter-15 on OpenVINO (issue 16)
@@ -526,10 +540,10 @@ def _openvino_slice_shape(c: RuntimeCase) -> tuple | None:
 
 NEWOPS_OBSERVED += (
     observed("slice-negative-step-start-below", OV_BOTH, "refused",
-             lambda c: _openvino_slice_shape(c) not in (None, c.updates.shape), "negative-step-start",
+             lambda c: _openvino_slice_shape(c) not in (None, c.updates.shape), "ov-slice-negative-step-start",
              error=r"not compatible with expected slice shape", families=("slice",)),
     observed("slice-negative-step-start-below-accepted", OV_CPU, "accepted",
-             lambda c: _openvino_slice_shape(c) == c.updates.shape, "negative-step-start",
+             lambda c: _openvino_slice_shape(c) == c.updates.shape, "ov-slice-negative-step-start",
              model=lambda c: c.core(start=_openvino_start(c)), families=("slice",)),
 )
 
