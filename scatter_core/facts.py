@@ -67,7 +67,8 @@ class Fact:
     operators: tuple[str, ...] = ()  # the operator versions whose pages show it
     families: tuple[str, ...] = ()  # the families it concerns (empty: as ``operators`` say, or any)
     status: str = "holds"  # "not reproduced": a report that the pinned runtimes do not bear out
-    holds_in: str = ""  # tracker facts: the versions the reported behaviour was seen in, and where it was fixed
+    holds_in: str = ""  # tracker facts: the versions the reported behaviour holds in (older ones are named as
+    #                     such; the pinned one only as a placeholder) and where it was fixed
 
     @property
     def documented(self) -> bool:
@@ -462,19 +463,21 @@ FACTS: tuple[Fact, ...] = (
          Source("tracker", "https://github.com/onnx/onnx/pull/8099 (fixes https://github.com/onnx/onnx/issues/8096)"),
          families=("nd",),
          status="not reproduced",
-         holds_in="reported on onnx 1.22.0; onnx {onnx} reads and writes the same tuple-indexed cell"),
+         holds_in="holds in onnx 1.21.0 and 1.22.0 (their wheels' source); not in onnx {onnx}, which indexes with "
+                  "a tuple on both sides"),
     Fact("onnx-ref-elements-mul-missing", "tracker-onnx-reference", REF, REF_LABEL,
          "ScatterElements had no 'mul' branch, so reduction mul fell through to none",
          Source("tracker", "https://github.com/onnx/onnx/pull/7842"),
          families=("elements",),
          status="not reproduced",
-         holds_in="fixed by the pull request (merged 2026-04); onnx {onnx} multiplies"),
+         holds_in="holds in onnx 1.21.0 (mul falls through to none); fixed in 1.22.0; onnx {onnx} multiplies"),
     Fact("onnx-ref-elements-rank-above-4", "tracker-onnx-reference", REF, REF_LABEL,
          "ScatterElements was written out per rank and failed for data of rank above 4",
          Source("tracker", "onnx/onnx#8299 (the thread could not be found with the project's search tool)"),
          families=("elements",),
          status="not reproduced",
-         holds_in="onnx {onnx} loops over any rank (checked at ranks 5 and 6, every reduction)"),
+         holds_in="holds in onnx 1.21.0 and 1.22.0 (NotImplementedError above rank 4); not in onnx {onnx}, which "
+                  "loops over any rank (checked at ranks 5 and 6, every reduction)"),
     Fact("ov-nd-update-15-example-1-duplicate", "spec-example", OV_BOTH, OV_BOTH_LABEL,
          "give 14 at position 4 of the page's list-style Example 1, which indices 4 and -4 both address (a "
          "duplicate the page does not point out); the page prints 4 (erratum "

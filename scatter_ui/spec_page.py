@@ -410,8 +410,13 @@ def runtime_section(family: str) -> None:
     reports = tracker_rows(family)
     if reports:
         st.subheader("Reports from other projects' trackers")
-        st.caption("Each report was run on the pinned runtimes by the project's tests: 'holds' or 'not reproduced'.")
-        st.dataframe(pd.DataFrame(reports), hide_index=True, width="stretch")
+        st.caption("Each report was run on the pinned runtimes by the project's tests: it holds, or it was not "
+                   "reproduced.")
+        st.markdown("".join(
+            f"- **{md_escape(r['on the pinned runtimes'])}** · *{md_escape(r['runtime (version)'])}*: "
+            f"{md_escape(r['report'])}."
+            + (f" {md_escape(r['versions'][:1].upper() + r['versions'][1:])}." if r["versions"] else "")
+            + f" Source: {md_escape(r['source'])}\n" for r in reports))
 
 
 SECTIONS = (timeline_section, comparison_section, cross_framework_section, errata_section, framework_section,
