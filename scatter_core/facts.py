@@ -19,8 +19,12 @@ Where each part lives, and why:
   runtime. ``runtime_check.pins`` re-exports it, so the pins are read in one place.
 * **The predicates live in runtime_check.** When a fact applies to a case and a runtime result (an output,
   a refusal, a crash) needs NumPy work on real runtime outputs; ``runtime_check.divergences`` keeps each
-  predicate in a ``Divergence`` keyed by fact id (``Divergence.fact``) and takes its words and source from
-  here. A fact without a divergence is shown, not matched.
+  predicate in a ``Divergence`` keyed by fact id (``Divergence.fact``; an observed one by the ids of its
+  per-runtime facts, ``Divergence.observed_facts``) and takes its words and source from here. A fact
+  without a divergence is shown, not matched.
+* **Tracker reports** (``Source.kind == "tracker"``) are facts too, each run on the pinned runtimes by
+  ``tests/test_facts.py``: ``status`` says whether it holds there, ``holds_in`` in which versions it holds.
+  A report that could not be checked at all is listed in :data:`UNVERIFIED`, not in the table.
 """
 
 from __future__ import annotations
@@ -506,10 +510,6 @@ UNVERIFIED = {
                                     "WebNN specification text was not available to the project's search tool "
                                     "(only the web-platform tests were), so it could not be verified.",
 }
-
-
-def fact(fact_id: str) -> Fact:
-    return FACT_BY_ID[fact_id]
 
 
 def facts_for(op_name: str) -> tuple[Fact, ...]:
