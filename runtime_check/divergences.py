@@ -11,10 +11,12 @@ inputs; or ``relation``: how its output relates to scatter_core's) or says
 counts as a known divergence when all of that holds, so a new behaviour hiding
 behind a known predicate is still reported as new.
 
-``DOCUMENTED`` holds the divergences ``../shared/semantics.md`` records: the
-behaviour in its words (``text``) and a literal excerpt (``quote``) that the
-tests look up in the file. ``OBSERVED`` holds behaviours this package's tests found on the
-pinned runtimes (onnx 1.23.2, onnxruntime 1.31.1, OpenVINO 2026.4.1) that
+``DOCUMENTED`` holds the divergences ``../shared/semantics.md`` records. Each
+names its fact in the one table of runtime facts (``fact``: an id in
+``scatter_core.FACTS``), which gives its words (``text``), its source and a
+literal excerpt (``quote``) that the tests look up in the file; this module
+holds only the predicates. ``OBSERVED`` holds behaviours this package's tests found on the
+pinned runtimes (the ``runtimes`` extra's pins, :mod:`runtime_check.pins`) that
 semantics.md does not (yet) record; :func:`runtime_check.compare` names them but
 still flags them ``new=True``. Matching walks ``KNOWN_DIVERGENCES`` in order
 and takes the first record that fits.
@@ -30,7 +32,8 @@ from typing import Callable, Mapping
 import numpy as np
 
 import scatter_core
-from scatter_core import OPERATORS_LIST, REDUCTIONS, OpSpec, ScatterError, truncate_mean, versions_of
+from scatter_core import (FACT_BY_ID, REDUCTIONS, OpSpec, ScatterError, pinned_versions,
+                          truncate_mean, versions_of)
 
 OUTCOMES = ("value", "refused", "accepted", "crash")
 
@@ -98,25 +101,34 @@ class Divergence:
     runtimes: tuple[str, ...]
     outcome: str  # one of OUTCOMES
     applies: Callable[[RuntimeCase], bool]
-    text: str  # the behaviour in semantics.md's words (DOCUMENTED) or as observed (OBSERVED)
-    source: str  # where the text comes from
-    quote: str = ""  # DOCUMENTED: a literal excerpt of semantics.md (whitespace-normalised) - the tests check it
+    text: str = ""  # DOCUMENTED: the fact's sentence (filled from scatter_core.FACTS); OBSERVED: "" (see text_for)
+    source: str = ""  # where the text comes from (the fact's source)
+    quote: str = ""  # DOCUMENTED: the fact's literal excerpt of semantics.md - the tests check it
     model: Callable[[RuntimeCase], np.ndarray | None] | None = None  # the runtime's exact output
     relation: Callable[[np.ndarray, np.ndarray], bool] | None = None  # (core output, runtime output) -> explained?
     allowed: Callable[[RuntimeCase, np.ndarray], bool] | None = None  # (case, runtime output) -> explained?
     error: str | None = None  # regex the runtime's error message must match
     documented: bool = True
-    topic: str = ""  # the registry RuntimeNote topic recording this behaviour (OBSERVED: its words come from there)
+    topic: str = ""  # the topic of its fact(s) (filled from scatter_core.FACTS)
     families: tuple[str, ...] = ()  # the operator families it concerns (empty: any)
+    fact: str = ""  # DOCUMENTED: the id of its fact in scatter_core.FACTS, which gives text, source, quote, topic
+    observed_facts: tuple[str, ...] = ()  # OBSERVED: the ids of the facts (per runtime / operator) it explains
+
+    def __post_init__(self):
+        if self.fact:  # the words, source and topic are the fact's: stated once, in scatter_core.facts
+            f = FACT_BY_ID[self.fact]
+            for name, value in (("text", f.sentence()), ("source", f.source.where), ("quote", f.source.quote),
+                                ("topic", f.topic), ("documented", f.documented)):
+                object.__setattr__(self, name, value)
 
     def text_for(self, spec: OpSpec) -> str:
-        """The behaviour in words: semantics.md's (DOCUMENTED), or the registry note of ``spec`` (or of any
-        record) on this divergence's topic (OBSERVED: the registry holds each observation once)."""
+        """The behaviour in words: its fact's sentence (DOCUMENTED), or those of its observed facts that concern
+        ``spec`` (or else the first), flagged as not in semantics.md (OBSERVED)."""
         if self.text:
             return self.text
-        mine = [n for n in spec.notes_on(self.topic) if not n.documented]
-        notes = mine or [n for s in OPERATORS_LIST for n in s.notes_on(self.topic) if not n.documented][:1]
-        return "Not in semantics.md: " + " ".join(f"{n.runtimes}: {n.text}." for n in notes) if notes else ""
+        facts = [FACT_BY_ID[i] for i in self.observed_facts]
+        mine = [f for f in facts if spec.name in f.operators] or facts[:1]
+        return "Not in semantics.md: " + " ".join(f"{f.sentence()}." for f in mine) if mine else ""
 
     def matches(self, case: RuntimeCase, outcome: str, output: np.ndarray | None, error: str | None,
                 core_output: np.ndarray | None = None) -> bool:
@@ -290,176 +302,124 @@ DOCUMENTED: tuple[Divergence, ...] = (
     # ------------------------------------------------------------ the runtime computes another value
     Divergence(
         "integer-mean-truncation", OV_CPU, "value",
-        lambda c: c.canonical == "mean" and _int_data(c),
-        "mean (ScatterElementsUpdate-12), integers: the spec says \"rounded down (towards negative infinity)\"; "
-        "OV-ref floors, OV-CPU truncates toward zero (static_cast<T>(double(sum)/N)): data 0, updates [-3] gives "
-        "-2 in OV-ref, -1 on OV-CPU. Follow the spec: floor.",
-        "semantics.md §2 Reductions, exact results: mean",
-        quote="**OV-ref floors; OV-CPU truncates toward zero**", model=_truncated_mean, topic="integer-mean"),
+        lambda c: c.canonical == "mean" and _int_data(c), fact="ov-cpu-integer-mean",
+        model=_truncated_mean),
     Divergence(
-        "k-zero-noop", OV_CPU, "value", _k_zero,
-        "k == 0 (indices.shape[-1] == 0): every tuple addresses the whole tensor; ORT, onnx.reference and OV-ref "
-        "replace (none) or accumulate into the whole tensor. OV-CPU: silent no-op (it returns early because the "
-        "indices tensor has 0 elements).",
-        "semantics.md §2 Reductions, exact results: k == 0",
-        quote="**OV-CPU: silent no-op**", model=lambda c: c.data.copy(), topic="k-zero", families=("nd",)),
+        "k-zero-noop", OV_CPU, "value", _k_zero, fact="ov-nd-k0",
+        model=lambda c: c.data.copy(), families=("nd",)),
     Divergence(
-        "int64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.int64,
-        "OV-CPU computes int64 data in int32: 2^40+3 comes back as 3 (all five OV ops). Keep i64 values in "
-        "int32 range when comparing with OV-CPU.",
-        "semantics.md §2 Reductions, exact results: Overflow",
-        quote="**OV-CPU computes int64 data in int32**", model=_computed_in(np.int32), topic="int64"),
+        "int64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.int64, fact="ov-int64",
+        model=_computed_in(np.int32)),
     Divergence(
         "f16-accumulation", OV_BOTH, "value",
-        lambda c: c.data.dtype == np.float16 and c.canonical in ("sum", "prod", "mean", "sub"),
-        "float16: OV accumulates f16 sums in wider precision (2048+1+1 = 2050, CPU and ref) while onnx.reference "
-        "rounds per step (2048). (Exactly: the result is computed in float32 and rounded to float16 once.)",
-        "semantics.md §2 Reductions, exact results: Overflow",
-        quote="OV accumulates f16 sums in wider precision (2048+1+1 = 2050, CPU and ref)",
-        model=_computed_in(np.float32), topic="float16"),
+        lambda c: c.data.dtype == np.float16 and c.canonical in ("sum", "prod", "mean", "sub"), fact="ov-f16",
+        model=_computed_in(np.float32)),
     Divergence(
         "duplicates-parallel-order", OV_CPU, "value", lambda c: c.canonical == "none",
-        "Duplicates with reduction none: OV-CPU runs ScatterUpdate and ScatterND(none) with parallel_for, so "
-        "with more threads the order is formally undefined; a cell written more than once may keep any of its "
-        "writes, not only the last in row-major order.",
-        "semantics.md §2 Reductions, exact results: duplicates with reduction none",
-        quote="so with more threads the order is formally undefined", allowed=_some_order_of_the_writes,
-        topic="duplicates", families=("nd", "update")),
+        fact="duplicates-parallel-order",
+        allowed=_some_order_of_the_writes,
+        families=("nd", "update")),
     # ------------------------------------------------------------ the runtime refuses an allowed case
     Divergence(
         "f16-add-mul-refused", ORT, "refused",
-        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("sum", "prod"),
-        "ORT refuses float16 data with add/mul (ScatterND and ScatterElements).",
-        "semantics.md §2 Reductions, exact results: Overflow",
-        quote="ORT refuses f16 with add/mul (both ops) and ScatterND f16 with max/min",
-        error=r"MLFloat16 data type is not supported", topic="float16"),
+        lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("sum", "prod"), fact="ort-f16",
+        error=r"MLFloat16 data type is not supported"),
     Divergence(
         "f16-nd-maxmin-refused", ORT, "refused",
         lambda c: _is_onnx(c) and c.data.dtype == np.float16 and c.canonical in ("max", "min"),
-        "ORT refuses float16 ScatterND with max/min.",
-        "semantics.md §2 Reductions, exact results: Overflow",
-        quote="ORT refuses f16 with add/mul (both ops) and ScatterND f16 with max/min",
-        error=r"MLFloat16 data type is not supported", topic="float16", families=("nd",)),
+        fact="ort-f16-nd-maxmin",
+        error=r"MLFloat16 data type is not supported", families=("nd",)),
     Divergence(
         "bool-maxmin-refused", ORT, "refused",
         lambda c: _is_onnx(c) and c.data.dtype == np.bool_ and c.canonical in ("max", "min"),
-        "bool: ORT add = OR, mul = AND, but ORT refuses max/min on bool (\"bool data type is not supported with "
-        "ScatterND opset 18 when reduction is 'max'\"); onnx.reference gives max = OR, min = AND.",
-        "semantics.md §2 Reductions, exact results: bool",
-        quote="ORT **refuses** max/min on bool", error=r"bool data type is not supported", topic="bool"),
+        fact="ort-bool-maxmin",
+        error=r"bool data type is not supported"),
     Divergence(
         "scalar-indices-refused", OV_CPU, "refused",
-        lambda c: c.indices.ndim == 0,
-        "ScatterUpdate-3: 0-D indices are allowed (spec, OV-ref); OV-CPU refuses them.",
-        "semantics.md §2 Per-operator table: ScatterUpdate-3; §4",
-        quote="0-D indices allowed (*spec*, OV-ref; OV-CPU refuses)", error=r"do not support scalar input", topic="scalar-indices", families=("update",)),
+        lambda c: c.indices.ndim == 0, fact="ov-cpu-scalar-indices",
+        error=r"do not support scalar input", families=("update",)),
     Divergence(
         "scalar-updates-refused", OV_CPU, "refused",
         lambda c: (c.spec.one_element_for_scalar_updates and c.indices.ndim >= 1
-                   and _expected_nd_updates_shape(c) == () and c.updates.shape == (1,)),
-        "ScatterNDUpdate: \"0-D updates may be a 1-element tensor\" (spec; OV-ref accepts, OV-CPU refuses).",
-        "semantics.md §2 Per-operator table: ScatterNDUpdate-3; §4",
-        quote="\"0-D updates may be a 1-element tensor\" (*spec*; OV-ref OK, OV-CPU refuses)",
-        error=r"expectUpdateShape", topic="scalar-updates", families=("nd",)),
+                   and _expected_nd_updates_shape(c) == () and c.updates.shape == (1,)), fact="ov-nd-scalar",
+        error=r"expectUpdateShape", families=("nd",)),
     Divergence(
         "mean-i8-no-reference-kernel", OV_REF, "refused",
-        lambda c: c.canonical == "mean" and c.data.dtype in (np.int8, np.uint8),
-        "int8/uint8 mean: OV-ref has no kernel (evaluate returns False), so only OV-CPU's truncation is observable.",
-        "semantics.md §2 Reductions, exact results: mean",
-        quote="i8/u8: OV-ref has no kernel (`evaluate` returns False)", error=r"Node\.evaluate returned False", topic="integer-mean"),
+        lambda c: c.canonical == "mean" and c.data.dtype in (np.int8, np.uint8), fact="ov-ref-mean-i8",
+        error=r"Node\.evaluate returned False"),
     Divergence(
         "no-scatter-kernel", ONNX_REF, "refused", lambda c: c.spec.op_type == "Scatter",
-        "onnx.reference has no Scatter kernel (any opset); ScatterElements-11 is Scatter-11's runtime stand-in.",
-        "semantics.md §2 (Scatter-11)",
-        quote="onnx.reference has no `Scatter` kernel", error=r"No registered implementation for operator 'Scatter'", topic="runnable"),
+        fact="onnx-ref-no-scatter-kernel",
+        error=r"No registered implementation for operator 'Scatter'"),
     # ------------------------------------------------------------ the runtime accepts a forbidden case
     Divergence(
         "negative-index-accepted", OV_BOTH, "accepted",
         lambda c: _is_ov(c) and c.spec.index_rule.negative == "forbidden" and _negatives(c),
-        "ScatterElementsUpdate-3 (spec [0, s-1], negative -> exception) and ScatterNDUpdate-3 (spec [0, s_j-1]): "
-        "OV-CPU and OV-ref accept [-s, s-1] and normalise negatives to s + index.",
-        "semantics.md §2 Per-operator table; §3 errata 5",
-        quote="runtimes accept and normalize it",
+        fact="ov-negative-accepted",
         model=lambda c: c.core(dataclasses.replace(
-            c.spec, index_rule=dataclasses.replace(c.spec.index_rule, negative="allowed"))), topic="negative-index"),
+            c.spec, index_rule=dataclasses.replace(c.spec.index_rule, negative="allowed")))),
     Divergence(
         "maxmin-accepted-at-opset-16", ORT, "accepted",
         lambda c: (_is_onnx(c) and _has_reduction_attr(c) and _unknown_to_version(c)
                    and _version_with_spelling(c) is not None and _version_with_spelling(c).version > c.spec.version),
-        "ORT accepts reduction max/min at opset 16 (the text allows only none/add/mul) and computes them.",
-        "semantics.md §2 Invalid inputs: reduction not in that version; §3 errata 8",
-        quote="**opset 16 accepts `max`/`min`**", model=lambda c: c.core(_version_with_spelling(c)), topic="reduction"),
+        fact="ort-reduction-16",
+        model=lambda c: c.core(_version_with_spelling(c))),
     Divergence(
         "unknown-reduction-ignored", ORT, "accepted",
         lambda c: (_is_onnx(c) and _has_reduction_attr(c) and _unknown_to_version(c)
-                   and _version_with_spelling(c) is None),
-        "ORT: unknown reduction strings (sum, mean, bogus, ADD) silently behave as none; the checker does not "
-        "validate values.",
-        "semantics.md §2 Invalid inputs: reduction not in that version; §3 errata 8",
-        quote="**silently behave as none**", model=lambda c: c.core(reduction=c.spec.default_reduction), topic="reduction"),
+                   and _version_with_spelling(c) is None), fact="ort-reduction-18",
+        model=lambda c: c.core(reduction=c.spec.default_reduction)),
     Divergence(
         "reduction-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and _unknown_to_version(c),
-        "onnx.reference does not validate reduction at all: it applies add/mul/max/min even at opset 11/13 "
-        "(and treats other strings as none).",
-        "semantics.md §2 Invalid inputs: reduction not in that version",
-        quote="not validated at all (applies add/mul/max/min even at opset 11/13)",
+        lambda c: _is_onnx(c) and _unknown_to_version(c), fact="onnx-ref-reduction",
         model=lambda c: (c.core(_version_with_spelling(c)) if _version_with_spelling(c) is not None
-                         else c.core(versions_of(c.spec.op_type)[-1], reduction="none")), topic="reduction"),
+                         else c.core(versions_of(c.spec.op_type)[-1], reduction="none"))),
     Divergence(
         "reduction-case-insensitive", OV_BOTH, "accepted",
         lambda c: _is_ov(c) and _unknown_to_version(c) and c.reduction.lower() in c.spec.reduction_spellings,
-        "OpenVINO reads reduction names case-insensitively (SUM, Sum, MEAN, NONE accepted); unknown names are "
-        "an error.",
-        "semantics.md §2 Invalid inputs: reduction not in that version",
-        quote="**case-insensitive** (`SUM`, `Sum`, `MEAN`, `NONE` accepted)",
-        model=lambda c: c.core(reduction=c.reduction.lower()), topic="reduction"),
+        fact="ov-reduction-case",
+        model=lambda c: c.core(reduction=c.reduction.lower())),
     Divergence(
-        "non-axis-dim-aliasing", OV_BOTH, "accepted", _non_axis_dim_larger,
-        "An indices dimension larger than data's on a non-axis dimension: OV-CPU and OV-ref accept it and the "
-        "writes alias into the next row ((0, 3) lands on (1, 0)).",
-        "semantics.md §2 Invalid inputs",
-        quote="**accepted, writes alias into the next row** (e.g. (0,3)→(1,0))", model=_aliasing, topic="dims", families=("elements",)),
+        "non-axis-dim-aliasing", OV_BOTH, "accepted", _non_axis_dim_larger, fact="ov-alias-dims",
+        model=_aliasing, families=("elements",)),
     Divergence(
         "axis-dim-accepted", OV_BOTH, "accepted",
         lambda c: (_is_ov(c) and not c.spec.axis_dim_may_exceed
                    and c.axis is not None and c.indices.ndim == c.data.ndim
-                   and c.indices.shape[c.axis] > c.data.shape[c.axis]),
-        "ScatterElementsUpdate-3: the text wants every indices dim <= data's; the runtimes accept a larger axis "
-        "dimension.",
-        "semantics.md §2 Per-operator table: ScatterElementsUpdate-3",
-        quote="(runtimes accept axis dim larger)",
-        model=lambda c: c.core(dataclasses.replace(c.spec, axis_dim_may_exceed=True)), topic="axis-dim", families=("elements",)),
+                   and c.indices.shape[c.axis] > c.data.shape[c.axis]), fact="ov-axis-dim",
+        model=lambda c: c.core(dataclasses.replace(c.spec, axis_dim_may_exceed=True)), families=("elements",)),
     Divergence(
         "updates-shape-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.updates.shape != c.indices.shape,
-        "Elements ops, updates shape != indices shape: onnx.reference silently ignores it.",
-        "semantics.md §2 Invalid inputs", quote="**silently ignored**", topic="shape", families=("elements",)),
+        lambda c: _is_onnx(c) and c.updates.shape != c.indices.shape, fact="onnx-ref-lax",
+        families=("elements",)),
     Divergence(
         "indices-rank-not-validated", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.indices.ndim != c.data.ndim,
-        "Elements ops, indices rank != data rank: onnx.reference raises no error.",
-        "semantics.md §2 Invalid inputs", quote="| indices rank ≠ data rank (Elements) | error | no error |", topic="shape", families=("elements",)),
+        lambda c: _is_onnx(c) and c.indices.ndim != c.data.ndim, fact="indices-rank-not-validated",
+        families=("elements",)),
     Divergence(
         "nd-int32-indices-accepted", ONNX_REF, "accepted",
-        lambda c: _is_onnx(c) and c.indices.dtype == np.int32,
-        "int32 indices on ScatterND: ORT rejects them (type constraint), onnx.reference accepts them.",
-        "semantics.md §2 Invalid inputs",
-        quote="| int32 indices on ScatterND | rejected (type constraint) | accepted |",
-        model=lambda c: c.core(indices=c.indices.astype(np.int64)), topic="index-dtype", families=("nd",)),
+        lambda c: _is_onnx(c) and c.indices.dtype == np.int32, fact="nd-int32-indices-accepted",
+        model=lambda c: c.core(indices=c.indices.astype(np.int64)), families=("nd",)),
     # ------------------------------------------------------------ the runtime process dies
     Divergence(
-        "index-below-range-crash", OV_CPU, "crash", lambda c: _is_ov(c) and _below_minus_s(c),
-        "An index below -s: the OV-CPU Elements ops (v3/v12) have no lower-bound check and segfault.",
-        "semantics.md §2 Invalid inputs",
-        quote="Elements ops (v3/v12): **segfault** (no lower-bound check)", error=r"crashed", topic="index-range", families=("elements",)),
+        "index-below-range-crash", OV_CPU, "crash", lambda c: _is_ov(c) and _below_minus_s(c), fact="ov-range-low",
+        error=r"crashed", families=("elements",)),
 )
 
-OBSERVED_SOURCE = "runtime_check tests on onnx 1.23.2 / onnxruntime 1.31.1 / OpenVINO 2026.4.1, 2026-11-22"
+OBSERVED_SOURCE = ("runtime_check tests on the pinned runtimes ("
+                   + " / ".join(f"{d} {v}" for d, v in sorted(pinned_versions().items())) + "), 2026-11-22")
 
-def observed(label: str, runtimes: tuple[str, ...], outcome: str, applies, topic: str, **how) -> Divergence:
-    """An OBSERVED divergence: its words are the registry's RuntimeNote on ``topic`` (recorded once, there)."""
-    return Divergence(label, runtimes, outcome, applies, "", OBSERVED_SOURCE, documented=False, topic=topic, **how)
+NAN_FACTS = ("ort-nan", "onnx-ref-nan-elements", "onnx-ref-nan-nd", "ov-cpu-nan", "ov-ref-nan-nd",
+             "ov-ref-nan-elements")
+
+
+def observed(label: str, runtimes: tuple[str, ...], outcome: str, applies, facts: str | tuple[str, ...],
+             **how) -> Divergence:
+    """An OBSERVED divergence: its words are its facts' in ``scatter_core.FACTS`` (one per runtime and operator
+    where they differ; :meth:`Divergence.text_for` picks those of the record at hand)."""
+    facts = (facts,) if isinstance(facts, str) else tuple(facts)
+    return Divergence(label, runtimes, outcome, applies, "", OBSERVED_SOURCE, documented=False,
+                      topic=FACT_BY_ID[facts[0]].topic, observed_facts=facts, **how)
 
 
 def _only_nan_cells_differ(core: np.ndarray, runtime: np.ndarray) -> bool:
@@ -482,35 +442,40 @@ def _nan_undefined(c: RuntimeCase) -> bool:
 
 OBSERVED: tuple[Divergence, ...] = (
     observed("bool-sum-sub-as-uint8", OV_CPU, "value",
-             lambda c: c.data.dtype == np.bool_ and c.canonical in ("sum", "sub"), "bool", model=_bool_as_uint8),
-    observed("f64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.float64, "float64",
+             lambda c: c.data.dtype == np.bool_ and c.canonical in ("sum", "sub"), "ov-bool-as-uint8",
+             model=_bool_as_uint8),
+    observed("f64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.float64, "ov-f64",
              model=_computed_in(np.float32)),
     observed("signed-zero-tie", ORT + ONNX_REF + OV_BOTH, "value",
-             lambda c: c.data.dtype.kind == "f" and c.canonical in ("max", "min"), "signed-zero",
+             lambda c: c.data.dtype.kind == "f" and c.canonical in ("max", "min"), "ov-signed-zero",
              relation=_only_zero_signs_differ),
-    observed("nan-in-max-min", ORT + ONNX_REF + OV_BOTH, "value", _nan_undefined, "nan-max-min",
+    observed("nan-in-max-min", ORT + ONNX_REF + OV_BOTH, "value", _nan_undefined, NAN_FACTS,
              relation=_only_nan_cells_differ),
     observed("use-init-val-flt-max", OV_BOTH, "value",
              lambda c: (_nan_undefined(c) and not bool(c.attrs.get("use_init_val", True))),
-             "use-init-val-infinity", relation=_only_infinities_became_finite_max),
+             "ov-init-flt-max", relation=_only_infinities_became_finite_max),
     observed("scatter-update-reference-nd-indices", OV_REF, "value",
-             lambda c: c.indices.ndim >= 2 or 1 in c.data.shape[1:], "updates-offsets", families=("update",)),
+             lambda c: c.indices.ndim >= 2 or 1 in c.data.shape[1:], "ov-ref-scatter-update-offsets",
+             families=("update",)),
     observed("reference-no-kernel", OV_REF, "refused",
              lambda c: c.data.dtype.name in c.spec.extra.get("openvino_reference_no_kernel", ()),
-             "reference-kernels", error=r"Node\.evaluate returned False"),
+             ("ov-ref-no-kernel-nd", "ov-ref-no-kernel-elements", "ov-ref-slice-scatter-no-kernel"),
+             error=r"Node\.evaluate returned False"),
     observed("scatter-update-scalar-updates-reference", OV_REF, "refused",
-             lambda c: c.indices.ndim == 0 and c.data.ndim == 1, "scalar-indices", error=r"_M_range_check",
+             lambda c: c.indices.ndim == 0 and c.data.ndim == 1, "ov-ref-scatter-update-scalar-indices",
+             error=r"_M_range_check",
              families=("update",)),
     observed("updates-dtype-not-validated", ONNX_REF, "accepted",
-             lambda c: _is_onnx(c) and c.updates.dtype != c.data.dtype, "dtype-mismatch",
+             lambda c: _is_onnx(c) and c.updates.dtype != c.data.dtype, "onnx-ref-type-t",
              model=lambda c: c.core(updates=c.updates.astype(c.data.dtype))),
     observed("index-below-range-silent", OV_CPU, "accepted", lambda c: _is_ov(c) and _below_minus_s(c),
-             "index-range-silent", families=("elements",)),
+             "ov-range-low-silent", families=("elements",)),
     observed("scatter-update-rank1-negative-unchecked", OV_CPU, "crash",
-             lambda c: c.data.ndim == 1 and _negatives(c), "negative-index", error=r"crashed",
+             lambda c: c.data.ndim == 1 and _negatives(c), "ov-cpu-scatter-update-rank1-negative", error=r"crashed",
              families=("update",)),
     observed("scatter-update-rank1-negative-ignored", OV_CPU, "accepted",
-             lambda c: c.data.ndim == 1 and _negatives(c), "negative-index", model=lambda c: c.data.copy(),
+             lambda c: c.data.ndim == 1 and _negatives(c), "ov-cpu-scatter-update-rank1-negative",
+             model=lambda c: c.data.copy(),
              families=("update",)),
 )
 
@@ -541,17 +506,17 @@ def _python_indexing_writes(c: RuntimeCase):
 
 NEWOPS_OBSERVED: tuple[Divergence, ...] = (
     observed("tensorscatter-reference-negative-write-index", ONNX_REF, "accepted",
-             lambda c: _cache_case(c) and (_write_indices(c) < 0).any(), "negative-index",
+             lambda c: _cache_case(c) and (_write_indices(c) < 0).any(), "ts-ort-negative-write-index",
              model=_python_indexing_writes, families=("cache",)),
     observed("tensorscatter-reference-write-indices-shape", ONNX_REF, "accepted",
-             lambda c: _cache_case(c) and _write_indices(c).shape != c.data.shape[:1], "shape",
+             lambda c: _cache_case(c) and _write_indices(c).shape != c.data.shape[:1], "ts-ref-write-indices-shape",
              model=lambda c: c.core(indices=_write_indices(c).reshape(-1)[:c.data.shape[0]]), families=("cache",)),
     observed("tensorscatter-reference-int32-write-indices", ONNX_REF, "accepted",
-             lambda c: _cache_case(c) and _write_indices(c).dtype != np.int64, "index-dtype",
+             lambda c: _cache_case(c) and _write_indices(c).dtype != np.int64, "ts-ref-int32-write-indices",
              model=lambda c: c.core(indices=_write_indices(c).astype(np.int64)), families=("cache",)),
     observed("tensorscatter-reference-empty-update-bound", ONNX_REF, "accepted",
              lambda c: _cache_case(c) and _sequence(c)[0] == 0 and c.attrs.get("mode", "linear") == "linear",
-             "index-range", model=lambda c: c.data.copy(), families=("cache",)),
+             "ts-ref-index-range", model=lambda c: c.data.copy(), families=("cache",)),
 )
 
 # ------------------------------------------------------------ SliceScatter-15 on OpenVINO (issue 16)
@@ -575,10 +540,10 @@ def _openvino_slice_shape(c: RuntimeCase) -> tuple | None:
 
 NEWOPS_OBSERVED += (
     observed("slice-negative-step-start-below", OV_BOTH, "refused",
-             lambda c: _openvino_slice_shape(c) not in (None, c.updates.shape), "negative-step-start",
+             lambda c: _openvino_slice_shape(c) not in (None, c.updates.shape), "ov-slice-negative-step-start",
              error=r"not compatible with expected slice shape", families=("slice",)),
     observed("slice-negative-step-start-below-accepted", OV_CPU, "accepted",
-             lambda c: _openvino_slice_shape(c) == c.updates.shape, "negative-step-start",
+             lambda c: _openvino_slice_shape(c) == c.updates.shape, "ov-slice-negative-step-start",
              model=lambda c: c.core(start=_openvino_start(c)), families=("slice",)),
 )
 

@@ -1,6 +1,7 @@
 """ONNX runtimes: onnxruntime (CPUExecutionProvider) and ``onnx.reference``.
 
-One single-node model per call, built with ``onnx.helper``:
+One single-node model per call, built by scatter_export's one ONNX builder
+(:func:`scatter_export.single_node_model`):
 
 * the graph has the version's tensor inputs (``data``, ``indices``, ``updates``;
   TensorScatter-24's ``past_cache``, ``update``, ``write_indices``: the record's
@@ -27,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from scatter_core import OpSpec
+from scatter_export import single_node_model
 
 from ._common import input_arrays, int_list, node_inputs, python_scalar
 
@@ -44,21 +46,11 @@ def _attribute_value(name, value):
 
 
 def build_model(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np.ndarray, attrs: dict):
-    """The single-node ``onnx.ModelProto`` for ``spec`` at opset ``spec.version``."""
-    from onnx import helper
-
-    inputs = []
-    named = node_inputs(spec, data, indices, updates)
-    for name, arr in named:
-        elem = helper.np_dtype_to_tensor_dtype(arr.dtype)
-        inputs.append(helper.make_tensor_value_info(name, elem, list(arr.shape)))
-    output = helper.make_tensor_value_info("output", helper.np_dtype_to_tensor_dtype(data.dtype), list(data.shape))
+    """The single-node ``onnx.ModelProto`` for ``spec`` at opset ``spec.version``: scatter_export's one builder
+    (:func:`scatter_export.single_node_model`), with the attributes written exactly as given."""
     node_attrs = {k: _attribute_value(k, v) for k, v in attrs.items() if v is not None}  # None: left out
-    node = helper.make_node(spec.op_type, [name for name, _ in named], ["output"], **node_attrs)
-    graph = helper.make_graph([node], f"{spec.name.replace('-', '_')}_single_node", inputs, [output])
-    opset = helper.make_opsetid("", spec.version)
-    return helper.make_model(graph, opset_imports=[opset], ir_version=helper.find_min_ir_version_for([opset]),
-                             producer_name="scatter-explorer runtime_check")
+    return single_node_model(spec, node_inputs(spec, data, indices, updates), node_attrs,
+                             producer="scatter-explorer runtime_check")
 
 
 def _feeds(spec: OpSpec, data, indices, updates):

@@ -28,7 +28,7 @@ are bit-exact in the differential tests.)
 
 "openvino-reference"
 --------------------
-The openvino 2026.4.1 wheel has no ``openvino.runtime`` module (importing it
+The pinned openvino wheel has no ``openvino.runtime`` module (importing it
 fails) and no reference device: compiling for "TEMPLATE" or "INTERPRETER"
 fails with 'Device with "TEMPLATE" name is not registered'. But every core op
 implements ``Node.evaluate(outputs, inputs)``, which runs the op's reference

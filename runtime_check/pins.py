@@ -6,36 +6,25 @@ package metadata. No runtime is imported.
 
 from __future__ import annotations
 
-import functools
-import importlib.metadata
-import re
-from pathlib import Path
+import scatter_core
 
 from ._common import RUNTIMES
 
-# runtime -> the distribution whose pinned version semantics.md was verified on
-DISTRIBUTIONS = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx", "openvino-cpu": "openvino",
-                 "openvino-reference": "openvino"}
-_PIN = re.compile(r'"?([A-Za-z0-9_.-]+)==([0-9][^";\s]*)')
+# runtime -> the distribution whose pinned version semantics.md was verified on (scatter_core's, one mapping)
+DISTRIBUTIONS = dict(scatter_core.RUNTIME_DISTRIBUTIONS)
 
 
 def pins_in(text: str) -> dict[str, str]:
-    """Runtime -> pinned version, from requirement text (``"onnxruntime==1.31.1"`` ...)."""
-    pins = dict(_PIN.findall(text))
+    """Runtime -> pinned version, from requirement text (``"onnxruntime==<version>"`` ...)."""
+    pins = scatter_core.pins_in_text(text)
     return {r: pins[d] for r, d in DISTRIBUTIONS.items() if d in pins and r in RUNTIMES}
 
 
-@functools.lru_cache(maxsize=1)
 def verified_versions() -> dict[str, str]:
-    """Runtime -> the version semantics.md was verified on (the ``runtimes`` extra's pins)."""
-    try:
-        text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
-    except OSError:
-        try:
-            text = "\n".join(importlib.metadata.requires("scatter-explorer") or ())
-        except importlib.metadata.PackageNotFoundError:
-            text = ""
-    return pins_in(text)
+    """Runtime -> the version semantics.md was verified on: the ``runtimes`` extra's pins, read once by
+    :func:`scatter_core.pinned_versions` (the same pins the table of runtime facts shows)."""
+    pins = scatter_core.pinned_versions()
+    return {r: pins[d] for r, d in DISTRIBUTIONS.items() if d in pins}
 
 
 def version_skew(runtime: str, version: str | None, verified: dict[str, str] | None = None) -> str:

@@ -33,6 +33,11 @@ from .errors import ScatterError, fmt_pos
 from .families import FAMILIES, Family, family_by_slug, family_of
 from .fast.buffers import release as release_buffers
 from .findings import Finding
+from .facts import FACT_BY_ID, FACTS, RUNTIME_NAMES, Fact, facts_for, pinned_versions
+from .facts import DISTRIBUTIONS as RUNTIME_DISTRIBUTIONS
+from .facts import Source as FactSource
+from .facts import pins_in as pins_in_text
+from .facts import resolve as resolve_versions
 from .formatting import fmt_value
 from .literals import JSON_NONFINITE_NOTE, float_literal, from_json_values, json_array_text
 from .parsing import MAX_TEXT, parse_tensor
@@ -53,12 +58,13 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 
 
 __all__ = [
-    "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE", "MAX_ELEMENTS", "MAX_TEXT",
-    "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis",
-    "Family", "Finding", "IndexRule", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
-    "Trace", "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
-    "conforming", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr", "fmt_pos",
+    "DEFAULT_ATOL", "DEFAULT_RTOL", "FACTS", "FACT_BY_ID", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE",
+    "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS",
+    "RUNTIME_NAMES", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Fact", "FactSource", "Family",
+    "Finding", "IndexRule", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError", "Trace",
+    "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates", "conforming",
+    "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr", "fmt_pos",
     "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
-    "parse_tensor", "prepare", "release_buffers", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped",
-    "versions_accepting", "versions_of",
+    "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "release_buffers", "resolve_versions", "scatter",
+    "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting", "versions_of",
 ]

@@ -4,8 +4,8 @@ Adding a version means adding one :class:`OpSpec` here (and one example file in
 ``spec_examples/``). Kernels, pages and figures read these records; none of them
 branch on an operator's name.
 
-Runtime observations come from ``../shared/semantics.md`` (onnx 1.23.2,
-onnxruntime 1.31.1, OpenVINO 2026.4.1, observed 2026-11-22).
+Runtime observations are not written here: each record's ``runtime_notes`` is read from the one
+table of runtime facts (:mod:`scatter_core.facts`), with the versions taken from the pins.
 """
 
 from __future__ import annotations
@@ -13,14 +13,9 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from .errors import ScatterError
-from .spec import ANY_INT, AttrSpec, IndexRule, InputSpec, OpSpec, RuntimeNote
+from .facts import notes_for
+from .spec import ANY_INT, AttrSpec, IndexRule, InputSpec, OpSpec
 
-ORT = "onnxruntime 1.31.1"
-ONNX_REF = "onnx.reference 1.23.2"
-OV_CPU = "OpenVINO 2026.4.1 CPU plugin"
-OV_REF = "OpenVINO 2026.4.1 reference"
-OV_BOTH = "OpenVINO 2026.4.1 (CPU plugin and reference)"
-ALL_RUNTIMES = "onnxruntime 1.31.1, onnx.reference 1.23.2 and OpenVINO 2026.4.1 (CPU and reference)"
 
 ONNX_DOCS = "https://onnx.ai/onnx/operators/onnx__{op}.html#l-onnx-op-{anchor}-{v}"
 OV_DOCS = ("https://docs.openvino.ai/2025/documentation/openvino-ir-format/"
@@ -43,121 +38,11 @@ def _reduction_attr(spellings: tuple[str, ...], default: str = "none") -> AttrSp
                     doc="one of " + ", ".join(spellings))
 
 
-LAST_WINS = RuntimeNote(
-    "duplicates", ALL_RUNTIMES,
-    "with reduction none the last write in row-major loop order wins, even with thousands of "
-    "duplicates (OpenVINO CPU runs ScatterUpdate and ScatterND(none) with parallel_for, so with "
-    "more threads the order is formally undefined)")
-ORT_STRICT_DIMS = RuntimeNote(
-    "dims", ORT,
-    "requires indices.shape[i] <= data.shape[i] for every i != axis and accepts a longer axis dimension")
-ORT_ND_INT64 = RuntimeNote("index-dtype", ORT, "rejects int32 indices for ScatterND (type constraint)")
-ORT_REDUCTION_16 = RuntimeNote(
-    "reduction", ORT,
-    "accepts max and min at opset 16 although the text allows only none, add and mul, and silently "
-    "treats unknown strings ('sum', 'mean', 'ADD') as none")
-ORT_REDUCTION_18 = RuntimeNote(
-    "reduction", ORT, "silently treats unknown reduction strings ('sum', 'mean', 'ADD') as none")
-ORT_NO_REDUCTION_ATTR = RuntimeNote(
-    "reduction", ORT, "refuses to load a model that sets reduction at this opset ('Unrecognized attribute')")
-ONNX_REF_REDUCTION = RuntimeNote(
-    "reduction", ONNX_REF, "does not validate reduction: it applies add/mul/max/min at any opset")
-ORT_BOOL_MAXMIN = RuntimeNote(
-    "bool", ORT, "refuses bool data with max/min; onnx.reference gives max = OR, min = AND")
-ORT_F16 = RuntimeNote(
-    "float16", ORT, "refuses float16 data with add/mul; onnx.reference rounds to float16 after every step")
-ONNX_REF_LAX = RuntimeNote(
-    "shape", ONNX_REF, "silently ignores an updates shape that differs from the indices shape")
-OV_RANGE_LOW = RuntimeNote(
-    "index-range", OV_CPU, "has no lower-bound check for the Elements ops: an index below -s crashes the process")
-OV_NEGATIVE_ACCEPTED = RuntimeNote(
-    "negative-index", OV_BOTH, "accept negative indices in [-s, -1] and normalise them to s + index")
-OV_INT64 = RuntimeNote(
-    "int64", OV_CPU, "computes int64 data in int32: 2**40 + 3 comes back as 3")
-OV_REDUCTION_CASE = RuntimeNote(
-    "reduction", OV_BOTH, "accept reduction names in any case ('SUM', 'Mean') and reject unknown names")
-OV_ALIAS_DIMS = RuntimeNote(
-    "dims", OV_BOTH,
-    "accept an indices dimension larger than data's on a non-axis dimension; the writes alias into the "
-    "next row (e.g. (0, 3) lands on (1, 0))")
-OV_F16 = RuntimeNote(
-    "float16", OV_BOTH, "accumulate float16 sums in wider precision (2048 + 1 + 1 = 2050)")
-OV_ND_K0 = RuntimeNote(
-    "k-zero", OV_CPU,
-    "does nothing when indices.shape[-1] == 0 (it returns early because indices has no elements); "
-    "onnxruntime, onnx.reference and the OpenVINO reference update the whole tensor")
-ONNX_ND_K0 = RuntimeNote(
-    "k-zero", ALL_RUNTIMES.replace("OpenVINO 2026.4.1 (CPU and reference)", "the OpenVINO 2026.4.1 reference"),
-    "update the whole tensor when indices.shape[-1] == 0 (the OpenVINO CPU plugin does nothing)")
-OV_ND_SCALAR = RuntimeNote(
-    "scalar-updates", OV_CPU, "refuses a one-element updates tensor in place of a 0-d one; the reference accepts it")
-
-# Observed by runtime_check's differential tests on the same pinned runtimes, but not in
-# ../shared/semantics.md (documented=False): the pages flag them as new.
 # The data dtypes OpenVINO's reference implementation has no kernel for (Node.evaluate returns False),
-# by operator: runtime_check's divergence reads the record's extra["openvino_reference_no_kernel"].
+# by operator: runtime_check's divergence reads the record's extra["openvino_reference_no_kernel"]
+# (the facts "ov-ref-no-kernel-elements"/"-nd" in scatter_core.facts say it in words).
 OV_REF_NO_KERNEL_ELEMENTS_DTYPES = ("int8", "uint8", "uint16", "float64")
 OV_REF_NO_KERNEL_ND_DTYPES = ("int8", "int16", "uint8", "uint16", "float64")
-
-
-def _no_kernel_note(dtypes: tuple[str, ...], extra: str = "") -> RuntimeNote:
-    return RuntimeNote(
-        "reference-kernels", OV_REF,
-        f"has no kernel for {', '.join(dtypes[:-1])} or {dtypes[-1]} data, whatever the reduction (Node.evaluate "
-        f"returns False){extra}", documented=False)
-
-
-OV_REF_NO_KERNEL_ELEMENTS = _no_kernel_note(OV_REF_NO_KERNEL_ELEMENTS_DTYPES, "; semantics.md names only int8/uint8 mean")
-OV_REF_NO_KERNEL_ND = _no_kernel_note(OV_REF_NO_KERNEL_ND_DTYPES)
-OV_F64 = RuntimeNote(
-    "float64", OV_CPU, "computes float64 data in float32: 0.1 + 1e-10 comes back as 0.10000000149011612",
-    documented=False)
-OV_SIGNED_ZERO = RuntimeNote(
-    "signed-zero", ALL_RUNTIMES,
-    "max/min of +0.0 and -0.0 (equal values) keep the cell's current zero on some runtimes and take the "
-    "update's on others: onnxruntime takes the update; the OpenVINO CPU plugin keeps the current value; the "
-    "OpenVINO reference ScatterElementsUpdate takes the update, its ScatterNDUpdate keeps it; onnx.reference "
-    "ScatterElements keeps it, its ScatterND behaves like NumPy (scatter_core: NumPy maximum/minimum take the "
-    "update for float32/float64 and keep the current value for float16). Only the sign of a zero differs, and "
-    "no spec text decides it", documented=False)
-OV_RANGE_LOW_SILENT = RuntimeNote(
-    "index-range-silent", OV_CPU,
-    "an index only a little below -s does not always crash: the write lands outside the output buffer and the "
-    "call returns (same missing lower-bound check; the result is undefined)", documented=False)
-OV_BOOL_AS_UINT8 = RuntimeNote(
-    "bool", OV_CPU,
-    "adds and subtracts bool tensors as uint8 and converts to bool at the end, so with several updates to one "
-    "cell False - True - True gives True (XOR would give False) and 256 x True gives False (OR would give "
-    "True); the reference gives OR / XOR", documented=False)
-
-# Observed 2026-11-23 by tests/test_differential.py (test_flt_max_*, test_nan_in_max_min_*) on the same runtimes.
-OV_INIT_FLT_MAX = RuntimeNote(
-    "use-init-val-infinity", OV_BOTH,
-    "with use_init_val=false a max cell whose updates are all -inf comes out as -FLT_MAX (-3.4028235e+38), "
-    "and a min cell whose updates are all +inf as +FLT_MAX: the cell starts from the lowest (highest) finite "
-    "value instead of -inf (+inf). scatter_core gives -inf (+inf), as PyTorch is reported to, which fits the "
-    "text ('data elements are not used')", documented=False)
-NAN_KEEPS = "keeps the NaN: any NaN that takes part (in data or in an update) makes the cell NaN"
-NAN_DROPS = ("ignores NaN updates (the cell keeps its value) but keeps a NaN that is already in the cell, so the "
-             "result depends on where the NaN is")
-NAN_REPLACES = ("lets a NaN update replace the cell, and the next update replace a NaN cell (also a NaN in data), "
-                "so the result depends on the order of the writes")
-ORT_NAN = RuntimeNote("nan-max-min", ORT, NAN_REPLACES, documented=False)
-ONNX_REF_NAN_ELEMENTS = RuntimeNote("nan-max-min", ONNX_REF, NAN_DROPS, documented=False)
-ONNX_REF_NAN_ND = RuntimeNote("nan-max-min", ONNX_REF, NAN_KEEPS + " (NumPy maximum/minimum)", documented=False)
-OV_CPU_NAN = RuntimeNote("nan-max-min", OV_CPU, NAN_DROPS, documented=False)
-OV_REF_NAN_ELEMENTS = RuntimeNote("nan-max-min", OV_REF, NAN_REPLACES, documented=False)
-OV_REF_NAN_ND = RuntimeNote("nan-max-min", OV_REF, NAN_DROPS, documented=False)
-ONNX_REF_TYPE_T = RuntimeNote(
-    "dtype-mismatch", ONNX_REF,
-    "does not check that data and updates share one type T (onnx's checker, onnxruntime and both specs do): "
-    "float32 data with int64 updates runs, the updates cast to data's dtype", documented=False)
-
-OV_PARALLEL_WINNER = RuntimeNote(
-    "duplicates-parallel", OV_CPU,
-    "splits ScatterND(none) and ScatterUpdate across threads: with 5,000 writes to one cell on 2 cores the "
-    "winner was usually the last write (4999) but sometimes the last of the first thread's half (2499), so "
-    "the result is not deterministic there", documented=False)
 
 ELEMENTS_LOOP = "one iteration per element of updates (= per element of indices), row-major"
 ND_LOOP = "one iteration per k-tuple of indices (over indices.shape[:-1]), row-major"
@@ -205,9 +90,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         duplicates_forbidden_with=(), duplicate_policy="The text says nothing about duplicate indices.",
         data_types=ONNX_TYPES,
         changes=("First version of a scatter operator in ONNX.",),
-        runtime_notes=(RuntimeNote("negative-index", ORT, "accepts -s..s-1 and normalises negatives"),
-                       RuntimeNote("runnable", ONNX_REF, "has no Scatter kernel at opset 9 or 10"),
-                       LAST_WINS),
+        runtime_notes=notes_for('Scatter-9'),
         runnable_on=("onnxruntime",),
     ),
     OpSpec(
@@ -223,10 +106,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                  "Index range stated: -s..s-1, out of range is an error; negative indices count from the end.",
                  "The text now writes into output (a copy of data) rather than into data."),
         previous="Scatter-9", deprecated="ScatterElements-11",
-        runtime_notes=(RuntimeNote("deprecated", "onnx 1.23.2 checker, onnxruntime 1.31.1",
-                                   "refuse Scatter at opset 11 ('deprecated in domain_version of 11'); "
-                                   "onnx.reference has no Scatter kernel. ScatterElements-11 is its runtime stand-in"),
-                       LAST_WINS),
+        runtime_notes=notes_for('Scatter-11'),
         runnable_on=(),
         extra=MappingProxyType({"runtime_stand_in": "ScatterElements-11"}),
     ),
@@ -243,7 +123,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=ONNX_TYPES,
         changes=("New name for Scatter (Scatter-11 is deprecated in its favour); same behaviour.",),
         previous="Scatter-9",
-        runtime_notes=(ORT_STRICT_DIMS, ORT_NO_REDUCTION_ATTR, ONNX_REF_LAX, LAST_WINS),
+        runtime_notes=notes_for('ScatterElements-11'),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     OpSpec(
@@ -257,7 +137,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=ONNX_TYPES_BF16,
         changes=("Type constraint T gains bfloat16.",),
         previous="ScatterElements-11",
-        runtime_notes=(ORT_STRICT_DIMS, ORT_NO_REDUCTION_ATTR, ONNX_REF_LAX, LAST_WINS),
+        runtime_notes=notes_for('ScatterElements-13'),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     OpSpec(
@@ -273,7 +153,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         changes=("New attribute reduction: none (default), add, mul.",
                  "The text now forbids duplicate indices when reduction is none."),
         previous="ScatterElements-13",
-        runtime_notes=(ORT_STRICT_DIMS, ORT_REDUCTION_16, ONNX_REF_REDUCTION, ORT_F16, ONNX_REF_LAX, LAST_WINS),
+        runtime_notes=notes_for('ScatterElements-16'),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     OpSpec(
@@ -288,8 +168,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=ONNX_TYPES_BF16,
         changes=("reduction gains max and min.",),
         previous="ScatterElements-16",
-        runtime_notes=(ORT_STRICT_DIMS, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_REF_LAX, LAST_WINS, OV_SIGNED_ZERO,
-                       ORT_NAN, ONNX_REF_NAN_ELEMENTS, ONNX_REF_TYPE_T),
+        runtime_notes=notes_for('ScatterElements-18'),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     # ------------------------------------------------------------------ ONNX ScatterND
@@ -306,7 +185,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                          "and the loop order is unspecified.",
         data_types=ONNX_TYPES,
         changes=("First version of ScatterND.",),
-        runtime_notes=(ORT_ND_INT64, ORT_NO_REDUCTION_ATTR, ONNX_ND_K0, LAST_WINS),
+        runtime_notes=notes_for('ScatterND-11'),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     OpSpec(
@@ -322,7 +201,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=ONNX_TYPES_BF16,
         changes=("Type constraint T gains bfloat16.",),
         previous="ScatterND-11",
-        runtime_notes=(ORT_ND_INT64, ORT_NO_REDUCTION_ATTR, ONNX_ND_K0, LAST_WINS),
+        runtime_notes=notes_for('ScatterND-13'),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     OpSpec(
@@ -338,7 +217,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         changes=("New attribute reduction: none (default), add, mul.",
                  "The blanket ban on duplicate indices now applies only to reduction none."),
         previous="ScatterND-13",
-        runtime_notes=(ORT_ND_INT64, ORT_REDUCTION_16, ONNX_REF_REDUCTION, ORT_F16, ONNX_ND_K0, LAST_WINS),
+        runtime_notes=notes_for('ScatterND-16'),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     OpSpec(
@@ -353,9 +232,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=ONNX_TYPES_BF16,
         changes=("reduction gains max and min.",),
         previous="ScatterND-16",
-        runtime_notes=(ORT_ND_INT64, ORT_REDUCTION_18, ORT_BOOL_MAXMIN, ORT_F16, ONNX_ND_K0, LAST_WINS,
-                       RuntimeNote("float16", ORT, "refuses float16 ScatterND with max/min as well"), OV_SIGNED_ZERO,
-                       ORT_NAN, ONNX_REF_NAN_ND, ONNX_REF_TYPE_T),
+        runtime_notes=notes_for('ScatterND-18'),
         runnable_on=("onnxruntime", "onnx.reference"),
     ),
     # ------------------------------------------------------------------ OpenVINO
@@ -374,24 +251,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         duplicate_policy="The text does not define which of several updates to one slice wins.",
         data_types=OV_TYPES,
         changes=("First version.",),
-        runtime_notes=(RuntimeNote("negative-index", OV_BOTH, "reject negative indices, as the text says"),
-                       RuntimeNote("scalar-indices", OV_CPU, "refuses 0-d indices; the reference accepts them"),
-                       OV_INT64, LAST_WINS, OV_PARALLEL_WINNER, OV_F64,
-                       RuntimeNote("negative-index", OV_CPU,
-                                   "with 1-D data does not check a negative index: -1 on a size-4 tensor "
-                                   "crashes the process (SIGSEGV; -2 on size 2: SIGABRT), -4 or -5 write "
-                                   "nothing; with data of rank >= 2 it refuses negatives as the text says",
-                                   documented=False),
-                       RuntimeNote("updates-offsets", OV_REF,
-                                   "reads updates at wrong offsets for some multi-dimensional indices: indices "
-                                   "[[0], [1], [2]], data zeros((3, 2)), updates arange(1, 7) as (3, 1, 2), axis "
-                                   "0 gives [[1, 2], [2, 3], [3, 4]] instead of [[1, 2], [3, 4], [5, 6]]; and "
-                                   "with a length-1 trailing axis: data (2, 3, 1), indices [0, 1], axis 0 puts "
-                                   "[2, 3, 4] in slice 1 instead of [4, 5, 6]; the CPU plugin follows the text",
-                                   documented=False),
-                       RuntimeNote("scalar-indices", OV_REF,
-                                   "with 1-D data (so 0-d updates) refuses 0-d indices ('vector::_M_range_check'); "
-                                   "with data of rank >= 2 it accepts them", documented=False)),
+        runtime_notes=notes_for('ScatterUpdate-3'),
         runnable_on=("openvino",),
     ),
     OpSpec(
@@ -409,8 +269,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=OV_TYPES,
         changes=("First version (registered in OpenVINO's opset4).",),
         one_element_for_scalar_updates=True,
-        runtime_notes=(OV_NEGATIVE_ACCEPTED, OV_ND_K0, OV_ND_SCALAR, OV_INT64, LAST_WINS, OV_PARALLEL_WINNER,
-                       OV_F64, OV_REF_NO_KERNEL_ND),
+        runtime_notes=notes_for('ScatterNDUpdate-3'),
         runnable_on=("openvino",),
         extra=MappingProxyType({"openvino_opset": "opset4",
                                 "openvino_reference_no_kernel": OV_REF_NO_KERNEL_ND_DTYPES}),
@@ -436,10 +295,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                  "Negative indices are allowed and count from the end.",
                  "Duplicate indices are allowed (combined by the reduction)."),
         previous="ScatterNDUpdate-3", one_element_for_scalar_updates=True,
-        runtime_notes=(OV_ND_K0, OV_ND_SCALAR, OV_INT64, OV_REDUCTION_CASE, OV_F16,
-                       RuntimeNote("bool", OV_BOTH, "sum = OR, prod = AND, min = AND, max = OR, sub = XOR on bool"),
-                       LAST_WINS, OV_PARALLEL_WINNER, OV_BOOL_AS_UINT8, OV_F64, OV_REF_NO_KERNEL_ND,
-                       OV_SIGNED_ZERO, OV_CPU_NAN, OV_REF_NAN_ND),
+        runtime_notes=notes_for('ScatterNDUpdate-15'),
         runnable_on=("openvino",),
         extra=MappingProxyType({"openvino_opset": "opset15",
                                 "openvino_reference_no_kernel": OV_REF_NO_KERNEL_ND_DTYPES}),
@@ -460,10 +316,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         data_types=OV_TYPES,
         changes=("First version.",),
         axis_dim_may_exceed=False,
-        runtime_notes=(OV_NEGATIVE_ACCEPTED, OV_RANGE_LOW, OV_ALIAS_DIMS,
-                       RuntimeNote("axis-dim", OV_BOTH, "accept an indices axis dimension larger than data's"),
-                       OV_INT64, LAST_WINS,
-                       OV_RANGE_LOW_SILENT, OV_F64, OV_REF_NO_KERNEL_ELEMENTS),
+        runtime_notes=notes_for('ScatterElementsUpdate-3'),
         runnable_on=("openvino",),
         extra=MappingProxyType({"openvino_reference_no_kernel": OV_REF_NO_KERNEL_ELEMENTS_DTYPES}),
     ),
@@ -493,29 +346,14 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                  "Negative indices are allowed and count from the end.",
                  "The indices dimension along axis may exceed data's."),
         previous="ScatterElementsUpdate-3",
-        runtime_notes=(RuntimeNote("integer-mean", OV_CPU,
-                                   "truncates an integer mean toward zero (static_cast of a double); the "
-                                   "reference floors as the text says: data 0, update -3 gives -1 on CPU, -2 "
-                                   "in the reference"),
-                       RuntimeNote("integer-mean", OV_REF, "has no int8/uint8 mean kernel"),
-                       OV_RANGE_LOW, OV_ALIAS_DIMS, OV_INT64, OV_REDUCTION_CASE, OV_F16,
-                       RuntimeNote("bool", OV_BOTH, "refuse bool data with mean at node construction"),
-                       LAST_WINS, OV_RANGE_LOW_SILENT, OV_BOOL_AS_UINT8, OV_F64, OV_REF_NO_KERNEL_ELEMENTS,
-                       OV_SIGNED_ZERO, OV_INIT_FLT_MAX, OV_CPU_NAN, OV_REF_NAN_ELEMENTS,
-                       RuntimeNote("uint64", OV_CPU,
-                                   "narrows uint64 data to 32 bits: data [2**40 + 5, 1], update 2**33 at 0 "
-                                   "gives [0, 1] (the reference: [2**33, 1])", documented=False),
-                       RuntimeNote("integer-mean-int16", OV_CPU,
-                                   "does not wrap the int16 sum before dividing for mean: data 32767, update "
-                                   "32767 gives 32767 (the reference and scatter_core wrap the sum: -1)",
-                                   documented=False)),
+        runtime_notes=notes_for('ScatterElementsUpdate-12'),
         runnable_on=("openvino",),
         extra=MappingProxyType({"openvino_reference_no_kernel": OV_REF_NO_KERNEL_ELEMENTS_DTYPES}),
     ),
     # ------------------------------------------------------------------ newest operators (issue 16)
     # One record each; their families ("cache", "slice") are planned by scatter_core/tensor_scatter.py
-    # and scatter_core/slice_scatter.py. Observed on onnxruntime 1.31.1, onnx.reference 1.23.2 and
-    # OpenVINO 2026.4.1 by tests/test_differential_newops.py.
+    # and scatter_core/slice_scatter.py. Their runtime facts were observed on the
+    # pinned runtimes by tests/test_differential_newops.py.
     OpSpec(
         name="TensorScatter-24", op_type="TensorScatter", version=24, framework="ONNX", family="cache",
         url=ONNX_DOCS.format(op="TensorScatter", anchor="tensorscatter", v=24),
@@ -547,22 +385,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                          "distinct, even when they wrap around), so duplicates cannot occur.",
         data_types=ONNX_TYPES_BF16 + "; write_indices is int64",
         changes=("First version: a new operator for attention's key/value cache (opset 24).",),
-        runtime_notes=(
-            RuntimeNote("negative-index", ORT, "refuses a negative write index in both modes ('write_indices[0] = "
-                                               "-1 is negative'); onnx.reference counts it from the end, as "
-                                               "Python indexing does", documented=False),
-            RuntimeNote("index-range", ONNX_REF, "refuses a linear write past the end only through NumPy's "
-                                                 "IndexError, and does not check w + sequence_length <= "
-                                                 "max_sequence_length when sequence_length is 0 (onnxruntime "
-                                                 "does)", documented=False),
-            RuntimeNote("shape", ONNX_REF, "does not check the shape of write_indices: (3,) or (2, 1) for a batch "
-                                           "of 2 run (onnxruntime refuses them at shape inference)",
-                        documented=False),
-            RuntimeNote("index-dtype", ONNX_REF, "accepts int32 write_indices; onnxruntime refuses them (type "
-                                                 "constraint tensor(int64))", documented=False),
-            RuntimeNote("circular", "onnxruntime 1.31.1 and onnx.reference 1.23.2",
-                        "agree on circular mode, including write indices of several times max_sequence_length"),
-        ),
+        runtime_notes=notes_for('TensorScatter-24'),
         runnable_on=("onnxruntime", "onnx.reference"),
         inputs=(InputSpec("data", "past_cache"), InputSpec("updates", "update"),
                 InputSpec("indices", "write_indices")),
@@ -600,20 +423,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         duplicate_policy="A slice never names an element twice, so duplicates cannot occur.",
         data_types=OV_TYPES,
         changes=("First version (opset 15).",),
-        runtime_notes=(
-            RuntimeNote("slicing", OV_CPU, "agrees with Python's slicing on random cases with negative and "
-                                           "clamped bounds and negative steps"),
-            RuntimeNote("negative-step-start", OV_BOTH,
-                        "with a negative step read a start below -size as the first element: start -8, stop -8, "
-                        "step -1 on an axis of size 3 selects element 0 where Python's slicing (which Slice-8's "
-                        "text follows, and Scatter Explorer too) selects nothing; OpenVINO's Slice-8 does the "
-                        "same, and its shape inference then wants updates of that shape", documented=False),
-            RuntimeNote("reference-kernels", OV_REF,
-                        "cannot run SliceScatter: Node.evaluate returns False for every element type and "
-                        "constant folding leaves the node in place (the wheel wires the reference kernel only "
-                        "into the TEMPLATE plugin, which it does not ship)", documented=False),
-            OV_INT64, OV_F64,
-        ),
+        runtime_notes=notes_for('SliceScatter-15'),
         runnable_on=("openvino",),
         extra=MappingProxyType({"openvino_opset": "opset15",
                                 "openvino_reference_no_kernel": ("bool", "int8", "int16", "int32", "int64", "uint8",

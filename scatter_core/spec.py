@@ -58,12 +58,14 @@ class IndexRule:
 
 @dataclass(frozen=True)
 class RuntimeNote:
-    """Observed behaviour of a real runtime that differs from, or adds to, the text."""
+    """Observed behaviour of a real runtime that differs from, or adds to, the text: one fact of the table in
+    :mod:`scatter_core.facts` as an operator record shows it (``Fact.note``), the versions resolved."""
 
     topic: str  # a rule id: "negative-index", "duplicates", "integer-mean", ...
-    runtimes: str  # "onnxruntime 1.31.1", "OpenVINO 2026.4.1 CPU", ...
+    runtimes: str  # the runtimes and their pinned versions, e.g. "onnxruntime <pin>", "OpenVINO <pin> CPU plugin"
     text: str
     documented: bool = True  # False: observed by runtime_check's tests, not (yet) in ../shared/semantics.md
+    fact: str = ""  # the id of the fact in scatter_core.facts.FACTS
 
 
 @dataclass(frozen=True)

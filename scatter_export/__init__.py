@@ -20,8 +20,9 @@ arrays, dtype names, and names taken from the operator registry.
 
 from __future__ import annotations
 
-from .builders import ExportError, example_json, numpy_loop, onnx_model, onnx_test_case, pytest_case
+from .builders import (ExportError, example_json, numpy_loop, onnx_model, onnx_test_case, pytest_case,
+                       single_node_model)
 from .frameworks import SNIPPET_FRAMEWORKS, framework_snippet, framework_unavailable_reason
 
 __all__ = ["ExportError", "SNIPPET_FRAMEWORKS", "example_json", "framework_snippet", "framework_unavailable_reason",
-           "numpy_loop", "onnx_model", "onnx_test_case", "pytest_case"]
+           "numpy_loop", "onnx_model", "onnx_test_case", "pytest_case", "single_node_model"]

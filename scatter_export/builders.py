@@ -329,6 +329,30 @@ def onnx_model(op, data, indices, updates, expected=None, attrs=None) -> bytes:
     return _build_model(_export(op, data, indices, updates, expected, attrs).case).SerializeToString()
 
 
+def single_node_model(spec: sc.OpSpec, inputs: list[tuple[str, np.ndarray]], node_attrs: dict, *,
+                      graph_name: str | None = None, producer: str = "scatter-explorer"):
+    """The one ONNX model builder: an ``onnx.ModelProto`` with one node of ``spec.op_type``.
+
+    ``inputs`` are (name, array) pairs in the node's order; each becomes a graph input (not an initializer,
+    so nothing is constant-folded away) with the array's exact dtype and shape. ``node_attrs`` go onto the
+    node exactly as given (the caller decides what to write). The output ``output`` has data's dtype and
+    shape (data is the first input). The model imports exactly the default-domain opset ``spec.version``,
+    with the smallest IR version that supports it. No check is run: :func:`onnx_model` runs onnx's checker,
+    ``runtime_check`` deliberately does not (the point there is what the runtime does). Needs ``onnx``.
+    """
+    from onnx import helper
+
+    def info(name, arr):
+        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape))
+
+    node = helper.make_node(spec.op_type, [name for name, _ in inputs], ["output"], **node_attrs)
+    graph = helper.make_graph([node], graph_name or f"{spec.name.replace('-', '_')}_single_node",
+                              [info(n, a) for n, a in inputs], [info("output", inputs[0][1])])
+    opset = helper.make_opsetid("", spec.version)
+    return helper.make_model(graph, opset_imports=[opset], ir_version=helper.find_min_ir_version_for([opset]),
+                             producer_name=producer)
+
+
 def _build_model(case: sc.Case):
     spec = case.spec
     if spec.framework != "ONNX":
@@ -336,7 +360,6 @@ def _build_model(case: sc.Case):
                           f"an ONNX model", argument="op", rule="onnx-export")
     try:
         import onnx
-        from onnx import helper
     except ImportError:
         raise ExportError("the ONNX export needs the onnx package (pip install -e '.[runtimes]')",
                           argument="op", rule="onnx-missing") from None
@@ -347,17 +370,9 @@ def _build_model(case: sc.Case):
         value = case.attrs.get(a.name)
         if value is not None:
             node_attrs[a.name] = int(value) if a.kind == "int" else value
-    inputs = _node_inputs(case)
-    node = helper.make_node(spec.op_type, [name for name, _ in inputs], ["output"], **node_attrs)
-
-    def info(name, arr):
-        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape))
-
-    graph = helper.make_graph([node], f"{spec.op_type.lower()}_case", [info(n, a) for n, a in inputs],
-                              [info("output", case.data)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", spec.version)],
-                              producer_name="scatter-explorer")
-    model.ir_version = min(model.ir_version, 10)
+    model = single_node_model(spec, _node_inputs(case), node_attrs, graph_name=f"{spec.op_type.lower()}_case",
+                              producer="scatter-explorer")
+    model.ir_version = min(onnx.IR_VERSION, 10)
     try:
         onnx.checker.check_model(model, full_check=True)
     except Exception as exc:  # noqa: BLE001 - onnx raises several checker/inference error types

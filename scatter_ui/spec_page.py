@@ -35,7 +35,7 @@ from .figures import HIGHLIGHT, VALUE_SCALE
 from .from_call_page import CALL, FROM_CODE_PAGE
 from .home import FAMILY_PAGES
 from .specdiff import LiveCase, breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, \
-    row_cases, runtime_rows, timeline, word_diff
+    row_cases, runtime_rows, timeline, tracker_rows, word_diff
 
 MARK = "≠"
 DIFFERS = "differs"  # the header of the column of marks (a header cell is never empty: axe empty-table-header)
@@ -410,13 +410,24 @@ def framework_section(family: str) -> None:
 # ---------------------------------------------------------------------------- runtime notes
 def runtime_section(family: str) -> None:
     st.header("What real runtimes do")
-    st.caption("Observed behaviour, as data from the registry: each note names the runtime and its version. "
-               "Notes marked NEW were found by runtime_check's tests and are not (yet) in ../shared/semantics.md.")
+    st.caption("Observed behaviour, from the project's one table of runtime facts: each note names the runtime "
+               "and its pinned version, and its source. Notes marked NEW were found by runtime_check's tests and "
+               "are not (yet) in ../shared/semantics.md.")
     for s in sc.family_members(family):
         rows = runtime_rows(s)
         new = sum(r["source"].startswith("NEW") for r in rows)
         with st.expander(f"{s.name}: {len(rows)} notes" + (f" ({new} new)" if new else "")):
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    reports = tracker_rows(family)
+    if reports:
+        st.subheader("Reports from other projects' trackers")
+        st.caption("Each report was run on the pinned runtimes by the project's tests: it holds, or it was not "
+                   "reproduced.")
+        st.markdown("".join(
+            f"- **{md_escape(r['on the pinned runtimes'])}** · *{md_escape(r['runtime (version)'])}*: "
+            f"{md_escape(r['report'])}."
+            + (f" {md_escape(r['versions'][:1].upper() + r['versions'][1:])}." if r["versions"] else "")
+            + f" Source: {md_escape(r['source'])}\n" for r in reports))
 
 
 SECTIONS = (timeline_section, comparison_section, cross_framework_section, errata_section, framework_section,

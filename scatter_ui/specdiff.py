@@ -226,11 +226,25 @@ def forbidden_words(spec: OpSpec) -> str:
 
 
 # ---------------------------------------------------------------------------- runtime notes
+def _fact_source(n) -> str:
+    where = sc.FACT_BY_ID[n.fact].source.where if n.fact in sc.FACT_BY_ID else ""
+    if n.documented:
+        return "../shared/" + where if where.startswith("semantics.md") else "../shared/semantics.md"
+    return "NEW: " + (where or "runtime_check tests, not in semantics.md")
+
+
 def runtime_rows(spec: OpSpec) -> list[dict[str, str]]:
-    """The record's runtime notes as table rows (source: semantics.md, or new)."""
-    return [{"topic": n.topic, "runtime (version)": n.runtimes, "what it does": n.text,
-             "source": "../shared/semantics.md" if n.documented else "NEW: runtime_check tests, not in semantics.md"}
+    """The record's runtime notes (facts of ``scatter_core.FACTS``) as table rows; the source is the fact's:
+    a section of semantics.md, or NEW: an observation semantics.md does not record."""
+    return [{"topic": n.topic, "runtime (version)": n.runtimes, "what it does": n.text, "source": _fact_source(n)}
             for n in spec.runtime_notes]
+
+
+def tracker_rows(family: str) -> list[dict[str, str]]:
+    """Other projects' tracker reports about this family's operators, each checked on the pinned runtimes."""
+    return [{"report": f.text, "runtime (version)": f.runtimes_label(), "on the pinned runtimes": f.status,
+             "versions": sc.resolve_versions(f.holds_in, sc.pinned_versions()), "source": f.source.where}
+            for f in sc.FACTS if f.source.kind == "tracker" and family in f.families]
 
 
 # ---------------------------------------------------------------------------- word diffs, Markdown-safe

@@ -15,6 +15,7 @@ import pytest
 import runtime_check as rc
 from runtime_check import divergences
 import spec_examples as se
+import scatter_core as sc
 from scatter_core import OPERATORS, ScatterError
 from tests.conftest import require_or_skip
 from tests.skipping import skip_or_fail
@@ -130,6 +131,8 @@ def test_the_copy_of_semantics_md_still_agrees_with_the_original():
     text = " ".join(SHARED_SEMANTICS.read_text(encoding="utf-8").split())
     for d in rc.DOCUMENTED:
         assert " ".join(d.quote.split()) in text, (d.label, "tests/data/semantics.md is out of date")
+    for f in sc.FACTS:  # the whole table of runtime facts, not only the divergences' facts
+        assert " ".join(f.source.quote.split()) in text, (f.id, "tests/data/semantics.md is out of date")
 
 
 def test_ci_turns_a_missing_runtime_into_a_failure(monkeypatch):
