@@ -7,6 +7,7 @@ Pure NumPy. The public API:
   reading, export loop, title, URL slug); ``family_of(spec)``.
 * ``case(op, data, indices, updates, **attrs)``: the checked, planned :class:`Case`
   (``run()``, ``trace()``, ``replace()``, ``for_version()``, ``attr_text()``, ``key``).
+* ``sample_case(rng, op, ...)``: a random valid :class:`Case`, drawn by its family's ``sample`` hook.
 * ``scatter(op, data, indices, updates, **attrs)``: the result.
 * ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
 * ``check_expected(...)``: compare a hand-written output and diagnose the mistake.
@@ -36,6 +37,7 @@ from .findings import Finding
 from .formatting import fmt_value
 from .literals import JSON_NONFINITE_NOTE, float_literal, from_json_values, json_array_text
 from .parsing import MAX_TEXT, parse_tensor
+from .sampling import Drawn, Limits, sample_case
 from .reductions import REDUCTIONS, Reduction, truncate_mean
 from .registry import FAMILY_TITLES, OPERATORS, OPERATORS_LIST, family_members, get_spec, versions_of
 from .spec import AttrSpec, IndexRule, OpSpec, RuntimeNote
@@ -55,10 +57,10 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE", "MAX_ELEMENTS", "MAX_TEXT",
     "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis",
-    "Family", "Finding", "IndexRule", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
+    "Drawn", "Family", "Finding", "IndexRule", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
     "Trace", "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
     "conforming", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr", "fmt_pos",
     "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
-    "parse_tensor", "prepare", "release_buffers", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped",
+    "parse_tensor", "prepare", "release_buffers", "sample_case", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped",
     "versions_accepting", "versions_of",
 ]

@@ -26,6 +26,7 @@ import numpy as np
 from .checks import c_strides, check_index_values
 from .errors import ScatterError
 from .plan import Plan, PlanNote, iota
+from .sample_limits import Drawn, Limits, index_values, shape
 from .spec import OpSpec
 
 
@@ -94,3 +95,15 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         updates_shape=tuple(updates.shape),
         notes=tuple(notes),
     )
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: an axis, indices no larger than data (longer on axis where the version allows)."""
+    lo = 0 if limits.empty else 1
+    rank = int(rng.integers(1, limits.max_rank + 1))
+    data_shape = shape(rng, rank, hi=limits.max_dim)
+    axis = int(rng.integers(0, rank))
+    ishape = tuple(int(rng.integers(lo, n + 1)) for n in data_shape)
+    if spec.axis_dim_may_exceed:
+        ishape = ishape[:axis] + (int(rng.integers(lo, limits.max_dim + 2)),) + ishape[axis + 1:]
+    return Drawn(data_shape, index_values(rng, spec, limits, data_shape[axis], ishape), ishape, {"axis": axis})

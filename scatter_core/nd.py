@@ -26,6 +26,7 @@ import numpy as np
 from .checks import c_strides, check_index_values, prod
 from .errors import ScatterError
 from .plan import Plan, PlanNote, iota
+from .sample_limits import Drawn, Limits, index_values, shape
 from .spec import OpSpec
 
 
@@ -117,3 +118,14 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         updates_shape=tuple(updates.shape),
         notes=tuple(notes),
     )
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: k-tuples (k <= rank) in a batch of 1-2 axes, updates of the batch and the slice."""
+    lo = 0 if limits.empty else 1
+    rank = int(rng.integers(1, limits.max_rank + 1))
+    data_shape = shape(rng, rank, hi=limits.max_dim)
+    k = int(rng.integers(1, rank + 1))
+    batch = shape(rng, int(rng.integers(lo, 3)), lo=lo, hi=limits.max_dim)
+    indices = index_values(rng, spec, limits, data_shape[:k], batch + (k,))
+    return Drawn(data_shape, indices, batch + data_shape[k:])

@@ -33,6 +33,7 @@ import numpy as np
 from .checks import c_strides, prod
 from .errors import ScatterError, fmt_pos
 from .plan import Plan, PlanNote, iota
+from .sample_limits import Drawn, Limits, index_values, shape
 from .spec import OpSpec
 
 
@@ -179,3 +180,25 @@ def index_label(trace, i: int) -> str:
 
 def _signed(v: int) -> str:
     return f"({v})" if v < 0 else str(v)
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: 1..rank sliced axes (leading, or named with either sign), bounds past both ends, steps
+    of both signs; mostly non-empty slices."""
+    rank = int(rng.integers(1, limits.max_rank + 1))
+    data_shape = shape(rng, rank, hi=limits.max_dim)
+    n = int(rng.integers(1, rank + 1))
+    named = rng.random() < 0.5
+    axes = [int(a) - rank * int(rng.integers(0, 2)) for a in rng.permutation(rank)[:n]] if named else list(range(n))
+    start, stop, step, ushape = [], [], [], list(data_shape)
+    for a in axes:
+        size = data_shape[a]
+        for _ in range(4):  # mostly non-empty slices; some stay empty
+            b, e = (int(v) for v in rng.integers(-size - 2, size + 3, size=2))
+            s = int(rng.choice([-3, -2, -1, 1, 2, 3]))
+            if len(range(*slice(b, e, s).indices(size))):
+                break
+        start, stop, step = start + [b], stop + [e], step + [s]
+        ushape[a] = len(range(*slice(b, e, s).indices(size)))
+    attrs = {"start": start, "stop": stop, "step": step, "axes": axes if named else None}
+    return Drawn(data_shape, None, tuple(ushape), attrs)

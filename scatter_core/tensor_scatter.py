@@ -36,6 +36,7 @@ import numpy as np
 from .checks import prod
 from .errors import ScatterError, fmt_pos
 from .plan import Plan, PlanNote, iota
+from .sample_limits import Drawn, Limits, index_values, shape
 from .spec import OpSpec
 
 MODES = ("linear", "circular")
@@ -173,3 +174,17 @@ def index_label(trace, i: int) -> str:
     if trace.wrapped(i):
         return head + f": cache position ({w} + {s}) mod {max_len} = {pos}, wrapped around"
     return head + f": cache position {w} + {s} = {pos}"
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: a cache of rank 2-4, a sequence axis past the batch axis, a mode, write indices that
+    fit (linear) or wrap (circular), left out a quarter of the time."""
+    rank = int(rng.integers(2, min(4, max(limits.max_rank + 1, 2)) + 1))
+    data_shape = shape(rng, rank, hi=limits.max_dim)
+    axis = int(rng.integers(1, rank))
+    mode = str(rng.choice(spec.attribute("mode").choices))
+    max_len = data_shape[axis]
+    seq = int(rng.integers(0 if limits.empty else 1, max_len + 1))
+    high = max_len - seq + 1 if mode == "linear" else 2 * max_len + 1
+    indices = None if rng.random() < 0.25 else rng.integers(0, high, size=data_shape[:1]).astype(np.int64)
+    return Drawn(data_shape, indices, data_shape[:axis] + (seq,) + data_shape[axis + 1:], {"axis": axis, "mode": mode})

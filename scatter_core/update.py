@@ -23,6 +23,7 @@ import numpy as np
 from .checks import check_index_values, prod
 from .errors import ScatterError
 from .plan import Plan, PlanNote
+from .sample_limits import Drawn, Limits, index_values, shape
 from .spec import OpSpec
 
 
@@ -74,3 +75,25 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         updates_shape=tuple(updates.shape),
         notes=tuple(notes),
     )
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: an axis, 1-2 axes of indices (each a slice), updates around them."""
+    lo = 0 if limits.empty else 1
+    rank = int(rng.integers(1, limits.max_rank + 1))
+    data_shape = shape(rng, rank, hi=limits.max_dim)
+    axis = int(rng.integers(0, rank))
+    ishape = shape(rng, int(rng.integers(lo, 3)), lo=lo, hi=3)
+    indices = index_values(rng, spec, limits, data_shape[axis], ishape)
+    return Drawn(data_shape, indices, data_shape[:axis] + ishape + data_shape[axis + 1:], {"axis": axis})
+
+
+def shrink(shapes, attrs) -> tuple[tuple, tuple, tuple]:
+    """The large-tensor stand-in: data and updates with every axis but ``axis`` 1 long (each index writes one
+    cell instead of a slice), and the shape of one real write (the slice)."""
+    data = tuple(shapes["data"])
+    indices = tuple(shapes["indices"])
+    axis = int(attrs.get("axis", 0)) % len(data)
+    small_data = tuple(d if i == axis else 1 for i, d in enumerate(data))
+    small_updates = (1,) * axis + indices + (1,) * (len(data) - axis - 1)
+    return small_data, small_updates, data[:axis] + data[axis + 1:]
