@@ -32,7 +32,8 @@ class Drawn:
 
 
 def shape(rng, rank: int, lo: int = 1, hi: int = 4) -> tuple[int, ...]:
-    return tuple(int(n) for n in rng.integers(lo, hi + 1, size=rank))
+    """``rank`` axes of ``lo..hi`` (at most 3 long from rank 4 on, so a draw stays small)."""
+    return tuple(int(n) for n in rng.integers(lo, (min(hi, 3) if rank >= 4 else hi) + 1, size=rank))
 
 
 def index_values(rng, spec, limits: Limits, sizes, shape_) -> np.ndarray:
