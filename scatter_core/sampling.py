@@ -45,6 +45,8 @@ def sample_case(rng: np.random.Generator, op, *, dtype="int32", values: tuple[in
     last = None
     for _ in range(tries):
         drawn = family.sample(rng, spec, limits)
+        if drawn is None:  # a fitted draw that cannot meet the wishes
+            continue
         data = _values(rng, drawn.data_shape, dtype, values)
         updates = _values(rng, drawn.updates_shape, dtype, values)
         indices = None if drawn.indices is None else np.asarray(drawn.indices).astype(index_dtype)

@@ -78,23 +78,53 @@ DTYPES = ("int32", "int64")
 
 @dataclass(frozen=True, eq=False)
 class Exercise:
-    """One practice case and its traced answer (read-only arrays; one object may be shared by many sessions)."""
+    """One practice case and its traced answer (read-only arrays; one object may be shared by many sessions).
 
-    op: str
-    data: np.ndarray
-    indices: np.ndarray | None  # None: the version reads no indices (SliceScatter) or they are left out
-    updates: np.ndarray
-    attrs: dict  # the version's own attribute names and spellings, defaults filled in
+    The operator version, inputs and attributes are the :class:`scatter_core.Case` it holds; ``op``, ``data``,
+    ``indices``, ``updates`` and ``spec`` read it. ``spelled`` keeps how the exercise writes its attributes
+    (``axis=-1`` stays -1, where the Case holds the axis it resolves to).
+    """
+
+    case: sc.Case
     seed: int
     level: int
     trace: sc.Trace = field(repr=False)
     answer: np.ndarray = field(repr=False)
     order_question: bool = False  # duplicates under reduction none: which write stays?
     topic: str = ""  # what this exercise practises, when its family's recipe says more than the level's words
+    spelled: Mapping[str, object] | None = None  # the attributes as shown (None: the case's own spelling)
+
+    @classmethod
+    def of(cls, t: sc.Trace, indices_given: bool = True, **fields) -> "Exercise":
+        """The exercise of a traced case (``indices_given`` False: the optional indices input stays left out)."""
+        case = sc.case(t.op, t.data, t.indices if indices_given else None, t.updates, **t.attrs)
+        return cls(case=case, trace=t, answer=t.output, **fields)
+
+    @property
+    def op(self) -> str:
+        return self.case.op
 
     @property
     def spec(self) -> sc.OpSpec:
-        return sc.OPERATORS[self.op]
+        return self.case.spec
+
+    @property
+    def data(self) -> np.ndarray:
+        return self.case.data
+
+    @property
+    def indices(self) -> np.ndarray | None:
+        """None: the version reads no indices (SliceScatter) or they are left out."""
+        return self.case.given()[1]
+
+    @property
+    def updates(self) -> np.ndarray:
+        return self.case.updates
+
+    @property
+    def attrs(self) -> Mapping[str, object]:
+        """The version's own attribute names and spellings, defaults filled in."""
+        return dict(self.spelled if self.spelled is not None else self.case.attrs)
 
     @property
     def steps(self) -> int:
@@ -332,76 +362,12 @@ def _choose_spec(rng, level: int, spec) -> sc.OpSpec:
     return _pick(rng, _pool(level))
 
 
-# -- index drawing --------------------------------------------------------------------------------
-def _line_values(rng, size: int, count: int, duplicates: str) -> np.ndarray:
-    """``count`` positions in 0..size-1: distinct, drawn with replacement, or either."""
-    distinct = duplicates == "no" or (duplicates == "any" and _coin(rng, 50))
-    if distinct and count <= size:
-        return rng.permutation(size)[:count].astype(np.int64)
-    return rng.integers(0, size, count).astype(np.int64)
-
-
-def _force_duplicate(rng, lines: np.ndarray) -> None:
-    """Make one line (the last axis) repeat a value, in place, if none does."""
-    flat = lines.reshape(-1, lines.shape[-1])
-    if any(len(set(row.tolist())) < len(row) for row in flat):
-        return
-    row = flat[int(rng.integers(0, flat.shape[0]))]
-    i, j = sorted(int(x) for x in rng.permutation(len(row))[:2])
-    row[j] = row[i]
-
-
-def _elements_case(rng, r: Recipe, shape: tuple[int, ...]):
-    axis = r.axis
-    dims = []
-    for d, n in enumerate(shape):
-        low = 2 if d == axis and r.duplicates != "no" else 1
-        dims.append(int(rng.integers(low, n + 1)) if n >= low else n)
-    ishape = tuple(dims)
-    if not 2 <= int(np.prod(ishape)) <= MAX_STEPS:
-        return None
-    moved = (*[n for d, n in enumerate(ishape) if d != axis], ishape[axis])
-    lines = np.empty(moved, dtype=np.int64)
-    for pos in np.ndindex(*moved[:-1]):
-        lines[pos] = _line_values(rng, shape[axis], moved[-1], r.duplicates)
-    if r.duplicates == "yes":
-        _force_duplicate(rng, lines)
-    indices = np.moveaxis(lines, -1, axis)
-    sizes = np.full(indices.shape, shape[axis], dtype=np.int64)
-    return Drawn(np.ascontiguousarray(indices), sizes, ishape)
-
-
-def _nd_case(rng, r: Recipe, shape: tuple[int, ...]):
-    k = r.k if r.k is not None else len(shape)
-    k = min(k, len(shape))
-    head = shape[:k]
-    cells = int(np.prod(head))
-    most = min(MAX_STEPS, cells) if r.duplicates == "no" else MAX_STEPS
-    low = 2 if r.duplicates != "no" else 1
-    if most < max(low, 2):
-        return None
-    n = int(rng.integers(max(low, 2), most + 1))
-    flat = _line_values(rng, cells, n, r.duplicates).reshape(1, n)
-    if r.duplicates == "yes":
-        _force_duplicate(rng, flat)
-    tuples = np.stack(np.unravel_index(flat.reshape(-1), head), axis=-1).astype(np.int64)
-    sizes = np.broadcast_to(np.array(head, dtype=np.int64), tuples.shape).copy()
-    return Drawn(tuples, sizes, (n,) + tuple(shape[k:]))
-
-
-def _update_case(rng, r: Recipe, shape: tuple[int, ...]):
-    axis = r.axis
-    size = shape[axis]
-    most = min(MAX_STEPS, size) if r.duplicates == "no" else MAX_STEPS
-    if most < 2:
-        return None
-    m = int(rng.integers(2, most + 1))
-    values = _line_values(rng, size, m, r.duplicates).reshape(1, m)
-    if r.duplicates == "yes":
-        _force_duplicate(rng, values)
-    indices = values.reshape(m)
-    sizes = np.full(m, size, dtype=np.int64)
-    return Drawn(indices, sizes, tuple(shape[:axis]) + (m,) + tuple(shape[axis + 1:]))
+# -- index drawing ---------------------------------------------------------------------------------------------
+def _sampled(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
+    """A draw by the family record's sample hook, fitted to ``shape`` and the recipe's axis, k and duplicates."""
+    limits = sc.Limits(data_shape=shape, axis=r.axis, k=r.k, duplicates=r.duplicates, max_steps=MAX_STEPS)
+    drawn = sc.family_of(r.spec).sample(rng, r.spec, limits)
+    return None if drawn is None else Drawn(drawn.indices, drawn.sizes, drawn.updates_shape, dict(drawn.attrs))
 
 
 # -- the KV cache (TensorScatter): one write index per batch entry, a sequence axis, linear or circular ----------
@@ -574,14 +540,15 @@ class FamilyDrawer:
     mixed_from: int = 1
 
 
-# which drawing the family needs: data, keyed by family as the planners are
-CASE_DRAWERS = MappingProxyType({
-    "elements": FamilyDrawer(_elements_case),
-    "nd": FamilyDrawer(_nd_case),
-    "update": FamilyDrawer(_update_case),
+# families whose exercises have recipes of their own (what each level practises there); every other family with
+# a sample hook is drawn through it, with the level's recipe
+OWN_RECIPES = MappingProxyType({
     "cache": FamilyDrawer(_cache_case, _cache_recipe, mixed_from=5),
     "slice": FamilyDrawer(_slice_case, _slice_recipe, mixed_from=5),
 })
+CASE_DRAWERS = MappingProxyType({
+    name: OWN_RECIPES.get(name, FamilyDrawer(_sampled)) for name, family in sc.FAMILIES.items()
+    if name in OWN_RECIPES or family.sample is not None})
 
 
 def _apply_negatives(rng, r: Recipe, indices: np.ndarray | None, sizes: np.ndarray | None) -> np.ndarray | None:
@@ -683,11 +650,10 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
         return None
     if not all(_check(name, r, t, attrs) for name in r.checks):
         return None
-    given = t.indices if indices is not None else None  # a left-out input stays left out
     # the attributes as the exercise spells them (axis=-1 stays -1), the version's defaults filled in
     shown = {**dict(t.attrs), **{k: tuple(v) if isinstance(v, list) else v for k, v in attrs.items()}}
-    return Exercise(op=r.spec.name, data=t.data, indices=given, updates=t.updates, attrs=shown,
-                    seed=seed, level=level, trace=t, answer=t.output, order_question=r.order_question, topic=r.topic)
+    return Exercise.of(t, indices is not None, spelled=MappingProxyType(shown), seed=seed, level=level,
+                       order_question=r.order_question, topic=r.topic)
 
 
 def _check_args(seed, level, op):
