@@ -27,6 +27,7 @@ class Limits:
     k: int | None = None
     duplicates: str = "any"
     max_steps: int = 8
+    features: frozenset[str] = frozenset()  # a family's own wishes (its hook's docstring lists them)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,10 @@ def index_values(rng, spec, limits: Limits, sizes, shape_) -> np.ndarray:
     sizes = np.asarray(sizes)
     low = -sizes if spec.index_rule.negative in negative else 0
     return rng.integers(low, sizes, size=shape_).astype(np.int64)
+
+
+def pick(rng, items):
+    return items[int(rng.integers(0, len(items)))]
 
 
 def coin(rng, percent: int) -> bool:

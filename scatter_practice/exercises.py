@@ -18,7 +18,9 @@ The levels, from easy to hard (``LEVELS`` says the same in words):
 5. mixed: any version and attribute on rank-3 data; under reduction none,
    duplicates where the version allows them, so the loop order decides.
 
-The families whose loops read no per-update index (the KV cache, the strided
+Every case is drawn by the family record's ``sample`` hook, fitted to the
+recipe (data shape, axis, k, duplicates, the family's own feature wishes). The
+families whose loops read no per-update index (the KV cache, the strided
 slice) have recipes of their own (``FamilyDrawer.recipe``); ``op=None`` picks
 them from level ``FamilyDrawer.mixed_from`` on (5: the mixed level).
 
@@ -242,19 +244,8 @@ class Recipe:
     negatives: str = "no"  # "yes" | "no" | "any"
     checks: tuple[str, ...] = ()  # extra rules the traced candidate must meet
     order_question: bool = False
-    features: tuple[str, ...] = ()  # what a family's own drawer is asked for (e.g. "wrap", "negative-step")
+    features: tuple[str, ...] = ()  # wishes for the family's sample hook (e.g. "wrap", "negative-step")
     topic: str = ""  # Exercise.topic
-
-
-@dataclass
-class Drawn:
-    """What a family's drawer gives: the indices (None: none given), their axis sizes (for negative
-    spellings; None: no indices), the updates shape and the attributes the drawing chose."""
-
-    indices: np.ndarray | None
-    sizes: np.ndarray | None
-    ushape: tuple[int, ...]
-    attrs: dict = field(default_factory=dict)
 
 
 def _pick(rng, items):
@@ -363,11 +354,12 @@ def _choose_spec(rng, level: int, spec) -> sc.OpSpec:
 
 
 # -- index drawing ---------------------------------------------------------------------------------------------
-def _sampled(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
-    """A draw by the family record's sample hook, fitted to ``shape`` and the recipe's axis, k and duplicates."""
-    limits = sc.Limits(data_shape=shape, axis=r.axis, k=r.k, duplicates=r.duplicates, max_steps=MAX_STEPS)
-    drawn = sc.family_of(r.spec).sample(rng, r.spec, limits)
-    return None if drawn is None else Drawn(drawn.indices, drawn.sizes, drawn.updates_shape, dict(drawn.attrs))
+def _sampled(rng, r: Recipe, shape: tuple[int, ...]) -> sc.Drawn | None:
+    """A draw by the family record's sample hook, fitted to ``shape`` and the recipe's axis, k, duplicates and
+    features (a family's own wishes: a cache mode, a wrap, a slice's bound spellings ...)."""
+    limits = sc.Limits(data_shape=shape, axis=r.axis, k=r.k, duplicates=r.duplicates, max_steps=MAX_STEPS,
+                       features=frozenset(r.features))
+    return sc.family_of(r.spec).sample(rng, r.spec, limits)
 
 
 # -- the KV cache (TensorScatter): one write index per batch entry, a sequence axis, linear or circular ----------
@@ -407,35 +399,7 @@ def _cache_recipe(rng, spec, level: int) -> Recipe:
                   topic=CACHE_TOPICS[level])
 
 
-def _cache_case(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
-    axis = r.axis % len(shape)
-    if axis == 0:
-        return None
-    mode = "circular" if "mode=circular" in r.features else "linear"
-    batch, length = shape[0], shape[axis]
-    per_position = int(np.prod(shape[:axis]))  # steps per sequence position: every prefix before the axis
-    low = 2 if "wrap" in r.features else 1  # a wrap needs two positions: one before the end, one after
-    most = min(length - 1, MAX_STEPS // per_position)  # some of the old cache stays (and w matters in linear mode)
-    if most < low:
-        return None
-    seq = int(rng.integers(low, most + 1))
-    ushape = tuple(shape[:axis]) + (seq,) + tuple(shape[axis + 1:])
-    attrs = {"mode": mode}
-    if "left-out" in r.features:
-        return Drawn(None, None, ushape, attrs)
-    top = length - seq if mode == "linear" else (2 * length - 1 if "far" in r.features else length - 1)
-    w = rng.integers(0, top + 1, batch).astype(np.int64)
-    if "wrap" in r.features and not ((w % length) + seq > length).any():
-        w[int(rng.integers(0, batch))] = int(rng.integers(length - seq + 1, length))
-    if not w.any() and top > 0:  # a given write index that is 0 everywhere reads like a left-out one
-        w[int(rng.integers(0, batch))] = int(rng.integers(1, top + 1))
-    return Drawn(w, None, ushape, attrs)
-
-
 # -- the strided slice (SliceScatter): start, stop, step per sliced axis, Slice-8 bounds -------------------------
-SPELLINGS = ("plain", "negative", "clamped")  # how a bound is written: 0..size, -size..-1, beyond either end
-
-
 def _slice_recipe(rng, spec, level: int) -> Recipe:
     """Level 1: positive steps and plain bounds on the leading axis (or both axes). 2: negative bounds and other
     axes. 4: negative steps and clamped bounds. 5: rank 3, several axes, anything."""
@@ -453,102 +417,24 @@ def _slice_recipe(rng, spec, level: int) -> Recipe:
     return Recipe(spec, rank=rank, reduction="none", features=features, topic=SLICE_TOPICS[level])
 
 
-def _spelling(value: int, size: int) -> str:
-    if 0 <= value <= size:
-        return "plain"
-    return "negative" if -size <= value < 0 else "clamped"
-
-
-def _bounds(rng, size: int, first: int, step: int, count: int, allowed: tuple[str, ...]) -> tuple[int, int] | None:
-    """A (start, stop) whose Slice-8 positions on an axis of ``size`` are first, first + step, ... (count of
-    them), spelled in one of the ``allowed`` ways (each bound drawn among its valid spellings)."""
-    want = range(first, first + count * step, step)
-    far = int(rng.integers(1, 5))  # how far beyond the end a clamped bound lies
-    starts = {first, first - size, -size - far if step > 0 else size + far}
-    last = first + (count - 1) * step
-    ends = range(last + 1, last + step + 1) if step > 0 else range(last + step, last)
-    stops = {v for e in ends for v in (e, e - size if e >= 0 else -size - far, size + far if e >= size else e)}
-    found = []
-    for b in sorted(starts):
-        for e in sorted(stops):
-            if range(*slice(b, e, step).indices(size)) == want and {_spelling(b, size), _spelling(e, size)} <= \
-                    set(allowed):
-                found.append((b, e))
-    return _pick(rng, found) if found else None
-
-
-def _slice_case(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
-    rank, f = len(shape), r.features
-    if "other-axis" in f:
-        axes = [1]
-    elif "mixed" in f:
-        axes = sorted(int(a) for a in rng.permutation(rank)[:int(rng.integers(1, rank + 1))])
-    else:
-        axes = list(range(int(rng.integers(1, rank + 1))))
-    if "negative" in f:
-        spell = ("plain", "negative")
-    elif "plain" in f or "other-axis" in f:
-        spell = ("plain",)
-    else:
-        spell = SPELLINGS
-    negative_steps = "negative-step" in f or ("mixed" in f and _coin(rng, 40))
-    start, stop, step, slice_shape = [], [], [], list(shape)
-    for j, a in enumerate(axes):
-        size = shape[a]
-        s = int(rng.integers(1, 4 if len(axes) == 1 else 3))
-        if negative_steps and (j == 0 or _coin(rng, 50)):
-            s = -s
-        if "clamped" in f and j == 0:  # the first bound at the edge, so a clamped spelling selects it
-            first = 0 if s > 0 else size - 1
-        else:
-            first = int(rng.integers(0, size))
-        room = (size - 1 - first) // s + 1 if s > 0 else first // -s + 1
-        count = int(rng.integers(2 if room >= 2 and _coin(rng, 80) else 1, room + 1))  # mostly a real stride
-        bounds = _bounds(rng, size, first, s, count, spell)
-        if bounds is None:
-            return None
-        start.append(bounds[0])
-        stop.append(bounds[1])
-        step.append(s)
-        slice_shape[a] = count
-    spellings = [_spelling(v, shape[a]) for a, b, e in zip(axes, start, stop) for v in (b, e)]
-    wanted = {"negative": "negative" in spellings, "clamped": "clamped" in spellings,
-              "negative-step": any(s < 0 for s in step)}
-    if not all(ok for name, ok in wanted.items() if name in f):
-        return None
-    if "plain" in f and any(sp != "plain" for sp in spellings):
-        return None
-    steps = int(np.prod(slice_shape))
-    if not 2 <= steps <= MAX_STEPS:
-        return None
-    leading = axes == list(range(len(axes)))
-    if "other-axis" in f or "mixed" in f:
-        axes_given = [a - rank if _coin(rng, 40) else a for a in axes] if not leading or _coin(rng, 50) else None
-    else:
-        axes_given = None if leading else axes
-    attrs = {"start": start, "stop": stop, "step": step, "axes": axes_given}
-    return Drawn(None, None, tuple(slice_shape), attrs)
-
-
 @dataclass(frozen=True)
 class FamilyDrawer:
-    """How practice draws a family's cases: the drawing, a recipe of its own (None: the level's recipe) and
-    the lowest level at which ``op=None`` may pick the family (5: only in the mixed level)."""
+    """How practice treats a family: a recipe of its own (None: the level's recipe) and the lowest level at which
+    ``op=None`` may pick the family (5: only in the mixed level). The drawing itself is the family record's
+    sample hook."""
 
-    draw: Callable[..., Drawn | None]  # (rng, recipe, data shape) -> Drawn or None (redraw)
     recipe: Callable[..., Recipe] | None = None  # (rng, spec, level) -> Recipe
     mixed_from: int = 1
 
 
 # families whose exercises have recipes of their own (what each level practises there); every other family with
-# a sample hook is drawn through it, with the level's recipe
+# a sample hook is drawn with the level's recipe
 OWN_RECIPES = MappingProxyType({
-    "cache": FamilyDrawer(_cache_case, _cache_recipe, mixed_from=5),
-    "slice": FamilyDrawer(_slice_case, _slice_recipe, mixed_from=5),
+    "cache": FamilyDrawer(_cache_recipe, mixed_from=5),
+    "slice": FamilyDrawer(_slice_recipe, mixed_from=5),
 })
 CASE_DRAWERS = MappingProxyType({
-    name: OWN_RECIPES.get(name, FamilyDrawer(_sampled)) for name, family in sc.FAMILIES.items()
-    if name in OWN_RECIPES or family.sample is not None})
+    name: OWN_RECIPES.get(name, FamilyDrawer()) for name, family in sc.FAMILIES.items() if family.sample is not None})
 
 
 def _apply_negatives(rng, r: Recipe, indices: np.ndarray | None, sizes: np.ndarray | None) -> np.ndarray | None:
@@ -577,14 +463,14 @@ def _draw(rng, r: Recipe):
     shape = _pick(rng, RANK_SHAPES[r.rank])
     if r.axis is not None and r.axis >= r.rank:
         return None
-    drawn = CASE_DRAWERS[r.spec.family].draw(rng, r, shape)
+    drawn = _sampled(rng, r, shape)
     if drawn is None:
         return None
     indices = _apply_negatives(rng, r, drawn.indices, drawn.sizes)
     (dlo, dhi), (ulo, uhi) = VALUE_RANGES[r.reduction]
     dtype = np.dtype(_pick(rng, DTYPES))
-    data = rng.integers(dlo, dhi + 1, shape).astype(dtype)
-    updates = rng.integers(ulo, uhi + 1, drawn.ushape).astype(dtype)
+    data = rng.integers(dlo, dhi + 1, drawn.data_shape).astype(dtype)
+    updates = rng.integers(ulo, uhi + 1, drawn.updates_shape).astype(dtype)
     return data, indices, updates, drawn.attrs
 
 
