@@ -20,26 +20,13 @@ DTYPES = ("float32", "int32")
 
 
 @dataclass(frozen=True)
-class DrawnCase:
+class DrawnCase(sc.HoldsCase):
     """A random case drawn for one framework record: the :class:`scatter_core.Case`, scatter_core's output as the
     expected one, and whether two iterations wrote one cell."""
 
     case: sc.Case
     expected: np.ndarray
     duplicates: bool
-
-    @property
-    def data(self) -> np.ndarray:
-        return self.case.data
-
-    @property
-    def indices(self) -> np.ndarray | None:
-        """None when the case leaves an optional indices input out (or the version reads none)."""
-        return self.case.given()[1]
-
-    @property
-    def updates(self) -> np.ndarray:
-        return self.case.given()[2]
 
     @property
     def axis(self) -> int | None:

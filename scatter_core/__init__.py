@@ -6,7 +6,8 @@ Pure NumPy. The public API:
 * ``FAMILIES``: family name -> :class:`Family` record (planner, updates-shape rule,
   reading, export loop, title, URL slug); ``family_of(spec)``.
 * ``case(op, data, indices, updates, **attrs)``: the checked, planned :class:`Case`
-  (``run()``, ``trace()``, ``replace()``, ``for_version()``, ``attr_text()``, ``key``).
+  (``run()``, ``trace()``, ``replace()``, ``for_version()``, ``attr_text()``, ``key``); ``HoldsCase``: the
+  inputs of a record that holds a Case (an exercise, a stand-in ...), read from it.
 * ``sample_case(rng, op, ...)``: a random valid :class:`Case`, drawn by its family's ``sample`` hook.
 * ``scatter(op, data, indices, updates, **attrs)``: the result.
 * ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
@@ -23,7 +24,7 @@ Pure NumPy. The public API:
 from __future__ import annotations
 
 from .attributes import translate_attrs
-from .case import Case, prepare
+from .case import Case, HoldsCase, prepare
 from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, check_expected, choices_accepting,
                        versions_accepting)
 from .checks import MAX_ELEMENTS, UntypedArray, coerce_updates, is_typed, untyped
@@ -57,7 +58,7 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE", "MAX_ELEMENTS", "MAX_TEXT",
     "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis",
-    "Drawn", "Family", "Finding", "IndexRule", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
+    "Drawn", "Family", "HoldsCase", "Finding", "IndexRule", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
     "Trace", "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
     "conforming", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr", "fmt_pos",
     "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",

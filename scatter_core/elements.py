@@ -26,7 +26,7 @@ import numpy as np
 from .checks import c_strides, check_index_values
 from .errors import ScatterError
 from .plan import Plan, PlanNote, iota
-from .sample_limits import Drawn, Limits, force_duplicate, index_values, line_values, shape
+from .sample_limits import Drawn, Limits, data_draw, force_duplicate, index_values, line_values
 from .spec import OpSpec
 
 
@@ -101,10 +101,8 @@ def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
     """A random valid draw: an axis, indices no larger than data (longer on axis where the version allows)."""
     if limits.data_shape is not None:
         return _fitted(rng, limits)
-    lo = 0 if limits.empty else 1
-    rank = int(rng.integers(1, limits.max_rank + 1))
-    data_shape = shape(rng, rank, hi=limits.max_dim)
-    axis = int(rng.integers(0, rank))
+    lo, data_shape = data_draw(rng, limits)
+    axis = int(rng.integers(0, len(data_shape)))
     ishape = tuple(int(rng.integers(lo, n + 1)) for n in data_shape)
     if spec.axis_dim_may_exceed:
         ishape = ishape[:axis] + (int(rng.integers(lo, limits.max_dim + 2)),) + ishape[axis + 1:]

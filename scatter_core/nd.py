@@ -26,7 +26,7 @@ import numpy as np
 from .checks import c_strides, check_index_values, prod
 from .errors import ScatterError
 from .plan import Plan, PlanNote, iota
-from .sample_limits import Drawn, Limits, force_duplicate, index_values, line_values, shape
+from .sample_limits import Drawn, Limits, data_draw, force_duplicate, index_values, line_values, shape
 from .spec import OpSpec
 
 
@@ -124,10 +124,8 @@ def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
     """A random valid draw: k-tuples (k <= rank) in a batch of 1-2 axes, updates of the batch and the slice."""
     if limits.data_shape is not None:
         return _fitted(rng, limits)
-    lo = 0 if limits.empty else 1
-    rank = int(rng.integers(1, limits.max_rank + 1))
-    data_shape = shape(rng, rank, hi=limits.max_dim)
-    k = int(rng.integers(1, rank + 1))
+    lo, data_shape = data_draw(rng, limits)
+    k = int(rng.integers(1, len(data_shape) + 1))
     batch = shape(rng, int(rng.integers(lo, 3)), lo=lo, hi=limits.max_dim)
     indices = index_values(rng, spec, limits, data_shape[:k], batch + (k,))
     return Drawn(data_shape, indices, batch + data_shape[k:])

@@ -47,6 +47,12 @@ def shape(rng, rank: int, lo: int = 1, hi: int = 4) -> tuple[int, ...]:
     return tuple(int(n) for n in rng.integers(lo, (min(hi, 3) if rank >= 4 else hi) + 1, size=rank))
 
 
+def data_draw(rng, limits: Limits) -> tuple[int, tuple[int, ...]]:
+    """The start of a free draw: the shortest index axis allowed (0 or 1) and data's shape (rank 1..max_rank)."""
+    rank = int(rng.integers(1, limits.max_rank + 1))
+    return (0 if limits.empty else 1), shape(rng, rank, hi=limits.max_dim)
+
+
 def index_values(rng, spec, limits: Limits, sizes, shape_) -> np.ndarray:
     """Indices of ``shape_`` within ``sizes`` (broadcast), negative ones too where the version allows them."""
     negative = ("allowed", "unstated") if limits.unstated_negatives else ("allowed",)

@@ -23,7 +23,7 @@ import numpy as np
 from .checks import check_index_values, prod
 from .errors import ScatterError
 from .plan import Plan, PlanNote
-from .sample_limits import Drawn, Limits, force_duplicate, index_values, line_values, shape
+from .sample_limits import Drawn, Limits, data_draw, force_duplicate, index_values, line_values, shape
 from .spec import OpSpec
 
 
@@ -81,10 +81,8 @@ def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
     """A random valid draw: an axis, 1-2 axes of indices (each a slice), updates around them."""
     if limits.data_shape is not None:
         return _fitted(rng, limits)
-    lo = 0 if limits.empty else 1
-    rank = int(rng.integers(1, limits.max_rank + 1))
-    data_shape = shape(rng, rank, hi=limits.max_dim)
-    axis = int(rng.integers(0, rank))
+    lo, data_shape = data_draw(rng, limits)
+    axis = int(rng.integers(0, len(data_shape)))
     ishape = shape(rng, int(rng.integers(lo, 3)), lo=lo, hi=3)
     indices = index_values(rng, spec, limits, data_shape[axis], ishape)
     return Drawn(data_shape, indices, data_shape[:axis] + ishape + data_shape[axis + 1:], {"axis": axis})

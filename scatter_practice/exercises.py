@@ -79,7 +79,7 @@ DTYPES = ("int32", "int64")
 
 
 @dataclass(frozen=True, eq=False)
-class Exercise:
+class Exercise(sc.HoldsCase):
     """One practice case and its traced answer (read-only arrays; one object may be shared by many sessions).
 
     The operator version, inputs and attributes are the :class:`scatter_core.Case` it holds; ``op``, ``data``,
@@ -101,27 +101,6 @@ class Exercise:
         """The exercise of a traced case (``indices_given`` False: the optional indices input stays left out)."""
         case = sc.case(t.op, t.data, t.indices if indices_given else None, t.updates, **t.attrs)
         return cls(case=case, trace=t, answer=t.output, **fields)
-
-    @property
-    def op(self) -> str:
-        return self.case.op
-
-    @property
-    def spec(self) -> sc.OpSpec:
-        return self.case.spec
-
-    @property
-    def data(self) -> np.ndarray:
-        return self.case.data
-
-    @property
-    def indices(self) -> np.ndarray | None:
-        """None: the version reads no indices (SliceScatter) or they are left out."""
-        return self.case.given()[1]
-
-    @property
-    def updates(self) -> np.ndarray:
-        return self.case.updates
 
     @property
     def attrs(self) -> Mapping[str, object]:

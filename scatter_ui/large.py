@@ -19,24 +19,12 @@ from scatter_core import MAX_ELEMENTS, fmt_shape
 
 
 @dataclass(frozen=True)
-class StandIn:
+class StandIn(sc.HoldsCase):
     """The reduced stand-in of a large example: a :class:`scatter_core.Case` (the example's operator, its real
     indices and attributes, placeholder values) and the shape of one real write that each of its steps stands for."""
 
     case: sc.Case
     slice_shape: tuple
-
-    @property
-    def data(self) -> np.ndarray:
-        return self.case.data
-
-    @property
-    def indices(self) -> np.ndarray:
-        return self.case.given()[1]
-
-    @property
-    def updates(self) -> np.ndarray:
-        return self.case.given()[2]
 
     @property
     def steps(self) -> int:
