@@ -36,7 +36,7 @@ import numpy as np
 from .checks import prod
 from .errors import ScatterError, fmt_pos
 from .plan import Plan, PlanNote, iota
-from .sample_limits import Drawn, Limits, coin, pick, shape
+from .sample_limits import Drawn, Limits, shape
 from .spec import OpSpec
 
 MODES = ("linear", "circular")
