@@ -58,10 +58,10 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE", "MAX_ELEMENTS", "MAX_TEXT",
     "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis",
-    "Drawn", "Family", "HoldsCase", "Finding", "IndexRule", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
-    "Trace", "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
-    "conforming", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr", "fmt_pos",
-    "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
-    "parse_tensor", "prepare", "release_buffers", "sample_case", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped",
-    "versions_accepting", "versions_of",
+    "Drawn", "Family", "Finding", "HoldsCase", "IndexRule", "Limits", "OpSpec", "OpenCell", "OpenCells",
+    "Reduction", "RuntimeNote", "ScatterError", "Trace", "UntypedArray", "attr_text", "case", "check_expected",
+    "choices_accepting", "coerce_updates", "conforming", "family_by_slug", "family_members", "family_of",
+    "float_literal", "fmt_attr", "fmt_pos", "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed",
+    "json_array_text", "open_cells", "parse_tensor", "prepare", "release_buffers", "sample_case", "scatter",
+    "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting", "versions_of",
 ]

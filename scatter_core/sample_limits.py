@@ -10,8 +10,9 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Limits:
-    """The sizes a sample hook draws: data of rank 1..``max_rank`` (TensorScatter's caches, which need a batch
-    axis: 2..``max_rank`` + 1, at most 4) with axes of 1..``max_dim`` (at most 3 from rank 4 on); ``empty``: index axes (and so update counts) may be 0 long; ``unstated_negatives``:
+    """The sizes a sample hook draws: data of rank 1..``max_rank`` (TensorScatter's caches, which need a
+    batch axis: 2..``max_rank`` + 1, at most 4) with axes of 1..``max_dim`` (at most 3 from rank 4
+    on); ``empty``: index axes (and so update counts) may be 0 long; ``unstated_negatives``:
     negative indices also where the version's text does not say (Scatter-9), not only where it allows them."""
 
     max_rank: int = 3

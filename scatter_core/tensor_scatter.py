@@ -204,7 +204,8 @@ def _fitted(rng, limits: Limits) -> Drawn | None:
     batch, length = shape[0], shape[axis]
     per_position = int(np.prod(shape[:axis]))  # steps per sequence position: every prefix before the axis
     low = 2 if "wrap" in limits.features else 1  # a wrap needs two positions: one before the end, one after
-    most = min(length - 1, limits.max_steps // per_position)  # some of the old cache stays (and w matters in linear mode)
+    # some of the old cache stays (and w matters in linear mode)
+    most = min(length - 1, limits.max_steps // per_position)
     if most < low:
         return None
     seq = int(rng.integers(low, most + 1))

@@ -130,7 +130,8 @@ def test_every_sample_hook_draws_valid_cases_within_its_limits(spec):
     limits = sc.Limits(max_rank=2, max_dim=3)
     cases = [sc.sample_case(rng, spec, dtype="float32", values=(5, 8), limits=limits) for _ in range(40)]
     for c in cases:
-        assert c.spec is spec and c.data.dtype == np.float32 and 1 <= c.data.ndim <= limits.max_rank + 1  # +1: a batch axis
+        assert c.spec is spec and c.data.dtype == np.float32
+        assert 1 <= c.data.ndim <= limits.max_rank + 1  # +1: TensorScatter's batch axis
         assert all(1 <= n <= 3 for n in c.data.shape) and set(np.unique(c.data)) <= {5, 6, 7}
         want = family_of(spec).updates_shape(c.data.shape, None if c.indices is None else c.indices.shape, c.attrs)
         assert want is None or want == c.updates_given_shape or not c.indices_given
