@@ -20,115 +20,48 @@ DTYPES = ("float32", "int32")
 
 
 @dataclass(frozen=True)
-class DrawnCase:
-    """A random case drawn for one framework record, with scatter_core's output as the expected one."""
+class DrawnCase(sc.HoldsCase):
+    """A random case drawn for one framework record: the :class:`scatter_core.Case`, scatter_core's output as the
+    expected one, and whether two iterations wrote one cell."""
 
-    data: np.ndarray
-    indices: np.ndarray
-    updates: np.ndarray
-    axis: int | None
+    case: sc.Case
     expected: np.ndarray
     duplicates: bool
-    attrs: dict = field(default_factory=dict)  # the version's other attributes (TensorScatter's mode, a slice)
+
+    @property
+    def axis(self) -> int | None:
+        """The axis the case's loop runs along (non-negative), None for a version without one."""
+        return self.case.resolved.axis
+
+    @property
+    def attrs(self) -> dict:
+        """The version's attributes as the case spells them (what a record's ``attr_args`` read)."""
+        return dict(self.case.attrs)
 
 
-def _shape(rng, rank, lo=1, hi=4):
-    return tuple(int(n) for n in rng.integers(lo, hi + 1, size=rank))
-
-
-def _index_values(rng, spec, sizes, shape):
-    low = -np.asarray(sizes) if spec.index_rule.negative == "allowed" else 0
-    return rng.integers(low, np.asarray(sizes), size=shape).astype(np.int64)
-
-
-def _raw_case(rng, spec):
-    family = spec.family
-    rank = int(rng.integers(1, 4))
-    data_shape = _shape(rng, rank)
-    axis = int(rng.integers(0, rank))
-    if family == "elements":
-        ishape = tuple(int(rng.integers(1, n + 1)) for n in data_shape)
-        if spec.axis_dim_may_exceed:
-            ishape = ishape[:axis] + (int(rng.integers(1, 6)),) + ishape[axis + 1:]
-        indices = _index_values(rng, spec, data_shape[axis], ishape)
-        return data_shape, indices, ishape, axis
-    if family == "nd":
-        k = int(rng.integers(1, rank + 1))
-        batch = _shape(rng, int(rng.integers(1, 3)))
-        indices = _index_values(rng, spec, data_shape[:k], batch + (k,))
-        return data_shape, indices, batch + data_shape[k:], None
-    ishape = _shape(rng, int(rng.integers(1, 3)), hi=3)
-    indices = _index_values(rng, spec, data_shape[axis], ishape)
-    return data_shape, indices, data_shape[:axis] + ishape + data_shape[axis + 1:], axis
-
-
-def _cache_case(rng, spec):
-    """TensorScatter: a cache of rank 2-4, a sequence axis past the batch axis, write_indices or None."""
-    rank = int(rng.integers(2, 5))
-    data_shape = _shape(rng, rank)
-    axis = int(rng.integers(1, rank))
-    mode = str(rng.choice(spec.attribute("mode").choices))
-    max_len = data_shape[axis]
-    seq = int(rng.integers(1, max_len + 1))
-    high = max_len - seq + 1 if mode == "linear" else 2 * max_len + 1
-    indices = None if rng.random() < 0.25 else rng.integers(0, high, size=data_shape[:1]).astype(np.int64)
-    return data_shape, indices, data_shape[:axis] + (seq,) + data_shape[axis + 1:], axis, {"mode": mode}
-
-
-def _slice_case(rng, spec):
-    """SliceScatter: 1..rank sliced axes (leading, or named, either sign), bounds past both ends, steps of both signs."""
-    rank = int(rng.integers(1, 4))
-    data_shape = _shape(rng, rank)
-    n = int(rng.integers(1, rank + 1))
-    named = rng.random() < 0.5
-    axes = [int(a) - rank * int(rng.integers(0, 2)) for a in rng.permutation(rank)[:n]] if named else list(range(n))
-    start, stop, step, ushape = [], [], [], list(data_shape)
-    for a in axes:
-        size = data_shape[a]
-        for _ in range(4):  # mostly non-empty slices; some stay empty
-            b, e = (int(v) for v in rng.integers(-size - 2, size + 3, size=2))
-            s = int(rng.choice([-3, -2, -1, 1, 2, 3]))
-            if len(range(*slice(b, e, s).indices(size))):
-                break
-        start, stop, step = start + [b], stop + [e], step + [s]
-        ushape[a] = len(range(*slice(b, e, s).indices(size)))
-    attrs = {"start": start, "stop": stop, "step": step, "axes": axes if named else None}
-    return data_shape, None, tuple(ushape), None, attrs
-
-
-# families whose cases are not ScatterElements / ScatterND / ScatterUpdate's (indices, axis) pair
-OTHER_CASES = {"cache": _cache_case, "slice": _slice_case}
-# families where no two iterations can write one cell (their specs' duplicate_policy says so):
-# the differential checks cannot meet duplicates there
-DUPLICATE_FREE = frozenset({"cache", "slice"})
+# families where no two iterations can write one cell (their records say so): the differential checks cannot
+# meet duplicates there
+DUPLICATE_FREE = frozenset(name for name, f in sc.FAMILIES.items() if f.writes_once)
 
 
 def random_case(rng: np.random.Generator, config: Config, dtype: str) -> DrawnCase:
-    """One valid case for ``config`` (validated by scatter_core, which also gives the expected output)."""
-    spec = config.spec
-    for _ in range(100):
-        maker = OTHER_CASES.get(spec.family)
-        data_shape, indices, ushape, axis, others = maker(rng, spec) if maker else (*_raw_case(rng, spec), {})
-        lo, hi = (-3, 4) if config.canonical != "prod" else (-2, 3)
-        data = rng.integers(lo, hi, size=data_shape).astype(dtype)
-        updates = rng.integers(lo, hi, size=ushape).astype(dtype)
-        attrs = {"axis": axis} if spec.attribute("axis") is not None else {}
-        if spec.attribute("reduction") is not None:
-            attrs["reduction"] = config.reduction
-        if spec.attribute("use_init_val") is not None:
-            attrs["use_init_val"] = config.use_init_val
-        try:
-            t = sc.trace(spec.name, data, indices, updates, **attrs, **others)
-        except sc.ScatterError:
-            continue
-        return DrawnCase(data, indices, updates, axis, t.output, bool(t.duplicate_groups().size), others)
-    raise RuntimeError(f"no valid random case for {config.label}")
+    """One valid case for ``config``, drawn by its family's sample hook (scatter_core also gives the expected
+    output)."""
+    attrs = {"reduction": config.reduction} if config.spec.attribute("reduction") is not None else {}
+    if config.spec.attribute("use_init_val") is not None:
+        attrs["use_init_val"] = config.use_init_val
+    values = (-3, 4) if config.canonical != "prod" else (-2, 3)
+    try:
+        case = sc.sample_case(rng, config.spec, dtype=dtype, values=values, attrs=attrs)
+    except sc.ScatterError as e:
+        raise RuntimeError(f"no valid random case for {config.label}: {e}") from None
+    t = case.trace()
+    return DrawnCase(case, t.output, bool(t.duplicate_groups().size))
 
 
 def written_values(config: Config, case: DrawnCase) -> dict[int, set]:
     """Flat output cell -> every update value written there (for replacement with duplicates)."""
-    attrs = {"axis": case.axis} if config.spec.attribute("axis") is not None else {}
-    t = sc.trace(config.op, case.data, case.indices, case.updates, **attrs, **case.attrs)
+    t = case.case.trace()
     out: dict[int, set] = {}
     for i in range(len(t)):
         for tgt, src in zip(t.plan.targets[i], t.plan.sources[i]):

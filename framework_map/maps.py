@@ -72,8 +72,9 @@ def divergences(entry: Entry, config: Config) -> dict[str, str]:
 
 
 def faithful_for(entry: Entry, indices_shape: tuple[int, ...]) -> bool:
-    """Whether ``entry`` is within its verified domain for indices of this shape (ScatterND: k >= 1)."""
-    return not (entry.family == "nd" and (len(indices_shape) == 0 or indices_shape[-1] == 0))
+    """Whether ``entry`` is within its verified domain for indices of this shape (a family reading k-tuples, e.g.
+    ScatterND: k >= 1)."""
+    return not (sc.family_of(entry.family).index_tuples and (len(indices_shape) == 0 or indices_shape[-1] == 0))
 
 
 def entries_for(config: Config, framework: str | None = None) -> list[Entry]:

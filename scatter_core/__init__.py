@@ -6,7 +6,9 @@ Pure NumPy. The public API:
 * ``FAMILIES``: family name -> :class:`Family` record (planner, updates-shape rule,
   reading, export loop, title, URL slug); ``family_of(spec)``.
 * ``case(op, data, indices, updates, **attrs)``: the checked, planned :class:`Case`
-  (``run()``, ``trace()``, ``replace()``, ``for_version()``, ``attr_text()``, ``key``).
+  (``run()``, ``trace()``, ``replace()``, ``for_version()``, ``attr_text()``, ``key``); ``HoldsCase``: the
+  inputs of a record that holds a Case (an exercise, a stand-in ...), read from it.
+* ``sample_case(rng, op, ...)``: a random valid :class:`Case`, drawn by its family's ``sample`` hook.
 * ``scatter(op, data, indices, updates, **attrs)``: the result.
 * ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
 * ``check_expected(...)``: compare a hand-written output and diagnose the mistake.
@@ -22,7 +24,7 @@ Pure NumPy. The public API:
 from __future__ import annotations
 
 from .attributes import translate_attrs
-from .case import Case, prepare
+from .case import Case, HoldsCase, prepare
 from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, check_expected, choices_accepting,
                        versions_accepting)
 from .checks import MAX_ELEMENTS, UntypedArray, coerce_updates, is_typed, untyped
@@ -41,6 +43,7 @@ from .facts import resolve as resolve_versions
 from .formatting import fmt_value
 from .literals import JSON_NONFINITE_NOTE, float_literal, from_json_values, json_array_text
 from .parsing import MAX_TEXT, parse_tensor
+from .sampling import Drawn, Limits, sample_case
 from .reductions import REDUCTIONS, Reduction, truncate_mean
 from .registry import FAMILY_TITLES, OPERATORS, OPERATORS_LIST, family_members, get_spec, versions_of
 from .spec import AttrSpec, IndexRule, OpSpec, RuntimeNote
@@ -59,12 +62,13 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 
 __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FACTS", "FACT_BY_ID", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE",
-    "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS",
-    "RUNTIME_NAMES", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Fact", "FactSource", "Family",
-    "Finding", "IndexRule", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError", "Trace",
-    "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates", "conforming",
-    "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr", "fmt_pos",
-    "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
-    "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "release_buffers", "resolve_versions", "scatter",
-    "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting", "versions_of",
+    "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS", "RUNTIME_NAMES",
+    "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family", "Finding",
+    "HoldsCase", "IndexRule", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
+    "Trace", "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
+    "conforming", "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr",
+    "fmt_pos", "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
+    "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "release_buffers", "resolve_versions",
+    "sample_case", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting",
+    "versions_of",
 ]

@@ -181,6 +181,34 @@ class Case:
         return f"Case({self.spec.name}: {shapes}; {self.attr_text()})"
 
 
+class HoldsCase:
+    """For a record that holds a :class:`Case` as ``self.case`` plus fields of its own (an exercise, a framework
+    differential case, a large example's stand-in): the case's version and inputs, as given, read from it."""
+
+    case: Case
+
+    @property
+    def op(self) -> str:
+        return self.case.op
+
+    @property
+    def spec(self) -> OpSpec:
+        return self.case.spec
+
+    @property
+    def data(self) -> np.ndarray:
+        return self.case.data
+
+    @property
+    def indices(self) -> np.ndarray | None:
+        """None when the case leaves an optional indices input out, or the version reads none."""
+        return self.case.given()[1]
+
+    @property
+    def updates(self) -> np.ndarray:
+        return self.case.given()[2]
+
+
 def _plain(value):
     if isinstance(value, (bool, np.bool_)):
         return bool(value)

@@ -26,6 +26,7 @@ import numpy as np
 from .checks import c_strides, check_index_values
 from .errors import ScatterError
 from .plan import Plan, PlanNote, iota
+from .sample_limits import Drawn, Limits, data_draw, force_duplicate, index_values, line_values
 from .spec import OpSpec
 
 
@@ -94,3 +95,37 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         updates_shape=tuple(updates.shape),
         notes=tuple(notes),
     )
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: an axis, indices no larger than data (longer on axis where the version allows)."""
+    if limits.data_shape is not None:
+        return _fitted(rng, limits)
+    lo, data_shape = data_draw(rng, limits)
+    axis = int(rng.integers(0, len(data_shape)))
+    ishape = tuple(int(rng.integers(lo, n + 1)) for n in data_shape)
+    if spec.axis_dim_may_exceed:
+        ishape = ishape[:axis] + (int(rng.integers(lo, limits.max_dim + 2)),) + ishape[axis + 1:]
+    return Drawn(data_shape, index_values(rng, spec, limits, data_shape[axis], ishape), ishape, {"axis": axis})
+
+
+def _fitted(rng, limits: Limits) -> Drawn | None:
+    """A draw for ``limits.data_shape`` along ``limits.axis``: 2..max_steps updates, at least 2 along the axis when
+    repeats may occur, each line along the axis distinct or repeating as ``limits.duplicates`` asks."""
+    shape_, axis, wish = limits.data_shape, limits.axis, limits.duplicates
+    dims = []
+    for d, n in enumerate(shape_):
+        low = 2 if d == axis and wish != "no" else 1
+        dims.append(int(rng.integers(low, n + 1)) if n >= low else n)
+    ishape = tuple(dims)
+    if not 2 <= int(np.prod(ishape)) <= limits.max_steps:
+        return None
+    moved = (*[n for d, n in enumerate(ishape) if d != axis], ishape[axis])
+    lines = np.empty(moved, dtype=np.int64)
+    for pos in np.ndindex(*moved[:-1]):
+        lines[pos] = line_values(rng, shape_[axis], moved[-1], wish)
+    if wish == "yes":
+        force_duplicate(rng, lines)
+    indices = np.moveaxis(lines, -1, axis)
+    sizes = np.full(indices.shape, shape_[axis], dtype=np.int64)
+    return Drawn(tuple(shape_), np.ascontiguousarray(indices), ishape, {"axis": axis}, sizes)

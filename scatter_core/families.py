@@ -38,7 +38,13 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    slug)`` and is listed in ``app.py``), ``indices`` ("required", "optional"
    or "unused": may ``indices`` be None?) and ``spec_flags`` (the OpSpec
    shape flags that mean something for this family; the spec pages show "n/a"
-   for the others).
+   for the others). Optional hooks the outer packages read instead of restating
+   the family's shape rules: ``sample(rng, spec, limits) -> Drawn`` (a random
+   valid draw of data's shape, the indices, the updates' shape and the family's
+   own attributes; ``scatter_core.sample_case`` turns it into a :class:`Case`
+   for the tests' strategies, the framework differential and Practice),
+   ``shrink(shapes, attrs)`` (the large-tensor stand-in's shapes) and
+   ``writes_once`` (no two iterations can write one cell).
 
 3. **One** ``OpSpec`` **record per version** in ``registry.py`` with
    ``family=<name>``; attributes the family needs beyond axis / reduction /
@@ -91,6 +97,14 @@ class Family:
     # (trace, step) -> what the step read from its indices, for a family whose steps do not read
     # "indices[pos] = v (normalised to w)"; None: the trace's generic label
     index_label: Callable[[object, int], str] | None = None
+    # (rng, spec, limits: Limits) -> Drawn: a random valid draw of the family's shapes, indices and own attributes
+    # (``sampling.sample_case`` adds values and builds the Case); None: no random cases (the tests' strategies,
+    # the framework differential and Practice's mixed pool then leave the family out)
+    sample: Callable[..., object] | None = None
+    # (shapes: role -> shape, attrs) -> (stand-in data shape, stand-in updates shape, one write's shape), for an
+    # example above the element limit; None: the large view shows only the shapes and the reason
+    shrink: Callable[..., tuple[tuple, tuple, tuple] | None] | None = None
+    writes_once: bool = False  # no two iterations can write one cell (no duplicate writes to meet)
 
     @property
     def page(self) -> str:
@@ -143,28 +157,30 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=nd.plan, updates_shape=nd.updates_shape,
         reading="each row of the last indices axis as a coordinate tuple addressing an element or a slice",
         export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",), index_tuples=True,
-        index_writes_slice=True),
+        index_writes_slice=True, sample=nd.sample),
     Family(
         name="elements", title="Scatter / ScatterElements / ScatterElementsUpdate", slug="elements",
         plan=elements.plan, updates_shape=elements.updates_shape,
         reading="one index per update, giving the coordinate along axis (the update's own position gives the rest)",
-        export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",)),
+        export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",), sample=elements.sample),
     Family(
         name="update", title="ScatterUpdate", slug="update",
         plan=update.plan, updates_shape=update.updates_shape,
         reading="each index as a whole slice along axis",
-        export_loop=_update_loop, index_writes_slice=True),
+        export_loop=_update_loop, index_writes_slice=True, sample=update.sample, shrink=update.shrink),
     # issue 16: the newest scatter operators
     Family(
         name="cache", title="TensorScatter (KV cache)", slug="tensor_scatter",
         plan=tensor_scatter.plan, updates_shape=tensor_scatter.updates_shape,
         reading="write_indices as one start position per batch entry along the sequence axis",
-        export_loop=tensor_scatter.export_loop, indices="optional", index_label=tensor_scatter.index_label),
+        export_loop=tensor_scatter.export_loop, indices="optional", index_label=tensor_scatter.index_label,
+        sample=tensor_scatter.sample, writes_once=True),
     Family(
         name="slice", title="SliceScatter", slug="slice_scatter",
         plan=slice_scatter.plan, updates_shape=slice_scatter.updates_shape,
         reading="no indices: start, stop and step choose one strided slice, one update per element",
-        export_loop=slice_scatter.export_loop, indices="unused", index_label=slice_scatter.index_label),
+        export_loop=slice_scatter.export_loop, indices="unused", index_label=slice_scatter.index_label,
+        sample=slice_scatter.sample, writes_once=True),
 )})
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from .checks import c_strides, check_index_values, prod
 from .errors import ScatterError
 from .plan import Plan, PlanNote, iota
+from .sample_limits import Drawn, Limits, data_draw, force_duplicate, index_values, line_values, shape
 from .spec import OpSpec
 
 
@@ -117,3 +118,34 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         updates_shape=tuple(updates.shape),
         notes=tuple(notes),
     )
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: k-tuples (k <= rank) in a batch of 1-2 axes, updates of the batch and the slice."""
+    if limits.data_shape is not None:
+        return _fitted(rng, limits)
+    lo, data_shape = data_draw(rng, limits)
+    k = int(rng.integers(1, len(data_shape) + 1))
+    batch = shape(rng, int(rng.integers(lo, 3)), lo=lo, hi=limits.max_dim)
+    indices = index_values(rng, spec, limits, data_shape[:k], batch + (k,))
+    return Drawn(data_shape, indices, batch + data_shape[k:])
+
+
+def _fitted(rng, limits: Limits) -> Drawn | None:
+    """A draw for ``limits.data_shape``: 2..max_steps k-tuples (k = ``limits.k``, else the rank) in one batch axis,
+    distinct or repeating as ``limits.duplicates`` asks."""
+    shape_, wish = limits.data_shape, limits.duplicates
+    k = min(limits.k if limits.k is not None else len(shape_), len(shape_))
+    head = shape_[:k]
+    cells = int(np.prod(head))
+    most = min(limits.max_steps, cells) if wish == "no" else limits.max_steps
+    low = 2 if wish != "no" else 1
+    if most < max(low, 2):
+        return None
+    n = int(rng.integers(max(low, 2), most + 1))
+    flat = line_values(rng, cells, n, wish).reshape(1, n)
+    if wish == "yes":
+        force_duplicate(rng, flat)
+    tuples = np.stack(np.unravel_index(flat.reshape(-1), head), axis=-1).astype(np.int64)
+    sizes = np.broadcast_to(np.array(head, dtype=np.int64), tuples.shape).copy()
+    return Drawn(tuple(shape_), tuples, (n,) + tuple(shape_[k:]), {}, sizes)

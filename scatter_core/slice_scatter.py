@@ -33,6 +33,7 @@ import numpy as np
 from .checks import c_strides, prod
 from .errors import ScatterError, fmt_pos
 from .plan import Plan, PlanNote, iota
+from .sample_limits import Drawn, Limits, coin, pick, shape
 from .spec import OpSpec
 
 
@@ -179,3 +180,111 @@ def index_label(trace, i: int) -> str:
 
 def _signed(v: int) -> str:
     return f"({v})" if v < 0 else str(v)
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: 1..rank sliced axes (leading, or named with either sign), bounds past both ends, steps
+    of both signs; mostly non-empty slices."""
+    if limits.data_shape is not None:
+        return _fitted(rng, limits)
+    rank = int(rng.integers(1, limits.max_rank + 1))
+    data_shape = shape(rng, rank, hi=limits.max_dim)
+    n = int(rng.integers(1, rank + 1))
+    named = rng.random() < 0.5
+    axes = [int(a) - rank * int(rng.integers(0, 2)) for a in rng.permutation(rank)[:n]] if named else list(range(n))
+    start, stop, step, ushape = [], [], [], list(data_shape)
+    for a in axes:
+        size = data_shape[a]
+        for _ in range(4):  # mostly non-empty slices; some stay empty
+            b, e = (int(v) for v in rng.integers(-size - 2, size + 3, size=2))
+            s = int(rng.choice([-3, -2, -1, 1, 2, 3]))
+            if len(range(*slice(b, e, s).indices(size))):
+                break
+        start, stop, step = start + [b], stop + [e], step + [s]
+        ushape[a] = len(range(*slice(b, e, s).indices(size)))
+    attrs = {"start": start, "stop": stop, "step": step, "axes": axes if named else None}
+    return Drawn(data_shape, None, tuple(ushape), attrs)
+
+
+SPELLINGS = ("plain", "negative", "clamped")  # how a bound is written: 0..size, -size..-1, beyond either end
+
+
+def _spelling(value: int, size: int) -> str:
+    if 0 <= value <= size:
+        return "plain"
+    return "negative" if -size <= value < 0 else "clamped"
+
+
+def _bounds(rng, size: int, first: int, step: int, count: int, allowed: tuple[str, ...]) -> tuple[int, int] | None:
+    """A (start, stop) whose Slice-8 positions on an axis of ``size`` are first, first + step, ... (count of
+    them), spelled in one of the ``allowed`` ways (each bound drawn among its valid spellings)."""
+    want = range(first, first + count * step, step)
+    far = int(rng.integers(1, 5))  # how far beyond the end a clamped bound lies
+    starts = {first, first - size, -size - far if step > 0 else size + far}
+    last = first + (count - 1) * step
+    ends = range(last + 1, last + step + 1) if step > 0 else range(last + step, last)
+    stops = {v for e in ends for v in (e, e - size if e >= 0 else -size - far, size + far if e >= size else e)}
+    found = []
+    for b in sorted(starts):
+        for e in sorted(stops):
+            if range(*slice(b, e, step).indices(size)) == want and {_spelling(b, size), _spelling(e, size)} <= \
+                    set(allowed):
+                found.append((b, e))
+    return pick(rng, found) if found else None
+
+
+def _fitted(rng, limits: Limits) -> Drawn | None:
+    """A draw for ``limits.data_shape`` with the wished ``limits.features``: "plain" bounds, "negative" bounds,
+    "other-axis" (the second axis), "negative-step", "clamped" bounds, or "mixed" (any of them on several axes);
+    2..``limits.max_steps`` steps."""
+    shape = limits.data_shape
+    rank, f = len(shape), limits.features
+    if "other-axis" in f:
+        axes = [1]
+    elif "mixed" in f:
+        axes = sorted(int(a) for a in rng.permutation(rank)[:int(rng.integers(1, rank + 1))])
+    else:
+        axes = list(range(int(rng.integers(1, rank + 1))))
+    if "negative" in f:
+        spell = ("plain", "negative")
+    elif "plain" in f or "other-axis" in f:
+        spell = ("plain",)
+    else:
+        spell = SPELLINGS
+    negative_steps = "negative-step" in f or ("mixed" in f and coin(rng, 40))
+    start, stop, step, slice_shape = [], [], [], list(shape)
+    for j, a in enumerate(axes):
+        size = shape[a]
+        s = int(rng.integers(1, 4 if len(axes) == 1 else 3))
+        if negative_steps and (j == 0 or coin(rng, 50)):
+            s = -s
+        if "clamped" in f and j == 0:  # the first bound at the edge, so a clamped spelling selects it
+            first = 0 if s > 0 else size - 1
+        else:
+            first = int(rng.integers(0, size))
+        room = (size - 1 - first) // s + 1 if s > 0 else first // -s + 1
+        count = int(rng.integers(2 if room >= 2 and coin(rng, 80) else 1, room + 1))  # mostly a real stride
+        bounds = _bounds(rng, size, first, s, count, spell)
+        if bounds is None:
+            return None
+        start.append(bounds[0])
+        stop.append(bounds[1])
+        step.append(s)
+        slice_shape[a] = count
+    spellings = [_spelling(v, shape[a]) for a, b, e in zip(axes, start, stop) for v in (b, e)]
+    wanted = {"negative": "negative" in spellings, "clamped": "clamped" in spellings,
+              "negative-step": any(s < 0 for s in step)}
+    if not all(ok for name, ok in wanted.items() if name in f):
+        return None
+    if "plain" in f and any(sp != "plain" for sp in spellings):
+        return None
+    steps = int(np.prod(slice_shape))
+    if not 2 <= steps <= limits.max_steps:
+        return None
+    leading = axes == list(range(len(axes)))
+    if "other-axis" in f or "mixed" in f:
+        axes_given = [a - rank if coin(rng, 40) else a for a in axes] if not leading or coin(rng, 50) else None
+    else:
+        axes_given = None if leading else axes
+    attrs = {"start": start, "stop": stop, "step": step, "axes": axes_given}
+    return Drawn(tuple(shape), None, tuple(slice_shape), attrs)

@@ -36,6 +36,7 @@ import numpy as np
 from .checks import prod
 from .errors import ScatterError, fmt_pos
 from .plan import Plan, PlanNote, iota
+from .sample_limits import Drawn, Limits, shape
 from .spec import OpSpec
 
 MODES = ("linear", "circular")
@@ -173,3 +174,49 @@ def index_label(trace, i: int) -> str:
     if trace.wrapped(i):
         return head + f": cache position ({w} + {s}) mod {max_len} = {pos}, wrapped around"
     return head + f": cache position {w} + {s} = {pos}"
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: a cache of rank 2-4, a sequence axis past the batch axis, a mode, write indices that
+    fit (linear) or wrap (circular), left out a quarter of the time."""
+    if limits.data_shape is not None:
+        return _fitted(rng, limits)
+    rank = int(rng.integers(2, min(4, max(limits.max_rank + 1, 2)) + 1))
+    data_shape = shape(rng, rank, hi=limits.max_dim)
+    axis = int(rng.integers(1, rank))
+    mode = str(rng.choice(spec.attribute("mode").choices))
+    max_len = data_shape[axis]
+    seq = int(rng.integers(0 if limits.empty else 1, max_len + 1))
+    high = max_len - seq + 1 if mode == "linear" else 2 * max_len + 1
+    indices = None if rng.random() < 0.25 else rng.integers(0, high, size=data_shape[:1]).astype(np.int64)
+    return Drawn(data_shape, indices, data_shape[:axis] + (seq,) + data_shape[axis + 1:], {"axis": axis, "mode": mode})
+
+
+def _fitted(rng, limits: Limits) -> Drawn | None:
+    """A draw for ``limits.data_shape`` along ``limits.axis`` with the wished ``limits.features``: "mode=linear" or
+    "mode=circular", "wrap" (a circular write runs past the end), "far" (write indices up to twice the length),
+    "left-out" (no write indices); at most ``limits.max_steps`` steps and some of the old cache kept."""
+    shape = limits.data_shape
+    axis = limits.axis % len(shape)
+    if axis == 0:
+        return None
+    mode = "circular" if "mode=circular" in limits.features else "linear"
+    batch, length = shape[0], shape[axis]
+    per_position = int(np.prod(shape[:axis]))  # steps per sequence position: every prefix before the axis
+    low = 2 if "wrap" in limits.features else 1  # a wrap needs two positions: one before the end, one after
+    # some of the old cache stays (and w matters in linear mode)
+    most = min(length - 1, limits.max_steps // per_position)
+    if most < low:
+        return None
+    seq = int(rng.integers(low, most + 1))
+    ushape = tuple(shape[:axis]) + (seq,) + tuple(shape[axis + 1:])
+    attrs = {"axis": limits.axis, "mode": mode}
+    if "left-out" in limits.features:
+        return Drawn(tuple(shape), None, ushape, attrs)
+    top = length - seq if mode == "linear" else (2 * length - 1 if "far" in limits.features else length - 1)
+    w = rng.integers(0, top + 1, batch).astype(np.int64)
+    if "wrap" in limits.features and not ((w % length) + seq > length).any():
+        w[int(rng.integers(0, batch))] = int(rng.integers(length - seq + 1, length))
+    if not w.any() and top > 0:  # a given write index that is 0 everywhere reads like a left-out one
+        w[int(rng.integers(0, batch))] = int(rng.integers(1, top + 1))
+    return Drawn(tuple(shape), w, ushape, attrs)

@@ -23,6 +23,7 @@ import numpy as np
 from .checks import check_index_values, prod
 from .errors import ScatterError
 from .plan import Plan, PlanNote
+from .sample_limits import Drawn, Limits, data_draw, force_duplicate, index_values, line_values, shape
 from .spec import OpSpec
 
 
@@ -74,3 +75,42 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
         updates_shape=tuple(updates.shape),
         notes=tuple(notes),
     )
+
+
+def sample(rng, spec: OpSpec, limits: Limits) -> Drawn:
+    """A random valid draw: an axis, 1-2 axes of indices (each a slice), updates around them."""
+    if limits.data_shape is not None:
+        return _fitted(rng, limits)
+    lo, data_shape = data_draw(rng, limits)
+    axis = int(rng.integers(0, len(data_shape)))
+    ishape = shape(rng, int(rng.integers(lo, 3)), lo=lo, hi=3)
+    indices = index_values(rng, spec, limits, data_shape[axis], ishape)
+    return Drawn(data_shape, indices, data_shape[:axis] + ishape + data_shape[axis + 1:], {"axis": axis})
+
+
+def shrink(shapes, attrs) -> tuple[tuple, tuple, tuple]:
+    """The large-tensor stand-in: data and updates with every axis but ``axis`` 1 long (each index writes one
+    cell instead of a slice), and the shape of one real write (the slice)."""
+    data = tuple(shapes["data"])
+    indices = tuple(shapes["indices"])
+    axis = int(attrs.get("axis", 0)) % len(data)
+    small_data = tuple(d if i == axis else 1 for i, d in enumerate(data))
+    small_updates = (1,) * axis + indices + (1,) * (len(data) - axis - 1)
+    return small_data, small_updates, data[:axis] + data[axis + 1:]
+
+
+def _fitted(rng, limits: Limits) -> Drawn | None:
+    """A draw for ``limits.data_shape`` along ``limits.axis``: 2..max_steps slice positions in one indices axis,
+    distinct or repeating as ``limits.duplicates`` asks."""
+    shape_, axis, wish = limits.data_shape, limits.axis, limits.duplicates
+    size = shape_[axis]
+    most = min(limits.max_steps, size) if wish == "no" else limits.max_steps
+    if most < 2:
+        return None
+    m = int(rng.integers(2, most + 1))
+    values = line_values(rng, size, m, wish).reshape(1, m)
+    if wish == "yes":
+        force_duplicate(rng, values)
+    indices = values.reshape(m)
+    sizes = np.full(m, size, dtype=np.int64)
+    return Drawn(tuple(shape_), indices, tuple(shape_[:axis]) + (m,) + tuple(shape_[axis + 1:]), {"axis": axis}, sizes)

@@ -18,7 +18,9 @@ The levels, from easy to hard (``LEVELS`` says the same in words):
 5. mixed: any version and attribute on rank-3 data; under reduction none,
    duplicates where the version allows them, so the loop order decides.
 
-The families whose loops read no per-update index (the KV cache, the strided
+Every case is drawn by the family record's ``sample`` hook, fitted to the
+recipe (data shape, axis, k, duplicates, the family's own feature wishes). The
+families whose loops read no per-update index (the KV cache, the strided
 slice) have recipes of their own (``FamilyDrawer.recipe``); ``op=None`` picks
 them from level ``FamilyDrawer.mixed_from`` on (5: the mixed level).
 
@@ -77,24 +79,33 @@ DTYPES = ("int32", "int64")
 
 
 @dataclass(frozen=True, eq=False)
-class Exercise:
-    """One practice case and its traced answer (read-only arrays; one object may be shared by many sessions)."""
+class Exercise(sc.HoldsCase):
+    """One practice case and its traced answer (read-only arrays; one object may be shared by many sessions).
 
-    op: str
-    data: np.ndarray
-    indices: np.ndarray | None  # None: the version reads no indices (SliceScatter) or they are left out
-    updates: np.ndarray
-    attrs: dict  # the version's own attribute names and spellings, defaults filled in
+    The operator version, inputs and attributes are the :class:`scatter_core.Case` it holds; ``op``, ``data``,
+    ``indices``, ``updates`` and ``spec`` read it. ``spelled`` keeps how the exercise writes its attributes
+    (``axis=-1`` stays -1, where the Case holds the axis it resolves to).
+    """
+
+    case: sc.Case
     seed: int
     level: int
     trace: sc.Trace = field(repr=False)
     answer: np.ndarray = field(repr=False)
     order_question: bool = False  # duplicates under reduction none: which write stays?
     topic: str = ""  # what this exercise practises, when its family's recipe says more than the level's words
+    spelled: Mapping[str, object] | None = None  # the attributes as shown (None: the case's own spelling)
+
+    @classmethod
+    def of(cls, t: sc.Trace, indices_given: bool = True, **fields) -> "Exercise":
+        """The exercise of a traced case (``indices_given`` False: the optional indices input stays left out)."""
+        case = sc.case(t.op, t.data, t.indices if indices_given else None, t.updates, **t.attrs)
+        return cls(case=case, trace=t, answer=t.output, **fields)
 
     @property
-    def spec(self) -> sc.OpSpec:
-        return sc.OPERATORS[self.op]
+    def attrs(self) -> Mapping[str, object]:
+        """The version's own attribute names and spellings, defaults filled in."""
+        return dict(self.spelled if self.spelled is not None else self.case.attrs)
 
     @property
     def steps(self) -> int:
@@ -212,19 +223,8 @@ class Recipe:
     negatives: str = "no"  # "yes" | "no" | "any"
     checks: tuple[str, ...] = ()  # extra rules the traced candidate must meet
     order_question: bool = False
-    features: tuple[str, ...] = ()  # what a family's own drawer is asked for (e.g. "wrap", "negative-step")
+    features: tuple[str, ...] = ()  # wishes for the family's sample hook (e.g. "wrap", "negative-step")
     topic: str = ""  # Exercise.topic
-
-
-@dataclass
-class Drawn:
-    """What a family's drawer gives: the indices (None: none given), their axis sizes (for negative
-    spellings; None: no indices), the updates shape and the attributes the drawing chose."""
-
-    indices: np.ndarray | None
-    sizes: np.ndarray | None
-    ushape: tuple[int, ...]
-    attrs: dict = field(default_factory=dict)
 
 
 def _pick(rng, items):
@@ -332,76 +332,13 @@ def _choose_spec(rng, level: int, spec) -> sc.OpSpec:
     return _pick(rng, _pool(level))
 
 
-# -- index drawing --------------------------------------------------------------------------------
-def _line_values(rng, size: int, count: int, duplicates: str) -> np.ndarray:
-    """``count`` positions in 0..size-1: distinct, drawn with replacement, or either."""
-    distinct = duplicates == "no" or (duplicates == "any" and _coin(rng, 50))
-    if distinct and count <= size:
-        return rng.permutation(size)[:count].astype(np.int64)
-    return rng.integers(0, size, count).astype(np.int64)
-
-
-def _force_duplicate(rng, lines: np.ndarray) -> None:
-    """Make one line (the last axis) repeat a value, in place, if none does."""
-    flat = lines.reshape(-1, lines.shape[-1])
-    if any(len(set(row.tolist())) < len(row) for row in flat):
-        return
-    row = flat[int(rng.integers(0, flat.shape[0]))]
-    i, j = sorted(int(x) for x in rng.permutation(len(row))[:2])
-    row[j] = row[i]
-
-
-def _elements_case(rng, r: Recipe, shape: tuple[int, ...]):
-    axis = r.axis
-    dims = []
-    for d, n in enumerate(shape):
-        low = 2 if d == axis and r.duplicates != "no" else 1
-        dims.append(int(rng.integers(low, n + 1)) if n >= low else n)
-    ishape = tuple(dims)
-    if not 2 <= int(np.prod(ishape)) <= MAX_STEPS:
-        return None
-    moved = (*[n for d, n in enumerate(ishape) if d != axis], ishape[axis])
-    lines = np.empty(moved, dtype=np.int64)
-    for pos in np.ndindex(*moved[:-1]):
-        lines[pos] = _line_values(rng, shape[axis], moved[-1], r.duplicates)
-    if r.duplicates == "yes":
-        _force_duplicate(rng, lines)
-    indices = np.moveaxis(lines, -1, axis)
-    sizes = np.full(indices.shape, shape[axis], dtype=np.int64)
-    return Drawn(np.ascontiguousarray(indices), sizes, ishape)
-
-
-def _nd_case(rng, r: Recipe, shape: tuple[int, ...]):
-    k = r.k if r.k is not None else len(shape)
-    k = min(k, len(shape))
-    head = shape[:k]
-    cells = int(np.prod(head))
-    most = min(MAX_STEPS, cells) if r.duplicates == "no" else MAX_STEPS
-    low = 2 if r.duplicates != "no" else 1
-    if most < max(low, 2):
-        return None
-    n = int(rng.integers(max(low, 2), most + 1))
-    flat = _line_values(rng, cells, n, r.duplicates).reshape(1, n)
-    if r.duplicates == "yes":
-        _force_duplicate(rng, flat)
-    tuples = np.stack(np.unravel_index(flat.reshape(-1), head), axis=-1).astype(np.int64)
-    sizes = np.broadcast_to(np.array(head, dtype=np.int64), tuples.shape).copy()
-    return Drawn(tuples, sizes, (n,) + tuple(shape[k:]))
-
-
-def _update_case(rng, r: Recipe, shape: tuple[int, ...]):
-    axis = r.axis
-    size = shape[axis]
-    most = min(MAX_STEPS, size) if r.duplicates == "no" else MAX_STEPS
-    if most < 2:
-        return None
-    m = int(rng.integers(2, most + 1))
-    values = _line_values(rng, size, m, r.duplicates).reshape(1, m)
-    if r.duplicates == "yes":
-        _force_duplicate(rng, values)
-    indices = values.reshape(m)
-    sizes = np.full(m, size, dtype=np.int64)
-    return Drawn(indices, sizes, tuple(shape[:axis]) + (m,) + tuple(shape[axis + 1:]))
+# -- index drawing ---------------------------------------------------------------------------------------------
+def _sampled(rng, r: Recipe, shape: tuple[int, ...]) -> sc.Drawn | None:
+    """A draw by the family record's sample hook, fitted to ``shape`` and the recipe's axis, k, duplicates and
+    features (a family's own wishes: a cache mode, a wrap, a slice's bound spellings ...)."""
+    limits = sc.Limits(data_shape=shape, axis=r.axis, k=r.k, duplicates=r.duplicates, max_steps=MAX_STEPS,
+                       features=frozenset(r.features))
+    return sc.family_of(r.spec).sample(rng, r.spec, limits)
 
 
 # -- the KV cache (TensorScatter): one write index per batch entry, a sequence axis, linear or circular ----------
@@ -441,35 +378,7 @@ def _cache_recipe(rng, spec, level: int) -> Recipe:
                   topic=CACHE_TOPICS[level])
 
 
-def _cache_case(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
-    axis = r.axis % len(shape)
-    if axis == 0:
-        return None
-    mode = "circular" if "mode=circular" in r.features else "linear"
-    batch, length = shape[0], shape[axis]
-    per_position = int(np.prod(shape[:axis]))  # steps per sequence position: every prefix before the axis
-    low = 2 if "wrap" in r.features else 1  # a wrap needs two positions: one before the end, one after
-    most = min(length - 1, MAX_STEPS // per_position)  # some of the old cache stays (and w matters in linear mode)
-    if most < low:
-        return None
-    seq = int(rng.integers(low, most + 1))
-    ushape = tuple(shape[:axis]) + (seq,) + tuple(shape[axis + 1:])
-    attrs = {"mode": mode}
-    if "left-out" in r.features:
-        return Drawn(None, None, ushape, attrs)
-    top = length - seq if mode == "linear" else (2 * length - 1 if "far" in r.features else length - 1)
-    w = rng.integers(0, top + 1, batch).astype(np.int64)
-    if "wrap" in r.features and not ((w % length) + seq > length).any():
-        w[int(rng.integers(0, batch))] = int(rng.integers(length - seq + 1, length))
-    if not w.any() and top > 0:  # a given write index that is 0 everywhere reads like a left-out one
-        w[int(rng.integers(0, batch))] = int(rng.integers(1, top + 1))
-    return Drawn(w, None, ushape, attrs)
-
-
 # -- the strided slice (SliceScatter): start, stop, step per sliced axis, Slice-8 bounds -------------------------
-SPELLINGS = ("plain", "negative", "clamped")  # how a bound is written: 0..size, -size..-1, beyond either end
-
-
 def _slice_recipe(rng, spec, level: int) -> Recipe:
     """Level 1: positive steps and plain bounds on the leading axis (or both axes). 2: negative bounds and other
     axes. 4: negative steps and clamped bounds. 5: rank 3, several axes, anything."""
@@ -487,101 +396,24 @@ def _slice_recipe(rng, spec, level: int) -> Recipe:
     return Recipe(spec, rank=rank, reduction="none", features=features, topic=SLICE_TOPICS[level])
 
 
-def _spelling(value: int, size: int) -> str:
-    if 0 <= value <= size:
-        return "plain"
-    return "negative" if -size <= value < 0 else "clamped"
-
-
-def _bounds(rng, size: int, first: int, step: int, count: int, allowed: tuple[str, ...]) -> tuple[int, int] | None:
-    """A (start, stop) whose Slice-8 positions on an axis of ``size`` are first, first + step, ... (count of
-    them), spelled in one of the ``allowed`` ways (each bound drawn among its valid spellings)."""
-    want = range(first, first + count * step, step)
-    far = int(rng.integers(1, 5))  # how far beyond the end a clamped bound lies
-    starts = {first, first - size, -size - far if step > 0 else size + far}
-    last = first + (count - 1) * step
-    ends = range(last + 1, last + step + 1) if step > 0 else range(last + step, last)
-    stops = {v for e in ends for v in (e, e - size if e >= 0 else -size - far, size + far if e >= size else e)}
-    found = []
-    for b in sorted(starts):
-        for e in sorted(stops):
-            if range(*slice(b, e, step).indices(size)) == want and {_spelling(b, size), _spelling(e, size)} <= \
-                    set(allowed):
-                found.append((b, e))
-    return _pick(rng, found) if found else None
-
-
-def _slice_case(rng, r: Recipe, shape: tuple[int, ...]) -> Drawn | None:
-    rank, f = len(shape), r.features
-    if "other-axis" in f:
-        axes = [1]
-    elif "mixed" in f:
-        axes = sorted(int(a) for a in rng.permutation(rank)[:int(rng.integers(1, rank + 1))])
-    else:
-        axes = list(range(int(rng.integers(1, rank + 1))))
-    if "negative" in f:
-        spell = ("plain", "negative")
-    elif "plain" in f or "other-axis" in f:
-        spell = ("plain",)
-    else:
-        spell = SPELLINGS
-    negative_steps = "negative-step" in f or ("mixed" in f and _coin(rng, 40))
-    start, stop, step, slice_shape = [], [], [], list(shape)
-    for j, a in enumerate(axes):
-        size = shape[a]
-        s = int(rng.integers(1, 4 if len(axes) == 1 else 3))
-        if negative_steps and (j == 0 or _coin(rng, 50)):
-            s = -s
-        if "clamped" in f and j == 0:  # the first bound at the edge, so a clamped spelling selects it
-            first = 0 if s > 0 else size - 1
-        else:
-            first = int(rng.integers(0, size))
-        room = (size - 1 - first) // s + 1 if s > 0 else first // -s + 1
-        count = int(rng.integers(2 if room >= 2 and _coin(rng, 80) else 1, room + 1))  # mostly a real stride
-        bounds = _bounds(rng, size, first, s, count, spell)
-        if bounds is None:
-            return None
-        start.append(bounds[0])
-        stop.append(bounds[1])
-        step.append(s)
-        slice_shape[a] = count
-    spellings = [_spelling(v, shape[a]) for a, b, e in zip(axes, start, stop) for v in (b, e)]
-    wanted = {"negative": "negative" in spellings, "clamped": "clamped" in spellings,
-              "negative-step": any(s < 0 for s in step)}
-    if not all(ok for name, ok in wanted.items() if name in f):
-        return None
-    if "plain" in f and any(sp != "plain" for sp in spellings):
-        return None
-    steps = int(np.prod(slice_shape))
-    if not 2 <= steps <= MAX_STEPS:
-        return None
-    leading = axes == list(range(len(axes)))
-    if "other-axis" in f or "mixed" in f:
-        axes_given = [a - rank if _coin(rng, 40) else a for a in axes] if not leading or _coin(rng, 50) else None
-    else:
-        axes_given = None if leading else axes
-    attrs = {"start": start, "stop": stop, "step": step, "axes": axes_given}
-    return Drawn(None, None, tuple(slice_shape), attrs)
-
-
 @dataclass(frozen=True)
 class FamilyDrawer:
-    """How practice draws a family's cases: the drawing, a recipe of its own (None: the level's recipe) and
-    the lowest level at which ``op=None`` may pick the family (5: only in the mixed level)."""
+    """How practice treats a family: a recipe of its own (None: the level's recipe) and the lowest level at which
+    ``op=None`` may pick the family (5: only in the mixed level). The drawing itself is the family record's
+    sample hook."""
 
-    draw: Callable[..., Drawn | None]  # (rng, recipe, data shape) -> Drawn or None (redraw)
     recipe: Callable[..., Recipe] | None = None  # (rng, spec, level) -> Recipe
     mixed_from: int = 1
 
 
-# which drawing the family needs: data, keyed by family as the planners are
-CASE_DRAWERS = MappingProxyType({
-    "elements": FamilyDrawer(_elements_case),
-    "nd": FamilyDrawer(_nd_case),
-    "update": FamilyDrawer(_update_case),
-    "cache": FamilyDrawer(_cache_case, _cache_recipe, mixed_from=5),
-    "slice": FamilyDrawer(_slice_case, _slice_recipe, mixed_from=5),
+# families whose exercises have recipes of their own (what each level practises there); every other family with
+# a sample hook is drawn with the level's recipe
+OWN_RECIPES = MappingProxyType({
+    "cache": FamilyDrawer(_cache_recipe, mixed_from=5),
+    "slice": FamilyDrawer(_slice_recipe, mixed_from=5),
 })
+CASE_DRAWERS = MappingProxyType({
+    name: OWN_RECIPES.get(name, FamilyDrawer()) for name, family in sc.FAMILIES.items() if family.sample is not None})
 
 
 def _apply_negatives(rng, r: Recipe, indices: np.ndarray | None, sizes: np.ndarray | None) -> np.ndarray | None:
@@ -610,14 +442,14 @@ def _draw(rng, r: Recipe):
     shape = _pick(rng, RANK_SHAPES[r.rank])
     if r.axis is not None and r.axis >= r.rank:
         return None
-    drawn = CASE_DRAWERS[r.spec.family].draw(rng, r, shape)
+    drawn = _sampled(rng, r, shape)
     if drawn is None:
         return None
     indices = _apply_negatives(rng, r, drawn.indices, drawn.sizes)
     (dlo, dhi), (ulo, uhi) = VALUE_RANGES[r.reduction]
     dtype = np.dtype(_pick(rng, DTYPES))
-    data = rng.integers(dlo, dhi + 1, shape).astype(dtype)
-    updates = rng.integers(ulo, uhi + 1, drawn.ushape).astype(dtype)
+    data = rng.integers(dlo, dhi + 1, drawn.data_shape).astype(dtype)
+    updates = rng.integers(ulo, uhi + 1, drawn.updates_shape).astype(dtype)
     return data, indices, updates, drawn.attrs
 
 
@@ -683,11 +515,10 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
         return None
     if not all(_check(name, r, t, attrs) for name in r.checks):
         return None
-    given = t.indices if indices is not None else None  # a left-out input stays left out
     # the attributes as the exercise spells them (axis=-1 stays -1), the version's defaults filled in
     shown = {**dict(t.attrs), **{k: tuple(v) if isinstance(v, list) else v for k, v in attrs.items()}}
-    return Exercise(op=r.spec.name, data=t.data, indices=given, updates=t.updates, attrs=shown,
-                    seed=seed, level=level, trace=t, answer=t.output, order_question=r.order_question, topic=r.topic)
+    return Exercise.of(t, indices is not None, spelled=MappingProxyType(shown), seed=seed, level=level,
+                       order_question=r.order_question, topic=r.topic)
 
 
 def _check_args(seed, level, op):

@@ -5,7 +5,7 @@ The stand-in keeps the example's real indices (small, generated on their own) an
 axis a write covers in one piece to length 1, so each step writes one cell instead of a slice:
 which positions are written, how often, and which write wins are those of the full example.
 Values are placeholders (data 0, updates numbered 1, 2, … in loop order). Which axes shrink is
-data per family (``SHRINK``); a family without an entry only gets the shapes and the reason.
+the family record's ``shrink`` rule; a family without one only gets the shapes and the reason.
 """
 
 from __future__ import annotations
@@ -14,31 +14,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scatter_core.checks import MAX_ELEMENTS
-from scatter_core.describe import fmt_shape
-
-
-def _update_family(shapes: dict, attrs: dict) -> tuple[tuple, tuple, tuple] | None:
-    """ScatterUpdate: each index picks a whole slice of data along ``axis``."""
-    data = tuple(shapes["data"])
-    indices = tuple(shapes["indices"])
-    axis = int(attrs.get("axis", 0)) % len(data)
-    small_data = tuple(d if i == axis else 1 for i, d in enumerate(data))
-    small_updates = (1,) * axis + indices + (1,) * (len(data) - axis - 1)
-    slice_shape = data[:axis] + data[axis + 1:]
-    return small_data, small_updates, slice_shape
-
-
-SHRINK = {"update": _update_family}  # family -> shapes of the stand-in (data, updates) and of one write
+import scatter_core as sc
+from scatter_core import MAX_ELEMENTS, fmt_shape
 
 
 @dataclass(frozen=True)
-class StandIn:
-    data: np.ndarray
-    indices: np.ndarray
-    updates: np.ndarray
+class StandIn(sc.HoldsCase):
+    """The reduced stand-in of a large example: a :class:`scatter_core.Case` (the example's operator, its real
+    indices and attributes, placeholder values) and the shape of one real write that each of its steps stands for."""
+
+    case: sc.Case
     slice_shape: tuple
-    steps: int
+
+    @property
+    def steps(self) -> int:
+        return int(self.case.plan.targets.shape[0])
 
 
 def too_large(example) -> bool:
@@ -46,7 +36,9 @@ def too_large(example) -> bool:
 
 
 def stand_in(example, family: str) -> StandIn | None:
-    rule = SHRINK.get(family)
+    """The stand-in of ``example`` (of ``family``), None when the family's record has no ``shrink`` rule, the
+    stand-in is itself above the limit, or the core refuses it."""
+    rule = sc.family_of(family).shrink
     if rule is None:
         return None
     small_data, small_updates, slice_shape = rule(example.shapes, example.attrs)
@@ -55,7 +47,10 @@ def stand_in(example, family: str) -> StandIn | None:
     indices = example.indices  # generated on its own: the example's real index values
     data = np.zeros(small_data, dtype=np.dtype(example.dtypes["data"]))
     updates = np.arange(1, int(np.prod(small_updates)) + 1).reshape(small_updates).astype(data.dtype)
-    return StandIn(data, indices, updates, slice_shape, int(indices.size))
+    try:
+        return StandIn(sc.case(example.op, data, indices, updates, **example.attrs), slice_shape)
+    except sc.ScatterError:
+        return None
 
 
 def _bytes(n: int) -> str:

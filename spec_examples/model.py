@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
+
+import scatter_core as sc
 
 from . import generate as gen
 
@@ -30,6 +33,12 @@ class Example:
     ``data``, ``indices`` and ``updates`` are read-only NumPy arrays in the
     example's dtypes. For a shapes-only example they are generated from a
     fixed seed on first access (see :attr:`generation`).
+
+    The example keeps its inputs as printed (or generated) rather than only as a
+    :class:`scatter_core.Case`, because some are ones the core refuses on purpose:
+    an example above the core's element limit (shown by shapes and a reduced
+    stand-in), or a printed case a spec page gets wrong. :attr:`case` is the core's
+    Case where it accepts them, None where it refuses.
     """
 
     id: str
@@ -95,6 +104,15 @@ class Example:
     def inputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(data, indices, updates)."""
         return self.data, self.indices, self.updates
+
+    @cached_property
+    def case(self) -> sc.Case | None:
+        """The core's :class:`scatter_core.Case` of this example (built on first access), None when the core
+        refuses its inputs (above the element limit, or an invalid printed case)."""
+        try:
+            return sc.case(self.op, *self.inputs, **self.attrs)
+        except sc.ScatterError:
+            return None
 
     @property
     def is_generated(self) -> bool:

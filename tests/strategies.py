@@ -1,13 +1,20 @@
-"""Hypothesis strategies: valid random cases for any registered operator version."""
+"""Hypothesis strategies: valid random cases for any registered operator version.
+
+The shapes, indices and the family's own attributes come from the family record's ``sample`` hook
+(``sc.sample_case``, seeded by Hypothesis); the values are drawn by Hypothesis in any dtype.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import strategies as st
 
+import scatter_core as sc
 from scatter_core import OPERATORS
 
 DTYPES = ["int8", "int32", "int64", "uint8", "float16", "float32", "float64", "bool"]
+# rank 1-4, index axes that may be empty, negative indices wherever the version does not forbid them
+LIMITS = sc.Limits(max_rank=4, max_dim=4, empty=True, unstated_negatives=True)
 
 
 def _values(draw, shape, dtype):
@@ -24,104 +31,23 @@ def _values(draw, shape, dtype):
     return np.array(vals, dtype=dtype).reshape(shape)
 
 
-def _index_values(draw, shape, sizes, negative_ok):
-    sizes = np.broadcast_to(np.asarray(sizes), shape)
-    out = np.zeros(shape, dtype=np.int64)
-    for pos in np.ndindex(*shape):
-        s = int(sizes[pos])
-        out[pos] = draw(st.integers(-s if negative_ok else 0, s - 1))
-    return out
-
-
-def _cache_case(draw, op, spec, dtype):
-    """TensorScatter: a cache (batch first, rank 2-4), an update of sequence length <= the cache's, write indices
-    that fit (linear) or any non-negative ones (circular), sometimes left out."""
-    rank = draw(st.integers(2, 4))
-    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank)))
-    axis = draw(st.integers(1, rank - 1))
-    max_len = shape[axis]
-    seq = draw(st.integers(0, max_len))
-    mode = draw(st.sampled_from(spec.attribute("mode").choices))
-    top = max_len - seq if mode == "linear" else 3 * max_len
-    write = np.array(draw(st.lists(st.integers(0, top), min_size=shape[0], max_size=shape[0])), dtype=np.int64)
-    update_shape = shape[:axis] + (seq,) + shape[axis + 1:]
-    attrs = {"axis": draw(st.sampled_from([axis, axis - rank])), "mode": mode}
-    indices = None if not write.any() and draw(st.booleans()) else write  # left out: zeros
-    return op, _values(draw, shape, dtype), indices, _values(draw, update_shape, dtype), attrs
-
-
-def _slice_case(draw, op, spec, dtype):
-    """SliceScatter: start/stop/step on some axes (negative, clamped and backward bounds included), updates of
-    the slice's shape."""
-    rank = draw(st.integers(1, 4))
-    shape = tuple(draw(st.lists(st.integers(1, 5), min_size=rank, max_size=rank)))
-    with_axes = draw(st.booleans())
-    n = draw(st.integers(0, rank))
-    axes = draw(st.permutations(range(rank)))[:n] if with_axes else list(range(n))
-    bound = st.integers(-8, 8)
-    start = [draw(bound) for _ in range(n)]
-    stop = [draw(bound) for _ in range(n)]
-    step = [draw(st.sampled_from([-3, -2, -1, 1, 2, 3])) for _ in range(n)]
-    ranges = [range(d) for d in shape]
-    for a, b, e, s in zip(axes, start, stop, step):
-        ranges[a] = range(*slice(b, e, s).indices(shape[a]))
-    attrs = {"start": start, "stop": stop, "step": step}
-    if with_axes:
-        attrs["axes"] = [a - rank if draw(st.booleans()) else a for a in axes]
-    updates = _values(draw, tuple(len(r) for r in ranges), dtype)
-    return op, _values(draw, shape, dtype), None, updates, attrs
-
-
-# Families whose cases are drawn by a function of their own (the first three are drawn inline below).
-FAMILY_CASES = {"cache": _cache_case, "slice": _slice_case}
-
-
 @st.composite
 def cases(draw, ops=None):
     """(op, data, indices, updates, attrs) valid for the chosen version."""
     op = draw(st.sampled_from(sorted(ops or OPERATORS)))
-    spec = OPERATORS[op]
-    if spec.family in FAMILY_CASES:
-        return FAMILY_CASES[spec.family](draw, op, spec, draw(st.sampled_from(DTYPES)))
-    reduction = draw(st.sampled_from(spec.reduction_spellings))
-    canonical = dict(spec.reductions)[reduction]
-    dtypes = [d for d in DTYPES if not (d == "bool" and canonical == "mean")]
-    dtype = draw(st.sampled_from(dtypes))
-    rank = draw(st.integers(1, 4))
-    dims = st.integers(1, 4) if rank < 4 else st.integers(1, 3)
-    data_shape = tuple(draw(st.lists(dims, min_size=rank, max_size=rank)))
-    data = _values(draw, data_shape, dtype)
-    negative_ok = spec.index_rule.negative != "forbidden"
-    index_dtype = "int64" if "int64" in spec.index_rule.dtypes else spec.index_rule.dtypes[0]
+    spec = sc.get_spec(op)
     attrs = {}
+    canonical = dict(spec.reductions)[spec.default_reduction]
     if spec.attribute("reduction") is not None:
-        attrs["reduction"] = reduction
+        attrs["reduction"] = draw(st.sampled_from(spec.reduction_spellings))
+        canonical = dict(spec.reductions)[attrs["reduction"]]
     if spec.attribute("use_init_val") is not None:
         attrs["use_init_val"] = draw(st.booleans())
-    if spec.family == "elements":
-        axis = draw(st.integers(-rank, rank - 1))
-        a = axis % rank
-        ishape = []
-        for d in range(rank):
-            if d == a:
-                top = data_shape[d] + 2 if spec.axis_dim_may_exceed else data_shape[d]
-                ishape.append(draw(st.integers(0, top)))
-            else:
-                ishape.append(draw(st.integers(1, data_shape[d])))
-        ishape = tuple(ishape)
-        indices = _index_values(draw, ishape, data_shape[a], negative_ok)
-        updates = _values(draw, ishape, dtype)
-        attrs["axis"] = axis
-    elif spec.family == "nd":
-        k = draw(st.integers(1, rank))
-        lead = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=2)))
-        indices = _index_values(draw, lead + (k,), np.asarray(data_shape[:k]), negative_ok)
-        updates = _values(draw, lead + data_shape[k:], dtype)
-    else:
-        axis = draw(st.integers(-rank, rank - 1))
-        a = axis % rank
-        ishape = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=2)))
-        indices = _index_values(draw, ishape, data_shape[a], negative_ok)
-        updates = _values(draw, data_shape[:a] + ishape + data_shape[a + 1:], dtype)
-        attrs["axis"] = axis
-    return op, data, indices.astype(index_dtype), updates, attrs
+    dtype = draw(st.sampled_from([d for d in DTYPES if not (d == "bool" and canonical == "mean")]))
+    rng = np.random.default_rng(draw(st.integers(0, 2 ** 32 - 1)))
+    case = sc.sample_case(rng, op, dtype=dtype, attrs=attrs, limits=LIMITS)
+    data, indices, updates = case.given()
+    attrs = dict(case.attrs)
+    if case.resolved.axis is not None and draw(st.booleans()):  # the axis counted from the end, too
+        attrs["axis"] = case.resolved.axis - data.ndim
+    return op, _values(draw, data.shape, dtype), indices, _values(draw, updates.shape, dtype), attrs

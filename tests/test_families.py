@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -12,9 +13,47 @@ import scatter_core as sc
 from scatter_core.families import FAMILIES, Family, family_by_slug, family_of
 
 ROOT = Path(__file__).resolve().parent.parent
-# the packages that read the family records, and the pages' files the issue named (check page, spec diff)
-SOURCE_DIRS = ("scatter_core", "scatter_export", "runtime_check", "scatter_practice", "scatter_models")
-SOURCE_FILES = ("scatter_ui/check_page.py", "scatter_ui/specdiff.py", "scatter_ui/home.py")
+# every package and the app: only the records (registry.py, families.py) may name a family or an operator
+PACKAGES = ("scatter_core", "scatter_ui", "scatter_export", "runtime_check", "scatter_practice", "framework_map",
+            "spec_examples", "scatter_models", "scatter_explorer")
+RECORDS = ("scatter_core/registry.py", "scatter_core/families.py")
+# (file, a piece of the line): what the guard's patterns meet that is not a branch on a family or operator name
+ALLOWED = (
+    ("scatter_core/tracing.py", '"update": ['),  # a table column named for the updates input, not the family
+    # TODO(onecase): Practice draws the first three families through their records' sample hook, but level 1's
+    # family and the cache and slice recipes (which feature each level practises) are still keyed by family
+    # name; give the records a way to say them (issue 25) and remove these two entries.
+    ("scatter_practice/exercises.py", 'LEVEL1_FAMILY = "elements"'),
+    ("scatter_practice/exercises.py", 'FamilyDrawer('),
+    # TODO(a11y): app.py lists the first three families' explorer and spec pages by hand; the "a11y" helper is
+    # rewriting app.py's navigation to build every page from FAMILIES. Remove this entry after that merge.
+    ("app.py", "app_pages/"),
+)
+# Whole files the guard does not read yet, each with why. TODO(#25): From your code reads a framework call into an
+# index *form* ("elements", "nd", "slice", "axis", "flat") and maps forms to operators by hand; the forms should
+# come from the family records (a record saying which framework index forms it writes). Remove these after that.
+ALLOWED_FILES = {
+    "framework_map/from_call.py": "a framework call's index forms, named like the families they become",
+    "framework_map/from_call_case.py": "the same forms, turning the call's tensors into a case",
+}
+
+
+def _name_pattern() -> re.Pattern:
+    """A comparison with, membership test on, dict key, subscript or assignment of a family or operator name
+    (``== "nd"``, ``family in ("nd", ...)``, ``op_type == "Scatter"``, ``{"cache": ...}``, ``FAMILIES["nd"]``),
+    or a page file named after a family (``app_pages/spec_nd.py``)."""
+    names = set(FAMILIES) | {s.op_type for s in sc.OPERATORS_LIST} | set(sc.OPERATORS)
+    lit = "[\"'](?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + ")[\"']"
+    slugs = "|".join(re.escape(f.slug) for f in FAMILIES.values())
+    return re.compile(
+        rf"(==|!=)\s*{lit}|{lit}\s*(==|!=)|\bin\s*[(\[{{]\s*{lit}|(^\s*|[{{,]\s*){lit}\s*:\s*\S"
+        rf"|\[\s*{lit}\s*\]|\.get\(\s*{lit}|family_of\(\s*{lit}|(?i:family)\w*\s*=\s*{lit}"
+        rf"|app_pages/(spec_)?(?:{slugs})(_family)?\.py|\.get\([\w.]*family\b|FAMILY_URL_PATHS")
+
+
+def _sources():
+    paths = [p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))]
+    return paths + [ROOT / "app.py"] + sorted((ROOT / "app_pages").glob("*.py"))
 
 
 def test_every_version_has_a_complete_family_record():
@@ -55,19 +94,82 @@ def test_updates_shape_rule_matches_what_the_planner_accepts(op, data, indices, 
 
 
 def test_no_family_branch_outside_the_family_records():
-    """Pages, checking, exports and runtime checks read the family records; only families.py knows the names."""
-    pattern = re.compile(r"""family\s*(==|!=)\s*["']|family\s+(not\s+)?in\s*[(\[{]\s*["']|FAMILY_URL_PATHS"""
-                         r"""|\.get\([\w.]*family\b""")
-    offenders = []
-    paths = [p for folder in SOURCE_DIRS for p in sorted((ROOT / folder).rglob("*.py"))]
-    for path in paths + [ROOT / f for f in SOURCE_FILES]:
-        if True:
-            if path.name == "families.py":
+    """Every package and the app read the family records; only the records know the family and operator names."""
+    pattern = _name_pattern()
+    offenders, allowed_seen = [], set()
+    for path in _sources():
+        where = str(path.relative_to(ROOT))
+        if where in RECORDS or where in ALLOWED_FILES:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#")[0]
+            if not pattern.search(code):
                 continue
-            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if pattern.search(line):
-                    offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+            allowed = [a for a in ALLOWED if a[0] == where and a[1] in code]
+            if allowed:
+                allowed_seen.update(allowed)
+            else:
+                offenders.append(f"{where}:{n}: {line.strip()}")
     assert offenders == []
+    assert allowed_seen == set(ALLOWED)  # an allow-list entry nothing needs any more goes
+
+
+@pytest.mark.parametrize("line", [
+    'if spec.family == "nd":', 'if family in ("cache", "slice"):', 'ok = c.spec.op_type == "Scatter"',
+    'DRAWERS = {"elements": draw_elements}', '    "slice": FamilyDrawer(_slice_case),', 'f = FAMILIES["update"]',
+    'if "ScatterND-16" != op:', 'LEVEL1_FAMILY = "elements"', 'st.Page("app_pages/spec_nd.py")',
+])
+def test_the_guard_pattern_catches_branches_on_names(line):
+    assert _name_pattern().search(line)
+
+
+@pytest.mark.parametrize("line", [
+    'if spec.family == other.family:', 'for family in FAMILIES.values():', 'x = {"data": 1, "indices": 2}',
+    'if f.index_tuples:', 'render(name, slug)',
+])
+def test_the_guard_pattern_lets_record_reads_through(line):
+    assert not _name_pattern().search(line)
+
+
+@pytest.mark.parametrize("spec", sc.OPERATORS_LIST, ids=lambda s: s.name)
+def test_every_sample_hook_draws_valid_cases_within_its_limits(spec):
+    rng = np.random.default_rng(11)
+    limits = sc.Limits(max_rank=2, max_dim=3)
+    cases = [sc.sample_case(rng, spec, dtype="float32", values=(5, 8), limits=limits) for _ in range(40)]
+    for c in cases:
+        assert c.spec is spec and c.data.dtype == np.float32
+        assert 1 <= c.data.ndim <= limits.max_rank + 1  # +1: TensorScatter's batch axis
+        assert all(1 <= n <= 3 for n in c.data.shape) and set(np.unique(c.data)) <= {5, 6, 7}
+        want = family_of(spec).updates_shape(c.data.shape, None if c.indices is None else c.indices.shape, c.attrs)
+        assert want is None or want == c.updates_given_shape or not c.indices_given
+    writes = [c.plan.targets.reshape(-1) for c in cases]
+    repeats = any(np.unique(t).size < t.size for t in writes)  # some cell written twice
+    assert repeats != family_of(spec).writes_once
+
+
+@pytest.mark.parametrize("op", ["ScatterElements-18", "ScatterND-18", "ScatterUpdate-3"])
+@pytest.mark.parametrize("wish", ["yes", "no"])
+def test_fitted_draws_keep_the_shape_the_axis_and_the_duplicates_wish(op, wish):
+    rng = np.random.default_rng(2)
+    spec = sc.OPERATORS[op]
+    limits = sc.Limits(data_shape=(3, 4), axis=1, duplicates=wish, max_steps=6)
+    drawn = [d for d in (family_of(spec).sample(rng, spec, limits) for _ in range(30)) if d is not None]
+    assert len(drawn) >= 10
+    for d in drawn:
+        c = sc.case(op, np.zeros(d.data_shape, np.int32), d.indices, np.ones(d.updates_shape, np.int32),
+                    **{**d.attrs, **({"axis": 1} if spec.attribute("axis") else {})})
+        targets = c.plan.targets.reshape(len(c.plan.targets), -1)[:, 0]  # each step's first cell
+        assert d.data_shape == (3, 4) and 2 <= len(targets) <= 6 and (d.indices >= 0).all()
+        assert (np.unique(targets).size < targets.size) == (wish == "yes")
+        assert d.sizes.shape == d.indices.shape and (d.indices < d.sizes).all()
+
+
+def test_sample_case_names_the_family_without_a_hook(monkeypatch):
+    from scatter_core import families
+
+    monkeypatch.setattr(families, "FAMILIES", {**FAMILIES, "nd": dataclasses.replace(FAMILIES["nd"], sample=None)})
+    with pytest.raises(sc.ScatterError, match="the nd family has no sample hook"):
+        sc.sample_case(np.random.default_rng(0), "ScatterND-16")
 
 
 def test_the_module_docstring_says_how_to_add_a_family():
@@ -93,9 +195,14 @@ def _window_plan(spec, data, indices, updates, attrs):
                 updates_shape=(n,))
 
 
-def test_a_new_family_needs_no_code_outside_its_records(monkeypatch):
-    import dataclasses
+def _window_sample(rng, spec, limits):
+    """The toy family's sample hook: a start and updates that fit."""
+    size = int(rng.integers(1, limits.max_dim + 1))
+    n = int(rng.integers(0 if limits.empty else 1, size + 1))
+    return sc.Drawn((size,), None, (n,), {"start": int(rng.integers(0, size - n + 1))})
 
+
+def test_a_new_family_needs_no_code_outside_its_records(monkeypatch):
     from scatter_core import families, registry
     from scatter_core.spec import AttrSpec
     from scatter_export import numpy_loop, pytest_case
@@ -103,7 +210,7 @@ def test_a_new_family_needs_no_code_outside_its_records(monkeypatch):
     window = Family("window", "Window", "window", _window_plan, lambda d, i, a: None, "no indices at all",
                     lambda case: ("for j in range(updates.shape[0]):",
                                   f"    apply(out, contributions, ({case.resolved['start']} + j,), updates[j])"),
-                    indices="unused")
+                    indices="unused", sample=_window_sample, writes_once=True)
     spec = dataclasses.replace(
         sc.OPERATORS["ScatterElementsUpdate-12"], name="Window-1", op_type="Window", version=1, family="window",
         attributes=(AttrSpec("start", "int", required=True),
@@ -126,3 +233,20 @@ def test_a_new_family_needs_no_code_outside_its_records(monkeypatch):
     exec(compile(numpy_loop("Window-1", data, None, np.int32([7, 8]), {"start": 1}), "loop", "exec"), namespace)
     assert namespace["scatter_reference"](data, None, np.int32([7, 8])).tolist() == [1, 7, 8, 4, 5]
     assert "def test_window_1_case" in pytest_case("Window-1", data, None, np.int32([7, 8]), attrs={"start": 1})
+    # the sample hook: random cases for the core, the tests' strategies and the framework differential
+    rng = np.random.default_rng(3)
+    drawn = [sc.sample_case(rng, "Window-1", attrs={"reduction": "sum"}) for _ in range(20)]
+    assert all(c.spec is spec and c.attrs["reduction"] == "sum" for c in drawn)
+    assert {c.data.size for c in drawn} > {1} and all(c.updates.size <= c.data.size for c in drawn)
+    from hypothesis import find
+
+    from framework_map import Config, differential
+    from tests.strategies import cases
+
+    op, d, i, u, attrs = find(cases(ops=["Window-1"]), lambda c: c[3].size >= 2)
+    assert op == "Window-1" and i is None and u.size >= 2
+    window_of = slice(attrs["start"], attrs["start"] + u.size)
+    np.testing.assert_array_equal(sc.scatter(op, d, i, u, **{**attrs, "reduction": "none"})[window_of], u)
+    case = differential.random_case(rng, Config("Window-1", "none"), "int32")
+    assert case.indices is None and case.axis is None and not case.duplicates
+    assert "window" in {name for name, f in families.FAMILIES.items() if f.writes_once}

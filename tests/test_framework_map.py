@@ -82,14 +82,14 @@ def test_configurations_follow_the_registry():
 
 def test_differential_compare_accepts_another_duplicate_winner_only_under_replacement():
     config = fm.Config("ScatterND-16", "none")
-    case = differential.DrawnCase(np.array([1, 2, 3]), np.array([[0], [0]]), np.array([10, 20]), None,
-                             np.array([20, 2, 3]), True)
+    case = differential.DrawnCase(sc.case("ScatterND-16", np.array([1, 2, 3]), np.array([[0], [0]]),
+                                          np.array([10, 20])), np.array([20, 2, 3]), True)
     assert differential.compare(config, case, np.array([20, 2, 3])) == "exact"
     assert differential.compare(config, case, np.array([10, 2, 3])) == "other-winner"
     assert differential.compare(config, case, np.array([1, 2, 3])).startswith("got")  # no write at all: wrong
     add = fm.Config("ScatterND-16", "add")
-    case = differential.DrawnCase(np.array([1, 2, 3]), np.array([[0], [0]]), np.array([10, 20]), None,
-                             np.array([31, 2, 3]), True)
+    case = differential.DrawnCase(sc.case("ScatterND-18", np.array([1, 2, 3]), np.array([[0], [0]]),
+                                          np.array([10, 20]), reduction="add"), np.array([31, 2, 3]), True)
     assert differential.compare(add, case, np.array([21, 2, 3])).startswith("got")
 
 

@@ -599,9 +599,7 @@ def test_each_misconceptions_explorer_example_shows_it():
     for m in sp.MISCONCEPTIONS:
         example = spec_examples.by_id(m.example)
         t = sc.trace(example.op, example.data, example.indices, example.updates, **example.attrs)
-        indices = None if example.indices is None else t.indices  # a left-out input stays left out
-        ex = sp.Exercise(op=example.op, data=t.data, indices=indices, updates=t.updates, attrs=dict(t.attrs), seed=0,
-                         level=5, trace=t, answer=t.output)
+        ex = sp.Exercise.of(t, example.indices is not None, seed=0, level=5)  # a left-out input stays left out
         out = m.student(ex)
         assert out is not None and not np.array_equal(out, t.output), m.kind
         fb = sp.grade_output(ex, out)

@@ -24,8 +24,7 @@ SLICE_KINDS = ("stop-inclusive", "step-ignored", "negative-step-forward", "bound
 def exercise_of(op, data, indices, updates, **attrs) -> sp.Exercise:
     """A hand-made exercise (the catalogue and grading read any Exercise)."""
     t = sc.trace(op, np.array(data), None if indices is None else np.array(indices), np.array(updates), **attrs)
-    return sp.Exercise(op=op, data=t.data, indices=None if indices is None else t.indices, updates=t.updates,
-                       attrs=dict(t.attrs), seed=0, level=5, trace=t, answer=t.output)
+    return sp.Exercise.of(t, indices is not None, seed=0, level=5)
 
 
 # -- what each level asks for, read from the exercise (not from the generator's recipe) ----------------------------
