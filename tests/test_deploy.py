@@ -11,9 +11,7 @@ Without it these tests skip; under CI=true they fail.
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -24,23 +22,14 @@ from urllib.parse import parse_qs, urlencode, urlparse
 import pytest
 
 from scatter_explorer import cli, serve
-from tests.browser_support import ROOT, SCREENSHOTS, launch, real_errors, require_browser
-from tests.skipping import skip_or_fail
+from tests.browser_support import ROOT, SCREENSHOTS, real_errors, require_browser
+from tests.deploy_support import Balancer, alive, haproxy
 
 COOKIE = serve.COOKIE
 EXAMPLE = "/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1"
 TYPED = "/nd?" + urlencode({"op": "ScatterND-18", "example": "__custom__", "data": "[1,2,3,4,5,6]",
                             "indices": "[[4],[0],[4]]", "updates": "[10,20,30]", "reduction": "add", "step": "1"})
 CAPTION = "[data-testid=scatter-caption]"
-
-
-def haproxy() -> str:
-    recorded = Path(sys.prefix) / "haproxy-path"
-    path = (os.environ.get("HAPROXY") or (recorded.read_text().strip() if recorded.is_file() else "")
-            or serve.find_haproxy() or "")
-    if not (path and os.access(path, os.X_OK)):
-        skip_or_fail("HAProxy not found (scripts/install-test-deps.sh installs Debian's haproxy; or set HAPROXY)")
-    return path
 
 
 # --- without HAProxy -------------------------------------------------------------------------------------------
@@ -93,64 +82,6 @@ def test_haproxy_accepts_the_config(tmp_path, n):
     cfg.write_text(serve.render_config(list(range(9301, 9301 + n)), "127.0.0.1", 9300))
     check = subprocess.run([haproxy(), "-c", "-f", str(cfg)], capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
-
-
-def _free_run(n: int) -> int:
-    """A port p with p .. p+n all free on loopback."""
-    for p in range(20000 + os.getpid() % 20000, 60000, 7):
-        if all(serve.port_is_free(q) for q in range(p, p + n + 1)):
-            return p
-    raise RuntimeError("no free ports")
-
-
-class Balancer:
-    """`scatter-explorer serve --replicas 2 --no-restart` on loopback, as a user would start it."""
-
-    def __init__(self, workdir: Path, app: Path | None = None, replicas: int = 2):
-        self.port = _free_run(replicas)
-        self.url = f"http://127.0.0.1:{self.port}"
-        argv = [sys.executable, "-m", "scatter_explorer.cli", "serve", "--replicas", str(replicas), "--no-restart",
-                "--address", "127.0.0.1", "--port", str(self.port), "--haproxy", haproxy(), "--workdir", str(workdir)]
-        if app:
-            argv += ["--app", str(app)]
-        self.proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.out: list[str] = []
-        self.pids: dict[str, int] = {}
-        deadline = time.monotonic() + 300
-        for line in self.proc.stdout:
-            self.out.append(line)
-            if m := re.search(r"replica (r\d+) on \S+ \(pid (\d+)\)", line):
-                self.pids[m[1]] = int(m[2])
-            if m := re.search(r"HAProxy \(pid (\d+)\)", line):
-                self.pids["haproxy"] = int(m[1])
-            if "Ctrl+C stops everything" in line or time.monotonic() > deadline:
-                break
-        if "haproxy" not in self.pids:
-            self.stop()
-            raise RuntimeError("serve did not start:\n" + "".join(self.out))
-
-    def kill_replica(self, name: str) -> None:
-        os.killpg(self.pids[name], signal.SIGKILL)
-
-    def stop(self) -> int:
-        """Ctrl+C, as in the terminal."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-        try:
-            code = self.proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            code = self.proc.wait()
-        self.out.append(self.proc.stdout.read())
-        return code
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
 
 
 @pytest.fixture(scope="module")
@@ -330,7 +261,7 @@ def test_uploads_reach_their_replica_and_a_killed_replica_asks_for_the_file_agai
         code = bal.stop()
     assert code == 0, "".join(bal.out)
     assert "serve: stopped." in "".join(bal.out)
-    assert [name for name, pid in bal.pids.items() if _alive(pid)] == []  # no orphan
+    assert [name for name, pid in bal.pids.items() if alive(pid)] == []  # no orphan
     for port in range(bal.port, bal.port + 3):
         with pytest.raises(OSError):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
