@@ -10,8 +10,9 @@ presses "next" ``--steps`` times (at the last step, "first"), and times each pre
   rerun (the step has reached Python).
 
 It reports the median and 95th percentile of both, errors (a session that failed or timed out,
-Streamlit's "Connection error" dialog, page errors), and the replicas' memory (resident set size
-sampled each second: the peak sum over the replicas, and each one's VmHWM at the end).
+Streamlit's "Connection error" dialog, page errors), the replicas' memory (resident set size
+sampled each second: the peak sum over the replicas, and each one's VmHWM at the end) and the CPU
+time the replicas used (per session: what a class costs the server, whatever else shares the cores).
 ``--sessions 5,10,20`` runs several loads one after another on the same servers (the capacity
 sweep); ``--replicas 1,2`` repeats the sweep for each replica count. Bounded: at most 60 sessions,
 30 steps, and ``--timeout`` seconds per load. Not a test: the figures go into docs/performance.md.
@@ -71,6 +72,15 @@ def rss_mb(pid: int, field: str = "VmRSS") -> float:
     return 0.0
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds the process has used."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
 class MemorySampler(threading.Thread):
     """The replicas' summed RSS, once a second; ``peak`` is the highest sum seen."""
 
@@ -121,11 +131,13 @@ async def one_load(browser, bal: Balancer, sessions: int, steps: int, timeout: f
     sampler = MemorySampler(pids)
     sampler.start()
     load0 = os.getloadavg()
+    cpu0 = sum(cpu_s(p) for p in pids)
     rows: list = []
     t0 = time.monotonic()
     await asyncio.gather(*(session(browser, bal.url, ex, steps, t0 + timeout, rows) for ex in pick_examples(sessions)))
     wall = time.monotonic() - t0
     sampler.stop.set()
+    cpu = sum(cpu_s(p) for p in pids) - cpu0
     cap = [s for r in rows for s in r["caption_ms"]]
     srv = [s for r in rows for s in r["server_ms"]]
 
@@ -138,6 +150,7 @@ async def one_load(browser, bal: Balancer, sessions: int, steps: int, timeout: f
             "caption": stats(cap), "server": stats(srv),
             "failed_sessions": [f"{r['example']}: {r['error']}" for r in rows if not r["ok"]],
             "page_errors": sum(r["page_errors"] for r in rows),
+            "replicas_cpu_s": round(cpu, 1), "replicas_cpu_s_per_session": round(cpu / sessions, 2),
             "replicas_peak_rss_mb_sum": round(sampler.peak), "replicas_vmhwm_mb": [round(rss_mb(p, "VmHWM")) for p in pids],
             "loadavg_before": [round(x, 1) for x in load0], "loadavg_after": [round(x, 1) for x in os.getloadavg()]}
 
@@ -150,6 +163,8 @@ def show(r: dict) -> None:
           f"{r['loadavg_before'][0]} -> {r['loadavg_after'][0]})")
     print(f"  press -> caption changes: {fmt(r['caption'])}")
     print(f"  press -> server has the step (URL): {fmt(r['server'])}")
+    print(f"  replicas' CPU: {r['replicas_cpu_s']} s in all, {r['replicas_cpu_s_per_session']} s per session "
+          f"(opening the page and its steps)")
     print(f"  replicas' memory: peak RSS sum {r['replicas_peak_rss_mb_sum']} MB, VmHWM {r['replicas_vmhwm_mb']} MB")
     print(f"  errors: {len(r['failed_sessions'])} failed sessions, {r['page_errors']} page errors")
     for f in r["failed_sessions"]:

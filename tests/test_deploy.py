@@ -164,9 +164,18 @@ def test_sticky_sessions_a_step_and_the_view_resumed_after_a_replica_dies(class_
         _open(typed, url + TYPED)
         _settled(typed)
         assert _replica_of(ctx2, url) == first and {r for r in typed.replicas if r} == {first}
+        # and typed in the page, not only in the link
+        box = typed.locator("textarea[aria-label='updates']")
+        box.fill("[10,20,40]")
+        box.press("Control+Enter")
+        typed.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=stSidebar] code')].some(c => /updates=[^&]*40/.test(c.innerText))",
+            timeout=120_000)
+        _settled(typed)
         typed_before = typed.locator(CAPTION).inner_text()
         assert typed_before.startswith("step 1 of 3")
         typed_link = _share_link(typed)
+        assert typed_link["updates"] == "[10,20,40]"
 
         class_server.kill_replica(first)
         other = _wait_replica(ctx, url, first)
@@ -190,6 +199,7 @@ def test_sticky_sessions_a_step_and_the_view_resumed_after_a_replica_dies(class_
         assert {k: typed_after[k] for k in ("data", "indices", "updates", "reduction")} == {
             k: typed_link[k] for k in ("data", "indices", "updates", "reduction")}
         assert typed.locator(CAPTION).inner_text().startswith("step 2 of 3")
+        assert typed.locator("textarea[aria-label='updates']").input_value() == "[10,20,40]"
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(SCREENSHOTS / "deploy-after-failover.png"))
         typed.screenshot(path=str(SCREENSHOTS / "deploy-typed-after-failover.png"))
