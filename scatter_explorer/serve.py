@@ -152,11 +152,24 @@ def wait_healthy(child: Child, url: str, timeout: float) -> bool:
     return False
 
 
+def lan_address() -> str | None:
+    """This machine's address on its network (the one a default route leaves from), for the
+    students' link; None when there is no network. A UDP connect sends nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            address = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="scatter-explorer serve",
         description="Serve the app to a class: N Streamlit replicas behind HAProxy with sticky sessions. "
-                    "Ctrl+C stops everything.")
+                    "Ctrl+C stops everything.",
+        epilog="Streamlit options (--server.maxUploadSize 50, --theme.base dark ...) are passed to every replica.")
     p.add_argument("--replicas", "-n", type=int, default=2,
                    help="Streamlit processes to start (about one per core; default 2)")
     p.add_argument("--port", type=int, default=8501, help="the public port browsers open (default 8501)")
@@ -174,7 +187,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+    p = parser()
+    args, streamlit_options = p.parse_known_args(argv)
+    if any(not (o.startswith("--") and "." in o.split("=")[0]) for o in streamlit_options if o.startswith("-")):
+        p.error(f"unknown option(s): {' '.join(o for o in streamlit_options if o.startswith('-'))}")
+    for option in ("--server.port", "--server.address"):
+        if any(o.split("=")[0] == option for o in streamlit_options):
+            p.error(f"{option} is set by serve for each replica; use --port, --address or --replica-port")
     if not 1 <= args.replicas <= MAX_REPLICAS:
         print(f"serve: --replicas must be between 1 and {MAX_REPLICAS}, not {args.replicas}", file=sys.stderr)
         return 2
@@ -202,7 +221,7 @@ def main(argv: list[str]) -> int:
     replicas = [Child(f"r{k}", [sys.executable, "-m", "streamlit", "run", str(entry),
                                 "--server.headless", "true", "--server.address", "127.0.0.1",
                                 "--server.port", str(p), "--server.fileWatcherType", "none",
-                                "--server.runOnSave", "false"],
+                                "--server.runOnSave", "false", *streamlit_options],
                       work / f"replica-r{k}.log")
                 for k, p in enumerate(ports, start=1)]
     cfg = work / "haproxy.cfg"
@@ -236,9 +255,12 @@ def main(argv: list[str]) -> int:
             print(f"serve: HAProxy exited at once; {balancer.log}:\n" + balancer.log.read_text(errors="replace"),
                   file=sys.stderr)
             return 1
-        shown = "localhost" if args.address in ("0.0.0.0", "::", "127.0.0.1") else args.address
+        everywhere = args.address in ("0.0.0.0", "::")
+        shown = "localhost" if everywhere or args.address == "127.0.0.1" else args.address
+        lan = lan_address() if everywhere else None
         print(f"serve: HAProxy (pid {balancer.proc.pid}) on {args.address}:{args.port}. Open http://{shown}:{args.port}"
-              + (" (other machines: this machine's address)" if args.address in ("0.0.0.0", "::") else ""), flush=True)
+              + (f"; other machines: http://{lan}:{args.port}" if lan else
+                 " (other machines: this machine's address)" if everywhere else ""), flush=True)
         print("serve: Ctrl+C stops everything.", flush=True)
         while True:
             time.sleep(1)

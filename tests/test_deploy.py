@@ -61,6 +61,14 @@ def test_serve_refuses_what_it_cannot_do(capsys, argv, message):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv,message", [(["--bogus"], "unknown option(s): --bogus"),
+                                          (["--server.port", "9000"], "--server.port is set by serve")])
+def test_serve_passes_only_streamlit_options_on(capsys, argv, message):
+    with pytest.raises(SystemExit):
+        serve.main(["--replicas", "2", *argv])
+    assert message in capsys.readouterr().err
+
+
 def test_the_command_passes_serve_on(monkeypatch):
     seen = []
     monkeypatch.setattr(serve, "main", lambda argv: seen.append(argv) or 7)
