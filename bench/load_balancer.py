@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 import spec_examples  # noqa: E402
 from scatter_core import OPERATORS, trace  # noqa: E402
 from scatter_core.families import FAMILIES  # noqa: E402
+from bench.load_test import percentile  # noqa: E402
 from tests.browser_support import CHROMIUM, LAUNCH_ARGS  # noqa: E402
 from tests.deploy_support import Balancer  # noqa: E402
 
@@ -52,14 +53,6 @@ def pick_examples(n: int):
     pool = [e for e in spec_examples.load_all()
             if not e.shapes_only and 3 <= len(trace(e.op, e.data, e.indices, e.updates, **e.attrs)) <= 12]
     return [pool[(i * 7) % len(pool)] for i in range(n)]
-
-
-def percentile(values: list, q: float) -> float:
-    v = sorted(values)
-    pos = (len(v) - 1) * q / 100
-    lo = int(pos)
-    hi = min(lo + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
 
 
 def rss_mb(pid: int, field: str = "VmRSS") -> float:
