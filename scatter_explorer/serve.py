@@ -187,13 +187,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    p = parser()
-    args, streamlit_options = p.parse_known_args(argv)
+    options = parser()
+    args, streamlit_options = options.parse_known_args(argv)
     if any(not (o.startswith("--") and "." in o.split("=")[0]) for o in streamlit_options if o.startswith("-")):
-        p.error(f"unknown option(s): {' '.join(o for o in streamlit_options if o.startswith('-'))}")
+        options.error(f"unknown option(s): {' '.join(o for o in streamlit_options if o.startswith('-'))}")
     for option in ("--server.port", "--server.address"):
         if any(o.split("=")[0] == option for o in streamlit_options):
-            p.error(f"{option} is set by serve for each replica; use --port, --address or --replica-port")
+            options.error(f"{option} is set by serve for each replica; use --port, --address or --replica-port")
     if not 1 <= args.replicas <= MAX_REPLICAS:
         print(f"serve: --replicas must be between 1 and {MAX_REPLICAS}, not {args.replicas}", file=sys.stderr)
         return 2
@@ -231,7 +231,6 @@ def main(argv: list[str]) -> int:
         print(f"serve: HAProxy refused the config {cfg}:\n{check.stdout}{check.stderr}", file=sys.stderr)
         return 1
     balancer = Child("haproxy", [haproxy, "-db", "-f", str(cfg)], work / "haproxy.log")
-    children = [*replicas, balancer]
 
     def on_signal(signum, frame):
         raise KeyboardInterrupt
@@ -287,6 +286,7 @@ def main(argv: list[str]) -> int:
         print("\nserve: stopping HAProxy and the replicas ...", flush=True)
         return 0
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl+C must not cut the clean-up short
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a second Ctrl+C must not cut the clean-up short
+            signal.signal(sig, signal.SIG_IGN)
         stop_all([balancer, *replicas])
         print("serve: stopped.", flush=True)
