@@ -11,7 +11,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-APP_FILES = ["app.py", "app_pages/*.py", ".streamlit/config.toml"]  # keep MANIFEST.in in step
+APP_FILES = ["app.py", "app_pages/*.py", ".streamlit/config.toml", "deploy/haproxy.cfg.template"]  # keep MANIFEST.in in step
 
 
 class BuildWithApp(build_py):

@@ -75,7 +75,42 @@ else
   echo "  CHROMIUM=/path/to/the/browser before running this script and the tests." >&2
 fi
 
+# HAProxy, for the class-serving tests (tests/test_deploy.py; scatter-explorer serve): the
+# haproxy on PATH or in /usr/sbin, else Debian's package with apt-get (dnf on Fedora, brew on
+# macOS). Recorded in $VENV/haproxy-path, where the tests look for it; $HAPROXY overrides it.
+# Without it those tests skip (and fail under CI=true).
+haproxy_found=""
+for b in "${HAPROXY:-}" "$(command -v haproxy || true)" /usr/sbin/haproxy /usr/local/sbin/haproxy; do
+  if [ -n "$b" ] && [ -x "$b" ]; then haproxy_found="$b"; break; fi
+done
+if [ -z "$haproxy_found" ]; then
+  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
+    $SUDO apt-get update -qq || true
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null || true
+  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
+    $SUDO dnf install -y -q haproxy || true
+  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
+    brew install haproxy || true
+  fi
+  for b in "$(command -v haproxy || true)" /usr/sbin/haproxy /usr/local/sbin/haproxy /opt/homebrew/bin/haproxy; do
+    if [ -n "$b" ] && [ -x "$b" ]; then haproxy_found="$b"; break; fi
+  done
+fi
+if [ -n "$haproxy_found" ]; then
+  printf '%s\n' "$haproxy_found" > "$VENV/haproxy-path"
+  echo "install-test-deps: the class-serving tests will use $haproxy_found ($("$haproxy_found" -v 2>/dev/null | head -1))"
+else
+  rm -f "$VENV/haproxy-path"
+  echo "install-test-deps: no HAProxy for the class-serving tests (apt-get install haproxy failed or is" >&2
+  echo "  not available here). Those tests will skip (and fail under CI=true). Install haproxy, or set" >&2
+  echo "  HAPROXY=/path/to/haproxy before running this script and the tests." >&2
+fi
+
 AXE_VERSION="4.14.1"
+if ! command -v npm >/dev/null && [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
+  $SUDO apt-get update -qq || true
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null || true
+fi
 if ! command -v npm >/dev/null; then
   echo "install-test-deps: npm is missing, so axe-core $AXE_VERSION (the accessibility audit's engine) was not installed." >&2
   echo "  Install Node.js and npm (Debian or Ubuntu: sudo apt-get install npm; macOS: brew install node) and run" >&2
@@ -84,3 +119,4 @@ if ! command -v npm >/dev/null; then
 fi
 npm install --prefix . --no-save --no-package-lock --no-audit --no-fund --silent "axe-core@$AXE_VERSION"
 echo "install-test-deps: axe-core $AXE_VERSION is in node_modules/axe-core"
+
