@@ -50,7 +50,8 @@ PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
   [data-testid="stMainBlockContainer"] { padding: 3.75rem 2rem 3rem; }
   [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.45rem; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding: 0 0 0.25rem; }
-  [data-testid="stMainBlockContainer"] h3 { padding: 0.5rem 0 0.3rem; }
+  [data-testid="stMainBlockContainer"] h2,
+  [data-testid="stMainBlockContainer"] h3 { font-size: 1.35rem; padding: 0.5rem 0 0.3rem; }
   .st-key-practice-intro { display: none; }
 }
 """

@@ -119,4 +119,3 @@ if ! command -v npm >/dev/null; then
 fi
 npm install --prefix . --no-save --no-package-lock --no-audit --no-fund --silent "axe-core@$AXE_VERSION"
 echo "install-test-deps: axe-core $AXE_VERSION is in node_modules/axe-core"
-

@@ -144,7 +144,7 @@ def test_check_page_with_a_wrong_expected_output(themed, axe_source):
     pg.goto(pg.base + "/check?op=ScatterND-16")
     settle(pg)
     for label, text in (("data", "[1, 2, 3, 4]"), ("indices", "[[0], [2], [0]]"), ("updates", "[10, 20, 30]"),
-                        ("expected output", "[10, 2, 20, 4]")):
+                        ("expected output", "[10, 2, 30, 4]")):  # 30 never reaches output[2]: it differs
         type_into(pg, label, text)
     pg.get_by_text("Likely mistake").first.wait_for(timeout=60_000)
     settle(pg)

@@ -28,7 +28,7 @@ def test_paste_a_call_see_the_answer_and_open_the_case_in_the_explorer(server, b
     box = pg.locator("textarea[aria-label='Your call']")
     box.wait_for(timeout=60_000)
     settle(pg)
-    assert pg.locator("[data-testid=stSidebarNav] a", has_text="From your code").count() == 1  # in the Tools list
+    assert pg.locator("[data-testid=stSidebar] a[data-testid=stPageLink-NavLink]", has_text="From your code").count() == 1  # in the Tools list
     box.fill(CALL)
     box.press("Control+Enter")
     pg.get_by_text("ScatterElementsUpdate-12(axis=1, reduction='max', use_init_val=False)").first.wait_for(

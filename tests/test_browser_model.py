@@ -30,7 +30,7 @@ def test_upload_capture_step_and_download_bug_report(server, browser, tmp_path):
     pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
     pg.goto(server.url)
     pg.get_by_text("Every worked example").first.wait_for(timeout=90_000)
-    pg.locator("[data-testid=stSidebarNav] a", has_text="Your model").click()
+    pg.locator("[data-testid=stSidebar] a[data-testid=stPageLink-NavLink]", has_text="Your model").click()
     pg.get_by_text("Upload a model in the sidebar").first.wait_for(timeout=90_000)
     settle(pg)
 
