@@ -62,6 +62,20 @@ def output_texts(pg) -> list:
     return pg.evaluate(f"() => document.querySelector('{FIGURE}').data[2].text")
 
 
+def wait_output_texts(pg, want: list, timeout: float = 10_000) -> list:
+    """The output panel's first row of cell texts once plotly has drawn them as ``want`` (the player draws a step in the next
+    animation frame, after its caption): waits up to ``timeout`` ms, then returns what is drawn, to compare."""
+    import json
+
+    try:
+        pg.wait_for_function(f"""want => {{ const f = document.querySelector('{FIGURE}');
+            return f && f.data && JSON.stringify(f.data[2].text[0].map(t => String(t).split('<br>')[0])) === want; }}""",
+                             arg=json.dumps(want), timeout=timeout)
+    except Exception:  # noqa: BLE001 - the comparison below says what differs
+        pass
+    return [t.split("<br>")[0] for t in output_texts(pg)[0]]
+
+
 def caption(pg) -> str:
     return pg.locator("[data-testid=scatter-caption]").inner_text()
 
@@ -121,10 +135,11 @@ def test_pick_an_example_and_press_play(server, page):
 def test_deep_link_opens_at_its_step_and_the_buttons_move_it(server, page):
     assert open_player(page, f"{server.url}/nd?op=ScatterND-16&example=onnx-scatternd-16-example-1&step=2") == 2
     assert caption(page).startswith("step 2 of 4")
-    assert [t.split("<br>")[0] for t in output_texts(page)[0]] == ["1", "2", "3", "10", "9", "6", "7", "8"]
+    assert wait_output_texts(page, ["1", "2", "3", "10", "9", "6", "7", "8"]) == ["1", "2", "3", "10", "9", "6", "7", "8"]
     page.get_by_test_id("player-next").click()
     assert caption(page).startswith("step 3 of 4")
-    assert [t.split("<br>")[0] for t in output_texts(page)[0]] == ["1", "11", "3", "10", "9", "6", "7", "8"]
+    assert wait_output_texts(page, ["1", "11", "3", "10", "9", "6", "7", "8"]) == ["1", "11", "3", "10", "9", "6", "7",
+                                                                                   "8"]
     wait_url_step(page, 3)
     assert "step=3" in share_link(page)
     page.get_by_test_id("player-first").click()
