@@ -175,10 +175,8 @@ RELAY_JS = f"""export default function ({{ setTriggerValue }}) {{
   return () => window.removeEventListener("{RERUN_EVENT}", ask);
 }}
 """
-_relay = None
-
-
 RELAY_KEY = "scatter_explorer_relay"
+_relay = None
 
 
 def rerun_relay() -> None:
