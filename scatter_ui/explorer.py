@@ -19,7 +19,7 @@ from scatter_core.describe import fmt_shape
 from . import attribute_inputs, cache, large, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, lazy_expander, md,
                        operator_picker, settle_attributes, spec_link, tensor_text)
-from .player import player
+from .player import player, rerun_relay
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
 from .figures import StepFigure, overview_figure
 
@@ -312,6 +312,7 @@ class ExplorerPage:
         slots = Slots(player=st.container(), notice=st.container(), header=st.container(),
                       findings=st.container(), large=st.container(), log=st.container())
         with slots.player:
+            rerun_relay()  # outside the fragment: the player's way to a whole run when its reports get lost
             st.fragment(self.stepped)(case, trace, (op, ex_id, shown, edited, texts), panel_axis, slots)
         with slots.notice:
             session.url_notice(self.family)  # names the link's values the page could not use, once

@@ -34,8 +34,10 @@ controls=None, cache_key=None) -> PlayerResult``
   ``slider``, ``count``, ``goto``, ``speed``, ``export``, ``keys``); None shows them all. Without
   ``play`` the space key does not play. The Practice page hides what would do nothing.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
-  page keeps no step in its URL). The browser checks it 2.5 s after a report and says the step
-  again (at most 5 times) if the URL does not carry it.
+  page keeps no step in its URL). The browser checks it 2.5 s after a report; if the URL does not
+  carry it, it first asks for a run of the whole page (through :func:`rerun_relay`, which a page
+  with a step fragment draws outside it: after a failover the new session does not know the
+  fragment), then says the step again (at most 4 times).
 
 What the browser adds for every page (nothing to pass): a legend of the marks (thick frame: this
 step's read and write; thin frame: written so far; ×n: written n times), a "table view" with
@@ -164,6 +166,35 @@ def warm_up() -> None:
                                            css=f".st-key-{WARM_KEY} {{ display: none; }}", isolate_styles=False)
     _warm(key=WARM_KEY)  # in the main area: an element in the sidebar, even a hidden one, would make
     # Streamlit fold the page list behind "View more" on pages that have no sidebar of their own
+
+
+RERUN_EVENT = "scatter-explorer:full-rerun"  # player.js sends it when a step report got lost (see rerun_relay)
+RELAY_JS = f"""export default function ({{ setTriggerValue }}) {{
+  const ask = () => setTriggerValue("rerun", Date.now());
+  window.addEventListener("{RERUN_EVENT}", ask);
+  return () => window.removeEventListener("{RERUN_EVENT}", ask);
+}}
+"""
+RELAY_KEY = "scatter_explorer_relay"
+_relay = None
+
+
+def rerun_relay() -> None:
+    """An invisible element, drawn OUTSIDE the step fragment, through which the player asks for a run of the
+    whole page when a step report got lost.
+
+    A report reruns only the player's fragment, named by an id the server gave it. After a failover (a
+    replica died; HAProxy sends the browser's websocket to another replica) the browser talks to a NEW
+    session, which has no such fragment: Streamlit drops the fragment's rerun (and the report with it),
+    and the browser asks for a whole run on reconnecting only when its last run was a fragment's. Then
+    every report is lost until something outside the fragment changes. The player notices (the URL does
+    not carry its step: ``watch`` in player.js) and sends a window event; this element answers with a
+    trigger, which reruns the page; that run registers the fragment, and the player's next report lands."""
+    global _relay
+    if _relay is None:
+        _relay = st.components.v2.component(f"{PROJECT}.relay", html="<span></span>", js=RELAY_JS,
+                                            css=f".st-key-{RELAY_KEY} {{ display: none; }}", isolate_styles=False)
+    _relay(key=RELAY_KEY, on_rerun_change=lambda: None)
 
 
 _frozen = False

@@ -139,3 +139,19 @@ def test_a_payload_is_built_once_per_cache_key_and_reads_back():
     assert head.startswith(player_mod.PAYLOAD_MARK.encode()) and head != other.split(b"\n", 1)[0]
     uncached = player_mod.payload(figure, options)
     assert player_mod.read_payload(uncached) == data and uncached.split(b"\n", 1)[0] != head
+
+
+def test_an_explorer_draws_the_rerun_relay_outside_its_step_fragment():
+    """After a failover the new session drops a step fragment's rerun (it does not know the fragment):
+    the player then asks for a whole run through the relay, which must not be in the fragment."""
+    from tests.apptest_helpers import open_page
+
+    at = open_page("nd")
+    relays = [e for e in at.get("bidi_component") if e.proto.component_name.endswith(".relay")]
+    assert len(relays) == 1
+    assert player_mod.RERUN_EVENT in relays[0].proto.js_content and "setTriggerValue" in relays[0].proto.js_content
+    assert player_mod.RELAY_KEY in relays[0].proto.css_content and "display: none" in relays[0].proto.css_content
+    js = (ASSET_DIR / "player.js").read_text()
+    assert f'const RERUN_EVENT = "{player_mod.RERUN_EVENT}"' in js and "dispatchEvent(new CustomEvent(RERUN_EVENT))" in js
+    names = [e.proto.component_name for e in at.get("bidi_component")]
+    assert names.index(relays[0].proto.component_name) < names.index(player_mod.NAME)  # drawn before the fragment

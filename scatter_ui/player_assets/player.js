@@ -12,6 +12,7 @@
 const QUIET_MS = 300; // a step is reported once stepping has paused this long (only the latest step)
 const PLAY_REPORT_MS = 900; // while playing: a step is reported when no other follows within this time
 const WATCH_MS = 2500; // after a report: when the URL should carry the step (else it is said again)
+const RERUN_EVENT = "scatter-explorer:full-rerun"; // scatter_ui/player.py RERUN_EVENT (rerun_relay)
 const BASE_FRAME_MS = 900; // one step per 0.9 s at 1x
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
 const MAX_STRIP = 24;
@@ -898,7 +899,11 @@ class Player {
       const inUrl = new URL(window.location.href).searchParams.get(param);
       if (inUrl === String(step)) { this.retries = 0; return; }
       this.retries = (this.retries || 0) + 1;
-      if (this.retries <= 5) this.report(true, true);
+      if (this.retries === 1) { // the first miss: maybe this session does not know the fragment (a failover,
+        // see rerun_relay in scatter_ui/player.py): a whole run first, then the step again
+        window.dispatchEvent(new CustomEvent(RERUN_EVENT));
+        this.watch();
+      } else if (this.retries <= 5) this.report(true, true);
     }, WATCH_MS);
   }
 
