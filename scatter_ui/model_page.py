@@ -176,7 +176,9 @@ def sidebar(model) -> None:
         st.subheader("Model")
         st.file_uploader("Upload an .onnx file, or an OpenVINO IR (.xml with its .bin)", type=["onnx", "xml", "bin"],
                          accept_multiple_files=True, key=k("upload"))
-        st.caption(f"Models up to {sm.max_model_bytes() / 2**20:,.0f} MiB are read (SCATTER_MODELS_MAX_BYTES); "
+        upload_mb = min(int(st.get_option("server.maxUploadSize")), int(sm.max_model_bytes() // 10**6))
+        st.caption(f"Uploads up to {upload_mb:,} MB (server.maxUploadSize); models up to "
+                   f"{sm.max_model_bytes() / 2**20:,.0f} MiB are read (SCATTER_MODELS_MAX_BYTES); "
                    "weights stored as external data are refused, never opened.")
         keys = [NO_SAMPLE] + list(sm.SAMPLES)
         st.selectbox("or a sample model", keys, key=k("sample"),
