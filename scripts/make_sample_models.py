@@ -161,7 +161,9 @@ def ov_mean() -> tuple[bytes, bytes]:
     node = ops.scatter_elements_update(data, indices, updates, axis, reduction="mean", use_init_val=True,
                                        name="mean_update")
     node.set_friendly_name("mean_update")
-    model = ov.Model([node.output(0)], [data, indices, updates], "ov_scatter_elements_mean")
+    result = ops.result(node.output(0), name="output")
+    result.set_friendly_name("output")  # OpenVINO's default name counts every node the process made: not stable
+    model = ov.Model([result], [data, indices, updates], "ov_scatter_elements_mean")
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "m.xml"
         ov.save_model(model, str(xml), compress_to_fp16=False)

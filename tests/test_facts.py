@@ -162,7 +162,10 @@ def test_scatter_nd_update_15_example_1_hides_a_duplicate():
     assert sorted(int(i) % 8 for i in indices[:, 0]).count(4) == 2  # 4 and -4 name one element
     cpu, ref = _openvino_both("ScatterNDUpdate-15", np.arange(1, 9, dtype=np.int32), indices,
                               np.array([9, 10, 11, 12, 13, 14], np.int32), reduction="none")
-    assert cpu == ref == [1, 11, 3, 10, 14, 6, 13, 12]  # the page prints 4 at position 4
+    # the page prints 4 at position 4; the reference loop keeps the last write (14). The CPU plugin writes
+    # duplicates in parallel, in no fixed order (the documented duplicates-parallel-order fact): either write
+    assert ref == [1, 11, 3, 10, 14, 6, 13, 12]
+    assert cpu[:4] + cpu[5:] == ref[:4] + ref[5:] and cpu[4] in (9, 14)
     assert sc.FACT_BY_ID["ov-nd-update-15-example-1-duplicate"].status == "holds"
 
 
