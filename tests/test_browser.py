@@ -84,7 +84,16 @@ def wait_url_step(pg, k: int, timeout: float = 30_000) -> None:
     pg.wait_for_function(f"() => new URL(location.href).searchParams.get('step') === '{k}'", timeout=timeout)
 
 
-def share_link(pg) -> str:
+def share_link(pg, step: int | None = None, timeout: float = 30_000) -> str:
+    """The sidebar's share link; with ``step``, once the server has written it for that step (the URL can change a
+    moment before the rerun's sidebar delta arrives)."""
+    if step is not None:
+        try:
+            pg.wait_for_function("k => [...document.querySelectorAll('[data-testid=stSidebar] code')]"
+                                 ".some(c => new RegExp('[?&]step=' + k + '(&|$)').test(c.innerText.trim()))", arg=str(step),
+                                 timeout=timeout)
+        except Exception:  # noqa: BLE001 - the caller's assertion says what the link holds
+            pass
     return pg.locator("[data-testid=stSidebar] code").filter(has_text="step=").first.inner_text()
 
 
@@ -141,7 +150,7 @@ def test_deep_link_opens_at_its_step_and_the_buttons_move_it(server, page):
     assert wait_output_texts(page, ["1", "11", "3", "10", "9", "6", "7", "8"]) == ["1", "11", "3", "10", "9", "6", "7",
                                                                                    "8"]
     wait_url_step(page, 3)
-    assert "step=3" in share_link(page)
+    assert "step=3" in share_link(page, 3)
     page.get_by_test_id("player-first").click()
     wait_url_step(page, 0)
     page.get_by_test_id("player-goto").fill("4")
@@ -161,7 +170,7 @@ def test_play_then_pause_and_the_link_reopens_that_step(server, browser):
         k = player_step(pg)
         assert 3 <= k <= 6
         wait_url_step(pg, k)
-        link = share_link(pg)
+        link = share_link(pg, k)
         assert f"step={k}" in link
         shown = caption(pg)
         assert shown.startswith(f"step {k} of 6")
