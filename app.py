@@ -17,7 +17,7 @@ and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server'
 
 import streamlit as st
 
-from scatter_core.families import FAMILIES
+from scatter_core import FAMILIES
 from scatter_ui.navigation import sidebar_links
 from scatter_ui.player import warm_up
 

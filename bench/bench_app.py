@@ -21,8 +21,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import spec_examples  # noqa: E402
 from scatter_core import OPERATORS  # noqa: E402
-from scatter_core.families import FAMILIES  # noqa: E402
-from tests.apptest_helpers import figures  # noqa: E402
+from scatter_core import FAMILIES  # noqa: E402
+from devtools.apptest import figures  # noqa: E402
 
 PAGE = {name: family.page for name, family in FAMILIES.items()}  # explorer page files, from the family records
 LIMIT = 50_000_000

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser_support import AppServer, launch  # noqa: E402
+from devtools.browser import AppServer, launch  # noqa: E402
 
 BARE = '''import streamlit as st
 

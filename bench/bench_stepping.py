@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load_test import percentile  # noqa: E402
-from tests.browser_support import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
+from devtools.browser import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
 
 SMALL = "/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1"
 PLAYER = "[data-testid=scatter-player]"

@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser_support import AppServer, launch  # noqa: E402
+from devtools.browser import AppServer, launch  # noqa: E402
 
 CASES = [  # the six deep links: Example 6 with three reductions, the ScatterNDUpdate-15 layer with three
     f"elements?op=ScatterElementsUpdate-12&example=ov-scatter-elements-update-12-example-6&reduction={r}"

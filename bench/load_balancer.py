@@ -1,7 +1,7 @@
 """Load test of the class server: concurrent browser sessions through HAProxy and N Streamlit replicas.
 
 Starts `scatter-explorer serve --replicas N` on loopback (HAProxy, sticky cookie; see
-tests/deploy_support.py), then drives real Chromium pages at once (one browser, one context per
+devtools/balancer.py), then drives real Chromium pages at once (one browser, one context per
 session, all traffic to 127.0.0.1). Each session opens a spec example on its explorer page and
 presses "next" ``--steps`` times (at the last step, "first"), and times each press twice:
 
@@ -38,10 +38,10 @@ sys.path.insert(0, str(ROOT))
 
 import spec_examples  # noqa: E402
 from scatter_core import OPERATORS, trace  # noqa: E402
-from scatter_core.families import FAMILIES  # noqa: E402
+from scatter_core import FAMILIES  # noqa: E402
 from bench.load_test import percentile  # noqa: E402
-from tests.browser_support import CHROMIUM, LAUNCH_ARGS  # noqa: E402
-from tests.deploy_support import Balancer  # noqa: E402
+from devtools.browser import CHROMIUM, LAUNCH_ARGS  # noqa: E402
+from devtools.balancer import Balancer  # noqa: E402
 
 PAGE = {name: family.slug for name, family in FAMILIES.items()}
 CAPTION = "[data-testid=scatter-caption]"

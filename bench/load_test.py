@@ -29,9 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 import spec_examples  # noqa: E402
 from scatter_core import OPERATORS, scatter, trace  # noqa: E402
-from scatter_core.families import FAMILIES  # noqa: E402
-from scatter_core.describe import fmt_value  # noqa: E402
-from tests.browser_support import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
+from scatter_core import FAMILIES, fmt_value  # noqa: E402
+from devtools.browser import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
 
 PAGE = {name: family.slug for name, family in FAMILIES.items()}  # the explorer's URL path, from the family records
 MAX_STEPS = 12  # examples short enough to play through in a bounded time

@@ -550,7 +550,7 @@ def _openvino_slice_shape(c: RuntimeCase) -> tuple | None:
     moved = _openvino_start(c)
     if moved is None:
         return None
-    return scatter_core.families.family_of(c.spec).updates_shape(c.data.shape, None, {**c.attrs, "start": moved})
+    return scatter_core.family_of(c.spec).updates_shape(c.data.shape, None, {**c.attrs, "start": moved})
 
 
 NEWOPS_OBSERVED += (

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from .attributes import translate_attrs
 from .case import Case, HoldsCase, prepare
-from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, check_expected, choices_accepting,
-                       versions_accepting)
+from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, alt_axis, alt_family,
+                       alt_first_write_wins, alt_mean_truncated, alt_negative_indices, alt_reduction,
+                       alt_use_init_val, alt_version, check_expected, choices_accepting, versions_accepting)
 from .checks import MAX_ELEMENTS, UntypedArray, coerce_updates, is_typed, untyped
 from .conformance import OpenCell, OpenCells, conforming, open_cells
 from .describe import attr_text, fmt_attr, fmt_shape
@@ -65,7 +66,8 @@ __all__ = [
     "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS", "RUNTIME_NAMES",
     "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family", "Finding",
     "HoldsCase", "IndexRule", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
-    "Trace", "UntypedArray", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
+    "Trace", "UntypedArray", "alt_axis", "alt_family", "alt_first_write_wins", "alt_mean_truncated",
+    "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
     "conforming", "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr",
     "fmt_pos", "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
     "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "release_buffers", "resolve_versions",

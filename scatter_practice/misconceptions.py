@@ -29,7 +29,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 import scatter_core as sc
-from scatter_core.checking import (
+from scatter_core import (
     alt_axis, alt_family, alt_first_write_wins, alt_mean_truncated, alt_negative_indices, alt_reduction,
     alt_use_init_val, alt_version,
 )

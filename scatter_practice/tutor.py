@@ -7,8 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import scatter_core as sc
-from scatter_core.describe import fmt_value
-from scatter_core.errors import fmt_pos
+from scatter_core import fmt_pos, fmt_value
 
 from .exercises import Exercise
 from .misconceptions import BY_KIND, student_outputs

@@ -24,7 +24,7 @@ from urllib.parse import urlencode, urlsplit
 import numpy as np
 
 import scatter_core as sc
-from scatter_core.describe import fmt_value
+from scatter_core import fmt_value
 
 from .exercises import LEVELS, Exercise
 

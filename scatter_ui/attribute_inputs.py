@@ -108,7 +108,7 @@ def core_value(attr, value):
 
 def parse_input(spec, role: str, text: str, parse: Callable[[str, str], np.ndarray]):
     """A typed input; an empty indices box is None where the family allows it (left out / not read)."""
-    if role == "indices" and not (text or "").strip() and sc.families.family_of(spec).indices != "required":
+    if role == "indices" and not (text or "").strip() and sc.family_of(spec).indices != "required":
         return None
     return parse(role, text)
 

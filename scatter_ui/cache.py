@@ -383,7 +383,7 @@ def by_case(case: sc.Case, *options, **named) -> tuple:
 
 def _refuse_oversized(name: str, text) -> None:
     """Texts over the parser's limit are refused at once (O(1)) and never become a cache key."""
-    if isinstance(text, str) and len(text) > sc.parsing.MAX_TEXT:
+    if isinstance(text, str) and len(text) > sc.MAX_TEXT:
         sc.parse_tensor(text, name=name)  # raises the ScatterError naming the size and the limit
 
 

@@ -25,7 +25,7 @@ import streamlit as st
 
 import scatter_core as sc
 import spec_examples
-from scatter_core.checking import DEFAULT_ATOL, DEFAULT_RTOL, choices_accepting, versions_accepting
+from scatter_core import DEFAULT_ATOL, DEFAULT_RTOL, choices_accepting, versions_accepting
 
 from . import attribute_inputs, cache, exports_panel, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,

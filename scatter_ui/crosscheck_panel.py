@@ -23,8 +23,7 @@ import streamlit as st
 
 import runtime_check as rc
 from runtime_check.divergences import BY_LABEL
-from scatter_core.describe import fmt_value
-from scatter_core.errors import fmt_pos
+from scatter_core import fmt_pos, fmt_value
 
 from .controls import lazy_expander
 

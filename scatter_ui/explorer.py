@@ -14,7 +14,7 @@ import streamlit as st
 
 import scatter_core as sc
 import spec_examples
-from scatter_core.describe import fmt_shape
+from scatter_core import fmt_shape
 
 from . import attribute_inputs, cache, large, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, lazy_expander, md,

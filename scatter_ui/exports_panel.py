@@ -59,7 +59,7 @@ def _safe(build):
 
 
 def render(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, expected, attrs: dict, key: str,
-           rtol: float = sc.checking.DEFAULT_RTOL, atol: float = sc.checking.DEFAULT_ATOL,
+           rtol: float = sc.DEFAULT_RTOL, atol: float = sc.DEFAULT_ATOL,
            expanded: bool = False, expected_from: str = "") -> None:
     """An "Export this case" expander with one download button per format.
 

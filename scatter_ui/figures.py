@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from scatter_core import family_of
-from scatter_core.describe import fmt_shape, fmt_value
+from scatter_core import fmt_shape, fmt_value
 
 from .history import CellHistory
 from .views import GAP, View, make_view

@@ -10,8 +10,7 @@ import streamlit as st
 
 import scatter_core as sc
 import spec_examples
-from scatter_core.describe import fmt_value
-from scatter_core.errors import fmt_pos
+from scatter_core import fmt_pos, fmt_value
 
 from .controls import lazy_expander, md
 from .figures import comparison_figure

@@ -25,7 +25,7 @@ import streamlit as st
 import scatter_core as sc
 import scatter_practice as sp
 import spec_examples
-from scatter_core.describe import fmt_value
+from scatter_core import fmt_value
 
 from . import controls, session
 from .controls import md, spec_link

@@ -44,7 +44,7 @@ def text_box(container, label: str, key: str, limit: int | None = None, **kwargs
     The box itself sets no max_chars: the browser would drop a longer paste silently, leaving the
     old text and no word of why, and a character cap in the browser protects the server from
     nothing (the size of a message is bounded by server.maxMessageSize)."""
-    limit = sc.parsing.MAX_TEXT if limit is None else limit
+    limit = sc.MAX_TEXT if limit is None else limit
     container.text_area(label, key=key, help=f"At most {limit:,} characters.", **kwargs)
     size = len(st.session_state.get(key) or "")
     if size > limit:

@@ -26,7 +26,7 @@ import scatter_core as sc
 import spec_examples
 from framework_map.from_call import call_for
 from framework_map.verified import VERIFIED
-from scatter_core.describe import fmt_value
+from scatter_core import fmt_value
 
 from . import session
 from .attribute_inputs import list_text, state_name

@@ -16,8 +16,7 @@ import numpy as np
 
 import scatter_core as sc
 import spec_examples
-from scatter_core.reductions import REDUCTIONS
-from scatter_core.spec import OpSpec
+from scatter_core import REDUCTIONS, OpSpec
 
 from .text import md
 

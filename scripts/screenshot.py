@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser_support import AppServer, launch  # noqa: E402
+from devtools.browser import AppServer, launch  # noqa: E402
 
 PAGE = "elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1&step=3"
 OUT = ROOT / "docs" / "img" / "explorer.png"

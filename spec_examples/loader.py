@@ -107,7 +107,7 @@ def _example(rec: dict, page: dict, fname: str, operators, errata_ids: tuple[str
     if set(dtypes) != set(ROLES):
         _fail(where, f"dtypes must name exactly {', '.join(ROLES)}")
     # an input the version lacks (SliceScatter's indices) or leaves out (TensorScatter's write_indices) is null
-    from scatter_core.families import family_of
+    from scatter_core import family_of
 
     may_be_null = {"indices"} if family_of(spec).indices != "required" else set()
     for role in ROLES:

@@ -9,7 +9,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from scatter_core.families import FAMILIES
-from scatter_ui.player import read_payload
+from devtools.apptest import figures
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGES = {"home": "app_pages/home.py", "nd": "app_pages/nd_family.py",
@@ -46,17 +46,6 @@ def open_page(page: str, timeout: float = 120, **params) -> AppTest:
         at.query_params.update({k: str(v) for k, v in params.items()})
     at.run()
     return at
-
-
-def figures(at: AppTest) -> list[dict]:
-    """What each step player on the page was sent: its figure (data, layout) with the frames,
-    captions, window (k0, k1), step count n, view id and start step."""
-    out = []
-    for el in at.get("bidi_component"):
-        if el.proto.component_name.endswith(".player"):
-            data = read_payload(el.proto.bytes)
-            out.append(dict(data, data=data["figure"]["data"], layout=data["figure"]["layout"]))
-    return out
 
 
 def shown(markdown_source) -> str:

@@ -1,4 +1,5 @@
-"""The import graph: no cycle among the project's modules, counting imports inside functions."""
+"""The import graph: no cycle among the project's modules (imports inside functions count), and every other
+package, the app, bench/ and scripts/ use scatter_core's public API only, never its submodules."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("scatter_core", "scatter_ui", "scatter_export", "runtime_check", "scatter_practice", "framework_map",
-            "spec_examples", "scatter_models", "scatter_explorer")
+            "spec_examples", "scatter_models", "scatter_explorer", "devtools")
 
 
 def _module_name(path: Path) -> str:
@@ -110,3 +111,78 @@ def test_the_cycle_finder_finds_a_planted_cycle():
 def test_no_import_cycle_among_the_projects_modules():
     cycles = _cycles(_graph())
     assert not cycles, "import cycles (imports inside functions count): " + "; ".join(" ↔ ".join(c) for c in cycles)
+
+
+# bench_core.py times the core's own fast paths (the result pool, the copy plan, the radix sort) and reads
+# their switches: a white-box benchmark of scatter_core itself, so it may reach inside.
+INSIDE_THE_CORE = {"bench/bench_core.py"}
+
+
+def _core_submodules() -> set[str]:
+    """scatter_core's submodules, less the names its public API gives another meaning (``sc.case`` is a function)."""
+    import scatter_core
+
+    core = ROOT / "scatter_core"
+    modules = {p.stem for p in core.glob("*.py") if p.stem != "__init__"} | {p.name for p in core.iterdir()
+                                                                             if (p / "__init__.py").is_file()}
+    return modules - set(scatter_core.__all__)
+
+
+def _submodule_uses(path: Path, submodules: set[str]) -> list[str]:
+    """Each place ``path`` reaches into a scatter_core submodule: an import of one, or ``sc.<submodule>.``."""
+    found, aliases = [], set()
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("scatter_core."):
+                    found.append(f"line {node.lineno}: import {a.name}")
+                elif a.name == "scatter_core":
+                    aliases.add(a.asname or a.name)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            if (node.module or "").startswith("scatter_core."):
+                found.append(f"line {node.lineno}: from {node.module} import ...")
+            elif node.module == "scatter_core":
+                found += [f"line {node.lineno}: from scatter_core import {a.name} (a submodule)"
+                          for a in node.names if a.name in submodules]
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and node.attr in submodules):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+def _outside_the_core() -> list[Path]:
+    files = [p for package in PACKAGES if package != "scatter_core" for p in (ROOT / package).rglob("*.py")]
+    files += [ROOT / "app.py", *(ROOT / "app_pages").glob("*.py"), *(ROOT / "bench").glob("*.py"),
+              *(ROOT / "scripts").glob("*.py")]
+    return [p for p in files if str(p.relative_to(ROOT)) not in INSIDE_THE_CORE]
+
+
+def test_the_submodule_finder_finds_each_way_in(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text("import scatter_core as sc\nimport scatter_core.checking\nfrom scatter_core.describe import "
+                       "fmt_value\nfrom scatter_core import fast, Case\nx = sc.parsing.MAX_TEXT\ny = sc.case\n")
+    uses = _submodule_uses(planted, _core_submodules())
+    assert [u.split(":")[0] for u in uses] == ["line 2", "line 3", "line 4", "line 5"], uses
+    assert "Case" not in " ".join(uses)
+
+
+def test_everything_outside_the_core_uses_its_public_api_only():
+    submodules = _core_submodules()
+    assert {"checking", "describe", "fast"} <= submodules and "case" not in submodules
+    breaches = {str(p.relative_to(ROOT)): uses for p in _outside_the_core()
+                if (uses := _submodule_uses(p, submodules))}
+    assert not breaches, ("import what you need from scatter_core itself (add it to scatter_core/__init__.py's "
+                          f"__all__ if it is not there): {breaches}")
+
+
+def test_bench_and_scripts_never_import_the_tests():
+    offenders = []
+    for path in [*(ROOT / "bench").glob("*.py"), *(ROOT / "scripts").glob("*.py"), *(ROOT / "devtools").glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(ROOT)} line {node.lineno}: {n}" for n in names
+                          if n == "tests" or n.startswith("tests.")]
+    assert not offenders, "bench/ and scripts/ use devtools/, not tests/: " + "; ".join(offenders)
