@@ -125,6 +125,15 @@ ORT_LABEL, REF_LABEL = "onnxruntime {onnxruntime}", "onnx.reference {onnx}"
 OV_CPU_LABEL, OV_REF_LABEL = "OpenVINO {openvino} CPU plugin", "OpenVINO {openvino} reference"
 OV_BOTH_LABEL = "OpenVINO {openvino} (CPU plugin and reference)"
 ALL_LABEL = "onnxruntime {onnxruntime}, onnx.reference {onnx} and OpenVINO {openvino} (CPU and reference)"
+# how each runtime of RUNTIME_NAMES is named in text shown to users (versions as placeholders)
+LABELS = {"onnxruntime": ORT_LABEL, "onnx.reference": REF_LABEL, "openvino-cpu": OV_CPU_LABEL,
+          "openvino-reference": OV_REF_LABEL}
+
+
+def runtime_label(runtime: str, pins: Mapping[str, str] | None = None) -> str:
+    """How ``runtime`` (a name from RUNTIME_NAMES) reads in text shown to users, with its pinned version:
+    "OpenVINO <pinned version> CPU plugin"."""
+    return resolve(LABELS[runtime], pinned_versions() if pins is None else pins)
 
 FACTS: tuple[Fact, ...] = (
     Fact("ort-scatter-9-negative-index", "negative-index", ORT, ORT_LABEL,
@@ -419,6 +428,11 @@ FACTS: tuple[Fact, ...] = (
     Fact("ts-ref-int32-write-indices", "index-dtype", REF, REF_LABEL,
          "accepts int32 write_indices; onnxruntime refuses them (type constraint tensor(int64))",
          OBSERVED,
+         operators=("TensorScatter-24",)),
+    Fact("ov-onnx-frontend-no-tensor-scatter", "runnable", OV_CPU, "OpenVINO {openvino} ONNX frontend",
+         "has no conversion rule for TensorScatter-24, so an ONNX model holding it does not load",
+         Source("observed", "tests/test_models_runtimes.py on the pinned runtimes, 2026-11-25; not in "
+                            "semantics.md"),
          operators=("TensorScatter-24",)),
     Fact("ts-circular-agree", "circular", ORT + REF, "onnxruntime {onnxruntime} and onnx.reference {onnx}",
          "agree on circular mode, including write indices of several times max_sequence_length",

@@ -30,6 +30,7 @@ import numpy as np
 
 import scatter_core as sc
 
+from . import support
 from .errors import ModelError
 from .limits import DEFAULT_DIM, MAX_DIM, max_capture_bytes, shape_text
 from .onnx_file import ORT_DOMAINS, STANDARD_DOMAINS
@@ -108,7 +109,7 @@ def runtime_problem(model, runtime: str) -> str | None:
         if domain not in allowed:
             return (f"node {name or '(unnamed)'!r} ({where}) is op {op_type!r} of domain {domain!r}, which "
                     f"{runtime} cannot run (a custom op); its scatter nodes are listed but cannot be captured")
-    return None
+    return support.node_problems(model, runtime, runtime_available)
 
 
 def _settle_dims(model, dims) -> dict:
@@ -453,7 +454,7 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
     request = {
         "runtime": runtime, "kind": model.kind, "feed_names": feed_names,
         "nodes": {n.name: {"op": n.op, "attrs": _json_attrs(n.attrs), "inputs": list(n.input_names),
-                           "output": n.output_name, "original": n.original_name}
+                           "output": n.output_name, "original": n.original_name, "where": n.location}
                   for n in model.nodes if n.spec is not None},
         "keys": [n.name for n in model.nodes],  # every scatter node, in the listing's order (for renaming)
         "types": _onnx_types(model),
@@ -471,7 +472,9 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
                 raise ModelError(f"{model.where}: node {node!r} ({model.node(node).op}) cannot run on these inputs "
                                  f"(seed {seed}, dims {settled or '(none)'}): {answer['error']}",
                                  argument="inputs", rule=answer.get("rule"), node=node)
-            raise ModelError(f"{model.where}: {runtime} could not run the model: {answer['error']}",
+            explained = support.explain_load_error(model, runtime, answer["error"])
+            raise ModelError(f"{model.where}: " + (explained or f"{support.runtime_name(runtime)} could not run the "
+                                                                f"model: {support.plain(answer['error'])}"),
                              argument="runtime", rule=answer.get("rule") or "runtime-error")
         captured = {}
         folder = directory / "captured"

@@ -71,12 +71,14 @@ class ScatterNode:
     def findings(self) -> list:
         if self.spec is None:
             return [static.Finding("unknown-version", "warning",
-                                   f"{self.op_type} at opset {self.opset} is older than every version in the registry")]
+                                   f"{self.op_type} at opset {self.opset} is older than every version in the registry.",
+                                   title="version not in the registry")]
         try:
             return (static.index_findings(self.spec, list(self.input_types), self.constants, self.attrs)
                     + static.runtime_fact_findings(self.spec, list(self.input_types), self.constants, self.attrs))
         except Exception as exc:  # noqa: BLE001 - a finding must never take the listing down
-            return [static.Finding("unchecked", "info", f"static checks stopped: {type(exc).__name__}: {exc}")]
+            return [static.Finding("unchecked", "info", f"The static checks stopped: {type(exc).__name__}: {exc}",
+                                   title="static checks stopped")]
 
 
 def _assemble_attrs(spec: sc.OpSpec | None, given: dict, constants: dict) -> dict:

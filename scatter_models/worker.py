@@ -11,8 +11,9 @@ every scatter node's first-call inputs and output to ``DIR/captured/*.npy`` and 
   has no kernel for (``Scatter``, opsets 9 and 10) is run by scatter_core's exact semantics instead.
 * ``onnxruntime``: the main graph's scatter nodes' tensors become extra graph outputs; a node directly in
   the body of a main-graph ``Loop`` has its tensors leave the Loop as extra scan outputs (the first slice is
-  the first call, their number the calls); nodes in other subgraphs or in functions are captured by a
-  reference run (their record says so).
+  the first call, their number the calls); a node in another subgraph (an If or Scan body, a nested one) or
+  in a function has its inputs captured by a reference run and is then run alone on onnxruntime with them
+  (its record says so; where onnxruntime refuses it alone, the reference's output stays, and says why).
 * ``openvino``: the nodes' input and output ports become extra model outputs (ONNX models through
   OpenVINO's ONNX frontend, IR as it is).
 """
@@ -247,6 +248,34 @@ def run_onnxruntime(prepared: dict, feeds: dict, recorder: Recorder) -> list:
     return prepared["inner"]
 
 
+def run_alone_on_onnxruntime(recorder: Recorder, keys: list) -> None:
+    """Nodes inside an If or Scan body, a nested subgraph or a function: onnxruntime cannot expose their tensors,
+    so onnx.reference captured the inputs each received (first call); here onnxruntime runs each node alone on
+    those inputs, and its output becomes the record's. Where onnxruntime refuses the node alone, the
+    reference's output stays and the source says why."""
+    import runtime_check as rc
+
+    for key in keys:
+        if key not in recorder.first:
+            continue
+        args, reference_out = recorder.first[key]
+        info = recorder.wanted[key]
+        spec = sc.get_spec(info["op"])
+        roles = {i.role: a for i, a in zip(spec.inputs, args)}
+        attrs = {k: v for k, v in info["attrs"].items() if spec.attribute(k) is not None}
+        where = info.get("where") or "a subgraph"
+        res = rc.run("onnxruntime", spec.name, roles.get("data"), roles.get("indices"), roles.get("updates"), **attrs)
+        if res.ok:
+            recorder.first[key] = (args, np.asarray(res.output))
+            recorder.source[key] = (f"onnxruntime, running the node alone on the inputs it received in {where} "
+                                    f"(captured by onnx.reference: onnxruntime cannot expose a tensor inside that "
+                                    f"subgraph)")
+        else:
+            recorder.source[key] = (f"onnx.reference (the node is in {where}, whose tensors onnxruntime cannot "
+                                    f"expose, and onnxruntime refused to run it alone: "
+                                    f"{str(res.error).splitlines()[0][:300]})")
+
+
 def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
     import openvino as ov
 
@@ -371,10 +400,7 @@ def main(argv: list[str]) -> int:
                 raise
             if inner:
                 run_reference(model, feeds, recorder, wanted_keys=inner)
-                for key in inner:
-                    if key in recorder.source:
-                        recorder.source[key] = ("onnx.reference (onnxruntime cannot expose a tensor inside a "
-                                                "subgraph or a function)")
+                run_alone_on_onnxruntime(recorder, inner)
         else:  # openvino (and an IR's "reference")
             import openvino
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
@@ -222,10 +223,31 @@ def node_rows(model, nodes) -> list[dict]:
             "shapes (data · indices · updates)": " · ".join(
                 "?" if s is None else shape_text(s) for s in (shapes.get("data"), shapes.get("indices"),
                                                                  shapes.get("updates"))),
-            "static findings": (f"{len(n.findings)}: " + ", ".join(dict.fromkeys(f.rule for f in n.findings))
-                                if n.findings else "none"),
+            "static findings": "; ".join(dict.fromkeys(f.short for f in n.findings)) if n.findings else "none",
         })
     return rows
+
+
+SEVERITY_WORDS = {"error": "Error", "warning": "Warning", "info": "Note"}
+
+
+def runtimes_tab_link(spec) -> str:
+    """A relative link to the Runtimes tab of ``spec``'s page, where every runtime fact is listed with its source."""
+    return f"spec-{sc.family_of(spec).slug}?{urlencode({'tab': 'Runtimes'})}"
+
+
+def findings_markdown(node) -> str:
+    """A node's static findings as a Markdown list: severity, the sentences, and where a runtime fact comes from
+    (with a link to the operator's runtime facts). Everything from the model or a fact is escaped."""
+    lines = []
+    for f in node.findings:
+        line = f"- **{SEVERITY_WORDS.get(f.severity, f.severity)}**: {md(f.text)}"
+        if f.source:
+            line += f"  \n  :small[Source: {md(f.source)}]"
+        lines.append(line)
+    if node.spec is not None and any(f.source for f in node.findings):
+        lines.append(f"\n:small[[Every runtime fact of {md(node.spec.name)} ↗]({runtimes_tab_link(node.spec)})]")
+    return "\n".join(lines)
 
 
 def node_table(model) -> None:
@@ -251,7 +273,7 @@ def node_table(model) -> None:
             with st.expander(f"Static findings of the nodes shown ({len(with_findings)} node(s))"):
                 for n in with_findings:
                     st.markdown(f"**{md(visible(n.name))}** · {md(n.op)}")
-                    st.markdown("\n".join(f"- {md(f'{f.severity}: {f.text}')}" for f in n.findings))
+                    st.markdown(findings_markdown(n))
 
 
 def capture_controls(model) -> None:
