@@ -123,6 +123,70 @@ def current_model() -> sm.Model | None:
     return model
 
 
+# -- the URL: which model and node the page shows (a page reopened on another replica knows what it lost) -----
+
+URL_SAMPLE, URL_UPLOAD, URL_MODEL, URL_NODE = "sample", "upload", "model", "node"
+URL_KEYS = (URL_SAMPLE, URL_UPLOAD, URL_MODEL, URL_NODE)
+MAX_URL_NAME = 200
+
+
+def _url_state(model) -> dict:
+    """What the URL says for ``model``: a sample's key, or an upload's file name and digest; the open node."""
+    ss = st.session_state
+    out = {}
+    files = _uploaded_files()
+    if files:
+        out[URL_UPLOAD] = ",".join(f.name for f in files)[:MAX_URL_NAME]
+        out[URL_MODEL] = model.digest[:16]
+    elif ss.get(k("sample")):
+        out[URL_SAMPLE] = ss[k("sample")]
+    summary = _summary()
+    if summary is not None and ss.get(k("open")) in summary.names:
+        out[URL_NODE] = str(ss[k("open")])[:MAX_URL_NAME]
+    elif summary is None and _has_node(model, st.query_params.get(URL_NODE)):
+        out[URL_NODE] = st.query_params[URL_NODE]  # named by the link, not captured yet: kept for the capture
+    return out
+
+
+def _has_node(model, name) -> bool:
+    try:
+        return bool(name) and model.node(name) is not None
+    except sm.ModelError:
+        return False
+
+
+def sync_url(model) -> None:
+    """Write the model and the open node to the address bar (only what changed: writing does not rerun)."""
+    want = _url_state(model) if model is not None else {}
+    params = st.query_params
+    for key in URL_KEYS:
+        if key in want and params.get(key) != want[key]:
+            params[key] = want[key]
+        elif key not in want and key in params:
+            del params[key]
+
+
+def lost_upload() -> str | None:
+    """The file name the URL says this page showed when no upload of it is in this session: the session is new
+    (the replica that held the upload stopped and the page reconnected to another, or the link was reopened
+    later). None when an upload or a sample is there, or when this session held a model (the user removed it)."""
+    ss = st.session_state
+    name = st.query_params.get(URL_UPLOAD)
+    if not name or _uploaded_files() or ss.get(k("sample")) or ss.get(k("model")) is not None:
+        return None
+    return str(name)
+
+
+def lost_upload_message(name: str) -> str:
+    node = st.query_params.get(URL_NODE)
+    return (f"This page showed the model you uploaded, {visible(name)}, but this server does not have it. An "
+            "uploaded model lives only in the memory of the server that received it: that server has stopped or "
+            "restarted, and your page reconnected to another one (or the link was opened later). The file cannot "
+            "move with the page, so choose it again in the sidebar (if the upload box still shows its name, "
+            "remove it with × first), then capture again"
+            + (f" to reopen node {visible(node)}" if node else "") + ".")
+
+
 # -- the capture: a small summary in the session, opened nodes' tensors in the byte-bounded cache ------------
 
 @dataclass(frozen=True)
@@ -196,9 +260,10 @@ def sidebar(model) -> None:
         st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file)",
                          type=["npz", "npy"], accept_multiple_files=True, key=k("input_files"))
         st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r))
-        problem = sm.runtime_problem(model, st.session_state.get(k("runtime"), "reference"))
-        if problem:
-            st.warning(md(problem), icon="🧩")
+        runtime = st.session_state.get(k("runtime"), "reference")
+        if sm.runtime_problem(model, runtime):  # the reason stands by the Capture button (seen on a phone too)
+            st.warning(md(f"{runtime_label(model, runtime)} cannot capture this model: the reason is shown by "
+                          f"the Capture button."), icon="🧩")
 
 
 def _read_inputs(model) -> dict:
@@ -296,6 +361,8 @@ def capture_controls(model) -> None:
         st.warning(md(f"With these dims the capture would allocate about {need / 2**20:,.0f} MiB, over its budget of "
                       f"{budget / 2**20:,.0f} MiB: it will be refused. Make the symbolic dims smaller."), icon="📏")
     problem = sm.runtime_problem(model, runtime)
+    if problem:
+        st.warning(md(problem), icon="🧩")
     if st.button("Capture", type="primary", key=k("capture"), disabled=problem is not None,
                  help=problem or "Run the model and record every scatter node's inputs and output"):
         seed = int(ss.get(k("seed"), 0))
@@ -318,7 +385,14 @@ def capture_controls(model) -> None:
         ss.pop(k("open"), None)
         if names:  # the node shown first is handed to the cache; the other nodes' tensors are let go
             _PRIMED.clear()  # at most one hand-over waits (another session's is captured again if dropped)
-            _PRIMED[(args, names[0])] = _one(cap, names[0])
+            first = _first_open(names)
+            _PRIMED[(args, first)] = _one(cap, first)
+
+
+def _first_open(names) -> str:
+    """The node to open after a capture: the one the URL names (the node open before), else the first."""
+    wanted = st.query_params.get(URL_NODE)
+    return wanted if wanted in names else names[0]
 
 
 def captured_node(model, cap: Summary) -> None:
@@ -332,7 +406,7 @@ def captured_node(model, cap: Summary) -> None:
     if not names:
         return
     if ss.get(k("open")) not in names:
-        ss[k("open")] = names[0]
+        ss[k("open")] = _first_open(names)
     st.selectbox("Open a captured node", names, key=k("open"), format_func=visible)
     name = ss[k("open")]
     try:
@@ -453,6 +527,7 @@ def _render() -> None:
     if k("sample") not in ss:
         wanted = st.query_params.get("sample")
         ss[k("sample")] = wanted if wanted in sm.SAMPLES else NO_SAMPLE
+    lost = lost_upload()
     try:
         model = current_model()
     except sm.ModelError as exc:
@@ -461,8 +536,20 @@ def _render() -> None:
         return
     sidebar(model)
     if model is None:
+        if lost:  # keep the URL as it is: the message stays until a file or a sample is chosen
+            st.warning(md(lost_upload_message(lost)), icon=":material/cloud_off:")
+            return
+        sync_url(None)
         st.info("Upload a model in the sidebar, or pick a sample model.", icon="👈")
         return
+    try:
+        _show(model)
+    finally:
+        sync_url(model)
+
+
+def _show(model) -> None:
+    ss = st.session_state
     if ss.get(k("sample")) and not ss.get(k("upload")):
         st.info(md(sm.SAMPLES[ss[k("sample")]].teaches), icon="📘")
     opsets = ", ".join(f"{d} {v}" for d, v in model.opsets.items()) if model.kind == "onnx" else \
@@ -477,3 +564,8 @@ def _render() -> None:
     summary = _summary()
     if summary is not None:
         captured_node(model, summary)
+    elif st.query_params.get(URL_NODE):
+        node = st.query_params[URL_NODE]
+        known = _has_node(model, node)
+        st.info(md(f"The link names node {visible(node)}: press Capture to run the model and open it." if known else
+                   f"The link names node {visible(node)}, which this model does not have."), icon="🔗")
