@@ -194,4 +194,3 @@ def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, a
                                words + when, title=f"{', '.join(names)}: {facts[0].topic.replace('-', ' ')}",
                                source="; ".join(dict.fromkeys(source_words(f) for f in facts))))
     return out
-

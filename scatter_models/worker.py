@@ -258,7 +258,7 @@ def run_alone_on_onnxruntime(recorder: Recorder, keys: list) -> None:
     for key in keys:
         if key not in recorder.first:
             continue
-        args, reference_out = recorder.first[key]
+        args, _ = recorder.first[key]
         info = recorder.wanted[key]
         spec = sc.get_spec(info["op"])
         roles = {i.role: a for i, a in zip(spec.inputs, args)}
@@ -268,11 +268,10 @@ def run_alone_on_onnxruntime(recorder: Recorder, keys: list) -> None:
         if res.ok:
             recorder.first[key] = (args, np.asarray(res.output))
             recorder.source[key] = (f"onnxruntime, running the node alone on the inputs it received in {where} "
-                                    f"(captured by onnx.reference: onnxruntime cannot expose a tensor inside that "
-                                    f"subgraph)")
-        else:
-            recorder.source[key] = (f"onnx.reference (the node is in {where}, whose tensors onnxruntime cannot "
-                                    f"expose, and onnxruntime refused to run it alone: "
+                                    f"(captured by onnx.reference: onnxruntime cannot expose a tensor inside it)")
+        else:  # the reference's own source stays first (scatter_core where it stood in)
+            recorder.source[key] = (f"{recorder.source.get(key, 'onnx.reference')} (the node is in {where}, whose "
+                                    f"tensors onnxruntime cannot expose, and onnxruntime refused to run it alone: "
                                     f"{str(res.error).splitlines()[0][:300]})")
 
 

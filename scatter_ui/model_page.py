@@ -38,6 +38,7 @@ from .player import player
 PREFIX = "model"
 PAGE_SIZE = 50
 MAX_CHAINS = 12
+MAX_SOURCES_NAMED = 8
 MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
 RUNTIME_LABELS = {"reference": "onnx.reference (exact, default)", "onnxruntime": "onnxruntime",
                   "openvino": "OpenVINO CPU"}
@@ -200,6 +201,7 @@ class Summary:
     seed: int
     dims: dict
     missing: dict
+    sources: dict  # node name -> where its output came from (CapturedNode.output_source)
 
 
 _PRIMED: dict = {}  # (args, name) -> the one-node capture a Capture press just made (taken by _node once)
@@ -381,7 +383,8 @@ def capture_controls(model) -> None:
                 st.error(md(str(exc)), icon="🛑")
                 return
         names = tuple(cap)
-        ss[k("summary")] = Summary(args, names, cap.runtime, cap.version, cap.seed, dict(cap.dims), dict(cap.missing))
+        ss[k("summary")] = Summary(args, names, cap.runtime, cap.version, cap.seed, dict(cap.dims), dict(cap.missing),
+                                   {n: r.output_source for n, r in cap.items()})
         ss.pop(k("open"), None)
         if names:  # the node shown first is handed to the cache; the other nodes' tensors are let go
             _PRIMED.clear()  # at most one hand-over waits (another session's is captured again if dropped)
@@ -395,6 +398,22 @@ def _first_open(names) -> str:
     return wanted if wanted in names else names[0]
 
 
+def sources_text(sources: dict) -> str:
+    """Which engine gave which nodes' outputs, when they did not all come from one (else ""): a node inside a
+    subgraph onnxruntime cannot expose, or one scatter_core stood in for, says so here and in its record."""
+    groups: dict[str, list[str]] = {}
+    for name, source in sources.items():
+        groups.setdefault(source, []).append(visible(name))
+    if len(groups) < 2:
+        return ""
+    parts = []
+    for source, names in groups.items():
+        named = ", ".join(names[:MAX_SOURCES_NAMED]) + (f" and {len(names) - MAX_SOURCES_NAMED} more"
+                                                        if len(names) > MAX_SOURCES_NAMED else "")
+        parts.append(f"{named}: output from {source}")
+    return "Where each output comes from: " + "; ".join(parts) + "."
+
+
 def captured_node(model, cap: Summary) -> None:
     ss = st.session_state
     names = list(cap.names)
@@ -403,6 +422,9 @@ def captured_node(model, cap: Summary) -> None:
                   f"{cap.seed}" + (f", dims {cap.dims}" if cap.dims else "") + "."))
     for name, why in cap.missing.items():
         st.info(md(f"{visible(name)}: {why}"), icon="ℹ️")
+    text = sources_text(cap.sources)
+    if text:
+        st.caption(md(text))
     if not names:
         return
     if ss.get(k("open")) not in names:

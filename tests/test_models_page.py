@@ -243,3 +243,11 @@ def test_removing_an_upload_in_the_same_session_is_not_a_lost_upload():
     assert not at.exception and not at.warning
     assert any("Upload a model in the sidebar" in i.value for i in at.info)
     assert "upload" not in at.query_params and "model" not in at.query_params
+
+
+def test_sources_text_names_which_engine_gave_which_nodes():
+    assert model_page.sources_text({"a": "onnxruntime", "b": "onnxruntime"}) == ""
+    text = model_page.sources_text({"k": "onnxruntime", "v": "onnxruntime", "in_then": "onnxruntime, running the "
+                                    "node alone on the inputs it received in main graph > If 'b' then_branch"})
+    assert text.startswith("Where each output comes from: k, v: output from onnxruntime; in_then: output from "
+                           "onnxruntime, running the node alone")
