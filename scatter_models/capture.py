@@ -18,6 +18,7 @@ import atexit
 import importlib.util
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
@@ -290,8 +291,10 @@ def _worker_env() -> dict:
     return env
 
 
-def _watch(proc, done, seconds: float, max_rss: int) -> str | None:
-    """Wait until ``done()`` or the process ends; kill it when it passes a limit ("time" or "memory")."""
+def _watch(proc, done, seconds: float, max_rss: int, pipe=None) -> str | None:
+    """Wait until ``done()`` or the process ends; kill it when it passes a limit ("time" or "memory"). Between
+    checks it waits on ``pipe`` (the warm worker writes a line there when a job is done) or on the process's
+    end, so the answer is taken the moment it is there, not at the next tick."""
     start = time.monotonic()
     while proc.poll() is None and not done():
         if _rss(proc.pid) > max_rss:
@@ -299,7 +302,15 @@ def _watch(proc, done, seconds: float, max_rss: int) -> str | None:
         elif time.monotonic() - start > seconds:
             hit = "time"
         else:
-            time.sleep(POLL_SECONDS)
+            if pipe is not None:
+                ready, _, _ = select.select([pipe], [], [], POLL_SECONDS)
+                if ready and not os.read(pipe.fileno(), 4096):
+                    pipe = None  # closed: the worker is ending; poll() sees it
+            else:
+                try:
+                    proc.wait(timeout=POLL_SECONDS)
+                except subprocess.TimeoutExpired:
+                    pass
             continue
         proc.kill()
         proc.wait()
@@ -326,7 +337,7 @@ class _WarmWorker:
     def __init__(self):
         self.log = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([sys.executable, "-m", "scatter_models.worker", "--serve"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.log,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                      cwd=tempfile.gettempdir(), env=_worker_env())
         self.holds = None  # the digest of the model it has parsed
 
@@ -337,7 +348,12 @@ class _WarmWorker:
         if self.alive():
             self.proc.kill()
             self.proc.wait()
-        self.log.close()
+        for stream in (self.proc.stdin, self.proc.stdout, self.log):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:  # a pipe to a process already gone
+                    pass
 
     def stderr_tail(self) -> str:
         self.log.seek(0)
@@ -378,7 +394,7 @@ def _execute(directory: Path, model, request: dict, where: str, seconds: float, 
             warm.proc.stdin.flush()
         except OSError:
             pass  # it died: _watch sees that
-        hit = _watch(warm.proc, lambda: (directory / "result.json").exists(), seconds, max_rss)
+        hit = _watch(warm.proc, lambda: (directory / "result.json").exists(), seconds, max_rss, warm.proc.stdout)
         if hit is not None:
             warm.stop()
             _WARM = None
@@ -489,7 +505,8 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
                                   "not captured: its operator version is not in the registry")
             continue
         i = meta["index"]
-        args = [captured.get(f"n{i}_in{j}") for j in range(meta["inputs"])]
+        fed = {int(j): name for j, name in meta.get("fed", {}).items()}  # the model's inputs, as fed
+        args = [feeds[fed[j]] if j in fed else captured.get(f"n{i}_in{j}") for j in range(meta["inputs"])]
         records[node.name] = _record(model, node, args, captured[f"n{i}_out"], meta, runtime)
     return Capture(records, feeds=feeds, runtime=runtime, version=answer.get("version"), missing=missing,
                    seed=int(seed), dims=settled)

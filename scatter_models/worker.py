@@ -422,12 +422,13 @@ def main(argv: list[str]) -> int:
         if key not in recorder.first:
             continue
         args, out = recorder.first[key]
+        fed = _fed_inputs(request, key, args, feeds)
         for j, a in enumerate(args):
-            if a is not None:
+            if a is not None and j not in fed:
                 arrays[f"n{i}_in{j}"] = np.ascontiguousarray(a)
         arrays[f"n{i}_out"] = np.ascontiguousarray(out)
         meta[key] = {"index": i, "inputs": len(args), "calls": recorder.calls.get(key, 0),
-                     "source": recorder.source.get(key, runtime)}
+                     "source": recorder.source.get(key, runtime), "fed": fed}
     if arrays:
         out = directory / "captured"  # one .npy per array: read back without a zip's CRC pass over every byte
         out.mkdir(exist_ok=True)
@@ -438,6 +439,21 @@ def main(argv: list[str]) -> int:
     tmp.write_text(json.dumps(answer), encoding="utf-8")
     tmp.replace(directory / "result.json")
     return 0
+
+
+def _fed_inputs(request: dict, key: str, args, feeds: dict) -> dict:
+    """Input position -> model input name, for the inputs of a main-graph node that are the model's inputs as
+    fed: the parent holds those arrays already, so they are not written back (a KV cache is most of a
+    capture's bytes)."""
+    info = request["nodes"][key]
+    if request["kind"] != "onnx" or info.get("where") != "main graph":
+        return {}
+    out = {}
+    for j, (name, a) in enumerate(zip(info["inputs"], args)):
+        fed = feeds.get(name)
+        if a is not None and fed is not None and a.shape == fed.shape and a.dtype == fed.dtype:
+            out[j] = name
+    return out
 
 
 def _onnx_model(directory: Path, request: dict, keys: list):
@@ -466,6 +482,9 @@ def serve() -> int:
     import scatter_models.onnx_file  # noqa: F401
 
     idle = float(os.environ.get("SCATTER_MODELS_WORKER_IDLE", "180"))
+    # stdout is the parent's "job done" signal (a line per job); what runtimes print goes to stderr instead
+    notify = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
     while True:
         ready, _, _ = select.select([sys.stdin], [], [], idle)
         if not ready:  # idle: give the model and the imports' memory back; the next capture starts another
@@ -484,6 +503,11 @@ def serve() -> int:
             tmp = Path(directory) / "result.json.tmp"
             tmp.write_text(json.dumps(answer), encoding="utf-8")
             tmp.replace(Path(directory) / "result.json")
+        try:
+            notify.write("\n")
+            notify.flush()
+        except OSError:  # the parent is gone
+            return 0
 
 
 def _locate_invalid(model, feeds, recorder: Recorder) -> None:
