@@ -118,14 +118,20 @@ def explain_load_error(model, runtime: str, error: str) -> str | None:
     if runtime == "openvino" and found:
         ops = _OV_OP.findall(found.group(1))
         if ops:
-            words = []
+            words, can = [], None
             for op_type, version in ops:
-                nodes = _nodes_of_type(model, op_type)
+                nodes = _nodes_of_type(model, op_type)  # a scatter node is named; another op only by its type
                 where = (" (node " + ", ".join(f"{n.name!r}" for n in nodes[:MAX_NODES_NAMED]) + ")") if nodes \
                     else ""
                 words.append(f"{op_type}-{version}{where}")
+                for n in nodes:
+                    if n.spec is not None:
+                        mine = [r for r in runtimes_that_can(n.spec, lambda r: True) if "OpenVINO" not in r]
+                        can = mine if can is None else [r for r in can if r in mine]
+            advice = (f"Choose {_join(can, 'or')} as the runtime." if can else
+                      "Try onnx.reference (the default) or onnxruntime as the runtime.")
             return (f"{name} cannot load this model: OpenVINO's ONNX frontend has no conversion rule for "
-                    f"{_join(words)}. Choose onnx.reference (the default) or onnxruntime as the runtime.")
+                    f"{_join(words)}. {advice}")
     found = _ORT_NO_KERNEL.search(error or "")
     if runtime == "onnxruntime" and found:
         op_type, version, node = found.groups()

@@ -1,7 +1,7 @@
 """The capture's child process: ``python -m scatter_models.worker DIR``.
 
 Reads ``DIR/request.json``, the model (``DIR/model.onnx``, or ``DIR/model.xml`` + ``DIR/model.bin``) and
-the feeds (``DIR/feeds.npz``, read without pickles); runs the model once on the chosen runtime and writes
+the feeds (``DIR/feeds/f<i>.npy``, read without pickles); runs the model once on the chosen runtime and writes
 every scatter node's first-call inputs and output to ``DIR/captured/*.npy`` and what happened to
 ``DIR/result.json``. The parent (:mod:`scatter_models.capture`) watches its time and memory.
 
@@ -364,8 +364,8 @@ def _openvino_reference_outputs(recorder: Recorder) -> None:
 def main(argv: list[str]) -> int:
     directory = Path(argv[0])
     request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
-    with np.load(directory / "feeds.npz", allow_pickle=False) as npz:
-        feeds = {request["feed_names"][int(k[1:])]: npz[k] for k in npz.files}
+    feeds = {name: np.load(directory / "feeds" / f"f{i}.npy", allow_pickle=False)
+             for i, name in enumerate(request["feed_names"])}
     recorder = Recorder({k: v for k, v in request["nodes"].items()})
     keys = list(request.get("keys") or request["nodes"])
     answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}

@@ -139,3 +139,12 @@ def test_onnxruntime_refusing_a_node_while_running_is_said_plainly():
     assert "onnxruntime refused to run node 'half_add' (ScatterElements)" in text and "MLFloat16" in text
     assert "Choose onnx.reference (the default) as the runtime, or OpenVINO CPU." in text
     assert not any(m in text for m in RAW_MARKERS + ("sequential_executor", "\x1b"))
+
+
+def test_an_op_openvino_cannot_convert_outside_the_scatter_nodes_is_named_by_its_type():
+    raw = ("Exception from src/inference/src/cpp/core.cpp:105:\nCheck 'false' failed at src/frontends/common_"
+           "translators/src/unconverted_ops_report.cpp:151:\nFrontEnd API failed with OpConversionFailure:\nModel "
+           "wasn't fully converted.\nSummary:\n-- No conversion rule found for operations: Gelu-99\n")
+    text = support.explain_load_error(_model("kv_cache"), "openvino", raw)
+    assert text == ("OpenVINO CPU cannot load this model: OpenVINO's ONNX frontend has no conversion rule for "
+                    "Gelu-99. Try onnx.reference (the default) or onnxruntime as the runtime.")
