@@ -355,11 +355,13 @@ class _WarmWorker:
     busy runs in a one-shot worker. Killed (and started again on the next capture) when a capture passes a
     limit, when it dies, or when it holds more than half the memory limit while idle."""
 
-    def __init__(self):
+    def __init__(self, runtime: str = "reference"):
         self.log = tempfile.TemporaryFile()
+        env = _worker_env()
+        env["SCATTER_MODELS_WORKER_PRELOAD"] = MODULE.get(runtime, "onnx")  # imported before the first job
         self.proc = subprocess.Popen([sys.executable, "-m", "scatter_models.worker", "--serve"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
-                                     cwd=tempfile.gettempdir(), env=_worker_env())
+                                     cwd=tempfile.gettempdir(), env=env)
         self.holds = None  # the digest of the model it has parsed
 
     def alive(self) -> bool:
@@ -396,6 +398,22 @@ def warm_enabled() -> bool:
     return os.environ.get("SCATTER_MODELS_WARM_WORKER", "1") != "0"
 
 
+def prewarm(runtime: str = "reference") -> bool:
+    """Start the warm worker now if none is running (it imports onnx, and ``runtime``'s package, while the user
+    reads the node table), so the first capture does not wait for a Python interpreter and its imports.
+    Returns whether one was started; never blocks (a capture using the worker leaves it alone)."""
+    global _WARM
+    if not warm_enabled() or not _WARM_LOCK.acquire(blocking=False):
+        return False
+    try:
+        if _WARM is not None and _WARM.alive():
+            return False
+        _WARM = _WarmWorker(runtime if runtime in RUNTIMES and runtime_available(runtime) else "reference")
+        return True
+    finally:
+        _WARM_LOCK.release()
+
+
 def _execute(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> None:
     """Run the job in ``directory`` on the warm worker when it is free, else in a one-shot worker."""
     global _WARM
@@ -406,7 +424,7 @@ def _execute(directory: Path, model, request: dict, where: str, seconds: float, 
         return
     try:
         if _WARM is None or not _WARM.alive():
-            _WARM = _WarmWorker()
+            _WARM = _WarmWorker(request["runtime"])
         warm = _WARM
         if warm.holds != digest or model.kind != "onnx" or request["runtime"] == "openvino":
             _write_model(directory, model)
@@ -491,8 +509,11 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
     request = {
         "runtime": runtime, "kind": model.kind, "feed_names": feed_names,
         "nodes": {n.name: {"op": n.op, "attrs": _json_attrs(n.attrs), "inputs": list(n.input_names),
-                           "output": n.output_name, "original": n.original_name, "where": n.location}
+                           "output": n.output_name, "original": n.original_name, "where": n.location,
+                           "consts": sorted(n.constant_inputs),
+                           "consts_known": all(pos in n.constants for pos in n.constant_inputs)}
                   for n in model.nodes if n.spec is not None},
+        "graph_outputs": list(model.graph_outputs),
         "keys": [n.name for n in model.nodes],  # every scatter node, in the listing's order (for renaming)
         "types": _onnx_types(model),
         "model_digest": model.digest,

@@ -50,6 +50,7 @@ class ScatterNode:
     in_function: bool = False
     opset: int = 0
     constants: dict = field(default_factory=dict, repr=False)
+    constant_inputs: frozenset = frozenset()  # input positions fed by a constant of any size (ONNX)
 
     def _by_role(self, part: int) -> dict:
         if self.spec is None:
@@ -143,6 +144,7 @@ class Model:
         self._proto = proto
         self._ir = ir
         self._by_name = {n.name: n for n in nodes}
+        self.graph_outputs: tuple = ()  # the main graph's output names (ONNX)
 
     @cached_property
     def digest(self) -> str:
@@ -267,15 +269,17 @@ def _open_onnx(data: bytes, where: str, limit: int) -> Model:
         nodes.append(ScatterNode(key, op, r.node.op_type, r.domain, attrs, r.location, tuple(r.node.input),
                                  tuple(r.input_types), r.node.output[0] if r.node.output else "",
                                  r.output_type, r.node.name, r.spec, r.in_subgraph, r.in_function, r.opset,
-                                 r.constants))
+                                 r.constants, frozenset(r.constant_inputs)))
     inputs = []
     for name, dtype, shape in onnx_file.declared_inputs(inferred, proto):
         if shape is not None:
             shape = tuple(f"{name}[{i}]" if d == "?" else d for i, d in enumerate(shape))
         inputs.append(ModelInput(name, dtype, shape))
     opsets = {(o.domain or "ai.onnx"): int(o.version) for o in proto.opset_import}
-    return Model(where=where, kind="onnx", nodes=nodes, inputs=inputs, unrunnable=listing.unrunnable,
-                 opsets=opsets, payload=data, weights=None, size=len(data))
+    model = Model(where=where, kind="onnx", nodes=nodes, inputs=inputs, unrunnable=listing.unrunnable,
+                  opsets=opsets, payload=data, weights=None, size=len(data))
+    model.graph_outputs = tuple(o.name for o in proto.graph.output)
+    return model
 
 
 def _open_ir(xml: bytes, weights: bytes, where: str) -> Model:

@@ -36,7 +36,7 @@ _ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped 
 # A serving worker (--serve) keeps the last model it parsed (its nodes renamed to their keys) and its
 # onnx.reference evaluator and onnxruntime session, so capturing the same model again skips parsing and
 # building.
-_HELD: dict = {"digest": None, "model": None, "evaluator": None, "onnxruntime": None}
+_HELD: dict = {"digest": None, "payload": None, "model": None, "evaluator": None, "onnxruntime": None}
 
 
 class Stop(Exception):
@@ -371,12 +371,13 @@ def main(argv: list[str]) -> int:
     answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}
     runtime = request["runtime"]
     try:
-        model = _onnx_model(directory, request, keys) if request["kind"] == "onnx" else None
+        if request["kind"] == "onnx":
+            _take_payload(directory, request)
         if runtime == "reference" and request["kind"] == "onnx":
             import onnx
 
             answer["version"] = f"onnx {onnx.__version__}"
-            run_reference(model, feeds, recorder)
+            run_reference(_onnx_model(keys), feeds, recorder)
         elif runtime == "onnxruntime":
             import onnxruntime
 
@@ -384,28 +385,30 @@ def main(argv: list[str]) -> int:
             import onnx
 
             try:
-                prepared = _HELD.get("onnxruntime") if model is _HELD["model"] else None
+                prepared = _HELD.get("onnxruntime")
                 if prepared is None:
-                    copy = onnx.ModelProto()
-                    copy.CopyFrom(model)  # the session's model gets extra outputs: the held model stays as read
-                    prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
-                    if model is _HELD["model"]:
-                        _HELD["onnxruntime"] = prepared
+                    if _appendable(request) and _HELD["payload"] is not None:
+                        prepared = prepare_onnxruntime_appended(_HELD["payload"], request)
+                    else:
+                        copy = onnx.ModelProto()  # the session's model gets extra outputs; the held one stays
+                        copy.CopyFrom(_onnx_model(keys))
+                        prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
+                    _HELD["onnxruntime"] = prepared
                 inner = run_onnxruntime(prepared, feeds, recorder)
             except Stop:
                 raise
             except Exception:
-                _locate_invalid(model, feeds, recorder)
+                _locate_invalid(_onnx_model(keys), feeds, recorder)
                 raise
             if inner:
-                run_reference(model, feeds, recorder, wanted_keys=inner)
+                run_reference(_onnx_model(keys), feeds, recorder, wanted_keys=inner)
                 run_alone_on_onnxruntime(recorder, inner)
         else:  # openvino (and an IR's "reference")
             import openvino
 
             answer["version"] = f"openvino {openvino.__version__}"
-            if model is not None:
-                _locate_invalid_first(model, feeds, recorder)
+            if request["kind"] == "onnx":
+                _locate_invalid_first(_onnx_model(keys), feeds, recorder)
             run_openvino(request, directory, feeds, recorder, {})
             if request["kind"] != "onnx" and runtime == "reference":
                 _openvino_reference_outputs(recorder)
@@ -456,22 +459,69 @@ def _fed_inputs(request: dict, key: str, args, feeds: dict) -> dict:
     return out
 
 
-def _onnx_model(directory: Path, request: dict, keys: list):
-    """The model of this request, its scatter nodes renamed to their keys: read from ``model.onnx`` when the
-    parent sent it, else the one this serving worker holds (the parent sends none when the digest matches)."""
-    import onnx
-
+def _take_payload(directory: Path, request: dict) -> None:
+    """Hold the bytes of this request's model: ``model.onnx`` when the parent sent it (a new model: what was
+    held is dropped), else the model already held (the parent sends none when the digest matches)."""
     path = directory / "model.onnx"
     digest = request.get("model_digest")
     if path.exists():
-        model = onnx.load_model_from_string(path.read_bytes())
+        _HELD.update(digest=digest, payload=path.read_bytes(), model=None, evaluator=None, onnxruntime=None)
+    elif not digest or _HELD["digest"] != digest:
+        raise RuntimeError("the worker was sent no model and holds another one")
+
+
+def _onnx_model(keys: list):
+    """The held model parsed, its scatter nodes renamed to their keys (parsed once, on first need: an
+    onnxruntime capture of main-graph nodes never needs it)."""
+    import onnx
+
+    if _HELD["model"] is None:
+        model = onnx.load_model_from_string(_HELD["payload"])
         for key, node, _ in _onnx_nodes(model, keys):
             node.name = key
-        _HELD.update(digest=digest, model=model, evaluator=None, onnxruntime=None)
-        return model
-    if digest and _HELD["digest"] == digest:
-        return _HELD["model"]
-    raise RuntimeError("the worker was sent no model and holds another one")
+        _HELD.update(model=model, payload=None)  # the parsed model holds it all: the bytes are let go
+    return _HELD["model"]
+
+
+def _appendable(request: dict) -> bool:
+    """Whether onnxruntime can run the model as sent plus extra graph outputs appended to its bytes: every
+    scatter node in the main graph, each constant input small enough that the parent holds its values."""
+    return request["kind"] == "onnx" and bool(request["nodes"]) and all(
+        info.get("where") == "main graph" and info.get("consts_known") for info in request["nodes"].values())
+
+
+def prepare_onnxruntime_appended(payload: bytes, request: dict) -> dict:
+    """The session for a model whose scatter nodes are all in the main graph, without parsing the model: the
+    nodes' tensors become extra graph outputs by appending a serialized ``ModelProto`` holding only those
+    outputs to the model's bytes (protobuf merges a message read twice: repeated fields append), so the
+    model is never parsed, copied or serialised again here. Constant inputs are left out (the parent fills
+    them from the listing), as are the model's inputs and outputs."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import helper
+
+    skip = set(request["feed_names"]) | set(request.get("graph_outputs", ()))
+    types = request.get("types", {})
+    extra, top = [], []
+    for key, info in request["nodes"].items():
+        consts = set(info.get("consts", ()))
+        for pos, name in enumerate(list(info["inputs"]) + [info["output"]]):
+            if name and name not in skip and pos not in consts:
+                skip.add(name)
+                extra.append(name)
+        top.append((key, [None if pos in consts else name for pos, name in enumerate(info["inputs"])],
+                    info["output"]))
+    fragment = onnx.ModelProto()
+    for name in extra:
+        elem, shape = types.get(name, (0, None))
+        fragment.graph.output.append(helper.make_tensor_value_info(name, elem, shape) if elem
+                                     else onnx.ValueInfoProto(name=name))
+    options = ort.SessionOptions()
+    options.log_severity_level = 4
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(payload + fragment.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+    return {"session": session, "inner": [], "top": top, "loop_slots": {}, "consts": {}}
 
 
 def serve() -> int:
@@ -480,6 +530,13 @@ def serve() -> int:
     import onnx.reference  # noqa: F401 - imported once, before the first job
 
     import scatter_models.onnx_file  # noqa: F401
+
+    preload = os.environ.get("SCATTER_MODELS_WORKER_PRELOAD", "")
+    if preload in ("onnxruntime", "openvino"):  # the runtime the user chose: its import is paid before the job
+        try:
+            __import__(preload)
+        except ImportError:
+            pass
 
     idle = float(os.environ.get("SCATTER_MODELS_WORKER_IDLE", "180"))
     # stdout is the parent's "job done" signal (a line per job); what runtimes print goes to stderr instead

@@ -121,6 +121,8 @@ def current_model() -> sm.Model | None:
                                                      if path.suffix == ".xml" else None), path.name
     model = sm.open_model(payload, weights=weights, name=name)
     ss[k("model")] = (source_id, model)
+    if model.nodes:
+        sm.prewarm(ss.get(k("runtime"), "reference"))  # the capture's process starts while the table is read
     return model
 
 

@@ -312,6 +312,40 @@ def test_idle_warm_worker_exits_and_the_next_capture_starts_another(monkeypatch)
     np.testing.assert_array_equal(first["kv_write"].output, second["kv_write"].output)
 
 
+def test_prewarm_starts_the_worker_once_and_the_first_capture_uses_it(monkeypatch):
+    import scatter_models.capture as capture_module
+
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    assert sm.prewarm() is True
+    started = capture_module._WARM
+    assert started is not None and started.alive()
+    assert sm.prewarm() is False and capture_module._WARM is started  # one at a time
+    cap = _model("kv_cache").capture(seed=1)
+    assert capture_module._WARM is started and cap["kv_write"].output_source == "onnx.reference"
+    monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")  # switched off: nothing is started
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    assert sm.prewarm() is False and capture_module._WARM is None
+
+
+def test_capture_job_folder_is_memory_backed_when_there_is_room(monkeypatch, tmp_path):
+    import scatter_models.capture as capture_module
+
+    monkeypatch.setenv("SCATTER_MODELS_JOB_DIR", str(tmp_path))
+    assert capture_module.job_parent(10) == str(tmp_path)
+    monkeypatch.delenv("SCATTER_MODELS_JOB_DIR")
+    import os
+
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        assert capture_module.job_parent(1) == "/dev/shm"
+    assert capture_module.job_parent(2**62) is None  # no room: the system's temporary folder
+    # a capture through a chosen folder leaves nothing behind there
+    monkeypatch.setenv("SCATTER_MODELS_JOB_DIR", str(tmp_path))
+    _model("kv_cache").capture(seed=1)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_input_files_npz_npy_and_refusals():
     import io
 

@@ -148,3 +148,43 @@ def test_an_op_openvino_cannot_convert_outside_the_scatter_nodes_is_named_by_its
     text = support.explain_load_error(_model("kv_cache"), "openvino", raw)
     assert text == ("OpenVINO CPU cannot load this model: OpenVINO's ONNX frontend has no conversion rule for "
                     "Gelu-99. Try onnx.reference (the default) or onnxruntime as the runtime.")
+
+
+def test_onnxruntime_capture_by_appended_outputs_matches_the_reference():
+    """Main-graph nodes only, a constant (initializer) index and a node whose output is the model's output:
+    onnxruntime gets the model's own bytes with the extra outputs appended (never parsed in the worker), and
+    the records match a reference capture input for input."""
+    require_or_skip("onnxruntime")
+    from onnx import TensorProto as T
+    from onnx import helper as h
+    from onnx import numpy_helper
+
+    from scatter_models import worker
+
+    idx = numpy_helper.from_array(np.array([[0], [2], [0]], np.int64), "idx")
+    nodes = [h.make_node("Relu", ["x"], ["r"]),
+             h.make_node("ScatterND", ["r", "idx", "u"], ["s"], name="nd_add", reduction="add"),
+             h.make_node("Slice", ["s", "zero", "one"], ["s_upd"]),
+             h.make_node("ScatterElements", ["s", "j", "s_upd"], ["y"], name="el", axis=0)]
+    inits = [idx, numpy_helper.from_array(np.array([0], np.int64), "zero"),
+             numpy_helper.from_array(np.array([1], np.int64), "one")]
+    graph = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, [3, 2]),
+                                      h.make_tensor_value_info("u", T.FLOAT, [3, 2]),
+                                      h.make_tensor_value_info("j", T.INT64, [1, 2])],
+                         [h.make_tensor_value_info("y", T.FLOAT, [3, 2])], initializer=inits)
+    model = sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=8)
+                          .SerializeToString())
+    nd = model.node("nd_add")
+    assert nd.constant_inputs == {1} and 1 in nd.constants and model.graph_outputs == ("y",)
+    assert worker._appendable({"kind": "onnx", "nodes": {n.name: {"where": n.location, "consts_known": all(
+        p in n.constants for p in n.constant_inputs)} for n in model.nodes}})
+    feeds = {"x": np.array([[1, -2], [3, 4], [-5, 6]], np.float32), "u": np.ones((3, 2), np.float32),
+             "j": np.array([[2, 0]])}
+    ort_cap, ref_cap = model.capture(feeds, runtime="onnxruntime"), model.capture(feeds)
+    for name in ("nd_add", "el"):
+        assert ort_cap[name].output_source == "onnxruntime"
+        for a, b in zip(ort_cap[name].case.given(), ref_cap[name].case.given()):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(ort_cap[name].output, ref_cap[name].output)
+    np.testing.assert_array_equal(ort_cap["nd_add"].case.indices, [[0], [2], [0]])  # the constant, filled in
+    np.testing.assert_array_equal(ort_cap["nd_add"].output, [[3, 2], [3, 4], [1, 7]])
