@@ -9,7 +9,9 @@ The worker is kept warm between captures (:class:`_WarmWorker`: onnx imported, t
 its onnx.reference evaluator built), so capturing the same model again costs about the run itself. It
 exits by itself after ``SCATTER_MODELS_WORKER_IDLE`` seconds without a job (180), is killed when a capture
 passes a limit, and is replaced by a one-shot worker when another capture is using it.
-``SCATTER_MODELS_WARM_WORKER=0`` starts a fresh process for every capture.
+``SCATTER_MODELS_WARM_WORKER=0`` starts a fresh process for every capture. :func:`prewarm` starts it ahead
+(the page does when a model opens). Jobs travel through a folder in ``/dev/shm`` when it has room (else the
+system's temporary folder; ``SCATTER_MODELS_JOB_DIR`` chooses one), removed after each capture.
 """
 
 from __future__ import annotations
