@@ -185,8 +185,8 @@ def lost_upload_message(name: str) -> str:
     return (f"This page showed the model you uploaded, {visible(name)}, but this server does not have it. An "
             "uploaded model lives only in the memory of the server that received it: that server has stopped or "
             "restarted, and your page reconnected to another one (or the link was opened later). The file cannot "
-            "move with the page, so choose it again in the sidebar (if the upload box still shows its name, "
-            "remove it with × first), then capture again"
+            "move with the page, so choose it again in the sidebar (» at the top left on a narrow screen; if the "
+            "upload box still shows its name, remove it with × first), then capture again"
             + (f" to reopen node {visible(node)}" if node else "") + ".")
 
 

@@ -19,6 +19,21 @@ def _model(key):
     return sm.open_model(sm.sample_path(key))
 
 
+def _one_node(op_type: str, name: str, opset: int, elem: int, n: int, **attrs):
+    """A model of one scatter node on n×n data of ONNX type ``elem``, one row of indices and updates."""
+    from onnx import TensorProto as T
+    from onnx import helper as h
+
+    node = h.make_node(op_type, ["d", "i", "u"], ["y"], name=name, **attrs)
+    graph = h.make_graph([node], "g", [h.make_tensor_value_info("d", elem, [n, n]),
+                                       h.make_tensor_value_info("i", T.INT64, [1, n]),
+                                       h.make_tensor_value_info("u", elem, [1, n])],
+                         [h.make_tensor_value_info("y", elem, [n, n])])
+    opsets = [h.make_opsetid("", opset)]
+    return sm.open_model(h.make_model(graph, opset_imports=opsets, ir_version=h.find_min_ir_version_for(opsets))
+                         .SerializeToString())
+
+
 def test_tensor_scatter_on_openvino_is_refused_before_running_naming_node_op_and_who_can():
     model = _model("circular_cache")
     problem = sm.runtime_problem(model, "openvino")
@@ -57,15 +72,8 @@ def test_onnxruntime_and_the_deprecated_scatter_11_is_refused_from_the_registry(
 
 def test_scatter_11_model_names_the_node_on_onnxruntime():
     from onnx import TensorProto as T
-    from onnx import helper as h
 
-    node = h.make_node("Scatter", ["d", "i", "u"], ["y"], name="old_scatter")
-    graph = h.make_graph([node], "g", [h.make_tensor_value_info("d", T.FLOAT, [3, 3]),
-                                       h.make_tensor_value_info("i", T.INT64, [1, 3]),
-                                       h.make_tensor_value_info("u", T.FLOAT, [1, 3])],
-                         [h.make_tensor_value_info("y", T.FLOAT, [3, 3])])
-    model = sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 11)], ir_version=6)
-                          .SerializeToString())
+    model = _one_node("Scatter", "old_scatter", 11, T.FLOAT, 3)
     assert model.nodes[0].op == "Scatter-11"
     problem = sm.runtime_problem(model, "onnxruntime")
     assert problem and "'old_scatter'" in problem and "onnxruntime cannot run Scatter-11" in problem
@@ -123,15 +131,8 @@ def test_onnxruntime_refusing_a_node_while_running_is_said_plainly():
     runtime's reason, without the log's source locations."""
     require_or_skip("onnxruntime")
     from onnx import TensorProto as T
-    from onnx import helper as h
 
-    node = h.make_node("ScatterElements", ["d", "i", "u"], ["y"], name="half_add", reduction="add")
-    graph = h.make_graph([node], "g", [h.make_tensor_value_info("d", T.FLOAT16, [4, 4]),
-                                       h.make_tensor_value_info("i", T.INT64, [1, 4]),
-                                       h.make_tensor_value_info("u", T.FLOAT16, [1, 4])],
-                         [h.make_tensor_value_info("y", T.FLOAT16, [4, 4])])
-    model = sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=8)
-                          .SerializeToString())
+    model = _one_node("ScatterElements", "half_add", 18, T.FLOAT16, 4, reduction="add")
     assert sm.runtime_problem(model, "onnxruntime") is None  # it loads; the refusal comes when it runs
     with pytest.raises(sm.ModelError) as err:
         model.capture(runtime="onnxruntime")
