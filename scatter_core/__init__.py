@@ -41,7 +41,6 @@ from .facts import DISTRIBUTIONS as RUNTIME_DISTRIBUTIONS
 from .facts import Source as FactSource
 from .facts import pins_in as pins_in_text
 from .facts import resolve as resolve_versions
-from .facts import runtime_label
 from .formatting import fmt_value
 from .literals import JSON_NONFINITE_NOTE, float_literal, from_json_values, json_array_text
 from .parsing import MAX_TEXT, parse_tensor
@@ -71,7 +70,7 @@ __all__ = [
     "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
     "conforming", "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr",
     "fmt_pos", "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
-    "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "release_buffers", "resolve_versions", "runtime_label",
+    "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "release_buffers", "resolve_versions",
     "sample_case", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting",
     "versions_of",
 ]

@@ -125,15 +125,6 @@ ORT_LABEL, REF_LABEL = "onnxruntime {onnxruntime}", "onnx.reference {onnx}"
 OV_CPU_LABEL, OV_REF_LABEL = "OpenVINO {openvino} CPU plugin", "OpenVINO {openvino} reference"
 OV_BOTH_LABEL = "OpenVINO {openvino} (CPU plugin and reference)"
 ALL_LABEL = "onnxruntime {onnxruntime}, onnx.reference {onnx} and OpenVINO {openvino} (CPU and reference)"
-# how each runtime of RUNTIME_NAMES is named in text shown to users (versions as placeholders)
-LABELS = {"onnxruntime": ORT_LABEL, "onnx.reference": REF_LABEL, "openvino-cpu": OV_CPU_LABEL,
-          "openvino-reference": OV_REF_LABEL}
-
-
-def runtime_label(runtime: str, pins: Mapping[str, str] | None = None) -> str:
-    """How ``runtime`` (a name from RUNTIME_NAMES) reads in text shown to users, with its pinned version:
-    "OpenVINO <pinned version> CPU plugin"."""
-    return resolve(LABELS[runtime], pinned_versions() if pins is None else pins)
 
 FACTS: tuple[Fact, ...] = (
     Fact("ort-scatter-9-negative-index", "negative-index", ORT, ORT_LABEL,
