@@ -136,14 +136,26 @@ class Divergence:
                                 ("topic", f.topic), ("documented", f.documented)):
                 object.__setattr__(self, name, value)
 
-    def text_for(self, spec: OpSpec) -> str:
-        """The behaviour in words: its fact's sentence (DOCUMENTED), or those of its observed facts that concern
-        ``spec`` (or else the first), flagged as not in semantics.md (OBSERVED)."""
-        if self.text:
-            return self.text
+    def _facts_for(self, spec: OpSpec, runtime: str | None):
+        """The observed facts that concern ``spec`` (or else the first), and ``runtime`` where one does."""
         facts = [FACT_BY_ID[i] for i in self.observed_facts]
         mine = [f for f in facts if spec.name in f.operators] or facts[:1]
-        return " ".join(f"{'' if f.documented else 'Not in semantics.md: '}{f.sentence()}." for f in mine)
+        return [f for f in mine if runtime in f.runtimes] or mine
+
+    def text_for(self, spec: OpSpec, runtime: str | None = None) -> str:
+        """The behaviour in words: its fact's sentence (DOCUMENTED), or those of its observed facts that concern
+        ``spec`` (and ``runtime``, where one does), each not in semantics.md flagged so (OBSERVED)."""
+        if self.text:
+            return self.text
+        return " ".join(f"{'' if f.documented else 'Not in semantics.md: '}{f.sentence()}."
+                        for f in self._facts_for(spec, runtime))
+
+    def documented_for(self, spec: OpSpec, runtime: str | None = None) -> bool:
+        """True when semantics.md records what ``runtime`` does here: the divergence's own fact, or every observed
+        fact about ``spec`` and ``runtime`` (semantics.md §6 records some of the observed ones)."""
+        if self.documented or not self.observed_facts:
+            return self.documented
+        return all(f.documented for f in self._facts_for(spec, runtime))
 
     def matches(self, case: RuntimeCase, outcome: str, output: np.ndarray | None, error: str | None,
                 core_output: np.ndarray | None = None) -> bool:
