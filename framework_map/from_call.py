@@ -26,7 +26,8 @@ import scatter_core as sc
 
 from .maps import Config, configurations
 from .records import (BY_ID, JAX_CLIP, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
-                      NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES)
+                      NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
+                      TORCH_INDEX_FILL_NEG)
 
 MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
@@ -61,6 +62,12 @@ class Call:
     aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # "value" -> "src"
     # the record a reduction argument makes the call (scatter(..., reduce="add") is scatter_add's)
     entry_by_reduction: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # the call accepts negative indices, counting them from the end (then a version refusing them is not exact):
+    # JAX and NumPy indexing, PyTorch indexing and index_fill; not PyTorch's scatter / index_* nor TensorFlow's,
+    # which raise (records.py: TORCH_NEG_ERR, TF_NEG; checked on torch 2.13 and tensorflow-cpu 2.21)
+    negatives: bool = False
+    # topic -> the call's own sentence where it differs from its record's (index_fill shares index_copy's record)
+    topics: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def signature(self) -> str:
@@ -93,7 +100,7 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
     _c("torch.scatter_reduce", "PyTorch", ("input", "dim", "index", "src", "reduce"), ("include_self",),
        {"include_self": True}, entry="torch.scatter_reduce"),
     _c("torch.index_put", "PyTorch", ("input", "indices", "values", "accumulate"), (), {"accumulate": False},
-       entry="torch.index_put"),
+       entry="torch.index_put", negatives=True),
     # index_add / index_fill have no record of their own: index_copy's (the same 1-D index along dim) says how
     # PyTorch treats their indices; its duplicates sentence is left out where the reduction differs
     _c("torch.index_add", "PyTorch", ("input", "dim", "index", "source"), ("alpha",), {"alpha": 1},
@@ -101,7 +108,8 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
     _c("torch.index_copy", "PyTorch", ("input", "dim", "index", "source"), entry="torch.index_copy"),
     _c("torch.index_reduce", "PyTorch", ("input", "dim", "index", "source", "reduce"), ("include_self",),
        {"include_self": True}, entry="torch.index_reduce"),
-    _c("torch.index_fill", "PyTorch", ("input", "dim", "index", "value"), entry="torch.index_copy"),
+    _c("torch.index_fill", "PyTorch", ("input", "dim", "index", "value"), entry="torch.index_copy", negatives=True,
+       topics=MappingProxyType({"negative indices": TORCH_INDEX_FILL_NEG})),
     _c("torch.masked_scatter", "PyTorch", ("input", "mask", "source")),
     _c("torch.slice_scatter", "PyTorch", ("input", "src", "dim", "start", "end", "step"), (),
        {"dim": 0, "start": None, "end": None, "step": 1}, entry="torch.slice_scatter"),
@@ -112,11 +120,11 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
        entry="tf.scatter_nd"),
     *(_c(f"jax.at.{m}", "JAX", ("values",), JAX_KWONLY,
          {"indices_are_sorted": False, "unique_indices": False, "mode": None, "out_sharding": None,
-          "wrap_negative_indices": True}) for m in JAX_METHODS),
-    *(_c(f"np.{u}.at", "NumPy", ("a", "indices", "b"), (), {"b": None}, positional_only=True)
+          "wrap_negative_indices": True}, negatives=True) for m in JAX_METHODS),
+    *(_c(f"np.{u}.at", "NumPy", ("a", "indices", "b"), (), {"b": None}, positional_only=True, negatives=True)
       for u in NUMPY_UFUNCS),
-    _c("np.put_along_axis", "NumPy", ("arr", "indices", "values", "axis")),
-    _c("np.put", "NumPy", ("a", "ind", "v", "mode"), (), {"mode": "raise"}),
+    _c("np.put_along_axis", "NumPy", ("arr", "indices", "values", "axis"), negatives=True),
+    _c("np.put", "NumPy", ("a", "ind", "v", "mode"), (), {"mode": "raise"}, negatives=True),
 )})
 TORCH_NAMES = sorted({k.split(".", 1)[1] for k in CALLS if k.startswith("torch.")})
 TORCH_METHODS = {**{n: n for n in TORCH_NAMES}, **{n + "_": n for n in TORCH_NAMES
@@ -192,6 +200,13 @@ def _err(msg: str, argument: str = "call", rule: str = "from-call") -> sc.Scatte
 
 
 # ----------------------------------------------------------------------------- reading the text safely
+# syntax that is never read, as a person would name it (messages name it, not the syntax tree's class)
+NOT_READ = {ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
+            ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression", ast.Await: "await",
+            ast.Yield: "yield", ast.YieldFrom: "yield from", ast.NamedExpr: "an assignment expression (:=)",
+            ast.Starred: "*-unpacking", ast.JoinedStr: "an f-string"}
+
+
 def _check_tree(tree: ast.AST) -> None:
     """Bounds and refusals over the whole tree, iteratively (no recursion on the user's nesting)."""
     stack, count = [(tree, 0)], 0
@@ -205,14 +220,14 @@ def _check_tree(tree: ast.AST) -> None:
         if isinstance(node, ast.Lambda):
             raise _err("a lambda is not a tensor or a literal: nothing in the text is run, so a function cannot "
                        "be an argument", argument="lambda", rule="no-code")
-        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Await, ast.Yield,
-                             ast.YieldFrom, ast.NamedExpr, ast.Starred, ast.JoinedStr)):
-            raise _err(f"{type(node).__name__} is not read here: write the tensors as names (x, idx, src) and the "
-                       "attributes as literals", argument=type(node).__name__, rule="no-code")
+        if type(node) in NOT_READ:
+            what = NOT_READ[type(node)]
+            raise _err(f"{what}: not read here; write the tensors as names (x, idx, src) and the attributes as "
+                       "literals", argument=what, rule="no-code")
         name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
         if name is not None and name.startswith("__"):
-            raise _err(f"{name!r}: dunder names are never read (nothing in the text is run)", argument=name,
-                       rule="no-code")
+            raise _err(f"{name}: names with double underscores are never read (nothing in the text is run)",
+                       argument=name, rule="no-code")
         if isinstance(node, ast.Attribute):
             chain, inner = 1, node.value
             while isinstance(inner, ast.Attribute):
@@ -342,7 +357,7 @@ def _op_text(op) -> str:
 
 
 def _unknown(name: str) -> sc.ScatterError:
-    return _err(f"{name!r} is not a supported scatter call. Supported: {supported_text()}", argument=name,
+    return _err(f"{name}: not a supported scatter call. Supported: {supported_text()}", argument=name,
                 rule="supported")
 
 
@@ -355,13 +370,13 @@ def _resolve_call(node: ast.Call):
     # JAX: x.at[...].method(...)
     if isinstance(owner, ast.Subscript) and isinstance(owner.value, ast.Attribute) and owner.value.attr == "at":
         if name not in JAX_METHODS:
-            raise _err(f".at[...].{name} is not supported; supported: " + ", ".join(f".{m}" for m in JAX_METHODS),
-                       argument=name, rule="supported")
+            raise _err(f"{name}: .at[...].{name} is not supported; supported: " +
+                       ", ".join(f".{m}" for m in JAX_METHODS), argument=name, rule="supported")
         return CALLS[f"jax.at.{name}"], False, owner.value.value, owner
     # NumPy: np.add.at(...)
     if name == "at" and isinstance(owner, ast.Attribute) and _is_module(owner.value, "np"):
         if owner.attr not in NUMPY_UFUNCS:
-            raise _err(f"np.{owner.attr}.at is not supported; supported: " +
+            raise _err(f"np.{owner.attr}.at: not supported; supported: " +
                        ", ".join(f"np.{u}.at" for u in NUMPY_UFUNCS), argument=f"np.{owner.attr}.at",
                        rule="supported")
         return CALLS[f"np.{owner.attr}.at"], False, None, None
@@ -513,7 +528,12 @@ def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
         acc = _literal(b["accumulate"], "accumulate", (bool,)) if "accumulate" in b else False
         reading = _index_reading(ast.Tuple(elts=list(tup.elts)), slots, "sum" if acc else "none", "index_put")
         if reading.form != "nd":
-            raise _err("index_put's indices must be index tensors (or integers)", argument="indices", rule="index")
+            raise _err("index_put's indices must be index tensors", argument="indices", rule="index")
+        number = next((p[1] for p in reading.parts if p[0] == "const"), None)
+        if number is not None:  # torch 2.13 raises TypeError ("expected Tensor as element 1 ...")
+            raise _err(f"index_put's indices must all be tensors: PyTorch refuses the number {number} there "
+                       f"(TypeError); write x[..., {number}] = v instead, where indexing takes numbers",
+                       argument="indices", rule="index")
         _tensor(b["values"], slots, "values", "values", "updates", allow_scalar=True)
         return reading
     if key in ("index_add", "index_copy", "index_reduce", "index_fill"):
@@ -566,7 +586,7 @@ def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool
             reading = replace(reading, gather_first=True)
         _tensor(value, slots, "values", "values", "updates", allow_scalar=True)
         call = Call("torch.index_put" if not aug else "torch.augmented", "PyTorch", ("input", "indices", "values"),
-                    entry="torch.index_put" if reading.form == "nd" and not aug else None)
+                    entry="torch.index_put" if reading.form == "nd" and not aug else None, negatives=True)
         return call, {}, slots, reading, caveats, False
     call, method, owner, at = _resolve_call(node)
     bound = _bind(call, list(node.args), list(node.keywords), method)
@@ -688,16 +708,19 @@ def _fallback_target(reading: Reading | None) -> str | None:
     return None if found is None else found[0]
 
 
-def _topic_sentences(entry_id: str | None, framework: str, skip: set) -> list[str]:
+def _topic_sentences(entry_id: str | None, call: Call, skip: set) -> list[str]:
+    """The record's sentence on each topic, or the call's own where it has one (``Call.topics``)."""
     if entry_id is None:
         return []
     entry = BY_ID[entry_id]
     out = []
     for topic in TOPICS:
-        text = entry.divergences[topic]
+        own = call.topics.get(topic)
+        text = entry.divergences[topic] if own is None else own
         if topic in skip or text.startswith(("same", "n/a")):
             continue
-        out.append(f"{framework}, {topic} (framework map record {entry.id}): {text}.")
+        source = f"framework map entry {entry.id}" if own is None else call.key
+        out.append(f"{call.framework}, {topic} ({source}): {text}.")
     return out
 
 
@@ -721,13 +744,6 @@ def _runtime_sentences(ops: list, canonical: str) -> list[str]:
     return out
 
 
-def _framework_negatives(call: Call) -> bool:
-    """Whether the framework call accepts negative indices (then a version refusing them is not exact):
-    JAX and NumPy indexing, PyTorch indexing (x[i] = v, index_put); not PyTorch's scatter / index_* functions
-    nor TensorFlow's, which raise (records.py: TORCH_NEG_ERR, TF_NEG)."""
-    return call.framework in ("JAX", "NumPy") or call.key in ("torch.index_put", "torch.augmented")
-
-
 def from_call(text: str) -> Translation:
     """Read one framework scatter call (never evaluated) and say which ONNX / OpenVINO operator it is."""
     stmt = _parse(text)
@@ -737,7 +753,7 @@ def from_call(text: str) -> Translation:
         reading = replace(reading, gather_first=True)
     framework = call.framework
     entry_id = call.entry_by_reduction.get(reading.canonical, call.entry)
-    negative = _framework_negatives(call)
+    negative = call.negatives
     onnx, onnx_old = ([], None) if reading.gather_first else _pick(reading, ONNX, negative)
     ov, ov_old = ([], None) if reading.gather_first else _pick(reading, OPENVINO, negative)
     if entry_id is None and (framework != "PyTorch" or kind == "assign"):  # indexing: the form says the record
@@ -753,13 +769,15 @@ def from_call(text: str) -> Translation:
     skip = {"integer mean"} if reading.canonical != "mean" else set()
     if reading.canonical == "none" or reading.gather_first:
         skip.add("initial value")
+    if framework == "JAX" and _jax_mode(bound) in JAX_MODE_SENTENCES:
+        skip.add("out-of-range indices")  # the mode's own sentence replaces the record's
     if reading.gather_first or reading.form == "mask" or (
             entry_id is not None and reading.canonical not in BY_ID[entry_id].reductions):
         skip.add("duplicates")  # read-combine-write (TORCH_AUGMENTED_DUPLICATES), a mask, or another reduction's
     core = onnx + ov or ([] if reading.alpha is not None else [fallback_operator(reading)])
     core_reduction = "none" if reading.gather_first or reading.form == "mask" else reading.canonical
     caveats = caveats + _call_caveats(call, bound, reading, framework, slots) + _topic_sentences(
-        entry_id, framework, skip) + _runtime_sentences([op for op in core if op], core_reduction)
+        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction)
     if reading.form == "flat":
         caveats.append(NUMPY_PUT_MODES[reading.wrap])
     if negative and not reading.gather_first:
@@ -793,6 +811,13 @@ def _function_name(call: Call, method: bool, kind: str) -> str:
     return call.key
 
 
+JAX_MODE_SENTENCES = {"clip": JAX_CLIP, "promise_in_bounds": JAX_PROMISE}  # out-of-range, instead of the record's
+
+
+def _jax_mode(bound: dict) -> str | None:
+    return _literal(bound["mode"], "mode", (str,), allow_none=True) if "mode" in bound else None
+
+
 def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slots: list) -> list[str]:
     out = []
     if reading.gather_first and reading.form != "slice":
@@ -804,14 +829,9 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
     if call.key == "np.put_along_axis":
         out.append(NUMPY_PUT_ALONG_AXIS)
     if framework == "JAX" and reading.form != "slice":  # a slice has no indices to drop or clamp
-        entry = BY_ID["jax.at.nd"]
-        mode = _literal(bound["mode"], "mode", (str,), allow_none=True) if "mode" in bound else None
-        if mode in (None, "drop", "fill"):
-            out.append(f"JAX, out-of-range indices: {entry.divergences['out-of-range indices']}.")
-        elif mode == "clip":
-            out.append(JAX_CLIP)
-        else:
-            out.append(JAX_PROMISE)
+        mode = _jax_mode(bound)
+        if mode in JAX_MODE_SENTENCES:  # (drop and fill: the record's own out-of-range sentence says it)
+            out.append(JAX_MODE_SENTENCES[mode])
         if "unique_indices" in bound and _literal(bound["unique_indices"], "unique_indices", (bool,)):
             out.append(JAX_UNIQUE)
         if "wrap_negative_indices" in bound and not _literal(bound["wrap_negative_indices"],
@@ -861,7 +881,7 @@ def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str 
     elif not reading.init and ONNX in missing:
         why.append("include_self=False (use_init_val = false) has no ONNX attribute: exact is ScatterElements with "
                    "reduction none writing the reduction's neutral value into the written cells first, then the "
-                   "reduction (two ScatterElements), as framework_map's JAX and TensorFlow records do")
+                   "reduction (two ScatterElements), as the framework map's JAX and TensorFlow entries do")
     elif reading.canonical == "mean":
         why.append("ONNX has no mean reduction: exact is two ScatterElements add (sums, and counts of ones) and a "
                    "Div (integers: floor division) where the count is not zero")

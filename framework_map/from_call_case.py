@@ -228,7 +228,8 @@ def _spelling(op: str, canonical: str) -> str:
 
 
 # ----------------------------------------------------------------------------- running the framework's own call
-CONVERT_CODE = {"PyTorch": "torch.from_numpy(np.ascontiguousarray({}))", "TensorFlow": "tf.constant({})",
+# (PyTorch: a C-ordered copy; np.ascontiguousarray would make a 0-d array, select_scatter's src, 1-d)
+CONVERT_CODE = {"PyTorch": "torch.from_numpy({}.copy(order='C'))", "TensorFlow": "tf.constant({})",
                 "JAX": "jnp.asarray({})", "NumPy": "np.array({})"}
 IMPORTS = {"PyTorch": "import torch", "TensorFlow": "import tensorflow as tf",
            "JAX": "import jax.numpy as jnp", "NumPy": ""}

@@ -127,9 +127,15 @@ def _fill(tr: Translation) -> None:
         ss[_slot_key(tr, slot.name)] = tensor_text(tensors[slot.name])
 
 
+ROLE_WORDS = {"data": "the tensor written into", "indices": "the indices", "updates": "the values written",
+              "mask": "the boolean mask", "shape": "the output's shape"}
+
+
 def _role(slot) -> str:
-    """What a tensor box is for: the tensor written into, or the parameter it binds ("index", "indices 0" ...)."""
-    return "the tensor written into" if slot.role == "data" else slot.param.replace("_", " ")
+    """What a tensor box is for, in words ("the values written"; one of several index tensors names its axis)."""
+    if slot.role == "indices" and slot.name.startswith("indices_"):  # x[i, j] = v: one index tensor per axis
+        return f"the indices along axis {slot.name.removeprefix('indices_')}"
+    return ROLE_WORDS[slot.role]
 
 
 def _parsed(tr: Translation) -> dict | None:
@@ -142,7 +148,7 @@ def _parsed(tr: Translation) -> dict | None:
         try:
             tensors[slot.name] = sc.parse_tensor(text, max_elements=cache.MAX_TEXT_ELEMENTS, name=slot.param)
         except sc.ScatterError as exc:
-            problems.append(error_text(exc, f"{slot.text[:60]} ({_role(slot)})"))
+            problems.append(error_text(exc, f"{slot.text[:60]}, {_role(slot)}"))
     for p in problems:
         st.error(p, icon="🛑")
     return None if problems else tensors
@@ -188,7 +194,7 @@ def tensors_section(tr: Translation) -> None:
     slots = tensor_slots(tr)
     cols = st.columns(min(len(slots), 3) or 1)
     for n, slot in enumerate(slots):
-        cols[n % len(cols)].text_area(f"{md(slot.text[:60])} · {_role(slot)}", key=_slot_key(tr, slot.name),
+        cols[n % len(cols)].text_area(f"{md(slot.text[:60])}: {_role(slot)}", key=_slot_key(tr, slot.name),
                                       height=110)
     tensors = _parsed(tr)
     if tensors is None:
