@@ -1029,3 +1029,49 @@ def call_for(entry, config: Config) -> str | None:
     except sc.ScatterError:
         return None  # e.g. a TensorFlow composition whose step is the map's own helper (scatter_nd_prod)
     return text
+
+
+@dataclass(frozen=True)
+class ReverseLink:
+    """Where a framework map entry's link opens From your code: ``call`` fills the box; ``stand_in`` is True when
+    the entry is not one call the view reads (WebNN's JavaScript, or a composition with no single call at its
+    core) and ``call`` is the same operation as another framework writes it (the view then explains the entry)."""
+
+    entry: str
+    call: str
+    stand_in: bool
+
+
+STAND_IN_ORDER = ("PyTorch", "JAX", "TensorFlow")  # whose call stands in for an entry the view cannot read
+
+
+def reverse_link(entry, config: Config) -> ReverseLink | None:
+    """The link of ``entry`` under ``config``: its own call, else another framework's call for the same
+    configuration (None only where no framework map entry of the configuration has a call the view reads)."""
+    own = call_for(entry, config)
+    if own is not None:
+        return ReverseLink(entry.id, own, False)
+    from .maps import entries_for
+
+    found = [text for framework in STAND_IN_ORDER for other in entries_for(config, framework)
+             if (text := call_for(other, config)) is not None]
+    family = sc.family_of(config.spec)
+
+    def fit(text: str) -> tuple[bool, bool]:  # its reduction, then its operators' family, the configuration's
+        tr = from_call(text)
+        return (tr.reading.canonical != config.canonical,
+                not any(sc.family_of(sc.OPERATORS[op]) is family for op, _ in tr.onnx + tr.openvino))
+
+    return ReverseLink(entry.id, min(found, key=fit), True) if found else None  # min: the first of the best
+
+
+def stand_in_note(entry_id: str, tr: Translation) -> str:
+    """What the view says above a stand-in call opened from a framework map entry (plain text)."""
+    entry = BY_ID[entry_id]
+    why = ("From your code reads Python calls (PyTorch, TensorFlow, JAX, NumPy), not WebNN's JavaScript"
+           if entry.framework not in {c.framework for c in CALLS.values()} else
+           f"{entry.framework} has no single call for this: the map's entry is a composition, which From your code "
+           "does not read as one call")
+    return (f"Opened from the framework map's {entry.framework} entry {entry.operation} ({entry_id}): "
+            f"{entry.call}. {why}. The call below is the same operation as {tr.framework} writes it (the "
+            f"framework map lists how {entry.framework} differs).")

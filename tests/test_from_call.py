@@ -479,3 +479,29 @@ def test_index_fill_takes_negative_indices_unlike_index_copy():
     np.testing.assert_array_equal(got, [[-1, -1], [0, 0], [-1, -1]])
     with pytest.raises(IndexError, match="index -1 is out of bounds"):
         torch.zeros(3, 2).index_copy(0, torch.tensor([-1]), torch.ones(1, 2))
+
+
+def test_every_framework_map_entry_has_a_link_that_reads_as_its_configuration():
+    """WebNN's and the compositions' entries too: their link opens the same operation as another framework's call,
+    preferring one whose operators include the configuration's own family (ScatterND mul: x.at[i, j].multiply)."""
+    from framework_map.from_call import reverse_link, stand_in_note
+
+    stand_ins = set()
+    for spec in sc.OPERATORS_LIST:
+        for config in fm.configurations(spec):
+            for entry in fm.entries_for(config):
+                link = reverse_link(entry, config)
+                assert link is not None and link.entry == entry.id, (entry.id, config.label)
+                tr = fm.from_call(link.call)
+                want = "sum" if entry.id.endswith(".sub") and not link.stand_in else config.canonical
+                assert tr.reading.canonical == want, (entry.id, config.label, link.call)
+                if link.stand_in:
+                    stand_ins.add(entry.id)
+                    assert tr.framework != entry.framework or entry.framework == "TensorFlow", entry.id
+                    note = stand_in_note(entry.id, tr)
+                    assert entry.call in note and tr.framework in note
+                    assert ("not WebNN's JavaScript" in note) == (entry.framework == "WebNN")
+    assert {e.id for e in fm.ENTRIES if e.framework == "WebNN"} <= stand_ins
+    assert {"tf.unsorted_segment_prod", "jax.at.elements.mean", "tf.tensor_scatter_nd.mean"} <= stand_ins
+    nd_prod = next(c for c in fm.configurations("ScatterND-18") if c.canonical == "prod")
+    assert reverse_link(fm.BY_ID["tf.unsorted_segment_prod"], nd_prod).call == "x.at[i, j].multiply(v)"
