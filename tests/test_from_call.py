@@ -263,6 +263,7 @@ def test_index_put_tuple_and_keyword_only_arguments_follow_the_real_signatures()
     ("np.put(a, ind, v, mode='bounce')", "mode", "'wrap'"),
     ("x[idx] //= v", "//=", "+="),
     ("x[1:2, idx] = v", "index", "x[:, ..., i]"),
+    ("x[idx, :] = v", "index", "mixes slices and index arrays"),
     ("torch.index_put(x, (i, 0), v)", "indices", "x[..., 0] = v"),  # PyTorch's own TypeError, checked below
 ])
 def test_unsupported_functions_and_values_name_them_and_list_what_is_supported(text, argument, words):
@@ -505,3 +506,19 @@ def test_every_framework_map_entry_has_a_link_that_reads_as_its_configuration():
     assert {"tf.unsorted_segment_prod", "jax.at.elements.mean", "tf.tensor_scatter_nd.mean"} <= stand_ins
     nd_prod = next(c for c in fm.configurations("ScatterND-18") if c.canonical == "prod")
     assert reverse_link(fm.BY_ID["tf.unsorted_segment_prod"], nd_prod).call == "x.at[i, j].multiply(v)"
+
+
+def test_the_index_forms_become_the_operators_their_family_records_name():
+    """Issue 25: the operator types each form becomes come from the family records' call_forms, in their order."""
+    from framework_map.from_call import FORMS, targets
+
+    want = {"elements": (("ScatterElements",), ("ScatterElementsUpdate",)),
+            "nd": (("ScatterND",), ("ScatterNDUpdate",)),
+            "axis": (("ScatterElements",), ("ScatterUpdate", "ScatterElementsUpdate")),
+            "slice": ((), ("SliceScatter",)), "mask": ((), ()), "flat": (("ScatterND",), ("ScatterNDUpdate",))}
+    assert set(FORMS) == set(want)
+    for name, (onnx, openvino) in want.items():
+        assert (targets(FORMS[name], "ONNX"), targets(FORMS[name], "OpenVINO")) == (onnx, openvino), name
+    assert all(FORMS[f.core].name == f.core for f in FORMS.values() if f.core)
+    for family in sc.FAMILIES.values():  # every form a family record names is a Form record here
+        assert set(family.call_forms) <= set(FORMS)
