@@ -103,6 +103,8 @@ class AttrCodec:
     spec: OpSpec
     attr: AttrSpec
     order = 3  # resolve_attrs checks axis, reduction and init first, then the others as declared
+    unreadable = "not a value of its kind"  # why a link's text is not used, when from_text refuses it
+    replaced = "not a value the operator shown offers"  # why, when the page shows another value
 
     @property
     def name(self) -> str:
@@ -186,6 +188,10 @@ class AttrCodec:
         """``value`` made one the widget can show."""
         return value
 
+    def bounds(self, rank: int) -> tuple[int, int] | None:
+        """The lowest and highest value its widget offers for data of ``rank``; None: unbounded."""
+        return None
+
     def refusal(self, value, rank: int | None) -> str | None:
         """Why a link's value can't be used on data of ``rank`` (None: unknown rank, or it can)."""
         return None
@@ -218,6 +224,8 @@ class AttrCodec:
 
 class IntCodec(AttrCodec):
     """One integer."""
+
+    unreadable = "not an integer"
 
     def check(self, raw, rank: int):
         arr = np.asarray(raw)
@@ -271,6 +279,7 @@ class AxisCodec(IntCodec):
     """An axis of the data: one integer in [-rank, rank-1], negative counting from the back."""
 
     order = 0
+    replaced = "outside the data's axes"
 
     def check(self, raw, rank: int):
         return normalize_axis(self.spec, raw, rank)
@@ -285,8 +294,7 @@ class AxisCodec(IntCodec):
         value = self.default if value is None else value
         return 0 if value is None else int(value)
 
-    @staticmethod
-    def bounds(rank: int) -> tuple[int, int]:
+    def bounds(self, rank: int) -> tuple[int, int]:
         """The values its widget offers for data of ``rank`` (any rank up to 8 before the data is known)."""
         return (-rank, rank - 1) if rank else (-8, 7)
 
@@ -308,6 +316,8 @@ class IntsCodec(AttrCodec):
     """A list of integers; as text ``0, -1`` (or ``[0, -1]``), read by ``parse_tensor``, never evaluated.
 
     The session (and so the URL) keeps it as its text; empty text is None (left out)."""
+
+    max_text = MAX_LIST_TEXT
 
     def check(self, raw, rank: int):
         try:
@@ -336,7 +346,8 @@ class IntsCodec(AttrCodec):
             return ""
         if isinstance(value, str):
             return value
-        return ", ".join(fmt_value(int(v)) for v in np.asarray(value).reshape(-1).tolist())
+        values = np.asarray(value).reshape(-1).tolist()
+        return ", ".join(fmt_value(int(v)) for v in values) if values else "[]"  # empty text is None
 
     to_session = to_text
 
@@ -378,6 +389,9 @@ class IntsCodec(AttrCodec):
 
 class BoolCodec(AttrCodec):
     """true or false (ONNX has no bool attributes: 1 or 0 there)."""
+
+    unreadable = "not true or false"
+    replaced = "not available here"
 
     def check(self, raw, rank: int):
         if isinstance(raw, (bool, np.bool_)) or (_is_int(raw) and raw in (0, 1)):
@@ -469,6 +483,7 @@ class ReductionCodec(StrCodec):
     """One of the version's reduction spellings (``OpSpec.reductions``)."""
 
     order = 1
+    replaced = "not a reduction of the operator shown"
 
     @property
     def choices(self) -> tuple[str, ...]:
