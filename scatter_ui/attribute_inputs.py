@@ -175,13 +175,6 @@ def codec_for_param(spec: sc.OpSpec | None, param: str) -> sc.AttrCodec | None:
 
 
 # -- widgets --------------------------------------------------------------------------------------------
-def settle(attr, key: str) -> None:
-    """Make the session's value of a choice attribute one of its choices (before it is used or drawn)."""
-    c = _codec(attr)
-    if not c.fits(st.session_state.get(key), 0):
-        st.session_state[key] = c.settled(st.session_state.get(key), 0)
-
-
 def widget(attr, key: str, spec: sc.OpSpec | None = None, rank: int = 0, values: Mapping | None = None) -> None:
     """One widget for an attribute, by its codec (its value settled first: :func:`settle_all`).
     ``values``: the other attributes' session values, by name (a switch is off while it changes nothing)."""
