@@ -605,14 +605,16 @@ def translate_attrs(spec: OpSpec, attrs: Mapping, other: OpSpec) -> tuple[dict, 
     """
     out, dropped = {}, {}
     canonical = None
-    reduction = attrs.get("reduction", spec.default_reduction)
+    reduction_codec_ = reduction_codec(spec)
+    reduction = attrs.get(reduction_codec_.name, spec.default_reduction)
     if isinstance(reduction, str) and reduction in spec.reduction_spellings:
         canonical = spec.reduction(reduction).name
     for name, value in attrs.items():
         if value is None:
             continue
         mine, theirs = spec.attribute(name), other.attribute(name)
-        if name == "reduction":
+        codec = codec_of(spec, mine) if mine is not None else None
+        if name == reduction_codec_.name:
             if canonical is None:  # a spelling spec does not know: the other version judges it
                 if theirs is not None:
                     out[name] = value
@@ -626,8 +628,8 @@ def translate_attrs(spec: OpSpec, attrs: Mapping, other: OpSpec) -> tuple[dict, 
                 out[name] = spelling
         elif theirs is not None:
             out[name] = value
-        elif name == "use_init_val":
-            if not value and canonical is not None and spec.reduction(reduction).ufunc is not None:
+        elif isinstance(codec, InitCodec):  # a switch the other version lacks: lost only where it counts
+            if not value and canonical is not None and codec.applies(attrs):
                 dropped[name] = fmt_attr(name, value)
         elif mine is None or mine.default != value:
             dropped[name] = fmt_attr(name, value)
