@@ -23,9 +23,9 @@ import spec_examples
 
 from .attribute_inputs import codec_for_param, state_name
 
-URL_KEYS = ("op", "example", "reduction", "axis", "use_init_val", "step", "follow", "data", "indices", "updates")
-# every other attribute a registry record declares (mode, start, stop, step, axes ...) travels too
-# (under "attr_<name>" where the name is a page key: SliceScatter's step is not the step shown)
+URL_KEYS = ("op", "example", "step", "follow", "data", "indices", "updates")
+# every attribute a registry record declares (axis, reduction, use_init_val, mode, start, stop, step, axes ...)
+# travels too (under "attr_<name>" where the name is a page key: SliceScatter's step is not the step shown)
 URL_KEYS += tuple(sorted({state_name(a.name) for s in sc.OPERATORS_LIST for a in s.attributes} - set(URL_KEYS)))
 PAGE_STEP, PAGE_FOLLOW = "step", "follow"  # the page's own parameters: the step shown, whether the view follows it
 MAX_URL_TEXT = 1500  # edited inputs travel in the URL only while they stay short
