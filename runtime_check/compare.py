@@ -120,10 +120,11 @@ def _compare_one(runtime: str, result: RunResult, case: RuntimeCase, op_name: st
     else:
         outcome = "accepted"
     found: Divergence | None = match(case, outcome, result.output, result.error, core_out)
+    documented = bool(found and found.documented_for(case.spec, case.runtime))
     return Comparison(
         agree=False, outcome=outcome, divergence=found.label if found else None,
-        known_divergence=found.label if found and found.documented else None,
-        divergence_text=found.text_for(case.spec) if found else None, new=not (found and found.documented),
+        known_divergence=found.label if documented else None,
+        divergence_text=found.text_for(case.spec, case.runtime) if found else None, new=not documented,
         **extra, **common)
 
 

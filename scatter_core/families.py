@@ -67,7 +67,7 @@ exports and the pages pick the family up from these records.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable, Mapping
 
@@ -106,6 +106,10 @@ class Family:
     # example above the element limit; None: the large view shows only the shapes and the reason
     shrink: Callable[..., tuple[tuple, tuple, tuple] | None] | None = None
     writes_once: bool = False  # no two iterations can write one cell (no duplicate writes to meet)
+    # The framework call forms (framework_map.from_call's Form records: "elements", "nd", "axis", "slice",
+    # "flat") whose calls this family's operators write, each with its preference among the families writing that
+    # form (0 first): x[:, idx] = v is ScatterUpdate before ScatterElementsUpdate in OpenVINO.
+    call_forms: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def page(self) -> str:
@@ -158,17 +162,19 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=nd.plan, updates_shape=nd.updates_shape,
         reading="each row of the last indices axis as a coordinate tuple addressing an element or a slice",
         export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",), index_tuples=True,
-        index_writes_slice=True, sample=nd.sample),
+        index_writes_slice=True, sample=nd.sample, call_forms=MappingProxyType({"nd": 0, "flat": 0})),
     Family(
         name="elements", title="Scatter / ScatterElements / ScatterElementsUpdate", slug="elements",
         plan=elements.plan, updates_shape=elements.updates_shape,
         reading="one index per update, giving the coordinate along axis (the update's own position gives the rest)",
-        export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",), sample=elements.sample),
+        export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",), sample=elements.sample,
+        call_forms=MappingProxyType({"elements": 0, "axis": 1})),
     Family(
         name="update", title="ScatterUpdate", slug="update",
         plan=update.plan, updates_shape=update.updates_shape,
         reading="each index as a whole slice along axis",
-        export_loop=_update_loop, index_writes_slice=True, sample=update.sample, shrink=update.shrink),
+        export_loop=_update_loop, index_writes_slice=True, sample=update.sample, shrink=update.shrink,
+        call_forms=MappingProxyType({"axis": 0})),
     # issue 16: the newest scatter operators
     Family(
         name="cache", title="TensorScatter (KV cache)", slug="tensor_scatter",
@@ -181,7 +187,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=slice_scatter.plan, updates_shape=slice_scatter.updates_shape,
         reading="no indices: start, stop and step choose one strided slice, one update per element",
         export_loop=slice_scatter.export_loop, indices="unused", index_label=slice_scatter.index_label,
-        sample=slice_scatter.sample, writes_once=True),
+        sample=slice_scatter.sample, writes_once=True, call_forms=MappingProxyType({"slice": 0})),
 )})
 
 
