@@ -138,9 +138,8 @@ ATTRIBUTE_ALLOWED = (
 )
 # Whole files the attribute guard does not read, each with why.
 ATTRIBUTE_ALLOWED_FILES = {
-    "framework_map/from_call.py": "reads a framework call's own keywords (NumPy's axis=, PyTorch's mode=, "
-                                  "slice start/step) and names its index forms (\"axis\"): not our attributes",
-    "framework_map/from_call_case.py": "the same index forms (\"axis\"), turning the call's tensors into a case",
+    "framework_map/from_call.py": "reads a framework call's own keywords (NumPy's mode=, a Python slice's start "
+                                  "and step): not our attributes",
 }
 
 
