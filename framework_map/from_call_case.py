@@ -241,8 +241,9 @@ def _axis_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
         return CallCase(sc.case(op, data, expanded, _combine(r.canonical, old, flat_updates), axis=a,
                                 reduction=_spelling(op, "none")), data.shape,
                         note="the ScatterElements (reduction none) writing back x[:, idx] combined with v")
-    if "axis" in attrs:
-        attrs["axis"] = a
+    axis = sc.codec_with_role(spec, "axis")  # the version's axis attribute, if it has one, takes the call's
+    if axis is not None and axis.name in attrs:
+        attrs[axis.name] = a
     return CallCase(sc.case(op, data, expanded, flat_updates, **attrs), data.shape,
                     note=f"indices: the index expanded to updates' shape along axis {a}")
 

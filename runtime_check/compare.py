@@ -76,8 +76,9 @@ def _runtime_attrs(spec: OpSpec, attrs: dict) -> dict:
     """What the runtime gets: scatter_core treats reduction='none' on a version without the
     attribute as 'not given', so the model does not carry it either."""
     out = dict(attrs)
-    if spec.attribute("reduction") is None and out.get("reduction") == spec.default_reduction:
-        del out["reduction"]
+    reduction = scatter_core.reduction_codec(spec)  # implied where the version declares none
+    if spec.attribute(reduction.name) is None and out.get(reduction.name) == reduction.default:
+        del out[reduction.name]
     return out
 
 

@@ -92,9 +92,10 @@ class RuntimeCase:
 
     @property
     def axis(self) -> int | None:
-        if "axis" not in self.attrs:
+        given = self.attrs.get("axis")
+        if given is None:
             return None
-        value = int(np.asarray(self.attrs["axis"]).reshape(()))
+        value = int(np.asarray(given).reshape(()))
         return value + self.data.ndim if value < 0 else value
 
     def core(self, spec: OpSpec | None = None, *, data=None, indices=None, updates=None, **changes):

@@ -47,10 +47,11 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    ``writes_once`` (no two iterations can write one cell).
 
 3. **One** ``OpSpec`` **record per version** in ``registry.py`` with
-   ``family=<name>``; attributes the family needs beyond axis / reduction /
-   use_init_val are ``AttrSpec`` records (kind "int", "ints", "str" with
-   ``choices``, or "bool"): the engine checks them generically
-   (``attributes.ATTRIBUTE_KINDS``). ``inputs`` gives the operator's tensor inputs
+   ``family=<name>``; its attributes are ``AttrSpec`` records (kind "int",
+   "ints", "str" with ``choices``, or "bool"; ``codec="axis"``, "reduction" or
+   "init" for an axis, a reduction or a use_init_val-like switch): one codec
+   per kind checks them and reads and writes their URL, session, JSON, ONNX
+   and OpenVINO forms (``attributes.CODECS``), with no code elsewhere. ``inputs`` gives the operator's tensor inputs
    as ``InputSpec(role, name)`` in its own order (default data, indices,
    updates; TensorScatter-24: past_cache, update, write_indices); attributes
    that the runtime takes as inputs have ``is_input=True`` and follow in

@@ -571,9 +571,7 @@ def _record(model, node, args, output, meta, runtime) -> CapturedNode:
         pos = len(spec.inputs) + k
         value = args[pos] if pos < len(args) and args[pos] is not None else node.constants.get(pos)
         if value is not None:
-            arr = np.asarray(value)
-            attrs[a.name] = int(arr.reshape(-1)[0]) if a.kind == "int" and arr.size == 1 else \
-                tuple(int(v) for v in arr.reshape(-1).tolist())
+            attrs[a.name] = sc.codec_of(spec, a).from_openvino(np.asarray(value))  # an input's array
     try:
         case = sc.case(spec, roles.get("data"), roles.get("indices"), roles.get("updates"), **attrs)
     except sc.ScatterError as exc:

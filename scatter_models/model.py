@@ -89,9 +89,7 @@ def _assemble_attrs(spec: sc.OpSpec | None, given: dict, constants: dict) -> dic
         for k, a in enumerate(a for a in spec.attributes if a.is_input):
             pos = n_tensors + k
             if pos in constants:
-                arr = constants[pos]
-                attrs[a.name] = int(arr.reshape(-1)[0]) if a.kind == "int" and arr.size == 1 else \
-                    tuple(int(v) for v in arr.reshape(-1).tolist())
+                attrs[a.name] = sc.codec_of(spec, a).from_openvino(constants[pos])  # an input's array
         for a in spec.attributes:
             if not a.is_input and a.default is not None:
                 attrs[a.name] = a.default

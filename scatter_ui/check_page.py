@@ -113,23 +113,15 @@ def _parse(role: str, text: str) -> np.ndarray:
     return cache.parse_text(role, text)  # parsed once per text, a failure too
 
 
-def _url_attr(attr):
-    """How a link's text becomes the session value of ``attr`` (None: ignored)."""
-    if attr.kind == "bool":
-        return lambda v: {"true": True, "false": False}.get(v.lower())
-    return int if attr.kind == "int" else str
-
-
 class CheckPage:
     names = [s.name for s in sc.OPERATORS_LIST]
 
     # -- state ---------------------------------------------------------------------------------
     def _seed(self) -> None:
         ss = st.session_state
-        attrs = {attribute_inputs.state_name(a.name): a for s in sc.OPERATORS_LIST for a in s.attributes}
+        attrs = attribute_inputs.url_converters(sc.OPERATORS_LIST)  # every attribute, read by its codec
         fresh = session.seed_from_url(PREFIX, {"op": lambda v: v if v in self.names else None, "example": str,
-                                               "data": str, "indices": str, "updates": str,
-                                               **{n: _url_attr(a) for n, a in attrs.items()}})
+                                               "data": str, "indices": str, "updates": str, **attrs})
         typed = fresh and st.query_params.get("op") in self.names and "data" in st.query_params
         if k("op") not in ss or typed:
             ss[k("op")] = session.from_url(PREFIX, "op") or DEFAULT_OP
@@ -152,14 +144,8 @@ class CheckPage:
                 ss[k(f"text_{role}")] = pending
 
     def _set_attr_defaults(self, spec, attrs: dict) -> None:
-        ss = st.session_state
-        for attr in spec.attributes:
-            value = attrs.get(attr.name, attr.default)
-            if attr.name == "axis":
-                value = int(value) if value is not None else int(ss.get(k("axis"), 0) or 0)
-            ss[k(attribute_inputs.state_name(attr.name))] = attribute_inputs.session_value(attr, value)
-        if ss.get(k("reduction")) not in spec.reduction_spellings:
-            ss[k("reduction")] = spec.default_reduction
+        # an attribute with no value here keeps the page's (the axis typed for the previous operator)
+        attribute_inputs.load(spec, k, attrs, keep=True)
 
     def _load_example(self, example_id: str) -> None:
         ss = st.session_state
@@ -201,13 +187,7 @@ class CheckPage:
             return None
         if self._example_unedited() is None:
             return "inputs"
-        attrs = spec_examples.by_id(ex_id).attrs
-        for attr in spec.attributes:
-            value = attrs.get(attr.name, attr.default)
-            if value is not None and ss.get(k(attribute_inputs.state_name(attr.name))) != \
-                    attribute_inputs.session_value(attr, value):
-                return "attributes"
-        return None
+        return "attributes" if attribute_inputs.changed(spec, k, spec_examples.by_id(ex_id).attrs) else None
 
     # -- controls ------------------------------------------------------------------------------------
     def sidebar(self):
@@ -323,12 +303,10 @@ class CheckPage:
         if len(arrays) < len(ROLES):
             return
         try:
-            attrs = {a.name: attribute_inputs.core_value(a, ss.get(k(attribute_inputs.state_name(a.name))))
-                     for a in spec.attributes}
+            attrs = attribute_inputs.core_values(spec, k)  # as scatter_core takes them
         except sc.ScatterError as exc:
             st.error(error_text(exc), icon="🛑")
             return
-        attrs = {n: (int(v) if n == "axis" and v is not None else v) for n, v in attrs.items()}
         rtol, atol = float(ss.get(k("rtol"), DEFAULT_RTOL)), float(ss.get(k("atol"), DEFAULT_ATOL))  # checked on entry
         try:
             report = sc.check_expected(op, arrays["data"], arrays["indices"], arrays["updates"], arrays["expected"],
@@ -422,10 +400,7 @@ class CheckPage:
                 values.update(texts)
             else:
                 note = "the inputs are too long for a link: paste them into the explorer's inputs"
-        for name, value in attrs.items():
-            values[attribute_inputs.state_name(name)] = (str(value).lower() if isinstance(value, bool) else
-                                                         attribute_inputs.list_text(value) if isinstance(value, tuple)
-                                                         else value)
+        values.update(attribute_inputs.url_params(spec, attrs))
         values["step"] = step
         return session.share_link(sc.family_of(spec).slug, values), note
 

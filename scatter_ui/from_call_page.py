@@ -163,14 +163,9 @@ def _links(tr: Translation, cc: CallCase) -> None:
         st.caption("The tensors are too long for a link: paste them into the explorer's inputs.")
         return
     values = {"op": spec.name, "example": "__custom__", "step": 0, **texts}
-    for name, value in cc.case.attrs.items():
-        if value is None:
-            continue
-        values[attribute_inputs.state_name(name)] = (
-            str(value).lower() if isinstance(value, bool) else attribute_inputs.list_text(value)
-            if isinstance(value, (tuple, list)) else value)
+    values.update(attribute_inputs.url_params(spec, cc.case.attrs))  # each attribute's URL text, by its codec
     explorer = session.share_link(sc.family_of(spec).slug, values)
-    check = session.share_link("check", {n: v for n, v in values.items() if n != "step"})
+    check = session.share_link("check", {n: v for n, v in values.items() if n != session.PAGE_STEP})
     st.markdown(f"[▶ Open this case in the explorer]({explorer}) · [Open it in the check page]({check})"
                 + (f"  \n{md(spec.name)}: {md(cc.note)}" if cc.note else ""))
 

@@ -503,12 +503,7 @@ def explorer_link(case) -> str | None:
     if sum(len(t) for t in texts.values()) > session.MAX_URL_TEXT:
         return None
     values = {"op": case.op, "example": "__custom__", "step": 0, **texts}
-    for attr in case.spec.attributes:
-        if attr.name in case.attrs:
-            value = case.attrs[attr.name]
-            values[attribute_inputs.state_name(attr.name)] = (str(value).lower() if isinstance(value, bool) else
-                                                              attribute_inputs.list_text(value)
-                                                              if attr.kind == "ints" else value)
+    values.update(attribute_inputs.url_params(case.spec, case.attrs))  # each attribute's URL text, by its codec
     return session.share_link(sc.family_of(case.spec).slug, values)
 
 

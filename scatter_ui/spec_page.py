@@ -29,7 +29,7 @@ from framework_map.verified import VERIFIED
 from scatter_core import fmt_value
 
 from . import session
-from .attribute_inputs import list_text, state_name
+from .attribute_inputs import url_params
 from .controls import tensor_text
 from .figures import HIGHLIGHT, VALUE_SCALE
 from .from_call_page import CALL, ENTRY, FROM_CODE_PAGE
@@ -107,10 +107,7 @@ def case_href(live: LiveCase) -> str:
     params = {"op": op, "example": session.CUSTOM}
     for role, arr in zip(("data", "indices", "updates"), live.case.given()):
         params[role] = tensor_text(arr)
-    for name, value in live.case.attrs.items():
-        if value is not None:
-            params[state_name(name)] = str(value).lower() if isinstance(value, bool) else (
-                list_text(value) if isinstance(value, tuple) else str(value))
+    params.update(url_params(live.case.spec, live.case.attrs))  # each attribute's URL text, by its codec
     return f"{family}?{urlencode(params)}"
 
 
