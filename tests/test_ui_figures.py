@@ -124,3 +124,49 @@ def test_plotly_chart_figures_take_the_theme_scale_and_keep_titles_apart():
     over = overview_figure(trace, 0, dark=True)
     assert [list(c) for c in over.data[0].colorscale] == DARK_VALUE_SCALE  # no white plane in a dark theme
     assert over.layout.margin.t > 60 and over.layout.title.yref == "container"  # the title above the axis title
+
+
+def test_the_current_write_is_marked_by_a_corner_glyph_not_by_colour_alone():
+    from scatter_ui.figures import HIGHLIGHT, NOW_MARK
+
+    sf = _example_figure("onnx-scatterelements-18-example-1")
+    fig = sf.figure(2)
+    assert not [a for a in fig["frames"][0]["layout"]["annotations"] if a["text"] == NOW_MARK]  # no write at step 0
+    for frame in fig["frames"][1:]:
+        layout = frame["layout"]
+        writes = [s for s in layout["shapes"] if s["type"] == "rect" and s["xref"] == "x3" and s["line"]["width"] == 3]
+        marks = [a for a in layout["annotations"] if a["text"] == NOW_MARK]
+        assert writes and len(marks) == len(writes)
+        # in the top-left corner of each of the write's frames, in the output panel only
+        assert [(m["x"], m["y"], m["xref"]) for m in marks] == [(w["x0"], w["y0"], "x3") for w in writes]
+        assert {(m["xanchor"], m["yanchor"]) for m in marks} == {("left", "top")}
+        assert {m["font"]["color"] for m in marks} == {HIGHLIGHT} and not any(m["showarrow"] for m in marks)
+    step = fig["frames"][2]["layout"]  # the read cells keep their thick frame without the mark
+    assert [s for s in step["shapes"] if s["xref"] in ("x", "x2") and s["line"]["width"] == 3]
+
+
+def test_a_slice_write_gets_one_mark_per_frame_and_the_overview_marks_its_bin():
+    from scatter_ui.figures import NOW_MARK, overview_figure
+
+    t = sc.trace("ScatterND-18", np.zeros((4, 3)), [[1], [3]], np.ones((2, 3)))  # each step writes a whole row
+    frame = StepFigure(t).figure(1)["frames"][1]["layout"]
+    assert len([a for a in frame["annotations"] if a["text"] == NOW_MARK]) == 1  # the row's one bounding box
+    over = overview_figure(t, 2, dark=False)
+    (mark,) = [a for a in over.layout.annotations if a.text == NOW_MARK]
+    (box,) = over.layout.shapes
+    assert (mark.x, mark.y) == (box.x0, box.y0) and NOW_MARK in over.layout.title.text
+    assert not [a for a in overview_figure(t, 0, dark=False).layout.annotations if a.text == NOW_MARK]
+
+
+def test_allowed_differences_are_dashed_and_real_ones_solid():
+    from scatter_ui.figures import comparison_figure
+
+    t = sc.trace("ScatterND-18", np.zeros(4), [[0], [2], [0]], np.array([1.0, 2.0, 3.0]))
+    first_wins = np.array([1.0, 0.0, 2.0, 0.0])
+    wrong = np.array([1.0, 9.0, 2.0, 0.0])
+    fig = comparison_figure(t, wrong, t.output, ("a", "b"), [0, 1], dark=False, allowed_flat=[0])
+    frames = {(s.x0 + 0.5, s.line.dash) for s in fig.layout.shapes}
+    assert frames == {(0, "dash"), (1, None)}  # in both panels
+    assert len(fig.layout.shapes) == 4
+    plain = comparison_figure(t, first_wins, t.output, ("a", "b"), [0], dark=False)
+    assert {s.line.dash for s in plain.layout.shapes} == {None}  # no allowed cells named: solid, as before
