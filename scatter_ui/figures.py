@@ -2,9 +2,9 @@
 
 The main figure has three heatmaps (indices, updates, output) and one animation
 frame per step (plus the initial state). Each frame carries the output values,
-the highlight rectangles (orange: this step's source and target, the target with a
-corner mark, ``NOW_MARK``; grey outline: cells written so far), the ``×n`` marks of cells hit more than once, and the
-step's caption, so the animation plays in the browser without a server round
+the highlight rectangles (orange: this step's source and target, the target with
+a filled corner, :func:`now_marks`; grey outline: cells written so far), the
+``×n`` marks of cells hit more than once, and the step's caption, so the animation plays in the browser without a server round
 trip. Colours encode value on one fixed scale for every frame.
 """
 
@@ -23,7 +23,7 @@ from scatter_core import fmt_shape, fmt_value
 from .history import CellHistory
 # The colours are defined once, in the player's contract, which sends them to the player as data
 # (Payload.palette); the figures drawn here by st.plotly_chart use the same ones.
-from .player_contract import DARK_CELL_TEXT, DARK_VALUE_SCALE, DESTINATION, HIGHLIGHT, NOW_MARK, VALUE_SCALE, WRITTEN
+from .player_contract import DARK_CELL_TEXT, DARK_VALUE_SCALE, DESTINATION, HIGHLIGHT, VALUE_SCALE, WRITTEN
 from .views import GAP, View, make_view
 
 DARK_PAGE_TEXT, LIGHT_PAGE_TEXT = "#fafafa", "#31333f"  # Streamlit's text colours in its dark and light themes
@@ -200,12 +200,20 @@ def _rects(view: View, coords, sub: int, colour: str, width: float, limit: int =
     return boxes[:limit]
 
 
-def now_marks(rects: list[dict], size: int = 10) -> list[dict]:
-    """The write's mark beyond its colour: ``NOW_MARK`` in the top-left corner of each of its frames
-    (``_rects``), so this step's write differs from the other frames by shape too (WCAG 1.4.1)."""
-    return [dict(x=r["x0"], y=r["y0"], xref=r["xref"], yref=r["yref"], text=NOW_MARK, showarrow=False,
-                 xanchor="left", yanchor="top", xshift=1, yshift=-1, font=dict(size=size, color=r["line"]["color"]),
-                 hovertext="this step's write") for r in rects]
+NOW_CORNER = 0.38  # the filled corner of this step's write, in cells
+
+
+def now_marks(rects: list[dict], width: float = 1.0, height: float = 1.0) -> list[dict]:
+    """The write's mark beyond its colour: a filled triangle in the top-left corner of each of its frames
+    (``_rects``; one path for them all), so this step's write differs from the read's frames and the
+    written cells' by shape too (WCAG 1.4.1). ``width``, ``height``: a cell's size in axis units."""
+    if not rects:
+        return []
+    w, h = NOW_CORNER * width, NOW_CORNER * height
+    path = "".join(f"M{r['x0']:g},{r['y0']:g}L{r['x0'] + w:g},{r['y0']:g}L{r['x0']:g},{r['y0'] + h:g}Z" for r in rects)
+    colour = rects[0]["line"]["color"]
+    return [dict(type="path", path=path, xref=rects[0]["xref"], yref=rects[0]["yref"], fillcolor=colour,
+                 line=dict(color=colour, width=0), layer="above")]
 
 
 def _axes(view: View, sub: int) -> dict:
@@ -362,8 +370,7 @@ class StepFigure:
             shapes += _rects(uv, t.source_cells(step), 2, HIGHLIGHT, 3)
             target = t.target_cells(step)
             written_now = _rects(ov, target, 3, HIGHLIGHT, 3)
-            shapes += written_now
-            annotations += now_marks(written_now)
+            shapes += written_now + now_marks(written_now)
             annotations += _wrap_arrow(t, step, ov)
             if not ov.locate(target)[2].any():
                 caption += f"  [target not in the shown view {ov.label('output')}]"
@@ -583,11 +590,10 @@ def overview_figure(trace, k: int, max_bins: int = 100, dark: bool | None = None
         tr, tc = (t[0], t[1]) if len(shape) >= 2 else (0, t[0])
         box = dict(type="rect", x0=(tc // bc) * bc - bc / 2, x1=(tc // bc) * bc + bc / 2, xref="x", yref="y",
                    y0=(tr // br) * br - br / 2, y1=(tr // br) * br + br / 2, line=dict(color=HIGHLIGHT, width=3))
-        fig.add_shape(box)
-        for mark in now_marks([box], size=12):  # the write's bin, by shape too
-            fig.add_annotation(mark)
+        for shape in [box] + now_marks([box], bc, br):  # the write's bin, by shape too
+            fig.add_shape(shape)
     axis_names = ("axis 0", "axis 1") if len(shape) >= 2 else ("", "axis 0")
-    what = (f"where the first {k} step(s) write ({NOW_MARK} thick frame: step {k}'s)" if k > 0
+    what = (f"where the first {k} step(s) write (thick frame with a filled corner: step {k}'s)" if k > 0
             else f"where all {len(trace)} steps will write")
     fig.update_layout(height=380, margin=dict(l=50, r=20, t=90, b=20),  # the title above the top axis's title
                       title=dict(text=f"{what} (bins of {br}×{bc}, summed over the other axes)", font=dict(size=13),

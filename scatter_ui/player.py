@@ -39,15 +39,20 @@ controls=None, cache_key=None) -> PlayerResult``
   with a step fragment draws outside it: after a failover the new session does not know the
   fragment), then says the step again (at most 4 times).
 
-What the browser adds for every page (nothing to pass): a legend of the marks (thick frame: this
-step's read and write; thin frame: written so far; ×n: written n times), a "table view" with
+What the browser adds for every page (nothing to pass): a legend of the marks (thick frame with a
+filled corner: this step's write; thick frame: its read; thin frame: written so far; ×n: written n
+times), a "table view" with
 every panel's cells at the shown step as text (the cells' own text, formatted in Python with
 ``sc.fmt_value``; the step's read and write and the write counts in words), kept in step while
 open; buttons that stay focusable at the ends (``aria-disabled``); controls of at least 24×24 px;
 on a narrow screen, cell digits of at least 12 px (cells grow and the figure scrolls sideways).
 
-Options for a page are keyword arguments collected into ``data`` in :func:`player` (one dict:
-add a key there and read it in ``player.js``'s ``update``).
+What is sent and what comes back is the player's contract, :mod:`scatter_ui.player_contract`
+(``Payload``, ``StepReport``, ``CellClick``, and ``PALETTE``, the colours, sent as ``palette``): an
+option for a page is a keyword argument collected into ``data`` in :func:`player`; add it to
+``Payload`` too (``python -m scatter_ui.player_contract`` writes the schema again) and read it in
+``player.js``'s ``update``. With ``SCATTER_PLAYER_CHECK=1`` (the browser tests) the browser checks
+every payload, and its own reports, against the schema.
 
 Returns ``PlayerResult(step, cell)``: the last step reported for this view (None before one) and
 the clicked cell of this run (None unless a click caused it).

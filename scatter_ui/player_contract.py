@@ -43,10 +43,9 @@ class ContractError(ValueError):
 
 
 # -- the colours (one source: figures.py and player.js both read these) --------------------------------------
-HIGHLIGHT = "#e8590c"  # this step's read and write: a thick frame (and a corner mark on the write)
+HIGHLIGHT = "#e8590c"  # this step's read and write: a thick frame (the write's with a filled corner too)
 WRITTEN = "#495057"  # a thin frame around every cell written so far (light theme; the player swaps in the theme's)
 DESTINATION = "rgba(232,89,12,0.65)"  # dotted: every cell the run writes, when the attributes place them all
-NOW_MARK = "◤"  # in the top-left corner of this step's write: the write is marked by shape, not colour alone
 # A light sequential scale, so dark cell text stays readable on every colour, and its dark-theme twin with
 # light cell text (at least 4.5:1 on every colour of DARK_VALUE_SCALE).
 VALUE_SCALE = [[0.0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1.0, "#6baed6"]]
@@ -93,10 +92,9 @@ class ThemeColours(TypedDict):
 
 
 class Palette(TypedDict):
-    highlight: Annotated[Colour, "this step's read and write (thick frames, the corner mark)"]
+    highlight: Annotated[Colour, "this step's read and write (thick frames; the write's with a filled corner)"]
     written: Annotated[Colour, "the thin frame's colour as the figure carries it (the player swaps in the theme's)"]
     destination: Annotated[Colour, "the dotted frame of every cell the run will write"]
-    now_mark: Annotated[str, "the glyph in the corner of this step's write"]
     light: ThemeColours
     dark: ThemeColours
 
@@ -118,7 +116,7 @@ class Shape(TypedDict):
     x1: NotRequired[float]
     y0: NotRequired[float]
     y1: NotRequired[float]
-    path: NotRequired[Annotated[str, "rectangles: M x,y H x V y H x Z, repeated"]]
+    path: NotRequired[Annotated[str, "rectangles (M x,y H x V y H x Z) or triangles (M x,y L x,y L x,y Z), repeated"]]
 
 
 @_open
@@ -452,7 +450,7 @@ def read_cell(value) -> list[int]:
 
 
 PALETTE: Palette = {
-    "highlight": HIGHLIGHT, "written": WRITTEN, "destination": DESTINATION, "now_mark": NOW_MARK,
+    "highlight": HIGHLIGHT, "written": WRITTEN, "destination": DESTINATION,
     "light": {"value": VALUE_SCALE, "cell_text": None, "written": WRITTEN},
     "dark": {"value": DARK_VALUE_SCALE, "cell_text": DARK_CELL_TEXT, "written": DARK_WRITTEN},
 }

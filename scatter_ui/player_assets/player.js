@@ -210,22 +210,13 @@ class Player {
 
     // what the marks mean, in words (not colour alone: frames differ in thickness, duplicates carry ×n)
     this.legend = el("div", { class: "sx-legend", "data-testid": "player-legend" });
-    // (the write's corner mark is the palette's now_mark: set in update, when the data has come)
-    this.nowGlyphs = [];
     for (const [mark, text] of [["sx-mark-now", "this step's write"], ["sx-mark-read", "this step's read"],
                                 ["sx-mark-written", "written so far"],
                                 ["sx-mark-times", "written n times so far (a duplicate index)"]]) {
       const item = el("span", { class: "sx-legend-item", "data-mark": mark });
-      const box = item.appendChild(el("span", { class: `sx-mark ${mark}`, "aria-hidden": "true" },
-                                      mark === "sx-mark-times" ? "×n" : ""));
-      const words = item.appendChild(el("span", {}));
-      if (mark === "sx-mark-now") {
-        this.nowGlyphs.push(box.appendChild(el("span", { class: "sx-now-glyph" })));
-        words.append("thick frame with ");
-        this.nowGlyphs.push(words.appendChild(el("span", {})));
-        words.append(" in its corner: " + text);
-      } else words.textContent = mark === "sx-mark-written" ? "thin frame: " + text
-        : mark === "sx-mark-read" ? "thick frame: " + text : text;
+      item.appendChild(el("span", { class: `sx-mark ${mark}`, "aria-hidden": "true" }, mark === "sx-mark-times" ? "×n" : ""));
+      item.appendChild(el("span", {}, mark === "sx-mark-now" ? "thick frame with a filled corner: " + text
+        : mark === "sx-mark-written" ? "thin frame: " + text : mark === "sx-mark-read" ? "thick frame: " + text : text));
       this.legend.appendChild(item);
     }
     // the text form of every panel at the shown step, kept in step while open
@@ -285,7 +276,6 @@ class Player {
     const Plotly = window.Plotly;
     const theme = themeOf(this.box, data.palette);
     this.box.style.setProperty("--sx-highlight", data.palette.highlight); // player.css draws its marks with it
-    for (const g of this.nowGlyphs) g.textContent = data.palette.now_mark;
     const newView = data.view !== this.view;
     const figKey = `${data.view}|${data.k0}|${data.k1}|${theme.dark}|${theme.bg}|${theme.text}`;
     this.data = data;
@@ -481,6 +471,15 @@ class Player {
         return out;
       },
       shape(s) {
+        if (s.type === "path" && s.path && s.path.includes("L")) { // triangles (the write's filled corners)
+          const path = s.path.replace(/M([-\d.e]+),([-\d.e]+)L([-\d.e]+),([-\d.e]+)L([-\d.e]+),([-\d.e]+)Z/g,
+            (all, ...v) => {
+              const { dx, dy } = shift(panelOf(Number(v[0])));
+              const p = v.slice(0, 6).map((x, j) => +(Number(x) + (j % 2 ? dy : dx)).toFixed(3));
+              return `M${p[0]},${p[1]}L${p[2]},${p[3]}L${p[4]},${p[5]}Z`;
+            });
+          return { ...s, path };
+        }
         if (s.type === "path" && s.path) {
           const path = s.path.replace(/M([-\d.e]+),([-\d.e]+)H([-\d.e]+)V([-\d.e]+)H([-\d.e]+)Z/g,
             (all, x0, y0, x1, y1, x2) => {
@@ -1026,7 +1025,7 @@ class Player {
     };
     for (const sh of layout.shapes || []) {
       const line = sh.line || {};
-      const style = { fill: "none", stroke: line.color || t.text, "stroke-width": line.width ?? 1,
+      const style = { fill: sh.fillcolor || "none", stroke: line.color || t.text, "stroke-width": line.width ?? 1,
                       ...(line.dash && line.dash !== "solid" ? { "stroke-dasharray": "4 3" } : {}) };
       if (sh.type === "rect") {
         const xa = toPx(sh.xref, sh.x0, "x"), xb = toPx(sh.xref, sh.x1, "x");
@@ -1036,8 +1035,10 @@ class Player {
       } else if (sh.type === "path" && sh.path) {
         const px = (v) => toPx(sh.xref, Number(v), "x"), py = (v) => toPx(sh.yref, Number(v), "y");
         if (px(0) === null || py(0) === null) continue;
-        const d = sh.path.replace(/M([-\d.e]+),([-\d.e]+)H([-\d.e]+)V([-\d.e]+)H([-\d.e]+)Z/g,
-          (all, a, b, c2, e, f2) => `M${px(a)},${py(b)}H${px(c2)}V${py(e)}H${px(f2)}Z`);
+        const d = sh.path.includes("L") // triangles (the write's filled corners), else rectangles
+          ? sh.path.replace(/([ML])([-\d.e]+),([-\d.e]+)/g, (all, op, a, b) => `${op}${px(a)},${py(b)}`)
+          : sh.path.replace(/M([-\d.e]+),([-\d.e]+)H([-\d.e]+)V([-\d.e]+)H([-\d.e]+)Z/g,
+            (all, a, b, c2, e, f2) => `M${px(a)},${py(b)}H${px(c2)}V${py(e)}H${px(f2)}Z`);
         add(svg, "path", { d, ...style });
       }
     }
