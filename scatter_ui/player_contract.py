@@ -23,7 +23,6 @@ Plotly's own keys pass through: a trace, a layout, a shape or an annotation may 
 listed (plotly.js checks those); what the player itself reads is listed and typed.
 """
 
-
 import json
 import math
 import sys
@@ -68,12 +67,12 @@ class Len:
         self.value, self.at_least = value, at_least
 
 
-Step = Annotated[int, Min(0)]
-Three = Annotated[int, Min(0)]
+Count = Annotated[int, Min(0)]
 Colour = Annotated[str, "a CSS colour"]
 ScaleStop = tuple[float, str]
 Scale = Annotated[list[ScaleStop], Len(2, at_least=True), "a plotly colour scale: [position 0..1, CSS colour] pairs"]
-Cells = Annotated[list[list[str]], "one text per cell of the panel's canvas, row by row ('' where nothing is drawn)"]
+Cells = Annotated[list[list[str]], "one text per cell of the panel's canvas, row by row ('' where nothing is drawn); "
+                  "a cell written n > 1 times adds <br><span style='font-size:9px'>×n</span> (player.js reads n)"]
 Control = Literal["first", "prev", "play", "next", "last", "slider", "count", "goto", "speed", "export", "keys"]
 
 # TypedDicts that may carry keys not listed (plotly's own): the rest are closed
@@ -161,9 +160,7 @@ class Trace(TypedDict):
     textfont: dict[str, typing.Any]
 
 
-@_open
-class Layout(TypedDict):
-    coloraxis: ColourAxis
+class FrameLayout(TypedDict):
     shapes: list[Shape]
     annotations: list[Annotation]
     xaxis: Axis
@@ -172,6 +169,11 @@ class Layout(TypedDict):
     yaxis2: Axis
     xaxis3: Axis
     yaxis3: Axis
+
+
+@_open
+class Layout(FrameLayout):
+    coloraxis: ColourAxis
 
 
 class Figure(TypedDict):
@@ -183,17 +185,6 @@ class FrameTrace(TypedDict):
     z: list[list[Union[float, None]]]
     text: Cells
     customdata: NotRequired[list[list[str]]]
-
-
-class FrameLayout(TypedDict):
-    shapes: list[Shape]
-    annotations: list[Annotation]
-    xaxis: Axis
-    yaxis: Axis
-    xaxis2: Axis
-    yaxis2: Axis
-    xaxis3: Axis
-    yaxis3: Axis
 
 
 class Frame(TypedDict):
@@ -218,13 +209,13 @@ class Payload(TypedDict):
     figure: Figure
     frames: Annotated[list[Frame], Len(1, at_least=True), "steps k0..k1, in order"]
     captions: Annotated[dict[str, str], "each step of the frames in one sentence, by step"]
-    k0: Step
-    k1: Step
+    k0: Annotated[int, Min(0), "the first step of the frames"]
+    k1: Annotated[int, Min(0), "the last step of the frames"]
     n: Annotated[int, Min(0), "the number of steps"]
     active: Annotated[int, Min(0), "the step the figure's data shows"]
-    units: Annotated[list[Three], Len(3), "each panel's width in cells"]
-    rows: Annotated[list[Three], Len(3), "each panel's height in cells"]
-    panel_cols: Annotated[list[Three], Len(3), "columns of one small multiple of each panel"]
+    units: Annotated[list[Count], Len(3), "each panel's width in cells"]
+    rows: Annotated[list[Count], Len(3), "each panel's height in cells"]
+    panel_cols: Annotated[list[Count], Len(3), "columns of one small multiple of each panel"]
     multiples: Annotated[list[tuple[int, int, int]], Len(3), "each panel's [count, columns, rows] of small multiples"]
     gap: Annotated[int, Min(0), "columns between small multiples"]
     hidden: Annotated[list[bool], Len(3), "the panels left out"]
