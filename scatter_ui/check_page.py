@@ -50,7 +50,6 @@ VERDICT_ICONS = {"matches": ":material/check_circle:", "conforms": ":material/al
                  "differs": ":material/cancel:"}
 
 
-
 def outline_legend(differ: int, allowed: int) -> str:
     """What the comparison's outlines mean, in words: a solid frame for a real difference, a dashed one for a
     value the spec allows too (a duplicated cell, whose result it leaves open), so the two never look alike."""
@@ -60,6 +59,7 @@ def outline_legend(differ: int, allowed: int) -> str:
         ([f"dashed frame: differs, but the spec allows your value there ({allowed})"] if allowed else [])
     legend = "; ".join(frames)
     return f"Outlined: the {differ} cell(s) where the two differ{said}. {legend[:1].upper()}{legend[1:]}."
+
 
 def k(name: str) -> str:
     return session.key(PREFIX, name)

@@ -4,8 +4,8 @@ The main figure has three heatmaps (indices, updates, output) and one animation
 frame per step (plus the initial state). Each frame carries the output values,
 the highlight rectangles (orange: this step's source and target, the target with
 a filled corner, :func:`now_marks`; grey outline: cells written so far), the
-``×n`` marks of cells hit more than once, and the step's caption, so the animation plays in the browser without a server round
-trip. Colours encode value on one fixed scale for every frame.
+``×n`` marks of cells hit more than once, and the step's caption, so the
+animation plays in the browser without a server round trip. Colours encode value on one fixed scale for every frame.
 """
 
 from __future__ import annotations
@@ -171,7 +171,11 @@ def _outline_path(view: View, coords, sub: int, colour: str, width: float, dash:
     path = "".join(f"M{c - 0.46:g},{r - 0.46:g}H{c + 0.46:g}V{r + 0.46:g}H{c - 0.46:g}Z"
                    for r, c in zip(rows[visible].tolist(), cols[visible].tolist()))
     return [dict(type="path", path=path, xref=f"x{ref}", yref=f"y{ref}",
-                 line=dict(color=colour, width=width, **({} if dash == "solid" else {"dash": dash})), layer="above")]
+                 line=_line(colour, width, dash), layer="above")]
+
+
+def _line(colour: str, width: float, dash: str = "solid") -> dict:
+    return dict(color=colour, width=width, **({} if dash == "solid" else {"dash": dash}))
 
 
 def _rects(view: View, coords, sub: int, colour: str, width: float, limit: int = MAX_SHAPES,
@@ -185,7 +189,7 @@ def _rects(view: View, coords, sub: int, colour: str, width: float, limit: int =
     if rows.size == 0:
         return []
     ref = "" if sub == 1 else str(sub)
-    base = dict(type="rect", xref=f"x{ref}", yref=f"y{ref}", line=dict(color=colour, width=width, **({} if dash == "solid" else {"dash": dash})),
+    base = dict(type="rect", xref=f"x{ref}", yref=f"y{ref}", line=_line(colour, width, dash),
                 fillcolor="rgba(0,0,0,0)", layer="above")
     panel_width = view.col_len + 1
     boxes = []

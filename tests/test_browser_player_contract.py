@@ -118,7 +118,8 @@ def test_a_payload_off_the_contract_is_flagged_where_it_breaks(browser, breach, 
 
 def fills(pg, panel: int) -> set:
     """The fill colours of the cells the player's own SVG drew in ``panel`` (before plotly.js)."""
-    return set(pg.evaluate(f"""() => [...document.querySelectorAll('[data-testid=scatter-preview] g[data-panel="{panel}"] rect')]
+    return set(pg.evaluate(f"""() => [...document.querySelectorAll(
+        '[data-testid=scatter-preview] g[data-panel="{panel}"] rect')]
         .map(r => r.getAttribute('fill'))"""))
 
 
@@ -130,7 +131,8 @@ def test_the_cells_take_the_scale_python_sent(browser, dark):
     ctx, pg = mount(browser, the_payload(), dark=dark, plotly=False)
     try:
         pg.wait_for_selector("[data-testid=scatter-preview] svg", timeout=60_000)
-        ends = {f"rgb({','.join(str(int(c[i:i + 2], 16)) for i in (1, 3, 5))})" for c in (expected[0][1], expected[-1][1])}
+        ends = {f"rgb({','.join(str(int(c[i:i + 2], 16)) for i in (1, 3, 5))})"
+                for c in (expected[0][1], expected[-1][1])}
         assert ends <= fills(pg, 1) | fills(pg, 2)  # the lowest value (data) and the highest (updates): its two ends
     finally:
         ctx.close()

@@ -174,8 +174,10 @@ def test_the_step_report_reader_takes_what_the_browser_sends_and_rejects_the_res
 
 def test_the_cell_click_reader_rejects_what_is_not_a_list_of_coordinates(caplog):
     assert pc.read_cell([2, 0]) == [2, 0] and pc.read_cell([]) == []
-    for value, pattern in (("1,2", r"\$: \"1,2\" is not of type array"), ([1.5], r"\$\[0\]: 1\.5 is not of type integer"),
-                           ([-1], r"\$\[0\]: -1 is below the minimum 0"), ({"0": 1}, r'\$: \{"0":1\} is not of type array')):
+    for value, pattern in (("1,2", r"\$: \"1,2\" is not of type array"),
+                           ([1.5], r"\$\[0\]: 1\.5 is not of type integer"),
+                           ([-1], r"\$\[0\]: -1 is below the minimum 0"),
+                           ({"0": 1}, r'\$: \{"0":1\} is not of type array')):
         with pytest.raises(pc.ContractError, match=r"cell click is off its contract \(CellClick\): " + pattern):
             pc.read_cell(value)
     with caplog.at_level("WARNING"):
@@ -191,7 +193,8 @@ def _good() -> dict:
 BREACHES = {  # what is changed -> where the error must point
     "a panel too few": (lambda d: d["hidden"].pop(), r"\$\.hidden: 2 item\(s\), fewer than 3"),
     "no step count": (lambda d: d.pop("n"), r"\$: the required key 'n' is missing"),
-    "a key the player does not know": (lambda d: d.update(colour="red"), r"\$: the key 'colour' is not in the contract"),
+    "a key the player does not know": (lambda d: d.update(colour="red"),
+                                       r"\$: the key 'colour' is not in the contract"),
     "a text that is not text": (lambda d: d["frames"][1]["data"][0]["text"][0].__setitem__(0, 5),
                                 r"\$\.frames\[1\]\.data\[0\]\.text\[0\]\[0\]: 5 is not of type string"),
     "a scale stop without its colour": (lambda d: d["palette"]["dark"]["value"].__setitem__(0, [0.0]),
