@@ -39,9 +39,8 @@ controls=None, cache_key=None) -> PlayerResult``
   with a step fragment draws outside it: after a failover the new session does not know the
   fragment), then says the step again (at most 4 times).
 
-What the browser adds for every page (nothing to pass): a legend of the marks (thick frame with a
-filled corner: this step's write; thick frame: its read; thin frame: written so far; ×n: written n
-times), a "table view" with
+What the browser adds for every page (nothing to pass): a legend of the marks (thick frame: this
+step's read and write; filled corner: the write; thin frame: written so far; ×n: written n times), a "table view" with
 every panel's cells at the shown step as text (the cells' own text, formatted in Python with
 ``sc.fmt_value``; the step's read and write and the write counts in words), kept in step while
 open; buttons that stay focusable at the ends (``aria-disabled``); controls of at least 24×24 px;

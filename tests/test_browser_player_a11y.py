@@ -141,7 +141,7 @@ def test_the_current_write_is_marked_by_a_filled_corner_not_colour_alone(server,
         assert corner[2] >= 8 and corner[3] >= 8
         assert len(marks["frames"]) == 3  # the read's two frames (indices, updates) have no corner
         legend = pg.get_by_test_id("player-legend").inner_text()
-        assert "thick frame with a filled corner: this step's write" in legend and "thick frame: this step's read" in legend
+        assert "thick frame: this step's read and write" in legend and "filled corner: the write" in legend
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         pg.locator(PLAYER).screenshot(path=str(SCREENSHOTS / f"player-write-corner-{width}x{height}-{scheme}.png"))
         assert errors(pg) == []

@@ -210,12 +210,12 @@ class Player {
 
     // what the marks mean, in words (not colour alone: frames differ in thickness, duplicates carry ×n)
     this.legend = el("div", { class: "sx-legend", "data-testid": "player-legend" });
-    for (const [mark, text] of [["sx-mark-now", "this step's write"], ["sx-mark-read", "this step's read"],
+    for (const [mark, text] of [["sx-mark-read", "this step's read and write"], ["sx-mark-now", "the write"],
                                 ["sx-mark-written", "written so far"],
                                 ["sx-mark-times", "written n times so far (a duplicate index)"]]) {
       const item = el("span", { class: "sx-legend-item", "data-mark": mark });
       item.appendChild(el("span", { class: `sx-mark ${mark}`, "aria-hidden": "true" }, mark === "sx-mark-times" ? "×n" : ""));
-      item.appendChild(el("span", {}, mark === "sx-mark-now" ? "thick frame with a filled corner: " + text
+      item.appendChild(el("span", {}, mark === "sx-mark-now" ? "filled corner: " + text
         : mark === "sx-mark-written" ? "thin frame: " + text : mark === "sx-mark-read" ? "thick frame: " + text : text));
       this.legend.appendChild(item);
     }
