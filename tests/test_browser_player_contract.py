@@ -154,8 +154,8 @@ def test_the_cells_take_the_scale_python_sent(browser, dark):
 def red_pixels(pg) -> int:
     from PIL import Image
 
-    image = Image.open(io.BytesIO(pg.locator(FIGURE).screenshot())).convert("RGB")
-    return sum(1 for p in image.getdata() if p[0] > 240 and p[1] < 20 and p[2] < 20)
+    pixels = np.asarray(Image.open(io.BytesIO(pg.locator(FIGURE).screenshot())).convert("RGB")).astype(int)
+    return int(((pixels[..., 0] > 240) & (pixels[..., 1] < 20) & (pixels[..., 2] < 20)).sum())
 
 
 def test_plotly_draws_with_the_scale_python_sent(browser):
