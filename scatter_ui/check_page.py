@@ -50,6 +50,17 @@ VERDICT_ICONS = {"matches": ":material/check_circle:", "conforms": ":material/al
                  "differs": ":material/cancel:"}
 
 
+def outline_legend(differ: int, allowed: int) -> str:
+    """What the comparison's outlines mean, in words: a solid frame for a real difference, a dashed one for a
+    value the spec allows too (a duplicated cell, whose result it leaves open), so the two never look alike."""
+    said = ("; the spec allows your value in all of them" if allowed == differ else
+            f"; the spec allows your value in {allowed} of them" if allowed else "")
+    frames = ([f"solid frame: differs ({differ - allowed})"] if differ > allowed else []) + \
+        ([f"dashed frame: differs, but the spec allows your value there ({allowed})"] if allowed else [])
+    legend = "; ".join(frames)
+    return f"Outlined: the {differ} cell(s) where the two differ{said}. {legend[:1].upper()}{legend[1:]}."
+
+
 def k(name: str) -> str:
     return session.key(PREFIX, name)
 
@@ -343,14 +354,13 @@ class CheckPage:
     def comparison(self, report) -> None:
         flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape) \
             if report.mismatches else np.zeros(0, dtype=np.int64)
+        allowed = np.ravel_multi_index(tuple(np.array(report.allowed).T), report.computed.shape) \
+            if report.allowed else np.zeros(0, dtype=np.int64)
         fig = comparison_figure(report.trace, report.expected, report.computed,
-                                ("your expected output", f"{report.op} computes"), flat)
+                                ("your expected output", f"{report.op} computes"), flat, allowed_flat=allowed)
         st.plotly_chart(fig, theme=None, key=k("figure"))
         if report.mismatches:
-            n, ok = len(report.mismatches), len(report.allowed)
-            allowed = ("; the spec allows your value in all of them" if ok == n else
-                       f"; the spec allows your value in {ok} of them" if ok else "")
-            st.caption(f"Outlined: the {n} cell(s) where the two differ{allowed}.")
+            st.caption(outline_legend(len(report.mismatches), len(report.allowed)))
 
     def explanations(self, report, spec) -> None:
         """A conforming output: the readings that give it explain the difference; none is a mistake."""

@@ -487,8 +487,10 @@ def runtime_vs_exact(rec, trace) -> None:
     else:
         st.error(md(text), icon=":material/cancel:")
     flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape)
+    allowed = np.ravel_multi_index(tuple(np.array(report.allowed).T), report.computed.shape) \
+        if report.allowed else ()
     fig = comparison_figure(report.trace, report.expected, report.computed,
-                            (f"{rec.output_source}", f"{report.op} (exact)"), flat)
+                            (f"{rec.output_source}", f"{report.op} (exact)"), flat, allowed_flat=allowed)
     st.plotly_chart(fig, theme="streamlit", key=k("compare"))
     lines = [f"output{list(c.cell)}: {c.explain()}" for c in report.chains[:MAX_CHAINS]]
     if len(report.mismatches) > MAX_CHAINS:
