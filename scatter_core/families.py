@@ -34,8 +34,9 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    phrase), ``export_loop`` (the loop of the exported NumPy/pytest code: lines
    that call ``apply(out, contributions, cell, value)`` once per write, in loop
    order; see the three below), ``title`` and ``slug`` (the explorer page's URL
-   path; ``app_pages/<slug>_family.py`` calls ``scatter_ui.explorer.render(name,
-   slug)`` and is listed in ``app.py``), ``indices`` ("required", "optional"
+   path; the spec page's is ``spec-<slug>``: ``app.py`` builds both pages from
+   the record, with ``page_title``, ``spec_title`` and ``icon`` if the defaults
+   do not suit), ``indices`` ("required", "optional"
    or "unused": may ``indices`` be None?) and ``spec_flags`` (the OpSpec
    shape flags that mean something for this family; the spec pages show "n/a"
    for the others). Optional hooks the outer packages read instead of restating
@@ -105,11 +106,22 @@ class Family:
     # example above the element limit; None: the large view shows only the shapes and the reason
     shrink: Callable[..., tuple[tuple, tuple, tuple] | None] | None = None
     writes_once: bool = False  # no two iterations can write one cell (no duplicate writes to meet)
+    # the app's two pages of the family (app.py builds both from this record): the explorer page's title in the
+    # navigation ("": ``title``), the spec page's title ("": "<title> spec") and the explorer page's icon (a
+    # Material Symbols name)
+    page_title: str = ""
+    spec_title: str = ""
+    icon: str = "animation"
 
     @property
-    def page(self) -> str:
-        """The explorer page's file (``app_pages/<slug>_family.py``, listed in ``app.py``)."""
-        return f"app_pages/{self.slug}_family.py"
+    def explorer_title(self) -> str:
+        """The explorer page's title in the app's navigation."""
+        return self.page_title or self.title
+
+    @property
+    def spec_page_title(self) -> str:
+        """The spec page's title in the app's navigation."""
+        return self.spec_title or f"{self.title} spec"
 
     def __post_init__(self):
         if self.indices not in INDICES_RULES:
@@ -157,17 +169,20 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=nd.plan, updates_shape=nd.updates_shape,
         reading="each row of the last indices axis as a coordinate tuple addressing an element or a slice",
         export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",), index_tuples=True,
-        index_writes_slice=True, sample=nd.sample),
+        index_writes_slice=True, sample=nd.sample,
+        page_title="ScatterND family", spec_title="ScatterND specs", icon="view_in_ar"),
     Family(
         name="elements", title="Scatter / ScatterElements / ScatterElementsUpdate", slug="elements",
         plan=elements.plan, updates_shape=elements.updates_shape,
         reading="one index per update, giving the coordinate along axis (the update's own position gives the rest)",
-        export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",), sample=elements.sample),
+        export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",), sample=elements.sample,
+        page_title="Elements family", spec_title="Elements specs", icon="grid_on"),
     Family(
         name="update", title="ScatterUpdate", slug="update",
         plan=update.plan, updates_shape=update.updates_shape,
         reading="each index as a whole slice along axis",
-        export_loop=_update_loop, index_writes_slice=True, sample=update.sample, shrink=update.shrink),
+        export_loop=_update_loop, index_writes_slice=True, sample=update.sample, shrink=update.shrink,
+        icon="view_week"),
     # issue 16: the newest scatter operators
     Family(
         name="cache", title="TensorScatter (KV cache)", slug="tensor_scatter",

@@ -17,8 +17,13 @@ hidden while collapsed (WCAG 2.4.11, 2.4.3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 import streamlit as st
+
+import scatter_core as sc
+
+from . import explorer
 
 STYLE_KEY = "scatter_explorer_nav_style"
 NAV_CSS = (f".st-key-{STYLE_KEY} {{ display: none; }}\n"
@@ -56,6 +61,24 @@ def nav_helper() -> None:
         _style = st.components.v2.component("scatter_explorer.nav_style", html="<span></span>", css=NAV_CSS,
                                             js=NAV_JS, isolate_styles=False)
     _style(key=STYLE_KEY)
+
+
+def _spec(family: str) -> None:
+    """Run the spec page of ``family`` (imported when first shown: a deep link to another page does not load the
+    spec pages' framework map, tables and figures)."""
+    from . import spec_page
+
+    spec_page.render(family)
+
+
+def family_pages() -> tuple[list[st.Page], list[st.Page]]:
+    """Every family record's explorer page and spec page, in record order: callable st.Pages, built from the
+    records alone (URL paths ``<slug>`` and ``spec-<slug>``, titles and icons from the record), so a new family
+    gets both pages with no page file and no line in app.py."""
+    families = list(sc.FAMILIES.values())
+    return ([explorer.page(f) for f in families],
+            [st.Page(partial(_spec, f.name), title=f.spec_page_title, icon=":material/history_edu:",
+                     url_path=f"spec-{f.slug}") for f in families])
 
 
 def sidebar_links(pages: Mapping[str, Sequence[st.Page]]) -> None:

@@ -8,7 +8,8 @@ evidence, the framework map (PyTorch, TensorFlow, JAX, WebNN) and what real runt
 The chosen tab, versions A and B and every filter live in the URL (``bind="query-params"``),
 so a copied link reopens exactly that view. Tables are Markdown built from escaped text
 (:func:`specdiff.md_escape`): cells wrap, nothing is clipped, and no computed text is read
-as Markdown. Pages call :func:`render` with a family name ("nd", "elements", "update").
+as Markdown. The app's navigation (``scatter_ui.navigation.family_pages``) makes one page per family record
+calling :func:`render` with the family's name.
 """
 
 from __future__ import annotations
@@ -28,12 +29,11 @@ from framework_map.from_call import call_for
 from framework_map.verified import VERIFIED
 from scatter_core import fmt_value
 
-from . import session
+from . import explorer, session
 from .attribute_inputs import list_text, state_name
 from .controls import tensor_text
 from .figures import HIGHLIGHT, VALUE_SCALE
 from .from_call_page import CALL, FROM_CODE_PAGE
-from .home import FAMILY_PAGES
 from .specdiff import LiveCase, breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, \
     row_cases, runtime_rows, timeline, tracker_rows, word_diff
 
@@ -46,11 +46,11 @@ PAGE_SEEN = "spec:_family"
 
 
 def _explorer_href(family: str, op: str, example: str, reduction: str) -> str:
-    """A relative link to the family's explorer page (its url_path is the family name) with an example."""
+    """A relative link to the family's explorer page (its record's URL path) with an example."""
     params = {"op": op, "example": example}
     if reduction and reduction != "none":
         params["reduction"] = reduction
-    return f"{family}?{urlencode(params)}"
+    return f"{sc.family_of(family).slug}?{urlencode(params)}"
 
 
 def _errata_of(family: str) -> list:
@@ -67,7 +67,7 @@ def header(family: str) -> None:
                "this view.")
     links = " · ".join(f"[{s.name} ↗]({s.url})" for s in members)
     st.markdown(f"**Official pages:** {links}")
-    st.page_link(FAMILY_PAGES[family], label="Explore these versions step by step", icon="▶️")
+    st.page_link(explorer.page(family), label="Explore these versions step by step", icon="▶️")
 
 
 # ---------------------------------------------------------------------------- tables
@@ -111,7 +111,7 @@ def case_href(live: LiveCase) -> str:
         if value is not None:
             params[state_name(name)] = str(value).lower() if isinstance(value, bool) else (
                 list_text(value) if isinstance(value, tuple) else str(value))
-    return f"{family}?{urlencode(params)}"
+    return f"{sc.family_of(family).slug}?{urlencode(params)}"
 
 
 def row_cell(topic: str, a: str, b: str) -> str:
@@ -317,7 +317,7 @@ def erratum_card(er) -> None:
             _evidence(er, arrays[1] if arrays is not None else None)
             if er.example_id:
                 example = spec_examples.by_id(er.example_id)
-                st.page_link(FAMILY_PAGES[sc.OPERATORS[example.op].family], icon="▶️",
+                st.page_link(explorer.page(sc.OPERATORS[example.op].family), icon="▶️",
                              label="Open the example in the explorer", help=f"{er.example_id}: printed vs computed output",
                              query_params={"op": example.op, "example": example.id})
 

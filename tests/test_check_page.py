@@ -125,7 +125,7 @@ def test_replay_link_opens_the_explorer_at_that_step():
     source = chain_of(at, "output[0]")
     chain = shown(source)
     q = {k: v[0] for k, v in parse_qs(urlparse(source.split("](")[1].split(")")[0]).query).items()}
-    ex = app_on("app_pages/nd_family.py")
+    ex = app_on("nd")
     ex.query_params.update(q)
     ex.run()
     assert not ex.exception
@@ -201,7 +201,7 @@ def test_grid_edit_becomes_the_text():
 
 
 def test_explorer_pages_offer_the_exports():
-    at = app_on("app_pages/elements_family.py")
+    at = app_on("elements")
     at.run()
     assert not at.exception and not downloads(at)  # built only when opened
     open_expander(at, "Export this case")
@@ -228,7 +228,7 @@ def test_refused_inputs_point_to_the_other_mode_that_accepts_them():
 
 
 def test_explorer_says_a_huge_case_is_too_large_to_export():
-    at = app_on("app_pages/elements_family.py", 300)
+    at = app_on("elements", 300)
     at.query_params.update({"op": "ScatterElementsUpdate-12", "example": "ov-scatter-elements-update-12-example-6"})
     at.run()
     assert not at.exception

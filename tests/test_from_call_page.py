@@ -103,7 +103,7 @@ def test_a_typed_tensor_with_an_error_names_it_and_keeps_the_text():
 
 
 def test_every_framework_map_entry_with_a_call_links_to_the_view():
-    at = app_on("app_pages/spec_elements.py")
+    at = app_on("spec-elements")
     at.query_params.update({"tab": "Framework map", "version": "ScatterElementsUpdate-12"})
     at.run()
     assert not at.exception
