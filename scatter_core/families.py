@@ -44,8 +44,11 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    valid draw of data's shape, the indices, the updates' shape and the family's
    own attributes; ``scatter_core.sample_case`` turns it into a :class:`Case`
    for the tests' strategies, the framework differential and Practice),
-   ``shrink(shapes, attrs)`` (the large-tensor stand-in's shapes) and
-   ``writes_once`` (no two iterations can write one cell).
+   ``shrink(shapes, attrs)`` (the large-tensor stand-in's shapes),
+   ``writes_once`` (no two iterations can write one cell), and for Practice
+   ``practice_from`` (the first level whose mixed exercises may pick the
+   family) and ``lesson(rng, level) -> Lesson`` (what each level practises
+   there, when the levels' common recipes do not fit the family's loop).
 
 3. **One** ``OpSpec`` **record per version** in ``registry.py`` with
    ``family=<name>``; attributes the family needs beyond axis / reduction /
@@ -106,6 +109,11 @@ class Family:
     # example above the element limit; None: the large view shows only the shapes and the reason
     shrink: Callable[..., tuple[tuple, tuple, tuple] | None] | None = None
     writes_once: bool = False  # no two iterations can write one cell (no duplicate writes to meet)
+    # Practice (scatter_practice): the first level at which an exercise with no version chosen may be of this
+    # family (1: the simplest loop, the first one a student meets), and the family's own curriculum,
+    # (rng, level) -> Lesson: what each level practises here (None: the level's recipe, as for the others)
+    practice_from: int = 2
+    lesson: Callable[..., object] | None = None
     # the app's two pages of the family (app.py builds both from this record): the explorer page's title in the
     # navigation ("": ``title``), the spec page's title ("": "<title> spec") and the explorer page's icon (a
     # Material Symbols name)
@@ -176,7 +184,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=elements.plan, updates_shape=elements.updates_shape,
         reading="one index per update, giving the coordinate along axis (the update's own position gives the rest)",
         export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",), sample=elements.sample,
-        page_title="Elements family", spec_title="Elements specs", icon="grid_on"),
+        page_title="Elements family", spec_title="Elements specs", icon="grid_on", practice_from=1),
     Family(
         name="update", title="ScatterUpdate", slug="update",
         plan=update.plan, updates_shape=update.updates_shape,
@@ -189,13 +197,13 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=tensor_scatter.plan, updates_shape=tensor_scatter.updates_shape,
         reading="write_indices as one start position per batch entry along the sequence axis",
         export_loop=tensor_scatter.export_loop, indices="optional", index_label=tensor_scatter.index_label,
-        sample=tensor_scatter.sample, writes_once=True),
+        sample=tensor_scatter.sample, writes_once=True, practice_from=5, lesson=tensor_scatter.lesson),
     Family(
         name="slice", title="SliceScatter", slug="slice_scatter",
         plan=slice_scatter.plan, updates_shape=slice_scatter.updates_shape,
         reading="no indices: start, stop and step choose one strided slice, one update per element",
         export_loop=slice_scatter.export_loop, indices="unused", index_label=slice_scatter.index_label,
-        sample=slice_scatter.sample, writes_once=True),
+        sample=slice_scatter.sample, writes_once=True, practice_from=5, lesson=slice_scatter.lesson),
 )})
 
 

@@ -20,11 +20,6 @@ RECORDS = ("scatter_core/registry.py", "scatter_core/families.py")
 # (file, a piece of the line): what the guard's patterns meet that is not a branch on a family or operator name
 ALLOWED = (
     ("scatter_core/tracing.py", '"update": ['),  # a table column named for the updates input, not the family
-    # TODO(onecase): Practice draws the first three families through their records' sample hook, but level 1's
-    # family and the cache and slice recipes (which feature each level practises) are still keyed by family
-    # name; give the records a way to say them (issue 25) and remove these two entries.
-    ("scatter_practice/exercises.py", 'LEVEL1_FAMILY = "elements"'),
-    ("scatter_practice/exercises.py", 'FamilyDrawer('),
 )
 # Whole files the guard does not read yet, each with why. TODO(#25): From your code reads a framework call into an
 # index *form* ("elements", "nd", "slice", "axis", "flat") and maps forms to operators by hand; the forms should
