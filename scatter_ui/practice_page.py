@@ -616,12 +616,12 @@ def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, 
         st.success(f"Right! {fb.explanation}", icon="✅")
     elif fb.conforms:
         why = fb.explanation.splitlines()[0].removeprefix("Allowed by the spec: ")
-        st.info(f"≈ **Right by the spec, not the loop order's answer.** {md(why[:1].upper() + why[1:])} "
+        st.info(f"**Right by the spec, not the loop order's answer.** {md(why[:1].upper() + why[1:])} "
                 f"The {len(allowed)} cell(s) where yours differs are outlined.", icon=":material/alt_route:")
     else:
         kept = (f" {len(allowed)} more outlined cell(s) hold another write the spec allows there (not wrong)."
                 if allowed else "")
-        st.error(f"✘ {len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined).{kept}", icon="❌")
+        st.error(f"{len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined).{kept}", icon="❌")
     flat = np.array([np.ravel_multi_index(c, ex.answer.shape) for c in (*fb.wrong_cells, *allowed)], dtype=np.int64)
     fig = comparison_figure(ex.trace, np.asarray(student, dtype=np.float64), ex.answer,
                             ("your output", "the spec's result"), flat)
