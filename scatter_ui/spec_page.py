@@ -34,7 +34,7 @@ from .attribute_inputs import list_text, state_name
 from .controls import tensor_text
 from .figures import HIGHLIGHT, VALUE_SCALE
 from .from_call_page import CALL, FROM_CODE_PAGE
-from .specdiff import LiveCase, breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, \
+from .specdiff import LiveCase, breakable, compare_cases, cross_framework, diff, marked, md_escape, pairs_for, \
     row_cases, runtime_rows, timeline, tracker_rows, word_diff
 
 MARK = "≠"
@@ -88,15 +88,6 @@ def diff_cells(a: str, b: str) -> tuple[str, str, str]:
     return f":orange[**{MARK}**]", marked(ta), marked(tb)
 
 
-def live_cell(topic: str, a: str, b: str) -> str:
-    links = []
-    for op, example, reduction in live_examples(topic, a, b):
-        ex = spec_examples.by_id(example)
-        href = _explorer_href(sc.OPERATORS[op].family, op, example, reduction)
-        links.append(f"[▶ {md_escape(op)} {md_escape(breakable(ex.short_label))}]({href})")
-    return " · ".join(links)
-
-
 def case_href(live: LiveCase) -> str:
     """A relative link to the explorer showing ``live``: its example, or the generated case in full (typed inputs
     and every attribute in the URL, as the explorer's share link carries them)."""
@@ -114,10 +105,11 @@ def case_href(live: LiveCase) -> str:
     return f"{sc.family_of(family).slug}?{urlencode(params)}"
 
 
-def row_cell(topic: str, a: str, b: str) -> str:
-    """The ONNX vs OpenVINO row's links: each opens a case showing that row's difference (specdiff.row_cases)."""
+def row_cell(topic: str, a: str, b: str, cases=row_cases) -> str:
+    """A row's links: each opens a case showing that row's difference (``cases``: specdiff.row_cases for the ONNX
+    vs OpenVINO table, specdiff.compare_cases for Compare versions)."""
     links = []
-    for live in row_cases(topic, a, b):
+    for live in cases(topic, a, b):
         ex = spec_examples.by_id(live.base)
         if ex.op == live.case.op:
             label = f"{live.case.op} {ex.short_label}" + (f", {live.change}" if live.change else "")
@@ -127,8 +119,12 @@ def row_cell(topic: str, a: str, b: str) -> str:
     return " · ".join(links)
 
 
-def comparison_rows(rows: list[tuple[str, str, str]], a: str, b: str, links=None) -> list[list[str]]:
-    links = links or live_cell
+def compare_cell(topic: str, a: str, b: str) -> str:
+    """A Compare versions row's links (specdiff.compare_cases)."""
+    return row_cell(topic, a, b, compare_cases)
+
+
+def comparison_rows(rows: list[tuple[str, str, str]], a: str, b: str, links=compare_cell) -> list[list[str]]:
     out = []
     for topic, x, y in rows:
         mark, cx, cy = diff_cells(x, y)
@@ -180,7 +176,9 @@ def _default_pair(family: str) -> tuple[str, str]:
 def comparison_section(family: str) -> None:
     st.header("Compare two versions")
     st.caption(f"Pick any two operator versions (this family's come first). {MARK} marks the rules that differ, "
-               "the differing words are highlighted, and “see it live” opens an example in the explorer.")
+               "the differing words are highlighted, and each “see it live” link opens a case showing its row's difference: "
+               "an example, or one made from an example (the link says what changed), and the same inputs under "
+               "the other version where it takes them.")
     own = [s.name for s in sc.family_members(family)]
     names = own + [n for n in sc.OPERATORS if n not in own]  # this family first; any version may be picked
     default = _default_pair(family)
