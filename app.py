@@ -43,5 +43,5 @@ PAGES = {
 }
 
 navigation = st.navigation(PAGES, position="hidden")  # the sidebar's page list is the app's own (axe: list)
-sidebar_links(PAGES)  # the same st.Page objects: a page added above gets its link
+sidebar_links(PAGES, navigation)  # the same st.Page objects: a page added above gets its link
 navigation.run()

@@ -71,3 +71,16 @@ def test_the_family_pages_keep_their_titles_and_url_paths():
         "spec-nd": "ScatterND specs", "spec-elements": "Elements specs", "spec-update": "ScatterUpdate spec",
         "spec-tensor_scatter": "TensorScatter (KV cache) spec"}
     assert links["spec-slice_scatter"] == "SliceScatter spec"
+
+
+def test_the_navigation_helper_is_told_the_shown_page():
+    """The helper marks the sidebar link of the page shown (aria-current="page"): it is sent that page's URL path."""
+    import json
+
+    for page, path, title in (("home", "", "Home"), ("nd", "nd", "ScatterND family"),
+                              ("spec-elements", "spec-elements", "Elements specs"),
+                              ("check", "check", "Check expected output")):
+        at = open_page(page)
+        (helper,) = [e for e in at.get("bidi_component") if e.proto.component_name.endswith(".nav_style")]
+        assert json.loads(helper.proto.json) == {"current": path, "title": title}, page
+        assert title in [e.label for e in at.sidebar if e.type == "page_link"]  # the link the helper marks
