@@ -53,9 +53,11 @@ PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
   [data-testid="stMainBlockContainer"] h2,
   [data-testid="stMainBlockContainer"] h3 { font-size: 1.35rem; padding: 0.5rem 0 0.3rem; }
   .st-key-practice-intro { display: none; }
+  .st-key-practice-options [data-testid="stCode"] code { font-size: 0.85rem; }
 }
 /* multiple choice: compact grids, so the four options share a line under the figure */
-.st-key-practice-options [data-testid="stCode"] pre { padding: 0.5rem 0.75rem; }
+.st-key-practice-options [data-testid="stCode"] pre { padding: 0.5rem; }
+.st-key-practice-options [data-testid="stCode"] code { padding-right: 0.25rem; }
 """
 # the player's controls here: the steps done can be replayed (no "go to" or speed for a handful of steps); before
 # the first step there is nothing to step to: a still picture (the explorer exports frames), one screen row saved

@@ -152,8 +152,9 @@ def test_practice_screenshots(server, browser, width, height, mode):
 
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-@pytest.mark.parametrize("seed, level", [(SEED, LEVEL), (1, 3)])  # a 3×3 output; a 5-row indices panel
-@pytest.mark.parametrize("mode", ["Whole output", "Multiple choice"])
+@pytest.mark.parametrize("mode, seed, level", [  # a 3×3 output; a 5-row indices panel; four 4×5 choices in a row
+    ("Whole output", SEED, LEVEL), ("Whole output", 1, 3), ("Multiple choice", SEED, LEVEL),
+    ("Multiple choice", 1, 3), ("Multiple choice", 0, 1)])
 def test_a_projector_shows_the_whole_output_and_multiple_choice_answers_without_scrolling(server, browser, mode,
                                                                                         seed, level, dark):
     """At 1280×720, in the two modes that ask for the whole output, the question, the figure, every answer
