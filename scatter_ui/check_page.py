@@ -358,7 +358,8 @@ class CheckPage:
         """The expected output box is empty: say what to type there (a prompt, not an error)."""
         shape = f" of data's shape, {sc.fmt_shape(data.shape)}," if data is not None else ""
         st.info("Type the output you computed by hand in the **expected output** box above (a tensor"
-                f"{md(shape)} in any of the formats the inputs take); the verdict appears here.", icon=":material/edit:")
+                f"{md(shape)} in any of the formats the inputs take); the verdict appears here.",
+                icon=":material/edit:")
 
     def verdict(self, report) -> None:
         """The verdict in words, with one icon of its own (the colour only repeats it)."""

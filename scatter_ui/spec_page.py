@@ -176,9 +176,9 @@ def _default_pair(family: str) -> tuple[str, str]:
 def comparison_section(family: str) -> None:
     st.header("Compare two versions")
     st.caption(f"Pick any two operator versions (this family's come first). {MARK} marks the rules that differ, "
-               "the differing words are highlighted, and each “see it live” link opens a case showing its row's difference: "
-               "an example, or one made from an example (the link says what changed), and the same inputs under "
-               "the other version where it takes them.")
+               "the differing words are highlighted, and each “see it live” link opens a case showing its row's "
+               "difference: an example, or one made from an example (the link says what changed), and the same "
+               "inputs under the other version where it takes them.")
     own = [s.name for s in sc.family_members(family)]
     names = own + [n for n in sc.OPERATORS if n not in own]  # this family first; any version may be picked
     default = _default_pair(family)
