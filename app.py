@@ -1,7 +1,10 @@
 """Scatter Explorer: the Streamlit entry point (run with `streamlit run app.py`).
 
 Routes with st.navigation over an explicit page list; the sidebar's page links are drawn from the same
-list (scatter_ui.navigation); each page file in app_pages/ is a thin call into scatter_ui.
+list (scatter_ui.navigation). Each family record gives its explorer and spec page (callable st.Pages made by
+scatter_ui.navigation.family_pages, so a new family needs no page file); every other page is a file in
+app_pages/, a thin call into scatter_ui. The tests open a callable page by its URL path, as a browser does
+(Streamlit's AppTest.switch_page takes only page files: devtools.apptest.switch_to).
 
 The page files must not live in a directory named ``pages/`` beside this file. Streamlit decides once
 per server process, when the first session starts and before this script has ever called
@@ -17,23 +20,18 @@ and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server'
 
 import streamlit as st
 
-from scatter_core import FAMILIES
-from scatter_ui.navigation import sidebar_links
+from scatter_ui.navigation import family_pages, sidebar_links
 from scatter_ui.player import warm_up
 
 st.set_page_config(page_title="Scatter Explorer", page_icon="🧮", layout="wide")
 warm_up()  # the app's first element: starts loading the player's frontend code (scatter_ui.player.warm_up)
 
+explorers, specs = family_pages()  # one explorer and one spec page per family record (scatter_core.FAMILIES)
 PAGES = {
     "Scatter Explorer": [
         st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
     ],
-    "Explore step by step": [
-        st.Page("app_pages/nd_family.py", title="ScatterND family", icon=":material/view_in_ar:", url_path="nd"),
-        st.Page("app_pages/elements_family.py", title="Elements family", icon=":material/grid_on:",
-                url_path="elements"),
-        st.Page("app_pages/update_family.py", title="ScatterUpdate", icon=":material/view_week:", url_path="update"),
-    ],
+    "Explore step by step": explorers,
     "Tools": [
         st.Page("app_pages/check_expected.py", title="Check expected output", icon=":material/fact_check:",
                 url_path="check"),
@@ -41,25 +39,9 @@ PAGES = {
         st.Page("app_pages/model.py", title="Your model", icon=":material/account_tree:", url_path="model"),
         st.Page("app_pages/from_code.py", title="From your code", icon=":material/code:", url_path="from-code"),
     ],
-    "Specs": [
-        st.Page("app_pages/spec_nd.py", title="ScatterND specs", icon=":material/history_edu:", url_path="spec-nd"),
-        st.Page("app_pages/spec_elements.py", title="Elements specs", icon=":material/history_edu:",
-                url_path="spec-elements"),
-        st.Page("app_pages/spec_update.py", title="ScatterUpdate spec", icon=":material/history_edu:",
-                url_path="spec-update"),
-    ],
+    "Specs": specs,
 }
 
-# Every other family record gets its explorer and spec page from the record alone (issue 16:
-# TensorScatter, SliceScatter): app_pages/<slug>_family.py and app_pages/spec_<slug>.py.
-_listed = {page.url_path for page in PAGES["Explore step by step"]}
-for _family in FAMILIES.values():
-    if _family.slug not in _listed:
-        PAGES["Explore step by step"].append(
-            st.Page(_family.page, title=_family.title, icon=":material/animation:", url_path=_family.slug))
-        PAGES["Specs"].append(st.Page(f"app_pages/spec_{_family.slug}.py", title=f"{_family.title} spec",
-                                      icon=":material/history_edu:", url_path=f"spec-{_family.slug}"))
-
 navigation = st.navigation(PAGES, position="hidden")  # the sidebar's page list is the app's own (axe: list)
-sidebar_links(PAGES)  # the same st.Page objects: a page added above gets its link
+sidebar_links(PAGES, navigation)  # the same st.Page objects: a page added above gets its link
 navigation.run()

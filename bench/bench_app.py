@@ -22,16 +22,16 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 import spec_examples  # noqa: E402
 from scatter_core import OPERATORS  # noqa: E402
 from scatter_core import FAMILIES  # noqa: E402
-from devtools.apptest import figures  # noqa: E402
+from devtools.apptest import figures, switch_to  # noqa: E402
 
-PAGE = {name: family.page for name, family in FAMILIES.items()}  # explorer page files, from the family records
+PAGE = {name: family.slug for name, family in FAMILIES.items()}  # explorer pages' URL paths, from the family records
 LIMIT = 50_000_000
 
 
 def measure(example, repeats: int):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.run()  # AppTest knows the pages' url paths only after a first run
-    at.switch_page(PAGE[OPERATORS[example.op].family])
+    switch_to(at, PAGE[OPERATORS[example.op].family])
     at.query_params.update({"op": example.op, "example": example.id})
     t0 = time.perf_counter()
     at.run()

@@ -46,7 +46,7 @@ from .facts import resolve as resolve_versions
 from .formatting import fmt_value
 from .literals import JSON_NONFINITE_NOTE, float_literal, from_json_values, json_array_text
 from .parsing import MAX_TEXT, parse_tensor
-from .sampling import Drawn, Limits, sample_case
+from .sampling import Drawn, Lesson, Limits, sample_case
 from .reductions import REDUCTIONS, Reduction, truncate_mean
 from .registry import FAMILY_TITLES, OPERATORS, OPERATORS_LIST, family_members, get_spec, versions_of
 from .spec import AttrSpec, IndexRule, OpSpec, RuntimeNote
@@ -66,8 +66,9 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FACTS", "FACT_BY_ID", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE",
     "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS", "RUNTIME_NAMES",
-    "AttrCodec", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family", "Finding",
-    "HoldsCase", "IndexRule", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
+    "AttrCodec", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family",
+    "Finding", "HoldsCase", "IndexRule", "Lesson", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote",
+    "ScatterError",
     "Trace", "UntypedArray", "alt_axis", "alt_family", "alt_first_write_wins", "alt_mean_truncated",
     "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "check_expected", "choices_accepting", "codec_of",
     "codec_with_role", "codecs_of", "coerce_updates",

@@ -156,6 +156,16 @@ class CheckReport:
         return self.opened.kind if self.opened is not None else ""
 
     @property
+    def outside_spec(self) -> str:
+        """The version's rule on duplicate indices (its ``duplicate_policy``, our words) when the inputs repeat an
+        index the text does not allow under this reduction, so the spec defines no output for them; else "".
+        Such inputs are graded as a kernel runs them: a duplicated cell may hold any one of its writes."""
+        t = self.trace
+        if t is None or t.reduction.name not in t.spec.duplicates_forbidden_with or not t.duplicate_groups().size:
+            return ""
+        return t.spec.duplicate_policy
+
+    @property
     def tolerance(self) -> str:
         """The comparison rule in words (shown next to the verdict), with what the spec leaves open."""
         dtype = self.computed.dtype
@@ -167,7 +177,10 @@ class CheckReport:
             rule = (f"|computed − expected| ≤ atol + rtol·|computed| with rtol = {self.rtol:g}, "
                     f"atol = {self.atol:g} ({dtype} output; NaN equals NaN, ±inf must match)")
         spelling = self.attrs.get("reduction") or "none"
-        if self._open_kind == WINNER:
+        if self._open_kind == WINNER and self.outside_spec:
+            rule += ("; a cell written more than once (which the text does not allow) is accepted when it holds, "
+                     "by the same rule, any one of the values written to it")
+        elif self._open_kind == WINNER:
             rule += ("; a cell written more than once conforms when it holds, by the same rule, any one of the "
                      "values written to it")
         elif self._open_kind == ROUNDING:
@@ -201,11 +214,22 @@ class CheckReport:
         n = len(self.mismatches)
         size = self.computed.size
         cells = f"cell{'s' if n != 1 else ''}"
-        if self.matches:
-            return f"Your expected output matches {self.op}'s result ({self.tolerance})."
         spelling = self.attrs.get("reduction") or "none"
+        forbidden = self.outside_spec
+        outside = (f"{self.op}'s text does not allow these inputs: {forbidden[:1].lower()}{forbidden[1:]} They "
+                   f"repeat an index, so the spec itself defines no output for them; graded as a kernel runs them, "
+                   f"a duplicated cell may hold any one of the values written to it, every other cell what the "
+                   f"loop gives.") if forbidden else ""
+        if self.matches:
+            return f"Your expected output matches {self.op}'s result ({self.tolerance})." + (
+                f" Note: {outside}" if outside else "")
         if self.conforms:
-            if self._open_kind == WINNER:
+            if self._open_kind == WINNER and outside:
+                text = (f"Your expected output has a different winner in {n} duplicated {cells}: "
+                        f"{self._differing_cells()}. {outside} So yours is accepted; {self.op}'s loop order, which "
+                        f"real runtimes follow today, keeps the last write. Without the duplicates, the spec "
+                        f"defines the case fully.")
+            elif self._open_kind == WINNER:
                 text = (f"Your expected output conforms to {self.op}, with a different winner in {n} duplicated "
                         f"{cells}: {self._differing_cells()}. The spec leaves open which write to a cell wins when "
                         f"several reach it (reduction {spelling}), so a conforming kernel may return this output; "
@@ -215,14 +239,9 @@ class CheckReport:
                         f"{cells}: {'they differ' if n != 1 else 'it differs'} from the loop-order result by no more "
                         f"than another order of the float {spelling} may round ({self._differing_cells()}). The "
                         f"spec does not fix the order in which a cell's contributions are combined; {self.op}'s loop order is what real runtimes follow today.")
-            policy = self.trace.spec.duplicate_policy if self.trace is not None and self._open_kind == WINNER \
-                and self.trace.reduction.name in self.trace.spec.duplicates_forbidden_with else ""
-            if policy:
-                text += (f" ({self.op}'s text goes further: {policy[:1].lower()}{policy[1:]} An input with "
-                         f"duplicates is outside the spec, which says nothing about what it gives.)")
             return text
         head = (f"{n} of {size} cell{'s' if size != 1 else ''} {'differ' if n != 1 else 'differs'} from "
-                f"{self.op}'s result.")
+                f"{self.op}'s result." + (f" Note: {outside}" if outside else ""))
         if self.allowed:
             k, bad = len(self.allowed), len(self.mismatches) - len(self.allowed)
             head += (f" {k} of them {'are' if k != 1 else 'is a'} duplicated cell{'s' if k != 1 else ''} holding "
@@ -343,10 +362,13 @@ def alt_choice(c: Case, t: Trace) -> Iterator[Candidate]:
 def alt_first_write_wins(c: Case, t: Trace) -> Iterator[Candidate]:
     if t.reduction.ufunc is not None or t.duplicate_groups().size == 0:
         return
+    forbidden = t.reduction.name in t.spec.duplicates_forbidden_with
     yield ("first-write-wins", {"duplicates": "first write wins"},
-           "Your expected output is what you get when the first write to a duplicated index wins. The spec leaves "
-           "open which write wins, so this output is allowed; the spec's loop order (and every runtime tried) makes "
-           "the last write win.",
+           "Your expected output is what you get when the first write to a duplicated index wins. "
+           + (f"{t.spec.name}'s text does not allow duplicate indices here, so it names no winner and this output "
+              "is as good as any other write's; " if forbidden else
+              "The spec leaves open which write wins, so this output is allowed; ")
+           + "the spec's loop order (and every runtime tried) makes the last write win.",
            lambda: t.output_in_order("reversed"))
 
 
@@ -569,7 +591,8 @@ def check_expected(op, data, indices, updates, expected, *, rtol: float = DEFAUL
     opened = open_cells(trace)
     allowed_flat, allowed_ids = _allowed(opened, cast, agree, rtol, atol)
     conforms = allowed_flat.size == bad_flat.size
-    why = {int(f): _allowed_sentence(opened.cell(int(i)), cast, trace.resolved.reduction, rtol, atol)
+    forbidden = trace.reduction.name in trace.spec.duplicates_forbidden_with
+    why = {int(f): _allowed_sentence(opened.cell(int(i)), cast, trace.resolved.reduction, rtol, atol, forbidden)
            for f, i in zip(allowed_flat[:MAX_CHAINS].tolist(), allowed_ids[:MAX_CHAINS].tolist())}
     refused = np.flatnonzero(np.isin(opened.cells, bad_flat[:MAX_CHAINS]) & ~np.isin(opened.cells, allowed_flat))
     why_not = {int(opened.cells[i]): _refused_sentence(opened.cell(int(i)), cast, trace.resolved.reduction)
@@ -607,16 +630,21 @@ def _refused_sentence(oc: OpenCell, expected: np.ndarray, spelling: str) -> str:
             f"further away.")
 
 
-def _allowed_sentence(oc: OpenCell, expected: np.ndarray, spelling: str, rtol: float, atol: float) -> str:
-    """Why the spec allows the expected value at ``oc``, in a sentence."""
+def _allowed_sentence(oc: OpenCell, expected: np.ndarray, spelling: str, rtol: float, atol: float,
+                      forbidden: bool = False) -> str:
+    """Why the spec allows the expected value at ``oc``, in a sentence (``forbidden``: the version's text does not
+    allow the duplicates at all, so it names no winner rather than leaving one open)."""
     value = expected[oc.cell]
     if oc.kind == WINNER:
         same = _agree(np.asarray(oc.candidates, dtype=expected.dtype), np.full(len(oc.candidates), value), rtol, atol)
         steps = [s + 1 for s, hit in zip(oc.steps, same.tolist()) if hit]
         which = f"step {steps[0]}" if len(steps) == 1 else "steps " + ", ".join(str(s) for s in steps)
-        return (f"The spec allows {fmt_value(value)} here: {which} {'writes' if len(steps) == 1 else 'write'} it, "
-                f"and the spec leaves open which of the {len(oc.candidates)} writes to this cell wins; the loop "
-                f"order (and real runtimes today) keeps the last one, {fmt_value(oc.loop_value)}.")
+        rule = ("the text does not allow duplicate indices here, so it names no winner among the "
+                if forbidden else "the spec leaves open which of the ")
+        return (f"{'A kernel may give' if forbidden else 'The spec allows'} {fmt_value(value)} here: {which} "
+                f"{'writes' if len(steps) == 1 else 'write'} it, and {rule}{len(oc.candidates)} writes to this "
+                f"cell{'' if forbidden else ' wins'}; the loop order (and real runtimes today) keeps the last one, "
+                f"{fmt_value(oc.loop_value)}.")
     return (f"The spec allows {fmt_value(value)} here: it is within {fmt_value(oc.slack, width=9)} of "
             f"{fmt_value(oc.loop_value)}, the most that combining this cell's {len(oc.candidates)} updates in "
             f"another order may change a float {spelling}.")

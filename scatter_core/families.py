@@ -34,8 +34,9 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    phrase), ``export_loop`` (the loop of the exported NumPy/pytest code: lines
    that call ``apply(out, contributions, cell, value)`` once per write, in loop
    order; see the three below), ``title`` and ``slug`` (the explorer page's URL
-   path; ``app_pages/<slug>_family.py`` calls ``scatter_ui.explorer.render(name,
-   slug)`` and is listed in ``app.py``), ``indices`` ("required", "optional"
+   path; the spec page's is ``spec-<slug>``: ``app.py`` builds both pages from
+   the record, with ``page_title``, ``spec_title`` and ``icon`` if the defaults
+   do not suit), ``indices`` ("required", "optional"
    or "unused": may ``indices`` be None?) and ``spec_flags`` (the OpSpec
    shape flags that mean something for this family; the spec pages show "n/a"
    for the others). Optional hooks the outer packages read instead of restating
@@ -43,8 +44,11 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    valid draw of data's shape, the indices, the updates' shape and the family's
    own attributes; ``scatter_core.sample_case`` turns it into a :class:`Case`
    for the tests' strategies, the framework differential and Practice),
-   ``shrink(shapes, attrs)`` (the large-tensor stand-in's shapes) and
-   ``writes_once`` (no two iterations can write one cell).
+   ``shrink(shapes, attrs)`` (the large-tensor stand-in's shapes),
+   ``writes_once`` (no two iterations can write one cell), and for Practice
+   ``practice_from`` (the first level whose mixed exercises may pick the
+   family) and ``lesson(rng, level) -> Lesson`` (what each level practises
+   there, when the levels' common recipes do not fit the family's loop).
 
 3. **One** ``OpSpec`` **record per version** in ``registry.py`` with
    ``family=<name>``; its attributes are ``AttrSpec`` records (kind "int",
@@ -110,11 +114,27 @@ class Family:
     # "flat") whose calls this family's operators write, each with its preference among the families writing that
     # form (0 first): x[:, idx] = v is ScatterUpdate before ScatterElementsUpdate in OpenVINO.
     call_forms: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # Practice (scatter_practice): the first level at which an exercise with no version chosen may be of this
+    # family (1: the simplest loop, the first one a student meets), and the family's own curriculum,
+    # (rng, level) -> Lesson: what each level practises here (None: the level's recipe, as for the others)
+    practice_from: int = 2
+    lesson: Callable[..., object] | None = None
+    # the app's two pages of the family (app.py builds both from this record): the explorer page's title in the
+    # navigation ("": ``title``), the spec page's title ("": "<title> spec") and the explorer page's icon (a
+    # Material Symbols name)
+    page_title: str = ""
+    spec_title: str = ""
+    icon: str = "animation"
 
     @property
-    def page(self) -> str:
-        """The explorer page's file (``app_pages/<slug>_family.py``, listed in ``app.py``)."""
-        return f"app_pages/{self.slug}_family.py"
+    def explorer_title(self) -> str:
+        """The explorer page's title in the app's navigation."""
+        return self.page_title or self.title
+
+    @property
+    def spec_page_title(self) -> str:
+        """The spec page's title in the app's navigation."""
+        return self.spec_title or f"{self.title} spec"
 
     def __post_init__(self):
         if self.indices not in INDICES_RULES:
@@ -162,32 +182,35 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=nd.plan, updates_shape=nd.updates_shape,
         reading="each row of the last indices axis as a coordinate tuple addressing an element or a slice",
         export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",), index_tuples=True,
-        index_writes_slice=True, sample=nd.sample, call_forms=MappingProxyType({"nd": 0, "flat": 0})),
+        index_writes_slice=True, sample=nd.sample, call_forms=MappingProxyType({"nd": 0, "flat": 0}),
+        page_title="ScatterND family", spec_title="ScatterND specs", icon="view_in_ar"),
     Family(
         name="elements", title="Scatter / ScatterElements / ScatterElementsUpdate", slug="elements",
         plan=elements.plan, updates_shape=elements.updates_shape,
         reading="one index per update, giving the coordinate along axis (the update's own position gives the rest)",
         export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",), sample=elements.sample,
-        call_forms=MappingProxyType({"elements": 0, "axis": 1})),
+        call_forms=MappingProxyType({"elements": 0, "axis": 1}),
+        page_title="Elements family", spec_title="Elements specs", icon="grid_on", practice_from=1),
     Family(
         name="update", title="ScatterUpdate", slug="update",
         plan=update.plan, updates_shape=update.updates_shape,
         reading="each index as a whole slice along axis",
         export_loop=_update_loop, index_writes_slice=True, sample=update.sample, shrink=update.shrink,
-        call_forms=MappingProxyType({"axis": 0})),
+        call_forms=MappingProxyType({"axis": 0}), icon="view_week"),
     # issue 16: the newest scatter operators
     Family(
         name="cache", title="TensorScatter (KV cache)", slug="tensor_scatter",
         plan=tensor_scatter.plan, updates_shape=tensor_scatter.updates_shape,
         reading="write_indices as one start position per batch entry along the sequence axis",
         export_loop=tensor_scatter.export_loop, indices="optional", index_label=tensor_scatter.index_label,
-        sample=tensor_scatter.sample, writes_once=True),
+        sample=tensor_scatter.sample, writes_once=True, practice_from=5, lesson=tensor_scatter.lesson),
     Family(
         name="slice", title="SliceScatter", slug="slice_scatter",
         plan=slice_scatter.plan, updates_shape=slice_scatter.updates_shape,
         reading="no indices: start, stop and step choose one strided slice, one update per element",
         export_loop=slice_scatter.export_loop, indices="unused", index_label=slice_scatter.index_label,
-        sample=slice_scatter.sample, writes_once=True, call_forms=MappingProxyType({"slice": 0})),
+        sample=slice_scatter.sample, writes_once=True, call_forms=MappingProxyType({"slice": 0}), practice_from=5,
+        lesson=slice_scatter.lesson),
 )})
 
 

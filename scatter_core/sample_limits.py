@@ -43,6 +43,19 @@ class Drawn:
     sizes: np.ndarray | None = None  # per index value, the axis length it counts along (fitted draws only)
 
 
+@dataclass(frozen=True)
+class Lesson:
+    """What one Practice level asks of a family that has a curriculum of its own (its record's ``lesson`` hook,
+    ``(rng, level) -> Lesson``; levels as in ``scatter_practice.LEVELS``): data's rank, the axis (None: the
+    version's default), the wishes for the family's fitted ``sample`` draw and a sentence saying what the level
+    practises there. Practice's exercises under it use reduction none."""
+
+    rank: int
+    axis: int | None = None
+    features: tuple[str, ...] = ()
+    topic: str = ""
+
+
 def shape(rng, rank: int, lo: int = 1, hi: int = 4) -> tuple[int, ...]:
     """``rank`` axes of ``lo..hi`` (at most 3 long from rank 4 on, so a draw stays small)."""
     return tuple(int(n) for n in rng.integers(lo, (min(hi, 3) if rank >= 4 else hi) + 1, size=rank))

@@ -15,7 +15,7 @@ from .case import Case, prepare
 from .errors import ScatterError
 from .families import family_of
 from .registry import get_spec
-from .sample_limits import Drawn, Limits
+from .sample_limits import Drawn, Lesson, Limits
 
 __all__ = ["Drawn", "Limits", "sample_case"]
 

@@ -33,7 +33,7 @@ import numpy as np
 from .checks import c_strides, prod
 from .errors import ScatterError, fmt_pos
 from .plan import Plan, PlanNote, iota
-from .sample_limits import Drawn, Limits, coin, pick, shape
+from .sample_limits import Drawn, Lesson, Limits, coin, pick, shape
 from .spec import OpSpec
 
 
@@ -288,3 +288,24 @@ def _fitted(rng, limits: Limits) -> Drawn | None:
         axes_given = None if leading else axes
     attrs = {"start": start, "stop": stop, "step": step, "axes": axes_given}
     return Drawn(tuple(shape), None, tuple(slice_shape), attrs)
+
+
+# -- Practice's curriculum for the strided slice (Family.lesson): what each level practises --------------------
+def lesson(rng, level: int) -> Lesson:
+    """Level 1: positive steps and plain bounds on the leading axis (or both axes). 2: negative bounds and other
+    axes. 4: negative steps and clamped bounds. 5: rank 3, several axes, anything. (Level 3, reductions, has no
+    slice exercise.)"""
+    if level == 1:
+        features, topic = ("plain",), "a strided slice with a positive step"
+    elif level == 2:
+        features = pick(rng, (("negative",), ("other-axis",), ("negative", "other-axis")))
+        topic = "negative start or stop, and slices of another axis"
+    elif level == 4:
+        features = pick(rng, (("negative-step",), ("clamped",), ("negative-step", "clamped")))
+        topic = "negative steps, or a start or stop beyond the ends (clamped to them)"
+    else:
+        features, topic = ("mixed",), "mixed: a slice of a rank-3 tensor along one or more axes"
+    rank = 3 if level == 5 else int(rng.integers(1, 3))
+    if "other-axis" in features:
+        rank = 2
+    return Lesson(rank, features=features, topic=topic)

@@ -36,7 +36,7 @@ import numpy as np
 from .checks import prod
 from .errors import ScatterError, fmt_pos
 from .plan import Plan, PlanNote, iota
-from .sample_limits import Drawn, Limits, shape
+from .sample_limits import Drawn, Lesson, Limits, coin, pick, shape
 from .spec import OpSpec
 
 MODES = ("linear", "circular")
@@ -220,3 +220,29 @@ def _fitted(rng, limits: Limits) -> Drawn | None:
     if not w.any() and top > 0:  # a given write index that is 0 everywhere reads like a left-out one
         w[int(rng.integers(0, batch))] = int(rng.integers(1, top + 1))
     return Drawn(tuple(shape), w, ushape, attrs)
+
+
+# -- Practice's curriculum for the cache (Family.lesson): what each level practises ----------------------------
+def lesson(rng, level: int) -> Lesson:
+    """Level 1: rank 2, axis 1, linear. 2: rank 3 (axis -2 or -1), write indices sometimes left out. 4: circular
+    writes that wrap around. 5: rank 3, any axis and mode. (Level 3, reductions, has no cache exercise.)"""
+    features = ()
+    if level == 1:
+        rank, axis, mode = 2, 1, "linear"
+        topic = "a linear cache write: each batch entry's new rows start at its own write index"
+    elif level == 2:  # rank 3: the default axis -2 or the last one
+        rank, axis, mode = 3, pick(rng, (-1, -2)), "linear"
+        features = ("left-out",) if coin(rng, 30) else ()
+        topic = "the sequence axis of a rank-3 cache, counted from the end"
+    elif level == 4:
+        rank = int(rng.integers(2, 4))
+        axis, mode, features = pick(rng, tuple(range(1, rank)) + (-1,)), "circular", ("wrap",)
+        topic = "circular mode: a cache write that runs past the end"
+    else:
+        rank, axis, mode = 3, pick(rng, (1, 2, -1, -2)), pick(rng, ("linear", "circular"))
+        if mode == "circular":
+            features = ("wrap", "far") if coin(rng, 30) else ("wrap",) if coin(rng, 70) else ()
+        elif coin(rng, 25):
+            features = ("left-out",)
+        topic = "mixed: a rank-3 cache with any axis and mode"
+    return Lesson(rank, axis, (f"mode={mode}",) + features, topic)

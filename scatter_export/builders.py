@@ -159,7 +159,8 @@ def _open_order(case: sc.Case, rtol: float, atol: float) -> tuple[list[str], lis
     """For a case whose result depends on the order of the writes (``sc.open_cells``): the module-level
     lines (a comment saying why, the cells' candidate values or rounding slack, ``assert_conforms``) and the
     test's checks, which accept any output the spec allows. None when the order changes nothing."""
-    opened = sc.open_cells(case.trace())
+    trace = case.trace()
+    opened = sc.open_cells(trace)
     winner = opened.kind == "winner"
     if not len(opened) or (winner and all(len(set(opened.candidates(i))) < 2 for i in range(len(opened)))):
         return None
@@ -170,13 +171,23 @@ def _open_order(case: sc.Case, rtol: float, atol: float) -> tuple[list[str], lis
                 else "out[cell] == v")
         rest = (f"np.testing.assert_allclose(out[rest], EXPECTED[rest], rtol={rtol!r}, atol={atol!r}, "
                 "equal_nan=True)" if floats else "np.testing.assert_array_equal(out[rest], EXPECTED[rest])")
-        lines = [
-            f"# Several writes reach the cells below and the reduction is {spelling!r}: the spec leaves open which",
-            "# one wins. The loop above keeps the last one in loop order, as real runtimes do today, but a",
-            "# conforming kernel may keep any of them, cell by cell. So the test accepts any conforming output:",
-            "# each of these cells holds one of the values written to it, every other cell equals EXPECTED.",
-            "CANDIDATES = {",
-        ]
+        if trace.reduction.name in case.spec.duplicates_forbidden_with:  # the text forbids these inputs
+            lines = [
+                f"# Several writes reach the cells below and the reduction is {spelling!r}: {case.spec.name}'s text",
+                "# does not allow duplicate indices here, so it defines no output for these inputs. The loop above",
+                "# keeps the last write in loop order, as real runtimes do today, but a kernel may keep any of",
+                "# them, cell by cell. So the test accepts what a kernel may give: each of these cells holds one of",
+                "# the values written to it, every other cell equals EXPECTED.",
+            ]
+        else:
+            lines = [
+                f"# Several writes reach the cells below and the reduction is {spelling!r}: the spec leaves open "
+                "which",
+                "# one wins. The loop above keeps the last one in loop order, as real runtimes do today, but a",
+                "# conforming kernel may keep any of them, cell by cell. So the test accepts any conforming output:",
+                "# each of these cells holds one of the values written to it, every other cell equals EXPECTED.",
+            ]
+        lines.append("CANDIDATES = {")
         lines += [f"    {opened.position(i)!r}: [{', '.join(_scalar(v) for v in opened.candidates(i))}],"
                   for i in range(len(opened))]
         lines += ["}", "", "",

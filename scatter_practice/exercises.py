@@ -21,8 +21,10 @@ The levels, from easy to hard (``LEVELS`` says the same in words):
 Every case is drawn by the family record's ``sample`` hook, fitted to the
 recipe (data shape, axis, k, duplicates, the family's own feature wishes). The
 families whose loops read no per-update index (the KV cache, the strided
-slice) have recipes of their own (``FamilyDrawer.recipe``); ``op=None`` picks
-them from level ``FamilyDrawer.mixed_from`` on (5: the mixed level).
+slice) have a curriculum of their own (their record's ``lesson`` hook); with no
+``op``, a level picks among the families whose record's ``practice_from`` is at
+most that level (1: the Elements family alone; 5, the mixed level, for the
+cache and the slice).
 
 Every exercise has at most ``MAX_CELLS`` output cells and ``MAX_STEPS`` loop steps.
 The operator facts (families, attributes, reductions, the index rule) are read
@@ -57,7 +59,6 @@ LEVELS = MappingProxyType({
 })
 
 COMBINING = ("sum", "prod", "max", "min")  # the reductions of level 3, canonical names
-LEVEL1_FAMILY = "elements"  # level 1's one family when no op is given
 
 RANK_SHAPES = MappingProxyType({
     1: tuple((n,) for n in range(3, 9)),
@@ -195,18 +196,22 @@ LEVEL_RULES: Mapping[int, Callable[[sc.OpSpec], bool]] = MappingProxyType({
 def levels_for(op: str) -> tuple[int, ...]:
     """The levels an exercise restricted to ``op`` can have (none for a family practice does not draw yet)."""
     spec = sc.get_spec(op)
-    if spec.family not in CASE_DRAWERS:
+    if not practised(spec):
         return ()
     return tuple(level for level, rule in LEVEL_RULES.items() if rule(spec))
 
 
+def practised(spec) -> bool:
+    """Practice draws every exercise through the family record's sample hook: a family without one has none."""
+    return sc.family_of(spec).sample is not None
+
+
 def _pool(level: int) -> tuple:
+    """The versions an exercise with no ``op`` may be of: their family's record lets the level pick it."""
     specs = [s for s in sc.OPERATORS_LIST
-             if s.family in CASE_DRAWERS and CASE_DRAWERS[s.family].mixed_from <= level and LEVEL_RULES[level](s)]
+             if practised(s) and sc.family_of(s).practice_from <= level and LEVEL_RULES[level](s)]
     if level <= 4:
         specs = [s for s in specs if _current(s)]
-    if level == 1:
-        specs = [s for s in specs if s.family == LEVEL1_FAMILY]
     return tuple(specs)
 
 
@@ -318,9 +323,12 @@ RECIPES = MappingProxyType({1: _recipe_1, 2: _recipe_2, 3: _recipe_3, 4: _recipe
 
 
 def _recipe(rng, level: int, spec) -> Recipe:
-    """The family's own recipe where it has one, else the level's."""
-    own = CASE_DRAWERS[spec.family].recipe
-    return own(rng, spec, level) if own is not None else RECIPES[level](rng, spec)
+    """The family's own curriculum where its record has one (``lesson``), else the level's recipe."""
+    lesson = sc.family_of(spec).lesson
+    if lesson is None:
+        return RECIPES[level](rng, spec)
+    wish = lesson(rng, level)
+    return Recipe(spec, rank=wish.rank, reduction="none", axis=wish.axis, features=wish.features, topic=wish.topic)
 
 
 def _choose_spec(rng, level: int, spec) -> sc.OpSpec:
@@ -339,81 +347,6 @@ def _sampled(rng, r: Recipe, shape: tuple[int, ...]) -> sc.Drawn | None:
     limits = sc.Limits(data_shape=shape, axis=r.axis, k=r.k, duplicates=r.duplicates, max_steps=MAX_STEPS,
                        features=frozenset(r.features))
     return sc.family_of(r.spec).sample(rng, r.spec, limits)
-
-
-# -- the KV cache (TensorScatter): one write index per batch entry, a sequence axis, linear or circular ----------
-CACHE_TOPICS = MappingProxyType({
-    1: "a linear cache write: each batch entry's new rows start at its own write index",
-    2: "the sequence axis of a rank-3 cache, counted from the end",
-    4: "circular mode: a cache write that runs past the end",
-    5: "mixed: a rank-3 cache with any axis and mode",
-})
-SLICE_TOPICS = MappingProxyType({
-    1: "a strided slice with a positive step",
-    2: "negative start or stop, and slices of another axis",
-    4: "negative steps, or a start or stop beyond the ends (clamped to them)",
-    5: "mixed: a slice of a rank-3 tensor along one or more axes",
-})
-
-
-def _cache_recipe(rng, spec, level: int) -> Recipe:
-    """Level 1: rank 2, axis 1, linear. 2: rank 3 (axis -2 or -1), write indices sometimes left out. 4: circular
-    writes that wrap around. 5: rank 3, any axis and mode."""
-    features = ()
-    if level == 1:
-        rank, axis, mode = 2, 1, "linear"
-    elif level == 2:  # rank 3: the default axis -2 or the last one
-        rank, axis, mode = 3, _pick(rng, (-1, -2)), "linear"
-        features = ("left-out",) if _coin(rng, 30) else ()
-    elif level == 4:
-        rank = int(rng.integers(2, 4))
-        axis, mode, features = _pick(rng, tuple(range(1, rank)) + (-1,)), "circular", ("wrap",)
-    else:
-        rank, axis, mode = 3, _pick(rng, (1, 2, -1, -2)), _pick(rng, ("linear", "circular"))
-        if mode == "circular":
-            features = ("wrap", "far") if _coin(rng, 30) else ("wrap",) if _coin(rng, 70) else ()
-        elif _coin(rng, 25):
-            features = ("left-out",)
-    return Recipe(spec, rank=rank, reduction="none", axis=axis, features=(f"mode={mode}",) + features,
-                  topic=CACHE_TOPICS[level])
-
-
-# -- the strided slice (SliceScatter): start, stop, step per sliced axis, Slice-8 bounds -------------------------
-def _slice_recipe(rng, spec, level: int) -> Recipe:
-    """Level 1: positive steps and plain bounds on the leading axis (or both axes). 2: negative bounds and other
-    axes. 4: negative steps and clamped bounds. 5: rank 3, several axes, anything."""
-    if level == 1:
-        features = ("plain",)
-    elif level == 2:
-        features = _pick(rng, (("negative",), ("other-axis",), ("negative", "other-axis")))
-    elif level == 4:
-        features = _pick(rng, (("negative-step",), ("clamped",), ("negative-step", "clamped")))
-    else:
-        features = ("mixed",)
-    rank = 3 if level == 5 else int(rng.integers(1, 3))
-    if "other-axis" in features:
-        rank = 2
-    return Recipe(spec, rank=rank, reduction="none", features=features, topic=SLICE_TOPICS[level])
-
-
-@dataclass(frozen=True)
-class FamilyDrawer:
-    """How practice treats a family: a recipe of its own (None: the level's recipe) and the lowest level at which
-    ``op=None`` may pick the family (5: only in the mixed level). The drawing itself is the family record's
-    sample hook."""
-
-    recipe: Callable[..., Recipe] | None = None  # (rng, spec, level) -> Recipe
-    mixed_from: int = 1
-
-
-# families whose exercises have recipes of their own (what each level practises there); every other family with
-# a sample hook is drawn with the level's recipe
-OWN_RECIPES = MappingProxyType({
-    "cache": FamilyDrawer(_cache_recipe, mixed_from=5),
-    "slice": FamilyDrawer(_slice_recipe, mixed_from=5),
-})
-CASE_DRAWERS = MappingProxyType({
-    name: OWN_RECIPES.get(name, FamilyDrawer()) for name, family in sc.FAMILIES.items() if family.sample is not None})
 
 
 def _apply_negatives(rng, r: Recipe, indices: np.ndarray | None, sizes: np.ndarray | None) -> np.ndarray | None:
@@ -528,9 +461,10 @@ def _check_args(seed, level, op):
         raise ValueError(f"level = {level!r} must be one of {', '.join(str(x) for x in LEVELS)}")
     if op is not None:
         spec = sc.get_spec(op)  # ScatterError (a ValueError) naming op when unknown
-        if spec.family not in CASE_DRAWERS:
+        if not practised(spec):
+            with_exercises = ", ".join(name for name, f in sc.FAMILIES.items() if f.sample is not None)
             raise ValueError(f"op = {spec.name!r}: practice has no exercises for the {spec.family!r} family yet "
-                             f"(families with exercises: {', '.join(CASE_DRAWERS)})")
+                             f"(families with exercises: {with_exercises})")
         if not LEVEL_RULES[int(level)](spec):
             allowed = ", ".join(str(x) for x in levels_for(spec.name))
             raise ValueError(f"level = {level} needs {LEVELS[int(level)]}, which {spec.name} does not offer; "

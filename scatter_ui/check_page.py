@@ -50,13 +50,14 @@ VERDICT_ICONS = {"matches": ":material/check_circle:", "conforms": ":material/al
                  "differs": ":material/cancel:"}
 
 
-def outline_legend(differ: int, allowed: int) -> str:
+def outline_legend(differ: int, allowed: int, outside_spec: bool = False) -> str:
     """What the comparison's outlines mean, in words: a solid frame for a real difference, a dashed one for a
-    value the spec allows too (a duplicated cell, whose result it leaves open), so the two never look alike."""
-    said = ("; the spec allows your value in all of them" if allowed == differ else
-            f"; the spec allows your value in {allowed} of them" if allowed else "")
+    value the spec allows too (a duplicated cell, whose result it leaves open), so the two never look alike.
+    ``outside_spec``: the version's text forbids these duplicates, so the value is one a kernel may give."""
+    who = "your value is one a kernel may give" if outside_spec else "the spec allows your value"
+    said = (f"; {who} in all of them" if allowed == differ else f"; {who} in {allowed} of them" if allowed else "")
     frames = ([f"solid frame: differs ({differ - allowed})"] if differ > allowed else []) + \
-        ([f"dashed frame: differs, but the spec allows your value there ({allowed})"] if allowed else [])
+        ([f"dashed frame: differs, but {who} there ({allowed})"] if allowed else [])
     legend = "; ".join(frames)
     return f"Outlined: the {differ} cell(s) where the two differ{said}. {legend[:1].upper()}{legend[1:]}."
 
@@ -307,8 +308,12 @@ class CheckPage:
         self.inputs_drawn = True
         arrays = {}
         for role in ROLES:
+            text = ss.get(k(f"text_{role}"), "")
+            if role == "expected" and not str(text).strip():  # nothing typed yet: what to type, not an error
+                self.expected_prompt(arrays.get("data"))
+                continue
             try:  # an empty indices box is None where the family takes None
-                arrays[role] = attribute_inputs.parse_input(spec, role, ss.get(k(f"text_{role}"), ""), _parse)
+                arrays[role] = attribute_inputs.parse_input(spec, role, text, _parse)
             except sc.ScatterError as exc:
                 st.error(error_text(exc, _label(role)), icon="🛑")
         if len(arrays) < len(ROLES):
@@ -338,16 +343,28 @@ class CheckPage:
         self.exports(report, arrays, attrs, rtol, atol)
         crosscheck_panel(op, arrays["data"], arrays["indices"], arrays["updates"], attrs, key=k("crosscheck"))
 
+    @staticmethod
+    def expected_prompt(data) -> None:
+        """The expected output box is empty: say what to type there (a prompt, not an error)."""
+        shape = f" of data's shape, {sc.fmt_shape(data.shape)}," if data is not None else ""
+        st.info("Type the output you computed by hand in the **expected output** box above (a tensor"
+                f"{md(shape)} in any of the formats the inputs take); the verdict appears here.",
+                icon=":material/edit:")
+
     def verdict(self, report) -> None:
-        """The verdict in words, with an icon of its own (the colour only repeats it)."""
+        """The verdict in words, with one icon of its own (the colour only repeats it)."""
         tolerance = f"\n\nTolerance: {md(report.tolerance)}."
         if report.matches:
-            st.success(f"✔ **Matches the loop-order result.**\n\n{md(report.summary)}", icon=VERDICT_ICONS["matches"])
+            st.success(f"**Matches the loop-order result.**\n\n{md(report.summary)}", icon=VERDICT_ICONS["matches"])
+        elif report.conforms and report.outside_spec:  # the version's text forbids these duplicates
+            st.info(f"**Outside the spec, accepted: {md(report.op)}'s text does not allow these duplicate indices.** "
+                    f"Your output keeps another of the writes, as a kernel may; not the loop-order result."
+                    f"\n\n{md(report.summary)}" + tolerance, icon=VERDICT_ICONS["conforms"])
         elif report.conforms:
-            st.info(f"≈ **Conforms: allowed by the spec, not the loop-order result.**\n\n{md(report.summary)}"
+            st.info(f"**Conforms: allowed by the spec, not the loop-order result.**\n\n{md(report.summary)}"
                     + tolerance, icon=VERDICT_ICONS["conforms"])
         else:
-            st.error(f"✘ **Differs.**\n\n{md(report.summary)}" + tolerance, icon=VERDICT_ICONS["differs"])
+            st.error(f"**Differs.**\n\n{md(report.summary)}" + tolerance, icon=VERDICT_ICONS["differs"])
         for note in report.notes:
             (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(md(note))
 
@@ -360,17 +377,18 @@ class CheckPage:
                                 ("your expected output", f"{report.op} computes"), flat, allowed_flat=allowed)
         st.plotly_chart(fig, theme=None, key=k("figure"))
         if report.mismatches:
-            st.caption(outline_legend(len(report.mismatches), len(report.allowed)))
+            st.caption(outline_legend(len(report.mismatches), len(report.allowed), report.outside_spec))
 
     def explanations(self, report, spec) -> None:
         """A conforming output: the readings that give it explain the difference; none is a mistake."""
         st.header("Why it differs from the loop order")
+        allowed = "a kernel may give" if report.outside_spec else "the spec allows"
         if not report.diagnoses:
             st.info("No single reading of the operator gives your output, and none needs to: each differing cell "
-                    "holds a value the spec allows there (listed below).", icon=":material/info:")
+                    f"holds a value {allowed} there (listed below).", icon=":material/info:")
             return
-        st.caption("Your output is allowed, so these are explanations, not mistakes. Each reading gives exactly "
-                   "your output:")
+        st.caption(f"Your output is one {allowed}, so these are explanations, not mistakes. Each reading gives "
+                   "exactly your output:")
         self._readings(report, spec)
 
     def diagnoses(self, report, spec) -> None:
@@ -444,8 +462,12 @@ class CheckPage:
             choice = st.radio("Expected output written into the exports",
                               ["the computed output (a passing test)", "your expected output"],
                               key=k("export_choice"), horizontal=True)
-            st.caption("Your expected output conforms, so the pytest test passes with it too: where the spec "
-                       "leaves a cell open, the test accepts any value the spec allows there." if report.conforms
+            accepted = ("Your expected output is accepted, so the pytest test passes with it too: in a duplicated "
+                        "cell (which the text does not allow), the test accepts any of the values written to it."
+                        if report.outside_spec else
+                        "Your expected output conforms, so the pytest test passes with it too: where the spec "
+                        "leaves a cell open, the test accepts any value the spec allows there.")
+            st.caption(accepted if report.conforms
                        else "With your expected output the exported pytest test fails: the spec does not allow it.")
             expected = report.computed if choice.startswith("the computed") else report.expected
             source = "computed" if choice.startswith("the computed") else "your-expected"  # in the file names

@@ -1,13 +1,15 @@
 """The explorer page of one operator family: controls, animation, warnings, step log.
 
-Pages call :func:`render` with a family name from the registry ("nd",
-"elements", "update"); everything they show comes from the registry record,
-the spec examples and the cached trace.
+:func:`page` is a family's explorer page, built from its record (``app.py`` routes one per
+record, and the other pages link to it): it calls :func:`render` with the family's name and URL
+path; everything the page shows comes from the registry record, the spec examples and the cached
+trace.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -425,6 +427,14 @@ def _stand_in_trace(op: str, example_id: str, family: str) -> sc.Trace | None:
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _stand_in_figure(op: str, example_id: str, family: str):
     return StepFigure(_stand_in_trace(op, example_id, family))
+
+
+def page(family: sc.Family | str) -> st.Page:
+    """The explorer page of ``family`` (a record, or its name), from its record alone: a callable st.Page at the
+    record's URL path, with its title and icon. app.py routes it; a link to it (st.page_link) passes the same page."""
+    f = family if isinstance(family, sc.Family) else sc.family_of(family)
+    return st.Page(partial(render, f.name, f.slug), title=f.explorer_title, icon=f":material/{f.icon}:",
+                   url_path=f.slug)
 
 
 def render(family: str, url_path: str) -> None:

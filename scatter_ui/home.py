@@ -8,9 +8,8 @@ import streamlit as st
 import scatter_core as sc
 import spec_examples
 
+from . import explorer
 from .text import md
-
-FAMILY_PAGES = {name: family.page for name, family in sc.FAMILIES.items()}  # from the family records
 
 # URL parameters and the widgets' keys: a copied link reopens the same gallery view (the filter and the versions
 # are bound to the query string; the tab is written there by render(), since the page may choose it itself)
@@ -61,7 +60,7 @@ def render() -> None:
                 st.markdown(f"**{md(family.title)}**")
                 st.caption(md(f"Reads {family.reading}.  \nVersions: "
                               + ", ".join(s.name for s in sc.family_members(family.name))))
-                st.page_link(FAMILY_PAGES[family.name], label="Open the explorer", icon="▶️")
+                st.page_link(explorer.page(family), label="Open the explorer", icon="▶️")
     rows = gallery_rows()
     st.header(f"Every worked example ({len(rows)})")
     st.caption("Each example as printed in the spec pages or the ONNX node tests, plus a few teaching cases of "
@@ -118,5 +117,5 @@ def _card(row: dict) -> None:
         origin = ("Scatter Explorer teaching case" if row["ours"]
                   else f"[{row['page']} ↗]({row['url']}), {row['label']}")
         left.markdown(f"**{row['title']}**  \n`{row['op']}` · {origin}  \n{row['status']}")
-        right.page_link(FAMILY_PAGES[row["family"]], label="Explore step by step", icon="▶️",
+        right.page_link(explorer.page(row["family"]), label="Explore step by step", icon="▶️",
                         query_params={"op": row["op"], "example": row["id"]})

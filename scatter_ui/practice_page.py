@@ -47,13 +47,17 @@ OUTPUT_LABEL = "Output (nested lists, e.g. [[1, 2], [3, 4]])"
 # page's margins and gaps shrink (wider cells too) and the intro line, said once, goes. Only this page's own
 # layout: Streamlit's block container, its gaps, this page's title and its keyed intro container.
 PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
-  [data-testid="stMainBlockContainer"] { padding: 3.75rem 2rem 3rem; }
-  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.45rem; }
+  [data-testid="stMainBlockContainer"] { padding: 3.25rem 2rem 3rem; }
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.3rem; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding: 0 0 0.25rem; }
   [data-testid="stMainBlockContainer"] h2,
   [data-testid="stMainBlockContainer"] h3 { font-size: 1.35rem; padding: 0.5rem 0 0.3rem; }
   .st-key-practice-intro { display: none; }
+  .st-key-practice-options [data-testid="stCode"] code { font-size: 0.85rem; }
 }
+/* multiple choice: compact grids, so the four options share a line under the figure */
+.st-key-practice-options [data-testid="stCode"] pre { padding: 0.5rem; }
+.st-key-practice-options [data-testid="stCode"] code { padding-right: 0.25rem; }
 """
 # the player's controls here: the steps done can be replayed (no "go to" or speed for a handful of steps); before
 # the first step there is nothing to step to: a still picture (the explorer exports frames), one screen row saved
@@ -565,15 +569,21 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
     show_inputs(ex, k(f"fig-in:{eid}"))
     fb_key = k(f"out-fb:{eid}")
     how, note = "text", st
-    if ex.answer.ndim <= 2:  # the choice and the grid's note share a row: a projector keeps the grid on screen
-        choice, note = st.columns([1, 3], vertical_alignment="bottom")
-        how = choice.radio("Enter the output as", ["grid", "text"], horizontal=True, key=k(f"how:{eid}"))
+    if ex.answer.ndim <= 2:  # the choice, its label and the grid's note share a line: a projector keeps the grid
+        with st.container(horizontal=True, vertical_alignment="center", key="practice-how"):  # on screen
+            st.markdown("Enter the output as", width="content")
+            how = st.radio("Enter the output as", ["grid", "text"], horizontal=True, key=k(f"how:{eid}"),
+                           label_visibility="collapsed", width="content")
+            note = st.container(width="stretch")
+    # the answer and its Check button side by side (a phone stacks them, the button below)
+    answer, check = st.columns([5, 1], vertical_alignment="bottom")
     student = None
-    if how == "grid":
-        student = grid_input(ex, eid, note)
-    else:
-        session.text_box(st, OUTPUT_LABEL, key=k(f"text:{eid}"), limit=MAX_TEXT, height=120)
-    if st.button("Check my output", key=k(f"check:{eid}"), type="primary"):
+    with answer:
+        if how == "grid":
+            student = grid_input(ex, eid, note)
+        else:
+            session.text_box(st, OUTPUT_LABEL, key=k(f"text:{eid}"), limit=MAX_TEXT, height=120)
+    if check.button("Check my output", key=k(f"check:{eid}"), type="primary", use_container_width=True):
         try:
             if how == "text":
                 student = parse_output(ss.get(k(f"text:{eid}"), ""), ex)
@@ -603,7 +613,8 @@ def grid_input(ex: sp.Exercise, eid: str, note=st) -> np.ndarray | None:
     cols = shape[-1]
     frame = pd.DataFrame(np.full((rows, cols), np.nan), columns=[str(c) for c in range(cols)])
     note.caption("Type every cell of the output (row 0 at the top). The output starts as a copy of data.")
-    edited = st.data_editor(frame, key=k(f"grid:{eid}"), num_rows="fixed", hide_index=False)
+    # rows of 28 px (Streamlit: 35), still above the 24 px of WCAG 2.5.8: a four-row grid stays on a projector
+    edited = st.data_editor(frame, key=k(f"grid:{eid}"), num_rows="fixed", hide_index=False, row_height=28)
     values = edited.to_numpy(dtype=np.float64, na_value=np.nan)
     if np.isnan(values).any():
         return None
@@ -616,12 +627,12 @@ def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, 
         st.success(f"Right! {fb.explanation}", icon="✅")
     elif fb.conforms:
         why = fb.explanation.splitlines()[0].removeprefix("Allowed by the spec: ")
-        st.info(f"≈ **Right by the spec, not the loop order's answer.** {md(why[:1].upper() + why[1:])} "
+        st.info(f"**Right by the spec, not the loop order's answer.** {md(why[:1].upper() + why[1:])} "
                 f"The {len(allowed)} cell(s) where yours differs are outlined, dashed.", icon=":material/alt_route:")
     else:
         kept = (f" {len(allowed)} more cell(s), outlined dashed, hold another write the spec allows there (not "
                 f"wrong)." if allowed else "")
-        st.error(f"✘ {len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined, solid).{kept}", icon="❌")
+        st.error(f"{len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined, solid).{kept}", icon="❌")
     flat = np.array([np.ravel_multi_index(c, ex.answer.shape) for c in (*fb.wrong_cells, *allowed)], dtype=np.int64)
     fig = comparison_figure(ex.trace, np.asarray(student, dtype=np.float64), ex.answer,
                             ("your output", "the spec's result"), flat, allowed_flat=flat[len(fb.wrong_cells):])
@@ -643,17 +654,21 @@ def choice_mode(ex: sp.Exercise, eid: str) -> None:
     st.text(ex.prompt)
     show_inputs(ex, k(f"fig-in:{eid}"))
     options = sp.choices(ex)
-    st.markdown("**Which output is right?**")
-    for first in range(0, len(options), 2):  # one row of columns per pair: a phone stacks them A, B, C, D
-        cols = st.columns(2)
-        for i, c in enumerate(options[first:first + 2], start=first):
-            with cols[i - first]:
-                st.markdown(f"**{LETTERS[i]}**")
-                st.code(grid_text(c.output), language=None)
-    pick = st.radio("Your answer", [LETTERS[i] for i in range(len(options))], horizontal=True, index=None,
-                    key=k(f"pick:{eid}"))
+    # the options side by side, each its letter beside its grid, wrapping into more rows where the width ends (a
+    # phone stacks them A, B, C, D); then the question with its answer and Check on one line: a projector keeps
+    # them on screen under the figure
+    with st.container(horizontal=True, gap="small", key="practice-options"):
+        for i, c in enumerate(options):
+            with st.container(horizontal=True, width="content", gap="small", vertical_alignment="center"):
+                st.markdown(f"**{LETTERS[i]}**", width="content")
+                st.code(grid_text(c.output), language=None, width="content")
+    with st.container(horizontal=True, vertical_alignment="center", key="practice-pick"):
+        st.markdown("**Which output is right?**", width="content")
+        pick = st.radio("Which output is right?", [LETTERS[i] for i in range(len(options))], horizontal=True,
+                        index=None, key=k(f"pick:{eid}"), width="content", label_visibility="collapsed")
+        checked = st.button("Check", key=k(f"mc-check:{eid}"), type="primary", disabled=pick is None)
     fb_key = k(f"mc-fb:{eid}")
-    if st.button("Check", key=k(f"mc-check:{eid}"), type="primary", disabled=pick is None):
+    if checked:
         chosen = options[LETTERS.index(pick)]
         kinds = () if chosen.correct or chosen.kind not in sp.BY_KIND else (chosen.kind,)
         if ss.get(fb_key, (None,))[0] != pick:  # the same answer counts once
@@ -684,7 +699,10 @@ def render_page() -> None:
     seed, level, op = current()  # the sidebar's buttons may have moved on
     write_url()
     controls.page_style("practice-projector", PROJECTOR_CSS)
-    st.title("Practice")
+    # the page's title and the exercise's heading share a line where they fit (a projector keeps the answer on
+    # screen); on a phone the second wraps below the first
+    heading = st.container(horizontal=True, vertical_alignment="bottom", gap="medium", key="practice-heading")
+    heading.title("Practice", width="content")
     session.url_notice(PREFIX)  # names the link's values read_url could not use, once
     st.container(key="practice-intro").caption(
         "Predict what the operator writes, then see it. Feedback names the misconception behind a wrong answer and "
@@ -697,10 +715,12 @@ def render_page() -> None:
     eid = f"{level}-{seed}-{op or 'any'}"
     in_set = st.session_state[k("set")]
     where = f"set {in_set[0]}, exercise {seed % 1000 + 1} of {in_set[2]}" if in_set else f"exercise {seed}"
-    st.header(f"Level {level} · {where} · {ex.op}")  # h2 under the page's h1 (axe heading-order)
+    # h2 under the page's h1 (axe heading-order)
+    heading.header(f"Level {level} · {where} · {ex.op}", width="content")
     about = ex.topic or sp.LEVELS[level]  # what this exercise practises (a family's recipe may say it better)
-    st.caption(md(f"{about[:1].upper()}{about[1:]}. Attributes: {ex.attrs_text}."))
-    spec_link(ex.spec)  # not inside the caption, whose fading would leave the link below 4.5:1 contrast
+    with st.container(horizontal=True, vertical_alignment="center", key="practice-about"):  # one line where it fits
+        st.caption(md(f"{about[:1].upper()}{about[1:]}. Attributes: {ex.attrs_text}."), width="content")
+        spec_link(ex.spec)  # not inside the caption, whose fading would leave the link below 4.5:1 contrast
     mode = st.session_state[k("mode")]
     {"Step by step": step_mode, "Whole output": output_mode, "Multiple choice": choice_mode}[mode](ex, eid)
 

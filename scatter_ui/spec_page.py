@@ -8,7 +8,8 @@ evidence, the framework map (PyTorch, TensorFlow, JAX, WebNN) and what real runt
 The chosen tab, versions A and B and every filter live in the URL (``bind="query-params"``),
 so a copied link reopens exactly that view. Tables are Markdown built from escaped text
 (:func:`specdiff.md_escape`): cells wrap, nothing is clipped, and no computed text is read
-as Markdown. Pages call :func:`render` with a family name ("nd", "elements", "update").
+as Markdown. The app's navigation (``scatter_ui.navigation.family_pages``) makes one page per family record
+calling :func:`render` with the family's name.
 """
 
 from __future__ import annotations
@@ -28,13 +29,12 @@ from framework_map.from_call import reverse_link
 from framework_map.verified import VERIFIED
 from scatter_core import fmt_value
 
-from . import session
+from . import explorer, session
 from .attribute_inputs import url_params
 from .controls import tensor_text
 from .figures import HIGHLIGHT, VALUE_SCALE
 from .from_call_page import CALL, ENTRY, FROM_CODE_PAGE
-from .home import FAMILY_PAGES
-from .specdiff import LiveCase, breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, \
+from .specdiff import LiveCase, breakable, compare_cases, cross_framework, diff, marked, md_escape, pairs_for, \
     row_cases, runtime_rows, timeline, tracker_rows, word_diff
 
 MARK = "≠"
@@ -46,11 +46,11 @@ PAGE_SEEN = "spec:_family"
 
 
 def _explorer_href(family: str, op: str, example: str, reduction: str) -> str:
-    """A relative link to the family's explorer page (its url_path is the family name) with an example."""
+    """A relative link to the family's explorer page (its record's URL path) with an example."""
     params = {"op": op, "example": example}
     if reduction and reduction != "none":
         params["reduction"] = reduction
-    return f"{family}?{urlencode(params)}"
+    return f"{sc.family_of(family).slug}?{urlencode(params)}"
 
 
 def _errata_of(family: str) -> list:
@@ -67,7 +67,7 @@ def header(family: str) -> None:
                "this view.")
     links = " · ".join(f"[{s.name} ↗]({s.url})" for s in members)
     st.markdown(f"**Official pages:** {links}")
-    st.page_link(FAMILY_PAGES[family], label="Explore these versions step by step", icon="▶️")
+    st.page_link(explorer.page(family), label="Explore these versions step by step", icon="▶️")
 
 
 # ---------------------------------------------------------------------------- tables
@@ -88,15 +88,6 @@ def diff_cells(a: str, b: str) -> tuple[str, str, str]:
     return f":orange[**{MARK}**]", marked(ta), marked(tb)
 
 
-def live_cell(topic: str, a: str, b: str) -> str:
-    links = []
-    for op, example, reduction in live_examples(topic, a, b):
-        ex = spec_examples.by_id(example)
-        href = _explorer_href(sc.OPERATORS[op].family, op, example, reduction)
-        links.append(f"[▶ {md_escape(op)} {md_escape(breakable(ex.short_label))}]({href})")
-    return " · ".join(links)
-
-
 def case_href(live: LiveCase) -> str:
     """A relative link to the explorer showing ``live``: its example, or the generated case in full (typed inputs
     and every attribute in the URL, as the explorer's share link carries them)."""
@@ -108,13 +99,14 @@ def case_href(live: LiveCase) -> str:
     for role, arr in zip(("data", "indices", "updates"), live.case.given()):
         params[role] = tensor_text(arr)
     params.update(url_params(live.case.spec, live.case.attrs))  # each attribute's URL text, by its codec
-    return f"{family}?{urlencode(params)}"
+    return f"{sc.family_of(family).slug}?{urlencode(params)}"
 
 
-def row_cell(topic: str, a: str, b: str) -> str:
-    """The ONNX vs OpenVINO row's links: each opens a case showing that row's difference (specdiff.row_cases)."""
+def row_cell(topic: str, a: str, b: str, cases=row_cases) -> str:
+    """A row's links: each opens a case showing that row's difference (``cases``: specdiff.row_cases for the ONNX
+    vs OpenVINO table, specdiff.compare_cases for Compare versions)."""
     links = []
-    for live in row_cases(topic, a, b):
+    for live in cases(topic, a, b):
         ex = spec_examples.by_id(live.base)
         if ex.op == live.case.op:
             label = f"{live.case.op} {ex.short_label}" + (f", {live.change}" if live.change else "")
@@ -124,8 +116,12 @@ def row_cell(topic: str, a: str, b: str) -> str:
     return " · ".join(links)
 
 
-def comparison_rows(rows: list[tuple[str, str, str]], a: str, b: str, links=None) -> list[list[str]]:
-    links = links or live_cell
+def compare_cell(topic: str, a: str, b: str) -> str:
+    """A Compare versions row's links (specdiff.compare_cases)."""
+    return row_cell(topic, a, b, compare_cases)
+
+
+def comparison_rows(rows: list[tuple[str, str, str]], a: str, b: str, links=compare_cell) -> list[list[str]]:
     out = []
     for topic, x, y in rows:
         mark, cx, cy = diff_cells(x, y)
@@ -177,7 +173,9 @@ def _default_pair(family: str) -> tuple[str, str]:
 def comparison_section(family: str) -> None:
     st.header("Compare two versions")
     st.caption(f"Pick any two operator versions (this family's come first). {MARK} marks the rules that differ, "
-               "the differing words are highlighted, and “see it live” opens an example in the explorer.")
+               "the differing words are highlighted, and each “see it live” link opens a case showing its row's "
+               "difference: an example, or one made from an example (the link says what changed), and the same "
+               "inputs under the other version where it takes them.")
     own = [s.name for s in sc.family_members(family)]
     names = own + [n for n in sc.OPERATORS if n not in own]  # this family first; any version may be picked
     default = _default_pair(family)
@@ -314,7 +312,7 @@ def erratum_card(er) -> None:
             _evidence(er, arrays[1] if arrays is not None else None)
             if er.example_id:
                 example = spec_examples.by_id(er.example_id)
-                st.page_link(FAMILY_PAGES[sc.OPERATORS[example.op].family], icon="▶️",
+                st.page_link(explorer.page(sc.OPERATORS[example.op].family), icon="▶️",
                              label="Open the example in the explorer", help=f"{er.example_id}: printed vs computed output",
                              query_params={"op": example.op, "example": example.id})
 

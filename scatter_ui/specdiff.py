@@ -523,3 +523,94 @@ def row_cases(topic: str, a: OpSpec | str, b: OpSpec | str) -> list[LiveCase]:
         cases = {(op, eid): case for op in (a.name, b.name) for eid, case, _ in _runnable(op)}
         out = [LiveCase(cases[op, eid], eid) for op, eid, _ in live_examples(topic, a, b) if (op, eid) in cases]
     return [c for c in out if c is not None]
+
+
+# ---------------------------------------------------------------------------- a live case for each compared rule
+def _negative_case(spec: OpSpec) -> LiveCase | None:
+    """An example of ``spec`` whose indices count from the end (a negative index)."""
+    for eid, case, _ in _runnable(spec.name):
+        indices = case.given()[1]
+        if indices is not None and (np.asarray(indices) < 0).any():
+            return LiveCase(case, eid)
+    return None
+
+
+def _duplicates_case(spec: OpSpec) -> LiveCase | None:
+    """An example of ``spec`` where two writes reach one cell."""
+    return next((LiveCase(case, eid) for eid, case, dup in _runnable(spec.name) if dup), None)
+
+
+def _differing_case(a: OpSpec, b: OpSpec) -> LiveCase | None:
+    """An example of ``a`` that ``b`` also takes (in its own spellings) and computes otherwise; else one ``b``
+    takes and computes alike, which shows that the row's difference changes no result there."""
+    alike = None
+    for eid, case, _ in _runnable(a.name):
+        try:
+            there = case.for_version(b).run()
+        except sc.ScatterError:
+            continue
+        if not np.array_equal(case.run(), there, equal_nan=True):
+            return LiveCase(case, eid)
+        alike = alike or LiveCase(case, eid)
+    return alike
+
+
+def _both(live: LiveCase | None, other: OpSpec) -> list[LiveCase | None]:
+    """``live`` and the same inputs under ``other`` (where it takes them)."""
+    return [live, live and _translated(live, other)]
+
+
+def _reduction_gap(mine: OpSpec, other: OpSpec) -> str | None:
+    """A reduction ``mine`` has that ``other`` lacks, else one ``other`` spells otherwise (mine's spelling), or None."""
+    lacks = [s for s, c in mine.reductions if other.spelling_of(c) is None]
+    return next(iter(lacks), None) or next((s for s, c in mine.reductions if other.spelling_of(c) != s), None)
+
+
+def compare_cases(field: str, a: OpSpec | str, b: OpSpec | str) -> list[LiveCase]:
+    """The cases a row of the Compare versions table (:data:`RULE_FIELDS`) links to, each showing that row's
+    difference between versions ``a`` and ``b``:
+
+    * reductions: on each side, a case using a reduction the other side lacks (or spells otherwise), where the
+      reduction changes the result;
+    * attributes: the row of the attribute that differs (use_init_val, then the reductions, then axis), as in
+      the ONNX vs OpenVINO table (:func:`row_cases`);
+    * index types, and duplicates (forbidden, or the policy): as :func:`row_cases`; when both texts forbid
+      duplicates alike, a case with duplicates on each side;
+    * negative indices and the index range: a case with a negative index of the side that allows them, and the
+      same inputs on the other side, which refuses them (the link says so) or reads them alike;
+    * any other rule (the wording of a formula, the loop, the shape rules, the runtimes ...): an example of one
+      side that the other computes otherwise, with the same inputs on the other side; where no example differs,
+      one that both compute alike.
+    """
+    a, b = sc.get_spec(a), sc.get_spec(b)
+    out: list[LiveCase | None] = []
+    if field == "reductions (spelling = meaning)":
+        out = [_reduction_case(mine, s) for mine, other in ((a, b), (b, a))
+               if (s := _reduction_gap(mine, other)) is not None]
+    elif field == "attributes":
+        if (a.attribute(INIT_ROW) is None) != (b.attribute(INIT_ROW) is None):
+            out = row_cases(INIT_ROW, a, b)
+        elif _reduction_gap(a, b) or _reduction_gap(b, a):
+            out = compare_cases("reductions (spelling = meaning)", a, b)
+        elif (a.attribute(AXIS_ROW) is None) != (b.attribute(AXIS_ROW) is None) or (
+                a.attribute(AXIS_ROW) and b.attribute(AXIS_ROW) and a.attribute(AXIS_ROW) != b.attribute(AXIS_ROW)):
+            out = row_cases(AXIS_ROW, a, b)
+    elif field == "index types":
+        out = row_cases(INDEX_TYPES_ROW, a, b)
+    elif field in ("duplicates forbidden", "duplicates"):
+        out = row_cases(FORBIDDEN_ROW, a, b) or [_duplicates_case(s) for s in (a, b)]
+    elif field in ("negative indices", "index range"):
+        for mine, other in ((a, b), (b, a)):
+            if mine.index_rule.negative == "allowed" and other.index_rule.negative != "allowed":
+                out = _both(_negative_case(mine), other)
+                break
+        else:
+            out = [_negative_case(s) for s in (a, b)]
+    out = [c for c in out if c is not None]
+    if not out:  # a rule no case shows by itself: the same inputs on both sides, computed otherwise if any are
+        for mine, other in ((a, b), (b, a)):
+            live = _differing_case(mine, other)
+            if live is not None:
+                return [c for c in _both(live, other) if c is not None]
+        out = [LiveCase(case, eid) for s in (a, b) for eid, case, _ in _runnable(s.name)[:1]]  # nothing shared
+    return out

@@ -9,22 +9,19 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from scatter_core.families import FAMILIES
-from devtools.apptest import figures
+from devtools.apptest import figures, switch_to
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAGES = {"home": "app_pages/home.py", "nd": "app_pages/nd_family.py",
-         "elements": "app_pages/elements_family.py",
-         "update": "app_pages/update_family.py", "spec-nd": "app_pages/spec_nd.py",
-         "spec-elements": "app_pages/spec_elements.py", "spec-update": "app_pages/spec_update.py",
-         "check": "app_pages/check_expected.py", "from-code": "app_pages/from_code.py"}
-# every other family's explorer and spec page, by the family record's slug (app.py lists them the same way)
-PAGES.update({f.slug: f.page for f in FAMILIES.values() if f.slug not in PAGES})
-PAGES.update({f"spec-{f.slug}": f"app_pages/spec_{f.slug}.py" for f in FAMILIES.values()
-              if f"spec-{f.slug}" not in PAGES})
+# a page by its name in the tests: a page file, or a callable page's URL path (each family record's explorer page
+# at its slug and spec page at spec-<slug>: app.py builds them from the records, with no file)
+PAGES = {"home": "app_pages/home.py", "check": "app_pages/check_expected.py", "from-code": "app_pages/from_code.py"}
+PAGES.update({f.slug: f.slug for f in FAMILIES.values()})
+PAGES.update({f"spec-{f.slug}": f"spec-{f.slug}" for f in FAMILIES.values()})
 
 
-def app_on(page_file: str, timeout: float = 120) -> AppTest:
-    """An AppTest switched to ``page_file`` (e.g. "app_pages/nd_family.py"), not yet run there.
+def app_on(page: str, timeout: float = 120) -> AppTest:
+    """An AppTest switched to ``page``, not yet run there: a page file (e.g. "app_pages/check_expected.py") or a
+    callable page's URL path (e.g. "nd", "spec-elements").
 
     It runs the app once first: before its first run AppTest knows a page only by its file name,
     which is not the page's st.Page url_path, so switching earlier would silently run the home
@@ -34,7 +31,7 @@ def app_on(page_file: str, timeout: float = 120) -> AppTest:
     # what the home page wrote to the URL (its gallery tab) stays in AppTest's query params across
     # switch_page; a browser following a link to another page starts from that link's parameters
     at.query_params.clear()
-    return at.switch_page(page_file)
+    return at.switch_page(page) if page.endswith(".py") else switch_to(at, page)
 
 
 def open_page(page: str, timeout: float = 120, **params) -> AppTest:

@@ -39,9 +39,11 @@ def _spec_tabs() -> list[str]:
 
 # Beside every page of the sidebar on its first view (test_every_listed_page), the states with more on
 # them: an example with duplicate indices (warnings, step log), the check page on a chosen operator,
-# a Practice set, and the spec pages' other tabs.
+# a Practice set and its two other modes, and the spec pages' other tabs.
 STATES = ["/elements?op=ScatterElements-18&example=onnx-node-scatter-elements-with-duplicate-indices&step=2",
-          "/check?op=ScatterND-16", "/practice?set=15&level=1&n=3"] + _spec_tabs()
+          "/check?op=ScatterND-16", "/practice?set=15&level=1&n=3",
+          "/practice?seed=15&level=1&mode=Whole+output", "/practice?seed=15&level=1&mode=Multiple+choice"
+          ] + _spec_tabs()
 
 
 @pytest.fixture(scope="module")

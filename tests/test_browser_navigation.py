@@ -49,6 +49,13 @@ def current(pg) -> list[str]:
     }}).map(a => a.innerText.split('\\n').pop().trim())""")
 
 
+def marked_current(pg) -> list[str]:
+    """The sidebar links a screen reader hears as the current page (aria-current="page")."""
+    pg.wait_for_function(f"() => document.querySelectorAll('{LINK}[aria-current=page]').length === 1",
+                         timeout=30_000)
+    return [t.split("\n")[-1].strip() for t in pg.locator(f"{LINK}[aria-current=page]").all_inner_texts()]
+
+
 def home(browser, server, width: int, height: int):
     """A new browser context at ``width`` x ``height`` on the home page, drawn: (context, page)."""
     ctx = browser.new_context(viewport={"width": width, "height": height})
@@ -65,7 +72,7 @@ def test_sidebar_links_are_reached_in_order_shown_focused_and_followed_by_keyboa
     try:
         names = link_names(pg)
         assert names[0] == "Home" and "Check expected output" in names and len(names) == len(set(names)) >= 10
-        assert current(pg) == ["Home"]
+        assert current(pg) == ["Home"] == marked_current(pg)
         seen = tab_until(pg, lambda f: f["inSidebar"] and f["text"].endswith(names[-1]))
         reached = [f["text"].split("\n")[-1].strip() for f in seen if f["testid"] == "stPageLink-NavLink"]
         assert reached == names  # every page, in the order shown, before the page's own controls
@@ -78,6 +85,7 @@ def test_sidebar_links_are_reached_in_order_shown_focused_and_followed_by_keyboa
         pg.get_by_text("Check an expected output").first.wait_for(timeout=60_000)
         settle(pg)
         assert current(pg) == ["Check expected output"]  # the current page moved with the link followed
+        assert marked_current(pg) == ["Check expected output"]  # for a screen reader too (aria-current)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(SCREENSHOTS / "nav-keyboard-check.png"))
     finally:
@@ -147,5 +155,28 @@ def test_page_controls_are_reached_and_operated_by_keyboard(browser, server, tmp
         pg.keyboard.press("ArrowRight")
         pg.wait_for_function("() => location.search.includes('tab=Compare')", timeout=60_000)
         pg.get_by_text("rules differ", exact=False).first.wait_for(timeout=60_000)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("path,title", [("nd", "ScatterND family"), ("spec-tensor_scatter", "TensorScatter (KV cache) spec"),
+                                        ("practice", "Practice")])
+def test_the_current_page_link_says_so_to_a_screen_reader(browser, server, path, title):
+    """Streamlit bolds the current page's link on a tinted background; the app also marks it aria-current="page"
+    (issue 22), on a page opened by its address (a family's callable page, built from its record) and after a
+    link is followed by Chromium's own navigation."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    try:
+        pg.goto(f"{server.url}/{path}")
+        pg.locator(LINK).last.wait_for(state="attached", timeout=60_000)
+        settle(pg)
+        assert marked_current(pg) == [title] == current(pg)
+        link = pg.locator(f"{LINK}[aria-current=page]")
+        assert link.evaluate("a => a.getAttribute('aria-current')") == "page"
+        pg.locator(LINK, has_text="Home").first.click()
+        pg.get_by_text("Every worked example").first.wait_for(timeout=60_000)
+        settle(pg)
+        assert marked_current(pg) == ["Home"]
     finally:
         ctx.close()

@@ -151,6 +151,45 @@ def test_practice_screenshots(server, browser, width, height, mode):
     ctx.close()
 
 
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("mode, seed, level", [  # a 3×3 output; a 5-row indices panel; four 4×5 choices in a row
+    ("Whole output", SEED, LEVEL), ("Whole output", 1, 3), ("Multiple choice", SEED, LEVEL),
+    ("Multiple choice", 1, 3), ("Multiple choice", 0, 1)])
+def test_a_projector_shows_the_whole_output_and_multiple_choice_answers_without_scrolling(server, browser, mode,
+                                                                                        seed, level, dark):
+    """At 1280×720, in the two modes that ask for the whole output, the question, the figure, every answer
+    control and its Check button are inside the viewport at the page's top (a layout check: the boxes the browser
+    laid out, no timing)."""
+    ex = sp.make_exercise(seed, level)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme="dark" if dark else "light")
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    open_practice(pg, server, f"seed={seed}&level={level}&mode={mode.replace(' ', '+')}")
+    main = pg.locator("[data-testid=stMain]")
+    boxes = {"question": main.get_by_text(ex.prompt).first.bounding_box(),
+             "figure": pg.locator(FIGURE).first.bounding_box()}
+    if mode == "Whole output":
+        boxes["check"] = main.get_by_role("button", name="Check my output").bounding_box()
+        boxes["grid"] = main.locator("[data-testid=stDataFrame]").first.bounding_box()
+        boxes["grid or text"] = main.get_by_role("radiogroup").first.bounding_box()
+    else:
+        boxes["check"] = main.get_by_role("button", name="Check").bounding_box()
+        boxes["answer"] = main.get_by_role("radiogroup").first.bounding_box()
+        for i, code in enumerate(main.locator(".st-key-practice-options [data-testid=stCode]").all()):
+            boxes[f"option {'ABCD'[i]}"] = code.bounding_box()
+        assert len(boxes) == 4 + len(sp.choices(ex))
+    assert pg.evaluate("() => [window.scrollY, document.querySelector('[data-testid=stMain]').scrollTop]") == [0, 0]
+    for name, box in boxes.items():
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, (name, box)
+    assert boxes["question"]["y"] < boxes["figure"]["y"] < boxes["check"]["y"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / f"practice-projector-{mode.replace(' ', '-').lower()}-{seed}-{level}"
+                                         f"{'-dark' if dark else ''}.png"))
+    assert real_errors(errors) == []
+    ctx.close()
+
+
 @pytest.mark.parametrize("op, seed", [("TensorScatter-24", 0), ("SliceScatter-15", 1)])
 def test_newest_operators_step_clicked_on_the_player(server, browser, op, seed):
     """A KV-cache write and a strided-slice write predicted by clicking the output cell (level 1, rank 2)."""

@@ -370,7 +370,7 @@ def test_the_issue_scenario_conforms_with_another_winner_in_four_cells():
                           reduction="none")
     assert (r.matches, r.conforms, r.verdict) == (False, True, "conforms")
     assert r.mismatches == [(0, 0), (0, 1), (0, 2), (0, 3)] and r.allowed == r.mismatches and r.violations == []
-    assert "conforms to ScatterND-18, with a different winner in 4 duplicated cells" in r.summary
+    assert "has a different winner in 4 duplicated cells" in r.summary
     assert "output[0, 0] holds 100 (writes: 100 at step 1, 108 at step 3)" in r.summary
     assert "keeps the last write" in r.summary and "real runtimes" in r.summary
     assert "any one of the values written to it" in r.tolerance
@@ -378,7 +378,7 @@ def test_the_issue_scenario_conforms_with_another_winner_in_four_cells():
     assert (oc.cell, oc.kind, oc.candidates, oc.steps, oc.loop_value) == ((0, 0), "winner", (100, 108), (0, 2), 108)
     assert "step 1 writes it" in r.chains[0].explain() and "keeps the last one, 108" in r.chains[0].explain()
     (d,) = find(r, "first-write-wins")  # an explanation, not a mistake
-    assert d.allowed and "this output is allowed" in d.message
+    assert d.allowed and "names no winner" in d.message  # ScatterND-18 does not allow duplicates under none
 
 
 def test_the_loop_order_result_matches_and_conforms():
@@ -438,9 +438,26 @@ def test_every_family_with_duplicates_under_none_allows_any_write(op, data, indi
 
 def test_a_version_whose_text_forbids_duplicates_says_so_in_the_conforming_verdict():
     r = sc.check_expected("ScatterNDUpdate-3", [1, 2, 3], [[1], [1]], [7, 8], [1, 7, 3])
-    assert r.conforms and "text goes further: indices must not contain duplicates" in r.summary
+    assert r.conforms and r.outside_spec == sc.OPERATORS["ScatterNDUpdate-3"].duplicate_policy
+    assert "text does not allow these inputs: indices must not contain duplicates" in r.summary
+    assert "has a different winner in 1 duplicated cell" in r.summary and "defines no output" in r.summary
+    # never in the same breath as "the spec leaves open which write wins" or "conforms to": it forbids the input
+    assert "leaves open" not in r.summary and "conforms to" not in r.summary
+    assert "does not allow duplicate indices here, so it names no winner" in r.diagnoses[0].message
     r = sc.check_expected("ScatterNDUpdate-15", [1, 2, 3], [[1], [1]], [7, 8], [1, 7, 3])
-    assert r.conforms and "goes further" not in r.summary  # duplicates allowed there, order undefined
+    assert r.conforms and not r.outside_spec and "does not allow" not in r.summary  # allowed there, order open
+    assert "leaves open which write to a cell wins" in r.summary
+    assert "leaves open which write wins" in r.diagnoses[0].message
+
+
+@pytest.mark.parametrize("expected,verdict", [([1, 8, 3], "matches"), ([1, 7, 3], "conforms"), ([1, 9, 3], "differs")])
+def test_every_verdict_on_forbidden_duplicates_says_the_inputs_are_outside_the_spec(expected, verdict):
+    r = sc.check_expected("ScatterND-16", [1, 2, 3], [[1], [1]], [7, 8], expected)
+    assert r.verdict == verdict and "ScatterND-16's text does not allow these inputs" in r.summary
+    assert "(which the text does not allow)" in r.tolerance
+    # a reduction combines duplicates: the same inputs are inside the spec there
+    r = sc.check_expected("ScatterND-16", [1, 2, 3], [[1], [1]], [7, 8], [1, 17, 3], reduction="add")
+    assert r.matches and not r.outside_spec and "does not allow" not in r.summary
 
 
 @pytest.mark.parametrize("op,reduction", [("ScatterElements-18", "add"), ("ScatterElements-18", "mul"),

@@ -102,7 +102,9 @@ def test_exported_pytest_of_an_order_dependent_case_accepts_any_conforming_outpu
     for name, expected in (("computed", None), ("first", first_wins), ("mixed", mixed),
                            ("bad_dup", wrong_duplicate), ("bad_other", wrong_other)):
         src = se.pytest_case(op, data, indices, updates, expected, {"reduction": "none"})
-        assert "the spec leaves open which" in src and "CANDIDATES = {" in src and "(0, 1): [101, 109]," in src
+        assert "CANDIDATES = {" in src and "(0, 1): [101, 109]," in src
+        # ScatterND-18 does not allow duplicates under none: the comment says so, not that the winner is left open
+        assert "ScatterND-18's text\n# does not allow duplicate indices here" in src and "leaves open" not in src
         (tmp_path / f"test_{name}.py").write_text(src)
         (tmp_path / f"test_{name}_reversed_kernel.py").write_text(src + REVERSED_KERNEL)
     res = run_pytest(tmp_path)
@@ -383,3 +385,10 @@ def test_array_literals_are_the_shortest_text_and_read_back_exactly(dtype):
             assert "1.1," in src and "1.100000023841858" not in src and "1e+20" in src
     else:
         assert back.tobytes() == arr.tobytes()
+
+
+def test_an_order_dependent_case_of_a_version_allowing_duplicates_says_the_winner_is_left_open():
+    src = se.pytest_case("ScatterNDUpdate-15", np.arange(4), np.array([[0], [2], [0]]), np.array([10, 20, 30]),
+                         None, {"reduction": "none"})
+    assert "the spec leaves open which\n# one wins" in src and "does not allow" not in src
+    assert "(0,): [10, 30]," in src

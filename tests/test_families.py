@@ -21,14 +21,6 @@ RECORDS = ("scatter_core/registry.py", "scatter_core/families.py")
 # (file, a piece of the line): what the guard's patterns meet that is not a branch on a family or operator name
 ALLOWED = (
     ("scatter_core/tracing.py", '"update": ['),  # a table column named for the updates input, not the family
-    # TODO(onecase): Practice draws the first three families through their records' sample hook, but level 1's
-    # family and the cache and slice recipes (which feature each level practises) are still keyed by family
-    # name; give the records a way to say them (issue 25) and remove these two entries.
-    ("scatter_practice/exercises.py", 'LEVEL1_FAMILY = "elements"'),
-    ("scatter_practice/exercises.py", 'FamilyDrawer('),
-    # TODO(a11y): app.py lists the first three families' explorer and spec pages by hand; the "a11y" helper is
-    # rewriting app.py's navigation to build every page from FAMILIES. Remove this entry after that merge.
-    ("app.py", "app_pages/"),
 )
 # Whole files the guard does not read yet, each with why (none now: From your code's index forms are Form records
 # whose operators come from the family records' call_forms, issue 25).
@@ -58,7 +50,7 @@ def test_every_version_has_a_complete_family_record():
         f = family_of(spec)
         assert f.name == spec.family and f.title and f.slug and f.reading and callable(f.plan)
         assert callable(f.updates_shape) and callable(f.export_loop)
-        assert (ROOT / f.page).exists(), f.page  # the explorer page the record names
+        assert f.explorer_title and f.spec_page_title and f.icon  # its two pages (scatter_ui.navigation)
         for flag in f.spec_flags:
             assert hasattr(spec, flag)
     assert sc.FAMILY_TITLES == {name: f.title for name, f in FAMILIES.items()}

@@ -109,7 +109,7 @@ def test_every_framework_map_entry_links_to_the_view(version):
     operation as another framework writes it, which the view explains."""
     from framework_map.from_call import reverse_link
 
-    at = app_on("app_pages/spec_" + sc.family_of(sc.OPERATORS[version]).slug + ".py")
+    at = app_on("spec-" + sc.family_of(sc.OPERATORS[version]).slug)
     at.query_params.update({"tab": "Framework map", "version": version})
     at.run()
     assert not at.exception

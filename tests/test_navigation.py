@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import scatter_core as sc
 from tests.apptest_helpers import PAGES, open_page
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _sidebar_list(at) -> list[tuple[str, str]]:
@@ -42,3 +47,40 @@ def test_the_page_list_comes_before_the_page_own_sidebar():
     first_widget = min(i for i, e in enumerate(at.sidebar) if getattr(e, "label", None) == "Operator version")
     assert last_link < first_widget
     assert at.main.children[0].proto.component_name.endswith(".warm")  # still the app's first element
+
+
+def test_a_new_family_record_gets_its_explorer_and_spec_page_with_no_page_file(monkeypatch):
+    """app.py builds each family's two pages from its record (callable st.Pages): a record is all it takes."""
+    window = dataclasses.replace(sc.FAMILIES["update"], name="window", title="Window", slug="window", icon="crop")
+    monkeypatch.setattr(sc, "FAMILIES", {**sc.FAMILIES, "window": window})
+    at = open_page("home")
+    links = {e.proto.page: e for e in at.sidebar if e.type == "page_link"}
+    assert links["window"].label == "Window" and links["window"].proto.icon == ":material/crop:"
+    assert links["spec-window"].label == "Window spec"
+    assert not (ROOT / "app_pages" / "window_family.py").exists()
+
+
+def test_the_family_pages_keep_their_titles_and_url_paths():
+    """Links and the browser tests name these pages: the records keep today's titles and URL paths."""
+    at = open_page("home")
+    links = {e.proto.page: e.label for e in at.sidebar if e.type == "page_link"}
+    assert {path: links[path] for path in ("nd", "elements", "update", "tensor_scatter", "slice_scatter")} == {
+        "nd": "ScatterND family", "elements": "Elements family", "update": "ScatterUpdate",
+        "tensor_scatter": "TensorScatter (KV cache)", "slice_scatter": "SliceScatter"}
+    assert {path: links[path] for path in ("spec-nd", "spec-elements", "spec-update", "spec-tensor_scatter")} == {
+        "spec-nd": "ScatterND specs", "spec-elements": "Elements specs", "spec-update": "ScatterUpdate spec",
+        "spec-tensor_scatter": "TensorScatter (KV cache) spec"}
+    assert links["spec-slice_scatter"] == "SliceScatter spec"
+
+
+def test_the_navigation_helper_is_told_the_shown_page():
+    """The helper marks the sidebar link of the page shown (aria-current="page"): it is sent that page's URL path."""
+    import json
+
+    for page, path, title in (("home", "", "Home"), ("nd", "nd", "ScatterND family"),
+                              ("spec-elements", "spec-elements", "Elements specs"),
+                              ("check", "check", "Check expected output")):
+        at = open_page(page)
+        (helper,) = [e for e in at.get("bidi_component") if e.proto.component_name.endswith(".nav_style")]
+        assert json.loads(helper.proto.json) == {"current": path, "title": title}, page
+        assert title in [e.label for e in at.sidebar if e.type == "page_link"]  # the link the helper marks

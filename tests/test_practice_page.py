@@ -226,13 +226,13 @@ def test_multiple_choice_right_and_wrong():
     at = open_practice(seed=seed, level=level, mode="Multiple choice")
     shown = [c.value for c in at.code]
     assert shown[:len(options)] == [grid_text(c.output) for c in options]  # in letter order, also when stacked
-    pick = next(r for r in at.radio if r.label == "Your answer")
+    pick = next(r for r in at.radio if r.label == "Which output is right?")
     right = LETTERS[next(i for i, c in enumerate(options) if c.correct)]
     pick.set_value(right).run()
     button(at, "Check").click().run()
     assert at.success[0].value == f"Right: {right} is the spec's result."
     i, wrong = next((i, c) for i, c in enumerate(options) if not c.correct and c.kind in sp.BY_KIND)
-    next(r for r in at.radio if r.label == "Your answer").set_value(LETTERS[i]).run()
+    next(r for r in at.radio if r.label == "Which output is right?").set_value(LETTERS[i]).run()
     button(at, "Check").click().run()
     assert at.error[0].value == f"{LETTERS[i]} is not it; the right output is {right}."
     assert any(sp.BY_KIND[wrong.kind].title in unescape(w.value) for w in at.warning)
@@ -506,7 +506,7 @@ def test_new_operator_multiple_choice_offers_its_own_misconception(op, level, ki
     options = sp.choices(ex)
     at = open_practice(seed=seed, level=level, op=op, mode="Multiple choice")
     i = next(i for i, c in enumerate(options) if c.kind == kind)
-    next(r for r in at.radio if r.label == "Your answer").set_value(LETTERS[i]).run()
+    next(r for r in at.radio if r.label == "Which output is right?").set_value(LETTERS[i]).run()
     button(at, "Check").click().run()
     right = LETTERS[next(j for j, c in enumerate(options) if c.correct)]
     assert at.error[0].value == f"{LETTERS[i]} is not it; the right output is {right}."

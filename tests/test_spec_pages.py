@@ -284,34 +284,45 @@ def test_a_single_version_family_compares_with_another_family_by_default():
     assert df[df["rule"] == "formula"].iloc[0]["differs"] == "≠"
 
 
-_LINK = re.compile(r"\[▶ ([^\]]+?)\]\(([a-z]+)\?([^)]*)\)")
-
-
-def test_each_differing_row_links_to_an_explorer_example_of_its_versions():
-    from urllib.parse import parse_qs
-
-    at = open_page("spec-nd", tab=COMPARE, a="ScatterND-16", b="ScatterNDUpdate-15")
-    md = _table_markdown(at, "ScatterNDUpdate-15")
-    rows = [ln for ln in md.splitlines()[2:]]
-    differing = [ln for ln in rows if "≠" in ln and "| official page |" not in ln]  # the page links itself
+@pytest.mark.parametrize("family,a,b", [("nd", "ScatterND-16", "ScatterNDUpdate-15"),
+                                         ("elements", "ScatterElements-11", "ScatterElements-18"),
+                                         ("elements", "Scatter-9", "ScatterElementsUpdate-12"),
+                                         ("nd", "ScatterND-11", "ScatterND-18")])
+def test_each_differing_compare_row_links_to_cases_showing_that_rows_difference(family, a, b):
+    """Compare versions: each differing row's links open cases showing that row's difference (#22: they used
+    to open whichever example of each version the old picker chose), read from the links as the explorer reads
+    them; a row that does not differ has none."""
+    at = open_page(f"spec-{family}", tab=COMPARE, a=a, b=b)
+    md = _table_markdown(at, b)
+    rows = {unescape(ln.split("|")[2]).strip(): ln for ln in md.splitlines()[2:]}
+    differing = {r.field for r in specdiff.differences(a, b)} - {"official page"}  # the page links itself
     assert differing
-    for ln in differing:
-        links = _LINK.findall(ln)
-        assert links, ln
-        for _, page, query in links:
-            q = {k: v[0] for k, v in parse_qs(query).items()}
-            assert q["op"] in ("ScatterND-16", "ScatterNDUpdate-15")
-            ex = spec_examples.by_id(q["example"])
-            assert ex.op == q["op"] and page == sc.OPERATORS[ex.op].family
-            if "reduction" in q:
-                assert q["reduction"] in sc.OPERATORS[q["op"]].reduction_spellings
-    # the reduction row links to an example using a reduction ScatterND-16 lacks (sub, min or max)
-    red = next(ln for ln in differing if "| reductions" in ln)
-    ov = [parse_qs(q) for _, _, q in _LINK.findall(red) if "ScatterNDUpdate-15" in q]
-    assert ov and ov[0]["reduction"][0] in ("sub", "min", "max")
-    for ln in rows:
-        if ln not in differing:
-            assert not _LINK.findall(ln)
+    spec = {a: sc.OPERATORS[a], b: sc.OPERATORS[b]}
+    other = {a: spec[b], b: spec[a]}
+    for field, ln in rows.items():
+        cases = [_linked_case(p, q) for p, q in _ANY_LINK.findall(ln)]
+        if field not in differing:
+            assert not cases, field
+            continue
+        assert cases and {c.op for c in cases} <= {a, b}, field
+        if field == "reductions (spelling = meaning)":
+            for c in cases:  # a reduction the other version lacks or spells otherwise, changing the result
+                mine = spec[c.op]
+                assert other[c.op].spelling_of(mine.reduction(c.attrs["reduction"]).name) != c.attrs["reduction"]
+                assert not np.array_equal(c.run(), c.replace(reduction=mine.spelling_of("none")).run()), field
+        elif field in ("duplicates forbidden", "duplicates"):
+            assert all("duplicate-index" in {f.kind for f in c.trace().findings} for c in cases), field
+        elif field in ("negative indices", "index range") and len({s.index_rule.negative for s in spec.values()}) > 1:
+            (neg,) = [c for c in cases if (c.given()[1] < 0).any()]
+            assert spec[neg.op].index_rule.negative == "allowed" != other[neg.op].index_rule.negative
+        elif field not in ("attributes", "index types"):  # a rule no case shows alone: the same inputs on both sides
+            if len(cases) == 2:
+                x, y = cases
+                assert x.op != y.op and all(np.array_equal(p, q) for p, q in zip(x.given(), y.given())
+                                            if p is not None), field
+    red = [_linked_case(p, q) for p, q in _ANY_LINK.findall(rows["reductions (spelling = meaning)"])]
+    if (a, b) == ("ScatterND-16", "ScatterNDUpdate-15"):  # one that ScatterND-16 lacks (sub, min or max)
+        assert {c.attrs["reduction"] for c in red if c.op == b} <= {"sub", "min", "max"}
 
 
 # ------------------------------------------------------------------------------ cross-framework
@@ -361,7 +372,7 @@ def test_cross_framework_nd(pages):
     assert df.loc["reduction meaning sub", "differs"] == "≠" and "▶" in df.loc["reduction meaning sub", "see it live"]
 
 
-_ANY_LINK = re.compile(r"\[▶ [^\]]+?\]\(([a-z-]+)\?([^)]*)\)")
+_ANY_LINK = re.compile(r"\[▶ [^\]]+?\]\(([a-z_-]+)\?([^)]*)\)")
 
 
 def _linked_case(page: str, query: str) -> sc.Case:
@@ -474,10 +485,13 @@ def test_each_cross_framework_row_links_to_cases_showing_that_rows_difference(fa
     assert all(len(subjects) == 1 for subjects in owners.values()), owners
 
 
-@pytest.mark.parametrize("family", sorted({sc.OPERATORS[a].family for a, _ in specdiff.CROSS_PAIRS}))
-def test_each_generated_row_case_opens_in_the_explorer_as_linked(family):
+@pytest.mark.parametrize("family,params", [(f, {"tab": CROSS}) for f in sorted(
+    {sc.OPERATORS[a].family for a, _ in specdiff.CROSS_PAIRS})] + [
+    ("elements", {"tab": COMPARE, "a": "ScatterElements-11", "b": "ScatterElements-18"}),
+    ("elements", {"tab": COMPARE, "a": "Scatter-9", "b": "ScatterElementsUpdate-12"})])
+def test_each_generated_row_case_opens_in_the_explorer_as_linked(family, params):
     """A generated case travels in full in its link; the explorer takes every value (no link notice)."""
-    at = open_page(f"spec-{family}", tab=CROSS)
+    at = open_page(f"spec-{family}", **params)
     md = "\n".join(str(m.value) for m in at.markdown)
     generated = [(p, q) for p, q in _ANY_LINK.findall(md) if "__custom__" in q]
     assert generated

@@ -1,5 +1,0 @@
-"""Spec page: Scatter / ScatterElements / ScatterElementsUpdate (timeline, version comparison, ONNX vs OpenVINO, errata, runtimes)."""
-
-from scatter_ui.spec_page import render
-
-render("elements")

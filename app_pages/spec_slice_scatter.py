@@ -1,5 +1,0 @@
-"""Spec page: SliceScatter (timeline, runtimes, examples)."""
-
-from scatter_ui.spec_page import render
-
-render("slice")

@@ -1,5 +1,0 @@
-"""Spec page: ScatterUpdate (timeline, version comparison, ONNX vs OpenVINO, errata, runtimes)."""
-
-from scatter_ui.spec_page import render
-
-render("update")

@@ -1,5 +1,0 @@
-"""Explorer: ScatterUpdate (OpenVINO)."""
-
-from scatter_ui.explorer import render
-
-render("update", "update")
