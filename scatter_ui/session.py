@@ -69,7 +69,7 @@ def seed_from_url(family: str, allowed: dict) -> bool:
     """Copy the URL's parameters into the page's state when they are new to this session.
 
     New means: not what this page last read or wrote itself (nor an echo of a URL it wrote moments
-    ago: :func:`_echoes_own_url`), so a link followed from another page (the gallery, the check page)
+    ago: :func:`echoes_own_url`), so a link followed from another page (the gallery, the check page)
     re-seeds a page the session has visited before. Once the page's own state is gone (its ``op``:
     Streamlit drops a widget's value after a run of another page), any URL is read again, even the
     page's own last one: the browser's Back button returns to it from another page.
@@ -81,7 +81,7 @@ def seed_from_url(family: str, allowed: dict) -> bool:
     params = st.query_params
     sig = _signature(params)
     kept = key(family, "op") in st.session_state  # gone once a run of another page did not draw the page's widgets
-    if kept and (st.session_state.get(flag) == sig or _echoes_own_url(family, sig)):
+    if kept and (st.session_state.get(flag) == sig or echoes_own_url(family, sig)):
         _drop_stale_check(family)
         return False
     st.session_state[flag] = sig
@@ -113,7 +113,7 @@ def _drop_stale_check(family: str) -> None:
         ss[key(family, "_url_checked")] = True
 
 
-def _echoes_own_url(family: str, sig: tuple) -> bool:
+def echoes_own_url(family: str, sig: tuple) -> bool:
     """Whether ``sig`` is a URL this page wrote itself moments ago. A rerun the browser asked for before
     it had applied the page's newest URL carries the one before (a step, say): that follows no link, and
     re-seeding from it would put the page back on the older step. The browser's Back and Forward buttons
@@ -267,8 +267,13 @@ def write_url(values: dict, family: str | None = None) -> None:
     if family is not None:
         sig = _signature(clean)
         st.session_state[key(family, "_seen_url")] = sig
-        own = [(s, t) for s, t in st.session_state.get(key(family, "_own_urls"), ()) if s != sig]
-        st.session_state[key(family, "_own_urls")] = own[-(OWN_URLS - 1):] + [(sig, time.monotonic())]
+        remember_own_url(family, sig)
+
+
+def remember_own_url(family: str, sig) -> None:
+    """Note that the page ``family`` has just written the URL of signature ``sig`` (see :func:`echoes_own_url`)."""
+    own = [(s, t) for s, t in st.session_state.get(key(family, "_own_urls"), ()) if s != sig]
+    st.session_state[key(family, "_own_urls")] = own[-(OWN_URLS - 1):] + [(sig, time.monotonic())]
 
 
 def share_link(path: str, values: dict) -> str:
