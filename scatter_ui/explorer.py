@@ -8,6 +8,7 @@ the spec examples and the cached trace.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import streamlit as st
@@ -109,7 +110,7 @@ class ExplorerPage:
         if ss.get(self.k("reduction")) not in spec.reduction_spellings:
             ss[self.k("reduction")] = spec.default_reduction
         for role in TEXT_ROLES:
-            text = tensor_text(getattr(ex, role)) if ex is not None and editable(ex) else ss.get(self.k(f"text_{role}"), "")
+            text = _example_text(ex.id, role) if ex is not None and editable(ex) else ss.get(self.k(f"text_{role}"), "")
             ss[self.k(f"text_{role}")] = pick(role, text)
         ss[self.k("step")] = max(int(pick("step", 0)), 0)
         ss[self.k("follow")] = bool(pick("follow", True))
@@ -236,7 +237,7 @@ class ExplorerPage:
         if not editable(ex):
             return False
         ss = st.session_state
-        return any(ss.get(self.k(f"text_{r}")) != tensor_text(getattr(ex, r)) for r in TEXT_ROLES)
+        return any(ss.get(self.k(f"text_{r}")) != _example_text(ex_id, r) for r in TEXT_ROLES)
 
     def editor(self, example, error: sc.ScatterError | None = None) -> None:
         """The inputs as text; open, with the error beside the text, while the text has an error.
@@ -444,6 +445,14 @@ class ExplorerPage:
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step): "
                        + panels.inline_code(session.share_link(self.url_path, values)))
+
+
+@lru_cache(maxsize=1024)
+def _example_text(example_id: str, role: str) -> str:
+    """An example's tensor as its editor's text, made once per process: every full run compares the editor's
+    texts with the example's (``_edited``), and printing the arrays was a sixth of a first run's time
+    (bench/bench_runs.py)."""
+    return tensor_text(getattr(spec_examples.by_id(example_id), role))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -78,7 +78,7 @@ def seed_from_url(family: str, allowed: dict) -> bool:
     never breaks the page. Returns True when the page should take its state from the URL.
     """
     flag = key(family, "_seen_url")
-    params = st.query_params
+    params = st.query_params.to_dict()  # one read: each access through st.query_params costs a context lookup
     sig = _signature(params)
     kept = key(family, "op") in st.session_state  # gone once a run of another page did not draw the page's widgets
     if kept and (st.session_state.get(flag) == sig or echoes_own_url(family, sig)):
@@ -261,7 +261,7 @@ def _dismiss(family: str) -> None:
 def write_url(values: dict, family: str | None = None) -> None:
     """Mirror the current view into the URL (only when it changed) and remember it as seen."""
     clean = {k: str(v) for k, v in values.items() if v is not None and k in URL_KEYS}
-    current = {k: st.query_params.get(k) for k in URL_KEYS if k in st.query_params}
+    current = {k: v for k, v in st.query_params.to_dict().items() if k in URL_KEYS}
     if current != clean:
         st.query_params.from_dict(clean)
     if family is not None:
