@@ -240,11 +240,10 @@ def lost_progress() -> None:
         ss.pop(k("lost_answers"), None)
         return
     box = st.container(border=True)
-    box.warning(f"This page was reopened in a new session (the server that held your page restarted or was "
-                f"replaced, or the page was opened in another tab). Your place came along in the address: the "
-                f"same exercise, level and mode. Your {lost:,} checked answer{'s' if lost != 1 else ''} and your "
-                f"score did not: they were kept only in the old session. The score starts again here.",
-                icon="🔌")
+    box.warning(f"This page was reopened in a new session (the server holding it restarted or was replaced, or "
+                f"this is another tab). Your place came along: the same exercise, level and mode. Your {lost:,} "
+                f"checked answer{'s' if lost != 1 else ''} and your score did not; they lived only in the old "
+                f"session. The score starts again here.", icon="🔌")
     box.button("Dismiss", key=k("lost_dismiss"), on_click=lambda: ss.pop(k("lost_answers"), None))
 
 
