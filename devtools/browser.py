@@ -38,14 +38,15 @@ def free_port() -> int:
 
 
 class AppServer:
-    def __init__(self, port: int | None = None, script: Path | None = None):
+    def __init__(self, port: int | None = None, script: Path | None = None, env: dict | None = None):
         self.port = port or free_port()
+        self.env = dict(env or {})  # more environment for the server (the tests: SCATTER_PLAYER_CHECK=1)
         self.script = script or ROOT / "app.py"  # bench/bench_player.py serves a bare page the same way
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
 
     def start(self, timeout: float = 90) -> "AppServer":
-        env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+        env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **self.env)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(self.script), "--server.headless", "true",
              "--server.port", str(self.port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],

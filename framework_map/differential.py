@@ -129,3 +129,46 @@ def pairs(framework: str | None = None):
             for entry in entries_for(config, framework):
                 if entry.executable:
                     yield entry, config
+
+
+# ----------------------------------------------------------------------------- a tracker report, probed
+TF_OUT_OF_RANGE_MODES = ("eager", "tf.function", "tf.function(jit_compile=True)")
+
+
+def tensorflow_out_of_range() -> dict:
+    """What TensorFlow (installed here, on CPU) does with a negative or past-the-end index in tf.scatter_nd and
+    tf.tensor_scatter_nd_update / _add, for float32 and int32 updates, run eagerly, in tf.function and XLA-compiled
+    (tensorflow#56567 reported tf.scatter_nd dropping a negative index silently on CPU for float updates).
+
+    Returns {mode: "error" | "dropped" | "mixed", "cases": n}: "error" when every call raised, "dropped" when every
+    call returned with the bad index's write left out. Used by scripts/verify_frameworks.py (recorded in
+    verified.py) and tests/test_framework_map.py (where TensorFlow is installed)."""
+    import tensorflow as tf
+
+    size, good = 4, 1
+    ops = {
+        "scatter_nd": lambda t, i, u: tf.scatter_nd(i, u, [size]),
+        "tensor_scatter_nd_update": tf.tensor_scatter_nd_update,
+        "tensor_scatter_nd_add": tf.tensor_scatter_nd_add,
+    }
+    answers: dict[str, set] = {mode: set() for mode in TF_OUT_OF_RANGE_MODES}
+    cases = 0
+    for dtype in (tf.float32, tf.int32):
+        for name, op in ops.items():
+            runners = {"eager": op, "tf.function": tf.function(op),
+                       "tf.function(jit_compile=True)": tf.function(op, jit_compile=True)}
+            for bad in (-1, size):
+                data = tf.zeros([size], dtype)
+                indices = tf.constant([[good], [bad]])
+                updates = tf.constant([7, 9], dtype)
+                want = np.zeros(size)
+                want[good] = 7  # the good write alone: the bad one left out
+                cases += 1
+                for mode, run in runners.items():
+                    try:
+                        got = np.asarray(run(data, indices, updates))
+                    except (tf.errors.InvalidArgumentError, ValueError):
+                        answers[mode].add("error")
+                        continue
+                    answers[mode].add("dropped" if np.array_equal(got, want) else "mixed")
+    return {**{mode: seen.pop() if len(seen) == 1 else "mixed" for mode, seen in answers.items()}, "cases": cases}

@@ -18,6 +18,7 @@ exported test). Generated code never contains user text.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
@@ -26,7 +27,8 @@ import scatter_core as sc
 
 from .maps import Config, configurations
 from .records import (BY_ID, JAX_CLIP, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
-                      NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES)
+                      NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
+                      TORCH_INDEX_FILL_NEG)
 
 MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
@@ -35,15 +37,59 @@ MAX_CHAIN = 6  # a.b.c.d.e.f: the longest attribute chain read
 BIG = 2 ** 63 - 1  # an unbounded slice end, as SliceScatter's (Slice-8's) clamping reads it
 
 ONNX, OPENVINO = "ONNX", "OpenVINO"
-# the operator types each reading of a call can become, per target (the registry's records give the versions)
-TARGETS = MappingProxyType({
-    "elements": {ONNX: ("ScatterElements",), OPENVINO: ("ScatterElementsUpdate",)},
-    "nd": {ONNX: ("ScatterND",), OPENVINO: ("ScatterNDUpdate",)},
-    "axis": {ONNX: ("ScatterElements",), OPENVINO: ("ScatterUpdate", "ScatterElementsUpdate")},
-    "slice": {ONNX: (), OPENVINO: ("SliceScatter",)},
-    "mask": {ONNX: (), OPENVINO: ()},
-    "flat": {ONNX: ("ScatterND",), OPENVINO: ("ScatterNDUpdate",)},
-})
+
+
+# ----------------------------------------------------------------------------- index forms, as data
+@dataclass(frozen=True, eq=False)  # one record per form, compared by identity
+class Form:
+    """How a call's index expression addresses data (issue 25: what differs between forms is here, as data; the
+    operators each form becomes come from the family records' ``call_forms``, see :func:`targets`).
+
+    The functions named by ``case`` and ``draw`` live in from_call_case.py (the case on tensors, example tensors);
+    ``inputs`` says where the operator's indices come from."""
+
+    name: str  # a key of the family records' call_forms
+    inputs: str  # how the operator's indices input is made, a template over the slots' texts (see _inputs_text)
+    case: str  # from_call_case function building the scatter_core case
+    draw: str  # from_call_case function drawing example tensors
+    strided: bool = False  # a strided slice: no index tensor (x[1:3] = v, slice_scatter, select_scatter)
+    mask: bool = False  # a boolean mask: no operator takes one; a composition around ``core``'s operators
+    core: str | None = None  # the form whose operators a composition is built on (a mask: ScatterND's)
+    coordinates: bool = False  # one index tensor (or integer) per leading axis, stacked into k-tuples
+    leading_slices: bool = False  # whole slices (:) before one index tensor: x[:, idx]
+    flattened: bool = False  # data flattened to 1-D (np.put)
+    augments: bool = False  # x[...] op= v is read for it (read, combine, write back)
+    ufunc_at: bool = False  # np.<ufunc>.at reads it
+    # the framework map entry an indexing call of this form is, per framework, when its function has none
+    entries: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+
+ELEMENTS = Form("elements", "indices: {index}", "_elements_case", "_draw_elements")
+ND = Form("nd", "", "_nd_case", "_draw_nd", coordinates=True, augments=True, ufunc_at=True,
+          entries=MappingProxyType({"JAX": "jax.at.nd"}))
+AXIS = Form("axis", "indices (ScatterUpdate): {index}; (ScatterElements): {index} reshaped and expanded to updates' "
+            "shape along axis {axis}", "_axis_case", "_draw_axis", leading_slices=True, augments=True, ufunc_at=True,
+            entries=MappingProxyType({"JAX": "jax.at.nd", "PyTorch": "torch.index_put"}))
+SLICE = Form("slice", "", "_slice_case", "_draw_slice", strided=True, augments=True,
+             entries=MappingProxyType({"JAX": "jax.at.slice", "PyTorch": "torch.slice_scatter"}))
+MASK = Form("mask", "indices: NonZero({mask}) transposed, one row per True cell (mask broadcast to data)",
+            "_mask_case", "_draw_mask", mask=True, core="nd",
+            entries=MappingProxyType({"JAX": "jax.at.nd", "PyTorch": "torch.index_put"}))
+FLAT = Form("flat", "", "_flat_case", "_draw_flat", flattened=True)
+FORMS: Mapping[str, Form] = MappingProxyType({f.name: f for f in (ELEMENTS, ND, AXIS, SLICE, MASK, FLAT)})
+READ_WRITE_ENTRY = MappingProxyType({"PyTorch": "torch.index_put"})  # x[idx] op= v: index_put_ without accumulate
+
+
+@functools.lru_cache(maxsize=None)
+def targets(form: Form, standard: str) -> tuple[str, ...]:
+    """The operator types ``form`` becomes in ``standard`` ("ONNX" or "OpenVINO"), most preferred first: those of
+    the families whose record lists the form in ``call_forms``, less operators retired for another (a type with a
+    deprecated version: Scatter, whose last version points to ScatterElements)."""
+    retired = {spec.op_type for spec in sc.OPERATORS_LIST if spec.deprecated}
+    ranked = sorted((f.call_forms[form.name], n, spec.op_type) for n, f in enumerate(sc.FAMILIES.values())
+                    if form.name in f.call_forms for spec in sc.family_members(f.name)
+                    if spec.framework == standard and spec.op_type not in retired)
+    return tuple(dict.fromkeys(op for *_, op in ranked))
 
 
 # ----------------------------------------------------------------------------- the supported calls, as data
@@ -61,6 +107,12 @@ class Call:
     aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # "value" -> "src"
     # the record a reduction argument makes the call (scatter(..., reduce="add") is scatter_add's)
     entry_by_reduction: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # the call accepts negative indices, counting them from the end (then a version refusing them is not exact):
+    # JAX and NumPy indexing, PyTorch indexing and index_fill; not PyTorch's scatter / index_* nor TensorFlow's,
+    # which raise (records.py: TORCH_NEG_ERR, TF_NEG; checked on torch 2.13 and tensorflow-cpu 2.21)
+    negatives: bool = False
+    # topic -> the call's own sentence where it differs from its record's (index_fill shares index_copy's record)
+    topics: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def signature(self) -> str:
@@ -93,7 +145,7 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
     _c("torch.scatter_reduce", "PyTorch", ("input", "dim", "index", "src", "reduce"), ("include_self",),
        {"include_self": True}, entry="torch.scatter_reduce"),
     _c("torch.index_put", "PyTorch", ("input", "indices", "values", "accumulate"), (), {"accumulate": False},
-       entry="torch.index_put"),
+       entry="torch.index_put", negatives=True),
     # index_add / index_fill have no record of their own: index_copy's (the same 1-D index along dim) says how
     # PyTorch treats their indices; its duplicates sentence is left out where the reduction differs
     _c("torch.index_add", "PyTorch", ("input", "dim", "index", "source"), ("alpha",), {"alpha": 1},
@@ -101,7 +153,8 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
     _c("torch.index_copy", "PyTorch", ("input", "dim", "index", "source"), entry="torch.index_copy"),
     _c("torch.index_reduce", "PyTorch", ("input", "dim", "index", "source", "reduce"), ("include_self",),
        {"include_self": True}, entry="torch.index_reduce"),
-    _c("torch.index_fill", "PyTorch", ("input", "dim", "index", "value"), entry="torch.index_copy"),
+    _c("torch.index_fill", "PyTorch", ("input", "dim", "index", "value"), entry="torch.index_copy", negatives=True,
+       topics=MappingProxyType({"negative indices": TORCH_INDEX_FILL_NEG})),
     _c("torch.masked_scatter", "PyTorch", ("input", "mask", "source")),
     _c("torch.slice_scatter", "PyTorch", ("input", "src", "dim", "start", "end", "step"), (),
        {"dim": 0, "start": None, "end": None, "step": 1}, entry="torch.slice_scatter"),
@@ -112,11 +165,11 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
        entry="tf.scatter_nd"),
     *(_c(f"jax.at.{m}", "JAX", ("values",), JAX_KWONLY,
          {"indices_are_sorted": False, "unique_indices": False, "mode": None, "out_sharding": None,
-          "wrap_negative_indices": True}) for m in JAX_METHODS),
-    *(_c(f"np.{u}.at", "NumPy", ("a", "indices", "b"), (), {"b": None}, positional_only=True)
+          "wrap_negative_indices": True}, negatives=True) for m in JAX_METHODS),
+    *(_c(f"np.{u}.at", "NumPy", ("a", "indices", "b"), (), {"b": None}, positional_only=True, negatives=True)
       for u in NUMPY_UFUNCS),
-    _c("np.put_along_axis", "NumPy", ("arr", "indices", "values", "axis")),
-    _c("np.put", "NumPy", ("a", "ind", "v", "mode"), (), {"mode": "raise"}),
+    _c("np.put_along_axis", "NumPy", ("arr", "indices", "values", "axis"), negatives=True),
+    _c("np.put", "NumPy", ("a", "ind", "v", "mode"), (), {"mode": "raise"}, negatives=True),
 )})
 TORCH_NAMES = sorted({k.split(".", 1)[1] for k in CALLS if k.startswith("torch.")})
 TORCH_METHODS = {**{n: n for n in TORCH_NAMES}, **{n + "_": n for n in TORCH_NAMES
@@ -149,7 +202,7 @@ class Slot:
 class Reading:
     """What the call does, independent of any framework: the scatter_core family reading and its parts."""
 
-    form: str  # a key of TARGETS
+    form: Form
     canonical: str  # canonical reduction: none, sum, prod, max, min, mean, sub
     init: bool = True  # use_init_val: whether the written cell takes part
     axis: int | None = None
@@ -192,6 +245,13 @@ def _err(msg: str, argument: str = "call", rule: str = "from-call") -> sc.Scatte
 
 
 # ----------------------------------------------------------------------------- reading the text safely
+# syntax that is never read, as a person would name it (messages name it, not the syntax tree's class)
+NOT_READ = {ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
+            ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression", ast.Await: "await",
+            ast.Yield: "yield", ast.YieldFrom: "yield from", ast.NamedExpr: "an assignment expression (:=)",
+            ast.Starred: "*-unpacking", ast.JoinedStr: "an f-string"}
+
+
 def _check_tree(tree: ast.AST) -> None:
     """Bounds and refusals over the whole tree, iteratively (no recursion on the user's nesting)."""
     stack, count = [(tree, 0)], 0
@@ -205,14 +265,14 @@ def _check_tree(tree: ast.AST) -> None:
         if isinstance(node, ast.Lambda):
             raise _err("a lambda is not a tensor or a literal: nothing in the text is run, so a function cannot "
                        "be an argument", argument="lambda", rule="no-code")
-        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Await, ast.Yield,
-                             ast.YieldFrom, ast.NamedExpr, ast.Starred, ast.JoinedStr)):
-            raise _err(f"{type(node).__name__} is not read here: write the tensors as names (x, idx, src) and the "
-                       "attributes as literals", argument=type(node).__name__, rule="no-code")
+        if type(node) in NOT_READ:
+            what = NOT_READ[type(node)]
+            raise _err(f"{what}: not read here; write the tensors as names (x, idx, src) and the attributes as "
+                       "literals", argument=what, rule="no-code")
         name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
         if name is not None and name.startswith("__"):
-            raise _err(f"{name!r}: dunder names are never read (nothing in the text is run)", argument=name,
-                       rule="no-code")
+            raise _err(f"{name}: names with double underscores are never read (nothing in the text is run)",
+                       argument=name, rule="no-code")
         if isinstance(node, ast.Attribute):
             chain, inner = 1, node.value
             while isinstance(inner, ast.Attribute):
@@ -342,7 +402,7 @@ def _op_text(op) -> str:
 
 
 def _unknown(name: str) -> sc.ScatterError:
-    return _err(f"{name!r} is not a supported scatter call. Supported: {supported_text()}", argument=name,
+    return _err(f"{name}: not a supported scatter call. Supported: {supported_text()}", argument=name,
                 rule="supported")
 
 
@@ -355,13 +415,13 @@ def _resolve_call(node: ast.Call):
     # JAX: x.at[...].method(...)
     if isinstance(owner, ast.Subscript) and isinstance(owner.value, ast.Attribute) and owner.value.attr == "at":
         if name not in JAX_METHODS:
-            raise _err(f".at[...].{name} is not supported; supported: " + ", ".join(f".{m}" for m in JAX_METHODS),
-                       argument=name, rule="supported")
+            raise _err(f"{name}: .at[...].{name} is not supported; supported: " +
+                       ", ".join(f".{m}" for m in JAX_METHODS), argument=name, rule="supported")
         return CALLS[f"jax.at.{name}"], False, owner.value.value, owner
     # NumPy: np.add.at(...)
     if name == "at" and isinstance(owner, ast.Attribute) and _is_module(owner.value, "np"):
         if owner.attr not in NUMPY_UFUNCS:
-            raise _err(f"np.{owner.attr}.at is not supported; supported: " +
+            raise _err(f"np.{owner.attr}.at: not supported; supported: " +
                        ", ".join(f"np.{u}.at" for u in NUMPY_UFUNCS), argument=f"np.{owner.attr}.at",
                        rule="supported")
         return CALLS[f"np.{owner.attr}.at"], False, None, None
@@ -401,14 +461,14 @@ def _index_reading(sub: ast.AST, slots: list, canonical: str, where: str) -> Rea
         raise _err(f"{where}: an empty index", argument="index", rule="index")
     if len(elts) == 1 and _is_mask(elts[0]):
         slots.append(Slot("mask", "mask", _src(elts[0]), "mask"))
-        return Reading("mask", canonical)
+        return Reading(MASK, canonical)
     kinds = []
     for e in elts:
         if isinstance(e, ast.Slice):
-            kinds.append("slice")
+            kinds.append("colon")  # a:b:c
         elif isinstance(e, ast.Constant) and e.value is Ellipsis or isinstance(e, ast.Constant) and e.value is None:
             raise _err(f"{where}: ... and None in an index are not supported", argument=_src(e), rule="index")
-        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "slice":
+        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == slice.__name__:
             raise _err(f"{where}: write slices as a:b inside x[...], not slice(...)", argument="slice", rule="index")
         elif _is_int_literal(e):
             kinds.append("int")
@@ -431,17 +491,17 @@ def _index_reading(sub: ast.AST, slots: list, canonical: str, where: str) -> Rea
         if all(s is None for s in spans):
             raise _err(f"{where}: the index takes every element (x[:] = v is a copy, not a scatter)",
                        argument="index", rule="index")
-        return Reading("slice", canonical, slices=tuple(spans))
+        return Reading(SLICE, canonical, slices=tuple(spans))
     first_array = kinds.index("array")
-    if all(k == "slice" for k in kinds[:first_array]) and kinds.count("array") == 1 and first_array > 0 and all(
-            k == "slice" for k in kinds[first_array + 1:]):
+    if all(k == "colon" for k in kinds[:first_array]) and kinds.count("array") == 1 and first_array > 0 and all(
+            k == "colon" for k in kinds[first_array + 1:]):
         lead = elts[:first_array]
         if any(not (e.lower is None and e.upper is None and e.step is None) for e in lead + elts[first_array + 1:]):
             raise _err(f"{where}: only whole slices (:) may stand beside an index array; " + INDEX_FORMS,
                        argument="index", rule="index")
         slots.append(Slot("index", "index", _src(elts[first_array]), "indices"))
-        return Reading("axis", canonical, axis=first_array, parts=(("slot", "index"),))
-    if "slice" in kinds:
+        return Reading(AXIS, canonical, axis=first_array, parts=(("slot", "index"),))
+    if "colon" in kinds:
         raise _err(f"{where}: this index mixes slices and index arrays in a way no single scatter writes; "
                    + INDEX_FORMS, argument="index", rule="index")
     parts = []
@@ -452,7 +512,7 @@ def _index_reading(sub: ast.AST, slots: list, canonical: str, where: str) -> Rea
             name = "index" if len(elts) == 1 else f"indices_{j}"
             slots.append(Slot(name, name, _src(e), "indices"))
             parts.append(("slot", name))
-    return Reading("nd", canonical, parts=tuple(parts))
+    return Reading(ND, canonical, parts=tuple(parts))
 
 
 def _is_int_literal(e) -> bool:
@@ -494,17 +554,17 @@ def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
         _tensor(b["index"], slots, "index", "index", "indices")
         _tensor(b["src"], slots, "src", "src", "updates", allow_scalar=key == "scatter")
         if key == "scatter_add":
-            return Reading("elements", "sum", axis=axis)
+            return Reading(ELEMENTS, "sum", axis=axis)
         if key == "scatter":
             reduce = b.get("reduce")
             red = None if reduce is None else _literal(reduce, "reduce", (str,), allow_none=True)
             if red is None:
-                return Reading("elements", "none", axis=axis)
-            return Reading("elements", TORCH_SCATTER_REDUCE[_choice(reduce, "reduce", TORCH_SCATTER_REDUCE)],
+                return Reading(ELEMENTS, "none", axis=axis)
+            return Reading(ELEMENTS, TORCH_SCATTER_REDUCE[_choice(reduce, "reduce", TORCH_SCATTER_REDUCE)],
                            axis=axis)
         canonical = TORCH_REDUCE[_choice(b["reduce"], "reduce", TORCH_REDUCE)]
         init = _literal(b["include_self"], "include_self", (bool,)) if "include_self" in b else True
-        return Reading("elements", canonical, init=init, axis=axis)
+        return Reading(ELEMENTS, canonical, init=init, axis=axis)
     if key == "index_put":
         tup = b["indices"]
         if not isinstance(tup, (ast.Tuple, ast.List)) or not tup.elts:
@@ -512,8 +572,13 @@ def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
                        argument="indices", rule="index")
         acc = _literal(b["accumulate"], "accumulate", (bool,)) if "accumulate" in b else False
         reading = _index_reading(ast.Tuple(elts=list(tup.elts)), slots, "sum" if acc else "none", "index_put")
-        if reading.form != "nd":
-            raise _err("index_put's indices must be index tensors (or integers)", argument="indices", rule="index")
+        if not reading.form.coordinates:
+            raise _err("index_put's indices must be index tensors", argument="indices", rule="index")
+        number = next((p[1] for p in reading.parts if p[0] == "const"), None)
+        if number is not None:  # torch 2.13 raises TypeError ("expected Tensor as element 1 ...")
+            raise _err(f"index_put's indices must all be tensors: PyTorch refuses the number {number} there "
+                       f"(TypeError); write x[..., {number}] = v instead, where indexing takes numbers",
+                       argument="indices", rule="index")
         _tensor(b["values"], slots, "values", "values", "updates", allow_scalar=True)
         return reading
     if key in ("index_add", "index_copy", "index_reduce", "index_fill"):
@@ -521,20 +586,20 @@ def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
         _tensor(b["index"], slots, "index", "index", "indices")
         if key == "index_fill":
             _tensor(b["value"], slots, "value", "value", "updates", allow_scalar=True)
-            return Reading("axis", "none", axis=axis, parts=(("slot", "index"),))
+            return Reading(AXIS, "none", axis=axis, parts=(("slot", "index"),))
         _tensor(b["source"], slots, "source", "source", "updates")
         if key == "index_copy":
-            return Reading("axis", "none", axis=axis, parts=(("slot", "index"),))
+            return Reading(AXIS, "none", axis=axis, parts=(("slot", "index"),))
         if key == "index_add":
             alpha = _literal(b["alpha"], "alpha", (int, float)) if "alpha" in b else 1
-            return Reading("axis", "sum", axis=axis, parts=(("slot", "index"),), alpha=None if alpha == 1 else alpha)
+            return Reading(AXIS, "sum", axis=axis, parts=(("slot", "index"),), alpha=None if alpha == 1 else alpha)
         canonical = TORCH_INDEX_REDUCE[_choice(b["reduce"], "reduce", TORCH_INDEX_REDUCE)]
         init = _literal(b["include_self"], "include_self", (bool,)) if "include_self" in b else True
-        return Reading("axis", canonical, init=init, axis=axis, parts=(("slot", "index"),))
+        return Reading(AXIS, canonical, init=init, axis=axis, parts=(("slot", "index"),))
     if key == "masked_scatter":
         _tensor(b["mask"], slots, "mask", "mask", "mask")
         _tensor(b["source"], slots, "source", "source", "updates")
-        return Reading("mask", "none")
+        return Reading(MASK, "none")
     if key == "slice_scatter":
         _tensor(b["src"], slots, "src", "src", "updates")
         axis = _literal(b["dim"], "dim", (int,)) if "dim" in b else 0
@@ -544,12 +609,12 @@ def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
         if step <= 0:
             raise _err(f"slice_scatter's step must be positive (PyTorch refuses {step})", argument="step",
                        rule="choice")
-        return Reading("slice", "none", axis=axis, slices=((0 if start is None else start,
+        return Reading(SLICE, "none", axis=axis, slices=((0 if start is None else start,
                                                             BIG if end is None else end, step, False),))
     if key == "select_scatter":
         _tensor(b["src"], slots, "src", "src", "updates")
         axis, i = dim(), _literal(b["index"], "index", (int,))
-        return Reading("slice", "none", axis=axis, slices=((i, BIG if i == -1 else i + 1, 1, True),))
+        return Reading(SLICE, "none", axis=axis, slices=((i, BIG if i == -1 else i + 1, 1, True),))
     raise _unknown(call.key)  # pragma: no cover - every torch record is handled above
 
 
@@ -560,13 +625,13 @@ def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool
         slots.append(Slot("data", "x", _src(node.value), "data"))
         reading = _index_reading(node.slice, slots, aug or "none", "x[...] = v")
         if aug is not None:
-            if reading.form not in ("nd", "axis", "slice"):
+            if not reading.form.augments:
                 raise _err("x[...] op= v is read for index arrays and slices only (x[idx] += v, x[i, j] += v, "
                            "x[:, idx] += v, x[1:3] += v)", argument="index", rule="index")
             reading = replace(reading, gather_first=True)
         _tensor(value, slots, "values", "values", "updates", allow_scalar=True)
         call = Call("torch.index_put" if not aug else "torch.augmented", "PyTorch", ("input", "indices", "values"),
-                    entry="torch.index_put" if reading.form == "nd" and not aug else None)
+                    entry="torch.index_put" if reading.form.coordinates and not aug else None, negatives=True)
         return call, {}, slots, reading, caveats, False
     call, method, owner, at = _resolve_call(node)
     bound = _bind(call, list(node.args), list(node.keywords), method)
@@ -579,11 +644,11 @@ def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool
             _tensor(bound["indices"], slots, "indices", "indices", "indices")
             _tensor(bound["updates"], slots, "updates", "updates", "updates")
             slots.insert(0, Slot("shape", "shape", _src(shape), "shape"))
-            return call, bound, slots, Reading("nd", "sum", parts=(("tuple", "indices"),)), caveats, False
+            return call, bound, slots, Reading(ND, "sum", parts=(("tuple", "indices"),)), caveats, False
         slots.append(Slot("tensor", "tensor", _src(bound["tensor"]), "data"))
         _tensor(bound["indices"], slots, "indices", "indices", "indices")
         _tensor(bound["updates"], slots, "updates", "updates", "updates")
-        return call, bound, slots, Reading("nd", TF_OPS[call.key[3:]], parts=(("tuple", "indices"),)), caveats, False
+        return call, bound, slots, Reading(ND, TF_OPS[call.key[3:]], parts=(("tuple", "indices"),)), caveats, False
     if call.framework == "JAX":
         slots.append(Slot("data", "x", _src(owner), "data"))
         reading = _index_reading(at.slice, slots, JAX_METHODS[call.key.rsplit(".", 1)[1]], "x.at[...]")
@@ -603,7 +668,7 @@ def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool
         if "b" not in bound:
             raise _err(f"{call.key} needs b (the values) for a binary ufunc", argument="b", rule="signature")
         reading = _index_reading(bound["indices"], slots, NUMPY_UFUNCS[call.key.split(".")[1]], call.key)
-        if reading.form not in ("nd", "axis"):
+        if not reading.form.ufunc_at:
             raise _err(f"{call.key}: read for index arrays only (idx, (i, j), (slice, idx) are not supported)",
                        argument="indices", rule="index")
         _tensor(bound["b"], slots, "b", "b", "updates", allow_scalar=True)
@@ -616,12 +681,12 @@ def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool
                        argument="axis", rule="choice")
         _tensor(bound["indices"], slots, "indices", "indices", "indices")
         _tensor(bound["values"], slots, "values", "values", "updates", allow_scalar=True)
-        return call, bound, slots, Reading("elements", "none", axis=axis), caveats, False
+        return call, bound, slots, Reading(ELEMENTS, "none", axis=axis), caveats, False
     slots.append(Slot("data", "a", _src(bound["a"]), "data"))
     mode = _choice(bound["mode"], "mode", ("raise", "wrap", "clip")) if "mode" in bound else "raise"
     _tensor(bound["ind"], slots, "ind", "ind", "indices")
     _tensor(bound["v"], slots, "v", "v", "updates", allow_scalar=True)
-    return call, bound, slots, Reading("flat", "none", parts=(("slot", "ind"),), wrap=mode), caveats, False
+    return call, bound, slots, Reading(FLAT, "none", parts=(("slot", "ind"),), wrap=mode), caveats, False
 
 
 # ----------------------------------------------------------------------------- from the reading to operators
@@ -630,7 +695,7 @@ def _versions(reading: Reading, target: str, framework_negative: bool) -> list[t
     indices only when the framework refuses them too)."""
     out = []
     for spec in sc.OPERATORS_LIST:
-        if spec.framework != target or spec.op_type not in TARGETS[reading.form][target] or spec.deprecated:
+        if spec.framework != target or spec.op_type not in targets(reading.form, target) or spec.deprecated:
             continue
         for config in configurations(spec):
             if config.canonical == reading.canonical and (config.use_init_val == reading.init
@@ -639,7 +704,7 @@ def _versions(reading: Reading, target: str, framework_negative: bool) -> list[t
                     continue
                 out.append((spec, config))
                 break
-    order = TARGETS[reading.form][target]
+    order = targets(reading.form, target)
     return sorted(out, key=lambda found: (order.index(found[0].op_type), found[0].version))
 
 
@@ -674,7 +739,7 @@ def fallback_operator(reading: Reading | None) -> tuple[str, dict] | None:
     mask, reduction none where the call reads before it writes, the scatter after index_add's Mul."""
     if reading is None:
         return None
-    probe = replace(reading, form="nd" if reading.form == "mask" else reading.form, alpha=None,
+    probe = replace(reading, form=FORMS[reading.form.core] if reading.form.core else reading.form, alpha=None,
                     canonical="none" if reading.gather_first else reading.canonical)
     for target in (ONNX, OPENVINO):
         found = _pick(probe, target, False)[0]
@@ -688,24 +753,22 @@ def _fallback_target(reading: Reading | None) -> str | None:
     return None if found is None else found[0]
 
 
-def _topic_sentences(entry_id: str | None, framework: str, skip: set) -> list[str]:
+def _topic_sentences(entry_id: str | None, call: Call, skip: set) -> list[str]:
+    """The record's sentence on each topic, or the call's own where it has one (``Call.topics``)."""
     if entry_id is None:
         return []
     entry = BY_ID[entry_id]
     out = []
     for topic in TOPICS:
-        text = entry.divergences[topic]
+        own = call.topics.get(topic)
+        text = entry.divergences[topic] if own is None else own
         if topic in skip or text.startswith(("same", "n/a")):
             continue
-        out.append(f"{framework}, {topic} (framework map record {entry.id}): {text}.")
+        source = f"framework map entry {entry.id}" if own is None else call.key
+        out.append(f"{call.framework}, {topic} ({source}): {text}.")
     return out
 
 
-# the framework map record an indexing call is, when its function has none of its own
-ENTRY_BY_FORM = {("JAX", "nd"): "jax.at.nd", ("JAX", "axis"): "jax.at.nd", ("JAX", "mask"): "jax.at.nd",
-                 ("JAX", "slice"): "jax.at.slice", ("PyTorch", "slice"): "torch.slice_scatter",
-                 ("PyTorch", "axis"): "torch.index_put", ("PyTorch", "mask"): "torch.index_put",
-                 ("PyTorch", "read-write"): "torch.index_put"}
 RUNTIME_TOPICS = {"none": ("duplicates", "duplicates-parallel"), "mean": ("integer-mean", "integer-mean-int16")}
 ALWAYS_TOPICS = ("negative-index", "index-range")
 
@@ -721,29 +784,22 @@ def _runtime_sentences(ops: list, canonical: str) -> list[str]:
     return out
 
 
-def _framework_negatives(call: Call) -> bool:
-    """Whether the framework call accepts negative indices (then a version refusing them is not exact):
-    JAX and NumPy indexing, PyTorch indexing (x[i] = v, index_put); not PyTorch's scatter / index_* functions
-    nor TensorFlow's, which raise (records.py: TORCH_NEG_ERR, TF_NEG)."""
-    return call.framework in ("JAX", "NumPy") or call.key in ("torch.index_put", "torch.augmented")
-
-
 def from_call(text: str) -> Translation:
     """Read one framework scatter call (never evaluated) and say which ONNX / OpenVINO operator it is."""
     stmt = _parse(text)
     kind, node, value, aug = _recognise(stmt)
     call, bound, slots, reading, caveats, method = _read(kind, node, value, aug)
-    if reading.form == "slice" and reading.canonical != "none":  # x.at[1:3].add(v): no slice writer reduces
+    if reading.form.strided and reading.canonical != "none":  # x.at[1:3].add(v): no slice writer reduces
         reading = replace(reading, gather_first=True)
     framework = call.framework
     entry_id = call.entry_by_reduction.get(reading.canonical, call.entry)
-    negative = _framework_negatives(call)
+    negative = call.negatives
     onnx, onnx_old = ([], None) if reading.gather_first else _pick(reading, ONNX, negative)
     ov, ov_old = ([], None) if reading.gather_first else _pick(reading, OPENVINO, negative)
     if entry_id is None and (framework != "PyTorch" or kind == "assign"):  # indexing: the form says the record
-        entry_id = ENTRY_BY_FORM.get((framework, "read-write" if reading.gather_first and reading.form != "slice"
-                                      else reading.form))
-    if reading.form == "mask" and reading.canonical != "none":
+        entry_id = (READ_WRITE_ENTRY if reading.gather_first and not reading.form.strided
+                    else reading.form.entries).get(framework)
+    if reading.form.mask and reading.canonical != "none":
         raise _err("a boolean mask is read with plain assignment or masked_scatter only", argument="mask",
                    rule="index")
     if reading.alpha is not None:  # index_add's alpha: a Mul comes first, so no single operator is the call
@@ -753,14 +809,16 @@ def from_call(text: str) -> Translation:
     skip = {"integer mean"} if reading.canonical != "mean" else set()
     if reading.canonical == "none" or reading.gather_first:
         skip.add("initial value")
-    if reading.gather_first or reading.form == "mask" or (
+    if framework == "JAX" and _jax_mode(bound) in JAX_MODE_SENTENCES:
+        skip.add("out-of-range indices")  # the mode's own sentence replaces the record's
+    if reading.gather_first or reading.form.mask or (
             entry_id is not None and reading.canonical not in BY_ID[entry_id].reductions):
         skip.add("duplicates")  # read-combine-write (TORCH_AUGMENTED_DUPLICATES), a mask, or another reduction's
     core = onnx + ov or ([] if reading.alpha is not None else [fallback_operator(reading)])
-    core_reduction = "none" if reading.gather_first or reading.form == "mask" else reading.canonical
+    core_reduction = "none" if reading.gather_first or reading.form.mask else reading.canonical
     caveats = caveats + _call_caveats(call, bound, reading, framework, slots) + _topic_sentences(
-        entry_id, framework, skip) + _runtime_sentences([op for op in core if op], core_reduction)
-    if reading.form == "flat":
+        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction)
+    if reading.form.flattened:
         caveats.append(NUMPY_PUT_MODES[reading.wrap])
     if negative and not reading.gather_first:
         for target in (ONNX, OPENVINO):
@@ -793,25 +851,27 @@ def _function_name(call: Call, method: bool, kind: str) -> str:
     return call.key
 
 
+JAX_MODE_SENTENCES = {"clip": JAX_CLIP, "promise_in_bounds": JAX_PROMISE}  # out-of-range, instead of the record's
+
+
+def _jax_mode(bound: dict) -> str | None:
+    return _literal(bound["mode"], "mode", (str,), allow_none=True) if "mode" in bound else None
+
+
 def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slots: list) -> list[str]:
     out = []
-    if reading.gather_first and reading.form != "slice":
+    if reading.gather_first and not reading.form.strided:
         out.append(TORCH_AUGMENTED_DUPLICATES)
-    if framework == "NumPy" and reading.form in ("nd", "axis") and call.key.endswith(".at"):
+    if framework == "NumPy" and reading.form.ufunc_at and call.key.endswith(".at"):
         out.append(NUMPY_AT_DUPLICATES)
     if framework == "NumPy":
         out += [NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR]
     if call.key == "np.put_along_axis":
         out.append(NUMPY_PUT_ALONG_AXIS)
-    if framework == "JAX" and reading.form != "slice":  # a slice has no indices to drop or clamp
-        entry = BY_ID["jax.at.nd"]
-        mode = _literal(bound["mode"], "mode", (str,), allow_none=True) if "mode" in bound else None
-        if mode in (None, "drop", "fill"):
-            out.append(f"JAX, out-of-range indices: {entry.divergences['out-of-range indices']}.")
-        elif mode == "clip":
-            out.append(JAX_CLIP)
-        else:
-            out.append(JAX_PROMISE)
+    if framework == "JAX" and not reading.form.strided:  # a slice has no indices to drop or clamp
+        mode = _jax_mode(bound)
+        if mode in JAX_MODE_SENTENCES:  # (drop and fill: the record's own out-of-range sentence says it)
+            out.append(JAX_MODE_SENTENCES[mode])
         if "unique_indices" in bound and _literal(bound["unique_indices"], "unique_indices", (bool,)):
             out.append(JAX_UNIQUE)
         if "wrap_negative_indices" in bound and not _literal(bound["wrap_negative_indices"],
@@ -827,7 +887,7 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
 
 
 def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str | None:
-    if reading.gather_first and reading.form == "slice":
+    if reading.gather_first and reading.form.strided:
         op = {"sum": "Add", "sub": "Sub", "prod": "Mul", "max": "Max", "min": "Min"}[reading.canonical]
         return (f"No operator writes a strided slice with a reduction, but a slice names each element once, so "
                 f"reading it first is exact: Slice + {op} + SliceScatter-15 (OpenVINO); in ONNX, ScatterND with the "
@@ -840,7 +900,7 @@ def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str 
                 "a reduction: with duplicate indices each duplicate combines with the ORIGINAL cell and one of them "
                 "wins. If accumulation was meant, index_put_(..., accumulate=True) (or np.add.at) is ScatterND "
                 "reduction=add exactly.")
-    if reading.form == "mask":
+    if reading.form.mask:
         return ("No scatter operator takes a boolean mask. Exact: NonZero(mask) → Transpose (one row per True "
                 "cell, row-major) → ScatterND (reduction none) with updates = the first count(mask) values of "
                 "source, flattened; for x[mask] = scalar, Where(mask, scalar, x) needs no scatter at all (a "
@@ -854,14 +914,14 @@ def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str 
         op = _pick(plain, ONNX, False)[0] or _pick(plain, OPENVINO, False)[0]
         why.append(f"alpha scales the source first: Mul(source, alpha), then {op[0][0]}("
                    + ", ".join(f"{n}={v!r}" for n, v in op[0][1].items()) + ")")
-    elif reading.form == "slice":
+    elif reading.form.strided:
         why.append("ONNX has no operator that writes a strided slice: ScatterND with the slice's coordinates "
                    "(Range per sliced axis, broadcast into a grid of the SLICE's size, not data's: onnxscript PR "
                    "#1308 built one of data's whole size) is exact; OpenVINO's SliceScatter-15 is one operator")
     elif not reading.init and ONNX in missing:
         why.append("include_self=False (use_init_val = false) has no ONNX attribute: exact is ScatterElements with "
                    "reduction none writing the reduction's neutral value into the written cells first, then the "
-                   "reduction (two ScatterElements), as framework_map's JAX and TensorFlow records do")
+                   "reduction (two ScatterElements), as the framework map's JAX and TensorFlow entries do")
     elif reading.canonical == "mean":
         why.append("ONNX has no mean reduction: exact is two ScatterElements add (sums, and counts of ones) and a "
                    "Div (integers: floor division) where the count is not zero")
@@ -878,22 +938,18 @@ def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
     names = {s.name: s.text for s in slots}
     data = next((s.text for s in slots if s.role == "data"), "zeros(shape)")
     out = [f"data: {data}" if call.key != "tf.scatter_nd" else f"data: zeros of shape {names.get('shape')}"]
-    if reading.form == "elements":
-        out.append(f"indices: {names.get('index', names.get('indices'))}")
-    elif reading.form in ("nd", "flat"):
+    if reading.form.inputs:  # the form's own template
+        out.append(reading.form.inputs.format(index=names.get("index", names.get("indices")), mask=names.get("mask"),
+                                              axis=reading.axis))
+    elif reading.parts:  # coordinates, stacked (a tuple tensor, one index, or one per leading axis)
         parts = [names[p[1]] if p[0] in ("slot", "tuple") else str(p[1]) for p in reading.parts]
-        if reading.parts and reading.parts[0][0] == "tuple":
+        if reading.parts[0][0] == "tuple":
             out.append(f"indices: {parts[0]} (its last axis holds the coordinates)")
         elif len(parts) == 1:
             out.append(f"indices: {parts[0]}, with a trailing axis of 1 (Unsqueeze(-1))" +
-                       ("; data flattened to 1-D and the output reshaped back" if reading.form == "flat" else ""))
+                       ("; data flattened to 1-D and the output reshaped back" if reading.form.flattened else ""))
         else:
             out.append(f"indices: stack of ({', '.join(parts)}) broadcast together, on a new last axis")
-    elif reading.form == "mask":
-        out.append(f"indices: NonZero({names['mask']}) transposed, one row per True cell (mask broadcast to data)")
-    elif reading.form == "axis":
-        out.append(f"indices (ScatterUpdate): {names['index']}; (ScatterElements): {names['index']} reshaped and "
-                   f"expanded to updates' shape along axis {reading.axis}")
     upd = next((s for s in slots if s.role == "updates"), None)
     if upd is not None:
         out.append(f"updates: {upd.text}" + (" (a number, expanded)" if upd.scalar is not None else ""))
@@ -948,9 +1004,9 @@ def framework_call(call: Call, bound: dict, reading: Reading, slots: list, metho
 
 
 def _subscript_text(reading: Reading) -> str:
-    if reading.form == "mask":
+    if reading.form.mask:
         return "mask"
-    if reading.form == "slice":
+    if reading.form.strided:
         out = []
         for s in reading.slices:
             if s is None:
@@ -963,7 +1019,7 @@ def _subscript_text(reading: Reading) -> str:
                 out.append(f"{lo}:{hi}" + ("" if s[2] == 1 else f":{s[2]}"))
         return ", ".join(out)
     parts = [p[1] if p[0] == "slot" else str(p[1]) for p in reading.parts]
-    if reading.form == "axis":
+    if reading.form.leading_slices:
         return ", ".join([":"] * reading.axis + parts)
     return ", ".join(parts)
 
@@ -1009,3 +1065,49 @@ def call_for(entry, config: Config) -> str | None:
     except sc.ScatterError:
         return None  # e.g. a TensorFlow composition whose step is the map's own helper (scatter_nd_prod)
     return text
+
+
+@dataclass(frozen=True)
+class ReverseLink:
+    """Where a framework map entry's link opens From your code: ``call`` fills the box; ``stand_in`` is True when
+    the entry is not one call the view reads (WebNN's JavaScript, or a composition with no single call at its
+    core) and ``call`` is the same operation as another framework writes it (the view then explains the entry)."""
+
+    entry: str
+    call: str
+    stand_in: bool
+
+
+STAND_IN_ORDER = ("PyTorch", "JAX", "TensorFlow")  # whose call stands in for an entry the view cannot read
+
+
+def reverse_link(entry, config: Config) -> ReverseLink | None:
+    """The link of ``entry`` under ``config``: its own call, else another framework's call for the same
+    configuration (None only where no framework map entry of the configuration has a call the view reads)."""
+    own = call_for(entry, config)
+    if own is not None:
+        return ReverseLink(entry.id, own, False)
+    from .maps import entries_for
+
+    found = [text for framework in STAND_IN_ORDER for other in entries_for(config, framework)
+             if (text := call_for(other, config)) is not None]
+    family = sc.family_of(config.spec)
+
+    def fit(text: str) -> tuple[bool, bool]:  # its reduction, then its operators' family, the configuration's
+        tr = from_call(text)
+        return (tr.reading.canonical != config.canonical,
+                not any(sc.family_of(sc.OPERATORS[op]) is family for op, _ in tr.onnx + tr.openvino))
+
+    return ReverseLink(entry.id, min(found, key=fit), True) if found else None  # min: the first of the best
+
+
+def stand_in_note(entry_id: str, tr: Translation) -> str:
+    """What the view says above a stand-in call opened from a framework map entry (plain text)."""
+    entry = BY_ID[entry_id]
+    why = ("From your code reads Python calls (PyTorch, TensorFlow, JAX, NumPy), not WebNN's JavaScript"
+           if entry.framework not in {c.framework for c in CALLS.values()} else
+           f"{entry.framework} has no single call for this: the map's entry is a composition, which From your code "
+           "does not read as one call")
+    return (f"Opened from the framework map's {entry.framework} entry {entry.operation} ({entry_id}): "
+            f"{entry.call}. {why}. The call below is the same operation as {tr.framework} writes it (the "
+            f"framework map lists how {entry.framework} differs).")

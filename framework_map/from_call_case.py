@@ -103,90 +103,114 @@ def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
         data = np.zeros(shape, upd.dtype)
     else:
         data = _get(tensors, next(s.name for s in tr.slots if s.role == "data"))
-    dtype = data.dtype
-    if r.form == "elements":
-        index = _get(tensors, next(s.name for s in tr.slots if s.role == "indices")).astype(np.int64)
-        if tr.framework == "PyTorch" and next(s for s in tr.slots if s.role == "updates").scalar is None:
-            src = _get(tensors, next(s.name for s in tr.slots if s.role == "updates"))
-            if src.ndim != index.ndim or any(a < b for a, b in zip(src.shape, index.shape)):
-                raise _err(f"src has shape {src.shape}; PyTorch needs src at least as large as index {index.shape} "
-                           "in every dimension", argument="src", rule="shape")
-            updates = src[tuple(slice(0, n) for n in index.shape)].astype(dtype)  # PyTorch reads only that part
-        else:
-            if tr.framework == "NumPy":  # put_along_axis broadcasts indices against arr on the other axes
-                a = r.axis % max(data.ndim, 1)
-                want = tuple(index.shape[d] if d == a else n for d, n in enumerate(data.shape))
-                try:
-                    index = np.ascontiguousarray(np.broadcast_to(index, want)) if index.ndim == data.ndim else index
-                except ValueError:
-                    raise _err(f"indices {index.shape} do not broadcast against arr {data.shape} on the axes other "
-                               f"than {a}", argument="indices", rule="shape") from None
-            updates = _updates(tr, tensors, index.shape, dtype)
-        return CallCase(sc.case(op, data, index, updates, **attrs), data.shape)
-    if r.form == "slice":
-        spans, shape = _slice_shape(tr, data)
-        squeezed = tuple(s for s in shape) if not any(sp[4] for sp in spans) else tuple(
-            n for a, n in enumerate(shape) if not any(sp[4] and sp[0] % data.ndim == a for sp in spans))
-        broadcast = tr.framework != "PyTorch" or r.axis is None
-        updates = _updates(tr, tensors, squeezed, dtype, broadcast=broadcast).reshape(shape)
-        attrs = {"start": [sp[1] for sp in spans], "stop": [sp[2] for sp in spans], "step": [sp[3] for sp in spans],
-                 "axes": [sp[0] for sp in spans]}
-        note = ""
-        if r.gather_first:  # read the slice, combine, write it back
-            where = [slice(None)] * data.ndim
-            for a, lo, hi, st, _ in spans:
-                where[a] = slice(lo, hi, st)
-            updates = _combine(r.canonical, data[tuple(where)], updates)
-            note = "the SliceScatter writing back the slice combined with the values"
-        return CallCase(sc.case(op, data, None, updates, **attrs), data.shape, note=note)
-    if r.form == "mask":
-        mask = _get(tensors, "mask")
-        if mask.dtype != np.bool_:
-            raise _err(f"mask must be a bool tensor, not {mask.dtype}", argument="mask", rule="dtype")
-        try:
-            mask = np.broadcast_to(mask, data.shape)
-        except ValueError:
-            raise _err(f"mask {mask.shape} does not broadcast to data {data.shape}", argument="mask",
-                       rule="shape") from None
-        where = np.argwhere(mask).astype(np.int64)
-        n = len(where)
-        slot = next(s for s in tr.slots if s.role == "updates")
-        if slot.param == "source":  # masked_scatter: the first n values of source, row-major
-            source = _get(tensors, slot.name).reshape(-1)
-            if source.size < n:
-                raise _err(f"source has {source.size} elements but mask selects {n}", argument="source",
-                           rule="shape")
-            updates = source[:n].astype(dtype)
-        else:
-            updates = _updates(tr, tensors, (n,), dtype)
-        return CallCase(sc.case(op, data, where, updates, reduction=_spelling(op, "none")), data.shape,
-                        note="the ScatterND at the core of the composition (indices = NonZero(mask), transposed)")
-    if r.form == "flat":
-        flat = data.reshape(-1)
-        ind = _get(tensors, "ind").astype(np.int64).reshape(-1)
-        if r.wrap == "wrap" and flat.size:
-            ind = ind % flat.size
-        elif r.wrap == "clip" and flat.size:
-            ind = np.clip(ind, 0, flat.size - 1)
-        slot = next(s for s in tr.slots if s.role == "updates")
-        values = np.full(1, slot.scalar) if slot.scalar is not None else _get(tensors, slot.name).reshape(-1)
-        updates = np.resize(values, ind.shape).astype(dtype)
-        return CallCase(sc.case(op, flat, ind[:, None], updates, **attrs), data.shape,
-                        note="data flattened to 1-D (np.put writes the flattened array)")
-    if r.form == "nd":
-        indices = _nd_parts(tr, tensors, data)
-        k = indices.shape[-1]
-        updates = _updates(tr, tensors, indices.shape[:-1] + data.shape[k:], dtype)
-        if r.gather_first:
-            inside = all(-n <= v < n for j, n in enumerate(data.shape[:k]) for v in indices[..., j].reshape(-1))
-            if not inside:
-                raise _err("an index is out of range for data", argument="indices", rule="range")
-            old = data[tuple(indices[..., j] for j in range(k))]
-            return CallCase(sc.case(op, data, indices, _combine(r.canonical, old, updates),
-                                    reduction=_spelling(op, "none")), data.shape,
-                            note="the ScatterND (reduction none) writing back x[idx] combined with v")
-        return CallCase(sc.case(op, data, indices, updates, **attrs), data.shape)
-    # axis: one index array along an axis (index_add / index_copy / x[:, idx] = v ...)
+    return CASES[r.form.case](tr, tensors, data, op, attrs)  # the form record names its builder
+
+
+def _elements_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
+    """one index per element along an axis (scatter, scatter_reduce, put_along_axis)"""
+    r, dtype = tr.reading, data.dtype
+    index = _get(tensors, next(s.name for s in tr.slots if s.role == "indices")).astype(np.int64)
+    if tr.framework == "PyTorch" and next(s for s in tr.slots if s.role == "updates").scalar is None:
+        src = _get(tensors, next(s.name for s in tr.slots if s.role == "updates"))
+        if src.ndim != index.ndim or any(a < b for a, b in zip(src.shape, index.shape)):
+            raise _err(f"src has shape {src.shape}; PyTorch needs src at least as large as index {index.shape} "
+                       "in every dimension", argument="src", rule="shape")
+        updates = src[tuple(slice(0, n) for n in index.shape)].astype(dtype)  # PyTorch reads only that part
+    else:
+        if tr.framework == "NumPy":  # put_along_axis broadcasts indices against arr on the other axes
+            a = r.axis % max(data.ndim, 1)
+            want = tuple(index.shape[d] if d == a else n for d, n in enumerate(data.shape))
+            try:
+                index = np.ascontiguousarray(np.broadcast_to(index, want)) if index.ndim == data.ndim else index
+            except ValueError:
+                raise _err(f"indices {index.shape} do not broadcast against arr {data.shape} on the axes other "
+                           f"than {a}", argument="indices", rule="shape") from None
+        updates = _updates(tr, tensors, index.shape, dtype)
+    return CallCase(sc.case(op, data, index, updates, **attrs), data.shape)
+
+
+def _slice_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
+    """a strided slice (x[1:3] = v, slice_scatter, select_scatter): SliceScatter"""
+    r, dtype = tr.reading, data.dtype
+    spans, shape = _slice_shape(tr, data)
+    squeezed = tuple(s for s in shape) if not any(sp[4] for sp in spans) else tuple(
+        n for a, n in enumerate(shape) if not any(sp[4] and sp[0] % data.ndim == a for sp in spans))
+    broadcast = tr.framework != "PyTorch" or r.axis is None
+    updates = _updates(tr, tensors, squeezed, dtype, broadcast=broadcast).reshape(shape)
+    attrs = {"start": [sp[1] for sp in spans], "stop": [sp[2] for sp in spans], "step": [sp[3] for sp in spans],
+             "axes": [sp[0] for sp in spans]}
+    note = ""
+    if r.gather_first:  # read the slice, combine, write it back
+        where = [slice(None)] * data.ndim
+        for a, lo, hi, st, _ in spans:
+            where[a] = slice(lo, hi, st)
+        updates = _combine(r.canonical, data[tuple(where)], updates)
+        note = "the SliceScatter writing back the slice combined with the values"
+    return CallCase(sc.case(op, data, None, updates, **attrs), data.shape, note=note)
+
+
+def _mask_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
+    """a boolean mask: the ScatterND at the core of the composition"""
+    r, dtype = tr.reading, data.dtype
+    mask = _get(tensors, "mask")
+    if mask.dtype != np.bool_:
+        raise _err(f"mask must be a bool tensor, not {mask.dtype}", argument="mask", rule="dtype")
+    try:
+        mask = np.broadcast_to(mask, data.shape)
+    except ValueError:
+        raise _err(f"mask {mask.shape} does not broadcast to data {data.shape}", argument="mask",
+                   rule="shape") from None
+    where = np.argwhere(mask).astype(np.int64)
+    n = len(where)
+    slot = next(s for s in tr.slots if s.role == "updates")
+    if slot.param == "source":  # masked_scatter: the first n values of source, row-major
+        source = _get(tensors, slot.name).reshape(-1)
+        if source.size < n:
+            raise _err(f"source has {source.size} elements but mask selects {n}", argument="source",
+                       rule="shape")
+        updates = source[:n].astype(dtype)
+    else:
+        updates = _updates(tr, tensors, (n,), dtype)
+    return CallCase(sc.case(op, data, where, updates, reduction=_spelling(op, "none")), data.shape,
+                    note="the ScatterND at the core of the composition (indices = NonZero(mask), transposed)")
+
+
+def _flat_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
+    """np.put: data flattened to 1-D"""
+    r, dtype = tr.reading, data.dtype
+    flat = data.reshape(-1)
+    ind = _get(tensors, "ind").astype(np.int64).reshape(-1)
+    if r.wrap == "wrap" and flat.size:
+        ind = ind % flat.size
+    elif r.wrap == "clip" and flat.size:
+        ind = np.clip(ind, 0, flat.size - 1)
+    slot = next(s for s in tr.slots if s.role == "updates")
+    values = np.full(1, slot.scalar) if slot.scalar is not None else _get(tensors, slot.name).reshape(-1)
+    updates = np.resize(values, ind.shape).astype(dtype)
+    return CallCase(sc.case(op, flat, ind[:, None], updates, **attrs), data.shape,
+                    note="data flattened to 1-D (np.put writes the flattened array)")
+
+
+def _nd_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
+    """one index tensor per leading axis, or a tensor of k-tuples"""
+    r, dtype = tr.reading, data.dtype
+    indices = _nd_parts(tr, tensors, data)
+    k = indices.shape[-1]
+    updates = _updates(tr, tensors, indices.shape[:-1] + data.shape[k:], dtype)
+    if r.gather_first:
+        inside = all(-n <= v < n for j, n in enumerate(data.shape[:k]) for v in indices[..., j].reshape(-1))
+        if not inside:
+            raise _err("an index is out of range for data", argument="indices", rule="range")
+        old = data[tuple(indices[..., j] for j in range(k))]
+        return CallCase(sc.case(op, data, indices, _combine(r.canonical, old, updates),
+                                reduction=_spelling(op, "none")), data.shape,
+                        note="the ScatterND (reduction none) writing back x[idx] combined with v")
+    return CallCase(sc.case(op, data, indices, updates, **attrs), data.shape)
+
+
+def _axis_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
+    """one index array along an axis (index_add / index_copy / x[:, idx] = v ...)"""
+    r, dtype = tr.reading, data.dtype
     a = r.axis if r.axis is None or r.axis >= 0 else r.axis + data.ndim
     if not 0 <= a < max(data.ndim, 1):
         raise _err(f"axis {r.axis} is outside data's {data.ndim} axes", argument="dim", rule="range")
@@ -217,10 +241,14 @@ def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
         return CallCase(sc.case(op, data, expanded, _combine(r.canonical, old, flat_updates), axis=a,
                                 reduction=_spelling(op, "none")), data.shape,
                         note="the ScatterElements (reduction none) writing back x[:, idx] combined with v")
-    if "axis" in attrs:
-        attrs["axis"] = a
+    axis = sc.codec_with_role(spec, "axis")  # the version's axis attribute, if it has one, takes the call's
+    if axis is not None and axis.name in attrs:
+        attrs[axis.name] = a
     return CallCase(sc.case(op, data, expanded, flat_updates, **attrs), data.shape,
                     note=f"indices: the index expanded to updates' shape along axis {a}")
+
+
+CASES = {f.__name__: f for f in (_elements_case, _slice_case, _mask_case, _flat_case, _nd_case, _axis_case)}
 
 
 def _spelling(op: str, canonical: str) -> str:
@@ -228,7 +256,8 @@ def _spelling(op: str, canonical: str) -> str:
 
 
 # ----------------------------------------------------------------------------- running the framework's own call
-CONVERT_CODE = {"PyTorch": "torch.from_numpy(np.ascontiguousarray({}))", "TensorFlow": "tf.constant({})",
+# (PyTorch: a C-ordered copy; np.ascontiguousarray would make a 0-d array, select_scatter's src, 1-d)
+CONVERT_CODE = {"PyTorch": "torch.from_numpy({}.copy(order='C'))", "TensorFlow": "tf.constant({})",
                 "JAX": "jnp.asarray({})", "NumPy": "np.array({})"}
 IMPORTS = {"PyTorch": "import torch", "TensorFlow": "import tensorflow as tf",
            "JAX": "import jax.numpy as jnp", "NumPy": ""}
@@ -333,20 +362,20 @@ def example_tensors(tr: Translation, rng: np.random.Generator, dtype="float32",
     need = 1
     if r.axis is not None:
         need = max(need, r.axis + 1 if r.axis >= 0 else -r.axis)
-    if r.form in ("nd", "flat") and r.parts and r.parts[0][0] != "tuple":
+    if r.parts and r.parts[0][0] != "tuple":  # one index (or integer) per leading axis
         need = max(need, len(r.parts))
-    if r.form == "slice" and r.axis is None:
+    if r.axis is None:  # a slice over leading axes
         need = max(need, len(r.slices))
     if shape is None:
         rank = int(rng.integers(need, max(need, 3) + 1))
         dims = [int(v) for v in rng.integers(1, 5, size=rank)]
-        for j, part in enumerate(r.parts if r.form == "nd" else ()):  # an integer index needs room on its axis
+        for j, part in enumerate(r.parts):  # an integer index needs room on its axis
             if part[0] == "const":
                 dims[j] = max(dims[j], part[1] + 1 if part[1] >= 0 else -part[1])
         for j, s in enumerate(r.slices if r.axis is None else ()):
             if s is not None and s[3]:
                 dims[j] = max(dims[j], s[0] + 1 if s[0] >= 0 else -s[0])
-        if r.form == "slice" and r.axis is not None and r.slices[0][3]:
+        if r.slices and r.axis is not None and r.slices[0][3]:  # select_scatter's index
             i = r.slices[0][0]
             dims[r.axis] = max(dims[r.axis], i + 1 if i >= 0 else -i)
         shape = tuple(dims)
@@ -365,49 +394,67 @@ def example_tensors(tr: Translation, rng: np.random.Generator, dtype="float32",
         if upd is not None and upd.scalar is None:
             out[upd.name] = vals(target_shape)
 
-    rank = len(shape)
-    if r.form == "elements":
-        a = r.axis % rank
-        if tr.framework == "NumPy":  # put_along_axis: the other axes are data's or 1 (broadcast)
-            ishape = tuple(int(rng.choice([1, n])) if d != a else int(rng.integers(1, 6)) for d, n in enumerate(shape))
-        else:
-            ishape = tuple(int(rng.integers(1, n + 1)) if d != a else int(rng.integers(1, 6))
-                           for d, n in enumerate(shape))
-        out[slots["indices"].name] = idx(shape[a], ishape)
-        grow = tr.framework == "PyTorch" and rng.random() < 0.3  # PyTorch reads the front of a larger src
-        put_updates(tuple(n + int(grow) for n in ishape))
-    elif r.form == "nd":
-        batch = tuple(int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3))))
-        if r.parts[0][0] == "tuple":
-            k = int(rng.integers(1, rank + 1))
-            out[r.parts[0][1]] = np.stack([idx(shape[j], batch) for j in range(k)], axis=-1)
-        else:
-            k = len(r.parts)
-            for j, part in enumerate(r.parts):
-                if part[0] == "slot":
-                    out[part[1]] = idx(shape[j], batch)
-        put_updates(batch + shape[k:])
-    elif r.form == "axis":
-        a = r.axis % rank
-        one_d = tr.framework == "PyTorch" and not tr.function.startswith(("advanced", "augmented"))
-        ishape = (int(rng.integers(1, 6)),) if one_d else tuple(
-            int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3))))
-        out[r.parts[0][1]] = idx(shape[a], ishape)
-        put_updates(shape[:a] + ishape + shape[a + 1:])
-    elif r.form == "slice":
-        spans, full = _slice_shape(tr, np.zeros(shape))
-        squeezed = tuple(n for d, n in enumerate(full) if not any(sp[4] and sp[0] % rank == d for sp in spans))
-        put_updates(squeezed)
-    elif r.form == "mask":
-        mask = rng.random(shape) < 0.5
-        out["mask"] = mask
-        n = int(mask.sum())
-        if upd is not None and upd.scalar is None:
-            out[upd.name] = vals(shape if upd.param == "source" else (n,))
-    elif r.form == "flat":
-        size = int(np.prod(shape))
-        n = int(rng.integers(1, 7))
-        wide = 3 * size if r.wrap in ("wrap", "clip") else size
-        out["ind"] = rng.integers(-wide, max(wide, 1), size=n).astype(np.int64)
-        put_updates((int(rng.integers(1, n + 1)),))
+    DRAWERS[r.form.draw](tr, rng, shape, slots, out, idx, vals, put_updates)  # the form record names its drawer
     return out
+
+
+def _draw_elements(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
+    r, rank = tr.reading, len(shape)
+    a = r.axis % rank
+    if tr.framework == "NumPy":  # put_along_axis: the other axes are data's or 1 (broadcast)
+        ishape = tuple(int(rng.choice([1, n])) if d != a else int(rng.integers(1, 6)) for d, n in enumerate(shape))
+    else:
+        ishape = tuple(int(rng.integers(1, n + 1)) if d != a else int(rng.integers(1, 6))
+                       for d, n in enumerate(shape))
+    out[slots["indices"].name] = idx(shape[a], ishape)
+    grow = tr.framework == "PyTorch" and rng.random() < 0.3  # PyTorch reads the front of a larger src
+    put_updates(tuple(n + int(grow) for n in ishape))
+
+
+def _draw_nd(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
+    r, rank = tr.reading, len(shape)
+    batch = tuple(int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3))))
+    if r.parts[0][0] == "tuple":
+        k = int(rng.integers(1, rank + 1))
+        out[r.parts[0][1]] = np.stack([idx(shape[j], batch) for j in range(k)], axis=-1)
+    else:
+        k = len(r.parts)
+        for j, part in enumerate(r.parts):
+            if part[0] == "slot":
+                out[part[1]] = idx(shape[j], batch)
+    put_updates(batch + shape[k:])
+
+
+def _draw_axis(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
+    r, rank = tr.reading, len(shape)
+    a = r.axis % rank
+    one_d = tr.framework == "PyTorch" and not tr.function.startswith(("advanced", "augmented"))
+    ishape = (int(rng.integers(1, 6)),) if one_d else tuple(
+        int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3))))
+    out[r.parts[0][1]] = idx(shape[a], ishape)
+    put_updates(shape[:a] + ishape + shape[a + 1:])
+
+
+def _draw_slice(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
+    spans, full = _slice_shape(tr, np.zeros(shape))
+    squeezed = tuple(n for d, n in enumerate(full) if not any(sp[4] and sp[0] % len(shape) == d for sp in spans))
+    put_updates(squeezed)
+
+
+def _draw_mask(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
+    mask = rng.random(shape) < 0.5
+    out["mask"] = mask
+    upd = slots.get("updates")
+    if upd is not None and upd.scalar is None:
+        out[upd.name] = vals(shape if upd.param == "source" else (int(mask.sum()),))
+
+
+def _draw_flat(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
+    size = int(np.prod(shape))
+    n = int(rng.integers(1, 7))
+    wide = 3 * size if tr.reading.wrap in ("wrap", "clip") else size
+    out["ind"] = rng.integers(-wide, max(wide, 1), size=n).astype(np.int64)
+    put_updates((int(rng.integers(1, n + 1)),))
+
+
+DRAWERS = {f.__name__: f for f in (_draw_elements, _draw_nd, _draw_axis, _draw_slice, _draw_mask, _draw_flat)}

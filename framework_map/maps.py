@@ -163,7 +163,7 @@ def run(entry: Entry, config: Config, data, indices, updates, axis: int | None =
 
 def _torch(a):
     import torch
-    return torch.from_numpy(np.ascontiguousarray(a))
+    return torch.from_numpy(np.asarray(a).copy(order="C"))  # (np.ascontiguousarray makes a 0-d array 1-d)
 
 
 def _tf(a):

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
+from .verified import VERIFIED
+
 # Every record names these divergence topics (the schema test checks it).
 TOPICS: tuple[str, ...] = ("duplicates", "initial value", "integer mean", "negative indices",
                            "out-of-range indices", "dtypes")
@@ -65,19 +67,50 @@ def _r(**values) -> Mapping[str, object]:
 
 
 # ----------------------------------------------------------------------------- shared sentences
-TORCH_NEG_ERR = ("an error in PyTorch (index must be in 0..n-1); the function first adds the axis size to "
-                 "negative values, as the ONNX text does")
+# PyTorch's own words (torch 2.13): "index -1 is out of bounds for dimension 0 with size 3"
+TORCH_NEG_WORDS = ("an error in PyTorch (RuntimeError or IndexError: \"index -1 is out of bounds for dimension 0 "
+                   "with size n\"): its indices run from 0 to n - 1")
+TORCH_NEG_ERR = (TORCH_NEG_WORDS + ", where ONNX counts negative indices from the end; add the axis size to them "
+                 "first, as the framework map's function does")
+TORCH_NEG_UPDATE = TORCH_NEG_WORDS + ", and ScatterUpdate-3 refuses negative indices too"
+TORCH_INDEX_FILL_NEG = ("allowed: index_fill counts negative indices from the end, as ONNX does (index_copy and "
+                        "index_add refuse them; torch 2.13)")
 TORCH_OOR = "an error in PyTorch on CPU (RuntimeError / IndexError), like ONNX; on CUDA a device-side assert"
 TORCH_DUP_NONE = ("PyTorch leaves the winner undefined when two indices hit one cell under replacement "
                   "(the ONNX loop lets the last write win); on CPU we observed the last write winning; on CUDA "
                   "the order of duplicate writes is nondeterministic")
 TORCH_CUDA_ORDER = ("on CUDA the duplicates are combined in a nondeterministic order (PyTorch's reproducibility "
                     "notes), so float results may differ in the last bits from run to run")
-TF_NEG = ("an error in TensorFlow's tensor_scatter_nd_*; the function first adds the axis size to negative "
-          "values, as the ONNX text does")
-TF_OOR = ("an error on CPU (InvalidArgumentError), like ONNX; on GPU TensorFlow silently ignores "
-          "out-of-range indices (and tf.scatter_nd with float updates was reported to drop a negative index "
-          "silently on CPU too: tensorflow#56567, TF 2.6, not verified here)")
+TF_NEG_WORDS = ("an error in TensorFlow (InvalidArgumentError: \"indices[0] = [-1] does not index into shape\"): "
+                "its indices run from 0 to n - 1")
+TF_NEG = (TF_NEG_WORDS + ", where ONNX counts negative indices from the end; add the axis size to them first, as "
+          "the framework map's function does")
+TF_NEG_UPDATE = TF_NEG_WORDS + ", and ScatterUpdate-3 refuses negative indices too"
+TF_56567 = ("the report that tf.scatter_nd drops a negative index silently on CPU for float updates (tensorflow#56567, "
+            "TF 2.6)")
+
+
+def _tf_out_of_range() -> str:
+    """The TensorFlow out-of-range sentence, from what scripts/verify_frameworks.py probed (verified.py)."""
+    res = VERIFIED.get("TensorFlow", {})
+    probed = res.get("out_of_range")
+    if not probed:
+        return ("an error on CPU (InvalidArgumentError), like ONNX; on GPU TensorFlow silently ignores out-of-range "
+                f"indices ({TF_56567} is not verified here)")  # before the first probe
+    xla = "tf.function(jit_compile=True)"
+    said = ("an error on CPU (InvalidArgumentError), like ONNX" if probed["eager"] == probed["tf.function"] == "error"
+            else f"on CPU: {probed['eager']} eagerly, {probed['tf.function']} in tf.function")
+    if probed[xla] == "dropped":
+        said += (", eagerly and in tf.function; but an XLA-compiled function (jit_compile=True) silently drops "
+                 "negative and past-the-end indices on CPU, as TensorFlow does on GPU")
+    else:
+        said += f"; XLA-compiled ({xla}): {probed[xla]}; on GPU TensorFlow silently ignores out-of-range indices"
+    checked = f"{res['version']} on CPU ({res['date']}, float32 and int32)"
+    return said + (f"; {TF_56567} is not reproduced on {checked}" if probed["eager"] == "error" else
+                   f"; {TF_56567}: {probed['eager']} on {checked}")
+
+
+TF_OOR = _tf_out_of_range()
 TF_DUP_NONE = ("TensorFlow documents the order of duplicate updates as unspecified under replacement "
                "(the ONNX loop lets the last write win)")
 TF_DTYPES = "indices must be int32 or int64; bool data works for update but not for add/sub/min/max"
@@ -196,7 +229,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("torch.index_copy", "PyTorch", "torch.Tensor.index_copy_", "update", "direct", _r(none=None),
           "data.index_copy(axis, indices.reshape(-1), updates reshaped to one slice per index)",
           _d(duplicates=TORCH_DUP_NONE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
-             negative_indices=TORCH_NEG_ERR.replace("as the ONNX text does", "(ScatterUpdate-3 forbids them)"),
+             negative_indices=TORCH_NEG_UPDATE,
              out_of_range_indices=TORCH_OOR, dtypes="indices must be int64"),
           "https://pytorch.org/docs/stable/generated/torch.Tensor.index_copy_.html",
           function="scatter_update", axis_arg=True),
@@ -251,7 +284,7 @@ ENTRIES: tuple[Entry, ...] = (
           "update", "composition", _r(none=None),
           "moveaxis(tf.tensor_scatter_nd_update(moveaxis(data, axis, 0), indices[..., None], moved updates), 0, axis)",
           _d(duplicates=TF_DUP_NONE, initial_value="n/a: replacement", integer_mean=NO_MEAN,
-             negative_indices=TF_NEG.replace("as the ONNX text does", "(ScatterUpdate-3 forbids them)"),
+             negative_indices=TF_NEG_UPDATE,
              out_of_range_indices=TF_OOR, dtypes=TF_DTYPES),
           "https://www.tensorflow.org/api_docs/python/tf/tensor_scatter_nd_update", function="scatter_update",
           helpers=("normalise",), axis_arg=True),

@@ -76,8 +76,9 @@ def _runtime_attrs(spec: OpSpec, attrs: dict) -> dict:
     """What the runtime gets: scatter_core treats reduction='none' on a version without the
     attribute as 'not given', so the model does not carry it either."""
     out = dict(attrs)
-    if spec.attribute("reduction") is None and out.get("reduction") == spec.default_reduction:
-        del out["reduction"]
+    reduction = scatter_core.reduction_codec(spec)  # implied where the version declares none
+    if spec.attribute(reduction.name) is None and out.get(reduction.name) == reduction.default:
+        del out[reduction.name]
     return out
 
 
@@ -119,10 +120,11 @@ def _compare_one(runtime: str, result: RunResult, case: RuntimeCase, op_name: st
     else:
         outcome = "accepted"
     found: Divergence | None = match(case, outcome, result.output, result.error, core_out)
+    documented = bool(found and found.documented_for(case.spec, case.runtime))
     return Comparison(
         agree=False, outcome=outcome, divergence=found.label if found else None,
-        known_divergence=found.label if found and found.documented else None,
-        divergence_text=found.text_for(case.spec) if found else None, new=not (found and found.documented),
+        known_divergence=found.label if documented else None,
+        divergence_text=found.text_for(case.spec, case.runtime) if found else None, new=not documented,
         **extra, **common)
 
 

@@ -92,9 +92,10 @@ class RuntimeCase:
 
     @property
     def axis(self) -> int | None:
-        if "axis" not in self.attrs:
+        given = self.attrs.get("axis")
+        if given is None:
             return None
-        value = int(np.asarray(self.attrs["axis"]).reshape(()))
+        value = int(np.asarray(given).reshape(()))
         return value + self.data.ndim if value < 0 else value
 
     def core(self, spec: OpSpec | None = None, *, data=None, indices=None, updates=None, **changes):
@@ -136,14 +137,26 @@ class Divergence:
                                 ("topic", f.topic), ("documented", f.documented)):
                 object.__setattr__(self, name, value)
 
-    def text_for(self, spec: OpSpec) -> str:
-        """The behaviour in words: its fact's sentence (DOCUMENTED), or those of its observed facts that concern
-        ``spec`` (or else the first), flagged as not in semantics.md (OBSERVED)."""
-        if self.text:
-            return self.text
+    def _facts_for(self, spec: OpSpec, runtime: str | None):
+        """The observed facts that concern ``spec`` (or else the first), and ``runtime`` where one does."""
         facts = [FACT_BY_ID[i] for i in self.observed_facts]
         mine = [f for f in facts if spec.name in f.operators] or facts[:1]
-        return "Not in semantics.md: " + " ".join(f"{f.sentence()}." for f in mine) if mine else ""
+        return [f for f in mine if runtime in f.runtimes] or mine
+
+    def text_for(self, spec: OpSpec, runtime: str | None = None) -> str:
+        """The behaviour in words: its fact's sentence (DOCUMENTED), or those of its observed facts that concern
+        ``spec`` (and ``runtime``, where one does), each not in semantics.md flagged so (OBSERVED)."""
+        if self.text:
+            return self.text
+        return " ".join(f"{'' if f.documented else 'Not in semantics.md: '}{f.sentence()}."
+                        for f in self._facts_for(spec, runtime))
+
+    def documented_for(self, spec: OpSpec, runtime: str | None = None) -> bool:
+        """True when semantics.md records what ``runtime`` does here: the divergence's own fact, or every observed
+        fact about ``spec`` and ``runtime`` (semantics.md §6 records some of the observed ones)."""
+        if self.documented or not self.observed_facts:
+            return self.documented
+        return all(f.documented for f in self._facts_for(spec, runtime))
 
     def matches(self, case: RuntimeCase, outcome: str, output: np.ndarray | None, error: str | None,
                 core_output: np.ndarray | None = None) -> bool:
@@ -455,6 +468,13 @@ def _nan_undefined(c: RuntimeCase) -> bool:
     return c.data.dtype.kind == "f" and c.canonical is not None and REDUCTIONS[c.canonical].nan_undefined
 
 
+# semantics.md §6 records this one, so it is documented; it is here because its relation is defined above
+DOCUMENTED += (
+    Divergence("use-init-val-flt-max", OV_BOTH, "value",
+               lambda c: (_nan_undefined(c) and not bool(c.attrs.get("use_init_val", True))),
+               fact="ov-init-flt-max", relation=_only_infinities_became_finite_max),
+)
+
 OBSERVED: tuple[Divergence, ...] = (
     observed("bool-sum-sub-as-uint8", OV_CPU, "value",
              lambda c: c.data.dtype == np.bool_ and c.canonical in ("sum", "sub"), "ov-bool-as-uint8",
@@ -466,9 +486,6 @@ OBSERVED: tuple[Divergence, ...] = (
              relation=_only_zero_signs_differ),
     observed("nan-in-max-min", ORT + ONNX_REF + OV_BOTH, "value", _nan_undefined, NAN_FACTS,
              relation=_only_nan_cells_differ),
-    observed("use-init-val-flt-max", OV_BOTH, "value",
-             lambda c: (_nan_undefined(c) and not bool(c.attrs.get("use_init_val", True))),
-             "ov-init-flt-max", relation=_only_infinities_became_finite_max),
     observed("scatter-update-reference-nd-indices", OV_REF, "value",
              lambda c: c.indices.ndim >= 2 or 1 in c.data.shape[1:], "ov-ref-scatter-update-offsets",
              families=("update",)),

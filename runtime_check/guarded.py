@@ -6,7 +6,7 @@ on an index below ``-s`` for the Elements ops) or hang. The child runs
 pickles:
 
 * ``<dir>/inputs.npz``: ``data``, ``indices`` (absent when None), ``updates``
-  (and ``axis`` when it is an array), written with ``np.savez`` and read back with
+  (and ``attr:<name>`` for an attribute given as an array, its dtype kept), written with ``np.savez`` and read back with
   ``np.load(allow_pickle=False)``; object arrays are refused before writing;
 * ``<dir>/request.json``: runtime, op and the scalar (or integer-list) attributes;
 * the child answers with ``<dir>/result.json`` (ok, error, version) and, on
@@ -28,11 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ._common import RunResult, as_array, axis_array, check_runtime_name, error_text, int_list, python_scalar
+from ._common import RunResult, as_array, check_runtime_name, error_text, int_list, python_scalar
 from .core import _version_of
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the directory holding runtime_check/
 MAX_STDERR = 1500
+ATTR_PREFIX = "attr:"  # an attribute given as an array travels in inputs.npz under this prefix
 
 
 def _json_attr(name, value):
@@ -49,16 +50,17 @@ def write_request(directory: Path, runtime: str, op: str, data, indices, updates
     arrays = {"data": as_array("data", data), "updates": as_array("updates", updates)}
     if indices is not None:  # an optional input left out travels as an absent entry
         arrays["indices"] = as_array("indices", indices)
-    scalar_attrs = {}
+    scalar_attrs, array_attrs = {}, []
     for key, value in attrs.items():
         if value is None:  # an optional attribute left out (SliceScatter's axes)
             continue
-        if key == "axis" and not isinstance(value, (int, np.integer)):
-            arrays["axis"] = axis_array(value)
+        if isinstance(value, np.ndarray):  # an attribute given as an array (an axis input's int32 ...): as it is
+            arrays[f"{ATTR_PREFIX}{key}"] = as_array(key, value)
+            array_attrs.append(key)
         else:
             scalar_attrs[key] = _json_attr(key, value)
     np.savez(directory / "inputs.npz", **arrays)
-    request = {"runtime": runtime, "op": op, "attrs": scalar_attrs, "axis_array": "axis" in arrays}
+    request = {"runtime": runtime, "op": op, "attrs": scalar_attrs, "array_attrs": array_attrs}
     (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
 
 
@@ -68,8 +70,8 @@ def read_request(directory: Path):
         data, updates = npz["data"], npz["updates"]
         indices = npz["indices"] if "indices" in npz.files else None
         attrs = dict(request["attrs"])
-        if request.get("axis_array"):
-            attrs["axis"] = npz["axis"]
+        for name in request.get("array_attrs", ()):
+            attrs[name] = npz[f"{ATTR_PREFIX}{name}"]
     return request["runtime"], request["op"], data, indices, updates, attrs
 
 

@@ -55,6 +55,7 @@ import threading
 
 import numpy as np
 
+import scatter_core as sc
 from scatter_core import OpSpec
 
 from ._common import axis_array, input_arrays, int_list, node_inputs
@@ -98,8 +99,9 @@ def _split_attrs(spec: OpSpec, attrs: dict):
         if isinstance(value, np.bool_):
             value = bool(value)
         kwargs[key] = value
-    if spec.attribute("reduction") is not None and "reduction" not in kwargs:
-        kwargs["reduction"] = spec.default_reduction  # the factories' own default differs per opset
+    reduction = sc.reduction_codec(spec)
+    if spec.attribute(reduction.name) is not None:  # the factories' own default differs per opset
+        kwargs.setdefault(reduction.name, reduction.default)
     return inputs, kwargs
 
 

@@ -15,6 +15,8 @@ Pure NumPy. The public API:
 * ``open_cells(trace)``, ``conforming(trace, expected)``: what the spec leaves open (a duplicated cell's
   winner under reduction none, a float reduction's rounding), and whether an output is one it allows.
 * ``ScatterError``: raised for every invalid input.
+* ``codec_of(spec, attr)`` / ``codecs_of(spec)``: the :class:`AttrCodec` of an attribute, which reads, writes
+  and checks each of its forms (URL text, session value, JSON, ONNX, OpenVINO, display text).
 * ``fmt_value(v, dtype=None, width=None)``: the one number formatter for every label.
 * ``release_buffers()``: empty the pool of freed large results (``scatter_core.fast``), returning the bytes freed.
 * ``float_literal``, ``json_array_text``, ``from_json_values``: numbers written into files (exports)
@@ -23,7 +25,7 @@ Pure NumPy. The public API:
 
 from __future__ import annotations
 
-from .attributes import translate_attrs
+from .attributes import AttrCodec, codec_of, codec_with_role, codecs_of, reduction_codec, translate_attrs
 from .case import Case, HoldsCase, prepare
 from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, alt_axis, alt_family,
                        alt_first_write_wins, alt_mean_truncated, alt_negative_indices, alt_reduction,
@@ -64,13 +66,14 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FACTS", "FACT_BY_ID", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE",
     "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS", "RUNTIME_NAMES",
-    "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family", "Finding",
+    "AttrCodec", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family", "Finding",
     "HoldsCase", "IndexRule", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote", "ScatterError",
     "Trace", "UntypedArray", "alt_axis", "alt_family", "alt_first_write_wins", "alt_mean_truncated",
-    "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "check_expected", "choices_accepting", "coerce_updates",
+    "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "check_expected", "choices_accepting", "codec_of",
+    "codec_with_role", "codecs_of", "coerce_updates",
     "conforming", "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr",
     "fmt_pos", "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
-    "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "release_buffers", "resolve_versions",
+    "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "reduction_codec", "release_buffers", "resolve_versions",
     "sample_case", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting",
     "versions_of",
 ]

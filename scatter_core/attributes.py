@@ -1,14 +1,38 @@
-"""Attribute rules: defaults, each version's checks, and one version's attributes in another's spellings.
+"""Attributes: one codec per kind, each version's checks, and one version's attributes in another's spellings.
+
+Every attribute of a registry record has one codec (:func:`codec_of`), chosen by its ``AttrSpec``:
+its ``codec`` field when set (``"axis"``: an integer bounded by the data's rank; ``"reduction"``:
+one of the version's spellings; ``"init"``: a bool that only counts with a reduction that combines),
+else its ``kind`` (``"int"``, ``"ints"``, ``"str"`` with ``choices``, ``"bool"``). A codec reads and
+writes every form an attribute takes in the project, and nothing outside this module branches on
+an attribute's name:
+
+==============  ==============================================================================
+form            methods
+==============  ==============================================================================
+scatter_core    ``resolve(raw, rank)``: the check :func:`resolve_attrs` applies, the value normalised
+URL text        ``from_text(text)`` (raises ScatterError) / ``to_text(value)``
+session/widget  ``to_session(value)`` / ``from_session(value)``; ``session_from_text`` (a link's text;
+                None: unusable), ``session_text`` (the URL text of a session value), ``start``
+                (the value a page starts from), ``fits`` / ``settled`` (a value its widget can show)
+JSON            ``to_json(value)`` / ``from_json(value)``
+ONNX            ``to_onnx(value)`` (what ``onnx.helper.make_attribute`` takes) / ``from_onnx(value)``
+                (what ``onnx.helper.get_attribute_value`` gives: bytes become str)
+OpenVINO        ``to_openvino(value)`` (IR text; an int64 array for an attribute passed as an input)
+                / ``from_openvino(value)`` (IR text or an input's array)
+display         ``display(value)``: ``axis=0``, ``reduction='add'``, ``use_init_val=false``
+==============  ==============================================================================
 
 :func:`resolve_attrs` turns the attributes a user passes (the version's names and spellings)
-into :class:`Resolved`: ``axis`` normalised within the rank, ``reduction`` one of the
-version's spellings, ``use_init_val`` a bool, and every other attribute checked by its
-``AttrSpec`` kind (``ATTRIBUTE_KINDS``). :func:`translate_attrs` carries attributes from one
+into :class:`Resolved` by asking each codec, in a fixed order (axis, reduction, init, then the
+others as declared). Every version reads a reduction: one that declares none still takes its
+only spelling, ``'none'`` (``IMPLIED``). :func:`translate_attrs` carries attributes from one
 version to another by meaning (ONNX ``add`` is OpenVINO ``sum``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
@@ -18,20 +42,27 @@ import numpy as np
 from .checks import normalize_axis
 from .describe import fmt_attr
 from .errors import ScatterError
+from .formatting import fmt_value
+from .parsing import parse_tensor
 from .reductions import REDUCTIONS
 from .registry import versions_of
-from .spec import OpSpec
+from .spec import AttrSpec, OpSpec
 
-COMMON_ATTRIBUTES = ("axis", "reduction", "use_init_val")  # resolved by the rules below; others by kind
+MAX_LIST_TEXT = 400  # characters of an integer list read from text (a box, a link)
+MAX_LIST_ITEMS = 64
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
+# what every version reads even when its record declares no such attribute: the reduction (its only spelling,
+# 'none'), so reduction='none' is accepted by any version and reduction='add' names the version that has it
+IMPLIED = (AttrSpec("reduction", "str", codec="reduction"),)
 
 
 @dataclass(frozen=True)
 class Resolved:
     """Attributes after applying defaults and the version's rules.
 
-    ``axis``, ``reduction`` and ``use_init_val`` are fields; any other attribute a
-    version declares (``mode``, ``start`` ...) is in ``others`` and reads as
-    ``resolved["mode"]`` or ``resolved.get("axes")``.
+    ``axis``, ``reduction`` and ``use_init_val`` are fields (the values of the attributes whose
+    codec is "axis", "reduction" and "init"); any other attribute a version declares (``mode``,
+    ``start`` ...) is in ``others`` and reads as ``resolved["mode"]`` or ``resolved.get("axes")``.
     """
 
     axis: int | None
@@ -54,6 +85,476 @@ class Resolved:
         return {name: values[name] for name in spec.attribute_names}
 
 
+def _shown(text) -> str:
+    text = str(text)
+    return repr(text if len(text) <= 40 else text[:40] + "…")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+@dataclass(frozen=True)
+class AttrCodec:
+    """How one attribute of one version reads, writes and checks itself (see the module docstring).
+
+    The base class passes values through; each kind's subclass says its own forms."""
+
+    spec: OpSpec
+    attr: AttrSpec
+    order = 3  # resolve_attrs checks axis, reduction and init first, then the others as declared
+    unreadable = "not a value of its kind"  # why a link's text is not used, when from_text refuses it
+    replaced = "not a value the operator shown offers"  # why, when the page shows another value
+
+    @property
+    def name(self) -> str:
+        return self.attr.name
+
+    @property
+    def role(self) -> str:
+        """The record's ``codec`` field ("axis", "reduction", "init"), or "" for a plain kind."""
+        return self.attr.codec
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The values a choice attribute may take (a reduction: the version's spellings); () otherwise."""
+        return ()
+
+    @property
+    def default(self):
+        return self.attr.default
+
+    def error(self, text: str, rule: str) -> ScatterError:
+        return ScatterError(text, argument=self.name, rule=rule)
+
+    # -- scatter_core ------------------------------------------------------------------------------
+    def check(self, raw, rank: int):
+        """The kind's rule on a given value (not None): the value normalised, or ScatterError."""
+        return raw
+
+    def resolve(self, raw, rank: int):
+        """What :func:`resolve_attrs` keeps for a value given or defaulted (None: left out)."""
+        if raw is None:
+            if self.attr.required:
+                raise self.error(f"{self.name} is a required {'input' if self.attr.is_input else 'attribute'} of "
+                                 f"{self.spec.name}", "required")
+            return None
+        return self.check(raw, rank)
+
+    def applies(self, values: Mapping) -> bool:
+        """Whether the value changes anything, given the other attributes' ``values`` (core or session)."""
+        return True
+
+    # -- URL text ----------------------------------------------------------------------------------
+    def from_text(self, text: str):
+        return str(text)
+
+    def to_text(self, value) -> str:
+        return "" if value is None else str(value)
+
+    # -- session and widgets -----------------------------------------------------------------------
+    def start(self, value=None):
+        """The value a page starts from when an example gives ``value`` (None: the record's default)."""
+        return self.default if value is None else value
+
+    def to_session(self, value):
+        return value
+
+    def from_session(self, value):
+        """A session (widget) value as scatter_core takes it; raises ScatterError naming the attribute."""
+        return value
+
+    def session_from_text(self, text: str):
+        """A link's text as the session keeps it; None when it cannot be used (the link names it ignored)."""
+        try:
+            return self.to_session(self.from_text(text))
+        except ScatterError:
+            return None
+
+    def session_text(self, value) -> str | None:
+        """The URL text of a session value (None: nothing to write)."""
+        if value is None:
+            return None
+        try:
+            return self.to_text(self.from_session(value))
+        except (ScatterError, TypeError, ValueError):
+            return str(value)
+
+    def fits(self, value, rank: int) -> bool:
+        """Whether the attribute's widget can show the session value ``value`` for data of ``rank``."""
+        return True
+
+    def settled(self, value, rank: int):
+        """``value`` made one the widget can show."""
+        return value
+
+    def bounds(self, rank: int) -> tuple[int, int] | None:
+        """The lowest and highest value its widget offers for data of ``rank``; None: unbounded."""
+        return None
+
+    def refusal(self, value, rank: int | None) -> str | None:
+        """Why a link's value can't be used on data of ``rank`` (None: unknown rank, or it can)."""
+        return None
+
+    # -- files and runtimes --------------------------------------------------------------------------
+    def to_json(self, value):
+        return value
+
+    def from_json(self, value):
+        return value
+
+    def to_onnx(self, value):
+        return value
+
+    def from_onnx(self, value):
+        return value.decode("utf-8") if isinstance(value, bytes) else value
+
+    def to_openvino(self, value):
+        if self.attr.is_input:
+            return np.asarray(value, dtype=np.int64)
+        return self.to_text(value)
+
+    def from_openvino(self, value):
+        return value
+
+    # -- display -------------------------------------------------------------------------------------
+    def display(self, value) -> str:
+        return fmt_attr(self.name, value)
+
+
+class IntCodec(AttrCodec):
+    """One integer."""
+
+    unreadable = "not an integer"
+
+    def check(self, raw, rank: int):
+        arr = np.asarray(raw)
+        if arr.dtype.kind not in "iu" or arr.size != 1 or arr.ndim > 1:
+            raise self.error(f"{self.name} = {raw!r} must be one integer for {self.spec.name}", "int")
+        return int(arr.reshape(()))
+
+    def from_text(self, text: str) -> int:
+        body = str(text).strip()
+        if not _INT_TEXT.fullmatch(body):
+            raise self.error(f"{self.name} = {_shown(text)} must be one integer", "int")
+        return int(body)
+
+    def to_text(self, value) -> str:
+        return "" if value is None else fmt_value(int(np.asarray(value).reshape(())))
+
+    def to_session(self, value):
+        return None if value is None else int(np.asarray(value).reshape(()))
+
+    def from_session(self, value):
+        return None if value is None else int(value)
+
+    def to_json(self, value):
+        return int(value)
+
+    def from_json(self, value):
+        if not _is_int(value):
+            raise self.error(f"{self.name} = {value!r} must be one integer", "int")
+        return int(value)
+
+    def to_onnx(self, value):
+        return int(np.asarray(value).reshape(()))
+
+    def from_onnx(self, value):
+        return int(value)
+
+    def from_openvino(self, value):
+        if isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                return value  # kept as written: the check names it
+        arr = np.asarray(value)
+        return int(arr.reshape(-1)[0]) if arr.size == 1 else tuple(int(v) for v in arr.reshape(-1).tolist())
+
+    def display(self, value) -> str:
+        return f"{self.name}={fmt_value(int(value))}" if _is_int(value) else fmt_attr(self.name, value)
+
+
+class AxisCodec(IntCodec):
+    """An axis of the data: one integer in [-rank, rank-1], negative counting from the back."""
+
+    order = 0
+    replaced = "outside the data's axes"
+
+    def check(self, raw, rank: int):
+        return normalize_axis(self.spec, raw, rank)
+
+    def resolve(self, raw, rank: int):
+        if raw is None:  # even where the record has a default: None is no axis
+            raise self.error(f"{self.name} is a required {'input' if self.attr.is_input else 'attribute'} of "
+                             f"{self.spec.name}", "required")
+        return self.check(raw, rank)
+
+    def start(self, value=None):
+        value = self.default if value is None else value
+        return 0 if value is None else int(value)
+
+    def bounds(self, rank: int) -> tuple[int, int]:
+        """The values its widget offers for data of ``rank`` (any rank up to 8 before the data is known)."""
+        return (-rank, rank - 1) if rank else (-8, 7)
+
+    def fits(self, value, rank: int) -> bool:
+        lo, hi = self.bounds(rank)
+        return lo <= int(value or 0) <= hi
+
+    def settled(self, value, rank: int):
+        return value if self.fits(value, rank) else 0
+
+    def refusal(self, value, rank: int | None) -> str | None:
+        if rank is None or not _is_int(value):
+            return None
+        lo, hi = -max(rank, 1), max(rank - 1, 0)
+        return None if lo <= value <= hi else f"outside the data's axes ({lo}..{hi} for rank {rank})"
+
+
+class IntsCodec(AttrCodec):
+    """A list of integers; as text ``0, -1`` (or ``[0, -1]``), read by ``parse_tensor``, never evaluated.
+
+    The session (and so the URL) keeps it as its text; empty text is None (left out)."""
+
+    max_text = MAX_LIST_TEXT
+
+    def check(self, raw, rank: int):
+        try:
+            arr = np.asarray(raw)
+        except (ValueError, TypeError):  # ragged
+            arr = np.asarray(None)
+        if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+            raise self.error(f"{self.name} = {raw!r} must be a list of integers for {self.spec.name}", "ints")
+        return tuple(int(v) for v in arr)
+
+    def from_text(self, text) -> tuple[int, ...] | None:
+        if text is None or isinstance(text, (list, tuple, np.ndarray)):
+            return None if text is None else tuple(int(v) for v in np.asarray(text).reshape(-1).tolist())
+        body = str(text).strip()
+        if not body:
+            return None
+        if not body.startswith("["):
+            body = f"[{body}]"
+        arr = parse_tensor(body[:MAX_LIST_TEXT + 2], name=self.name, max_elements=MAX_LIST_ITEMS)
+        if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+            raise self.error(f"{self.name} = {text!r} must be a list of integers, e.g. 0, -1", "ints")
+        return tuple(int(v) for v in arr.tolist())
+
+    def to_text(self, value) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, str):
+            return value
+        values = np.asarray(value).reshape(-1).tolist()
+        return ", ".join(fmt_value(int(v)) for v in values) if values else "[]"  # empty text is None
+
+    to_session = to_text
+
+    def from_session(self, value):
+        return self.from_text(value)
+
+    def session_from_text(self, text: str):
+        return str(text)  # kept as typed: a bad list shows in its box with the error beside it
+
+    def session_text(self, value) -> str | None:
+        return None if value is None else str(value)
+
+    def to_json(self, value):
+        return [int(v) for v in np.asarray(value).reshape(-1).tolist()]
+
+    def from_json(self, value):
+        if not isinstance(value, (list, tuple)) or not all(_is_int(v) for v in value):
+            raise self.error(f"{self.name} = {value!r} must be a list of integers", "ints")
+        return tuple(int(v) for v in value)
+
+    to_onnx = to_json
+
+    def from_onnx(self, value):
+        return tuple(int(v) for v in value)
+
+    def to_openvino(self, value):
+        if self.attr.is_input:
+            return np.asarray(self.to_json(value), dtype=np.int64).reshape(-1)
+        return ",".join(str(v) for v in self.to_json(value))
+
+    def from_openvino(self, value):
+        if isinstance(value, str):
+            try:
+                return tuple(int(v) for v in value.split(",") if v.strip())
+            except ValueError:
+                return value  # kept as written: the check names it
+        return tuple(int(v) for v in np.asarray(value).reshape(-1).tolist())
+
+
+class BoolCodec(AttrCodec):
+    """true or false (ONNX has no bool attributes: 1 or 0 there)."""
+
+    unreadable = "not true or false"
+    replaced = "not available here"
+
+    def check(self, raw, rank: int):
+        if isinstance(raw, (bool, np.bool_)) or (_is_int(raw) and raw in (0, 1)):
+            return bool(raw)
+        raise self.error(f"{self.name} = {raw!r} must be true or false", "bool")
+
+    def from_text(self, text: str) -> bool:
+        word = str(text).strip().lower()
+        if word not in ("true", "false"):
+            raise self.error(f"{self.name} = {_shown(text)} must be true or false", "bool")
+        return word == "true"
+
+    def to_text(self, value) -> str:
+        return "" if value is None else ("true" if value else "false")
+
+    def to_session(self, value):
+        return None if value is None else bool(value)
+
+    def to_json(self, value):
+        return bool(value)
+
+    def from_json(self, value):
+        return self.check(value, 0)
+
+    def to_onnx(self, value):
+        return int(bool(value))
+
+    def from_onnx(self, value):
+        return self.check(value, 0)
+
+    def from_openvino(self, value):
+        if isinstance(value, str):
+            return value.strip().lower() in ("true", "1", "yes")
+        return self.check(value, 0)
+
+
+class InitCodec(BoolCodec):
+    """A bool that only counts with a reduction that combines (OpenVINO's use_init_val)."""
+
+    order = 2
+
+    def applies(self, values: Mapping) -> bool:
+        reduction = reduction_codec(self.spec)
+        spelling = values.get(reduction.name, reduction.default)
+        return spelling in reduction.choices and self.spec.reduction(spelling).ufunc is not None
+
+    def resolve(self, raw, rank: int):
+        return self.check(raw, rank)  # None too is not true or false
+
+
+class StrCodec(AttrCodec):
+    """A string, one of ``AttrSpec.choices`` where the record lists them."""
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return self.attr.choices
+
+    def check(self, raw, rank: int):
+        choices = self.choices
+        if not isinstance(raw, str) or (choices and raw not in choices):
+            allowed = f"; allowed: {', '.join(repr(c) for c in choices)}" if choices else ""
+            raise self.error(f"{self.name} = {raw!r} is not allowed by {self.spec.name}{allowed}", self.name)
+        return raw
+
+    def to_session(self, value):
+        return value
+
+    def fits(self, value, rank: int) -> bool:
+        return not self.choices or value in self.choices
+
+    def settled(self, value, rank: int):
+        if self.fits(value, rank):
+            return value
+        return self.default if self.default in self.choices else self.choices[0]
+
+    def from_json(self, value):
+        if not isinstance(value, str):
+            raise self.error(f"{self.name} = {value!r} must be a string", "str")
+        return value
+
+    def from_openvino(self, value):
+        return str(value)
+
+    def to_openvino(self, value):
+        return str(value)
+
+
+class ReductionCodec(StrCodec):
+    """One of the version's reduction spellings (``OpSpec.reductions``)."""
+
+    order = 1
+    replaced = "not a reduction of the operator shown"
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return self.spec.reduction_spellings
+
+    @property
+    def default(self):
+        return self.spec.default_reduction
+
+    def check(self, raw, rank: int):
+        if not isinstance(raw, str) or raw not in self.choices:
+            raise _reduction_error(self.spec, raw)
+        return raw
+
+    def resolve(self, raw, rank: int):
+        return self.check(raw, rank)  # None too is not a spelling
+
+    def settled(self, value, rank: int):
+        return value if self.fits(value, rank) else self.default
+
+    def start(self, value=None):
+        return value if value is not None and value in self.choices else self.default
+
+
+# the codec of each AttrSpec: its ``codec`` field, else its ``kind``
+CODECS = MappingProxyType({"int": IntCodec, "ints": IntsCodec, "bool": BoolCodec, "str": StrCodec,
+                           "axis": AxisCodec, "reduction": ReductionCodec, "init": InitCodec})
+
+
+def codec_of(spec: OpSpec, attr: AttrSpec | str) -> AttrCodec:
+    """The codec of ``attr`` (a record or the name of one of ``spec``'s attributes) in version ``spec``."""
+    if isinstance(attr, str):
+        found = spec.attribute(attr) or next((a for a in IMPLIED if a.name == attr), None)
+        if found is None:
+            have = ", ".join(spec.attribute_names) or "no attributes"
+            raise ScatterError(f"{attr!r} is not an attribute of {spec.name} (it has {have})", argument=attr,
+                               rule="unknown-attribute")
+        attr = found
+    cls = CODECS.get(attr.codec or attr.kind)
+    if cls is None:
+        raise ScatterError(f"{spec.name}: attribute {attr.name} has an unknown kind {attr.codec or attr.kind!r}",
+                           argument=attr.name, rule="kind")
+    return cls(spec, attr)
+
+
+def codecs_of(spec: OpSpec) -> tuple[AttrCodec, ...]:
+    """The codecs of ``spec``'s attributes, in the record's order."""
+    return tuple(codec_of(spec, a) for a in spec.attributes)
+
+
+def reduction_codec(spec: OpSpec) -> ReductionCodec:
+    """The codec of ``spec``'s reduction: its own attribute, or the implied one (spelling 'none' only)."""
+    for c in codecs_of(spec):
+        if isinstance(c, ReductionCodec):
+            return c
+    return codec_of(spec, IMPLIED[0])
+
+
+def codec_with_role(spec: OpSpec, role: str) -> AttrCodec | None:
+    """The codec of ``spec``'s attribute whose record names ``role`` ("axis", "reduction", "init"), or None."""
+    return next((c for c in codecs_of(spec) if c.role == role), None)
+
+
+def _checked(spec: OpSpec) -> list[AttrCodec]:
+    """What resolve_attrs checks, in order: the declared attributes and the implied ones the version lacks."""
+    codecs = list(codecs_of(spec))
+    roles = {c.role for c in codecs}
+    codecs += [codec_of(spec, a) for a in IMPLIED if a.codec not in roles]
+    return sorted(codecs, key=lambda c: c.order)
+
+
 def _reduction_error(spec: OpSpec, value) -> ScatterError:
     allowed = ", ".join(repr(s) for s in spec.reduction_spellings)
     hints = []
@@ -66,94 +567,30 @@ def _reduction_error(spec: OpSpec, value) -> ScatterError:
         later = [s.name for s in versions_of(spec.op_type) if s.version > spec.version and lower in s.reduction_spellings]
         if later and lower not in spec.reduction_spellings:
             hints.append(f"{lower!r} arrives in {later[0]}")
-    note = spec.note_text("reduction")
-    text = (f"reduction = {value!r} is not allowed by {spec.name}; allowed: {allowed}"
+    name = reduction_codec(spec).name
+    note = spec.note_text(name)
+    text = (f"{name} = {value!r} is not allowed by {spec.name}; allowed: {allowed}"
             + (f" ({'; '.join(hints)})" if hints else "") + (f". Observed: {note}" if note else ""))
-    return ScatterError(text, argument="reduction", rule="reduction")
+    return ScatterError(text, argument=name, rule="reduction")
 
 
 def resolve_attrs(spec: OpSpec, attrs: Mapping, rank: int) -> Resolved:
-    names = spec.attribute_names
+    checked = _checked(spec)
+    known = {c.name for c in checked}
     for key in attrs:
-        if key not in names and key != "reduction":  # reduction is checked against the spellings below
-            have = ", ".join(names) if names else "no attributes"
+        if key not in known:
+            have = ", ".join(spec.attribute_names) if spec.attribute_names else "no attributes"
             raise ScatterError(f"{key!r} is not an attribute of {spec.name} (it has {have})",
                                argument=key, rule="unknown-attribute")
-    axis = None
-    axis_spec = spec.attribute("axis")
-    if axis_spec is not None:
-        raw = attrs.get("axis", axis_spec.default)
-        if raw is None:
-            raise ScatterError(f"axis is a required {'input' if axis_spec.is_input else 'attribute'} of {spec.name}",
-                               argument="axis", rule="required")
-        axis = normalize_axis(spec, raw, rank)
-    reduction = attrs.get("reduction", spec.default_reduction)
-    if not isinstance(reduction, str) or reduction not in spec.reduction_spellings:
-        raise _reduction_error(spec, reduction)
-    use_init = attrs.get("use_init_val", True)
-    if isinstance(use_init, (bool, np.bool_)) or (isinstance(use_init, (int, np.integer)) and use_init in (0, 1)):
-        use_init = bool(use_init)
-    else:
-        raise ScatterError(f"use_init_val = {use_init!r} must be true or false", argument="use_init_val",
-                           rule="bool")
-    others = {a.name: _resolve_other(spec, a, attrs.get(a.name, a.default))
-              for a in spec.attributes if a.name not in COMMON_ATTRIBUTES}
-    return Resolved(axis, reduction, use_init, MappingProxyType(others))
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def _int_attr(spec: OpSpec, a, raw):
-    arr = np.asarray(raw)
-    if arr.dtype.kind not in "iu" or arr.size != 1 or arr.ndim > 1:
-        raise ScatterError(f"{a.name} = {raw!r} must be one integer for {spec.name}", argument=a.name, rule="int")
-    return int(arr.reshape(()))
-
-
-def _ints_attr(spec: OpSpec, a, raw):
-    try:
-        arr = np.asarray(raw)
-    except (ValueError, TypeError):  # ragged
-        arr = np.asarray(None)
-    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
-        raise ScatterError(f"{a.name} = {raw!r} must be a list of integers for {spec.name}", argument=a.name,
-                           rule="ints")
-    return tuple(int(v) for v in arr)
-
-
-def _bool_attr(spec: OpSpec, a, raw):
-    if isinstance(raw, (bool, np.bool_)) or (_is_int(raw) and raw in (0, 1)):
-        return bool(raw)
-    raise ScatterError(f"{a.name} = {raw!r} must be true or false", argument=a.name, rule="bool")
-
-
-def _str_attr(spec: OpSpec, a, raw):
-    if not isinstance(raw, str) or (a.choices and raw not in a.choices):
-        allowed = f"; allowed: {', '.join(repr(c) for c in a.choices)}" if a.choices else ""
-        raise ScatterError(f"{a.name} = {raw!r} is not allowed by {spec.name}{allowed}", argument=a.name,
-                           rule=a.name)
-    return raw
-
-
-# How an attribute of each AttrSpec kind is checked and normalised (beyond axis / reduction / use_init_val).
-ATTRIBUTE_KINDS = MappingProxyType({"int": _int_attr, "ints": _ints_attr, "bool": _bool_attr, "str": _str_attr})
-
-
-def _resolve_other(spec: OpSpec, a, raw):
-    """One attribute beyond axis / reduction / use_init_val, checked by its kind (None: left out)."""
-    if raw is None:
-        if a.required:
-            raise ScatterError(f"{a.name} is a required {'input' if a.is_input else 'attribute'} of {spec.name}",
-                               argument=a.name, rule="required")
-        return None
-    check = ATTRIBUTE_KINDS.get(a.kind)
-    if check is None:
-        raise ScatterError(f"{spec.name}: attribute {a.name} has an unknown kind {a.kind!r}", argument=a.name,
-                           rule="kind")
-    return check(spec, a, raw)
-
+    by_role, others = {}, {}
+    for c in checked:
+        value = c.resolve(attrs.get(c.name, c.default), rank)
+        if c.role:
+            by_role[c.role] = value
+        else:
+            others[c.name] = value
+    others = {a.name: others[a.name] for a in spec.attributes if a.name in others}  # the record's order
+    return Resolved(by_role.get("axis"), by_role["reduction"], by_role.get("init", True), MappingProxyType(others))
 
 
 def translate_attrs(spec: OpSpec, attrs: Mapping, other: OpSpec) -> tuple[dict, dict]:
@@ -168,14 +605,16 @@ def translate_attrs(spec: OpSpec, attrs: Mapping, other: OpSpec) -> tuple[dict, 
     """
     out, dropped = {}, {}
     canonical = None
-    reduction = attrs.get("reduction", spec.default_reduction)
+    reduction_codec_ = reduction_codec(spec)
+    reduction = attrs.get(reduction_codec_.name, spec.default_reduction)
     if isinstance(reduction, str) and reduction in spec.reduction_spellings:
         canonical = spec.reduction(reduction).name
     for name, value in attrs.items():
         if value is None:
             continue
         mine, theirs = spec.attribute(name), other.attribute(name)
-        if name == "reduction":
+        codec = codec_of(spec, mine) if mine is not None else None
+        if name == reduction_codec_.name:
             if canonical is None:  # a spelling spec does not know: the other version judges it
                 if theirs is not None:
                     out[name] = value
@@ -189,8 +628,8 @@ def translate_attrs(spec: OpSpec, attrs: Mapping, other: OpSpec) -> tuple[dict, 
                 out[name] = spelling
         elif theirs is not None:
             out[name] = value
-        elif name == "use_init_val":
-            if not value and canonical is not None and spec.reduction(reduction).ufunc is not None:
+        elif isinstance(codec, InitCodec):  # a switch the other version lacks: lost only where it counts
+            if not value and canonical is not None and codec.applies(attrs):
                 dropped[name] = fmt_attr(name, value)
         elif mine is None or mine.default != value:
             dropped[name] = fmt_attr(name, value)

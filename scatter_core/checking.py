@@ -44,7 +44,7 @@ from typing import Callable, Iterator, Mapping
 
 import numpy as np
 
-from .attributes import translate_attrs
+from .attributes import codec_with_role, reduction_codec, translate_attrs
 from .case import Case, prepare
 from .checks import as_tensor
 from .conformance import DEFAULT_ATOL, DEFAULT_RTOL, ROUNDING, WINNER, OpenCell, OpenCells, open_cells
@@ -470,7 +470,8 @@ def alt_version(c: Case, t: Trace) -> Iterator[Candidate]:
     _, indices, updates = c.given()
     for other in _neighbours(spec):
         attrs, dropped = translate_attrs(spec, c.attrs, other)
-        if other.attribute("axis") is not None and "axis" not in attrs:
+        axis = codec_with_role(other, "axis")
+        if axis is not None and attrs.get(axis.name) is None:
             continue  # the user's reading has no axis to hand over
         tail = f"; it has no {', '.join(dropped.values())}" if dropped else ""
         yield ("version", {"op": other.name, **attrs},
@@ -646,7 +647,8 @@ def versions_accepting(op, data, indices, updates, expected, *, rtol: float = DE
     found = []
     for other in others:
         mapped, dropped = translate_attrs(spec, attrs, other)
-        if "reduction" in dropped and other.attribute("reduction") is not None:
+        reduction = reduction_codec(spec).name
+        if dropped.get(reduction) is not None and other.attribute(reduction) is not None:
             continue
         if _gives(other, data, indices, updates, mapped, want, rtol, atol):
             shown = ", ".join(fmt_attr(k, v) for k, v in mapped.items())

@@ -260,7 +260,9 @@ FACTS: tuple[Fact, ...] = (
          "splits ScatterND(none) and ScatterUpdate across threads: with 5,000 writes to one cell on 2 cores "
          "the winner was usually the last write (4999) but sometimes the last of the first thread's half "
          "(2499), so the result is not deterministic there",
-         OBSERVED,
+         Source(SEMANTICS_MD, "semantics.md §2 Reductions, exact results: duplicates with reduction none",
+                quote="OV-CPU runs ScatterUpdate and ScatterND(none) with `parallel_for`, so with more threads the "
+                      "order is formally undefined"),
          operators=("ScatterUpdate-3", "ScatterNDUpdate-3", "ScatterNDUpdate-15")),
     Fact("ov-f64", "float64", OV_CPU, OV_CPU_LABEL,
          "computes float64 data in float32: 0.1 + 1e-10 comes back as 0.10000000149011612",
@@ -384,12 +386,16 @@ FACTS: tuple[Fact, ...] = (
          "(-3.4028235e+38), and a min cell whose updates are all +inf as +FLT_MAX: the cell starts from the "
          "lowest (highest) finite value instead of -inf (+inf). scatter_core gives -inf (+inf), as PyTorch is "
          "reported to, which fits the text ('data elements are not used')",
-         OBSERVED,
+         Source(SEMANTICS_MD, "semantics.md §6 More observations: use_init_val=false with max/min and infinite "
+                              "updates",
+                quote="OpenVINO (reference and CPU) returns −FLT_MAX (about −3.4e38) for a `max` cell whose updates "
+                      "are all −inf, and +FLT_MAX for `min` with all +inf."),
          operators=("ScatterElementsUpdate-12",)),
     Fact("ov-ref-nan-elements", "nan-max-min", OV_REF, OV_REF_LABEL,
          "lets a NaN update replace the cell, and the next update replace a NaN cell (also a NaN in data), so "
          "the result depends on the order of the writes",
-         OBSERVED,
+         Source(SEMANTICS_MD, "semantics.md §6 More observations: NaN in max/min",
+                quote="A NaN update or data value survives on OpenVINO's reference and in PyTorch"),
          operators=("ScatterElementsUpdate-12",)),
     Fact("ov-cpu-uint64", "uint64", OV_CPU, OV_CPU_LABEL,
          "narrows uint64 data to 32 bits: data [2**40 + 5, 1], update 2**33 at 0 gives [0, 1] (the reference: "
@@ -419,6 +425,11 @@ FACTS: tuple[Fact, ...] = (
     Fact("ts-ref-int32-write-indices", "index-dtype", REF, REF_LABEL,
          "accepts int32 write_indices; onnxruntime refuses them (type constraint tensor(int64))",
          OBSERVED,
+         operators=("TensorScatter-24",)),
+    Fact("ov-onnx-frontend-no-tensor-scatter", "runnable", OV_CPU, "OpenVINO {openvino} ONNX frontend",
+         "has no conversion rule for TensorScatter-24, so an ONNX model holding it does not load",
+         Source("observed", "tests/test_models_runtimes.py on the pinned runtimes, 2026-11-25; not in "
+                            "semantics.md"),
          operators=("TensorScatter-24",)),
     Fact("ts-circular-agree", "circular", ORT + REF, "onnxruntime {onnxruntime} and onnx.reference {onnx}",
          "agree on circular mode, including write indices of several times max_sequence_length",

@@ -47,10 +47,11 @@ How to add a family (e.g. a new operator whose loop is unlike the others):
    ``writes_once`` (no two iterations can write one cell).
 
 3. **One** ``OpSpec`` **record per version** in ``registry.py`` with
-   ``family=<name>``; attributes the family needs beyond axis / reduction /
-   use_init_val are ``AttrSpec`` records (kind "int", "ints", "str" with
-   ``choices``, or "bool"): the engine checks them generically
-   (``attributes.ATTRIBUTE_KINDS``). ``inputs`` gives the operator's tensor inputs
+   ``family=<name>``; its attributes are ``AttrSpec`` records (kind "int",
+   "ints", "str" with ``choices``, or "bool"; ``codec="axis"``, "reduction" or
+   "init" for an axis, a reduction or a use_init_val-like switch): one codec
+   per kind checks them and reads and writes their URL, session, JSON, ONNX
+   and OpenVINO forms (``attributes.CODECS``), with no code elsewhere. ``inputs`` gives the operator's tensor inputs
    as ``InputSpec(role, name)`` in its own order (default data, indices,
    updates; TensorScatter-24: past_cache, update, write_indices); attributes
    that the runtime takes as inputs have ``is_input=True`` and follow in
@@ -66,7 +67,7 @@ exports and the pages pick the family up from these records.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable, Mapping
 
@@ -105,6 +106,10 @@ class Family:
     # example above the element limit; None: the large view shows only the shapes and the reason
     shrink: Callable[..., tuple[tuple, tuple, tuple] | None] | None = None
     writes_once: bool = False  # no two iterations can write one cell (no duplicate writes to meet)
+    # The framework call forms (framework_map.from_call's Form records: "elements", "nd", "axis", "slice",
+    # "flat") whose calls this family's operators write, each with its preference among the families writing that
+    # form (0 first): x[:, idx] = v is ScatterUpdate before ScatterElementsUpdate in OpenVINO.
+    call_forms: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def page(self) -> str:
@@ -157,17 +162,19 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=nd.plan, updates_shape=nd.updates_shape,
         reading="each row of the last indices axis as a coordinate tuple addressing an element or a slice",
         export_loop=_nd_loop, spec_flags=("one_element_for_scalar_updates",), index_tuples=True,
-        index_writes_slice=True, sample=nd.sample),
+        index_writes_slice=True, sample=nd.sample, call_forms=MappingProxyType({"nd": 0, "flat": 0})),
     Family(
         name="elements", title="Scatter / ScatterElements / ScatterElementsUpdate", slug="elements",
         plan=elements.plan, updates_shape=elements.updates_shape,
         reading="one index per update, giving the coordinate along axis (the update's own position gives the rest)",
-        export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",), sample=elements.sample),
+        export_loop=_elements_loop, spec_flags=("axis_dim_may_exceed",), sample=elements.sample,
+        call_forms=MappingProxyType({"elements": 0, "axis": 1})),
     Family(
         name="update", title="ScatterUpdate", slug="update",
         plan=update.plan, updates_shape=update.updates_shape,
         reading="each index as a whole slice along axis",
-        export_loop=_update_loop, index_writes_slice=True, sample=update.sample, shrink=update.shrink),
+        export_loop=_update_loop, index_writes_slice=True, sample=update.sample, shrink=update.shrink,
+        call_forms=MappingProxyType({"axis": 0})),
     # issue 16: the newest scatter operators
     Family(
         name="cache", title="TensorScatter (KV cache)", slug="tensor_scatter",
@@ -180,7 +187,7 @@ FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in (
         plan=slice_scatter.plan, updates_shape=slice_scatter.updates_shape,
         reading="no indices: start, stop and step choose one strided slice, one update per element",
         export_loop=slice_scatter.export_loop, indices="unused", index_label=slice_scatter.index_label,
-        sample=slice_scatter.sample, writes_once=True),
+        sample=slice_scatter.sample, writes_once=True, call_forms=MappingProxyType({"slice": 0})),
 )})
 
 

@@ -27,14 +27,14 @@ ONNX_TYPES_BF16 = ONNX_TYPES.replace("float16/", "bfloat16/float16/")
 OV_TYPES = "any supported element type (Scatter Explorer covers bool, integer and float tensors)"
 
 # -- shared pieces of text and notes ---------------------------------------
-ONNX_AXIS = AttrSpec("axis", "int", default=0,
+ONNX_AXIS = AttrSpec("axis", "int", default=0, codec="axis",
                      doc="the axis indices address; negative counts from the back, range [-r, r-1]")
-OV_AXIS = AttrSpec("axis", "int", default=None, required=True, is_input=True,
+OV_AXIS = AttrSpec("axis", "int", default=None, required=True, is_input=True, codec="axis",
                    doc="4th input: a scalar or one-element tensor; negative counts from the back, range [-r, r-1]")
 
 
 def _reduction_attr(spellings: tuple[str, ...], default: str = "none") -> AttrSpec:
-    return AttrSpec("reduction", "str", default=default,
+    return AttrSpec("reduction", "str", default=default, codec="reduction",
                     doc="one of " + ", ".join(spellings))
 
 
@@ -328,7 +328,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
         formula=ELEMENTS_FORMULA + "; mean divides once at the end by (count + use_init_val)",
         loop=ELEMENTS_LOOP,
         attributes=(OV_AXIS, _reduction_attr(("none", "sum", "prod", "min", "max", "mean")),
-                    AttrSpec("use_init_val", "bool", default=True,
+                    AttrSpec("use_init_val", "bool", default=True, codec="init",
                              doc="true: data's value takes part in the reduction; false: targeted cells "
                                  "start from the reduction's neutral value (no effect with none)")),
         reductions=(("none", "none"), ("sum", "sum"), ("prod", "prod"), ("min", "min"),
@@ -364,7 +364,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
                 "(mod max_sequence_length in circular mode)",
         loop="one iteration per (prefix before axis, sequence position s of update), row-major: the prefix "
              "(batch first) outside, s inside",
-        attributes=(AttrSpec("axis", "int", default=-2,
+        attributes=(AttrSpec("axis", "int", default=-2, codec="axis",
                              doc="the sequence axis of past_cache and update; negative counts from the back; "
                                  "never 0, the batch axis"),
                     AttrSpec("mode", "str", default="linear", choices=("linear", "circular"),

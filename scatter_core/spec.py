@@ -21,12 +21,16 @@ class AttrSpec:
     """One attribute (ONNX) or attribute-like input (OpenVINO ``axis``)."""
 
     name: str
-    kind: str  # "int" | "ints" (a list of integers) | "str" | "bool"
+    kind: str  # the value's type: "int" | "ints" (a list of integers) | "str" | "bool"
     default: object = None
     required: bool = False
     is_input: bool = False  # OpenVINO passes axis (and SliceScatter's start/stop/step/axes) as tensor inputs
     doc: str = ""
     choices: tuple[str, ...] = ()  # kind "str": the allowed values (reduction's come from OpSpec.reductions)
+    # which codec of scatter_core.attributes reads, writes and checks it, when not its kind's own: "axis" (an
+    # int bounded by the data's rank), "reduction" (one of OpSpec.reductions' spellings), "init" (a bool that
+    # only counts with a reduction that combines: use_init_val)
+    codec: str = ""
 
 
 @dataclass(frozen=True)

@@ -287,12 +287,8 @@ def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
     digest = hashlib.sha1(b"".join(a.tobytes() + repr(a.shape).encode() for a in ex.arrays() if a is not None)
                           + repr(sorted(case.attrs.items())).encode()).hexdigest()[:8]
     op_id = "".join(ch if ch.isalnum() else "-" for ch in case.spec.name.lower())
-    attrs = {}
-    for name, value in case.attrs.items():
-        if value is None:  # an optional attribute left out
-            continue
-        attrs[name] = bool(value) if isinstance(value, (bool, np.bool_)) else (
-            value if isinstance(value, str) else [int(v) for v in value] if isinstance(value, tuple) else int(value))
+    attrs = {c.name: c.to_json(case.attrs[c.name]) for c in sc.codecs_of(case.spec)
+             if case.attrs.get(c.name) is not None}  # an optional attribute left out is not written
     arrays = {role: "null" if arr is None else sc.json_array_text(arr)  # strict JSON: no NaN/Infinity tokens
               for role, arr in zip(("data", "indices", "updates", "expected"), (data, indices, updates, expected))}
     record = {
@@ -369,7 +365,7 @@ def _build_model(case: sc.Case):
             continue
         value = case.attrs.get(a.name)
         if value is not None:
-            node_attrs[a.name] = int(value) if a.kind == "int" else value
+            node_attrs[a.name] = sc.codec_of(spec, a).to_onnx(value)  # what onnx.helper.make_attribute takes
     model = single_node_model(spec, _node_inputs(case), node_attrs, graph_name=f"{spec.op_type.lower()}_case",
                               producer="scatter-explorer")
     model.ir_version = min(onnx.IR_VERSION, 10)

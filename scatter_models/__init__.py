@@ -9,15 +9,15 @@ Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
 * ``Model.inputs``: the declared inputs (:class:`ModelInput`: name, dtype, shape; symbolic dims as strings).
 * ``Model.capture(inputs=None, *, seed=0, dims=None, runtime="reference")``: node name ->
   :class:`CapturedNode` (``.case``, ``.output``, ``.calls``, ``.output_source``), run in a guarded child
-  process with time and memory limits.
+  process with time and memory limits (``prewarm()`` starts that process ahead, e.g. when a model opens).
 * ``ModelError``: the only exception a bad file or a failed run raises (a ``scatter_core.ScatterError``).
 * ``SAMPLES``: the sample models shipped with the package (:func:`sample_path`).
 """
 
 from __future__ import annotations
 
-from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, inputs_from_file, runtime_available,
-                      runtime_problem)
+from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, inputs_from_file, prewarm,
+                      runtime_available, runtime_problem)
 from .errors import ModelError
 from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text, time_limit
 from .model import Model, ModelInput, ScatterNode, open_model
@@ -27,5 +27,5 @@ from .static import Finding
 __all__ = [
     "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
     "ScatterNode", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
-    "runtime_available", "runtime_problem", "sample_path", "shape_text", "time_limit",
+    "prewarm", "runtime_available", "runtime_problem", "sample_path", "shape_text", "time_limit",
 ]

@@ -9,7 +9,9 @@ The worker is kept warm between captures (:class:`_WarmWorker`: onnx imported, t
 its onnx.reference evaluator built), so capturing the same model again costs about the run itself. It
 exits by itself after ``SCATTER_MODELS_WORKER_IDLE`` seconds without a job (180), is killed when a capture
 passes a limit, and is replaced by a one-shot worker when another capture is using it.
-``SCATTER_MODELS_WARM_WORKER=0`` starts a fresh process for every capture.
+``SCATTER_MODELS_WARM_WORKER=0`` starts a fresh process for every capture. :func:`prewarm` starts it ahead
+(the page does when a model opens). Jobs travel through a folder in ``/dev/shm`` when it has room (else the
+system's temporary folder; ``SCATTER_MODELS_JOB_DIR`` chooses one), removed after each capture.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import atexit
 import importlib.util
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
@@ -30,6 +33,7 @@ import numpy as np
 
 import scatter_core as sc
 
+from . import support
 from .errors import ModelError
 from .limits import DEFAULT_DIM, MAX_DIM, max_capture_bytes, shape_text
 from .onnx_file import ORT_DOMAINS, STANDARD_DOMAINS
@@ -108,7 +112,7 @@ def runtime_problem(model, runtime: str) -> str | None:
         if domain not in allowed:
             return (f"node {name or '(unnamed)'!r} ({where}) is op {op_type!r} of domain {domain!r}, which "
                     f"{runtime} cannot run (a custom op); its scatter nodes are listed but cannot be captured")
-    return None
+    return support.node_problems(model, runtime, runtime_available)
 
 
 def _settle_dims(model, dims) -> dict:
@@ -270,6 +274,27 @@ def _given_dims(model, inputs) -> dict:
     return out
 
 
+SHM = "/dev/shm"
+SHM_HEADROOM = 4  # use the memory-backed folder only when it has this many times the job's bytes free
+
+
+def job_parent(job_bytes: int) -> str | None:
+    """Where a capture's job folder goes: ``SCATTER_MODELS_JOB_DIR`` when set; else ``/dev/shm`` (memory, not
+    disk: the inputs, the model and the captured tensors cross it once each way) when it is there, writable
+    and has room to spare; else the system's temporary folder (None). The folder is removed after the
+    capture either way."""
+    chosen = os.environ.get("SCATTER_MODELS_JOB_DIR")
+    if chosen:
+        return chosen
+    try:
+        stat = os.statvfs(SHM)
+    except (OSError, AttributeError):
+        return None
+    if os.access(SHM, os.W_OK) and stat.f_bavail * stat.f_frsize > SHM_HEADROOM * job_bytes + 2**26:
+        return SHM
+    return None
+
+
 def _rss(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/status", encoding="ascii") as f:
@@ -289,8 +314,10 @@ def _worker_env() -> dict:
     return env
 
 
-def _watch(proc, done, seconds: float, max_rss: int) -> str | None:
-    """Wait until ``done()`` or the process ends; kill it when it passes a limit ("time" or "memory")."""
+def _watch(proc, done, seconds: float, max_rss: int, pipe=None) -> str | None:
+    """Wait until ``done()`` or the process ends; kill it when it passes a limit ("time" or "memory"). Between
+    checks it waits on ``pipe`` (the warm worker writes a line there when a job is done) or on the process's
+    end, so the answer is taken the moment it is there, not at the next tick."""
     start = time.monotonic()
     while proc.poll() is None and not done():
         if _rss(proc.pid) > max_rss:
@@ -298,7 +325,15 @@ def _watch(proc, done, seconds: float, max_rss: int) -> str | None:
         elif time.monotonic() - start > seconds:
             hit = "time"
         else:
-            time.sleep(POLL_SECONDS)
+            if pipe is not None:
+                ready, _, _ = select.select([pipe], [], [], POLL_SECONDS)
+                if ready and not os.read(pipe.fileno(), 4096):
+                    pipe = None  # closed: the worker is ending; poll() sees it
+            else:
+                try:
+                    proc.wait(timeout=POLL_SECONDS)
+                except subprocess.TimeoutExpired:
+                    pass
             continue
         proc.kill()
         proc.wait()
@@ -322,11 +357,13 @@ class _WarmWorker:
     busy runs in a one-shot worker. Killed (and started again on the next capture) when a capture passes a
     limit, when it dies, or when it holds more than half the memory limit while idle."""
 
-    def __init__(self):
+    def __init__(self, runtime: str = "reference"):
         self.log = tempfile.TemporaryFile()
+        env = _worker_env()
+        env["SCATTER_MODELS_WORKER_PRELOAD"] = MODULE.get(runtime, "onnx")  # imported before the first job
         self.proc = subprocess.Popen([sys.executable, "-m", "scatter_models.worker", "--serve"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self.log,
-                                     cwd=tempfile.gettempdir(), env=_worker_env())
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                     cwd=tempfile.gettempdir(), env=env)
         self.holds = None  # the digest of the model it has parsed
 
     def alive(self) -> bool:
@@ -336,7 +373,12 @@ class _WarmWorker:
         if self.alive():
             self.proc.kill()
             self.proc.wait()
-        self.log.close()
+        for stream in (self.proc.stdin, self.proc.stdout, self.log):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:  # a pipe to a process already gone
+                    pass
 
     def stderr_tail(self) -> str:
         self.log.seek(0)
@@ -358,6 +400,22 @@ def warm_enabled() -> bool:
     return os.environ.get("SCATTER_MODELS_WARM_WORKER", "1") != "0"
 
 
+def prewarm(runtime: str = "reference") -> bool:
+    """Start the warm worker now if none is running (it imports onnx, and ``runtime``'s package, while the user
+    reads the node table), so the first capture does not wait for a Python interpreter and its imports.
+    Returns whether one was started; never blocks (a capture using the worker leaves it alone)."""
+    global _WARM
+    if not warm_enabled() or not _WARM_LOCK.acquire(blocking=False):
+        return False
+    try:
+        if _WARM is not None and _WARM.alive():
+            return False
+        _WARM = _WarmWorker(runtime if runtime in RUNTIMES and runtime_available(runtime) else "reference")
+        return True
+    finally:
+        _WARM_LOCK.release()
+
+
 def _execute(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> None:
     """Run the job in ``directory`` on the warm worker when it is free, else in a one-shot worker."""
     global _WARM
@@ -368,7 +426,7 @@ def _execute(directory: Path, model, request: dict, where: str, seconds: float, 
         return
     try:
         if _WARM is None or not _WARM.alive():
-            _WARM = _WarmWorker()
+            _WARM = _WarmWorker(request["runtime"])
         warm = _WARM
         if warm.holds != digest or model.kind != "onnx" or request["runtime"] == "openvino":
             _write_model(directory, model)
@@ -377,7 +435,7 @@ def _execute(directory: Path, model, request: dict, where: str, seconds: float, 
             warm.proc.stdin.flush()
         except OSError:
             pass  # it died: _watch sees that
-        hit = _watch(warm.proc, lambda: (directory / "result.json").exists(), seconds, max_rss)
+        hit = _watch(warm.proc, lambda: (directory / "result.json").exists(), seconds, max_rss, warm.proc.stdout)
         if hit is not None:
             warm.stop()
             _WARM = None
@@ -453,15 +511,20 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
     request = {
         "runtime": runtime, "kind": model.kind, "feed_names": feed_names,
         "nodes": {n.name: {"op": n.op, "attrs": _json_attrs(n.attrs), "inputs": list(n.input_names),
-                           "output": n.output_name, "original": n.original_name}
+                           "output": n.output_name, "original": n.original_name, "where": n.location,
+                           "consts": sorted(n.constant_inputs),
+                           "consts_known": all(pos in n.constants for pos in n.constant_inputs)}
                   for n in model.nodes if n.spec is not None},
+        "graph_outputs": list(model.graph_outputs),
         "keys": [n.name for n in model.nodes],  # every scatter node, in the listing's order (for renaming)
         "types": _onnx_types(model),
         "model_digest": model.digest,
     }
-    with tempfile.TemporaryDirectory(prefix="scatter_models_") as tmp:
+    with tempfile.TemporaryDirectory(prefix="scatter_models_", dir=job_parent(need + model.size)) as tmp:
         directory = Path(tmp)
-        np.savez(directory / "feeds.npz", **{f"f{i}": feeds[n] for i, n in enumerate(feed_names)})
+        (directory / "feeds").mkdir()  # one .npy per input: no zip and no CRC pass over every byte, both ways
+        for i, name in enumerate(feed_names):
+            np.save(directory / "feeds" / f"f{i}.npy", np.ascontiguousarray(feeds[name]), allow_pickle=False)
         (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
         _execute(directory, model, request, model.where, seconds, max_rss)
         answer = json.loads((directory / "result.json").read_text(encoding="utf-8"))
@@ -471,7 +534,9 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
                 raise ModelError(f"{model.where}: node {node!r} ({model.node(node).op}) cannot run on these inputs "
                                  f"(seed {seed}, dims {settled or '(none)'}): {answer['error']}",
                                  argument="inputs", rule=answer.get("rule"), node=node)
-            raise ModelError(f"{model.where}: {runtime} could not run the model: {answer['error']}",
+            explained = support.explain_load_error(model, runtime, answer["error"])
+            raise ModelError(f"{model.where}: " + (explained or f"{support.runtime_name(runtime)} could not run the "
+                                                                f"model: {support.plain(answer['error'])}"),
                              argument="runtime", rule=answer.get("rule") or "runtime-error")
         captured = {}
         folder = directory / "captured"
@@ -486,7 +551,8 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
                                   "not captured: its operator version is not in the registry")
             continue
         i = meta["index"]
-        args = [captured.get(f"n{i}_in{j}") for j in range(meta["inputs"])]
+        fed = {int(j): name for j, name in meta.get("fed", {}).items()}  # the model's inputs, as fed
+        args = [feeds[fed[j]] if j in fed else captured.get(f"n{i}_in{j}") for j in range(meta["inputs"])]
         records[node.name] = _record(model, node, args, captured[f"n{i}_out"], meta, runtime)
     return Capture(records, feeds=feeds, runtime=runtime, version=answer.get("version"), missing=missing,
                    seed=int(seed), dims=settled)
@@ -505,9 +571,7 @@ def _record(model, node, args, output, meta, runtime) -> CapturedNode:
         pos = len(spec.inputs) + k
         value = args[pos] if pos < len(args) and args[pos] is not None else node.constants.get(pos)
         if value is not None:
-            arr = np.asarray(value)
-            attrs[a.name] = int(arr.reshape(-1)[0]) if a.kind == "int" and arr.size == 1 else \
-                tuple(int(v) for v in arr.reshape(-1).tolist())
+            attrs[a.name] = sc.codec_of(spec, a).from_openvino(np.asarray(value))  # an input's array
     try:
         case = sc.case(spec, roles.get("data"), roles.get("indices"), roles.get("updates"), **attrs)
     except sc.ScatterError as exc:

@@ -89,22 +89,6 @@ def resolve_ir(op_type: str, version: str) -> sc.OpSpec | None:
     return max(versions, key=_spec_opset) if versions else None
 
 
-def _attr(value: str, kind: str):
-    if kind == "bool":
-        return value.strip().lower() in ("true", "1", "yes")
-    if kind == "int":
-        try:
-            return int(value)
-        except ValueError:
-            return value
-    if kind == "ints":
-        try:
-            return tuple(int(v) for v in value.split(",") if v.strip())
-        except ValueError:
-            return value
-    return value
-
-
 def parse_ir(xml_bytes: bytes, weights: bytes | None, where: str) -> IRModel:
     if not xml_bytes.strip():
         raise ModelError(f"{where} is empty: it is not an OpenVINO IR", argument="model", rule="empty")
@@ -183,7 +167,7 @@ def parse_ir(xml_bytes: bytes, weights: bytes | None, where: str) -> IRModel:
         if spec is not None:
             for a in spec.attributes:
                 if not a.is_input and a.name in layer.data:
-                    node.attrs[a.name] = _attr(layer.data[a.name], a.kind)
+                    node.attrs[a.name] = sc.codec_of(spec, a).from_openvino(layer.data[a.name])  # IR text
         for key, value in layer.data.items():
             node.attrs.setdefault(key, value)
         nodes.append(node)

@@ -50,6 +50,7 @@ class ScatterNode:
     in_function: bool = False
     opset: int = 0
     constants: dict = field(default_factory=dict, repr=False)
+    constant_inputs: frozenset = frozenset()  # input positions fed by a constant of any size (ONNX)
 
     def _by_role(self, part: int) -> dict:
         if self.spec is None:
@@ -71,12 +72,14 @@ class ScatterNode:
     def findings(self) -> list:
         if self.spec is None:
             return [static.Finding("unknown-version", "warning",
-                                   f"{self.op_type} at opset {self.opset} is older than every version in the registry")]
+                                   f"{self.op_type} at opset {self.opset} is older than every version in the registry.",
+                                   title="version not in the registry")]
         try:
             return (static.index_findings(self.spec, list(self.input_types), self.constants, self.attrs)
                     + static.runtime_fact_findings(self.spec, list(self.input_types), self.constants, self.attrs))
         except Exception as exc:  # noqa: BLE001 - a finding must never take the listing down
-            return [static.Finding("unchecked", "info", f"static checks stopped: {type(exc).__name__}: {exc}")]
+            return [static.Finding("unchecked", "info", f"The static checks stopped: {type(exc).__name__}: {exc}",
+                                   title="static checks stopped")]
 
 
 def _assemble_attrs(spec: sc.OpSpec | None, given: dict, constants: dict) -> dict:
@@ -86,9 +89,7 @@ def _assemble_attrs(spec: sc.OpSpec | None, given: dict, constants: dict) -> dic
         for k, a in enumerate(a for a in spec.attributes if a.is_input):
             pos = n_tensors + k
             if pos in constants:
-                arr = constants[pos]
-                attrs[a.name] = int(arr.reshape(-1)[0]) if a.kind == "int" and arr.size == 1 else \
-                    tuple(int(v) for v in arr.reshape(-1).tolist())
+                attrs[a.name] = sc.codec_of(spec, a).from_openvino(constants[pos])  # an input's array
         for a in spec.attributes:
             if not a.is_input and a.default is not None:
                 attrs[a.name] = a.default
@@ -141,6 +142,7 @@ class Model:
         self._proto = proto
         self._ir = ir
         self._by_name = {n.name: n for n in nodes}
+        self.graph_outputs: tuple = ()  # the main graph's output names (ONNX)
 
     @cached_property
     def digest(self) -> str:
@@ -265,15 +267,17 @@ def _open_onnx(data: bytes, where: str, limit: int) -> Model:
         nodes.append(ScatterNode(key, op, r.node.op_type, r.domain, attrs, r.location, tuple(r.node.input),
                                  tuple(r.input_types), r.node.output[0] if r.node.output else "",
                                  r.output_type, r.node.name, r.spec, r.in_subgraph, r.in_function, r.opset,
-                                 r.constants))
+                                 r.constants, frozenset(r.constant_inputs)))
     inputs = []
     for name, dtype, shape in onnx_file.declared_inputs(inferred, proto):
         if shape is not None:
             shape = tuple(f"{name}[{i}]" if d == "?" else d for i, d in enumerate(shape))
         inputs.append(ModelInput(name, dtype, shape))
     opsets = {(o.domain or "ai.onnx"): int(o.version) for o in proto.opset_import}
-    return Model(where=where, kind="onnx", nodes=nodes, inputs=inputs, unrunnable=listing.unrunnable,
-                 opsets=opsets, payload=data, weights=None, size=len(data))
+    model = Model(where=where, kind="onnx", nodes=nodes, inputs=inputs, unrunnable=listing.unrunnable,
+                  opsets=opsets, payload=data, weights=None, size=len(data))
+    model.graph_outputs = tuple(o.name for o in proto.graph.output)
+    return model
 
 
 def _open_ir(xml: bytes, weights: bytes, where: str) -> Model:

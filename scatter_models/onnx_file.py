@@ -195,6 +195,7 @@ class RawNode:
     input_types: list = field(default_factory=list)  # per input: (dtype, shape) or (None, None)
     output_type: tuple = (None, None)
     constants: dict = field(default_factory=dict)  # input position -> np.ndarray (small constants)
+    constant_inputs: set = field(default_factory=set)  # input positions fed by a constant of any size
     attrs: dict = field(default_factory=dict)
     parents: tuple = ()  # (NodeProto, attribute name, GraphProto) of each enclosing control-flow node, outermost first
 
@@ -261,6 +262,7 @@ def list_scatter_nodes(model) -> Listing:
                 raw.output_type = types.get(node.output[0], (None, None)) if node.output else (None, None)
                 for pos, n in enumerate(node.input):
                     if n in consts:
+                        raw.constant_inputs.add(pos)
                         arr = constant_array(consts[n])
                         if arr is not None:
                             raw.constants[pos] = arr

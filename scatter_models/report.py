@@ -105,7 +105,7 @@ def summary(model, capture, name: str) -> str:
         if len(report.mismatches) > MAX_CHAINS:
             chains.append(f"... and {len(report.mismatches) - MAX_CHAINS} more differing cells")
         lines += [_block("\n".join(chains)), ""]
-    static = [f"[{f.severity}] {f.text}" for f in node.findings]
+    static = [f"[{f.severity}] {f.text}" + (f" (source: {f.source})" if f.source else "") for f in node.findings]
     if static:
         lines += ["## Static findings (from the model, before running)", "", _block("\n".join(static)), ""]
     lines += ["## Files", "", "- `tensors.npz`: data, indices, updates, runtime_output, exact_output",

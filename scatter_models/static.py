@@ -23,11 +23,19 @@ MAX_CELLS_NAMED = 4
 
 @dataclass(frozen=True)
 class Finding:
-    """One static finding: ``rule`` (a short id), ``severity`` ("info" | "warning" | "error") and ``text``."""
+    """One static finding: ``rule`` (a short id), ``severity`` ("info" | "warning" | "error"), ``text`` (the
+    sentences a user reads), ``title`` (a few words for the node table) and ``source`` (a runtime fact's)."""
 
     rule: str
     severity: str
     text: str
+    title: str = ""  # a few words for the node table ("" : the rule, in words)
+    source: str = ""  # where a runtime fact comes from, in words ("" for what scatter_core computed)
+
+    @property
+    def short(self) -> str:
+        """A few words for the node table."""
+        return self.title or self.rule.replace("-", " ")
 
     def __str__(self) -> str:
         return self.text
@@ -66,11 +74,13 @@ def index_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: d
     indices = constants[roles["indices"]]
     out = []
     if indices.dtype.kind in "iu" and indices.size and (indices < 0).any():
+        notes = [f for f in sc.facts_for(spec.name) if f.topic == "negative-index" and f.status == "holds"]
         out.append(Finding("negative-index", "info",
-                           f"the constant indices hold negative values (smallest {sc.fmt_value(indices.min())}); "
-                           f"{spec.name}: {spec.index_rule.text}"
-                           + (f". Runtimes: {spec.note_text('negative-index')}" if spec.note_text('negative-index')
-                              else "")))
+                           f"The constant indices hold negative values (smallest {sc.fmt_value(indices.min())}). "
+                           f"{spec.name}: {spec.index_rule.text.rstrip('.')}."
+                           + "".join(f" {f.runtimes_label()}: {f.text.rstrip('.')}." for f in notes),
+                           title="negative indices",
+                           source="; ".join(dict.fromkeys(source_words(f) for f in notes))))
     arrays = {}
     for role in ("data", "updates"):
         pos = roles.get(role)
@@ -83,16 +93,17 @@ def index_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: d
         shape = _static_shape(shape)
         if shape is None or int(np.prod(shape, dtype=np.int64)) > MAX_STATIC_CHECK_ELEMENTS:
             return out + [Finding("indices-unchecked", "info",
-                                  f"the indices are constant, but {spec.input_name(role)}'s shape is not known before "
-                                  f"running ({shape_text(input_types[pos][1])}); "
-                                  f"they are checked at capture")]
+                                  f"The indices are constant, but {spec.input_name(role)}'s shape is not known before "
+                                  f"running ({shape_text(input_types[pos][1])}): they are checked at capture.",
+                                  title="indices checked at capture")]
         arrays[role] = np.zeros(shape, dtype=dtype or "float32")
     case_attrs = {k: v for k, v in attrs.items() if spec.attribute(k) is not None}
     try:
         case = sc.case(spec.name, arrays.get("data"), indices, arrays.get("updates"), **case_attrs)
     except sc.ScatterError as exc:
         return out + [Finding(exc.rule or "invalid", "error",
-                              f"the constant indices (or the static shapes) break a rule of {spec.name}: {exc}")]
+                              f"The constant indices (or the static shapes) break a rule of {spec.name}: {exc}",
+                              title="indices break a rule")]
     trace = case.trace()
     dup = trace.duplicate_groups()
     if dup.size:
@@ -104,16 +115,42 @@ def index_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: d
             if dup.size > MAX_CELLS_NAMED:
                 named += f"; and {int(dup.size) - MAX_CELLS_NAMED} more"
         out.append(Finding("duplicates", "warning" if case.reduction.ufunc is None or order_matters(case) else "info",
-                           f"the constant indices write {int(dup.size)} output cell"
-                           f"{'s' if dup.size != 1 else ''} more than once ({named}): {duplicate_consequence(case)}"))
+                           f"The constant indices write {int(dup.size)} output cell"
+                           f"{'s' if dup.size != 1 else ''} more than once ({named}): {duplicate_consequence(case)}.",
+                           title="cells written more than once"))
     for f in trace.findings:
         if f.kind not in VALUE_KINDS and f.kind != "duplicate-index":
             out.append(Finding(f.kind, f.severity, f.message))
     return out
 
 
+def source_words(fact: sc.Fact) -> str:
+    """Where a runtime fact comes from, in words a user of the app can follow."""
+    if fact.source.kind == "tracker":
+        return f"reported at {fact.source.where}"
+    if fact.source.kind == "observed":
+        return "seen by this project's tests on the pinned runtimes"
+    where = fact.source.where.removeprefix("semantics.md").strip(" ,")
+    return "the project's runtime notes" + (f" ({where})" if where else "")
+
+
+def _facts_of(d, spec: sc.OpSpec, runtimes: set) -> list:
+    """The facts behind divergence ``d`` that concern ``spec`` on ``runtimes`` (the node's own runtimes)."""
+    ids = (d.fact,) if d.fact else tuple(d.observed_facts)
+    facts = [sc.FACT_BY_ID[i] for i in ids if i in sc.FACT_BY_ID]
+    facts = [f for f in facts if set(f.runtimes) & runtimes and f.status == "holds"]
+    mine = [f for f in facts if spec.name in f.operators]
+    return mine or [f for f in facts if not f.operators] or facts[:1]
+
+
+# the runtimes in a node table title
+SHORT = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx.reference", "openvino-cpu": "OpenVINO CPU",
+         "openvino-reference": "OpenVINO reference"}
+
+
 def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: dict) -> list[Finding]:
-    """The known runtime divergences whose condition this node's version, dtypes and attributes meet."""
+    """The runtime facts whose condition this node's version, dtypes and attributes meet, on the runtimes that
+    run this node's operator: each a short sentence naming the runtimes and the fact's source."""
     try:
         import runtime_check as rc
     except ImportError:  # pragma: no cover - runtime_check ships with the app
@@ -132,8 +169,9 @@ def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, a
         arrays[inp.role] = np.zeros(dims, dtype=dtype)
     case_attrs = {k: v for k, v in attrs.items() if spec.attribute(k) is not None}
     indices_known = any(i.role == "indices" and pos in constants for pos, i in enumerate(spec.inputs))
+    mine = rc.runtimes_for(spec)
     out, seen = [], set()
-    for runtime in rc.runtimes_for(spec):
+    for runtime in mine:
         case = rc.RuntimeCase(runtime, spec, arrays.get("data"), arrays.get("indices"), arrays.get("updates"),
                               case_attrs)
         for d in rc.KNOWN_DIVERGENCES:
@@ -146,11 +184,13 @@ def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, a
             if not applies:
                 continue
             seen.add(d.label)
-            text = d.text_for(spec)
-            how = {"value": "computes another value", "refused": "refuses it", "accepted": "accepts it",
-                   "crash": "may crash"}[d.outcome]
-            maybe = "" if indices_known else " (where the run-time values meet its condition)"
+            facts = _facts_of(d, spec, set(mine))
+            if not facts:
+                continue
+            names = [SHORT[r] for r in sc.RUNTIME_NAMES if r in d.runtimes and r in mine]
+            words = " ".join(f"{f.runtimes_label()}: {f.text.rstrip('.')}." for f in facts)
+            when = "" if indices_known else " This holds when the values reaching the node meet its condition."
             out.append(Finding(f"runtime-fact:{d.label}", "warning" if d.outcome in ("value", "crash") else "info",
-                               f"runtime fact{maybe}: {', '.join(d.runtimes)} {how} - {text}"
-                               + ("" if d.documented else " [observed, not in semantics.md]")))
+                               words + when, title=f"{', '.join(names)}: {facts[0].topic.replace('-', ' ')}",
+                               source="; ".join(dict.fromkeys(source_words(f) for f in facts))))
     return out

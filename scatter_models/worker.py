@@ -1,7 +1,7 @@
 """The capture's child process: ``python -m scatter_models.worker DIR``.
 
 Reads ``DIR/request.json``, the model (``DIR/model.onnx``, or ``DIR/model.xml`` + ``DIR/model.bin``) and
-the feeds (``DIR/feeds.npz``, read without pickles); runs the model once on the chosen runtime and writes
+the feeds (``DIR/feeds/f<i>.npy``, read without pickles); runs the model once on the chosen runtime and writes
 every scatter node's first-call inputs and output to ``DIR/captured/*.npy`` and what happened to
 ``DIR/result.json``. The parent (:mod:`scatter_models.capture`) watches its time and memory.
 
@@ -11,8 +11,9 @@ every scatter node's first-call inputs and output to ``DIR/captured/*.npy`` and 
   has no kernel for (``Scatter``, opsets 9 and 10) is run by scatter_core's exact semantics instead.
 * ``onnxruntime``: the main graph's scatter nodes' tensors become extra graph outputs; a node directly in
   the body of a main-graph ``Loop`` has its tensors leave the Loop as extra scan outputs (the first slice is
-  the first call, their number the calls); nodes in other subgraphs or in functions are captured by a
-  reference run (their record says so).
+  the first call, their number the calls); a node in another subgraph (an If or Scan body, a nested one) or
+  in a function has its inputs captured by a reference run and is then run alone on onnxruntime with them
+  (its record says so; where onnxruntime refuses it alone, the reference's output stays, and says why).
 * ``openvino``: the nodes' input and output ports become extra model outputs (ONNX models through
   OpenVINO's ONNX frontend, IR as it is).
 """
@@ -35,7 +36,7 @@ _ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped 
 # A serving worker (--serve) keeps the last model it parsed (its nodes renamed to their keys) and its
 # onnx.reference evaluator and onnxruntime session, so capturing the same model again skips parsing and
 # building.
-_HELD: dict = {"digest": None, "model": None, "evaluator": None, "onnxruntime": None}
+_HELD: dict = {"digest": None, "payload": None, "model": None, "evaluator": None, "onnxruntime": None}
 
 
 class Stop(Exception):
@@ -247,6 +248,33 @@ def run_onnxruntime(prepared: dict, feeds: dict, recorder: Recorder) -> list:
     return prepared["inner"]
 
 
+def run_alone_on_onnxruntime(recorder: Recorder, keys: list) -> None:
+    """Nodes inside an If or Scan body, a nested subgraph or a function: onnxruntime cannot expose their tensors,
+    so onnx.reference captured the inputs each received (first call); here onnxruntime runs each node alone on
+    those inputs, and its output becomes the record's. Where onnxruntime refuses the node alone, the
+    reference's output stays and the source says why."""
+    import runtime_check as rc
+
+    for key in keys:
+        if key not in recorder.first:
+            continue
+        args, _ = recorder.first[key]
+        info = recorder.wanted[key]
+        spec = sc.get_spec(info["op"])
+        roles = {i.role: a for i, a in zip(spec.inputs, args)}
+        attrs = {k: v for k, v in info["attrs"].items() if spec.attribute(k) is not None}
+        where = info.get("where") or "a subgraph"
+        res = rc.run("onnxruntime", spec.name, roles.get("data"), roles.get("indices"), roles.get("updates"), **attrs)
+        if res.ok:
+            recorder.first[key] = (args, np.asarray(res.output))
+            recorder.source[key] = (f"onnxruntime, running the node alone on the inputs it received in {where} "
+                                    f"(captured by onnx.reference: onnxruntime cannot expose a tensor inside it)")
+        else:  # the reference's own source stays first (scatter_core where it stood in)
+            recorder.source[key] = (f"{recorder.source.get(key, 'onnx.reference')} (the node is in {where}, whose "
+                                    f"tensors onnxruntime cannot expose, and onnxruntime refused to run it alone: "
+                                    f"{str(res.error).splitlines()[0][:300]})")
+
+
 def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
     import openvino as ov
 
@@ -336,19 +364,20 @@ def _openvino_reference_outputs(recorder: Recorder) -> None:
 def main(argv: list[str]) -> int:
     directory = Path(argv[0])
     request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
-    with np.load(directory / "feeds.npz", allow_pickle=False) as npz:
-        feeds = {request["feed_names"][int(k[1:])]: npz[k] for k in npz.files}
+    feeds = {name: np.load(directory / "feeds" / f"f{i}.npy", allow_pickle=False)
+             for i, name in enumerate(request["feed_names"])}
     recorder = Recorder({k: v for k, v in request["nodes"].items()})
     keys = list(request.get("keys") or request["nodes"])
     answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}
     runtime = request["runtime"]
     try:
-        model = _onnx_model(directory, request, keys) if request["kind"] == "onnx" else None
+        if request["kind"] == "onnx":
+            _take_payload(directory, request)
         if runtime == "reference" and request["kind"] == "onnx":
             import onnx
 
             answer["version"] = f"onnx {onnx.__version__}"
-            run_reference(model, feeds, recorder)
+            run_reference(_onnx_model(keys), feeds, recorder)
         elif runtime == "onnxruntime":
             import onnxruntime
 
@@ -356,31 +385,30 @@ def main(argv: list[str]) -> int:
             import onnx
 
             try:
-                prepared = _HELD.get("onnxruntime") if model is _HELD["model"] else None
+                prepared = _HELD.get("onnxruntime")
                 if prepared is None:
-                    copy = onnx.ModelProto()
-                    copy.CopyFrom(model)  # the session's model gets extra outputs: the held model stays as read
-                    prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
-                    if model is _HELD["model"]:
-                        _HELD["onnxruntime"] = prepared
+                    if _appendable(request) and _HELD["payload"] is not None:
+                        prepared = prepare_onnxruntime_appended(_HELD["payload"], request)
+                    else:
+                        copy = onnx.ModelProto()  # the session's model gets extra outputs; the held one stays
+                        copy.CopyFrom(_onnx_model(keys))
+                        prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
+                    _HELD["onnxruntime"] = prepared
                 inner = run_onnxruntime(prepared, feeds, recorder)
             except Stop:
                 raise
             except Exception:
-                _locate_invalid(model, feeds, recorder)
+                _locate_invalid(_onnx_model(keys), feeds, recorder)
                 raise
             if inner:
-                run_reference(model, feeds, recorder, wanted_keys=inner)
-                for key in inner:
-                    if key in recorder.source:
-                        recorder.source[key] = ("onnx.reference (onnxruntime cannot expose a tensor inside a "
-                                                "subgraph or a function)")
+                run_reference(_onnx_model(keys), feeds, recorder, wanted_keys=inner)
+                run_alone_on_onnxruntime(recorder, inner)
         else:  # openvino (and an IR's "reference")
             import openvino
 
             answer["version"] = f"openvino {openvino.__version__}"
-            if model is not None:
-                _locate_invalid_first(model, feeds, recorder)
+            if request["kind"] == "onnx":
+                _locate_invalid_first(_onnx_model(keys), feeds, recorder)
             run_openvino(request, directory, feeds, recorder, {})
             if request["kind"] != "onnx" and runtime == "reference":
                 _openvino_reference_outputs(recorder)
@@ -397,12 +425,13 @@ def main(argv: list[str]) -> int:
         if key not in recorder.first:
             continue
         args, out = recorder.first[key]
+        fed = _fed_inputs(request, key, args, feeds)
         for j, a in enumerate(args):
-            if a is not None:
+            if a is not None and j not in fed:
                 arrays[f"n{i}_in{j}"] = np.ascontiguousarray(a)
         arrays[f"n{i}_out"] = np.ascontiguousarray(out)
         meta[key] = {"index": i, "inputs": len(args), "calls": recorder.calls.get(key, 0),
-                     "source": recorder.source.get(key, runtime)}
+                     "source": recorder.source.get(key, runtime), "fed": fed}
     if arrays:
         out = directory / "captured"  # one .npy per array: read back without a zip's CRC pass over every byte
         out.mkdir(exist_ok=True)
@@ -415,22 +444,84 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _onnx_model(directory: Path, request: dict, keys: list):
-    """The model of this request, its scatter nodes renamed to their keys: read from ``model.onnx`` when the
-    parent sent it, else the one this serving worker holds (the parent sends none when the digest matches)."""
-    import onnx
+def _fed_inputs(request: dict, key: str, args, feeds: dict) -> dict:
+    """Input position -> model input name, for the inputs of a main-graph node that are the model's inputs as
+    fed: the parent holds those arrays already, so they are not written back (a KV cache is most of a
+    capture's bytes)."""
+    info = request["nodes"][key]
+    if request["kind"] != "onnx" or info.get("where") != "main graph":
+        return {}
+    out = {}
+    for j, (name, a) in enumerate(zip(info["inputs"], args)):
+        fed = feeds.get(name)
+        if a is not None and fed is not None and a.shape == fed.shape and a.dtype == fed.dtype:
+            out[j] = name
+    return out
 
+
+def _take_payload(directory: Path, request: dict) -> None:
+    """Hold the bytes of this request's model: ``model.onnx`` when the parent sent it (a new model: what was
+    held is dropped), else the model already held (the parent sends none when the digest matches)."""
     path = directory / "model.onnx"
     digest = request.get("model_digest")
     if path.exists():
-        model = onnx.load_model_from_string(path.read_bytes())
+        _HELD.update(digest=digest, payload=path.read_bytes(), model=None, evaluator=None, onnxruntime=None)
+    elif not digest or _HELD["digest"] != digest:
+        raise RuntimeError("the worker was sent no model and holds another one")
+
+
+def _onnx_model(keys: list):
+    """The held model parsed, its scatter nodes renamed to their keys (parsed once, on first need: an
+    onnxruntime capture of main-graph nodes never needs it)."""
+    import onnx
+
+    if _HELD["model"] is None:
+        model = onnx.load_model_from_string(_HELD["payload"])
         for key, node, _ in _onnx_nodes(model, keys):
             node.name = key
-        _HELD.update(digest=digest, model=model, evaluator=None, onnxruntime=None)
-        return model
-    if digest and _HELD["digest"] == digest:
-        return _HELD["model"]
-    raise RuntimeError("the worker was sent no model and holds another one")
+        _HELD.update(model=model, payload=None)  # the parsed model holds it all: the bytes are let go
+    return _HELD["model"]
+
+
+def _appendable(request: dict) -> bool:
+    """Whether onnxruntime can run the model as sent plus extra graph outputs appended to its bytes: every
+    scatter node in the main graph, each constant input small enough that the parent holds its values."""
+    return request["kind"] == "onnx" and bool(request["nodes"]) and all(
+        info.get("where") == "main graph" and info.get("consts_known") for info in request["nodes"].values())
+
+
+def prepare_onnxruntime_appended(payload: bytes, request: dict) -> dict:
+    """The session for a model whose scatter nodes are all in the main graph, without parsing the model: the
+    nodes' tensors become extra graph outputs by appending a serialized ``ModelProto`` holding only those
+    outputs to the model's bytes (protobuf merges a message read twice: repeated fields append), so the
+    model is never parsed, copied or serialised again here. Constant inputs are left out (the parent fills
+    them from the listing), as are the model's inputs and outputs."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import helper
+
+    skip = set(request["feed_names"]) | set(request.get("graph_outputs", ()))
+    types = request.get("types", {})
+    extra, top = [], []
+    for key, info in request["nodes"].items():
+        consts = set(info.get("consts", ()))
+        for pos, name in enumerate(list(info["inputs"]) + [info["output"]]):
+            if name and name not in skip and pos not in consts:
+                skip.add(name)
+                extra.append(name)
+        top.append((key, [None if pos in consts else name for pos, name in enumerate(info["inputs"])],
+                    info["output"]))
+    fragment = onnx.ModelProto()
+    for name in extra:
+        elem, shape = types.get(name, (0, None))
+        fragment.graph.output.append(helper.make_tensor_value_info(name, elem, shape) if elem
+                                     else onnx.ValueInfoProto(name=name))
+    options = ort.SessionOptions()
+    options.log_severity_level = 4
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(payload + fragment.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+    return {"session": session, "inner": [], "top": top, "loop_slots": {}, "consts": {}}
 
 
 def serve() -> int:
@@ -440,7 +531,17 @@ def serve() -> int:
 
     import scatter_models.onnx_file  # noqa: F401
 
+    preload = os.environ.get("SCATTER_MODELS_WORKER_PRELOAD", "")
+    if preload in ("onnxruntime", "openvino"):  # the runtime the user chose: its import is paid before the job
+        try:
+            __import__(preload)
+        except ImportError:
+            pass
+
     idle = float(os.environ.get("SCATTER_MODELS_WORKER_IDLE", "180"))
+    # stdout is the parent's "job done" signal (a line per job); what runtimes print goes to stderr instead
+    notify = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
     while True:
         ready, _, _ = select.select([sys.stdin], [], [], idle)
         if not ready:  # idle: give the model and the imports' memory back; the next capture starts another
@@ -459,6 +560,11 @@ def serve() -> int:
             tmp = Path(directory) / "result.json.tmp"
             tmp.write_text(json.dumps(answer), encoding="utf-8")
             tmp.replace(Path(directory) / "result.json")
+        try:
+            notify.write("\n")
+            notify.flush()
+        except OSError:  # the parent is gone
+            return 0
 
 
 def _locate_invalid(model, feeds, recorder: Recorder) -> None:

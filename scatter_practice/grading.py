@@ -272,11 +272,12 @@ def _value_readings(ex: Exercise, k: int, slot: int) -> list[tuple[str, object, 
                 other = retrace(ex, reduction=spelling)
                 if other is not None:
                     out.append(("reduction", other.after[k][slot], f"with reduction {spelling!r}"))
-        if "use_init_val" in ex.attrs:
-            other = retrace(ex, use_init_val=not ex.attrs["use_init_val"])
+        init = sc.codec_with_role(spec, "init")  # use_init_val: read the other way
+        if init is not None and ex.attrs.get(init.name) is not None:
+            flipped = not ex.attrs[init.name]
+            other = retrace(ex, **{init.name: flipped})
             if other is not None:
-                out.append(("use_init_val", other.after[k][slot],
-                            f"with use_init_val={'false' if ex.attrs['use_init_val'] else 'true'}"))
+                out.append(("use_init_val", other.after[k][slot], f"with {init.display(flipped)}"))
         if t.reduction.divides and t.data.dtype.kind in "iu":
             acc, count = int(t.acc_after[k][slot]), max(int(t.counts[k][slot]), 1)
             trunc = -((-acc) // count) if acc < 0 else acc // count

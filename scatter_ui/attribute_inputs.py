@@ -1,18 +1,30 @@
-"""Widgets and conversions for what the registry records declare generically (issue 16).
+"""The attributes' widgets and page state, every attribute drawn and loaded by its codec (issue 25).
 
-The explorer and the check page draw ``reduction``, ``axis`` and ``use_init_val`` with
-widgets of their own. Every other attribute is drawn from its :class:`AttrSpec` alone,
-by ``kind``:
+Each attribute of a registry record has one codec (``scatter_core.codec_of``) that says how its
+URL text, session value and scatter_core value read and write each other. This module is the one
+attribute-loading path of the explorer and check pages (and the links other pages make):
 
-=========  =======================================  =====================================
-kind       widget                                   value given to scatter_core
-=========  =======================================  =====================================
-``str``    a select box of ``choices``              the chosen string
-``int``    a number input                           ``int``
-``bool``   a checkbox                               ``bool``
-``ints``   a text input, e.g. ``0, -1`` or ``[2]``  ``tuple`` of ints; empty text: None
-           (read by ``parse_tensor``, never eval)   (the attribute left out)
-=========  =======================================  =====================================
+* :func:`url_converters`: a link's text -> the session value (``seed_from_url``);
+* :func:`load`: an example's attributes (or the records' defaults) -> the session;
+* :func:`settle_all`: the session's values made ones the widgets can show (an axis within the
+  data's rank, a choice among its choices);
+* :func:`widgets`: one widget per attribute, by its codec;
+* :func:`core_values`: the session -> the values scatter_core takes (raises ScatterError naming it);
+* :func:`url_values` / :func:`url_params`: the session, or a case's attributes -> the URL's text.
+
+=============  =======================================  =====================================
+codec          widget                                   value given to scatter_core
+=============  =======================================  =====================================
+axis           a number input within the data's rank    ``int``
+reduction      a select box of the version's spellings  the chosen spelling
+init           a checkbox, off while the reduction      ``bool``
+               does not combine
+``str``        a select box of ``choices``              the chosen string
+``int``        a number input                           ``int``
+``bool``       a checkbox                               ``bool``
+``ints``       a text input, e.g. ``0, -1`` or ``[2]``  ``tuple`` of ints; empty text: None
+               (read by ``parse_tensor``, never eval)   (the attribute left out)
+=============  =======================================  =====================================
 
 The session (and so the URL) keeps an ``ints`` attribute as its text.
 
@@ -23,20 +35,22 @@ and None shows as an empty box.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 import streamlit as st
 
 import scatter_core as sc
 
-COMMON = ("reduction", "axis", "use_init_val")  # drawn by the pages' own widgets
-MAX_LIST_TEXT = 400
+# the attributes whose record names a codec of its own (axis, reduction, use_init_val): the URL has
+# carried them under their own names since the first pages
+COMMON = tuple(dict.fromkeys(a.name for s in sc.OPERATORS_LIST for a in s.attributes if a.codec))
 # names the pages already use for their own state and URL parameters (the step shown, the example ...):
 # an attribute with one of these names (SliceScatter's "step") lives under "attr_<name>" instead
 PAGE_KEYS = frozenset({"op", "example", "step", "follow", "data", "indices", "updates", "expected", "goto", "pins",
                        "first", "prev", "next", "last", "crosscheck", "exports", "overview", "panel_axis", "rtol",
                        "atol", "grid"})
+Key = Callable[[str], str]
 
 
 def state_name(name: str) -> str:
@@ -44,66 +58,151 @@ def state_name(name: str) -> str:
     return f"attr_{name}" if name in PAGE_KEYS else name
 
 
+def _owner(attr: sc.AttrSpec) -> sc.OpSpec | None:
+    """A version declaring ``attr`` (the codec of a reduction reads its spellings from it)."""
+    return next((s for s in sc.OPERATORS_LIST if attr in s.attributes), None)
+
+
+def _codec(attr: sc.AttrSpec, spec: sc.OpSpec | None = None) -> sc.AttrCodec:
+    return sc.codec_of(spec or _owner(attr), attr)
+
+
+def _list_codec(name: str) -> sc.AttrCodec:
+    return sc.codec_of(None, sc.AttrSpec(name, "ints"))
+
+
+MAX_LIST_TEXT = _list_codec("list").max_text  # characters of an integer list's box
+
+
 def list_text(value) -> str:
     """An integer list as the text its box shows: ``0, -1``; None: an empty box."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return ", ".join(str(int(v)) for v in np.asarray(value).reshape(-1).tolist())
+    return _list_codec("list").to_text(value)
 
 
 def parse_int_list(name: str, text) -> tuple[int, ...] | None:
     """The integers typed in an ``ints`` box (``0, -1``, ``[0, -1]``); None when it is empty."""
-    if text is None or isinstance(text, (list, tuple, np.ndarray)):
-        return None if text is None else tuple(int(v) for v in np.asarray(text).reshape(-1).tolist())
-    body = str(text).strip()
-    if not body:
-        return None
-    if not body.startswith("["):
-        body = f"[{body}]"
-    arr = sc.parse_tensor(body[:MAX_LIST_TEXT + 2], name=name, max_elements=64)
-    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
-        raise sc.ScatterError(f"{name} = {text!r} must be a list of integers, e.g. 0, -1", argument=name,
-                              rule="ints")
-    return tuple(int(v) for v in arr.tolist())
+    return _list_codec(name).from_text(text)
 
 
-def session_value(attr, value):
+def session_value(attr, value, spec: sc.OpSpec | None = None):
     """What the session keeps for ``attr`` (an ``ints`` list as text; other kinds as they are)."""
-    return list_text(value) if attr.kind == "ints" else value
+    return _codec(attr, spec).to_session(value)
 
 
-def settle(attr, key: str) -> None:
-    """Make the session's value of a choice attribute one of its choices (before it is used or drawn)."""
-    if attr.kind == "str" and attr.choices and st.session_state.get(key) not in attr.choices:
-        st.session_state[key] = attr.default if attr.default in attr.choices else attr.choices[0]
+def core_value(attr, value, spec: sc.OpSpec | None = None):
+    """A session value as scatter_core takes it (``ints`` text parsed; raises ScatterError naming it)."""
+    return _codec(attr, spec).from_session(value)
 
 
-def widget(attr, key: str) -> None:
-    """One widget for an attribute beyond the common three, by its kind (its value settled first:
-    ``controls.attribute_widgets`` calls :func:`settle` through ``settle_attributes``)."""
+# -- the one loading path: link -> session -> scatter_core, and back to the link -------------------------
+def url_converters(specs) -> dict:
+    """For ``session.seed_from_url``: each attribute's URL parameter -> its text read as a session value
+    (None: unusable, so the link names it ignored)."""
+    out = {}
+    for spec in specs:
+        for c in sc.codecs_of(spec):
+            out.setdefault(state_name(c.name), c.session_from_text)
+    return out
+
+
+def load(spec: sc.OpSpec, key: Key, given: Mapping, pick: Callable | None = None, keep: bool = False) -> None:
+    """Set the page's attribute state from ``given`` (an example's attributes; {}: the records' defaults).
+
+    ``pick(name, value)`` may replace a value (the link's, on a page opened from one); ``keep`` keeps the
+    page's current value of a required attribute that neither ``given`` nor the record has a value for (the
+    check page keeps the typed axis when the operator changes). A choice is made one of its choices."""
+    ss = st.session_state
+    for c in sc.codecs_of(spec):
+        name = key(state_name(c.name))
+        value = given.get(c.name)
+        if value is None and keep and c.attr.required and c.default is None and ss.get(name) is not None:
+            value = ss[name]
+        else:
+            value = c.to_session(c.start(value))
+        if pick is not None:
+            value = pick(state_name(c.name), value)
+        ss[name] = c.settled(value, 0) if c.choices else value
+
+
+def changed(spec: sc.OpSpec, key: Key, given: Mapping) -> bool:
+    """Whether an attribute's session value differs from the one :func:`load` sets for ``given``."""
+    ss = st.session_state
+    return any(ss.get(key(state_name(c.name))) != c.to_session(c.start(given.get(c.name)))
+               for c in sc.codecs_of(spec))
+
+
+def settle_all(spec: sc.OpSpec, key: Key, rank: int) -> None:
+    """Make the session's attribute values ones ``spec``'s widgets can show, before anything is computed
+    from them: an axis within the data's rank, a choice one of its choices."""
+    ss = st.session_state
+    for c in sc.codecs_of(spec):
+        name = key(state_name(c.name))
+        if not c.fits(ss.get(name), rank):
+            ss[name] = c.settled(ss.get(name), rank)
+
+
+def shown(spec: sc.OpSpec, key: Key) -> tuple:
+    """(URL parameter, session value) of each attribute, as typed."""
+    ss = st.session_state
+    return tuple((state_name(c.name), ss.get(key(state_name(c.name)))) for c in sc.codecs_of(spec))
+
+
+def core_values(spec: sc.OpSpec, key: Key) -> dict:
+    """The attributes as scatter_core takes them, by their own names (raises ScatterError naming one)."""
+    ss = st.session_state
+    return {c.name: c.from_session(ss.get(key(state_name(c.name)))) for c in sc.codecs_of(spec)}
+
+
+def url_values(spec: sc.OpSpec, key: Key) -> dict:
+    """Each attribute's URL parameter -> the text of its session value (as typed: a list's text stays)."""
+    ss = st.session_state
+    return {state_name(c.name): c.session_text(ss.get(key(state_name(c.name)))) for c in sc.codecs_of(spec)}
+
+
+def url_params(spec: sc.OpSpec, attrs: Mapping) -> dict:
+    """A case's attributes (scatter_core values) as URL parameters; None (left out) is not written."""
+    return {state_name(c.name): c.to_text(attrs[c.name]) for c in sc.codecs_of(spec)
+            if attrs.get(c.name) is not None}
+
+
+def codec_for_param(spec: sc.OpSpec | None, param: str) -> sc.AttrCodec | None:
+    """The codec of the attribute a URL parameter names: ``spec``'s, else any version's; None for a page key."""
+    for s in ([spec] if spec is not None else []) + list(sc.OPERATORS_LIST):
+        for c in sc.codecs_of(s):
+            if state_name(c.name) == param:
+                return c
+    return None
+
+
+# -- widgets --------------------------------------------------------------------------------------------
+def widget(attr, key: str, spec: sc.OpSpec | None = None, rank: int = 0, values: Mapping | None = None) -> None:
+    """One widget for an attribute, by its codec (its value settled first: :func:`settle_all`).
+    ``values``: the other attributes' session values, by name (a switch is off while it changes nothing)."""
+    c = _codec(attr, spec)
     label = attr.name + (" (input)" if attr.is_input else "") + ("" if attr.required or attr.kind != "ints"
                                                                   else " (optional)")
-    if attr.kind == "str" and attr.choices:
-        st.selectbox(label, attr.choices, key=key, help=attr.doc)
+    bounds = c.bounds(rank)
+    if bounds is not None:  # an axis: within the data's rank
+        st.number_input(attr.name + (" (4th input)" if attr.is_input else ""), min_value=bounds[0],
+                        max_value=bounds[1], step=1, key=key, help=attr.doc)
+    elif c.choices:
+        st.selectbox(label, c.choices, key=key, help=attr.doc)
     elif attr.kind == "ints":
         st.text_input(label, key=key, help=attr.doc + " — integers separated by commas", max_chars=MAX_LIST_TEXT)
     elif attr.kind == "bool":
-        st.checkbox(label, key=key, help=attr.doc)
+        st.checkbox(label, key=key, help=attr.doc, disabled=not c.applies(values or {}))
     elif attr.kind == "int":
         st.number_input(label, step=1, key=key, help=attr.doc)
     else:
         st.text_input(label, key=key, help=attr.doc)
 
 
-def core_value(attr, value):
-    """A session value as scatter_core takes it (``ints`` text parsed; raises ScatterError naming it)."""
-    if attr.kind == "ints":
-        return parse_int_list(attr.name, value)
-    if attr.kind == "int" and value is not None:
-        return int(value)
-    return value
+def widgets(spec: sc.OpSpec, key: Key, rank: int) -> None:
+    """Every attribute ``spec`` allows, each drawn by its codec."""
+    ss = st.session_state
+    values = {c.name: ss.get(key(state_name(c.name))) for c in sc.codecs_of(spec)}
+    for attr in spec.attributes:
+        widget(attr, key(state_name(attr.name)), spec, rank, values)
 
 
 def parse_input(spec, role: str, text: str, parse: Callable[[str, str], np.ndarray]):

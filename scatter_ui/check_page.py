@@ -50,6 +50,17 @@ VERDICT_ICONS = {"matches": ":material/check_circle:", "conforms": ":material/al
                  "differs": ":material/cancel:"}
 
 
+def outline_legend(differ: int, allowed: int) -> str:
+    """What the comparison's outlines mean, in words: a solid frame for a real difference, a dashed one for a
+    value the spec allows too (a duplicated cell, whose result it leaves open), so the two never look alike."""
+    said = ("; the spec allows your value in all of them" if allowed == differ else
+            f"; the spec allows your value in {allowed} of them" if allowed else "")
+    frames = ([f"solid frame: differs ({differ - allowed})"] if differ > allowed else []) + \
+        ([f"dashed frame: differs, but the spec allows your value there ({allowed})"] if allowed else [])
+    legend = "; ".join(frames)
+    return f"Outlined: the {differ} cell(s) where the two differ{said}. {legend[:1].upper()}{legend[1:]}."
+
+
 def k(name: str) -> str:
     return session.key(PREFIX, name)
 
@@ -113,23 +124,15 @@ def _parse(role: str, text: str) -> np.ndarray:
     return cache.parse_text(role, text)  # parsed once per text, a failure too
 
 
-def _url_attr(attr):
-    """How a link's text becomes the session value of ``attr`` (None: ignored)."""
-    if attr.kind == "bool":
-        return lambda v: {"true": True, "false": False}.get(v.lower())
-    return int if attr.kind == "int" else str
-
-
 class CheckPage:
     names = [s.name for s in sc.OPERATORS_LIST]
 
     # -- state ---------------------------------------------------------------------------------
     def _seed(self) -> None:
         ss = st.session_state
-        attrs = {attribute_inputs.state_name(a.name): a for s in sc.OPERATORS_LIST for a in s.attributes}
+        attrs = attribute_inputs.url_converters(sc.OPERATORS_LIST)  # every attribute, read by its codec
         fresh = session.seed_from_url(PREFIX, {"op": lambda v: v if v in self.names else None, "example": str,
-                                               "data": str, "indices": str, "updates": str,
-                                               **{n: _url_attr(a) for n, a in attrs.items()}})
+                                               "data": str, "indices": str, "updates": str, **attrs})
         typed = fresh and st.query_params.get("op") in self.names and "data" in st.query_params
         if k("op") not in ss or typed:
             ss[k("op")] = session.from_url(PREFIX, "op") or DEFAULT_OP
@@ -152,14 +155,8 @@ class CheckPage:
                 ss[k(f"text_{role}")] = pending
 
     def _set_attr_defaults(self, spec, attrs: dict) -> None:
-        ss = st.session_state
-        for attr in spec.attributes:
-            value = attrs.get(attr.name, attr.default)
-            if attr.name == "axis":
-                value = int(value) if value is not None else int(ss.get(k("axis"), 0) or 0)
-            ss[k(attribute_inputs.state_name(attr.name))] = attribute_inputs.session_value(attr, value)
-        if ss.get(k("reduction")) not in spec.reduction_spellings:
-            ss[k("reduction")] = spec.default_reduction
+        # an attribute with no value here keeps the page's (the axis typed for the previous operator)
+        attribute_inputs.load(spec, k, attrs, keep=True)
 
     def _load_example(self, example_id: str) -> None:
         ss = st.session_state
@@ -201,13 +198,7 @@ class CheckPage:
             return None
         if self._example_unedited() is None:
             return "inputs"
-        attrs = spec_examples.by_id(ex_id).attrs
-        for attr in spec.attributes:
-            value = attrs.get(attr.name, attr.default)
-            if value is not None and ss.get(k(attribute_inputs.state_name(attr.name))) != \
-                    attribute_inputs.session_value(attr, value):
-                return "attributes"
-        return None
+        return "attributes" if attribute_inputs.changed(spec, k, spec_examples.by_id(ex_id).attrs) else None
 
     # -- controls ------------------------------------------------------------------------------------
     def sidebar(self):
@@ -323,12 +314,10 @@ class CheckPage:
         if len(arrays) < len(ROLES):
             return
         try:
-            attrs = {a.name: attribute_inputs.core_value(a, ss.get(k(attribute_inputs.state_name(a.name))))
-                     for a in spec.attributes}
+            attrs = attribute_inputs.core_values(spec, k)  # as scatter_core takes them
         except sc.ScatterError as exc:
             st.error(error_text(exc), icon="🛑")
             return
-        attrs = {n: (int(v) if n == "axis" and v is not None else v) for n, v in attrs.items()}
         rtol, atol = float(ss.get(k("rtol"), DEFAULT_RTOL)), float(ss.get(k("atol"), DEFAULT_ATOL))  # checked on entry
         try:
             report = sc.check_expected(op, arrays["data"], arrays["indices"], arrays["updates"], arrays["expected"],
@@ -365,14 +354,13 @@ class CheckPage:
     def comparison(self, report) -> None:
         flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape) \
             if report.mismatches else np.zeros(0, dtype=np.int64)
+        allowed = np.ravel_multi_index(tuple(np.array(report.allowed).T), report.computed.shape) \
+            if report.allowed else np.zeros(0, dtype=np.int64)
         fig = comparison_figure(report.trace, report.expected, report.computed,
-                                ("your expected output", f"{report.op} computes"), flat)
+                                ("your expected output", f"{report.op} computes"), flat, allowed_flat=allowed)
         st.plotly_chart(fig, theme=None, key=k("figure"))
         if report.mismatches:
-            n, ok = len(report.mismatches), len(report.allowed)
-            allowed = ("; the spec allows your value in all of them" if ok == n else
-                       f"; the spec allows your value in {ok} of them" if ok else "")
-            st.caption(f"Outlined: the {n} cell(s) where the two differ{allowed}.")
+            st.caption(outline_legend(len(report.mismatches), len(report.allowed)))
 
     def explanations(self, report, spec) -> None:
         """A conforming output: the readings that give it explain the difference; none is a mistake."""
@@ -422,10 +410,7 @@ class CheckPage:
                 values.update(texts)
             else:
                 note = "the inputs are too long for a link: paste them into the explorer's inputs"
-        for name, value in attrs.items():
-            values[attribute_inputs.state_name(name)] = (str(value).lower() if isinstance(value, bool) else
-                                                         attribute_inputs.list_text(value) if isinstance(value, tuple)
-                                                         else value)
+        values.update(attribute_inputs.url_params(spec, attrs))
         values["step"] = step
         return session.share_link(sc.family_of(spec).slug, values), note
 

@@ -51,38 +51,15 @@ def operator_picker(names: list[str], key: str, on_change: Callable[[], None]) -
 
 def settle_attributes(spec: sc.OpSpec, key: Callable[[str], str], rank: int) -> None:
     """Make the session's attribute values ones ``spec``'s widgets can show, before anything is
-    computed from them: ``axis`` within the data's rank, a choice attribute one of its choices."""
-    ss = st.session_state
-    for attr in spec.attributes:
-        if attr.name == "axis":
-            lo, hi = axis_range(rank)
-            if not lo <= int(ss.get(key("axis"), 0) or 0) <= hi:
-                ss[key("axis")] = 0
-        elif attr.name not in attribute_inputs.COMMON:
-            attribute_inputs.settle(attr, key(attribute_inputs.state_name(attr.name)))
-
-
-def axis_range(rank: int) -> tuple[int, int]:
-    return (-rank, rank - 1) if rank else (-8, 7)
+    computed from them: an axis within the data's rank, a choice one of its choices."""
+    attribute_inputs.settle_all(spec, key, rank)
 
 
 def attribute_widgets(spec: sc.OpSpec, key: Callable[[str], str], rank: int) -> None:
-    """The attributes ``spec`` allows (reduction, axis within the data's rank, use_init_val)."""
-    ss = st.session_state
+    """The attributes ``spec`` allows, each drawn by its codec (an axis within the data's rank ...)."""
     settle_attributes(spec, key, rank)
     st.markdown("**Attributes**")
-    for attr in spec.attributes:
-        if attr.name == "reduction":
-            st.selectbox("reduction", spec.reduction_spellings, key=key("reduction"), help=attr.doc)
-        elif attr.name == "axis":
-            lo, hi = axis_range(rank)
-            st.number_input("axis" + (" (4th input)" if attr.is_input else ""), min_value=lo,
-                            max_value=hi, step=1, key=key("axis"), help=attr.doc)
-        elif attr.name == "use_init_val":
-            st.checkbox("use_init_val", key=key("use_init_val"), help=attr.doc,
-                        disabled=ss.get(key("reduction")) == "none")
-        else:  # any other attribute, drawn from its record's kind (mode, start, stop, step, axes ...)
-            attribute_inputs.widget(attr, key(attribute_inputs.state_name(attr.name)))
+    attribute_inputs.widgets(spec, key, rank)
     if spec.attribute("reduction") is None:
         st.caption(f"{md(spec.name)} has no reduction attribute: every write replaces the cell.")
 

@@ -57,12 +57,10 @@ class ExplorerPage:
         ss = st.session_state
         fresh = session.seed_from_url(self.family, {
             "op": lambda v: v if v in self.names else None,
-            "example": str, "reduction": str, "axis": int, "step": int,
-            "use_init_val": lambda v: {"true": True, "false": False}.get(v.lower()),
+            "example": str, "step": int,
             "follow": lambda v: {"true": True, "false": False}.get(v.lower()),
             "data": str, "indices": str, "updates": str,
-            **{attribute_inputs.state_name(a.name): (int if a.kind == "int" else str) for s in self.members
-               for a in s.attributes if a.name not in attribute_inputs.COMMON},  # mode, start ... as typed
+            **attribute_inputs.url_converters(self.members),  # every attribute, read by its codec
         })
         linked = fresh and st.query_params.get("op") in self.names
         if self.k("op") not in ss or linked:
@@ -101,14 +99,7 @@ class ExplorerPage:
         attrs = ex.attrs if ex else {}
         pick = (lambda name, default: session.from_url(self.family, name, default)) if from_url else (
             lambda name, default: default)
-        for attr in spec.attributes:
-            default = attrs.get(attr.name, attr.default)
-            if attr.name == "axis" and default is None:
-                default = 0
-            name = attribute_inputs.state_name(attr.name)  # SliceScatter's "step" is not the page's step
-            ss[self.k(name)] = pick(name, attribute_inputs.session_value(attr, default))
-        if ss.get(self.k("reduction")) not in spec.reduction_spellings:
-            ss[self.k("reduction")] = spec.default_reduction
+        attribute_inputs.load(spec, self.k, attrs, pick if from_url else None)
         for role in TEXT_ROLES:
             text = _example_text(ex.id, role) if ex is not None and editable(ex) else ss.get(self.k(f"text_{role}"), "")
             ss[self.k(f"text_{role}")] = pick(role, text)
@@ -181,14 +172,7 @@ class ExplorerPage:
         """Whether an attribute now differs from the value the example loaded (as _load_example sets it)."""
         if ex_id == CUSTOM:
             return False
-        attrs = spec_examples.by_id(ex_id).attrs
-        ss = st.session_state
-        for attr in spec.attributes:
-            default = attrs.get(attr.name, attr.default)
-            default = 0 if attr.name == "axis" and default is None else default
-            if ss.get(self.k(attribute_inputs.state_name(attr.name))) != attribute_inputs.session_value(attr, default):
-                return True
-        return False
+        return attribute_inputs.changed(spec, self.k, spec_examples.by_id(ex_id).attrs)
 
     def _changed(self, spec: sc.OpSpec, ex_id: str, edited: bool) -> str | None:
         """What the user changed from the example (``inputs``, ``attributes``), or None: the example as it is."""
@@ -283,14 +267,12 @@ class ExplorerPage:
         edited = self._edited(ex_id)
         self._change = self._changed(spec, ex_id, edited)  # the header and the menu say the case is the user's
         texts = tuple(ss.get(self.k(f"text_{r}"), "") for r in TEXT_ROLES) if edited else None
-        shown = tuple((attribute_inputs.state_name(a.name), ss.get(self.k(attribute_inputs.state_name(a.name))))
-                      for a in spec.attributes)  # as typed, under their page keys (and in the URL)
-        attrs = tuple((n, int(v) if n == "axis" else v) for n, v in shown)
+        shown = tuple(attribute_inputs.url_values(spec, self.k).items())  # as typed, under their URL names
+        attrs = None
         st.title(f"{op}")
         st.caption(md(f"{sc.FAMILY_TITLES[self.family]} explorer · {spec.summary}"))
         try:
-            attrs = tuple((a.name, attribute_inputs.core_value(a, v)) for a, (_, v) in zip(spec.attributes, attrs))
-            # (attrs: the values scatter_core takes, by the attributes' own names)
+            attrs = tuple(attribute_inputs.core_values(spec, self.k).items())  # as scatter_core takes them
             case = cache.case_for(op, None if edited else ex_id, texts, attrs)
             trace = cache.trace_of(case)
         except sc.ScatterError as exc:
@@ -301,8 +283,9 @@ class ExplorerPage:
                 st.error(error_text(exc), icon="🛑")
             self.editor(example, exc)
             self._url(op, ex_id, shown, 0, edited, texts)
-            crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts, op), attrs,
-                               self.k("crosscheck"))
+            if attrs is not None:  # an attribute's text that does not read leaves nothing to send
+                crosscheck_refused(op, lambda: cache.inputs_for(None if edited else ex_id, texts, op), attrs,
+                                   self.k("crosscheck"))
             return
         n = len(trace)
         ss[self.k("step")] = min(max(int(ss.get(self.k("step"), 0)), 0), n)
@@ -434,7 +417,7 @@ class ExplorerPage:
 
     def _url(self, op, ex_id, attrs, step, edited, texts, notice: bool = True) -> None:
         values = {"op": op, "example": ex_id, "step": step}
-        values.update({n: (str(v).lower() if isinstance(v, bool) else v) for n, v in attrs})
+        values.update(attrs)  # each attribute's URL text (attribute_inputs.url_values)
         if edited and texts and sum(len(t) for t in texts) <= session.MAX_URL_TEXT:
             values.update(dict(zip(TEXT_ROLES, texts)))
         if not st.session_state.get(self.k("follow"), True):

@@ -2,10 +2,10 @@
 
 The main figure has three heatmaps (indices, updates, output) and one animation
 frame per step (plus the initial state). Each frame carries the output values,
-the highlight rectangles (orange: this step's source and target; grey outline:
-cells written so far), the ``×n`` marks of cells hit more than once, and the
-step's caption, so the animation plays in the browser without a server round
-trip. Colours encode value on one fixed scale for every frame.
+the highlight rectangles (orange: this step's source and target, the target with
+a filled corner, :func:`now_marks`; grey outline: cells written so far), the
+``×n`` marks of cells hit more than once, and the step's caption, so the
+animation plays in the browser without a server round trip. Colours encode value on one fixed scale for every frame.
 """
 
 from __future__ import annotations
@@ -21,16 +21,11 @@ from scatter_core import family_of
 from scatter_core import fmt_shape, fmt_value
 
 from .history import CellHistory
+# The colours are defined once, in the player's contract, which sends them to the player as data
+# (Payload.palette); the figures drawn here by st.plotly_chart use the same ones.
+from .player_contract import DARK_CELL_TEXT, DARK_VALUE_SCALE, DESTINATION, HIGHLIGHT, VALUE_SCALE, WRITTEN
 from .views import GAP, View, make_view
 
-HIGHLIGHT = "#e8590c"
-WRITTEN = "#495057"
-DESTINATION = "rgba(232,89,12,0.65)"  # dotted: every cell the run writes, when the attributes place them all
-# Light sequential scale so black cell text stays readable on every colour; its dark-theme twin
-# (the same scale as player.js's themeOf, for figures drawn by st.plotly_chart).
-VALUE_SCALE = [[0.0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1.0, "#6baed6"]]
-DARK_VALUE_SCALE = [[0.0, "#1b2633"], [0.25, "#1c3a5e"], [0.5, "#24548a"], [0.75, "#285f99"], [1.0, "#3172b4"]]
-DARK_CELL_TEXT = "#fafafa"  # at least 4.5:1 on every colour of DARK_VALUE_SCALE
 DARK_PAGE_TEXT, LIGHT_PAGE_TEXT = "#fafafa", "#31333f"  # Streamlit's text colours in its dark and light themes
 TRANSPARENT = "rgba(0,0,0,0)"
 INDEX_SCALE = [[0.0, "#f1f3f5"], [1.0, "#f1f3f5"]]
@@ -176,10 +171,15 @@ def _outline_path(view: View, coords, sub: int, colour: str, width: float, dash:
     path = "".join(f"M{c - 0.46:g},{r - 0.46:g}H{c + 0.46:g}V{r + 0.46:g}H{c - 0.46:g}Z"
                    for r, c in zip(rows[visible].tolist(), cols[visible].tolist()))
     return [dict(type="path", path=path, xref=f"x{ref}", yref=f"y{ref}",
-                 line=dict(color=colour, width=width, dash=dash), layer="above")]
+                 line=_line(colour, width, dash), layer="above")]
 
 
-def _rects(view: View, coords, sub: int, colour: str, width: float, limit: int = MAX_SHAPES) -> list[dict]:
+def _line(colour: str, width: float, dash: str = "solid") -> dict:
+    return dict(color=colour, width=width, **({} if dash == "solid" else {"dash": dash}))
+
+
+def _rects(view: View, coords, sub: int, colour: str, width: float, limit: int = MAX_SHAPES,
+           dash: str = "solid") -> list[dict]:
     """Rectangles around the visible cells at ``coords``; one bounding box per small multiple
     when the cells fill it (a slice), otherwise one rectangle per cell."""
     if coords is None or len(coords) == 0:
@@ -189,7 +189,7 @@ def _rects(view: View, coords, sub: int, colour: str, width: float, limit: int =
     if rows.size == 0:
         return []
     ref = "" if sub == 1 else str(sub)
-    base = dict(type="rect", xref=f"x{ref}", yref=f"y{ref}", line=dict(color=colour, width=width),
+    base = dict(type="rect", xref=f"x{ref}", yref=f"y{ref}", line=_line(colour, width, dash),
                 fillcolor="rgba(0,0,0,0)", layer="above")
     panel_width = view.col_len + 1
     boxes = []
@@ -202,6 +202,22 @@ def _rects(view: View, coords, sub: int, colour: str, width: float, limit: int =
         else:
             boxes.extend(dict(base, x0=cc - 0.5, x1=cc + 0.5, y0=rr - 0.5, y1=rr + 0.5) for rr, cc in zip(r, c))
     return boxes[:limit]
+
+
+NOW_CORNER = 0.38  # the filled corner of this step's write, in cells
+
+
+def now_marks(rects: list[dict], width: float = 1.0, height: float = 1.0) -> list[dict]:
+    """The write's mark beyond its colour: a filled triangle in the top-left corner of each of its frames
+    (``_rects``; one path for them all), so this step's write differs from the read's frames and the
+    written cells' by shape too (WCAG 1.4.1). ``width``, ``height``: a cell's size in axis units."""
+    if not rects:
+        return []
+    w, h = NOW_CORNER * width, NOW_CORNER * height
+    path = "".join(f"M{r['x0']:g},{r['y0']:g}L{r['x0'] + w:g},{r['y0']:g}L{r['x0']:g},{r['y0'] + h:g}Z" for r in rects)
+    colour = rects[0]["line"]["color"]
+    return [dict(type="path", path=path, xref=rects[0]["xref"], yref=rects[0]["yref"], fillcolor=colour,
+                 line=dict(color=colour, width=0), layer="above")]
 
 
 def _axes(view: View, sub: int) -> dict:
@@ -357,7 +373,8 @@ class StepFigure:
             shapes += _rects(iv, t.index_cells(step), 1, HIGHLIGHT, 3)
             shapes += _rects(uv, t.source_cells(step), 2, HIGHLIGHT, 3)
             target = t.target_cells(step)
-            shapes += _rects(ov, target, 3, HIGHLIGHT, 3)
+            written_now = _rects(ov, target, 3, HIGHLIGHT, 3)
+            shapes += written_now + now_marks(written_now)
             annotations += _wrap_arrow(t, step, ov)
             if not ov.locate(target)[2].any():
                 caption += f"  [target not in the shown view {ov.label('output')}]"
@@ -497,8 +514,12 @@ def theme_is_dark() -> bool:
 
 
 def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[str, str], differ_flat,
-                      dark: bool | None = None) -> go.Figure:
+                      dark: bool | None = None, allowed_flat=()) -> go.Figure:
     """Two outputs side by side (e.g. first-write-wins vs last-write-wins), differing cells outlined.
+
+    ``allowed_flat``: those of the differing cells whose value the spec allows too (a conforming other
+    winner of a duplicated cell, ``CheckReport.allowed``): outlined dashed, the others solid, so an
+    allowed difference does not look like a real one (by the line's shape, not its colour).
 
     Colours follow the viewer's theme (``dark``: read from Streamlit when None): a transparent
     background, the theme's text colour, the player's value scale for the theme with light cell text
@@ -509,8 +530,13 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
                      if len(differ_flat) else None)
     cells = view.cells()
     mask = cells >= 0
-    coords = np.stack(np.unravel_index(np.asarray(differ_flat, dtype=np.int64), trace.data.shape), axis=-1) \
-        if len(differ_flat) else np.zeros((0, trace.data.ndim), dtype=np.int64)
+    allowed = np.isin(np.asarray(differ_flat, dtype=np.int64), np.asarray(allowed_flat, dtype=np.int64))
+
+    def coords_of(flat):
+        return np.stack(np.unravel_index(np.asarray(flat, dtype=np.int64), trace.data.shape), axis=-1) \
+            if len(flat) else np.zeros((0, trace.data.ndim), dtype=np.int64)
+
+    differ, open_ = coords_of(np.asarray(differ_flat)[~allowed]), coords_of(np.asarray(differ_flat)[allowed])
     # titles in short lines so the two fit side by side on a phone
     fig = make_subplots(rows=1, cols=2, subplot_titles=[_short_lines(t) for t in titles], horizontal_spacing=0.08)
     for sub, arr in enumerate((left, right), start=1):
@@ -520,7 +546,7 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
                                  hovertemplate="%{customdata}: %{text}<extra></extra>",
                                  textfont=dict(size=12, color=DARK_CELL_TEXT if dark else None)), row=1, col=sub)
         fig.update_layout(_axes(view, sub))
-        for shape in _rects(view, coords, sub, HIGHLIGHT, 3):
+        for shape in _rects(view, differ, sub, HIGHLIGHT, 3) + _rects(view, open_, sub, HIGHLIGHT, 2.5, dash="dash"):
             fig.add_shape(shape)
         for ann in _panel_labels(view, "output", sub):
             fig.add_annotation(ann)
@@ -566,11 +592,13 @@ def overview_figure(trace, k: int, max_bins: int = 100, dark: bool | None = None
     if k > 0:
         t = trace.target_cells(k - 1)[0]
         tr, tc = (t[0], t[1]) if len(shape) >= 2 else (0, t[0])
-        fig.add_shape(type="rect", x0=(tc // bc) * bc - bc / 2, x1=(tc // bc) * bc + bc / 2,
-                      y0=(tr // br) * br - br / 2, y1=(tr // br) * br + br / 2,
-                      line=dict(color=HIGHLIGHT, width=3))
+        box = dict(type="rect", x0=(tc // bc) * bc - bc / 2, x1=(tc // bc) * bc + bc / 2, xref="x", yref="y",
+                   y0=(tr // br) * br - br / 2, y1=(tr // br) * br + br / 2, line=dict(color=HIGHLIGHT, width=3))
+        for shape in [box] + now_marks([box], bc, br):  # the write's bin, by shape too
+            fig.add_shape(shape)
     axis_names = ("axis 0", "axis 1") if len(shape) >= 2 else ("", "axis 0")
-    what = f"where the first {k} step(s) write" if k > 0 else f"where all {len(trace)} steps will write"
+    what = (f"where the first {k} step(s) write (thick frame with a filled corner: step {k}'s)" if k > 0
+            else f"where all {len(trace)} steps will write")
     fig.update_layout(height=380, margin=dict(l=50, r=20, t=90, b=20),  # the title above the top axis's title
                       title=dict(text=f"{what} (bins of {br}×{bc}, summed over the other axes)", font=dict(size=13),
                                  yref="container", y=1, yanchor="top", pad=dict(t=10)),

@@ -16,7 +16,7 @@ import streamlit as st
 
 import framework_map as fm
 import scatter_core as sc
-from framework_map.from_call import MAX_CALL_TEXT, Translation, supported_text
+from framework_map.from_call import MAX_CALL_TEXT, Translation, stand_in_note, supported_text
 from framework_map.from_call_case import CallCase, case_for, example_tensors, runs_in, tensor_slots
 from framework_map.from_call_run import equivalence_pytest, installed, run_guarded
 
@@ -26,6 +26,7 @@ from .controls import error_text, md, tensor_text
 URL_PATH = "from-code"
 FROM_CODE_PAGE = "app_pages/from_code.py"
 CALL = "call"  # the text area's key, bound to the URL's ?call=
+ENTRY = "entry"  # ?entry=: the framework map entry whose link opened the view (its stand-in call explained)
 PREFIX = "fromcode"
 EXAMPLES = (
     'x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)',
@@ -127,9 +128,15 @@ def _fill(tr: Translation) -> None:
         ss[_slot_key(tr, slot.name)] = tensor_text(tensors[slot.name])
 
 
+ROLE_WORDS = {"data": "the tensor written into", "indices": "the indices", "updates": "the values written",
+              "mask": "the boolean mask", "shape": "the output's shape"}
+
+
 def _role(slot) -> str:
-    """What a tensor box is for: the tensor written into, or the parameter it binds ("index", "indices 0" ...)."""
-    return "the tensor written into" if slot.role == "data" else slot.param.replace("_", " ")
+    """What a tensor box is for, in words ("the values written"; one of several index tensors names its axis)."""
+    if slot.role == "indices" and slot.name.startswith("indices_"):  # x[i, j] = v: one index tensor per axis
+        return f"the indices along axis {slot.name.removeprefix('indices_')}"
+    return ROLE_WORDS[slot.role]
 
 
 def _parsed(tr: Translation) -> dict | None:
@@ -142,7 +149,7 @@ def _parsed(tr: Translation) -> dict | None:
         try:
             tensors[slot.name] = sc.parse_tensor(text, max_elements=cache.MAX_TEXT_ELEMENTS, name=slot.param)
         except sc.ScatterError as exc:
-            problems.append(error_text(exc, f"{slot.text[:60]} ({_role(slot)})"))
+            problems.append(error_text(exc, f"{slot.text[:60]}, {_role(slot)}"))
     for p in problems:
         st.error(p, icon="🛑")
     return None if problems else tensors
@@ -156,14 +163,9 @@ def _links(tr: Translation, cc: CallCase) -> None:
         st.caption("The tensors are too long for a link: paste them into the explorer's inputs.")
         return
     values = {"op": spec.name, "example": "__custom__", "step": 0, **texts}
-    for name, value in cc.case.attrs.items():
-        if value is None:
-            continue
-        values[attribute_inputs.state_name(name)] = (
-            str(value).lower() if isinstance(value, bool) else attribute_inputs.list_text(value)
-            if isinstance(value, (tuple, list)) else value)
+    values.update(attribute_inputs.url_params(spec, cc.case.attrs))  # each attribute's URL text, by its codec
     explorer = session.share_link(sc.family_of(spec).slug, values)
-    check = session.share_link("check", {n: v for n, v in values.items() if n != "step"})
+    check = session.share_link("check", {n: v for n, v in values.items() if n != session.PAGE_STEP})
     st.markdown(f"[▶ Open this case in the explorer]({explorer}) · [Open it in the check page]({check})"
                 + (f"  \n{md(spec.name)}: {md(cc.note)}" if cc.note else ""))
 
@@ -188,7 +190,7 @@ def tensors_section(tr: Translation) -> None:
     slots = tensor_slots(tr)
     cols = st.columns(min(len(slots), 3) or 1)
     for n, slot in enumerate(slots):
-        cols[n % len(cols)].text_area(f"{md(slot.text[:60])} · {_role(slot)}", key=_slot_key(tr, slot.name),
+        cols[n % len(cols)].text_area(f"{md(slot.text[:60])}: {_role(slot)}", key=_slot_key(tr, slot.name),
                                       height=110)
     tensors = _parsed(tr)
     if tensors is None:
@@ -245,6 +247,8 @@ def _seed_from_url() -> None:
     if given is not None and given != ss.get(k("seen_url")):
         ss[k("seen_url")] = given
         ss[CALL] = given
+        entry = st.query_params.get(ENTRY)
+        ss[k("linked")] = (entry, given) if entry in fm.BY_ID else None
 
 
 def _write_url(text: str) -> None:
@@ -257,6 +261,15 @@ def _write_url(text: str) -> None:
         else:
             st.query_params[CALL] = wanted
     ss[k("seen_url")] = wanted
+    linked = ss.get(k("linked"))
+    if linked and linked[1] != text:  # edited: the entry's explanation no longer applies
+        ss[k("linked")] = None
+        linked = None
+    if st.query_params.get(ENTRY) != (linked[0] if linked else None):
+        if linked:
+            st.query_params[ENTRY] = linked[0]
+        else:
+            st.query_params.pop(ENTRY, None)
 
 
 def render_page() -> None:
@@ -280,6 +293,9 @@ def render_page() -> None:
     except sc.ScatterError as exc:
         st.error(error_text(exc), icon="🛑")
         return
+    linked = st.session_state.get(k("linked"))
+    if linked and linked[1] == text:
+        st.info(md(stand_in_note(linked[0], tr)), icon="↩️")
     answer(tr)
     st.divider()
     tensors_section(tr)

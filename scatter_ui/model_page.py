@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,7 @@ from .player import player
 PREFIX = "model"
 PAGE_SIZE = 50
 MAX_CHAINS = 12
+MAX_SOURCES_NAMED = 8
 MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
 RUNTIME_LABELS = {"reference": "onnx.reference (exact, default)", "onnxruntime": "onnxruntime",
                   "openvino": "OpenVINO CPU"}
@@ -119,7 +121,73 @@ def current_model() -> sm.Model | None:
                                                      if path.suffix == ".xml" else None), path.name
     model = sm.open_model(payload, weights=weights, name=name)
     ss[k("model")] = (source_id, model)
+    if model.nodes:
+        sm.prewarm(ss.get(k("runtime"), "reference"))  # the capture's process starts while the table is read
     return model
+
+
+# -- the URL: which model and node the page shows (a page reopened on another replica knows what it lost) -----
+
+URL_SAMPLE, URL_UPLOAD, URL_MODEL, URL_NODE = "sample", "upload", "model", "node"
+URL_KEYS = (URL_SAMPLE, URL_UPLOAD, URL_MODEL, URL_NODE)
+MAX_URL_NAME = 200
+
+
+def _url_state(model) -> dict:
+    """What the URL says for ``model``: a sample's key, or an upload's file name and digest; the open node."""
+    ss = st.session_state
+    out = {}
+    files = _uploaded_files()
+    if files:
+        out[URL_UPLOAD] = ",".join(f.name for f in files)[:MAX_URL_NAME]
+        out[URL_MODEL] = model.digest[:16]
+    elif ss.get(k("sample")):
+        out[URL_SAMPLE] = ss[k("sample")]
+    summary = _summary()
+    if summary is not None and ss.get(k("open")) in summary.names:
+        out[URL_NODE] = str(ss[k("open")])[:MAX_URL_NAME]
+    elif summary is None and _has_node(model, st.query_params.get(URL_NODE)):
+        out[URL_NODE] = st.query_params[URL_NODE]  # named by the link, not captured yet: kept for the capture
+    return out
+
+
+def _has_node(model, name) -> bool:
+    try:
+        return bool(name) and model.node(name) is not None
+    except sm.ModelError:
+        return False
+
+
+def sync_url(model) -> None:
+    """Write the model and the open node to the address bar (only what changed: writing does not rerun)."""
+    want = _url_state(model) if model is not None else {}
+    params = st.query_params
+    for key in URL_KEYS:
+        if key in want and params.get(key) != want[key]:
+            params[key] = want[key]
+        elif key not in want and key in params:
+            del params[key]
+
+
+def lost_upload() -> str | None:
+    """The file name the URL says this page showed when no upload of it is in this session: the session is new
+    (the replica that held the upload stopped and the page reconnected to another, or the link was reopened
+    later). None when an upload or a sample is there, or when this session held a model (the user removed it)."""
+    ss = st.session_state
+    name = st.query_params.get(URL_UPLOAD)
+    if not name or _uploaded_files() or ss.get(k("sample")) or ss.get(k("model")) is not None:
+        return None
+    return str(name)
+
+
+def lost_upload_message(name: str) -> str:
+    node = st.query_params.get(URL_NODE)
+    return (f"This page showed the model you uploaded, {visible(name)}, but this server does not have it. An "
+            "uploaded model lives only in the memory of the server that received it: that server has stopped or "
+            "restarted, and your page reconnected to another one (or the link was opened later). The file cannot "
+            "move with the page, so choose it again in the sidebar (» at the top left on a narrow screen; if the "
+            "upload box still shows its name, remove it with × first), then capture again"
+            + (f" to reopen node {visible(node)}" if node else "") + ".")
 
 
 # -- the capture: a small summary in the session, opened nodes' tensors in the byte-bounded cache ------------
@@ -135,6 +203,7 @@ class Summary:
     seed: int
     dims: dict
     missing: dict
+    sources: dict  # node name -> where its output came from (CapturedNode.output_source)
 
 
 _PRIMED: dict = {}  # (args, name) -> the one-node capture a Capture press just made (taken by _node once)
@@ -195,9 +264,10 @@ def sidebar(model) -> None:
         st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file)",
                          type=["npz", "npy"], accept_multiple_files=True, key=k("input_files"))
         st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r))
-        problem = sm.runtime_problem(model, st.session_state.get(k("runtime"), "reference"))
-        if problem:
-            st.warning(md(problem), icon="🧩")
+        runtime = st.session_state.get(k("runtime"), "reference")
+        if sm.runtime_problem(model, runtime):  # the reason stands by the Capture button (seen on a phone too)
+            st.warning(md(f"{runtime_label(model, runtime)} cannot capture this model: the reason is shown by "
+                          f"the Capture button."), icon="🧩")
 
 
 def _read_inputs(model) -> dict:
@@ -222,10 +292,31 @@ def node_rows(model, nodes) -> list[dict]:
             "shapes (data · indices · updates)": " · ".join(
                 "?" if s is None else shape_text(s) for s in (shapes.get("data"), shapes.get("indices"),
                                                                  shapes.get("updates"))),
-            "static findings": (f"{len(n.findings)}: " + ", ".join(dict.fromkeys(f.rule for f in n.findings))
-                                if n.findings else "none"),
+            "static findings": "; ".join(dict.fromkeys(f.short for f in n.findings)) if n.findings else "none",
         })
     return rows
+
+
+SEVERITY_WORDS = {"error": "Error", "warning": "Warning", "info": "Note"}
+
+
+def runtimes_tab_link(spec) -> str:
+    """A relative link to the Runtimes tab of ``spec``'s page, where every runtime fact is listed with its source."""
+    return f"spec-{sc.family_of(spec).slug}?{urlencode({'tab': 'Runtimes'})}"
+
+
+def findings_markdown(node) -> str:
+    """A node's static findings as a Markdown list: severity, the sentences, and where a runtime fact comes from
+    (with a link to the operator's runtime facts). Everything from the model or a fact is escaped."""
+    lines = []
+    for f in node.findings:
+        line = f"- **{SEVERITY_WORDS.get(f.severity, f.severity)}**: {md(f.text)}"
+        if f.source:
+            line += f"  \n  :small[Source: {md(f.source)}]"
+        lines.append(line)
+    if node.spec is not None and any(f.source for f in node.findings):
+        lines.append(f"\n:small[[Every runtime fact of {md(node.spec.name)} ↗]({runtimes_tab_link(node.spec)})]")
+    return "\n".join(lines)
 
 
 def node_table(model) -> None:
@@ -251,7 +342,7 @@ def node_table(model) -> None:
             with st.expander(f"Static findings of the nodes shown ({len(with_findings)} node(s))"):
                 for n in with_findings:
                     st.markdown(f"**{md(visible(n.name))}** · {md(n.op)}")
-                    st.markdown("\n".join(f"- {md(f'{f.severity}: {f.text}')}" for f in n.findings))
+                    st.markdown(findings_markdown(n))
 
 
 def capture_controls(model) -> None:
@@ -274,6 +365,8 @@ def capture_controls(model) -> None:
         st.warning(md(f"With these dims the capture would allocate about {need / 2**20:,.0f} MiB, over its budget of "
                       f"{budget / 2**20:,.0f} MiB: it will be refused. Make the symbolic dims smaller."), icon="📏")
     problem = sm.runtime_problem(model, runtime)
+    if problem:
+        st.warning(md(problem), icon="🧩")
     if st.button("Capture", type="primary", key=k("capture"), disabled=problem is not None,
                  help=problem or "Run the model and record every scatter node's inputs and output"):
         seed = int(ss.get(k("seed"), 0))
@@ -292,11 +385,35 @@ def capture_controls(model) -> None:
                 st.error(md(str(exc)), icon="🛑")
                 return
         names = tuple(cap)
-        ss[k("summary")] = Summary(args, names, cap.runtime, cap.version, cap.seed, dict(cap.dims), dict(cap.missing))
+        ss[k("summary")] = Summary(args, names, cap.runtime, cap.version, cap.seed, dict(cap.dims), dict(cap.missing),
+                                   {n: r.output_source for n, r in cap.items()})
         ss.pop(k("open"), None)
         if names:  # the node shown first is handed to the cache; the other nodes' tensors are let go
             _PRIMED.clear()  # at most one hand-over waits (another session's is captured again if dropped)
-            _PRIMED[(args, names[0])] = _one(cap, names[0])
+            first = _first_open(names)
+            _PRIMED[(args, first)] = _one(cap, first)
+
+
+def _first_open(names) -> str:
+    """The node to open after a capture: the one the URL names (the node open before), else the first."""
+    wanted = st.query_params.get(URL_NODE)
+    return wanted if wanted in names else names[0]
+
+
+def sources_text(sources: dict) -> str:
+    """Which engine gave which nodes' outputs, when they did not all come from one (else ""): a node inside a
+    subgraph onnxruntime cannot expose, or one scatter_core stood in for, says so here and in its record."""
+    groups: dict[str, list[str]] = {}
+    for name, source in sources.items():
+        groups.setdefault(source, []).append(visible(name))
+    if len(groups) < 2:
+        return ""
+    parts = []
+    for source, names in groups.items():
+        named = ", ".join(names[:MAX_SOURCES_NAMED]) + (f" and {len(names) - MAX_SOURCES_NAMED} more"
+                                                        if len(names) > MAX_SOURCES_NAMED else "")
+        parts.append(f"{named}: output from {source}")
+    return "Where each output comes from: " + "; ".join(parts) + "."
 
 
 def captured_node(model, cap: Summary) -> None:
@@ -307,10 +424,13 @@ def captured_node(model, cap: Summary) -> None:
                   f"{cap.seed}" + (f", dims {cap.dims}" if cap.dims else "") + "."))
     for name, why in cap.missing.items():
         st.info(md(f"{visible(name)}: {why}"), icon="ℹ️")
+    text = sources_text(cap.sources)
+    if text:
+        st.caption(md(text))
     if not names:
         return
     if ss.get(k("open")) not in names:
-        ss[k("open")] = names[0]
+        ss[k("open")] = _first_open(names)
     st.selectbox("Open a captured node", names, key=k("open"), format_func=visible)
     name = ss[k("open")]
     try:
@@ -367,8 +487,10 @@ def runtime_vs_exact(rec, trace) -> None:
     else:
         st.error(md(text), icon=":material/cancel:")
     flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape)
+    allowed = np.ravel_multi_index(tuple(np.array(report.allowed).T), report.computed.shape) \
+        if report.allowed else ()
     fig = comparison_figure(report.trace, report.expected, report.computed,
-                            (f"{rec.output_source}", f"{report.op} (exact)"), flat)
+                            (f"{rec.output_source}", f"{report.op} (exact)"), flat, allowed_flat=allowed)
     st.plotly_chart(fig, theme="streamlit", key=k("compare"))
     lines = [f"output{list(c.cell)}: {c.explain()}" for c in report.chains[:MAX_CHAINS]]
     if len(report.mismatches) > MAX_CHAINS:
@@ -383,12 +505,7 @@ def explorer_link(case) -> str | None:
     if sum(len(t) for t in texts.values()) > session.MAX_URL_TEXT:
         return None
     values = {"op": case.op, "example": "__custom__", "step": 0, **texts}
-    for attr in case.spec.attributes:
-        if attr.name in case.attrs:
-            value = case.attrs[attr.name]
-            values[attribute_inputs.state_name(attr.name)] = (str(value).lower() if isinstance(value, bool) else
-                                                              attribute_inputs.list_text(value)
-                                                              if attr.kind == "ints" else value)
+    values.update(attribute_inputs.url_params(case.spec, case.attrs))  # each attribute's URL text, by its codec
     return session.share_link(sc.family_of(case.spec).slug, values)
 
 
@@ -431,6 +548,7 @@ def _render() -> None:
     if k("sample") not in ss:
         wanted = st.query_params.get("sample")
         ss[k("sample")] = wanted if wanted in sm.SAMPLES else NO_SAMPLE
+    lost = lost_upload()
     try:
         model = current_model()
     except sm.ModelError as exc:
@@ -439,8 +557,20 @@ def _render() -> None:
         return
     sidebar(model)
     if model is None:
+        if lost:  # keep the URL as it is: the message stays until a file or a sample is chosen
+            st.warning(md(lost_upload_message(lost)), icon=":material/cloud_off:")
+            return
+        sync_url(None)
         st.info("Upload a model in the sidebar, or pick a sample model.", icon="👈")
         return
+    try:
+        _show(model)
+    finally:
+        sync_url(model)
+
+
+def _show(model) -> None:
+    ss = st.session_state
     if ss.get(k("sample")) and not ss.get(k("upload")):
         st.info(md(sm.SAMPLES[ss[k("sample")]].teaches), icon="📘")
     opsets = ", ".join(f"{d} {v}" for d, v in model.opsets.items()) if model.kind == "onnx" else \
@@ -455,3 +585,8 @@ def _render() -> None:
     summary = _summary()
     if summary is not None:
         captured_node(model, summary)
+    elif st.query_params.get(URL_NODE):
+        node = st.query_params[URL_NODE]
+        known = _has_node(model, node)
+        st.info(md(f"The link names node {visible(node)}: press Capture to run the model and open it." if known else
+                   f"The link names node {visible(node)}, which this model does not have."), icon="🔗")

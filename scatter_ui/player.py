@@ -40,14 +40,18 @@ controls=None, cache_key=None) -> PlayerResult``
   fragment), then says the step again (at most 4 times).
 
 What the browser adds for every page (nothing to pass): a legend of the marks (thick frame: this
-step's read and write; thin frame: written so far; ×n: written n times), a "table view" with
+step's read and write; filled corner: the write; thin frame: written so far; ×n: written n times), a "table view" with
 every panel's cells at the shown step as text (the cells' own text, formatted in Python with
 ``sc.fmt_value``; the step's read and write and the write counts in words), kept in step while
 open; buttons that stay focusable at the ends (``aria-disabled``); controls of at least 24×24 px;
 on a narrow screen, cell digits of at least 12 px (cells grow and the figure scrolls sideways).
 
-Options for a page are keyword arguments collected into ``data`` in :func:`player` (one dict:
-add a key there and read it in ``player.js``'s ``update``).
+What is sent and what comes back is the player's contract, :mod:`scatter_ui.player_contract`
+(``Payload``, ``StepReport``, ``CellClick``, and ``PALETTE``, the colours, sent as ``palette``): an
+option for a page is a keyword argument collected into ``data`` in :func:`player`; add it to
+``Payload`` too (``python -m scatter_ui.player_contract`` writes the schema again) and read it in
+``player.js``'s ``update``. With ``SCATTER_PLAYER_CHECK=1`` (the browser tests) the browser checks
+every payload, and its own reports, against the schema.
 
 Returns ``PlayerResult(step, cell)``: the last step reported for this view (None before one) and
 the clicked cell of this run (None unless a click caused it).
@@ -74,6 +78,8 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -81,6 +87,8 @@ from pathlib import Path
 from typing import Callable
 
 import streamlit as st
+
+from .player_contract import PALETTE, SCHEMA_FILE, ContractError, check_payload, read_cell, read_step_report
 
 PROJECT = "scatter-explorer"
 COMPONENT = "player"
@@ -127,11 +135,24 @@ _serial = 0
 JS = (ASSET_DIR / "player.js").read_text(encoding="utf-8")
 
 
-def plotly_url() -> str:
-    """Where the browser loads plotly.js from: the asset folder Streamlit serves for the player,
+def asset_url(name: str) -> str:
+    """Where the browser loads the asset ``name`` from: the asset folder Streamlit serves for the player,
     under the server's base URL path. (A module imported from a Blob URL has no folder of its own.)"""
     base = str(st.get_option("server.baseUrlPath") or "").strip("/")
-    return f"{'/' + base if base else ''}/_stcore/bidi-components/{NAME}/plotly-cartesian.min.js"
+    return f"{'/' + base if base else ''}/_stcore/bidi-components/{NAME}/{name}"
+
+
+def plotly_url() -> str:
+    """Where the browser loads plotly.js from (:func:`asset_url`)."""
+    return asset_url("plotly-cartesian.min.js")
+
+
+CHECK_ENV = "SCATTER_PLAYER_CHECK"  # "1": the browser validates every payload against the contract (the tests)
+
+
+def checking() -> bool:
+    """Whether the browser checks the payloads and its reports against the contract ($SCATTER_PLAYER_CHECK)."""
+    return os.environ.get(CHECK_ENV, "") not in ("", "0")
 
 
 def _renderer():
@@ -231,6 +252,7 @@ def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int,
     """Show the player (see the module docstring)."""
     options = {"view": view, "step": int(step), "name": name, "report": on_step is not None,
                "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url(),
+               "contract_url": asset_url(SCHEMA_FILE.name), "check": checking(),
                "controls": None if controls is None else list(controls)}
     data = payload(figure, options, cache_key)
 
@@ -240,14 +262,13 @@ def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int,
             on_step(new)
 
     def _cell_clicked():
-        value = st.session_state.get(key)
-        cell = _get(value, "cell")
+        cell = read_cell_click(_get(st.session_state.get(key), "cell"))
         if on_cell is not None and cell is not None:
-            on_cell(list(cell))
+            on_cell(cell)
 
     result = _renderer()(key=key, data=data, default={"step": {"step": int(step), "view": view}},
                          height="content", on_step_change=_step_changed, on_cell_change=_cell_clicked)
-    return PlayerResult(reported_step(result, view), _get(result, "cell"))
+    return PlayerResult(reported_step(result, view), read_cell_click(_get(result, "cell")))
 
 
 def payload(figure, options: dict, cache_key=None) -> bytes:
@@ -268,7 +289,7 @@ def payload(figure, options: dict, cache_key=None) -> bytes:
                 _payloads.move_to_end(memo)
                 return hit
     fig = figure() if callable(figure) else figure
-    data = {**options, "figure": {"data": fig["data"], "layout": fig["layout"]},
+    data = {**options, "palette": PALETTE, "figure": {"data": fig["data"], "layout": fig["layout"]},
             **{k: fig[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
                                    "panel_cols", "multiples", "gap", "hidden")}}
     body = json.dumps(data, separators=(",", ":")).encode()
@@ -284,22 +305,45 @@ def payload(figure, options: dict, cache_key=None) -> bytes:
     return out
 
 
-def read_payload(raw: bytes) -> dict:
-    """The data in a payload (what the browser reads; for tests)."""
+def read_payload(raw: bytes, check: bool = True) -> dict:
+    """The data in a payload, as the browser reads it (for tests and benchmarks). ``check``: raise
+    :class:`~scatter_ui.player_contract.ContractError` unless it is on the player's contract
+    (:func:`scatter_ui.player_contract.check_payload`), so every test that reads a payload checks it."""
     head, _, body = bytes(raw).partition(b"\n")
-    assert head.startswith(PAYLOAD_MARK.encode()), head[:40]
-    return json.loads(body)
+    if not head.startswith(PAYLOAD_MARK.encode()):
+        raise ContractError(f"a player payload starts with the line {PAYLOAD_MARK}<serial>:<bytes>, not {head[:40]!r}")
+    data = json.loads(body)
+    if check:
+        check_payload(data)
+    return data
+
+
+_log = logging.getLogger(__name__)
 
 
 def reported_step(state, view: str) -> int | None:
-    """The step in the player's state when it was reported for ``view`` (a stale view's step,
-    or a malformed value, gives None)."""
+    """The step in the player's state when it was reported for ``view``; None for a stale view's step,
+    before a report, and for a report off the contract (:func:`scatter_ui.player_contract.read_step_report`
+    says what is wrong; it is logged, and the page goes on without it)."""
     new = _get(state, "step")
-    if not isinstance(new, dict) or new.get("view") != view:
+    if new is None:
         return None
     try:
-        return max(int(new["step"]), 0)
-    except (KeyError, TypeError, ValueError):
+        report = read_step_report(new)
+    except ContractError as exc:
+        _log.warning("%s", exc)
+        return None
+    return report["step"] if report["view"] == view else None
+
+
+def read_cell_click(value) -> list[int] | None:
+    """The coordinates of a clicked cell (the trigger ``cell``); None without one, or off the contract (logged)."""
+    if value is None:
+        return None
+    try:
+        return read_cell(value)
+    except ContractError as exc:
+        _log.warning("%s", exc)
         return None
 
 

@@ -664,14 +664,14 @@ def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, 
     elif fb.conforms:
         why = fb.explanation.splitlines()[0].removeprefix("Allowed by the spec: ")
         st.info(f"≈ **Right by the spec, not the loop order's answer.** {md(why[:1].upper() + why[1:])} "
-                f"The {len(allowed)} cell(s) where yours differs are outlined.", icon=":material/alt_route:")
+                f"The {len(allowed)} cell(s) where yours differs are outlined, dashed.", icon=":material/alt_route:")
     else:
-        kept = (f" {len(allowed)} more outlined cell(s) hold another write the spec allows there (not wrong)."
-                if allowed else "")
-        st.error(f"✘ {len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined).{kept}", icon="❌")
+        kept = (f" {len(allowed)} more cell(s), outlined dashed, hold another write the spec allows there (not "
+                f"wrong)." if allowed else "")
+        st.error(f"✘ {len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined, solid).{kept}", icon="❌")
     flat = np.array([np.ravel_multi_index(c, ex.answer.shape) for c in (*fb.wrong_cells, *allowed)], dtype=np.int64)
     fig = comparison_figure(ex.trace, np.asarray(student, dtype=np.float64), ex.answer,
-                            ("your output", "the spec's result"), flat)
+                            ("your output", "the spec's result"), flat, allowed_flat=flat[len(fb.wrong_cells):])
     st.plotly_chart(fig, theme=None, key=k(f"cmp:{eid}:{len(fb.wrong_cells)}:{len(allowed)}"),
                     config={"displayModeBar": False})
     show_misconceptions(fb.misconceptions)

@@ -21,12 +21,13 @@ import streamlit as st
 import scatter_core as sc
 import spec_examples
 
-from .attribute_inputs import state_name
+from .attribute_inputs import codec_for_param, state_name
 
-URL_KEYS = ("op", "example", "reduction", "axis", "use_init_val", "step", "follow", "data", "indices", "updates")
-# every other attribute a registry record declares (mode, start, stop, step, axes ...) travels too
-# (under "attr_<name>" where the name is a page key: SliceScatter's step is not the step shown)
+URL_KEYS = ("op", "example", "step", "follow", "data", "indices", "updates")
+# every attribute a registry record declares (axis, reduction, use_init_val, mode, start, stop, step, axes ...)
+# travels too (under "attr_<name>" where the name is a page key: SliceScatter's step is not the step shown)
 URL_KEYS += tuple(sorted({state_name(a.name) for s in sc.OPERATORS_LIST for a in s.attributes} - set(URL_KEYS)))
+PAGE_STEP, PAGE_FOLLOW = "step", "follow"  # the page's own parameters: the step shown, whether the view follows it
 MAX_URL_TEXT = 1500  # edited inputs travel in the URL only while they stay short
 MAX_SHOWN_VALUE = 40  # characters of an ignored value quoted in the notice
 CUSTOM = "__custom__"  # the example id of typed inputs (as on the pages)
@@ -163,13 +164,18 @@ def _rank_of_example(family: str) -> int | None:
         return None
 
 
+def _codec(family: str, name: str):
+    """The codec of the attribute the URL parameter ``name`` stands for on this page (None: a page key)."""
+    return codec_for_param(sc.OPERATORS.get(st.session_state.get(key(family, "op"))), name)
+
+
 def _refusal(family: str, name: str, value) -> str | None:
     """Why a seeded value can't be used on the page as it stands, or None."""
     ss = st.session_state
-    if name == "axis":
-        rank = _rank_of_example(family)
-        if rank is not None and isinstance(value, int) and not -max(rank, 1) <= value <= max(rank - 1, 0):
-            return f"outside the data's axes ({-max(rank, 1)}..{max(rank - 1, 0)} for rank {rank})"
+    codec = _codec(family, name)
+    if codec is not None:  # an attribute: its codec says (an axis outside the example's rank)
+        bounded = codec.bounds(1) is not None  # the data's rank is read only for an attribute it bounds
+        return codec.refusal(value, _rank_of_example(family)) if bounded else None
     if name == "example":
         op = ss.get(key(family, "op"))
         if op in sc.OPERATORS and value != CUSTOM:
@@ -207,24 +213,24 @@ def _unused_reason(family: str, name: str, given: str) -> str | None:
         return None if state == given else "not an operator version this page shows"
     if name == "example":
         return None if state == given else "not an example of the operator shown"
-    if name in ("axis", "step"):
+    codec = _codec(family, name)
+    if codec is not None:  # an attribute (axis, reduction, mode, start ...): read and compared by its codec
+        read = codec.session_from_text(given)
+        if read is None:
+            return codec.unreadable
+        return None if state is None or codec.session_text(state) == codec.session_text(read) else codec.replaced
+    if name == PAGE_STEP:  # the step shown (SliceScatter's step attribute is attr_step)
         number = _as_int(given)
         if number is None:
             return "not an integer"
         if state is not None and int(state) != number:
-            if name == "step":
-                return f"past the last step ({int(state)})" if number > int(state) else "steps start at 0"
-            return "outside the data's axes"
+            return f"past the last step ({int(state)})" if number > int(state) else "steps start at 0"
         return None
-    if name in ("use_init_val", "follow"):
+    if name == PAGE_FOLLOW:
         if given.lower() not in ("true", "false"):
             return "not true or false"
         return None if state is None or bool(state) == (given.lower() == "true") else "not available here"
-    if name == "reduction":
-        return None if state is None or state == given else "not a reduction of the operator shown"
-    # any other attribute (TensorScatter's mode, SliceScatter's start ...): kept as typed, or replaced
-    # by the page (a mode that is not one of the operator's choices falls back to its default)
-    return None if state is None or str(state) == given else "not a value the operator shown offers"
+    return None if state is None or str(state) == given else "not a value the page offers"
 
 
 def url_notice(family: str) -> None:

@@ -24,15 +24,15 @@ from plotly.subplots import make_subplots
 import framework_map as fm
 import scatter_core as sc
 import spec_examples
-from framework_map.from_call import call_for
+from framework_map.from_call import reverse_link
 from framework_map.verified import VERIFIED
 from scatter_core import fmt_value
 
 from . import session
-from .attribute_inputs import list_text, state_name
+from .attribute_inputs import url_params
 from .controls import tensor_text
 from .figures import HIGHLIGHT, VALUE_SCALE
-from .from_call_page import CALL, FROM_CODE_PAGE
+from .from_call_page import CALL, ENTRY, FROM_CODE_PAGE
 from .home import FAMILY_PAGES
 from .specdiff import LiveCase, breakable, cross_framework, diff, live_examples, marked, md_escape, pairs_for, \
     row_cases, runtime_rows, timeline, tracker_rows, word_diff
@@ -107,10 +107,7 @@ def case_href(live: LiveCase) -> str:
     params = {"op": op, "example": session.CUSTOM}
     for role, arr in zip(("data", "indices", "updates"), live.case.given()):
         params[role] = tensor_text(arr)
-    for name, value in live.case.attrs.items():
-        if value is not None:
-            params[state_name(name)] = str(value).lower() if isinstance(value, bool) else (
-                list_text(value) if isinstance(value, tuple) else str(value))
+    params.update(url_params(live.case.spec, live.case.attrs))  # each attribute's URL text, by its codec
     return f"{family}?{urlencode(params)}"
 
 
@@ -359,14 +356,14 @@ def framework_entry(entry, config) -> None:
         st.markdown(f"**{md_escape(entry.framework)}** · {md_escape(entry.operation)} · *{md_escape(kind)}* · "
                     f"[docs ↗]({entry.docs})")
         st.code(entry.call, language="python", wrap_lines=True)
-        call = call_for(entry, config)
-        if call is not None:  # the reverse view: this record's call, read by framework_map.from_call
-            st.page_link(FROM_CODE_PAGE, icon="↩️", label="Open this call in From your code",
-                         help="Its ONNX / OpenVINO operator, caveats and an equivalence test",
-                         query_params={CALL: call})
-        else:
-            st.caption("From your code reads PyTorch, TensorFlow, JAX and NumPy calls; this record is "
-                       + ("WebNN." if entry.framework == "WebNN" else "a composition with no single call at its core."))
+        link = reverse_link(entry, config)
+        if link is not None:  # the reverse view: this entry's call (or the same operation's, explained there)
+            st.page_link(FROM_CODE_PAGE, icon="↩️", label="Open the same operation in From your code" if
+                         link.stand_in else "Open this call in From your code",
+                         help="Its ONNX / OpenVINO operator, caveats and an equivalence test" + (
+                             "; the view explains this entry and opens the same operation as a call it reads"
+                             if link.stand_in else ""),
+                         query_params={CALL: link.call, **({ENTRY: entry.id} if link.stand_in else {})})
         if entry.condition:
             st.markdown(f"Faithful {md_escape(entry.condition)}.")
         kw = fm.call_kwargs(entry, config, "float32", 0)

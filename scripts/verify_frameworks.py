@@ -29,6 +29,8 @@ from framework_map import differential  # noqa: E402
 from framework_map.verified import VERIFIED  # noqa: E402
 
 DISTRIBUTIONS = {"PyTorch": ("torch",), "TensorFlow": ("tensorflow-cpu", "tensorflow"), "JAX": ("jax", "jaxlib")}
+# behaviours a record's sentences rest on, probed on the installed framework and recorded beside its entries
+PROBES = {"TensorFlow": {"out_of_range": differential.tensorflow_out_of_range}}
 
 
 def version_of(framework: str) -> str | None:
@@ -58,9 +60,13 @@ def verify(framework: str, cases: int, rng) -> dict:
         print(f"{framework:10} {entry.id:32} {config.label:58} {o.exact}/{o.cases} exact"
               + (f", {o.other_winner} other duplicate winner" if o.other_winner else "")
               + ("" if o.agrees else "  DISAGREES: " + o.failures[0][:200]), flush=True)
+    probed = {}
+    for key, probe in PROBES.get(framework, {}).items():
+        probed[key] = probe()
+        print(f"{framework:10} probe {key}: {probed[key]}", flush=True)
     return {"version": version, "python": platform.python_version(), "date": time.strftime("%Y-%m-%d"),
             "cases_per_configuration": cases, "seconds": round(time.perf_counter() - started, 1),
-            "entries": entries}
+            "entries": entries, **probed}
 
 
 def markdown(results: dict) -> str:
@@ -71,6 +77,12 @@ def markdown(results: dict) -> str:
         for eid, r in res.get("entries", {}).items():
             lines.append(f"| {framework} | {res['version']} | `{eid}` | {r['configurations']} | {r['cases']} | "
                          f"{r['exact']} | {r['other_winner']} | {r['duplicates']} | {len(r['failures'])} |")
+    for framework, res in results.items():
+        for key in PROBES.get(framework, {}):
+            if key in res:
+                found = ", ".join(f"{mode}: {v}" for mode, v in res[key].items() if mode != "cases")
+                lines += ["", f"{framework} {res['version']}, {key.replace('_', '-')} indices on CPU "
+                              f"({res[key]['cases']} calls per mode): {found}."]
     never = [e.id for e in fm.ENTRIES if not any(e.id in res.get("entries", {}) for res in results.values())]
     lines.append("")
     lines.append("Never executed here: " + (", ".join(f"`{e}`" for e in never) or "none") + ".")

@@ -56,11 +56,14 @@ def require_framework(framework: str) -> None:
 
 @pytest.fixture(scope="module")
 def server():
-    """The app served by `streamlit run` on a free localhost port (browser tests)."""
+    """The app served by `streamlit run` on a free localhost port (browser tests), its players checking the
+    contract (scatter_ui/player_contract.py): a payload or report off it is a console error, which the tests see."""
     from tests.browser_support import AppServer, require_browser
 
     require_browser()
-    srv = AppServer().start()
+    from scatter_ui.player import CHECK_ENV
+
+    srv = AppServer(env={CHECK_ENV: "1"}).start()  # every player checks its payloads and reports (the contract)
     yield srv
     srv.stop()
 

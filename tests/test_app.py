@@ -9,6 +9,7 @@ import spec_examples
 from scatter_core import OPERATORS
 from scatter_core.families import FAMILIES
 from tests.apptest_helpers import figures, open_expander, open_page, shown, texts
+from tests.test_ui_markdown import example_page_shows_its_source_strings_as_written
 
 FAMILY_PAGE = {name: family.slug for name, family in FAMILIES.items()}  # apptest_helpers.PAGES names them by slug
 TOO_LARGE = 50_000_000  # scatter_core.checks.MAX_ELEMENTS
@@ -31,9 +32,12 @@ def test_home_gallery_lists_every_example_with_status():
 
 @pytest.mark.parametrize("example", spec_examples.load_all(), ids=lambda e: e.id)
 def test_every_spec_example_can_be_selected_and_renders(example):
+    """One page run per example checks everything an example's page must show: the pickers, the player's
+    figure (or the stand-in's), and the example's own words as written (tests/test_ui_markdown.py)."""
     page = FAMILY_PAGE[OPERATORS[example.op].family]
     at = open_page(page, op=example.op, example=example.id)
     assert not at.exception, [e.value for e in at.exception]
+    example_page_shows_its_source_strings_as_written(at, example)
     assert at.selectbox[0].value == example.op and at.selectbox[1].value == example.id
     too_large = max(int(np.prod(s)) for s in example.shapes.values()) > TOO_LARGE
     if too_large:  # its shapes, why it can't run, and a labelled reduced stand-in in the player

@@ -118,3 +118,29 @@ def test_check_page_runs_the_new_operators_without_indices():
 def test_spec_pages_of_the_new_families_render(page):
     at = open_page(page)
     assert not at.exception and at.title
+
+
+# ------------------------------------------------------------- one attribute-loading path (issue 25)
+LINK = {"op": "ScatterElementsUpdate-12", "example": "__custom__", "data": "[1, 2, 3]", "indices": "[0, 0]",
+        "updates": "[5, 6]", "axis": "-1", "reduction": "mean", "use_init_val": "false"}
+
+
+@pytest.mark.parametrize("page,prefix", [("elements", "elements"), ("check", "check")])
+def test_explorer_and_check_page_read_a_link_through_the_codecs(page, prefix):
+    """The same link gives both pages the same session values, each read by its attribute's codec, and the
+    explorer writes the same texts back into its URL."""
+    at = open_page(page, **LINK)
+    assert not at.exception
+    ss = at.session_state
+    assert (ss[f"{prefix}:axis"], ss[f"{prefix}:reduction"], ss[f"{prefix}:use_init_val"]) == (-1, "mean", False)
+    spec = sc.OPERATORS[LINK["op"]]
+    with_state = {n: ss[f"{prefix}:{ai.state_name(n)}"] for n in spec.attribute_names}
+    assert {n: sc.codec_of(spec, n).from_session(v) for n, v in with_state.items()} == {
+        "axis": -1, "reduction": "mean", "use_init_val": False}
+    if page == "elements":
+        assert {n: at.query_params[n] for n in ("axis", "reduction", "use_init_val")} == {
+            "axis": "-1", "reduction": "mean", "use_init_val": "false"}
+    checkbox = next(c for c in at.sidebar.checkbox if c.label == "use_init_val")
+    assert not checkbox.disabled and checkbox.value is False  # it counts with mean
+    next(s for s in at.sidebar.selectbox if s.label == "reduction").set_value("none").run()
+    assert next(c for c in at.sidebar.checkbox if c.label == "use_init_val").disabled  # not with none

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser_support import SCREENSHOTS
 from tests.test_browser import PLAYER, SEU1, _context, errors, open_player, output_texts, player_step
 
 pytestmark = pytest.mark.browser
@@ -108,6 +109,41 @@ def test_targets_are_at_least_24_px_and_phone_digits_at_least_12_px(server, brow
         sizes = pg.evaluate(f"""() => [...document.querySelectorAll('{PLAYER} [data-testid=scatter-figure] .heatmap-label text')]
             .filter(t => t.textContent.trim()).map(t => parseFloat(getComputedStyle(t).fontSize))""")
         assert sizes and min(sizes) >= 12, sorted(set(sizes))
+        assert errors(pg) == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("width,height,scheme", [(1400, 1000, "light"), (1400, 1000, "dark"), (390, 844, "light"),
+                                                 (390, 844, "dark")])
+def test_the_current_write_is_marked_by_a_filled_corner_not_colour_alone(server, browser, width, height, scheme):
+    """Issue 22 §4: this step's write differs from its read and from the cells written so far by shape (a
+    thick frame with a filled corner), named in the legend; in both themes and on a phone. The payload is
+    on the player's contract (the test server has the browser check it)."""
+    phone = {"is_mobile": True, "has_touch": True} if width < 700 else {}
+    ctx, pg = _context(browser, width=width, height=height, scheme=scheme, **phone)
+    try:
+        open_player(pg, server.url + SEU1 + "&step=3")
+        pg.wait_for_selector(f"{PLAYER}[data-contract='ok']", timeout=15_000)
+        marks = pg.evaluate(f"""() => {{
+            const paths = [...document.querySelectorAll('{PLAYER} [data-testid=scatter-figure] .shapelayer path')];
+            const box = (p) => p.getBoundingClientRect();
+            const style = (p) => getComputedStyle(p);
+            const filled = paths.filter(p => Number(style(p).fillOpacity) > 0 && style(p).fill !== 'none');
+            const thick = paths.filter(p => parseFloat(style(p).strokeWidth) >= 3);
+            return {{ corners: filled.map(p => [box(p).left, box(p).top, box(p).width, box(p).height, style(p).fill]),
+                      frames: thick.map(p => [box(p).left, box(p).top, box(p).width, box(p).height]) }};
+        }}""")
+        (corner,) = marks["corners"]  # one write this step: one filled corner
+        assert corner[4] == "rgb(232, 89, 12)"  # the palette's highlight
+        # in the top-left corner of one of the thick frames (the write's), a good part of a cell across
+        assert any(abs(corner[0] - f[0]) <= 3 and abs(corner[1] - f[1]) <= 3 and corner[2] < f[2] for f in marks["frames"])
+        assert corner[2] >= 8 and corner[3] >= 8
+        assert len(marks["frames"]) == 3  # the read's two frames (indices, updates) have no corner
+        legend = pg.get_by_test_id("player-legend").inner_text()
+        assert "thick frame: this step's read and write" in legend and "filled corner: the write" in legend
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        pg.locator(PLAYER).screenshot(path=str(SCREENSHOTS / f"player-write-corner-{width}x{height}-{scheme}.png"))
         assert errors(pg) == []
     finally:
         ctx.close()

@@ -327,3 +327,21 @@ def test_export_file_names_say_which_expected_output_they_carry(monkeypatch):
     for label in ("pytest test (.py)", "spec_examples JSON"):
         assert computed[label] != yours[label], label
     assert computed["pytest test (.py)"].startswith("test_") and computed["pytest test (.py)"].endswith(".py")
+
+
+def test_allowed_cells_are_dashed_and_cells_that_really_differ_solid():
+    """Issue 22: a conforming other winner must not look like a real difference on the heatmaps."""
+    import json
+
+    at = open_check()
+    wrong = ISSUE_FIRST_WINS.replace("[100, 101,", "[104, 101,")  # output[0, 0] really differs, 3 cells allowed
+    set_case(at, "ScatterND-18", data=ISSUE_DATA, indices="[[0], [2], [0]]", updates=ISSUE_UPDATES, expected=wrong)
+    (chart,) = at.get("plotly_chart")
+    shapes = json.loads(chart.proto.spec)["layout"]["shapes"]
+    frames = sorted((s["xref"], s["x0"] + 0.5, s["x1"] - 0.5, s["y0"] + 0.5, s["line"].get("dash", "solid"))
+                    for s in shapes)
+    # output[0, 0] solid; output[0, 1..3] in one dashed frame (a run of cells gets one box); in both panels
+    assert frames == sorted([(ref, 0, 0, 0, "solid") for ref in ("x", "x2")]
+                            + [(ref, 1, 3, 0, "dash") for ref in ("x", "x2")])
+    legend = next(shown(c.value) for c in at.caption if "Outlined" in c.value)
+    assert "Solid frame: differs (1); dashed frame: differs, but the spec allows your value there (3)" in legend

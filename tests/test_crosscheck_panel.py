@@ -351,6 +351,7 @@ def test_large_spec_examples_agree_with_the_runtimes_too():
 def test_a_hanging_runtime_times_out_and_the_page_recovers(monkeypatch):
     require_or_skip("onnxruntime", "onnx.reference")
     monkeypatch.setenv("RUNTIME_CHECK_TEST_FAULT", "hang")
+    healthy_timeout = xp.TIMEOUT_S
     monkeypatch.setattr(xp, "TIMEOUT_S", 2.0)
     at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
     _press(at)
@@ -358,6 +359,8 @@ def test_a_hanging_runtime_times_out_and_the_page_recovers(monkeypatch):
     errors = [str(e.value) for e in at.error]
     assert len([e for e in errors if "timed out" in e]) == 2, errors
     monkeypatch.delenv("RUNTIME_CHECK_TEST_FAULT")
+    # healthy again, with the page's own time limit (2 s is too short for a real run on a loaded machine)
+    monkeypatch.setattr(xp, "TIMEOUT_S", healthy_timeout)
     xp._run.clear()
     _press(at)  # the same page, runtimes healthy again: the cross-check now agrees
     assert not at.exception

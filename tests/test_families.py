@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -29,13 +30,9 @@ ALLOWED = (
     # rewriting app.py's navigation to build every page from FAMILIES. Remove this entry after that merge.
     ("app.py", "app_pages/"),
 )
-# Whole files the guard does not read yet, each with why. TODO(#25): From your code reads a framework call into an
-# index *form* ("elements", "nd", "slice", "axis", "flat") and maps forms to operators by hand; the forms should
-# come from the family records (a record saying which framework index forms it writes). Remove these after that.
-ALLOWED_FILES = {
-    "framework_map/from_call.py": "a framework call's index forms, named like the families they become",
-    "framework_map/from_call_case.py": "the same forms, turning the call's tensors into a case",
-}
+# Whole files the guard does not read yet, each with why (none now: From your code's index forms are Form records
+# whose operators come from the family records' call_forms, issue 25).
+ALLOWED_FILES: dict[str, str] = {}
 
 
 def _name_pattern() -> re.Pattern:
@@ -129,6 +126,94 @@ def test_the_guard_pattern_catches_branches_on_names(line):
 ])
 def test_the_guard_pattern_lets_record_reads_through(line):
     assert not _name_pattern().search(line)
+
+
+# the attribute codec (scatter_core/attributes.py) and the records are the only code that may branch on an
+# attribute's name (issue 25)
+ATTRIBUTE_RECORDS = ("scatter_core/attributes.py", "scatter_core/registry.py")
+# (file, a piece of the line, why): a name the attribute guard meets that is not one of our attributes
+ATTRIBUTE_ALLOWED = (
+    ("scatter_ui/practice_page.py", '"mode" in given', "Practice's own mode parameter (predict, fill, pick)"),
+    ("scatter_ui/spec_page.py", 'k != "axis"', "a framework call's keywords (the framework map's axis=)"),
+)
+# Whole files the attribute guard does not read, each with why.
+ATTRIBUTE_ALLOWED_FILES = {
+    "framework_map/from_call.py": "reads a framework call's own keywords (NumPy's mode=, a Python slice's start "
+                                  "and step): not our attributes",
+}
+
+
+def _attribute_pattern() -> re.Pattern:
+    """A comparison with, or a membership test of, an attribute's name (``== "axis"``, ``"reduction" != x``,
+    ``name in ("use_init_val", ...)``, ``if "axis" in attrs``): code that treats one attribute apart."""
+    names = {a.name for s in sc.OPERATORS_LIST for a in s.attributes}
+    lit = "[\"'](?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + ")[\"']"
+    return re.compile(rf"(==|!=)\s*{lit}|{lit}\s*(==|!=)|\bin\s*[(\[{{][^)\]}}]*{lit}(?!\s*:)"
+                      rf"|{lit}\s+(not\s+)?in\b")
+
+
+FOR_CLAUSE = re.compile(r"\bfor\s+[\w\s,()]+?\s+in\b")  # `for a in (...)` walks a tuple: not a membership test
+
+
+def _branches_on_attribute(line: str) -> bool:
+    return bool(_attribute_pattern().search(FOR_CLAUSE.sub("for _ over", line.split("#")[0])))
+
+
+def _offenders(pattern: re.Pattern, skip, allowed=()) -> list[str]:
+    found = []
+    for path in _sources():
+        where = str(path.relative_to(ROOT))
+        if where in skip:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = FOR_CLAUSE.sub("for _ over", line.split("#")[0])
+            if pattern.search(code) and not any(a[0] == where and a[1] in code for a in allowed):
+                found.append(f"{where}:{n}: {line.strip()}")
+    return found
+
+
+def test_no_branch_on_an_attribute_name_outside_the_codec():
+    """Every attribute is read, written and checked by its codec (scatter_core.codec_of): nothing else
+    compares an attribute's name or tests for it (axis, reduction and use_init_val are ordinary kinds)."""
+    pattern = _attribute_pattern()
+    assert _offenders(pattern, set(ATTRIBUTE_RECORDS) | set(ATTRIBUTE_ALLOWED_FILES), ATTRIBUTE_ALLOWED) == []
+    everything = _offenders(pattern, set(ATTRIBUTE_RECORDS))
+    for where in ATTRIBUTE_ALLOWED_FILES:  # an allowance nothing needs any more goes
+        assert any(o.startswith(f"{where}:") for o in everything), where
+    for where, piece, _ in ATTRIBUTE_ALLOWED:
+        assert any(o.startswith(f"{where}:") and piece in o for o in everything), (where, piece)
+
+
+@pytest.mark.parametrize("line", [
+    'if attr.name == "axis":', 'if name in ("axis", "step"):', 'if "use_init_val" in ex.attrs:',
+    'elif "reduction" != name:', 'value = int(v) if n == "axis" else v', "if key == 'mode' and x:",
+    'if "axis" not in self.attrs:', 'ok = any(n in ["start", "stop"] for n in names)',
+])
+def test_the_attribute_guard_catches_branches_on_attribute_names(line):
+    assert _branches_on_attribute(line)
+
+
+def test_the_attribute_guard_catches_a_planted_breach(tmp_path, monkeypatch):
+    """A module of a package (planted in a copy of the tree's layout) with a branch on an attribute's
+    name is reported by the guard, and the same branch in the codec is not."""
+    planted = tmp_path / "scatter_ui" / "_planted_attribute_branch.py"
+    codec = tmp_path / "scatter_core" / "attributes.py"
+    for path in (planted, codec):
+        path.parent.mkdir()
+        path.write_text('def f(attr):\n    return 0 if attr.name == "axis" else 1\n', encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "_sources", lambda: [planted, codec])
+    found = _offenders(_attribute_pattern(), set(ATTRIBUTE_RECORDS))
+    assert found == ['scatter_ui/_planted_attribute_branch.py:2: return 0 if attr.name == "axis" else 1']
+
+
+@pytest.mark.parametrize("line", [
+    'value = attrs.get("axis")', 'axis = case.resolved.axis', 'codec = sc.codec_of(spec, "reduction")',
+    'x = {"axis": 0}', 'if spec.attribute("use_init_val") is None:', 'if name == PAGE_STEP:',
+    'for k, v in {**attrs, "reduction": r}.items():', 'values = tuple(a.get(n) for n in ("start", "stop"))',
+])
+def test_the_attribute_guard_lets_reads_of_one_attribute_through(line):
+    assert not _branches_on_attribute(line)
 
 
 @pytest.mark.parametrize("spec", sc.OPERATORS_LIST, ids=lambda s: s.name)

@@ -221,3 +221,42 @@ def test_a_version_with_use_init_val_keeps_the_records_words():
     none = fm.Config("ScatterElementsUpdate-12", "none", True)
     tf = fm.BY_ID["tf.tensor_scatter_nd.elements"]
     assert fm.divergences(tf, none)["initial value"].startswith("n/a")
+
+
+# ------------------------------------------------------------------------------ a tracker report, probed
+def test_the_tensorflow_out_of_range_sentence_says_what_verify_frameworks_probed():
+    """tensorflow#56567 (tf.scatter_nd dropping a negative index silently on CPU for float updates) was probed on
+    the installed TensorFlow by scripts/verify_frameworks.py; every TensorFlow record's sentence says the result
+    with the version, and re-probing where TensorFlow is installed (the same version) gives the same answer."""
+    import importlib.metadata
+
+    from framework_map.verified import VERIFIED
+
+    res = VERIFIED["TensorFlow"]
+    probed = res["out_of_range"]
+    assert probed["cases"] >= 12 and set(probed) == {*differential.TF_OUT_OF_RANGE_MODES, "cases"}
+    said = {e.id: e.divergences["out-of-range indices"] for e in fm.ENTRIES if e.framework == "TensorFlow"
+            and "InvalidArgumentError" in e.divergences["out-of-range indices"]}
+    assert len(said) >= 9  # every record calling tf.scatter_nd / tensor_scatter_nd_* on indices
+    for entry_id, text in said.items():
+        entry = fm.BY_ID[entry_id]
+        assert "tensorflow#56567" in text and res["version"] in text, entry.id
+        assert ("is not reproduced on" in text) == (probed["eager"] == "error"), entry.id
+        assert ("jit_compile=True) silently drops" in text) == (
+            probed["tf.function(jit_compile=True)"] == "dropped"), entry.id
+    require_framework("TensorFlow")
+    installed = [f"{d} {importlib.metadata.version(d)}" for d in ("tensorflow-cpu", "tensorflow")
+                 if _installed(d)]
+    if res["version"] not in installed:
+        pytest.skip(f"TensorFlow {installed} is not the version recorded ({res['version']})")
+    assert differential.tensorflow_out_of_range() == probed
+
+
+def _installed(dist: str) -> bool:
+    import importlib.metadata
+
+    try:
+        importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True

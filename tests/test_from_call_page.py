@@ -11,7 +11,6 @@ from streamlit.testing.v1 import AppTest
 
 import framework_map as fm
 import scatter_core as sc
-from framework_map.from_call import call_for
 from tests.apptest_helpers import app_on, open_page
 from tests.conftest import require_framework
 
@@ -62,7 +61,9 @@ def test_a_bad_call_gets_a_message_and_keeps_its_text():
     call_box(at).set_value(hostile).run()
     assert call_box(at).value == hostile
     assert not at.exception
-    assert any("dunder" in e.value for e in at.error)
+    errors = unescape(" ".join(e.value for e in at.error))
+    assert "**__import__**: names with double underscores are never read" in errors
+    assert "'__import__'" not in errors  # the name once, in bold (it once read "__import__: '__import__': ...")
     assert all("<b>" not in e.value for e in at.error)  # shown as text, never as HTML
 
 
@@ -92,29 +93,56 @@ def test_example_tensors_give_the_result_links_and_a_pytest_export():
 def test_a_typed_tensor_with_an_error_names_it_and_keeps_the_text():
     at = open_from_code(call="np.add.at(a, idx, b)")
     boxes = [t for t in at.text_area if t.label != "Your call"]
-    assert [b.label for b in boxes] == ["a · the tensor written into", "idx · index", "b · b"]
+    assert [b.label for b in boxes] == ["a: the tensor written into", "idx: the indices", "b: the values written"]
     boxes[0].set_value("[1, 2, 3]")
     boxes[1].set_value("[0, 0, -1]")
     boxes[2].set_value("[1, 2, oops]").run()
-    assert any("b" in e.value for e in at.error)
+    assert any(unescape(e.value).startswith("**b, the values written**: ") for e in at.error), [e.value for e in at.error]
     assert [t for t in at.text_area if t.label != "Your call"][2].value == "[1, 2, oops]"
     [t for t in at.text_area if t.label != "Your call"][2].set_value("[1, 2, 3]").run()
     assert "[4, 2, 6]" in all_text(at).replace("array(", "").replace(")", "") or "[4 2 6]" in all_text(at)
 
 
-def test_every_framework_map_entry_with_a_call_links_to_the_view():
-    at = app_on("app_pages/spec_elements.py")
-    at.query_params.update({"tab": "Framework map", "version": "ScatterElementsUpdate-12"})
+@pytest.mark.parametrize("version", ["ScatterElementsUpdate-12", "ScatterND-18", "SliceScatter-15"])
+def test_every_framework_map_entry_links_to_the_view(version):
+    """Each entry's link, WebNN's and the compositions' included: its own call, or (entry= in the link) the same
+    operation as another framework writes it, which the view explains."""
+    from framework_map.from_call import reverse_link
+
+    at = app_on("app_pages/spec_" + sc.family_of(sc.OPERATORS[version]).slug + ".py")
+    at.query_params.update({"tab": "Framework map", "version": version})
     at.run()
     assert not at.exception
-    links = [p for p in at.get("page_link") if p.proto.label == "Open this call in From your code"]
-    config = fm.configurations("ScatterElementsUpdate-12")[0]
-    calls = [c for c in (call_for(e, config) for e in fm.entries_for(config)) if c is not None]
-    assert len(calls) >= 3  # PyTorch, TensorFlow and JAX each have one
-    assert [p.proto.page for p in links] == ["from-code"] * len(calls)
-    assert sorted(unquote_plus(p.proto.query_string.removeprefix("call=")) for p in links) == sorted(calls)
-    for c in calls:  # every linked call is one the view reads, with the configuration's reduction
-        assert fm.from_call(c).reading.canonical == config.canonical
+    links = [p for p in at.get("page_link") if p.proto.label.endswith("in From your code")]
+    config = fm.configurations(version)[0]
+    entries = fm.entries_for(config)
+    assert len(links) == len(entries) and {p.proto.page for p in links} == {"from-code"}
+    want = sorted(f"call={reverse_link(e, config).call}" + (f"&entry={e.id}" if reverse_link(e, config).stand_in
+                                                             else "") for e in entries)
+    assert sorted(unquote_plus(p.proto.query_string) for p in links) == want
+    assert any(e.framework == "WebNN" for e in entries)
+    for e in entries:  # every linked call is one the view reads, with the configuration's reduction
+        assert fm.from_call(reverse_link(e, config).call).reading.canonical == config.canonical
+
+
+def test_a_stand_in_link_opens_the_view_with_the_entry_explained():
+    from framework_map.from_call import reverse_link
+
+    config = fm.configurations("ScatterND-18")[0]
+    link = reverse_link(fm.BY_ID["webnn.scatterND"], config)
+    assert link.stand_in
+    at = open_from_code(call=link.call, entry="webnn.scatterND")
+    info = unescape(" ".join(i.value for i in at.info))
+    assert "WebNN entry MLGraphBuilder.scatterND (webnn.scatterND)" in info and "not WebNN's JavaScript" in info
+    assert "builder.scatterND(input, indices, updates)" in info
+    assert at.query_params["entry"] == "webnn.scatterND"
+    call_box(at).set_value("x.scatter_add(0, idx, src)").run()  # another call: the explanation goes
+    assert not [i for i in at.info if "WebNN" in i.value] and "entry" not in at.query_params
+    prod = fm.configurations("ScatterND-18")[[c.canonical for c in fm.configurations("ScatterND-18")].index("prod")]
+    link = reverse_link(fm.BY_ID["tf.unsorted_segment_prod"], prod)
+    at = open_from_code(call=link.call, entry="tf.unsorted_segment_prod")
+    info = unescape(" ".join(i.value for i in at.info))
+    assert "TensorFlow has no single call for this" in info and "ScatterND-18" in all_text(at)
 
 
 def test_the_check_page_link_carries_the_case_and_its_attributes():

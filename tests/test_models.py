@@ -123,6 +123,28 @@ def test_static_runtime_fact_for_integer_mean_on_openvino_ir():
     assert any(f.rule == "runtime-fact:integer-mean-truncation" for f in node.findings)
 
 
+def test_static_runtime_findings_read_as_sentences_for_this_node_only():
+    """Runtime facts name the runtimes as users know them, only those that run the node's operator, with the
+    fact's source in words; no internal runtime ids or source flags."""
+    node = _model("scatter_amax").nodes[0]  # ScatterElements-18 max: an ONNX node
+    facts = [f for f in node.findings if f.rule.startswith("runtime-fact:")]
+    assert {f.rule for f in facts} == {"runtime-fact:signed-zero-tie", "runtime-fact:nan-in-max-min"}
+    for f in facts:
+        assert f.text.endswith(".") and ": " in f.text  # "<runtimes>: <what they do>."
+        for internal in ("openvino-cpu", "openvino-reference", "[observed", "Not in semantics.md"):
+            assert internal not in f.text and internal not in f.short, (internal, f.text)
+        assert f.short.startswith("onnxruntime, onnx.reference: ")
+        assert f.source == "seen by this project's tests on the pinned runtimes"
+    nan = next(f for f in facts if f.rule.endswith("nan-in-max-min"))
+    # the per-runtime facts of the runtimes that run an ONNX node, not OpenVINO's
+    assert nan.text.startswith("onnxruntime ") and "onnx.reference " in nan.text and "OpenVINO" not in nan.text
+    assert "when the values reaching the node meet its condition" in nan.text  # its indices are not constant
+    ir = _model("ov_mean").nodes[0]
+    mean = next(f for f in ir.findings if f.rule == "runtime-fact:integer-mean-truncation")
+    assert mean.short == "OpenVINO CPU: integer mean" and mean.text.startswith("OpenVINO ")
+    assert mean.source.startswith("the project's runtime notes (")
+
+
 @pytest.mark.parametrize("key", list(SAMPLES))
 def test_capture_reference_records_real_case_and_output(key):
     if key == "ov_mean":
@@ -219,7 +241,7 @@ def test_onnxruntime_loop_body_leaves_as_scan_outputs():
     np.testing.assert_array_equal(rec.output, ref.output)
 
 
-def test_onnxruntime_nested_subgraph_falls_back_to_reference_and_says_so():
+def test_onnxruntime_runs_a_node_inside_an_if_branch_alone_on_its_captured_inputs():
     require_or_skip("onnxruntime")
     from onnx import TensorProto as T, helper as h
 
@@ -233,7 +255,15 @@ def test_onnxruntime_nested_subgraph_falls_back_to_reference_and_says_so():
         [h.make_tensor_value_info("o", T.FLOAT, [4])])
     m = sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=8).SerializeToString())
     cap = m.capture({"c": np.array(True)}, runtime="onnxruntime")
-    assert cap["in_then"].output_source.startswith("onnx.reference")
+    rec = cap["in_then"]
+    assert rec.output_source.startswith("onnxruntime, running the node alone on the inputs it received in main "
+                                        "graph > If 'branch' then_branch")
+    assert "captured by onnx.reference" in rec.output_source and not rec.stood_in
+    ref = m.capture({"c": np.array(True)})["in_then"]
+    assert ref.output_source == "onnx.reference"
+    for a, b in zip(rec.case.given(), ref.case.given()):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(rec.output, rec.case.run())
     cap = m.capture({"c": np.array(False)})
     assert "in_then" in cap.missing and not cap
 
@@ -280,6 +310,40 @@ def test_idle_warm_worker_exits_and_the_next_capture_starts_another(monkeypatch)
     assert not worker.alive()
     second = model.capture(seed=1)
     np.testing.assert_array_equal(first["kv_write"].output, second["kv_write"].output)
+
+
+def test_prewarm_starts_the_worker_once_and_the_first_capture_uses_it(monkeypatch):
+    import scatter_models.capture as capture_module
+
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    assert sm.prewarm() is True
+    started = capture_module._WARM
+    assert started is not None and started.alive()
+    assert sm.prewarm() is False and capture_module._WARM is started  # one at a time
+    cap = _model("kv_cache").capture(seed=1)
+    assert capture_module._WARM is started and cap["kv_write"].output_source == "onnx.reference"
+    monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")  # switched off: nothing is started
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    assert sm.prewarm() is False and capture_module._WARM is None
+
+
+def test_capture_job_folder_is_memory_backed_when_there_is_room(monkeypatch, tmp_path):
+    import scatter_models.capture as capture_module
+
+    monkeypatch.setenv("SCATTER_MODELS_JOB_DIR", str(tmp_path))
+    assert capture_module.job_parent(10) == str(tmp_path)
+    monkeypatch.delenv("SCATTER_MODELS_JOB_DIR")
+    import os
+
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        assert capture_module.job_parent(1) == "/dev/shm"
+    assert capture_module.job_parent(2**62) is None  # no room: the system's temporary folder
+    # a capture through a chosen folder leaves nothing behind there
+    monkeypatch.setenv("SCATTER_MODELS_JOB_DIR", str(tmp_path))
+    _model("kv_cache").capture(seed=1)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_input_files_npz_npy_and_refusals():
@@ -368,3 +432,73 @@ def test_bug_report_keeps_hostile_names_inside_code_blocks():
     text = summary(m, m.capture(), name)
     assert "\n# injected heading" not in text  # the newline is shown escaped, inside a fence
     assert "node:       ```\\n# injected heading" in text
+
+
+def _if_model(op_type: str, attrs: dict, update):
+    """A model whose If then-branch holds one scatter node reading the outer d, i and a constant update."""
+    from onnx import TensorProto as T, helper as h, numpy_helper
+
+    upd = h.make_node("Constant", [], ["u"], value=numpy_helper.from_array(np.asarray(update, np.float32)))
+    then = h.make_graph([upd, h.make_node(op_type, ["d", "i", "u"], ["t"], name="in_then", **attrs)], "then", [],
+                        [h.make_tensor_value_info("t", T.FLOAT, [4])])
+    other = h.make_graph([h.make_node("Identity", ["d"], ["e"])], "else", [],
+                         [h.make_tensor_value_info("e", T.FLOAT, [4])])
+    graph = h.make_graph([h.make_node("If", ["c"], ["o"], name="branch", then_branch=then, else_branch=other)], "g", [
+        h.make_tensor_value_info("c", T.BOOL, []), h.make_tensor_value_info("d", T.FLOAT, [4]),
+        h.make_tensor_value_info("i", T.INT64, [1, 1] if op_type == "ScatterND" else [1])],
+        [h.make_tensor_value_info("o", T.FLOAT, [4])])
+    return sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=8)
+                         .SerializeToString())
+
+
+def test_a_node_in_an_if_branch_gets_onnxruntimes_own_output_where_it_differs_from_the_reference():
+    """A NaN update under max: onnxruntime lets it replace the cell, onnx.reference ignores it (runtime facts).
+    The record of a node inside an If branch, captured on onnxruntime, holds onnxruntime's NaN."""
+    require_or_skip("onnxruntime")
+    m = _if_model("ScatterElements", {"reduction": "max"}, [np.nan])
+    feeds = {"c": np.array(True), "d": np.array([1, 2, 3, 4], np.float32), "i": np.array([1])}
+    ort_rec = m.capture(feeds, runtime="onnxruntime")["in_then"]
+    ref_rec = m.capture(feeds)["in_then"]
+    assert ort_rec.output_source.startswith("onnxruntime, running the node alone")
+    assert np.isnan(ort_rec.output[1]) and ref_rec.output[1] == 2  # each runtime's own answer
+    np.testing.assert_array_equal(ort_rec.output[[0, 2, 3]], [1, 3, 4])
+
+
+def _scan_model():
+    """A Scan whose body adds 1 at the scanned row's index into the state with ScatterElements (add)."""
+    from onnx import TensorProto as T, helper as h, numpy_helper
+
+    one = h.make_node("Constant", [], ["one"], value=numpy_helper.from_array(np.ones(1, np.float32)))
+    body = h.make_graph(
+        [one, h.make_node("ScatterElements", ["acc", "row", "one"], ["acc_out"], name="count_row", reduction="add"),
+         h.make_node("Identity", ["acc_out"], ["seen"])], "body",
+        [h.make_tensor_value_info("acc", T.FLOAT, [4]), h.make_tensor_value_info("row", T.INT64, [1])],
+        [h.make_tensor_value_info("acc_out", T.FLOAT, [4]), h.make_tensor_value_info("seen", T.FLOAT, [4])])
+    scan = h.make_node("Scan", ["start", "rows"], ["final", "history"], name="scan_rows", body=body,
+                       num_scan_inputs=1)
+    graph = h.make_graph([scan], "g", [h.make_tensor_value_info("start", T.FLOAT, [4]),
+                                       h.make_tensor_value_info("rows", T.INT64, [3, 1])],
+                         [h.make_tensor_value_info("final", T.FLOAT, [4]),
+                          h.make_tensor_value_info("history", T.FLOAT, [3, 4])])
+    return sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=8)
+                         .SerializeToString())
+
+
+@pytest.mark.parametrize("runtime", ["reference", "onnxruntime"])
+def test_a_node_in_a_scan_body_is_listed_and_captured_with_its_first_call_and_count(runtime):
+    if runtime == "onnxruntime":
+        require_or_skip("onnxruntime")
+    m = _scan_model()
+    node = m.node("count_row")
+    assert node.op == "ScatterElements-18" and node.in_subgraph
+    assert node.location == "main graph > Scan 'scan_rows' body"
+    assert node.shapes == {"data": (4,), "indices": (1,), "updates": (1,)}
+    start = np.array([0, 10, 20, 30], np.float32)
+    rows = np.array([[2], [0], [2]])
+    rec = m.capture({"start": start, "rows": rows}, runtime=runtime)["count_row"]
+    assert rec.calls == 3
+    data, indices, updates = rec.case.given()
+    np.testing.assert_array_equal(data, start)  # the first call: the state as it entered the Scan
+    np.testing.assert_array_equal(indices, [2])
+    np.testing.assert_array_equal(rec.output, [0, 10, 21, 30])
+    assert rec.output_source.startswith("onnx.reference" if runtime == "reference" else "onnxruntime, running")

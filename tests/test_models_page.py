@@ -50,7 +50,18 @@ def test_invalid_draw_is_an_error_message_naming_the_node():
 def test_ir_sample_says_onnxruntime_cannot_run_it():
     at = _open("ov_mean")
     at.sidebar.selectbox(key="model:runtime").set_value("onnxruntime").run()
-    assert any("ONNX models only" in w.value for w in at.sidebar.warning)
+    assert any("cannot capture this model" in w.value for w in at.sidebar.warning)
+    assert any("ONNX models only" in w.value for w in at.main.warning)
+    assert at.button(key="model:capture").disabled
+
+
+def test_tensor_scatter_on_openvino_names_the_node_and_the_runtimes_that_can_before_capture():
+    at = _open("circular_cache")
+    at.sidebar.selectbox(key="model:runtime").set_value("openvino").run()
+    assert not at.exception
+    text = next(w.value for w in at.main.warning if "TensorScatter-24" in w.value).replace("\\", "")
+    assert "OpenVINO CPU cannot run TensorScatter-24, the operator of node 'cache_write'" in text
+    assert "Choose onnx.reference (the default) or onnxruntime" in text
     assert at.button(key="model:capture").disabled
 
 
@@ -98,9 +109,15 @@ def test_huge_dims_warn_before_capture_and_the_capture_is_refused():
 
 def test_static_findings_are_listed_below_the_table_and_ir_runtimes_are_named():
     at = _open("ov_mean")
-    assert at.dataframe[0].value["static findings"][0].startswith("1: runtime-fact:integer-mean-truncation")
+    assert at.dataframe[0].value["static findings"][0] == "OpenVINO CPU: integer mean"
     assert any("Static findings of the nodes shown" in e.label for e in at.expander)
-    assert any("truncat" in m.value for m in at.markdown)
+    text = next(m.value for m in at.markdown if "truncat" in m.value)
+    # the runtime named as a user knows it, the source in words, a link to the operator's runtime facts
+    assert "**Warning**: OpenVINO 2026.4.1 CPU plugin: divides an integer sum" in text.replace("\\", "")
+    assert "Source: the project's runtime notes" in text.replace("\\", "")
+    assert "(spec-update?tab=Runtimes)" in text or "(spec-elements" in text
+    for internal in ("openvino-cpu", "runtime-fact:", "semantics.md]", "[observed"):
+        assert internal not in text, internal
     options = at.sidebar.selectbox(key="model:runtime").options
     assert options[0].startswith("OpenVINO reference kernels")
 
@@ -174,3 +191,63 @@ def test_server_holds_tensors_only_of_the_nodes_opened():
     at.selectbox(key="model:open").set_value("n2").run()
     assert not at.exception and held() == ["n0", "n2"]
     assert any("n2 · ScatterND-18" in md.value for md in at.markdown)
+
+
+def test_the_url_names_the_sample_and_the_open_node_and_a_new_session_reopens_it():
+    """After a failover the page runs in a new session on another replica: the URL is all it has."""
+    at = _open("scatter_amax")
+    assert at.query_params["sample"] == "scatter_amax" and "node" not in at.query_params
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    assert at.query_params["node"] == "scatter_reduce_amax"
+    # a new session with that link: the sample opens, the node is named, and the capture reopens it
+    again = app_on(PAGE)
+    again.query_params.update({"sample": "scatter_amax", "node": "scatter_reduce_amax"})
+    again.run()
+    assert not again.exception
+    assert any("press Capture" in i.value and "scatter_reduce_amax" in i.value.replace("\\", "") for i in again.info)
+    again.button(key="model:capture").click().run()
+    assert again.selectbox(key="model:open").value == "scatter_reduce_amax"
+    # a node the model does not have is said, and dropped from the address bar
+    other = app_on(PAGE)
+    other.query_params.update({"sample": "scatter_amax", "node": "no_such_node"})
+    other.run()
+    assert any("does not have" in i.value for i in other.info) and "node" not in other.query_params
+
+
+def test_an_upload_this_server_does_not_hold_asks_for_the_file_again():
+    """The URL names an upload (file and digest) that is not in this session: the replica that held it is gone.
+    The page says so plainly and asks for the file, instead of a blank page."""
+    at = app_on(PAGE)
+    at.query_params.update({"upload": "decoder<b>.onnx", "model": "0123456789abcdef", "node": "kv_write"})
+    at.run()
+    assert not at.exception
+    text = at.warning[0].value
+    assert "decoder" in text and "<b>" not in text  # the name is text, escaped
+    assert "this server does not have it" in text and "cannot move" in text and "choose it again" in text
+    assert "reopen node kv_write" in text.replace("\\", "")
+    assert at.query_params["upload"] == "decoder<b>.onnx"  # kept until a file or a sample is chosen
+    assert not any("Upload a model in the sidebar" in i.value for i in at.info)
+    # choosing a sample instead: the message goes, the URL names the sample
+    at.sidebar.selectbox(key="model:sample").set_value("kv_cache").run()
+    assert not at.exception and not at.warning
+    assert at.query_params["sample"] == "kv_cache" and "upload" not in at.query_params
+
+
+def test_removing_an_upload_in_the_same_session_is_not_a_lost_upload():
+    at = app_on(PAGE)
+    held = model_page.sm.open_model(model_page.sm.sample_path("kv_cache"))
+    at.session_state["model:model"] = ("upload:gone:1", held)  # this session held an upload, now removed
+    at.query_params.update({"upload": "mine.onnx", "model": held.digest[:16]})
+    at.run()
+    assert not at.exception and not at.warning
+    assert any("Upload a model in the sidebar" in i.value for i in at.info)
+    assert "upload" not in at.query_params and "model" not in at.query_params
+
+
+def test_sources_text_names_which_engine_gave_which_nodes():
+    assert model_page.sources_text({"a": "onnxruntime", "b": "onnxruntime"}) == ""
+    text = model_page.sources_text({"k": "onnxruntime", "v": "onnxruntime", "in_then": "onnxruntime, running the "
+                                    "node alone on the inputs it received in main graph > If 'b' then_branch"})
+    assert text.startswith("Where each output comes from: k, v: output from onnxruntime; in_then: output from "
+                           "onnxruntime, running the node alone")

@@ -124,3 +124,58 @@ def test_plotly_chart_figures_take_the_theme_scale_and_keep_titles_apart():
     over = overview_figure(trace, 0, dark=True)
     assert [list(c) for c in over.data[0].colorscale] == DARK_VALUE_SCALE  # no white plane in a dark theme
     assert over.layout.margin.t > 60 and over.layout.title.yref == "container"  # the title above the axis title
+
+
+def _corners(shapes: list) -> list:
+    """The filled corners' triangles: [(x, y) of the corner, (x, y) along the top, (x, y) down the side]."""
+    tri = [s for s in shapes if s["type"] == "path" and "L" in s["path"]]
+    return [[(float(a), float(b)) for a, b in re.findall(r"([-\d.]+),([-\d.]+)", m)]
+            for s in tri for m in re.findall(r"M[^Z]*Z", s["path"])], tri
+
+
+def test_the_current_write_is_marked_by_a_filled_corner_not_by_colour_alone():
+    from scatter_ui.figures import HIGHLIGHT, NOW_CORNER
+
+    sf = _example_figure("onnx-scatterelements-18-example-1")
+    fig = sf.figure(2)
+    assert _corners(fig["frames"][0]["layout"]["shapes"]) == ([], [])  # no write at step 0
+    for frame in fig["frames"][1:]:
+        shapes = frame["layout"]["shapes"]
+        writes = [s for s in shapes if s["type"] == "rect" and s["xref"] == "x3" and s["line"]["width"] == 3]
+        corners, paths = _corners(shapes)
+        assert writes and len(paths) == 1 and len(corners) == len(writes)
+        # the top-left corner of each of the write's frames, filled, in the output panel only
+        assert corners == [[(w["x0"], w["y0"]), (w["x0"] + NOW_CORNER, w["y0"]), (w["x0"], w["y0"] + NOW_CORNER)]
+                           for w in writes]
+        assert paths[0]["xref"] == "x3" and paths[0]["fillcolor"] == HIGHLIGHT and paths[0]["layer"] == "above"
+        assert shapes.index(paths[0]) > shapes.index(writes[-1])  # drawn over the frame
+    step = fig["frames"][2]["layout"]["shapes"]  # the read cells keep their thick frame, without a corner
+    assert [s for s in step if s["xref"] in ("x", "x2") and s["line"]["width"] == 3]
+    assert not [s for s in step if s["xref"] in ("x", "x2") and s["type"] == "path"]
+
+
+def test_a_slice_write_gets_one_corner_per_frame_and_the_overview_marks_its_bin():
+    from scatter_ui.figures import NOW_CORNER, overview_figure
+
+    t = sc.trace("ScatterND-18", np.zeros((4, 3)), [[1], [3]], np.ones((2, 3)))  # each step writes a whole row
+    corners, _ = _corners(StepFigure(t).figure(1)["frames"][1]["layout"]["shapes"])
+    assert corners == [[(-0.5, 0.5), (-0.5 + NOW_CORNER, 0.5), (-0.5, 0.5 + NOW_CORNER)]]  # the row's one frame
+    over = overview_figure(t, 2, dark=False)
+    box, corner = over.layout.shapes
+    assert box.type == "rect" and corner.type == "path" and corner.path.startswith(f"M{box.x0:g},{box.y0:g}L")
+    assert "filled corner" in over.layout.title.text
+    assert len(overview_figure(t, 0, dark=False).layout.shapes) == 0
+
+
+def test_allowed_differences_are_dashed_and_real_ones_solid():
+    from scatter_ui.figures import comparison_figure
+
+    t = sc.trace("ScatterND-18", np.zeros(4), [[0], [2], [0]], np.array([1.0, 2.0, 3.0]))
+    first_wins = np.array([1.0, 0.0, 2.0, 0.0])
+    wrong = np.array([1.0, 9.0, 2.0, 0.0])
+    fig = comparison_figure(t, wrong, t.output, ("a", "b"), [0, 1], dark=False, allowed_flat=[0])
+    frames = {(s.x0 + 0.5, s.line.dash) for s in fig.layout.shapes}
+    assert frames == {(0, "dash"), (1, None)}  # in both panels
+    assert len(fig.layout.shapes) == 4
+    plain = comparison_figure(t, first_wins, t.output, ("a", "b"), [0], dark=False)
+    assert {s.line.dash for s in plain.layout.shapes} == {None}  # no allowed cells named: solid, as before

@@ -6,14 +6,11 @@ import html
 import re
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 import spec_examples
-from scatter_core import OPERATORS
-from scatter_core.families import FAMILIES
 from scatter_ui.controls import md
 from tests.apptest_helpers import open_page
 
@@ -48,10 +45,9 @@ def _page_text(at) -> str:
 EXAMPLES = spec_examples.load_all()
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.id)
-def test_every_example_page_shows_its_source_strings_as_written(example):
-    at = open_page(FAMILIES[OPERATORS[example.op].family].slug, op=example.op, example=example.id)
-    assert not at.exception
+def example_page_shows_its_source_strings_as_written(at, example):
+    """Each example's title and notes appear on its page as written (no Markdown by accident): called by
+    tests/test_app.py's one test per example, which opens each example's page once for every check."""
     text = _page_text(at)
     sources = [example.title] + ([example.notes] if example.notes else [])
     for source in sources:
@@ -63,7 +59,7 @@ def test_every_example_page_shows_its_source_strings_as_written(example):
 
 
 def test_the_known_cases_are_checked():
-    """The two reported cases are among the source strings the test above checks."""
+    """The two reported cases are among the source strings tests/test_app.py checks on every example's page."""
     notes = {e.id: e.notes or "" for e in EXAMPLES}
     assert "1*10*50" in notes["ov-scatter-nd-update-15-xml-example-4"]
     assert "2*11*12" in notes["ov-scatter-elements-update-12-example-5"]

@@ -19,7 +19,7 @@ def test_a_report_counts_only_for_its_own_view():
     assert reported_step({"step": 3}, "a") is None
     assert reported_step(None, "a") is None
     assert reported_step({"step": {"step": "x", "view": "a"}}, "a") is None
-    assert reported_step({"step": {"step": -2, "view": "a"}}, "a") == 0
+    assert reported_step({"step": {"step": -2, "view": "a"}}, "a") is None  # off the contract (StepReport: step ≥ 0)
 
 
 def test_player_figure_has_captions_frames_and_exact_hover():
@@ -126,7 +126,8 @@ def test_a_payload_is_built_once_per_cache_key_and_reads_back():
         built.append(1)
         return StepFigure(t).figure(1)
 
-    options = {"view": "case-a", "step": 1, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js"}
+    options = {"view": "case-a", "step": 1, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js",
+               "contract_url": "/c.json", "check": False, "controls": None}
     key = ("test-payload", id(built))
     first = player_mod.payload(figure, options, key)
     again = player_mod.payload(figure, dict(options), key)

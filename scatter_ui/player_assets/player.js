@@ -22,9 +22,7 @@ const MAX_FONT = 16; // px: the largest cell text
 const WRAP_AT = 0.95; // small multiples wrap into another row below this share of MIN_CELL ("about 28 px")
 const SIDE_BY_SIDE = 0.85; // stacked: the inputs stay side by side down to this share of MIN_CELL
 const NARROW = 700; // px: below this the panels stack
-const DARK_CELL_TEXT = "#fafafa"; // cell text on the dark value scale (figures.py DARK_CELL_TEXT)
-const WRITTEN = "#495057"; // outline colour of written cells, replaced by the theme's text colour
-const HIGHLIGHT = "#e8590c"; // this step's read and write (figures.py HIGHLIGHT): a thick frame
+// Colours come from Python as data (data.palette, scatter_ui/player_contract.py PALETTE): none is written here.
 const MIN_FONT = 12; // px: the smallest cell digits on a narrow screen (cells grow, the figure scrolls)
 const BADGE = /<br><span style='font-size:\d+px'>×(\d+)<\/span>/; // figures.py: "written n times" under a value
 
@@ -112,19 +110,15 @@ function withFrame(traces, layout, frame) {
   }
 }
 
-function themeOf(node) {
+// Streamlit's theme (its CSS variables) with the palette Python sent for a light or a dark background
+function themeOf(node, palette) {
   const bg = cssVar(node, "--st-background-color", "#ffffff");
   const text = cssVar(node, "--st-text-color", "#31333f");
   const second = cssVar(node, "--st-secondary-background-color", "#f0f2f6");
   const font = cssVar(node, "--st-font", "sans-serif");
   const dark = luminance(bg) < 0.5;
-  return {
-    dark, bg, text, second, font,
-    scale: dark
-      ? [[0, "#1b2633"], [0.25, "#1c3a5e"], [0.5, "#24548a"], [0.75, "#285f99"], [1, "#3172b4"]]
-      : [[0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1, "#6baed6"]],
-    written: dark ? "rgba(250,250,250,0.75)" : "#495057",
-  };
+  const colours = dark ? palette.dark : palette.light;
+  return { dark, bg, text, second, font, scale: colours.value, cellText: colours.cell_text, written: colours.written };
 }
 
 // cell text with its "×n" (written n times) at the cell's own text size, not figures.py's 9 px
@@ -232,12 +226,13 @@ class Player {
 
     // what the marks mean, in words (not colour alone: frames differ in thickness, duplicates carry ×n)
     this.legend = el("div", { class: "sx-legend", "data-testid": "player-legend" });
-    for (const [mark, text] of [["sx-mark-now", "this step's read and write"], ["sx-mark-written", "written so far"],
+    for (const [mark, text] of [["sx-mark-read", "this step's read and write"], ["sx-mark-now", "the write"],
+                                ["sx-mark-written", "written so far"],
                                 ["sx-mark-times", "written n times so far (a duplicate index)"]]) {
-      const item = el("span", { class: "sx-legend-item" });
+      const item = el("span", { class: "sx-legend-item", "data-mark": mark });
       item.appendChild(el("span", { class: `sx-mark ${mark}`, "aria-hidden": "true" }, mark === "sx-mark-times" ? "×n" : ""));
-      item.appendChild(document.createTextNode(mark === "sx-mark-now" ? "thick frame: " + text
-        : mark === "sx-mark-written" ? "thin frame: " + text : text));
+      item.appendChild(el("span", {}, mark === "sx-mark-now" ? "filled corner: " + text
+        : mark === "sx-mark-written" ? "thin frame: " + text : mark === "sx-mark-read" ? "thick frame: " + text : text));
       this.legend.appendChild(item);
     }
     // the text form of every panel at the shown step, kept in step while open
@@ -295,7 +290,8 @@ class Player {
   async update(data, api) {
     this.api = api;
     const Plotly = window.Plotly;
-    const theme = themeOf(this.box);
+    const theme = themeOf(this.box, data.palette);
+    this.box.style.setProperty("--sx-highlight", data.palette.highlight); // player.css draws its marks with it
     const newView = data.view !== this.view;
     const figKey = `${data.view}|${data.k0}|${data.k1}|${theme.dark}|${theme.bg}|${theme.text}`;
     this.data = data;
@@ -373,7 +369,7 @@ class Player {
     return traces.map((tr, i) => {
       const out = { ...this.wrapTrace(i, tr), textfont: { ...(tr.textfont || {}), family: t.font } };
       if (this.data.hidden && this.data.hidden[i]) out.visible = false;
-      if (t.dark) out.textfont.color = DARK_CELL_TEXT; // the dark scale stays dark enough for it (>= 4.5:1)
+      if (t.cellText) out.textfont.color = t.cellText; // (the dark scale stays dark enough for it: >= 4.5:1)
       if (i === 0) out.colorscale = [[0, t.second], [1, t.second]];
       const c = this.cells[i];
       if (c < 18) out.texttemplate = ""; // no room for digits: the hover has the value
@@ -435,7 +431,7 @@ class Player {
     const wrapped = this.wrapLayout(f.layout);
     const layout = { ...wrapped, annotations: this.fitLabels(wrapped.annotations) };
     if (layout.shapes) {
-      layout.shapes = layout.shapes.map((s) => (s.line && s.line.color === WRITTEN
+      layout.shapes = layout.shapes.map((s) => (s.line && s.line.color === this.data.palette.written
         ? { ...s, line: { ...s.line, color: t.written } } : s));
     }
     return { ...f, data: f.data.map((tr, j) => {
@@ -491,6 +487,15 @@ class Player {
         return out;
       },
       shape(s) {
+        if (s.type === "path" && s.path && s.path.includes("L")) { // triangles (the write's filled corners)
+          const path = s.path.replace(/M([-\d.e]+),([-\d.e]+)L([-\d.e]+),([-\d.e]+)L([-\d.e]+),([-\d.e]+)Z/g,
+            (all, ...v) => {
+              const { dx, dy } = shift(panelOf(Number(v[0])));
+              const p = v.slice(0, 6).map((x, j) => +(Number(x) + (j % 2 ? dy : dx)).toFixed(3));
+              return `M${p[0]},${p[1]}L${p[2]},${p[3]}L${p[4]},${p[5]}Z`;
+            });
+          return { ...s, path };
+        }
         if (s.type === "path" && s.path) {
           const path = s.path.replace(/M([-\d.e]+),([-\d.e]+)H([-\d.e]+)V([-\d.e]+)H([-\d.e]+)Z/g,
             (all, x0, y0, x1, y1, x2) => {
@@ -757,7 +762,7 @@ class Player {
     const { traces, layout } = this.tableModel(k);
     const marked = [0, 1, 2].map(() => new Set()); // "row,col" of cells inside this step's thick frames
     for (const sh of layout.shapes || []) {
-      if (sh.type !== "rect" || !sh.line || sh.line.color !== HIGHLIGHT) continue;
+      if (sh.type !== "rect" || !sh.line || sh.line.color !== d.palette.highlight) continue;
       const i = sh.xref === "x" ? 0 : Number(String(sh.xref).slice(1)) - 1;
       for (let r = Math.ceil(sh.y0); r <= Math.floor(sh.y1); r++) {
         for (let c = Math.ceil(sh.x0); c <= Math.floor(sh.x1); c++) if (marked[i]) marked[i].add(`${r},${c}`);
@@ -894,7 +899,9 @@ class Player {
       if (this.lastReported === this.step && !again) return;
       this.lastReported = this.step;
       this.reports = (this.reports || 0) + 1; // each report is a new value, even for the same step
-      this.api.setStateValue("step", { step: this.step, view: this.view, n: this.reports });
+      const report = { step: this.step, view: this.view, n: this.reports };
+      this.checkMessage("StepReport", report);
+      this.api.setStateValue("step", report);
       this.box.dataset.reports = String(this.reports);
       this.watch();
     };
@@ -929,6 +936,7 @@ class Player {
     const m = /^output\[([^\]]*)\]/.exec(String(p.customdata || ""));
     if (!m) return;
     const cell = m[1] === "" ? [] : m[1].split(",").map((s) => Number(s.trim()));
+    this.checkMessage("CellClick", cell);
     this.api.setTriggerValue("cell", cell);
   }
 
@@ -998,7 +1006,7 @@ class Player {
           const text = showText && tr.text && tr.text[r] && tr.text[r][col];
           if (!text) return;
           const lines = String(text).split("<br>").map((x) => x.replace(/<[^>]+>/g, ""));
-          const ink = t.dark ? DARK_CELL_TEXT : (luminance(fill) < 0.5 ? "#ffffff" : "#444444");
+          const ink = t.cellText || (luminance(fill) < 0.5 ? "#ffffff" : "#444444");
           const top = cy + c / 2 - ((lines.length - 1) * size * 1.1) / 2;
           lines.forEach((line, li) => add(cellG, "text", {
             x: cx + c / 2, y: top + li * size * 1.1, "text-anchor": "middle", "dominant-baseline": "central",
@@ -1033,7 +1041,7 @@ class Player {
     };
     for (const sh of layout.shapes || []) {
       const line = sh.line || {};
-      const style = { fill: "none", stroke: line.color || t.text, "stroke-width": line.width ?? 1,
+      const style = { fill: sh.fillcolor || "none", stroke: line.color || t.text, "stroke-width": line.width ?? 1,
                       ...(line.dash && line.dash !== "solid" ? { "stroke-dasharray": "4 3" } : {}) };
       if (sh.type === "rect") {
         const xa = toPx(sh.xref, sh.x0, "x"), xb = toPx(sh.xref, sh.x1, "x");
@@ -1043,8 +1051,10 @@ class Player {
       } else if (sh.type === "path" && sh.path) {
         const px = (v) => toPx(sh.xref, Number(v), "x"), py = (v) => toPx(sh.yref, Number(v), "y");
         if (px(0) === null || py(0) === null) continue;
-        const d = sh.path.replace(/M([-\d.e]+),([-\d.e]+)H([-\d.e]+)V([-\d.e]+)H([-\d.e]+)Z/g,
-          (all, a, b, c2, e, f2) => `M${px(a)},${py(b)}H${px(c2)}V${py(e)}H${px(f2)}Z`);
+        const d = sh.path.includes("L") // triangles (the write's filled corners), else rectangles
+          ? sh.path.replace(/([ML])([-\d.e]+),([-\d.e]+)/g, (all, op, a, b) => `${op}${px(a)},${py(b)}`)
+          : sh.path.replace(/M([-\d.e]+),([-\d.e]+)H([-\d.e]+)V([-\d.e]+)H([-\d.e]+)Z/g,
+            (all, a, b, c2, e, f2) => `M${px(a)},${py(b)}H${px(c2)}V${py(e)}H${px(f2)}Z`);
         add(svg, "path", { d, ...style });
       }
     }
@@ -1101,6 +1111,29 @@ class Player {
     return (this.plotlyComing || loadPlotly(this.data.plotly_url)).then(() => {
       if (!this.plotted) throw new Error("the figure is still loading; try again in a moment");
     });
+  }
+
+  // -- the contract (data.check): the payload validated once per payload, reports before they are sent --
+  async checkPayload(data) {
+    if (!data || !data.check || this.checkedData === data) return;
+    this.checkedData = data;
+    this.contract = await loadContract(data.contract_url);
+    this.breach("data", contractErrors(this.contract, data, "Payload"));
+  }
+
+  checkMessage(ref, value) {
+    if (this.data && this.data.check && this.contract) this.breach(`report (${ref})`, contractErrors(this.contract, value, ref));
+  }
+
+  breach(what, found) {
+    if (!found.length) {
+      if (this.box.dataset.contract !== "invalid") this.box.dataset.contract = "ok";
+      return;
+    }
+    this.box.dataset.contract = "invalid";
+    const text = `the player's ${what} is off its contract (scatter_ui/player_contract.py): ${found.join("; ")}`;
+    console.error(text);
+    this.error(text);
   }
 
   // -- export --------------------------------------------------------------------------------------
@@ -1233,6 +1266,84 @@ class Player {
   }
 }
 
+// -- the contract -----------------------------------------------------------------------------------------
+// What Python sends (a Payload) and what this module sends back (StepReport, CellClick) are described in
+// scatter_ui/player_contract.py, whose JSON Schema is shipped beside this file (player-contract.json, at
+// data.contract_url). When data.check is set (the test servers set it: SCATTER_PLAYER_CHECK=1) every
+// payload is validated against it, and every report before it is sent; a breach is shown in the player and
+// logged as a console error, and the player's data-contract attribute says "ok" or "invalid".
+
+const CONTRACT_TYPES = {
+  null: (v) => v === null,
+  boolean: (v) => typeof v === "boolean",
+  integer: (v) => Number.isInteger(v),
+  number: (v) => typeof v === "number" && Number.isFinite(v),
+  string: (v) => typeof v === "string",
+  array: (v) => Array.isArray(v),
+  object: (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+};
+
+function shown(v) {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length <= 60 ? text : text.slice(0, 57) + "...";
+}
+
+// Where `value` is off the schema's definition `ref` ("Payload", "StepReport", "CellClick"): at most `limit`
+// sentences naming the place ($.figure.data[2].z), the rule and the value; [] when it conforms. The same
+// rules, in the same order, as player_contract.errors in Python (the subset of JSON Schema the contract uses).
+export function contractErrors(schema, value, ref = "Payload", limit = 8) {
+  const out = [];
+  const check = (v, node, where, found, max) => {
+    if (found.length >= max) return;
+    if (node.$ref) node = schema.$defs[node.$ref.split("/").pop()];
+    if (node.anyOf) {
+      if (!node.anyOf.some((option) => { const f = []; check(v, option, where, f, 1); return !f.length; })) {
+        found.push(`${where}: ${shown(v)} is none of the allowed kinds`);
+      }
+      return;
+    }
+    if (node.enum) {
+      if (!node.enum.some((e) => e === v)) found.push(`${where}: ${shown(v)} is not one of ${node.enum.map(shown).join(", ")}`);
+      return;
+    }
+    const kind = node.type;
+    if (kind !== undefined && !CONTRACT_TYPES[kind](v)) { found.push(`${where}: ${shown(v)} is not of type ${kind}`); return; }
+    if (node.minimum !== undefined && v < node.minimum) found.push(`${where}: ${shown(v)} is below the minimum ${node.minimum}`);
+    if (kind === "array") {
+      if (node.minItems !== undefined && v.length < node.minItems) found.push(`${where}: ${v.length} item(s), fewer than ${node.minItems}`);
+      if (node.maxItems !== undefined && v.length > node.maxItems) found.push(`${where}: ${v.length} item(s), more than ${node.maxItems}`);
+      const prefix = node.prefixItems || [];
+      for (let i = 0; i < v.length; i++) {
+        const sub = i < prefix.length ? prefix[i] : (node.items ?? true);
+        if (sub === false) break;
+        if (sub !== true) check(v[i], sub, `${where}[${i}]`, found, max);
+      }
+    } else if (kind === "object") {
+      for (const name of node.required || []) if (!(name in v)) found.push(`${where}: the required key '${name}' is missing`);
+      const props = node.properties || {};
+      const extra = node.additionalProperties ?? true;
+      for (const [name, item] of Object.entries(v)) {
+        const sub = name in props ? props[name] : extra;
+        if (sub === false) found.push(`${where}: the key '${name}' is not in the contract`);
+        else if (sub !== true) check(item, sub, `${where}.${name}`, found, max);
+      }
+    }
+  };
+  check(value, { $ref: `#/$defs/${ref}` }, "$", out, limit);
+  return out;
+}
+
+let contractPromise = null;
+function loadContract(url) {
+  if (!contractPromise) {
+    contractPromise = fetch(url).then((r) => {
+      if (!r.ok) throw new Error(`could not load the player's contract from ${url} (${r.status})`);
+      return r.json();
+    }).catch((e) => { contractPromise = null; throw e; });
+  }
+  return contractPromise;
+}
+
 // Python sends bytes: a header line naming the content ("sx-player:<serial>:<length>"), then the data
 // as JSON (scatter_ui/player.py payload). The same header means the same data: it is parsed once.
 const decoder = new TextDecoder();
@@ -1257,7 +1368,10 @@ export default function (component) {
   }
   let data = null;
   try { data = raw ? readData(player, raw) : null; } catch (e) { player.error(e); }
-  if (data) player.update(data, api).catch((e) => player.error(e));
+  if (data) {
+    player.checkPayload(data).catch((e) => player.error(e)); // (only when data.check: the tests)
+    player.update(data, api).catch((e) => player.error(e));
+  }
   return () => {
     // Streamlit may call a superseded cleanup while the element stays mounted: only a removed
     // element ends its player.

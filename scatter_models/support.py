@@ -1,0 +1,161 @@
+"""Which capture runtime can run which scatter node, said before anything runs, and a runtime's refusal to
+load a model said in plain words after.
+
+Before a capture (:func:`node_problems`), from data, never from a probe: the registry's ``runnable_on`` (an
+ONNX operator version onnxruntime does not run, such as the deprecated ``Scatter-11``) and the runtime facts
+of topic ``runnable`` (``scatter_core.FACTS``: OpenVINO's ONNX frontend has no conversion rule for
+``TensorScatter-24``). onnx.reference is never refused here: where it has no kernel (``Scatter-9``)
+scatter_core's exact semantics stand in, and the record says so.
+
+After a runtime refused to load the model (:func:`explain_load_error`): its message is read for the op it
+could not convert or find a kernel for (any op, not only scatter ones), and the node is named from the
+model, with the runtimes that can run it. Anything else keeps the runtime's first line, not its traceback.
+"""
+
+from __future__ import annotations
+
+import re
+
+import scatter_core as sc
+
+# capture runtime -> the runtime fact name it stands for (an OpenVINO IR's "reference" is OpenVINO's)
+FACT_RUNTIME = {"reference": "onnx.reference", "onnxruntime": "onnxruntime", "openvino": "openvino-cpu"}
+IR_FACT_RUNTIME = {"reference": "openvino-reference", "onnxruntime": "onnxruntime", "openvino": "openvino-cpu"}
+CAPTURE_RUNTIMES = ("reference", "onnxruntime", "openvino")
+# how a capture runtime is named in messages (the page's runtime box says the same)
+NAMES = {"reference": "onnx.reference", "onnxruntime": "onnxruntime", "openvino": "OpenVINO CPU"}
+MAX_NODES_NAMED = 3
+
+_OV_UNCONVERTED = re.compile(r"No conversion rule found for operations:\s*([^\n]+)")
+_OV_OP = re.compile(r"([A-Za-z_][\w.]*)-(\d+)")
+_ORT_NO_KERNEL = re.compile(r"Could not find an implementation for (\w+)\((\d+)\) node with name '([^']*)'")
+_ORT_RUN_REFUSED = re.compile(r"while running (\w+) node\. Name:'([^']*)' Status Message: ([^\n\x1b]+)")
+_ORT_INVALID_NODE = re.compile(r"In Node, \(\"([^\"]*)\", (\w+), \"([^\"]*)\", -?\d+\)")
+
+
+def runtime_name(runtime: str) -> str:
+    """A capture runtime as messages name it ("onnx.reference", "onnxruntime", "OpenVINO CPU")."""
+    return NAMES.get(runtime, runtime)
+
+
+def blocking_facts(spec: sc.OpSpec, runtime: str) -> list[sc.Fact]:
+    """The runtime facts saying ``runtime`` (a capture runtime, ONNX model) cannot run ``spec`` at all."""
+    name = FACT_RUNTIME[runtime]
+    return [f for f in sc.facts_for(spec.name) if f.topic == "runnable" and name in f.runtimes
+            and f.status == "holds"]
+
+
+def why_not(spec: sc.OpSpec, runtime: str) -> str | None:
+    """Why capture runtime ``runtime`` cannot run an ONNX model holding ``spec`` (None when it can)."""
+    if runtime == "reference":
+        return None  # scatter_core stands in where onnx.reference has no kernel
+    facts = blocking_facts(spec, runtime)
+    if facts:
+        return " ".join(f"{f.runtimes_label()} {f.text}." for f in facts)
+    if runtime == "onnxruntime" and "onnxruntime" not in spec.runnable_on:
+        notes = spec.note_text("deprecated")
+        return f"onnxruntime does not run {spec.name}" + (f" ({notes})" if notes else "")
+    return None
+
+
+def runtimes_that_can(spec: sc.OpSpec, available) -> list[str]:
+    """The capture runtimes that can run ``spec`` in an ONNX model, each marked when not installed."""
+    out = []
+    for runtime in CAPTURE_RUNTIMES:
+        if why_not(spec, runtime) is None:
+            extra = " (the default)" if runtime == "reference" else ""
+            if not available(runtime):
+                extra += " (not installed)"
+            out.append(runtime_name(runtime) + extra)
+    return out
+
+
+def _join(words: list[str], last: str = "and") -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def node_problems(model, runtime: str, available) -> str | None:
+    """Why ``runtime`` cannot run the scatter nodes of ONNX ``model``, naming the nodes, the operator and the
+    runtimes that can; None when nothing in the data says it cannot."""
+    if model.kind != "onnx":
+        return None
+    if runtime == "reference":
+        return None  # never refused from the data (see why_not)
+    by_op: dict[str, list] = {}
+    reasons: dict[str, str | None] = {}  # one look-up per operator version, not per node (10,000 nodes)
+    for node in model.nodes:
+        if node.spec is None:
+            continue
+        name = node.spec.name
+        if name not in reasons:
+            reasons[name] = why_not(node.spec, runtime)
+        if reasons[name] is not None:
+            by_op.setdefault(name, []).append(node)
+    if not by_op:
+        return None
+    parts = []
+    for op, nodes in by_op.items():
+        named = ", ".join(f"{n.name!r} ({n.location})" for n in nodes[:MAX_NODES_NAMED])
+        if len(nodes) > MAX_NODES_NAMED:
+            named += f" and {len(nodes) - MAX_NODES_NAMED} more"
+        can = runtimes_that_can(nodes[0].spec, available)
+        parts.append(f"{runtime_name(runtime)} cannot run {op}, the operator of node"
+                     f"{'s' if len(nodes) > 1 else ''} {named}: {reasons[op]} "
+                     + (f"Choose {_join(can, 'or')} as the runtime to capture it." if can else
+                        "No runtime of this page runs it."))
+    return " ".join(parts)
+
+
+def _nodes_of_type(model, op_type: str) -> list:
+    return [n for n in model.nodes if n.op_type == op_type]
+
+
+def explain_load_error(model, runtime: str, error: str) -> str | None:
+    """A runtime's refusal to load ``model`` (its message ``error``) in plain words: which op (and node) it
+    has no conversion rule or kernel for, and which runtimes can run it; None when the message says no op."""
+    name = runtime_name(runtime)
+    found = _OV_UNCONVERTED.search(error or "")
+    if runtime == "openvino" and found:
+        ops = _OV_OP.findall(found.group(1))
+        if ops:
+            words, can = [], None
+            for op_type, version in ops:
+                nodes = _nodes_of_type(model, op_type)  # a scatter node is named; another op only by its type
+                where = (" (node " + ", ".join(f"{n.name!r}" for n in nodes[:MAX_NODES_NAMED]) + ")") if nodes \
+                    else ""
+                words.append(f"{op_type}-{version}{where}")
+                for n in nodes:
+                    if n.spec is not None:
+                        mine = [r for r in runtimes_that_can(n.spec, lambda r: True) if "OpenVINO" not in r]
+                        can = mine if can is None else [r for r in can if r in mine]
+            advice = (f"Choose {_join(can, 'or')} as the runtime." if can else
+                      "Try onnx.reference (the default) or onnxruntime as the runtime.")
+            return (f"{name} cannot load this model: OpenVINO's ONNX frontend has no conversion rule for "
+                    f"{_join(words)}. {advice}")
+    found = _ORT_NO_KERNEL.search(error or "")
+    if runtime == "onnxruntime" and found:
+        op_type, version, node = found.groups()
+        return (f"{name} cannot run this model: it has no kernel for {op_type} at opset {version} (node "
+                f"{node!r}). Choose onnx.reference (the default) as the runtime"
+                + (", or OpenVINO CPU" if model.kind == "onnx" else "") + ".")
+    found = _ORT_RUN_REFUSED.search(error or "")
+    if runtime == "onnxruntime" and found:
+        op_type, node, why = found.groups()
+        return (f"{name} refused to run node {node!r} ({op_type}): {why.strip()[:300]} Choose onnx.reference (the "
+                f"default) as the runtime" + (", or OpenVINO CPU" if model.kind == "onnx" else "") + ".")
+    found = _ORT_INVALID_NODE.search(error or "")
+    if runtime == "onnxruntime" and found:
+        node, op_type, domain = found.groups()
+        return (f"{name} refuses this model at node {node!r} ({op_type}"
+                + (f", domain {domain!r}" if domain else "") + f"): {plain(error, 300)}. Choose onnx.reference "
+                "(the default) as the runtime.")
+    return None
+
+
+def plain(error: str, limit: int = 600) -> str:
+    """A runtime's message without the source locations and tracebacks it carries, on one line."""
+    lines = [ln.strip() for ln in str(error or "").splitlines() if ln.strip()]
+    useful = [ln for ln in lines if not re.match(r"(\w+: )?(Exception from src|Check '|File \"|Traceback|\^)", ln)
+              and not re.search(r"\.(cpp|hpp|cc|h):\d+", ln)]
+    text = " ".join(useful or lines[:1])
+    return text if len(text) <= limit else text[:limit] + " …"
