@@ -9,7 +9,7 @@ trace.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 
 import numpy as np
 import streamlit as st
@@ -102,7 +102,7 @@ class ExplorerPage:
             lambda name, default: default)
         attribute_inputs.load(spec, self.k, attrs, pick if from_url else None)
         for role in TEXT_ROLES:
-            text = tensor_text(getattr(ex, role)) if ex is not None and editable(ex) else ss.get(self.k(f"text_{role}"), "")
+            text = _example_text(ex.id, role) if ex is not None and editable(ex) else ss.get(self.k(f"text_{role}"), "")
             ss[self.k(f"text_{role}")] = pick(role, text)
         ss[self.k("step")] = max(int(pick("step", 0)), 0)
         ss[self.k("follow")] = bool(pick("follow", True))
@@ -222,7 +222,7 @@ class ExplorerPage:
         if not editable(ex):
             return False
         ss = st.session_state
-        return any(ss.get(self.k(f"text_{r}")) != tensor_text(getattr(ex, r)) for r in TEXT_ROLES)
+        return any(ss.get(self.k(f"text_{r}")) != _example_text(ex_id, r) for r in TEXT_ROLES)
 
     def editor(self, example, error: sc.ScatterError | None = None) -> None:
         """The inputs as text; open, with the error beside the text, while the text has an error.
@@ -278,8 +278,7 @@ class ExplorerPage:
             trace = cache.trace_of(case)
         except sc.ScatterError as exc:
             if example is not None and not edited and large.too_large(example):
-                step = self.large_example(example, op)
-                self._url(op, ex_id, shown, step, edited, texts)
+                self.large_example(example, op, shown)
                 return
             if example is not None and not editable(example):
                 st.error(error_text(exc), icon="🛑")
@@ -349,8 +348,9 @@ class ExplorerPage:
         ss[self.k("player_sent")] = (view, min(k0, step), max(k1, step), step)
         return step
 
-    def large_example(self, example, op: str) -> int:
-        """An example above the core's limit: its shapes, why, and a labelled reduced stand-in."""
+    def large_example(self, example, op: str, shown: tuple) -> None:
+        """An example above the core's limit: its shapes, why, and a labelled reduced stand-in, whose player,
+        findings and URL are a step fragment (:meth:`stand_in_stepped`) as on a small case."""
         panels.example_header(example, None, False)
         with st.container(border=True):
             st.markdown("**Too large to run in full**")
@@ -358,21 +358,35 @@ class ExplorerPage:
                 st.text(line)
         trace = _stand_in_trace(op, example.id, self.family)
         if trace is None:
-            return 0
+            self._url(op, example.id, shown, 0, False, None)
+            return
         si = large.stand_in(example, self.family)
         st.markdown(md(f"Below: a reduced stand-in with the example's real {example.indices.size:,} index values "
                        f"and every {fmt_shape(si.slice_shape)} slice shrunk to one cell, so each step writes one "
                        f"cell where the full example writes {int(np.prod(si.slice_shape)):,}. Which positions are "
                        f"written, how often (×n) and which write wins are exactly the full example's; the values "
                        f"are placeholders (data 0, updates numbered 1, 2, … in loop order)."))
-        n = len(trace)
-        step = min(max(int(st.session_state.get(self.k("step"), 0)), 0), n)
-        st.session_state[self.k("step")] = step
+        box, notice, findings = st.container(), st.container(), st.container()
+        with box:
+            rerun_relay()  # outside the fragment, as on a small case (a failover)
+            st.fragment(self.stand_in_stepped)(example, op, trace, shown, findings)
+        with notice:
+            session.url_notice(self.family)  # names the link's values the page could not use, once
+
+    def stand_in_stepped(self, example, op: str, trace: sc.Trace, shown: tuple, findings) -> None:
+        """The stand-in's step fragment: its player, the URL and share link, the findings' "at step k" (written
+        into ``findings``, a container of the page). The player's step report reruns this alone."""
+        ss = st.session_state
+        step = min(max(int(ss.get(self.k("step"), 0)), 0), len(trace))
+        ss[self.k("step")] = step
         sf = _stand_in_figure(op, example.id, self.family)
-        player(sf.figure(step), key=self.k("player"), view=f"stand-in:{example.id}", step=step,
-               name=f"{op}-{example.id}-stand-in", on_step=self._set_step)
-        panels.findings(trace, step, self.k("findings"))
-        return step
+        view = f"stand-in:{example.id}"
+        anchor = self._anchor(sf, view, step)
+        player(lambda: sf.figure(anchor), key=self.k("player"), view=view, step=anchor,
+               name=f"{op}-{example.id}-stand-in", on_step=self._set_step, cache_key=(view, anchor))
+        self._url(op, example.id, shown, step, False, None, notice=False)
+        with findings:
+            panels.findings(trace, step, self.k("findings"))
 
     def panel_axis_control(self, rank: int) -> int | None:
         """For rank >= 3: which output axis is drawn as small multiples (the last two others form the matrix)."""
@@ -415,6 +429,14 @@ class ExplorerPage:
         with st.sidebar:
             st.caption("Share this view (the link reopens this operator, example, attributes and step): "
                        + panels.inline_code(session.share_link(self.url_path, values)))
+
+
+@lru_cache(maxsize=1024)
+def _example_text(example_id: str, role: str) -> str:
+    """An example's tensor as its editor's text, made once per process: every full run compares the editor's
+    texts with the example's (``_edited``), and printing the arrays was a sixth of a first run's time
+    (bench/bench_runs.py)."""
+    return tensor_text(getattr(spec_examples.by_id(example_id), role))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -129,7 +129,8 @@ def _int(text, low: int, high: int) -> int | None:
     return value if low <= value <= high else None
 
 
-URL_NAMES = ("set", "level", "n", "seed", "op", "mode")
+URL_NAMES = ("set", "level", "n", "i", "seed", "op", "mode", "answered")
+MAX_ANSWERED = 1_000_000  # the largest count of checked answers the URL's "answered" is read as
 
 
 def _url_signature(params) -> tuple:
@@ -137,11 +138,17 @@ def _url_signature(params) -> tuple:
 
 
 def read_url() -> None:
-    """On a new URL: a shared set (?set=SEED&level=L&n=N) or one exercise (?seed=S&level=L[&op=...])."""
+    """On a new URL: a shared set (?set=SEED&level=L&n=N[&i=I]) or one exercise (?seed=S&level=L[&op=...]).
+
+    The URL carries where the student is (the set and which of its exercises, or the exercise; the level; the
+    mode) and how many answers this session has checked (``answered``), so that a new session (the class
+    server lost the student's replica, or the page opened in another tab) reopens the same exercise and can
+    say plainly that the answers and the score, which lived in the old session, did not come along."""
     ss = st.session_state
     params = st.query_params
     sig = _url_signature(params)
-    if ss.get(k("_url")) == sig:
+    kept = k("mode") in ss  # gone once a run of another page did not draw this page's widgets: read the URL again
+    if kept and (ss.get(k("_url")) == sig or session.echoes_own_url(PREFIX, sig)):
         return
     ss[k("_url")] = sig
     given = {name: str(params.get(name)) for name in URL_NAMES if name in params}
@@ -160,18 +167,21 @@ def read_url() -> None:
     set_seed = _int(params.get("set"), 0, max_set)
     if "set" in given and set_seed is None:
         ignored["set"] = f"not a set number (0..{max_set:,})"
+    _read_answered(given, ignored)
     if set_seed is not None:
         n = _int(params.get("n"), 1, sp.MAX_SET)
         if "n" in given and n is None:
             ignored["n"] = f"not a number of exercises (1..{sp.MAX_SET})"
         ignored.update({name: "a shared set picks its own exercises" for name in ("seed", "op") if name in given})
+        at = _int(params.get("i"), 1, n or 5)
+        if "i" in given and at is None:
+            ignored["i"] = f"not an exercise of this set (1..{n or 5})"
         ss[k("set")] = (set_seed, level or 1, n or 5)
-        ss[k("set_index")] = 0
+        ss[k("set_index")] = (at or 1) - 1
         ss[k("level")] = level or 1
         ss[k("op")] = ANY_OP
         return
-    if "n" in given:
-        ignored["n"] = "used only with a set number (set=...)"
+    ignored.update({name: "used only with a set number (set=...)" for name in ("n", "i") if name in given})
     seed = _int(params.get("seed"), 0, sp.exercises.MAX_SEED)
     if "seed" in given and seed is None:
         ignored["seed"] = f"not a seed (0..{sp.exercises.MAX_SEED:,})"
@@ -188,20 +198,57 @@ def read_url() -> None:
         ss[k("seed")] = seed
 
 
+def _read_answered(given: dict, ignored: dict) -> None:
+    """The URL's count of answers checked, read by a session that has checked none: they stayed in the
+    session that checked them (:func:`lost_progress` says so)."""
+    if "answered" not in given:
+        return
+    count = _int(given["answered"], 0, MAX_ANSWERED)
+    if count is None:
+        ignored["answered"] = f"not a count of answers (0..{MAX_ANSWERED:,})"
+    elif count and not answered():
+        st.session_state[k("lost_answers")] = count
+
+
+def answered() -> int:
+    """How many answers this session has checked (every level)."""
+    p = st.session_state.get(k("progress")) or {}
+    return sum(tried for _, tried in p.get("levels", {}).values())
+
+
 def write_url() -> None:
     """Mirror the exercise on screen into the URL, so a copied link reopens it (and remember it as read)."""
     ss = st.session_state
     if ss[k("set")] is not None:
         set_seed, level, n = ss[k("set")]
-        values = {"set": set_seed, "level": level, "n": n}
+        values = {"set": set_seed, "level": level, "n": n, "i": int(ss.get(k("set_index"), 0)) + 1}
     else:
         seed, level, op = current()
         values = {"seed": seed, "level": level, **({"op": op} if op else {})}
     values["mode"] = ss[k("mode")]
+    if answered():
+        values["answered"] = answered()
     values = {name: str(v) for name, v in values.items()}
     if {name: st.query_params.get(name) for name in URL_NAMES if name in st.query_params} != values:
         st.query_params.from_dict(values)
     ss[k("_url")] = _url_signature(values)
+    session.remember_own_url(PREFIX, ss[k("_url")])
+
+
+def lost_progress() -> None:
+    """Say plainly, until the student checks an answer here or dismisses it, what a new session could not
+    bring along from the URL: the answers and the score (they lived in the session that checked them)."""
+    ss = st.session_state
+    lost = ss.get(k("lost_answers"))
+    if not lost or answered():
+        ss.pop(k("lost_answers"), None)
+        return
+    box = st.container(border=True)
+    box.warning(f"This page was reopened in a new session (the server holding it restarted or was replaced, or "
+                f"this is another tab). Your place came along: the same exercise, level and mode. Your {lost:,} "
+                f"checked answer{'s' if lost != 1 else ''} and your score did not; they lived only in the old "
+                f"session. The score starts again here.", icon="🔌")
+    box.button("Dismiss", key=k("lost_dismiss"), on_click=lambda: ss.pop(k("lost_answers"), None))
 
 
 def defaults() -> None:
@@ -704,6 +751,7 @@ def render_page() -> None:
     heading = st.container(horizontal=True, vertical_alignment="bottom", gap="medium", key="practice-heading")
     heading.title("Practice", width="content")
     session.url_notice(PREFIX)  # names the link's values read_url could not use, once
+    lost_progress()  # a new session: what the URL could not bring along
     st.container(key="practice-intro").caption(
         "Predict what the operator writes, then see it. Feedback names the misconception behind a wrong answer and "
         "links to an explorer example that shows it.")

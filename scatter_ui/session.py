@@ -69,16 +69,21 @@ def _signature(params) -> tuple:
 def seed_from_url(family: str, allowed: dict) -> bool:
     """Copy the URL's parameters into the page's state when they are new to this session.
 
-    New means: not what this page last read or wrote itself, so a link followed from another
-    page (the gallery, the check page) re-seeds a page the session has visited before.
+    New means: not what this page last read or wrote itself (nor an echo of a URL it wrote moments
+    ago: :func:`echoes_own_url`), so a link followed from another page (the gallery, the check page)
+    re-seeds a page the session has visited before. Once the page's own state is gone (its ``op``:
+    Streamlit drops a widget's value after a run of another page), any URL is read again, even the
+    page's own last one: the browser's Back button returns to it from another page.
     ``allowed`` maps a parameter to a function that validates/converts its text (returning
     None to ignore it); unknown or invalid values are dropped silently, so a hand-edited link
     never breaks the page. Returns True when the page should take its state from the URL.
     """
     flag = key(family, "_seen_url")
-    params = st.query_params
+    params = st.query_params.to_dict()  # one read: each access through st.query_params costs a context lookup
     sig = _signature(params)
-    if st.session_state.get(flag) == sig or _echoes_own_url(family, sig):
+    kept = key(family, "op") in st.session_state  # gone once a run of another page did not draw the page's widgets
+    if kept and (st.session_state.get(flag) == sig or echoes_own_url(family, sig)):
+        _drop_stale_check(family)
         return False
     st.session_state[flag] = sig
     ss = st.session_state
@@ -97,10 +102,31 @@ def seed_from_url(family: str, allowed: dict) -> bool:
     return True
 
 
-def _echoes_own_url(family: str, sig: tuple) -> bool:
+def _drop_stale_check(family: str) -> None:
+    """A run that reads no new link, after one that read a link and ended before :func:`url_notice` compared
+    it with the page (Streamlit stops a run at its next element when a newer rerun is asked for: a step
+    report, the player's rerun relay, a click). The page has moved on since (a step, a choice), so comparing
+    now would name values the user replaced as ignored ("step=1 was ignored" while stepping fast): the
+    comparison is dropped. What :func:`ignore` recorded while the link was read (an axis outside the data,
+    an example the operator lacks) was true of the link itself, and is still named."""
+    ss = st.session_state
+    if ss.get(key(family, "_url_given")) and not ss.get(key(family, "_url_checked"), True):
+        ss[key(family, "_url_checked")] = True
+
+
+def echoes_own_url(family: str, sig: tuple) -> bool:
     """Whether ``sig`` is a URL this page wrote itself moments ago. A rerun the browser asked for before
     it had applied the page's newest URL carries the one before (a step, say): that follows no link, and
-    re-seeding from it would put the page back on the older step and name a value as ignored."""
+    re-seeding from it would put the page back on the older step. The browser's Back and Forward buttons
+    do follow an older URL of the page (Streamlit marks their rerun), so they are never an echo."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx(suppress_warning=True)
+    except Exception:  # noqa: BLE001 - no run context (bare mode): no history navigation either
+        ctx = None
+    if ctx is not None and getattr(ctx, "is_history_navigation", False):
+        return False
     now = time.monotonic()
     return any(s == sig and now - t <= ECHO_S for s, t in st.session_state.get(key(family, "_own_urls"), ()))
 
@@ -241,14 +267,19 @@ def _dismiss(family: str) -> None:
 def write_url(values: dict, family: str | None = None) -> None:
     """Mirror the current view into the URL (only when it changed) and remember it as seen."""
     clean = {k: str(v) for k, v in values.items() if v is not None and k in URL_KEYS}
-    current = {k: st.query_params.get(k) for k in URL_KEYS if k in st.query_params}
+    current = {k: v for k, v in st.query_params.to_dict().items() if k in URL_KEYS}
     if current != clean:
         st.query_params.from_dict(clean)
     if family is not None:
         sig = _signature(clean)
         st.session_state[key(family, "_seen_url")] = sig
-        own = [(s, t) for s, t in st.session_state.get(key(family, "_own_urls"), ()) if s != sig]
-        st.session_state[key(family, "_own_urls")] = own[-(OWN_URLS - 1):] + [(sig, time.monotonic())]
+        remember_own_url(family, sig)
+
+
+def remember_own_url(family: str, sig) -> None:
+    """Note that the page ``family`` has just written the URL of signature ``sig`` (see :func:`echoes_own_url`)."""
+    own = [(s, t) for s, t in st.session_state.get(key(family, "_own_urls"), ()) if s != sig]
+    st.session_state[key(family, "_own_urls")] = own[-(OWN_URLS - 1):] + [(sig, time.monotonic())]
 
 
 def share_link(path: str, values: dict) -> str:

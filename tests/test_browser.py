@@ -455,7 +455,7 @@ def test_the_figure_is_drawn_and_steps_before_plotly_arrives(server, browser):
     cells: a held plotly download must not keep the figure or the step buttons from working."""
     ctx, pg = _context(browser)
     held = []
-    pg.route("**/plotly-cartesian.min.js", lambda route: held.append(route))  # answered only at the end of the test
+    pg.route("**/plotly-cartesian.min.js*", lambda route: held.append(route))  # (and .gz) answered only at the end
     try:
         pg.goto(server.url + SEU1)
         preview = "[data-testid=scatter-preview]"

@@ -134,3 +134,53 @@ def test_keys_that_come_together_are_told_to_the_server_once(server, browser):
         assert broken(pg) == "" and errors(pg) == []
     finally:
         ctx.close()
+
+
+STAND_IN = "/update?op=ScatterUpdate-3&example=ov-scatter-update-3-example-1"  # too large: a reduced stand-in
+
+
+def count_runs(pg) -> dict:
+    """The server's finished runs, read from the websocket's messages as they arrive: the whole page, or a
+    fragment (Streamlit says which in each run's script_finished message)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    runs = {"page": 0, "fragment": 0}
+    kinds = {ForwardMsg.FINISHED_SUCCESSFULLY: "page", ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY: "fragment"}
+
+    def on_frame(payload):
+        if isinstance(payload, str):
+            return
+        msg = ForwardMsg()
+        try:
+            msg.ParseFromString(payload)
+        except Exception:  # noqa: BLE001 - not a ForwardMsg: nothing to count
+            return
+        if msg.WhichOneof("type") == "script_finished" and msg.script_finished in kinds:
+            runs[kinds[msg.script_finished]] += 1
+
+    pg.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+    return runs
+
+
+@pytest.mark.parametrize("path,n", [(SMALL, 6), (STAND_IN, 2500)], ids=["small", "stand-in"])
+def test_a_step_reruns_the_step_fragment_not_the_page(server, browser, path, n):
+    ctx, pg = _context(browser, height=1600)
+    try:
+        runs = count_runs(pg)
+        open_player(pg, server.url + path)
+        pg.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=60_000)
+        pg.wait_for_timeout(500)
+        assert runs["page"] >= 1
+        before = dict(runs)
+        pg.locator(PLAYER).focus()
+        for k in (1, 2, 3):
+            pg.keyboard.press("ArrowRight")
+            pg.wait_for_function(f"() => new URL(location.href).searchParams.get('step') === '{k}'", timeout=30_000)
+        last = agreed(pg, 3, n)
+        assert (last["player"], last["url"], last["share"]) == ("3", "3", "3"), last
+        pg.wait_for_timeout(500)
+        assert runs["page"] == before["page"], runs  # no run of the whole page
+        assert runs["fragment"] - before["fragment"] >= 3, runs  # one per step the server took
+        assert broken(pg) == "" and errors(pg) == []
+    finally:
+        ctx.close()

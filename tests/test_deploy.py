@@ -283,3 +283,49 @@ def test_uploads_reach_their_replica_and_a_killed_replica_asks_for_the_file_agai
     for port in range(bal.port, bal.port + 3):
         with pytest.raises(OSError):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
+
+
+def test_practice_keeps_the_students_place_after_a_failover_and_says_what_stayed_behind(tmp_path, browser):
+    """A student in a shared set, on its second exercise with one answer checked, loses their replica: the next
+    click lands on the other replica, which opens the same exercise from the URL and says that the checked
+    answer and the score stayed in the lost session."""
+    require_browser()
+    import scatter_practice as sp
+
+    ex = sp.exercise_set(7, 3, 4)[1]
+    bal = Balancer(tmp_path / "serve")
+    try:
+        ctx, pg = _context(browser, bal.url)
+        pg.goto(bal.url + "/practice?set=7&level=3&n=4")
+        header = pg.locator("h2").filter(has_text="set 7, exercise")
+        header.filter(has_text="exercise 1 of 4").wait_for(timeout=180_000)
+        pg.get_by_role("button", name="next ▶").click()
+        header.filter(has_text="exercise 2 of 4").wait_for(timeout=120_000)
+        pg.get_by_role("textbox", name=re.compile("^Target cell")).fill(", ".join("0" for _ in ex.answer.shape))
+        pg.get_by_role("textbox", name="Value after the step").fill("1")
+        pg.get_by_role("button", name="Check").click()
+        pg.wait_for_function("() => new URL(location.href).searchParams.get('answered') === '1'", timeout=120_000)
+        _settled(pg)
+        query = parse_qs(urlparse(pg.url).query)
+        assert {k: query[k] for k in ("set", "level", "n", "i")} == {"set": ["7"], "level": ["3"], "n": ["4"],
+                                                                     "i": ["2"]}
+        first = _replica_of(ctx, bal.url)
+        bal.kill_replica(first)
+        _wait_replica(ctx, bal.url, first)
+        # the next click reaches the new replica (its callback is unknown there: only the URL counts); Streamlit
+        # disables the widgets while it reconnects, and the click waits for that
+        pg.get_by_role("button", name=re.compile("^(Next step|Finish)")).click(timeout=120_000)
+        lost = pg.get_by_text("This page was reopened in a new session")
+        lost.wait_for(timeout=120_000)
+        _settled(pg)
+        assert "Your 1 checked answer and your score did not" in lost.inner_text()
+        assert header.inner_text().startswith("Level 3 · set 7, exercise 2 of 4 · ")
+        assert parse_qs(urlparse(pg.url).query)["i"] == ["2"]
+        assert pg.get_by_role("textbox", name="Value after the step").count() == 1  # the exercise's first step, to predict again
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(SCREENSHOTS / "deploy-practice-after-failover.png"))
+        assert pg.get_by_role("dialog").count() == 0
+        assert [e for e in real_errors(pg.errors) if "pageerror" in e] == []
+        ctx.close()
+    finally:
+        bal.stop()

@@ -27,19 +27,35 @@ const MIN_FONT = 12; // px: the smallest cell digits on a narrow screen (cells g
 const BADGE = /<br><span style='font-size:\d+px'>×(\d+)<\/span>/; // figures.py: "written n times" under a value
 
 // plotly.js (the cartesian dist in the player's asset folder): Python sends its URL as data.plotly_url,
-// because this module is imported from a Blob URL (scatter_ui/player.py passes it as content)
+// because this module is imported from a Blob URL (scatter_ui/player.py passes it as content).
+// It is fetched gzipped (the same URL + ".gz") and unpacked by the browser (DecompressionStream): Streamlit
+// gzips a component's files anew on every request, at level 9, which for this 1.5 MB file cost the server
+// tens of ms of CPU per visit; a file that is gzip already it sends as it is (bench/bench_visit_cpu.py,
+// docs/performance.md). Without DecompressionStream, or if that fails, the plain file is loaded.
 let plotlyPromise = null;
+async function plotlySource(url) {
+  if (typeof DecompressionStream !== "function") return url;
+  try {
+    const r = await fetch(url + ".gz");
+    if (!r.ok || !r.body) return url;
+    const js = await new Response(r.body.pipeThrough(new DecompressionStream("gzip"))).blob();
+    return URL.createObjectURL(new Blob([js], { type: "text/javascript" }));
+  } catch (e) {
+    return url;
+  }
+}
 function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!plotlyPromise) {
-    plotlyPromise = new Promise((resolve, reject) => {
+    plotlyPromise = plotlySource(url).then((src) => new Promise((resolve, reject) => {
       const s = document.createElement("script");
-      s.src = url;
+      s.src = src;
       s.async = true;
-      s.onload = () => resolve(window.Plotly);
+      s.dataset.plotly = src === url ? "plain" : "gzip";
+      s.onload = () => { if (src !== url) URL.revokeObjectURL(src); resolve(window.Plotly); };
       s.onerror = () => { plotlyPromise = null; reject(new Error("could not load plotly.js from " + url)); };
       document.head.appendChild(s);
-    });
+    }));
   }
   return plotlyPromise;
 }
