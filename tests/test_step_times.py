@@ -96,3 +96,18 @@ def test_the_per_process_bound_stops_writing(tmp_path, monkeypatch):
     for k in range(5):
         step_times.record("p", k)
     assert [step for *_, step in step_times.read(str(out))] == [0, 1]
+
+
+def test_the_load_bench_matches_each_press_with_the_first_step_taken_after_it():
+    from bench.server_steps import match_taken
+
+    row = {"name": "op-ex", "session_ids": {"s1", "s1b"}, "pressed_steps": [1, 2, 0, 1], "presses": [1000, 3000, 5000]}
+    log = [(0.9, "s1", "op-ex", 1),      # step 1 taken before its press (an earlier visit): not this press's
+           (1.4, "s1", "op-ex", 1),      # press 1 -> 400 ms
+           (1.5, "other", "op-ex", 2),   # another session's step 2: not ours
+           (3.2505, "s1b", "op-ex", 2),  # the same page after a new websocket session: press 2 -> 250.5 ms
+           (3.9, "s1", "op-ex", 2),      # said again: already matched
+           (5.0, "s1", "op-ex", 1)]      # press 3 was step 0: never taken; step 1's 4th press has no press time
+    taken, lost = match_taken([row], log)
+    assert [round(t, 1) for t in taken] == [400.0, 250.5]
+    assert lost == ["op-ex: step 0 pressed, never taken", "op-ex: step 1: the page's press time could not be read"]
