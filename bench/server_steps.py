@@ -40,15 +40,19 @@ def watch_session_ids(page, ids: set) -> None:
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     def on_ws(ws):
+        seen = [0]  # new_session comes among a websocket's first messages: read only those (the bench's CPU)
+
         def on_frame(payload):
-            if not isinstance(payload, bytes) or len(ids) >= 8:
+            if not isinstance(payload, bytes) or seen[0] >= 20:
                 return
+            seen[0] += 1
             try:
                 msg = ForwardMsg.FromString(payload)
             except Exception:  # noqa: BLE001 - not a ForwardMsg: not ours to read
                 return
             if msg.WhichOneof("type") == "new_session" and msg.new_session.initialize.session_id:
                 ids.add(msg.new_session.initialize.session_id)
+                seen[0] = 20
         ws.on("framereceived", on_frame)
 
     page.on("websocket", on_ws)
@@ -78,7 +82,8 @@ def match_taken(rows: list, log: list) -> tuple[list[float], list[str]]:
             # a ms of slack: Date.now() is whole ms, the log's time.time() rounded to µs
             hit = next((i for i in range(used, len(lines)) if lines[i][1] == k and lines[i][0] >= press - 1), None)
             if hit is None:
-                lost.append(f"{row['name']}: step {k} pressed, never taken")
+                lost.append(f"{row['name']}: step {k} pressed, never taken"
+                            + ("" if row["session_ids"] else " (the page's Streamlit session id was not seen)"))
                 continue
             taken.append(max(lines[hit][0] - press, 0.0))
             used = hit + 1

@@ -111,3 +111,11 @@ def test_the_load_bench_matches_each_press_with_the_first_step_taken_after_it():
     taken, lost = match_taken([row], log)
     assert [round(t, 1) for t in taken] == [400.0, 250.5]
     assert lost == ["op-ex: step 0 pressed, never taken", "op-ex: step 1: the page's press time could not be read"]
+
+
+def test_a_page_whose_session_id_was_not_seen_says_so():
+    from bench.server_steps import match_taken
+
+    row = {"name": "op-ex", "session_ids": set(), "pressed_steps": [1], "presses": [1000]}
+    taken, lost = match_taken([row], [(1.4, "s1", "op-ex", 1)])
+    assert taken == [] and lost == ["op-ex: step 1 pressed, never taken (the page's Streamlit session id was not seen)"]
