@@ -3,25 +3,28 @@
 Starts `scatter-explorer serve --replicas N` on loopback (HAProxy, sticky cookie; see
 devtools/balancer.py), then drives real Chromium pages at once (one browser, one context per
 session, all traffic to 127.0.0.1). Each session opens a spec example on its explorer page and
-presses "next" ``--steps`` times (at the last step, "first"), and times each press twice:
+presses "next" ``--steps`` times (at the last step, "first"), and times each press three ways:
 
-- ``caption``: from the press until the player's caption shows another step (what the student sees);
-- ``server``: from the press until the page's URL carries the step, which the server writes on its
-  rerun and the browser then applies (the step has reached Python AND the browser has handled the
-  reply: with many Chromium pages on the same cores, mostly browser time);
-- ``taken``: from the press until the server took the step, which is what issue #26 §2's goal names.
-  The bench starts the server with ``$SCATTER_EXPLORER_STEP_TIMES`` naming a file
-  (scatter_ui/step_times.py): the server appends ``time.time()``, its session id, the player's name and
-  the step each time it reads a step report. The press is the page's ``Date.now()`` in a click
+- ``caption``: from the bench's click until the player's caption shows another step (what the
+  student sees; the browser alone);
+- ``server``: from the bench's click until the page's URL carries the step, which the server writes
+  on its rerun and the browser then applies (the step has reached Python AND the browser has
+  handled the reply: with many Chromium pages on the same cores, mostly browser time);
+- ``taken``: from the press until the server took the step, which is what issue #26 §2's goal
+  names. The bench starts the server with ``$SCATTER_EXPLORER_STEP_TIMES`` naming a file
+  (scatter_ui/step_times.py): the server appends ``time.time()``, its session id, the player's name
+  and the step each time it reads a step report. The press is the page's ``Date.now()`` in a click
   listener (capture phase, before the player's own), the same machine clock (CLOCK_REALTIME; the
   bench checks each page's ``Date.now()`` against Python's ``time.time()`` once); each page's
-  Streamlit session id is read from its first websocket message (``new_session``). This figure
-  includes the player's pause before it reports a step (``QUIET_MS`` in player.js, 300 ms: the player
-  sends only the latest step, once stepping has paused) — the goal counts it, since the server has
-  not taken the step before. A press the server never took is reported as a lost step. The capacity
-  line uses this figure.
+  Streamlit session id is read from its websocket's ``new_session`` message (bench/server_steps.py).
+  This figure includes the player's pause before it reports a step (``QUIET_MS`` in player.js,
+  300 ms: the player sends only the latest step, once stepping has paused) — the goal counts it,
+  since the server has not taken the step before. A press the server never took is a lost step.
+  The capacity line uses this figure.
 
-It reports the median, 95th percentile and worst of the three, steps the server never took, errors (a session that failed or timed out,
+It reports the median, 95th percentile and worst of the three, the steps the server never took,
+the time from the bench's click until the page saw the press, errors (a session that failed or
+timed out,
 Streamlit's "Connection error" dialog, page errors), the replicas' memory (resident set size
 sampled each second: the peak sum over the replicas, and each one's VmHWM at the end) and the CPU
 time the replicas used (per session: what a class costs the server, whatever else shares the cores).
