@@ -22,10 +22,9 @@ presses "next" ``--steps`` times (at the last step, "first"), and times each pre
   since the server has not taken the step before. A press the server never took is a lost step.
   The capacity line uses this figure.
 
-It reports the median, 95th percentile and worst of the three, the steps the server never took,
-the time from the bench's click until the page saw the press, errors (a session that failed or
-timed out,
-Streamlit's "Connection error" dialog, page errors), the replicas' memory (resident set size
+It reports the median, 95th percentile and worst of the three, the steps the server never took, the
+time from the bench's click until the page saw the press, errors (a session that failed or timed
+out, Streamlit's "Connection error" dialog, page errors), the replicas' memory (resident set size
 sampled each second: the peak sum over the replicas, and each one's VmHWM at the end) and the CPU
 time the replicas used (per session: what a class costs the server, whatever else shares the cores).
 ``--sessions 5,10,20`` runs several loads one after another on the same servers (the capacity
