@@ -13,7 +13,10 @@ in ``--app-dir``, to run an older copy side by side) and Debian's Chromium, all 
 * ``sessions``: N browser sessions at once, each opening an example of 6 steps or more and
   pressing → ``--steps`` times, each press timed until the URL carries the new step (the server
   took it; 15 s at most, else the step counts as lost). Reports the median and p95 of that
-  latency, lost steps, error dialogs and the server's CPU time per step.
+  latency, lost steps, error dialogs and the server's CPU time per step; and, from the server's
+  own step-times log (bench/server_steps.py), the time from the press (the page's keydown) until
+  the server took the step ("taken", the player's 300 ms pause included) and the presses it never
+  took (none from an ``--app-dir`` copy older than that log).
 
 The server's CPU time is read from /proc/<pid>/stat (user + system, every thread). Everything
 is bounded: at most 30 sessions, 60 steps each, and a deadline per wait.
@@ -28,8 +31,10 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,7 +42,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load_test import percentile  # noqa: E402
+from bench.server_steps import QUIET_MS, match_taken, press_listener, read_presses, watch_session_ids  # noqa: E402
 from devtools.browser import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
+from scatter_ui import step_times  # noqa: E402
 
 SMALL = "/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1"
 PLAYER = "[data-testid=scatter-player]"
@@ -147,10 +154,13 @@ async def burst(browser, server) -> dict:
 async def one_session(browser, base: str, url: str, steps: int, deadline: float, rows: list) -> None:
     ctx = await browser.new_context(viewport={"width": 1300, "height": 1000})
     page = await ctx.new_page()
-    row = {"latency_ms": [], "lost": 0, "error": "", "dialog": ""}
+    row = {"latency_ms": [], "lost": 0, "error": "", "dialog": "", "name": "session", "session_ids": set(),
+           "presses": [], "pressed_steps": []}
+    watch_session_ids(page, row["session_ids"])
     try:
         await open_player(page, base + url)
         await page.locator(PLAYER).focus()
+        await page.evaluate(press_listener("keydown"))
         k = int(await page.evaluate(SHOWN_STEP))
         for _ in range(steps):
             if time.monotonic() > deadline:
@@ -158,6 +168,7 @@ async def one_session(browser, base: str, url: str, steps: int, deadline: float,
             k += 1
             t0 = time.monotonic()
             await page.keyboard.press("ArrowRight")
+            row["pressed_steps"].append(k)
             try:
                 await page.wait_for_function(f"() => new URL(location.href).searchParams.get('step') === '{k}'",
                                              timeout=LOST_AFTER_S * 1000)
@@ -171,11 +182,12 @@ async def one_session(browser, base: str, url: str, steps: int, deadline: float,
             row["dialog"] = await page.evaluate(ERROR_DIALOG)
         except Exception:  # noqa: BLE001
             pass
+        row["presses"] = await read_presses(page)
         rows.append(row)
         await ctx.close()
 
 
-async def sessions(browser, server, n: int, steps: int, timeout: float) -> dict:
+async def sessions(browser, server, n: int, steps: int, timeout: float, log_path: Path) -> dict:
     url = long_case(max(steps + 2, 12))
     rows: list = []
     deadline = time.monotonic() + timeout
@@ -186,10 +198,15 @@ async def sessions(browser, server, n: int, steps: int, timeout: float) -> dict:
     cpu = cpu_seconds(server.proc.pid) - cpu0
     lat = [v for r in rows for v in r["latency_ms"]]
     taken = len(lat)
+    took, never = match_taken(rows, step_times.read(str(log_path)))
     return {"sessions": n, "steps_per_session": steps, "wall_s": round(wall, 1),
             "steps_taken": taken, "steps_lost": sum(r["lost"] for r in rows),
             "median_ms": round(statistics.median(lat)) if lat else None,
             "p95_ms": round(percentile(lat, 95)) if lat else None,
+            "taken_from_server_log": {"median_ms": round(statistics.median(took)) if took else None,
+                                      "p95_ms": round(percentile(took, 95)) if took else None,
+                                      "worst_ms": round(max(took)) if took else None,
+                                      "includes_player_pause_ms": QUIET_MS, "never_taken": len(never)},
             "server_cpu_s_with_page_loads": round(cpu, 1),
             "error_dialogs": [r["dialog"] for r in rows if r["dialog"]],
             "failed_sessions": [r["error"] for r in rows if r["error"]]}
@@ -199,7 +216,8 @@ async def main_async(args) -> dict:
     from playwright.async_api import async_playwright
 
     script = Path(args.app_dir).resolve() / "app.py" if args.app_dir else None
-    server = AppServer(script=script).start()
+    log_path = Path(tempfile.mkdtemp(prefix="scatter-steps-")) / "step-times.txt"
+    server = AppServer(script=script, env={step_times.ENV: str(log_path)}).start()
     try:
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
@@ -210,11 +228,12 @@ async def main_async(args) -> dict:
             if args.mode == "burst":
                 result = await burst(browser, server)
             else:
-                result = await sessions(browser, server, args.sessions, args.steps, args.timeout)
+                result = await sessions(browser, server, args.sessions, args.steps, args.timeout, log_path)
             await browser.close()
         result = {"app": str(script.parent if script else ROOT), "load_average_at_start": round(load, 2), **result}
     finally:
         server.stop()
+        shutil.rmtree(log_path.parent, ignore_errors=True)
     return result
 
 

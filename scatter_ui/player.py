@@ -88,6 +88,7 @@ from typing import Callable
 
 import streamlit as st
 
+from . import step_times
 from .player_contract import PALETTE, SCHEMA_FILE, ContractError, check_payload, read_cell, read_step_report
 
 PROJECT = "scatter-explorer"
@@ -260,6 +261,7 @@ def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int,
         new = reported_step(st.session_state.get(key), view)
         if on_step is not None and new is not None:
             on_step(new)
+            step_times.record(name, new)  # off unless $SCATTER_EXPLORER_STEP_TIMES names a file (bench)
 
     def _cell_clicked():
         cell = read_cell_click(_get(st.session_state.get(key), "cell"))
