@@ -524,6 +524,14 @@ def prepare_onnxruntime_appended(payload: bytes, request: dict) -> dict:
     return {"session": session, "inner": [], "top": top, "loop_slots": {}, "consts": {}}
 
 
+def _import_onnxruntime():
+    import onnxruntime  # noqa: F401
+
+
+def _import_openvino():
+    import openvino  # noqa: F401
+
+
 def serve() -> int:
     """``--serve``: a warm worker. Each line on stdin names a job directory; the answer is the directory's
     result.json, as for a one-shot run. The parent watches time and memory and kills it when they run out."""
@@ -531,10 +539,13 @@ def serve() -> int:
 
     import scatter_models.onnx_file  # noqa: F401
 
-    preload = os.environ.get("SCATTER_MODELS_WORKER_PRELOAD", "")
-    if preload in ("onnxruntime", "openvino"):  # the runtime the user chose: its import is paid before the job
+    # the runtime the user chose: its import is paid before the job (a fixed table: nothing named by the
+    # environment is imported)
+    preload = {"onnxruntime": _import_onnxruntime, "openvino": _import_openvino}.get(
+        os.environ.get("SCATTER_MODELS_WORKER_PRELOAD", ""))
+    if preload is not None:
         try:
-            __import__(preload)
+            preload()
         except ImportError:
             pass
 

@@ -31,6 +31,11 @@ def app_on(page: str, timeout: float = 120) -> AppTest:
     # what the home page wrote to the URL (its gallery tab) stays in AppTest's query params across
     # switch_page; a browser following a link to another page starts from that link's parameters
     at.query_params.clear()
+    return switch(at, page)
+
+
+def switch(at: AppTest, page: str) -> AppTest:
+    """Switch an AppTest that has run to ``page``: a page file, or a callable page's URL path."""
     return at.switch_page(page) if page.endswith(".py") else switch_to(at, page)
 
 

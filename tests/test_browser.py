@@ -468,6 +468,10 @@ def test_the_figure_is_drawn_and_steps_before_plotly_arrives(server, browser):
         assert shown(2) == ["2", "3", "4", "6"]  # step 0: a copy of data (row 0 at the top, one text a cell)
         assert shown(0) == ["1", "0", "0", "-2", "-1", "2"] and shown(1) == ["10", "20", "30", "40", "70", "60"]
         assert pg.locator(PLAYER).get_attribute("data-drawn") == "1"
+        for _ in range(300):  # the player asks for plotly.js once its first drawing is on screen
+            if held:
+                break
+            pg.wait_for_timeout(100)
         assert pg.locator(f"{FIGURE}[data-ready='1']").count() == 0 and held  # plotly.js is still held back
         pg.get_by_test_id("player-next").click()
         pg.wait_for_selector(f"{preview}[data-step='1']")

@@ -72,12 +72,13 @@ def mount(browser, payload: bytes, dark: bool = False, plotly: bool = True):
         if path == "/":
             return route.fulfill(status=200, content_type="text/html", body=html)
         name = path.removeprefix("/assets/")
-        if name == "plotly-cartesian.min.js" and not plotly:
-            return route.abort()  # plotly.js never comes: the player's own SVG drawing stays
+        if name.startswith("plotly-cartesian.min.js") and not plotly:
+            return route.abort()  # plotly.js never comes (plain or gzipped): the player's own SVG drawing stays
         file = ASSET_DIR / name
         if "/" in name or not file.is_file():
             return route.fulfill(status=404, body="")
-        kind = {"js": "text/javascript", "css": "text/css", "json": "application/json"}[file.suffix[1:]]
+        kind = {"js": "text/javascript", "css": "text/css", "json": "application/json",
+                "gz": "application/gzip"}[file.suffix[1:]]  # plotly.js comes gzipped (player.js unpacks it)
         return route.fulfill(status=200, content_type=kind, body=file.read_bytes())
 
     pg.route(f"{HOST}/**", serve)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scatter_ui import session
-from tests.apptest_helpers import PAGES, app_on, open_page
+from tests.apptest_helpers import PAGES, app_on, open_page, switch
 
 OP, EX = "ScatterElementsUpdate-12", "ov-scatter-elements-update-12-example-1"
 
@@ -96,7 +96,7 @@ def test_the_pages_own_last_url_reopens_it_after_another_page():
     at.switch_page(PAGES["home"])
     at.query_params.clear()
     at.run()
-    at.switch_page(PAGES["elements"])
+    switch(at, PAGES["elements"])
     at.query_params.clear()
     at.query_params.update(own)
     at.run()
