@@ -659,6 +659,7 @@ def grid_input(ex: sp.Exercise, eid: str, note=st) -> np.ndarray | None:
     rows = shape[0] if ex.answer.ndim == 2 else 1
     cols = shape[-1]
     frame = pd.DataFrame(np.full((rows, cols), np.nan), columns=[str(c) for c in range(cols)])
+    frame.index.name = "row"  # the row numbers' column gets a header a screen reader can read (axe: empty-table-header)
     note.caption("Type every cell of the output (row 0 at the top). The output starts as a copy of data.")
     # rows of 28 px (Streamlit: 35), still above the 24 px of WCAG 2.5.8: a four-row grid stays on a projector
     edited = st.data_editor(frame, key=k(f"grid:{eid}"), num_rows="fixed", hide_index=False, row_height=28)
