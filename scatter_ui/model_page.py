@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import DeletedFile
 
 import scatter_core as sc
 import scatter_models as sm
@@ -71,8 +72,15 @@ def _digest(*parts: bytes) -> str:
 
 # -- opening ------------------------------------------------------------------------------------------------
 
+def files_held(key: str) -> list:
+    """The files an uploader of this page holds on this server. After a failover the browser still lists the
+    files it sent to the stopped replica: the session state gives those as ``DeletedFile`` placeholders
+    (only the widget's return value is filtered), which have no name, size or bytes."""
+    return [f for f in st.session_state.get(k(key)) or [] if not isinstance(f, DeletedFile)]
+
+
 def _uploaded_files() -> list:
-    return list(st.session_state.get(k("upload")) or [])
+    return files_held("upload")
 
 
 def _source_id() -> str | None:
@@ -273,7 +281,7 @@ def sidebar(model) -> None:
 def _read_inputs(model) -> dict:
     """The uploaded input arrays (no pickles), by input name."""
     out = {}
-    for f in st.session_state.get(k("input_files")) or []:
+    for f in files_held("input_files"):
         out.update(sm.inputs_from_file(f.name, f.getvalue(), model))
     return out
 
@@ -571,7 +579,7 @@ def _render() -> None:
 
 def _show(model) -> None:
     ss = st.session_state
-    if ss.get(k("sample")) and not ss.get(k("upload")):
+    if ss.get(k("sample")) and not _uploaded_files():
         st.info(md(sm.SAMPLES[ss[k("sample")]].teaches), icon="📘")
     opsets = ", ".join(f"{d} {v}" for d, v in model.opsets.items()) if model.kind == "onnx" else \
         ", ".join(model.opsets)

@@ -2,8 +2,9 @@
 
 The config and the command's refusals are checked without HAProxy. The rest starts the real thing on
 loopback ports: two replicas and Debian's haproxy, then drives Chromium through the balancer:
-sticky sessions, a step, a file upload (a small uploader app: the explorer has no upload), one
-replica killed, the view resumed on the other one, and Ctrl+C stopping every process.
+sticky sessions, a step, one replica killed, the view resumed on the other one; and the real "Your model"
+page: a model uploaded, captured, opened and stepped, its replica killed, the page asking for the file again
+(and taking it, on the other replica), a sample's node reopened, and Ctrl+C stopping every process.
 
 HAProxy comes from scripts/install-test-deps.sh (recorded in <venv>/haproxy-path; $HAPROXY overrides).
 Without it these tests skip; under CI=true they fail.
@@ -16,12 +17,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
 
 from scatter_explorer import cli, serve
+from scatter_models.samples import sample_path
 from tests.browser_support import ROOT, SCREENSHOTS, real_errors, require_browser
 from tests.deploy_support import Balancer, alive, haproxy
 
@@ -113,6 +114,8 @@ def _context(browser, url: str, replica: str | None = None):
     pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
     pg.on("pageerror", lambda e: pg.errors.append(f"pageerror: {e}"))
     pg.on("response", lambda r: pg.replicas.append(r.headers.get("x-scatter-replica")))
+    pg.sockets = []
+    pg.on("websocket", lambda ws: pg.sockets.append(ws))
     return ctx, pg
 
 
@@ -219,63 +222,162 @@ def test_sticky_sessions_a_step_and_the_view_resumed_after_a_replica_dies(class_
         ctx2.close()
 
 
-UPLOAD_APP = '''
-import hashlib
-import streamlit as st
-
-f = st.file_uploader("Your file")
-st.button("Run again")
-if f is None:
-    st.write("no file yet")
-else:
-    data = f.getvalue()
-    st.write(f"received {f.name}: {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:16]}")
-'''
+MODEL = "/model"
+SIDEBAR_FILE = "[data-testid=stSidebar] input[type=file]"
+FIGURE = "[data-testid=scatter-figure][data-ready='1']"
+PLAYER = "[data-testid=scatter-player]"
+UPLOADED, UPLOADED_NODE = "index_put", "index_put_accumulate"  # the sample's file, uploaded as a user's own
+SAMPLE, SAMPLE_NODE = "scatter_amax", "scatter_reduce_amax"
 
 
-def _upload(pg, path: Path) -> str:
-    pg.locator("input[type=file]").set_input_files(str(path))
-    pg.get_by_text("received ").wait_for(timeout=120_000)
-    return pg.get_by_text("received ").inner_text()
+def _query(pg) -> dict:
+    return {k: v[0] for k, v in parse_qs(urlparse(pg.url).query).items()}
 
 
-def test_uploads_reach_their_replica_and_a_killed_replica_asks_for_the_file_again(tmp_path, browser):
-    """Uploads use Streamlit's XSRF cookie and the session's own replica; after a failover the file
-    is gone (it lived in the dead process) and uploading it again works. Ctrl+C then stops all."""
-    import hashlib
+def _wait_query(pg, **want) -> None:
+    pg.wait_for_function("want => { const q = new URLSearchParams(location.search);"
+                         " return Object.entries(want).every(([k, v]) => q.get(k) === v); }",
+                         arg=want, timeout=120_000)
 
-    app = tmp_path / "upload_app.py"
-    app.write_text(UPLOAD_APP)
-    model = tmp_path / "model.onnx"
-    model.write_bytes(bytes(range(256)) * 64)
-    digest = hashlib.sha256(model.read_bytes()).hexdigest()[:16]
-    bal = Balancer(tmp_path / "serve", app=app)
+
+def _capture_and_step(pg, node: str) -> None:
+    """Capture, see ``node`` open in the player, step once (the player's own button)."""
+    pg.get_by_role("button", name="Capture").click()
+    pg.get_by_text("Captured nodes").first.wait_for(timeout=180_000)
+    pg.wait_for_selector(FIGURE, timeout=120_000)
+    _settled(pg)
+    assert pg.get_by_text(f"{node} · Scatter").count() >= 1
+    pg.get_by_test_id("player-next").click()
+    pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '1'", timeout=60_000)
+    assert pg.locator(CAPTION).inner_text().startswith("step 1 of ")
+
+
+def _step_on_the_new_replica(pg, then: str) -> None:
+    """Once the page's websocket has reconnected (to the other replica), step as a user would, until ``then``
+    shows: a press made while the page was still reconnecting is not sent (the user presses again)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    deadline = time.monotonic() + 180
+    while not [ws for ws in pg.sockets[1:] if not ws.is_closed()]:
+        assert time.monotonic() < deadline, "the page never reconnected"
+        pg.wait_for_timeout(500)
+    _settled(pg)
+    for _ in range(4):
+        pg.get_by_test_id("player-next").click()
+        try:
+            pg.get_by_text(then).first.wait_for(timeout=45_000)
+            return
+        except PlaywrightTimeout:
+            if not pg.get_by_test_id("player-next").count():
+                raise
+    raise AssertionError(f"after a failover, stepping never showed {then!r}")
+
+
+def _no_error_shown(pg) -> None:
+    main = pg.locator("[data-testid=stMain]").inner_text()
+    assert "could not finish" not in main and "Traceback" not in main
+    assert pg.locator("[data-testid=stException]").count() == 0 and pg.get_by_role("dialog").count() == 0
+    assert [e for e in real_errors(pg.errors) if "pageerror" in e] == []
+
+
+def test_the_model_page_through_the_balancer_asks_again_for_an_upload_a_dead_replica_held(tmp_path, browser):
+    """The real /model page on 2 replicas: an upload reaches the session's replica (Streamlit's XSRF cookie),
+    is captured, opened and stepped; a sample beside it too. The replica dies: both pages reconnect to the other
+    one. The upload's page says plainly that the file stayed on the stopped server (no error), its URL still
+    names the file, the model and the node; choosing the file again uploads it to the new replica and the capture
+    reopens that node. The sample's page reopens the sample and names its node, and Capture reopens it.
+    Ctrl+C then stops every process."""
+    require_browser()
+
+    upload = sample_path(UPLOADED)
+    bal = Balancer(tmp_path / "serve")
+    ctx = ctx2 = None
     try:
-        pages = []
-        for replica in ("r1", "r2", None):
-            ctx, pg = _context(browser, bal.url, replica)
-            pages.append((ctx, pg))
-            pg.goto(bal.url)
-            pg.get_by_text("no file yet").wait_for(timeout=120_000)
-            assert f"received model.onnx: 16384 bytes, sha256 {digest}" in _upload(pg, model)
-            assert _replica_of(ctx, bal.url) in ((replica,) if replica else ("r1", "r2"))
-            assert any(c["name"] == "_streamlit_xsrf" for c in ctx.cookies(bal.url))
-        ctx1, pg1 = pages[0]
-        bal.kill_replica("r1")
-        assert _wait_replica(ctx1, bal.url, "r1") == "r2"
-        # Streamlit's browser keeps the page as it was when its websocket reconnects; the next run, on r2,
-        # no longer has the file, which lived in r1: the page asks for it again
-        pg1.get_by_role("button", name="Run again").click()
-        pg1.get_by_text("no file yet").wait_for(timeout=120_000)
-        # picking a file again uploads it to r2 (its XSRF check passes: the token is the browser's cookie).
-        # The chip of the lost file is still shown; a file of another name replaces it (Chromium sends no
-        # change event for the very same file chosen again)
-        again = tmp_path / "model-again.onnx"
-        again.write_bytes(model.read_bytes())
-        assert f"received model-again.onnx: 16384 bytes, sha256 {digest}" in _upload(pg1, again)
-        for ctx, _ in pages:
-            ctx.close()
+        ctx, pg = _context(browser, bal.url)
+        pg.goto(bal.url + MODEL)
+        pg.get_by_text("Upload a model in the sidebar").first.wait_for(timeout=180_000)
+        _settled(pg)
+        first = _replica_of(ctx, bal.url)
+        assert first in ("r1", "r2")
+        assert any(c["name"] == "_streamlit_xsrf" for c in ctx.cookies(bal.url))
+        pg.locator(SIDEBAR_FILE).first.set_input_files(str(upload))
+        pg.get_by_text("1 of 1 scatter nodes").first.wait_for(timeout=120_000)
+        _capture_and_step(pg, UPLOADED_NODE)
+        _wait_query(pg, upload=upload.name, node=UPLOADED_NODE)
+        before = _query(pg)
+        assert re.fullmatch(r"[0-9a-f]{16}", before["model"])
+        assert {r for r in pg.replicas if r} == {first}  # the page, the upload and the capture: one replica
+
+        ctx2, sample = _context(browser, bal.url, first)  # a sample opened by link, on the same replica
+        sample.goto(bal.url + MODEL + "?" + urlencode({"sample": SAMPLE}))
+        sample.get_by_role("button", name="Capture").wait_for(timeout=180_000)
+        _settled(sample)
+        _capture_and_step(sample, SAMPLE_NODE)
+        _wait_query(sample, sample=SAMPLE, node=SAMPLE_NODE)
+
+        bal.kill_replica(first)
+        other = _wait_replica(ctx, bal.url, first)
+        assert _wait_replica(ctx2, bal.url, first) == other
+        # Streamlit's browser keeps the page as it was when its websocket reconnects; the user's next step runs
+        # the page on the other replica, which never had the file: (a) the plain message, not an error;
+        # (b) the URL keeps what it carries
+        _step_on_the_new_replica(pg, "this server does not have it")
+        _settled(pg)
+        _no_error_shown(pg)
+        message = pg.locator("[data-testid=stAlert]").filter(has_text="this server does not have it").inner_text()
+        assert upload.name in message and "choose it again" in message and f"reopen node {UPLOADED_NODE}" in message
+        assert _query(pg) == before
+        # a second run on this replica (R reruns, as the ⋮ menu's Rerun) sees the lost file as a placeholder in the
+        # upload box's state: still the message, not "could not finish"
+        pg.locator("[data-testid=stMain] h1").click()
+        pg.keyboard.press("r")
+        pg.wait_for_timeout(1000)
+        _settled(pg)
+        pg.get_by_text("this server does not have it").wait_for(timeout=60_000)
+        _no_error_shown(pg)
+        pg.evaluate("document.activeElement.blur()")  # no focus ring in the screenshots
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(SCREENSHOTS / "deploy-model-lost-upload.png"))
+        pg.set_viewport_size({"width": 390, "height": 844})
+        pg.wait_for_timeout(500)
+        pg.screenshot(path=str(SCREENSHOTS / "deploy-model-lost-upload-phone.png"))
+        pg.set_viewport_size({"width": 1400, "height": 1000})
+
+        # as the message says: the upload box still shows the lost file (the browser keeps it; a run sees a
+        # placeholder of a file this server never received, and the same file chosen beside it is not sent), so
+        # remove it with ×, and choose the file again. It goes to the new replica (its XSRF check passes: the
+        # token is the browser's cookie, signed with the replicas' shared secret); the capture reopens the node
+        chip = pg.locator("[data-testid=stSidebar] [data-testid=stFileChip]")
+        shown = chip.locator("[data-testid=stFileChipName]").inner_text()  # a long name is shortened in the middle
+        assert chip.count() == 1 and upload.name.startswith(shown.split("...")[0])
+        assert upload.name.endswith(shown.split("...")[-1])
+        chip.locator("[data-testid=stFileChipDeleteBtn]").click()
+        _settled(pg)
+        _no_error_shown(pg)
+        assert pg.get_by_text("this server does not have it").count() == 1 and _query(pg) == before
+        # the user's own copy of that file (Chromium sends no change for the very path the input already holds)
+        again = tmp_path / "again" / upload.name
+        again.parent.mkdir()
+        again.write_bytes(upload.read_bytes())
+        pg.locator(SIDEBAR_FILE).first.set_input_files(str(again))
+        pg.get_by_text("1 of 1 scatter nodes").first.wait_for(timeout=120_000)
+        _settled(pg)
+        assert pg.get_by_text("this server does not have it").count() == 0
+        _capture_and_step(pg, UPLOADED_NODE)
+        _wait_query(pg, upload=upload.name, model=before["model"], node=UPLOADED_NODE)
+        _no_error_shown(pg)
+
+        # the sample needs no file: it reopens, names the node, and Capture reopens that node
+        _step_on_the_new_replica(sample, f"The link names node {SAMPLE_NODE}")
+        _no_error_shown(sample)
+        assert _query(sample) == {"sample": SAMPLE, "node": SAMPLE_NODE}
+        _capture_and_step(sample, SAMPLE_NODE)
+        sample.screenshot(path=str(SCREENSHOTS / "deploy-model-sample-resumed.png"))
+        _no_error_shown(sample)
     finally:
+        for c in (ctx, ctx2):
+            if c is not None:
+                c.close()
         code = bal.stop()
     assert code == 0, "".join(bal.out)
     assert "serve: stopped." in "".join(bal.out)

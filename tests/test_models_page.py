@@ -245,6 +245,20 @@ def test_removing_an_upload_in_the_same_session_is_not_a_lost_upload():
     assert "upload" not in at.query_params and "model" not in at.query_params
 
 
+def test_files_a_stopped_replica_held_are_not_files_here(monkeypatch):
+    """After a failover the browser still lists the files it sent to the stopped replica; the session state gives
+    them as DeletedFile placeholders (no name, no bytes). The page holds no model from them and asks again."""
+    from streamlit.runtime.uploaded_file_manager import DeletedFile, UploadedFile, UploadedFileRec
+
+    live = UploadedFile(UploadedFileRec("f2", "inputs.npz", "application/octet-stream", b"PK"), None)
+    state = {"model:upload": [DeletedFile("f1")], "model:input_files": [DeletedFile("f0"), live]}
+    monkeypatch.setattr(model_page.st, "session_state", state)
+    monkeypatch.setattr(model_page.st, "query_params", {"upload": "mine.onnx", "model": "0123456789abcdef"})
+    assert model_page.files_held("upload") == [] and model_page.files_held("input_files") == [live]
+    assert model_page._source_id() is None
+    assert model_page.lost_upload() == "mine.onnx"
+
+
 def test_sources_text_names_which_engine_gave_which_nodes():
     assert model_page.sources_text({"a": "onnxruntime", "b": "onnxruntime"}) == ""
     text = model_page.sources_text({"k": "onnxruntime", "v": "onnxruntime", "in_then": "onnxruntime, running the "
