@@ -419,7 +419,7 @@ def sources_text(sources: dict) -> str:
 def captured_node(model, cap: Summary) -> None:
     ss = st.session_state
     names = list(cap.names)
-    st.subheader("Captured nodes")
+    st.header("Captured nodes")  # h2 under the page's h1, the node an h3 (axe heading-order)
     st.caption(md(f"{len(names)} node(s) captured on {runtime_label(model, cap.runtime)} ({cap.version or 'version unknown'}), seed "
                   f"{cap.seed}" + (f", dims {cap.dims}" if cap.dims else "") + "."))
     for name, why in cap.missing.items():
@@ -442,7 +442,7 @@ def captured_node(model, cap: Summary) -> None:
     case = rec.case
     node = model.node(name)
     data, indices, updates = case.given()
-    st.markdown(f"#### {md(visible(name))} · {md(case.op)}")
+    st.markdown(f"### {md(visible(name))} · {md(case.op)}")
     st.caption(md(f"{case.attr_text() or 'no attributes'} · data {data.dtype} {sc.fmt_shape(data.shape)} · "
                   f"ran {rec.calls} time(s) (showing the first call) · output from {rec.output_source} · "
                   f"{visible(node.location)}"))

@@ -163,7 +163,7 @@ def test_hostile_node_name_is_escaped_in_the_page():
     at = _page_with(m)
     at.button(key="model:capture").click().run()
     assert not at.exception
-    heading = next(md.value for md in at.markdown if md.value.startswith("####"))
+    heading = next(md.value for md in at.markdown if md.value.startswith("### "))
     assert "\\*\\*bold\\*\\*" in heading and "\\[link\\]" in heading and "\\<img" in heading
 
 
