@@ -499,7 +499,7 @@ def runtime_vs_exact(rec, trace) -> None:
     fig = comparison_figure(report.trace, report.expected, report.computed,
                             (f"{rec.output_source}", f"{report.op} (exact)"), flat)
     st.plotly_chart(fig, theme="streamlit", key=k("compare"))
-    lines = [f"output{list(c.cell)}: {c.explain()}" for c in report.chains[:MAX_CHAINS]]
+    lines = [c.explain(f"{rec.output_source} gave") for c in report.chains[:MAX_CHAINS]]  # each names its cell
     if len(report.mismatches) > MAX_CHAINS:
         lines.append(f"… and {len(report.mismatches) - MAX_CHAINS} more differing cells")
     st.text("\n".join(lines))
