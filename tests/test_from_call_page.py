@@ -25,7 +25,7 @@ def unescape(text: str) -> str:
 
 
 def all_text(at: AppTest) -> str:
-    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "text", "subheader",
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "text", "header", "subheader",
                                   "code") for e in getattr(at, kind)]
     return unescape("\n".join(str(p) for p in parts))
 
