@@ -189,10 +189,10 @@ def tensors_section(tr: Translation) -> None:
     if ss.get(k("shape_problem")):
         st.error(ss[k("shape_problem")], icon="🛑")
     slots = tensor_slots(tr)
-    cols = st.columns(min(len(slots), 3) or 1)
-    for n, slot in enumerate(slots):
-        cols[n % len(cols)].text_area(f"{md(slot.text[:60])}: {_role(slot)}", key=_slot_key(tr, slot.name),
-                                      height=110)
+    width = min(len(slots), 3) or 1
+    for row in range(0, len(slots), width):  # rows of boxes, so the page reads them in the call's order
+        for col, slot in zip(st.columns(width), slots[row:row + width]):
+            col.text_area(f"{md(slot.text[:60])}: {_role(slot)}", key=_slot_key(tr, slot.name), height=110)
     tensors = _parsed(tr)
     if tensors is None:
         return
