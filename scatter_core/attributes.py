@@ -106,6 +106,10 @@ class AttrCodec:
     unreadable = "not a value of its kind"  # why a link's text is not used, when from_text refuses it
     replaced = "not a value the operator shown offers"  # why, when the page shows another value
 
+    def absent_from(self, op: str) -> str:
+        """Why a link's value for this attribute is not used by the version ``op``, which has no such attribute."""
+        return f"{op} has no {self.name} attribute"
+
     @property
     def name(self) -> str:
         return self.attr.name

@@ -225,9 +225,11 @@ class ExplorerPage:
         return any(ss.get(self.k(f"text_{r}")) != _example_text(ex_id, r) for r in TEXT_ROLES)
 
     def text_roles(self) -> tuple[str, ...]:
-        """The inputs the editor shows: no box for indices where the family's operators never read them."""
+        """The inputs the editor shows: no box for indices where the family's operators never read them, unless it
+        holds text (a link's, refused with its reason): what the user gave stays visible, and can be cleared."""
         unused = sc.FAMILIES[self.family].indices == "unused"
-        return tuple(r for r in TEXT_ROLES if not (unused and r == "indices"))
+        return tuple(r for r in TEXT_ROLES
+                     if not (unused and r == "indices" and not st.session_state.get(self.k(f"text_{r}"))))
 
     def editor(self, example, error: sc.ScatterError | None = None) -> None:
         """The inputs as text; open, with the error beside the text, while the text has an error.
