@@ -20,7 +20,7 @@ and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server'
 
 import streamlit as st
 
-from scatter_ui.navigation import family_pages, sidebar_links
+from scatter_ui.navigation import family_pages, kebab_aliases, sidebar_links
 from scatter_ui.player import warm_up
 
 st.set_page_config(page_title="Scatter Explorer", page_icon="🧮", layout="wide")
@@ -42,6 +42,7 @@ PAGES = {
     "Specs": specs,
 }
 
-navigation = st.navigation(PAGES, position="hidden")  # the sidebar's page list is the app's own (axe: list)
+# the sidebar's page list is the app's own (axe: list); /slice-scatter reaches /slice_scatter (hidden aliases)
+navigation = st.navigation({**PAGES, "Aliases": kebab_aliases(PAGES)}, position="hidden")
 sidebar_links(PAGES, navigation)  # the same st.Page objects: a page added above gets its link
 navigation.run()

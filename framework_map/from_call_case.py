@@ -103,7 +103,65 @@ def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
         data = np.zeros(shape, upd.dtype)
     else:
         data = _get(tensors, next(s.name for s in tr.slots if s.role == "data"))
-    return CASES[r.form.case](tr, tensors, data, op, attrs)  # the form record names its builder
+    try:
+        return CASES[r.form.case](tr, tensors, data, op, attrs)  # the form record names its builder
+    except sc.ScatterError as exc:
+        if exc.rule not in ("index-range", "range"):
+            raise
+        found = _user_index_error(tr, tensors, data)
+        if found is None:
+            raise
+        message, argument = found
+        raise _err(f"{message}. In {sc.get_spec(op).name}: {exc}", argument=argument, rule=exc.rule) from None
+
+
+def _index_tensors(tr: Translation, tensors, data: np.ndarray) -> list[tuple]:
+    """The call's own index tensors with the data axis each value addresses: (slot, array, axes), ``axes`` an
+    int array broadcasting against the array (-1: data flattened, np.put)."""
+    r, form = tr.reading, tr.reading.form.case
+    slots = {s.name: s for s in tr.slots}
+    rank = data.ndim
+    if form == "_nd_case":
+        if r.parts[0][0] == "tuple":
+            arr = _get(tensors, r.parts[0][1])
+            return [(slots[r.parts[0][1]], arr, np.arange(arr.shape[-1]) if arr.ndim else np.int64(0))]
+        return [(slots[p[1]], _get(tensors, p[1]), np.int64(j)) for j, p in enumerate(r.parts) if p[0] == "slot"]
+    if form in ("_elements_case", "_axis_case") and r.axis is not None and -rank <= r.axis < rank:
+        slot = next(s for s in tr.slots if s.role == "indices") if form == "_elements_case" else slots[r.parts[0][1]]
+        return [(slot, _get(tensors, slot.name), np.int64(r.axis % rank))]
+    if form == "_flat_case" and r.wrap not in ("wrap", "clip"):
+        return [(slots["ind"], _get(tensors, "ind").reshape(-1), np.int64(-1))]
+    return []
+
+
+def _user_index_error(tr: Translation, tensors, data: np.ndarray) -> tuple[str, str] | None:
+    """(the first out-of-range value in the user's own index tensors, named as the user wrote the call, the
+    argument), or None where every value fits (the translated case's message stands then)."""
+    data_slot = next((s for s in tr.slots if s.role == "data"), None)
+    data_name = data_slot.text[:60] if data_slot is not None else "the output"
+    found, more = None, 0
+    for slot, arr, axes in _index_tensors(tr, tensors, data):
+        arr = np.asarray(arr).astype(np.int64)
+        if axes.ndim and (arr.ndim == 0 or arr.shape[-1] > data.ndim):
+            continue  # more coordinates than data has axes: the case's own message says so
+        sizes = np.where(axes < 0, data.size, np.asarray(data.shape + (1,), dtype=np.int64)[axes])
+        bad = (arr < -sizes) | (arr >= sizes)
+        if not bad.any():
+            continue
+        more += int(bad.sum())
+        if found is None:
+            pos = tuple(int(v) for v in np.argwhere(bad)[0]) if arr.ndim else ()
+            axis = int(np.broadcast_to(axes, arr.shape)[pos]) if arr.ndim else int(axes)
+            n = int(data.size if axis < 0 else data.shape[axis])
+            where = f"{slot.text[:60]}[{', '.join(map(str, pos))}]" if pos else slot.text[:60]
+            target = f"{data_name} flattened to size {n}" if axis < 0 else f"{data_name}'s axis {axis} of size {n}"
+            allowed = f"allowed {-n}..{n - 1}" if n else "no index fits an empty axis"
+            found = (f"{where} = {sc.fmt_value(arr[pos])} is out of range for {target} ({allowed})", slot.param)
+    if found is None:
+        return None
+    if more > 1:
+        return f"{found[0]}; {more - 1} more of your index value(s) are out of range too", found[1]
+    return found
 
 
 def _elements_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
@@ -345,10 +403,31 @@ def agrees(cc: CallCase, got: np.ndarray, canonical: str) -> str:
 
 
 # ----------------------------------------------------------------------------- example tensors (shapes, random cases)
+COMPARING = ("min", "max")  # reductions that leave a cell as it was where the value written loses
+MAX_DRAWS = 20
+
+
 def example_tensors(tr: Translation, rng: np.random.Generator, dtype="float32",
                     shape: tuple[int, ...] | None = None) -> dict[str, np.ndarray]:
     """Valid tensors for the call's slots, drawn to repeat indices often (and negative ones where the framework
-    takes them); ``shape`` fixes data's shape. Values are small integers, so sums and products are exact."""
+    takes them); ``shape`` fixes data's shape. Values are small integers, so sums and products are exact.
+    For min and max, drawn again (a bounded number of times) until some cell changes: an example whose
+    output equals data shows nothing."""
+    tensors = _example(tr, rng, dtype, shape)
+    data_slot = next((s for s in tr.slots if s.role == "data"), None)
+    if tr.reading.canonical not in COMPARING or data_slot is None:
+        return tensors
+    for _ in range(MAX_DRAWS):
+        try:
+            if not np.array_equal(case_for(tr, tensors).output(), tensors[data_slot.name]):
+                return tensors
+        except sc.ScatterError:
+            return tensors  # the caller shows the case's own message
+        tensors = _example(tr, rng, dtype, shape)
+    return tensors
+
+
+def _example(tr: Translation, rng: np.random.Generator, dtype, shape) -> dict[str, np.ndarray]:
     r = tr.reading
     neg = tr.negatives
 

@@ -106,6 +106,10 @@ class AttrCodec:
     unreadable = "not a value of its kind"  # why a link's text is not used, when from_text refuses it
     replaced = "not a value the operator shown offers"  # why, when the page shows another value
 
+    def absent_from(self, op: str) -> str:
+        """Why a link's value for this attribute is not used by the version ``op``, which has no such attribute."""
+        return f"{op} has no {self.name} attribute"
+
     @property
     def name(self) -> str:
         return self.attr.name
@@ -312,6 +316,9 @@ class AxisCodec(IntCodec):
         return None if lo <= value <= hi else f"outside the data's axes ({lo}..{hi} for rank {rank})"
 
 
+_FIRST_LINE_COLUMN = re.compile(r"(at line 1, column )(\d+)")  # parse_tensor's place in a message
+
+
 class IntsCodec(AttrCodec):
     """A list of integers; as text ``0, -1`` (or ``[0, -1]``), read by ``parse_tensor``, never evaluated.
 
@@ -331,12 +338,19 @@ class IntsCodec(AttrCodec):
     def from_text(self, text) -> tuple[int, ...] | None:
         if text is None or isinstance(text, (list, tuple, np.ndarray)):
             return None if text is None else tuple(int(v) for v in np.asarray(text).reshape(-1).tolist())
-        body = str(text).strip()
-        if not body:
+        body = str(text)
+        if not body.strip():
             return None
-        if not body.startswith("["):
-            body = f"[{body}]"
-        arr = parse_tensor(body[:MAX_LIST_TEXT + 2], name=self.name, max_elements=MAX_LIST_ITEMS)
+        wrapped = not body.strip().startswith("[")
+        if wrapped:
+            body = f"[{body}]"  # the user's text as typed inside, so a column past the "[" is theirs plus one
+        try:
+            arr = parse_tensor(body[:MAX_LIST_TEXT + 2], name=self.name, max_elements=MAX_LIST_ITEMS)
+        except ScatterError as exc:
+            if not wrapped:
+                raise
+            message = _FIRST_LINE_COLUMN.sub(lambda m: f"{m[1]}{max(int(m[2]) - 1, 1)}", str(exc), count=1)
+            raise ScatterError(message, argument=exc.argument, rule=exc.rule) from None
         if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
             raise self.error(f"{self.name} = {text!r} must be a list of integers, e.g. 0, -1", "ints")
         return tuple(int(v) for v in arr.tolist())

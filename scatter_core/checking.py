@@ -92,15 +92,17 @@ class Chain:
     def first_step(self) -> int | None:
         return self.steps[0].step if self.steps else None
 
-    def explain(self) -> str:
+    def explain(self, expected_by: str = "you expected") -> str:
+        """The cell's writes in words; ``expected_by`` says whose value ``expected`` is (a runtime's output
+        is not the user's expectation: "onnxruntime gave")."""
         where = f"output{fmt_pos(self.cell)}"
         if not self.steps:
             return (f"No update reaches {where}, so it keeps data's value {fmt_value(self.initial)}; "
-                    f"you expected {fmt_value(self.expected)}.")
+                    f"{expected_by} {fmt_value(self.expected)}.")
         parts = [f"{where} starts at {fmt_value(self.initial)} (data)"]
         parts += [s.text(self.reduction) for s in self.steps]
         tail = f" {self.allowed or self.not_allowed}" if self.allowed or self.not_allowed else ""
-        return "; ".join(parts) + (f". Computed {fmt_value(self.final)}; you expected {fmt_value(self.expected)}."
+        return "; ".join(parts) + (f". Computed {fmt_value(self.final)}; {expected_by} {fmt_value(self.expected)}."
                                    + tail)
 
 

@@ -101,7 +101,7 @@ def summary(model, capture, name: str) -> str:
         verdict = report.summary.replace("Your expected output", f"The output from {record.output_source}")
         lines += [_block(verdict), ""]
     if report is not None and not report.matches:
-        chains = [f"output{list(c.cell)}: {c.explain()}" for c in report.chains[:MAX_CHAINS]]
+        chains = [c.explain(f"{record.output_source} gave") for c in report.chains[:MAX_CHAINS]]  # each names its cell
         if len(report.mismatches) > MAX_CHAINS:
             chains.append(f"... and {len(report.mismatches) - MAX_CHAINS} more differing cells")
         lines += [_block("\n".join(chains)), ""]

@@ -224,6 +224,13 @@ class ExplorerPage:
         ss = st.session_state
         return any(ss.get(self.k(f"text_{r}")) != _example_text(ex_id, r) for r in TEXT_ROLES)
 
+    def text_roles(self) -> tuple[str, ...]:
+        """The inputs the editor shows: no box for indices where the family's operators never read them, unless it
+        holds text (a link's, refused with its reason): what the user gave stays visible, and can be cleared."""
+        unused = sc.FAMILIES[self.family].indices == "unused"
+        return tuple(r for r in TEXT_ROLES
+                     if not (unused and r == "indices" and not st.session_state.get(self.k(f"text_{r}"))))
+
     def editor(self, example, error: sc.ScatterError | None = None) -> None:
         """The inputs as text; open, with the error beside the text, while the text has an error.
         Its widgets are built only while it is open (_settle keeps the texts meanwhile)."""
@@ -243,8 +250,8 @@ class ExplorerPage:
             st.caption(INPUT_FORMATS)
             if error is not None:
                 st.error(error_text(error), icon="🛑")
-            cols = st.columns(3)
-            for col, role in zip(cols, TEXT_ROLES):
+            roles = self.text_roles()
+            for col, role in zip(st.columns(len(roles)), roles):
                 session.text_box(col, role, key=self.k(f"text_{role}"), height=160)
             if example is not None:
                 st.button("Reset to the example", on_click=self._on_example)

@@ -49,6 +49,14 @@ IR_RUNTIME_LABELS = {"reference": "OpenVINO reference kernels (default; the CPU 
 
 def runtime_label(model, runtime: str) -> str:
     return (IR_RUNTIME_LABELS if model is not None and model.kind == "openvino-ir" else RUNTIME_LABELS)[runtime]
+
+
+def runtime_name(model, runtime: str) -> str:
+    """The runtime's name for a sentence: its label without the choice's note ("onnx.reference", not
+    "onnx.reference (exact, default)", which a version in parentheses would follow)."""
+    return runtime_label(model, runtime).split(" (")[0]
+
+
 NO_SAMPLE = ""
 
 
@@ -274,7 +282,7 @@ def sidebar(model) -> None:
         st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r))
         runtime = st.session_state.get(k("runtime"), "reference")
         if sm.runtime_problem(model, runtime):  # the reason stands by the Capture button (seen on a phone too)
-            st.warning(md(f"{runtime_label(model, runtime)} cannot capture this model: the reason is shown by "
+            st.warning(md(f"{runtime_name(model, runtime)} cannot capture this model: the reason is shown by "
                           f"the Capture button."), icon="🧩")
 
 
@@ -364,7 +372,7 @@ def capture_controls(model) -> None:
         return
     need, unknown = sm.estimate_bytes(model, dims, {n: np.shape(a) for n, a in given.items()})
     budget = sm.max_capture_bytes()
-    st.caption(md(f"Runs the model once on {runtime_label(model, runtime)} in a separate process, limited to "
+    st.caption(md(f"Runs the model once on {runtime_name(model, runtime)} in a separate process, limited to "
                   f"{sm.time_limit():g} s and {sm.memory_limit() / 2**20:,.0f} MiB; the inputs and scatter tensors "
                   f"take about {need / 2**20:,.2f} MiB of a {budget / 2**20:,.0f} MiB budget"
                   + (f" (not counted: {len(unknown)} tensors of unknown shape)" if unknown else "")
@@ -427,9 +435,10 @@ def sources_text(sources: dict) -> str:
 def captured_node(model, cap: Summary) -> None:
     ss = st.session_state
     names = list(cap.names)
-    st.subheader("Captured nodes")
-    st.caption(md(f"{len(names)} node(s) captured on {runtime_label(model, cap.runtime)} ({cap.version or 'version unknown'}), seed "
-                  f"{cap.seed}" + (f", dims {cap.dims}" if cap.dims else "") + "."))
+    st.header("Captured nodes")  # h2 under the page's h1, the node an h3 (axe heading-order)
+    st.caption(md(f"{len(names)} node(s) captured on {runtime_name(model, cap.runtime)} ({cap.version or 'version unknown'}), seed "
+                  f"{cap.seed}" + (", dims " + ", ".join(f"{visible(d)}={v}" for d, v in cap.dims.items())
+                                   if cap.dims else "") + "."))
     for name, why in cap.missing.items():
         st.info(md(f"{visible(name)}: {why}"), icon="ℹ️")
     text = sources_text(cap.sources)
@@ -450,7 +459,7 @@ def captured_node(model, cap: Summary) -> None:
     case = rec.case
     node = model.node(name)
     data, indices, updates = case.given()
-    st.markdown(f"#### {md(visible(name))} · {md(case.op)}")
+    st.markdown(f"### {md(visible(name))} · {md(case.op)}")
     st.caption(md(f"{case.attr_text() or 'no attributes'} · data {data.dtype} {sc.fmt_shape(data.shape)} · "
                   f"ran {rec.calls} time(s) (showing the first call) · output from {rec.output_source} · "
                   f"{visible(node.location)}"))
@@ -500,7 +509,7 @@ def runtime_vs_exact(rec, trace) -> None:
     fig = comparison_figure(report.trace, report.expected, report.computed,
                             (f"{rec.output_source}", f"{report.op} (exact)"), flat, allowed_flat=allowed)
     st.plotly_chart(fig, theme="streamlit", key=k("compare"))
-    lines = [f"output{list(c.cell)}: {c.explain()}" for c in report.chains[:MAX_CHAINS]]
+    lines = [c.explain(f"{rec.output_source} gave") for c in report.chains[:MAX_CHAINS]]  # each names its cell
     if len(report.mismatches) > MAX_CHAINS:
         lines.append(f"… and {len(report.mismatches) - MAX_CHAINS} more differing cells")
     st.text("\n".join(lines))

@@ -112,6 +112,26 @@ def family_pages() -> tuple[list[st.Page], list[st.Page]]:
                      url_path=f"spec-{f.slug}") for f in families])
 
 
+def _switch_to(target: st.Page) -> None:
+    """An alias's page: the real page, keeping the link's query string (a case, a step, an attribute)."""
+    st.switch_page(target, query_params=st.query_params.to_dict())
+
+
+def kebab_aliases(pages: Mapping[str, Sequence[st.Page]]) -> list[st.Page]:
+    """A hidden page for each page whose URL path has an underscore (``slice_scatter``, ``spec-tensor_scatter``),
+    at the kebab-case spelling the other paths use (``slice-scatter``), which switches to the real page. The real
+    paths stay as they are (links to them exist); the aliases are routed by st.navigation, never listed."""
+    routed = {p.url_path for entries in pages.values() for p in entries}
+    aliases = []
+    for entries in pages.values():
+        for page in entries:
+            kebab = page.url_path.replace("_", "-")
+            if kebab != page.url_path and kebab not in routed:
+                aliases.append(st.Page(partial(_switch_to, page), title=f"{page.title} ({kebab})", url_path=kebab,
+                                       visibility="hidden"))
+    return aliases
+
+
 def sidebar_links(pages: Mapping[str, Sequence[st.Page]], current: st.Page | None = None) -> None:
     """Every page of ``pages`` (section name -> its st.Page objects, as given to st.navigation) as a link
     at the top of the sidebar, under its section's name; ``current`` (what st.navigation returned) is the

@@ -215,6 +215,9 @@ def _unused_reason(family: str, name: str, given: str) -> str | None:
         return None if state == given else "not an example of the operator shown"
     codec = _codec(family, name)
     if codec is not None:  # an attribute (axis, reduction, mode, start ...): read and compared by its codec
+        op = ss.get(key(family, "op"))
+        if op in sc.OPERATORS and codec.spec.name != op:  # another version's codec: the one shown has none
+            return codec.absent_from(op)
         read = codec.session_from_text(given)
         if read is None:
             return codec.unreadable

@@ -293,3 +293,13 @@ def test_a_changed_example_is_called_the_users_and_its_description_goes(change):
     next(b for b in at.button if b.label == "Back to the example").click().run()
     assert any("default axis 0 applies" in c.value for c in at.caption)
     assert next(s for s in at.selectbox if s.label == "Example").format_func(ex.id) == ex.menu_title
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES.values(), key=lambda f: f.name), ids=lambda f: f.slug)
+def test_the_editor_shows_a_box_only_for_inputs_the_family_reads(family):
+    """SliceScatter never reads indices (its record says "unused"): no empty "indices" box to type into."""
+    at = open_page(family.slug)
+    open_expander(at, "Edit inputs")
+    assert not at.exception
+    wanted = ["data", "updates"] if family.indices == "unused" else ["data", "indices", "updates"]
+    assert [t.label for t in at.text_area] == wanted

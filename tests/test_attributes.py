@@ -141,6 +141,18 @@ def test_unreadable_text_names_the_argument_the_rule_and_the_value(op, name, tex
     assert codec.session_from_text(text) is None or codec.attr.kind == "ints"  # a list's text stays in its box
 
 
+@pytest.mark.parametrize("text,place", [
+    ("a, b", "line 1, column 1"), ("1, b", "line 1, column 4"), ("  a", "line 1, column 3"),
+    ("1,\n x", "line 2, column 2"), ("[a, b]", "line 1, column 2"),  # typed with its brackets: as typed
+])
+def test_a_list_error_names_the_column_the_user_typed(text, place):
+    """The codec wraps "a, b" in [ ] before parsing; the place it reports is in the user's text, not the wrapped."""
+    with pytest.raises(sc.ScatterError) as info:
+        sc.codec_of(sc.OPERATORS["SliceScatter-15"], "start").from_text(text)
+    assert str(info.value).endswith(f"at {place}"), str(info.value)
+    assert info.value.argument == "start"
+
+
 def test_a_long_text_is_quoted_shortened():
     with pytest.raises(sc.ScatterError) as info:
         sc.codec_of(sc.OPERATORS["ScatterElements-18"], "axis").from_text("9" * 5000)

@@ -42,8 +42,9 @@ def _spec_tabs() -> list[str]:
 # a Practice set and its two other modes, and the spec pages' other tabs.
 STATES = ["/elements?op=ScatterElements-18&example=onnx-node-scatter-elements-with-duplicate-indices&step=2",
           "/check?op=ScatterND-16", "/practice?set=15&level=1&n=3",
-          "/practice?seed=15&level=1&mode=Whole+output", "/practice?seed=15&level=1&mode=Multiple+choice"
-          ] + _spec_tabs()
+          "/practice?seed=15&level=1&mode=Whole+output", "/practice?seed=15&level=1&mode=Multiple+choice",
+          # From your code with an answer: its headings and the spec links beside each operator
+          "/from-code?call=x.at%5Bidx%5D.set%28v%29"] + _spec_tabs()
 
 
 @pytest.fixture(scope="module")
@@ -152,3 +153,15 @@ def test_check_page_with_a_wrong_expected_output(themed, axe_source):
     settle(pg)
     found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
     assert not found, describe("/check with a wrong expected output", scheme, found)
+
+
+def test_model_page_with_a_captured_node(themed, axe_source):
+    """Your model after a capture: the captured node's heading, findings, player and take-away panel."""
+    scheme, pg = themed
+    pg.goto(pg.base + "/model?sample=index_put")
+    settle(pg)
+    pg.get_by_role("button", name="Capture").click()
+    pg.get_by_text("Findings on the real data").first.wait_for(timeout=120_000)
+    settle(pg)
+    found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
+    assert not found, describe("/model with a captured node", scheme, found)

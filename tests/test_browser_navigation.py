@@ -180,3 +180,20 @@ def test_the_current_page_link_says_so_to_a_screen_reader(browser, server, path,
         assert marked_current(pg) == ["Home"]
     finally:
         ctx.close()
+
+
+def test_a_kebab_case_link_opens_the_underscore_page_with_its_values(browser, server):
+    """/slice-scatter?... (as /from-code is spelled) lands on /slice_scatter with the link's values, not on Home
+    with "Page not found"; the sidebar marks that page as the current one."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    try:
+        pg.goto(server.url.rstrip("/") + "/slice-scatter?op=SliceScatter-15&step=1")
+        pg.wait_for_url("**/slice_scatter?**", timeout=60_000)
+        pg.get_by_role("heading", name="SliceScatter-15").first.wait_for(timeout=60_000)
+        settle(pg)
+        assert "step=1" in pg.url and "op=SliceScatter-15" in pg.url
+        assert pg.get_by_text("Page not found").count() == 0
+        assert marked_current(pg) == ["SliceScatter"]
+    finally:
+        ctx.close()

@@ -43,12 +43,16 @@ def test_mismatch_lists_cells_and_chain_of_writes():
     text = chain.explain()
     assert "output[1, 0] starts at 0" in text and "step 3 applies updates[1, 0] = 3" in text
     assert "Computed 3; you expected 1" in text
+    # a runtime's output is not the user's expectation: the page comparing one says whose value it is
+    other = chain.explain("onnxruntime gave")
+    assert "Computed 3; onnxruntime gave 1" in other and "you expected" not in other
 
 
 def test_unreached_cell_chain_says_data_value_is_kept():
     r = sc.check_expected("ScatterND-11", [1, 2, 3], [[0]], [9], [9, 5, 3])
     (chain,) = r.chains
     assert chain.steps == () and "keeps data's value 2" in chain.explain()
+    assert chain.explain("openvino CPU gave").endswith("keeps data's value 2; openvino CPU gave 5.")
 
 
 def test_wrong_shape_raises_scatter_error_naming_expected():

@@ -522,3 +522,37 @@ def test_the_index_forms_become_the_operators_their_family_records_name():
     assert all(FORMS[f.core].name == f.core for f in FORMS.values() if f.core)
     for family in sc.FAMILIES.values():  # every form a family record names is a Form record here
         assert set(family.call_forms) <= set(FORMS)
+
+
+@pytest.mark.parametrize("call, tensors, expected", [
+    ("x.at[idx].set(v)", {"data": [0, 0, 0, 0], "index": [0, 9, 9], "values": [1, 2, 3]},
+     "idx[1] = 9 is out of range for x's axis 0 of size 4 (allowed -4..3); 1 more of your index value(s)"),
+    ("x.at[i, j].set(v)", {"data": [[0, 0, 0], [0, 0, 0]], "indices_0": [0, 1], "indices_1": [1, 3], "values": [1, 2]},
+     "j[1] = 3 is out of range for x's axis 1 of size 3"),
+    ("tf.tensor_scatter_nd_update(t, idx, upd)", {"tensor": [[0, 0, 0], [0, 0, 0]], "indices": [[0, 1], [1, 5]],
+                                                   "updates": [1, 2]},
+     "idx[1, 1] = 5 is out of range for t's axis 1 of size 3"),
+    ("x.index_add_(0, idx, src)", {"data": [[0, 0], [0, 0]], "index": [0, -3], "source": [[1, 1], [1, 1]]},
+     "idx[1] = -3 is out of range for x's axis 0 of size 2 (allowed -2..1)"),
+    ("np.put(a, ind, v)", {"data": [[0, 0, 0], [0, 0, 0]], "ind": [0, 6], "v": [1, 2]},
+     "ind[1] = 6 is out of range for a flattened to size 6"),
+    ("x[idx] += v", {"data": [0, 0, 0, 0], "index": [0, 9], "values": [1, 2]},
+     "idx[1] = 9 is out of range for x's axis 0 of size 4"),
+])
+def test_an_out_of_range_index_names_the_users_tensor_and_position(call, tensors, expected):
+    tr = fm.from_call(call)
+    with pytest.raises(sc.ScatterError) as err:
+        case_for(tr, {n: np.asarray(v, np.int64) for n, v in tensors.items()})
+    message = str(err.value)
+    assert message.startswith(expected), message
+    assert f". In {tr.target}: " in message  # the translated operator's wording follows, named as such
+
+
+@pytest.mark.parametrize("call", ["x.at[i, j].min(v)", "x.at[idx].max(v)", "tf.tensor_scatter_nd_min(t, idx, upd)",
+                                  "x.scatter_reduce(0, idx, src, reduce='amin')", "np.minimum.at(a, i, b)"])
+def test_example_values_for_min_and_max_change_some_cell(call):
+    tr = fm.from_call(call)
+    data = next(s.name for s in tr.slots if s.role == "data")
+    for seed in range(1, 31):
+        tensors = example_tensors(tr, np.random.default_rng(seed))
+        assert not np.array_equal(case_for(tr, tensors).output(), tensors[data]), seed

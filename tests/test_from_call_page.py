@@ -25,7 +25,7 @@ def unescape(text: str) -> str:
 
 
 def all_text(at: AppTest) -> str:
-    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "text", "subheader",
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success", "text", "header", "subheader",
                                   "code") for e in getattr(at, kind)]
     return unescape("\n".join(str(p) for p in parts))
 
@@ -202,3 +202,20 @@ def test_the_explorer_link_of_every_form_opens_the_case_without_a_notice(call):
     assert explorer.session_state[f"{family}:text_data"] == params["data"]
     assert not [w.value for w in explorer.warning if "could not use" in w.value]
     assert not explorer.error
+
+
+def test_the_tensor_boxes_come_in_the_order_the_call_names_them():
+    at = open_from_code(call="x.at[i, j].min(v)")
+    boxes = [t.label.split(":")[0] for t in at.text_area if t.label != "Your call"]
+    assert boxes == ["x", "i", "j", "v"]  # rows of three, not columns filled x, v | i | j
+
+
+def test_an_out_of_range_index_is_named_in_the_users_tensor_first():
+    at = open_from_code(call="x.at[idx].set(v)")
+    boxes = [t for t in at.text_area if t.label != "Your call"]
+    boxes[0].set_value("[1, 2, 3, 4]")
+    boxes[1].set_value("[0, 9, 9]")
+    boxes[2].set_value("[5, 6, 7]").run()
+    errors = unescape(" ".join(e.value for e in at.error))
+    assert "idx[1] = 9 is out of range for x's axis 0 of size 4 (allowed -4..3)" in errors, errors
+    assert errors.index("idx[1]") < errors.index("indices[1, 0]")  # the ONNX-side wording follows

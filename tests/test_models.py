@@ -403,6 +403,22 @@ def test_bug_report_zip_reproduces_the_node_without_the_model(tmp_path):
     assert run.returncode == 1 and "1 failed" in run.stdout, run.stdout[-1500:]
 
 
+def test_a_bug_report_names_the_runtime_whose_output_differs_not_the_user():
+    """OpenVINO CPU truncates a negative integer mean that the spec floors: each differing cell's chain says
+    what the runtime gave (it is no one's expectation) and names its cell once."""
+    require_or_skip("openvino")
+    from scatter_models.report import summary
+
+    model = _model("ov_mean")
+    inputs = {"data": np.array([[0, 0, 0], [-4, -6, -1], [1, 1, 1], [2, 2, 2]], dtype=np.int32),
+              "indices": np.array([[1, 1, 1], [1, 1, 1]], dtype=np.int64),
+              "updates": np.array([[-2, -4, 0], [-2, -4, 1]], dtype=np.int32)}
+    cap = model.capture(inputs, runtime="openvino")
+    text = summary(model, cap, "mean_update")
+    assert "Computed -3; openvino CPU gave -2." in text and "you expected" not in text
+    assert "output[1, 0]: output[1, 0]" not in text
+
+
 def test_a_bug_report_where_scatter_core_stood_in_claims_no_runtime_agreement():
     """Scatter-9 on onnx.reference: no runtime output exists, so the report compares nothing (it said "matches")."""
     import io

@@ -36,7 +36,9 @@ def test_sample_lists_node_with_symbolic_dim_field_and_captures():
     figs = figures(at)
     assert len(figs) == 1 and figs[0]["n"] == 2  # two heads, one write each
     captions = " ".join(c.value for c in at.caption)
-    assert "dims {'max\\_seq': 6}" in captions or "max\\_seq" in captions
+    # the runtime by its name, then its version; each symbolic dim as name=value (not a dict's repr)
+    assert "captured on onnx.reference (onnx " in captions and "(exact, default) (" not in captions
+    assert "dims max\\_seq=6." in captions
 
 
 def test_invalid_draw_is_an_error_message_naming_the_node():
@@ -163,7 +165,7 @@ def test_hostile_node_name_is_escaped_in_the_page():
     at = _page_with(m)
     at.button(key="model:capture").click().run()
     assert not at.exception
-    heading = next(md.value for md in at.markdown if md.value.startswith("####"))
+    heading = next(md.value for md in at.markdown if md.value.startswith("### "))
     assert "\\*\\*bold\\*\\*" in heading and "\\[link\\]" in heading and "\\<img" in heading
 
 

@@ -84,3 +84,21 @@ def test_the_navigation_helper_is_told_the_shown_page():
         (helper,) = [e for e in at.get("bidi_component") if e.proto.component_name.endswith(".nav_style")]
         assert json.loads(helper.proto.json) == {"current": path, "title": title}, page
         assert title in [e.label for e in at.sidebar if e.type == "page_link"]  # the link the helper marks
+
+
+def test_the_kebab_case_spelling_of_a_path_reaches_the_same_page_with_its_query():
+    """/slice-scatter (as /from-code and /spec-nd are spelled) opens /slice_scatter, keeping the link's values;
+    the aliases are not listed in the sidebar."""
+    from tests.apptest_helpers import app_on
+
+    at = app_on("slice-scatter")
+    at.query_params.update({"op": "SliceScatter-15", "step": "1"})
+    at.run()
+    assert not at.exception
+    assert at.title[0].value == "SliceScatter-15" and not [e for e in at.error if "not found" in e.value.lower()]
+    assert at.query_params["step"] == "1"
+    at = app_on("spec-tensor-scatter").run()
+    assert [h.value for h in at.title] == [t.value for t in open_page("spec-tensor_scatter").title]
+    labels = [e.label for e in at.sidebar if e.type == "page_link"]
+    assert not [label for label in labels if label.endswith(("(slice-scatter)", "(spec-tensor-scatter)"))], labels
+    assert len(labels) == len(set(e.proto.page for e in at.sidebar if e.type == "page_link"))
