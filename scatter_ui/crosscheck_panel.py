@@ -23,6 +23,7 @@ import streamlit as st
 
 import runtime_check as rc
 from runtime_check.divergences import BY_LABEL
+import scatter_core as sc
 from scatter_core import fmt_pos, fmt_value
 
 from .controls import lazy_expander
@@ -205,9 +206,15 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
     target = op if rc.runtimes_for(op) else (rc.stand_in(op) or op)
     unused = [r for r, v in installed.items() if v and r not in wanted]
     if wanted and unused:  # e.g. OpenVINO for an ONNX operator: why it does not run, so the button is no promise
-        st.caption("Not used: " + "; ".join(rc.not_runnable_reason(target, r) or r for r in unused)
-                   + ". The cross-check runs a one-node model in the operator's own format and does not convert "
-                     "it to another (OpenVINO's ONNX frontend is not used).")
+        framework = sc.OPERATORS[target].framework
+        other = [r for r in unused if rc.RUNTIME_FRAMEWORK[r] != framework]
+        parts = [rc.not_runnable_reason(target, r) or r for r in unused if r not in other]
+        if other:
+            parts.insert(0, f"{', '.join(other)} (they run {rc.RUNTIME_FRAMEWORK[other[0]]} models, and {target} is "
+                            f"an {framework} operator: the cross-check runs a one-node model in the operator's own "
+                            f"format and does not convert it"
+                            + (", so OpenVINO's ONNX frontend is not used)" if framework == "ONNX" else ")"))
+        st.caption("Not used: " + "; ".join(parts) + ".")
     skewed = [(r, skew(r, installed.get(r))) for r in wanted if skew(r, installed.get(r))]
     if skewed:
         st.warning("Version skew: " + "; ".join(f"{r}: {t}" for r, t in skewed)
