@@ -554,9 +554,9 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
     for node in model.nodes:
         meta = answer["captured"].get(node.name)
         if meta is None:
-            missing[node.name] = support.unexposed_why(model, node, runtime) or ("not captured: the node did not run (a branch not taken, or a subgraph "
-                                  "this runtime does not expose)" if node.spec is not None else
-                                  "not captured: its operator version is not in the registry")
+            missing[node.name] = support.unexposed_why(model, node, runtime) or (
+                "not captured: the node did not run (a branch not taken, or a subgraph this runtime does not expose)"
+                if node.spec is not None else "not captured: its operator version is not in the registry")
             continue
         i = meta["index"]
         fed = {int(j): name for j, name in meta.get("fed", {}).items()}  # the model's inputs, as fed
