@@ -15,7 +15,7 @@ Importing this package never imports onnx, onnxruntime or openvino: they are
 imported inside the functions that need them.
 """
 
-from ._common import RUNTIMES, RunResult
+from ._common import RUNTIME_FRAMEWORK, RUNTIMES, RunResult
 from .compare import Comparison, compare, differing_cells
 from .core import available, not_runnable_reason, run, runtimes_for, stand_in
 from .divergences import DOCUMENTED, KNOWN_DIVERGENCES, OBSERVED, Divergence, RuntimeCase
@@ -23,7 +23,8 @@ from .guarded import is_crash, run_guarded
 from .pins import pins_in, verified_versions, version_skew
 
 __all__ = [
-    "DOCUMENTED", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "Comparison", "Divergence", "RunResult", "RuntimeCase",
+    "DOCUMENTED", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK", "Comparison", "Divergence",
+    "RunResult", "RuntimeCase",
     "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "run", "run_guarded",
     "pins_in", "runtimes_for", "stand_in", "verified_versions", "version_skew",
 ]

@@ -516,7 +516,7 @@ def _truncated_mean(t: Trace) -> np.ndarray | None:
 def alt_mean_truncated(c: Case, t: Trace) -> Iterator[Candidate]:
     if not t.reduction.divides or t.data.dtype.kind not in "iu":
         return
-    notes = " ".join(f"{n.runtimes} {n.text}." for n in c.spec.notes_on("integer-mean"))
+    notes = " ".join(f"{n.runtimes} {n.text}." for n in c.spec.notes_on("integer-mean", t.data.dtype))
     yield ("mean-truncated", {"reduction": c.attrs.get("reduction"), "rounding": "toward zero"},
            "Your expected output is the integer mean rounded toward zero (truncated); the spec rounds it down "
            "(toward −∞), which differs for negative, inexact means." + (f" Observed: {notes}" if notes else ""),

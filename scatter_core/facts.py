@@ -71,6 +71,7 @@ class Fact:
     operators: tuple[str, ...] = ()  # the operator versions whose pages show it
     families: tuple[str, ...] = ()  # the families it concerns (empty: as ``operators`` say, or any)
     status: str = "holds"  # "not reproduced": a report that the pinned runtimes do not bear out
+    dtypes: tuple[str, ...] = ()  # the data dtypes it concerns, where its text names them (empty: any)
     holds_in: str = ""  # tracker facts: the versions the reported behaviour holds in (older ones are named as
     #                     such; the pinned one only as a placeholder) and where it was fixed
 
@@ -88,7 +89,8 @@ class Fact:
 
     def note(self, pins: Mapping[str, str] | None = None) -> RuntimeNote:
         """The fact as the operator records' ``RuntimeNote`` (versions resolved)."""
-        return RuntimeNote(self.topic, self.runtimes_label(pins), self.text, documented=self.documented, fact=self.id)
+        return RuntimeNote(self.topic, self.runtimes_label(pins), self.text, documented=self.documented, fact=self.id,
+                           dtypes=self.dtypes)
 
 
 def pins_in(text: str) -> dict[str, str]:
@@ -375,7 +377,7 @@ FACTS: tuple[Fact, ...] = (
          "has no int8/uint8 mean kernel",
          Source(SEMANTICS_MD, "semantics.md §2 Reductions, exact results: mean",
                 quote="i8/u8: OV-ref has no kernel (`evaluate` returns False)"),
-         operators=("ScatterElementsUpdate-12",)),
+         operators=("ScatterElementsUpdate-12",), dtypes=("int8", "uint8")),
     Fact("ov-bool-mean-refused", "bool", OV_BOTH, OV_BOTH_LABEL,
          "refuse bool data with mean at node construction",
          Source(SEMANTICS_MD, "semantics.md §2 Reductions, exact results: mean",

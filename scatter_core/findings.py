@@ -171,7 +171,7 @@ def spec_disallows_duplicates(trace):
 
 
 def integer_mean_rounding(trace):
-    notes = trace.spec.notes_on("integer-mean")
+    notes = trace.spec.notes_on("integer-mean", trace.data.dtype)
     if not (trace.reduction.divides and trace.data.dtype.kind == "i" and notes) or len(trace) == 0:
         return None
     written, acc, count = trace.mean_parts()

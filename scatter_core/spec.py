@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
+import numpy as np
+
 from .reductions import REDUCTIONS, Reduction
 
 ANY_INT = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
@@ -70,6 +72,11 @@ class RuntimeNote:
     text: str
     documented: bool = True  # False: observed by runtime_check's tests, not (yet) in ../shared/semantics.md
     fact: str = ""  # the id of the fact in scatter_core.facts.FACTS
+    dtypes: tuple[str, ...] = ()  # the data dtypes it concerns (empty: any)
+
+    def concerns(self, dtype) -> bool:
+        """True when the note can apply to data of ``dtype`` (None: any dtype)."""
+        return not self.dtypes or dtype is None or np.dtype(dtype).name in self.dtypes
 
 
 @dataclass(frozen=True)
@@ -141,8 +148,9 @@ class OpSpec:
         i = self.input(role)
         return i.name if i is not None else role
 
-    def notes_on(self, topic: str) -> tuple[RuntimeNote, ...]:
-        return tuple(n for n in self.runtime_notes if n.topic == topic)
+    def notes_on(self, topic: str, dtype=None) -> tuple[RuntimeNote, ...]:
+        """The runtime notes on ``topic``; given the data's ``dtype``, only those that can apply to it."""
+        return tuple(n for n in self.runtime_notes if n.topic == topic and n.concerns(dtype))
 
     def note_text(self, topic: str) -> str:
         """Runtime notes on ``topic`` joined into one sentence ('' when none)."""

@@ -17,7 +17,7 @@ Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
 from __future__ import annotations
 
 from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, inputs_from_file, prewarm,
-                      runtime_available, runtime_problem)
+                      runtime_available, runtime_note, runtime_problem)
 from .errors import ModelError
 from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text, time_limit
 from .model import Model, ModelInput, ScatterNode, open_model
@@ -27,5 +27,5 @@ from .static import Finding
 __all__ = [
     "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
     "ScatterNode", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
-    "prewarm", "runtime_available", "runtime_problem", "sample_path", "shape_text", "time_limit",
+    "prewarm", "runtime_available", "runtime_note", "runtime_problem", "sample_path", "shape_text", "time_limit",
 ]

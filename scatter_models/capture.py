@@ -94,6 +94,14 @@ def runtime_available(runtime: str) -> bool:
     return importlib.util.find_spec(MODULE[runtime]) is not None
 
 
+def runtime_note(model, runtime: str) -> str | None:
+    """What ``runtime`` will run but not capture in ``model`` (nodes inside subgraphs on OpenVINO), said before
+    the capture; None when it captures every scatter node it runs."""
+    if runtime not in RUNTIMES:
+        return None
+    return support.unexposed_note(model, runtime)
+
+
 def runtime_problem(model, runtime: str) -> str | None:
     """Why ``model`` cannot be captured on ``runtime`` (None when it can), in words a user can act on."""
     if runtime not in RUNTIMES:
@@ -546,9 +554,9 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
     for node in model.nodes:
         meta = answer["captured"].get(node.name)
         if meta is None:
-            missing[node.name] = ("not captured: the node did not run (a branch not taken, or a subgraph "
-                                  "this runtime does not expose)" if node.spec is not None else
-                                  "not captured: its operator version is not in the registry")
+            missing[node.name] = support.unexposed_why(model, node, runtime) or (
+                "not captured: the node did not run (a branch not taken, or a subgraph this runtime does not expose)"
+                if node.spec is not None else "not captured: its operator version is not in the registry")
             continue
         i = meta["index"]
         fed = {int(j): name for j, name in meta.get("fed", {}).items()}  # the model's inputs, as fed

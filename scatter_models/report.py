@@ -86,7 +86,7 @@ def summary(model, capture, name: str) -> str:
                  f"output from:    {record.output_source}",
                  f"calls:          {record.calls} (the tensors are the first call's)",
                  f"seed:           {capture.seed}",
-                 f"symbolic dims:  {capture.dims or '(none)'}",
+                 "symbolic dims:  " + (", ".join(f"{_visible(d)}={v}" for d, v in capture.dims.items()) or "(none)"),
              ])), ""]
     findings = case.trace().findings
     lines += ["## Findings on the real data", ""]

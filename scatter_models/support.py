@@ -106,6 +106,37 @@ def node_problems(model, runtime: str, available) -> str | None:
     return " ".join(parts)
 
 
+def runs_openvino(model, runtime: str) -> bool:
+    """Whether the capture runs on OpenVINO (an IR always does, its "reference" included)."""
+    return runtime == "openvino" or model.kind != "onnx"
+
+
+def unexposed_why(model, node, runtime: str) -> str | None:
+    """Why ``runtime`` runs ``node`` but cannot capture it (None when it can): OpenVINO does not expose the
+    tensors of a node inside a subgraph (an If, Loop or Scan body) as outputs."""
+    if not (node.in_subgraph and runs_openvino(model, runtime)):
+        return None
+    other = " onnx.reference (the default) and onnxruntime capture it." if model.kind == "onnx" else ""
+    return (f"{runtime_name(runtime) if model.kind == 'onnx' else 'OpenVINO'} cannot capture it: "
+            f"it is inside a subgraph ({node.location}), and OpenVINO does not expose the tensors of a node in a "
+            f"subgraph.{other}")
+
+
+def unexposed_note(model, runtime: str) -> str | None:
+    """Said before a capture: the scatter nodes ``runtime`` will run but cannot capture, and which runtimes can."""
+    nodes = [n for n in model.nodes if unexposed_why(model, n, runtime)]
+    if not nodes:
+        return None
+    named = ", ".join(f"{n.name!r}" for n in nodes[:MAX_NODES_NAMED])
+    if len(nodes) > MAX_NODES_NAMED:
+        named += f" and {len(nodes) - MAX_NODES_NAMED} more"
+    other = (" Choose onnx.reference (the default) or onnxruntime as the runtime to capture "
+             + ("them." if len(nodes) > 1 else "it.")) if model.kind == "onnx" else ""
+    return (f"{runtime_name(runtime) if model.kind == 'onnx' else 'OpenVINO'} will not capture node"
+            f"{'s' if len(nodes) > 1 else ''} {named}: inside a subgraph (an If, Loop or Scan body), OpenVINO does "
+            f"not expose a node's tensors.{other}")
+
+
 def _nodes_of_type(model, op_type: str) -> list:
     return [n for n in model.nodes if n.op_type == op_type]
 

@@ -23,6 +23,7 @@ import streamlit as st
 
 import runtime_check as rc
 from runtime_check.divergences import BY_LABEL
+import scatter_core as sc
 from scatter_core import fmt_pos, fmt_value
 
 from .controls import lazy_expander
@@ -186,6 +187,11 @@ def crosscheck_refused(op: str, load, attrs, key: str) -> None:
     crosscheck_panel(op, data, indices, updates, attrs, key)
 
 
+def run_label(runtimes) -> str:
+    """The run button's label: exactly the runtimes that will run the case."""
+    return "Run on " + " / ".join(runtimes)
+
+
 def _panel(op, data, indices, updates, attrs, key) -> None:
     installed = rc.available()
     if not any(installed.values()):
@@ -197,6 +203,18 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
                f"with a {TIMEOUT_S:g} s time limit, and compares every output cell with scatter_core's. "
                "Installed: " + ", ".join(f"{r} {v}" if v else f"{r} (not installed)" for r, v in installed.items())
                + ". semantics.md was verified on: " + ", ".join(f"{r} {v}" for r, v in verified.items()) + ".")
+    target = op if rc.runtimes_for(op) else (rc.stand_in(op) or op)
+    unused = [r for r, v in installed.items() if v and r not in wanted]
+    if wanted and unused:  # e.g. OpenVINO for an ONNX operator: why it does not run, so the button is no promise
+        framework = sc.OPERATORS[target].framework
+        other = [r for r in unused if rc.RUNTIME_FRAMEWORK[r] != framework]
+        parts = [rc.not_runnable_reason(target, r) or r for r in unused if r not in other]
+        if other:
+            parts.insert(0, f"{', '.join(other)} (they run {rc.RUNTIME_FRAMEWORK[other[0]]} models, and {target} is "
+                            f"an {framework} operator: the cross-check runs a one-node model in the operator's own "
+                            f"format and does not convert it"
+                            + (", so OpenVINO's ONNX frontend is not used)" if framework == "ONNX" else ")"))
+        st.caption("Not used: " + "; ".join(parts) + ".")
     skewed = [(r, skew(r, installed.get(r))) for r in wanted if skew(r, installed.get(r))]
     if skewed:
         st.warning("Version skew: " + "; ".join(f"{r}: {t}" for r, t in skewed)
@@ -216,7 +234,7 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
     items = _attr_items(attrs)
     digest = _digest(op, arrays, items)
     done_key = f"{key}-done"
-    if st.button("Run on onnxruntime / OpenVINO", key=f"{key}-run"):
+    if st.button(run_label(wanted), key=f"{key}-run"):
         st.session_state[done_key] = digest
     if st.session_state.get(done_key) != digest:
         st.caption("Press the button to run the current case (results are kept for this case).")

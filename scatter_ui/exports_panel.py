@@ -49,12 +49,15 @@ def _onnx_zip(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
 
 
 def _safe(build):
-    """A download callable that never raises: a failure becomes a comment in the file."""
+    """A download callable that never raises (Streamlit runs it when the button is clicked, and a raise there
+    is only a server log line and a failed download): a failure becomes a comment in the file."""
     def run():
         try:
             return build()
         except sc.ScatterError as exc:
             return f"# export failed: {exc}\n"
+        except Exception as exc:  # noqa: BLE001 - any failure is said in the file, never a traceback
+            return f"# export failed ({type(exc).__name__}): {exc}\n"
     return run
 
 

@@ -15,6 +15,8 @@ again then captures it again, with the same seed, dims and inputs).
 from __future__ import annotations
 
 import hashlib
+import io
+import zipfile
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -383,6 +385,10 @@ def capture_controls(model) -> None:
     problem = sm.runtime_problem(model, runtime)
     if problem:
         st.warning(md(problem), icon="🧩")
+    else:
+        note = sm.runtime_note(model, runtime)
+        if note:
+            st.info(md(note), icon=":material/visibility_off:")
     if st.button("Capture", type="primary", key=k("capture"), disabled=problem is not None,
                  help=problem or "Run the model and record every scatter node's inputs and output"):
         seed = int(ss.get(k("seed"), 0))
@@ -526,11 +532,24 @@ def explorer_link(case) -> str | None:
     return session.share_link(sc.family_of(case.spec).slug, values)
 
 
+def bug_report_file(model, cap, name) -> bytes:
+    """The bug report zip, built when its button is clicked; never raises (a raise there would be a server log
+    line and a failed download): a failure gives a zip whose ERROR.txt says what went wrong."""
+    try:
+        return bug_report(model, cap, name)
+    except Exception as exc:  # noqa: BLE001 - said in the file, never a traceback
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr("ERROR.txt", f"The bug report for node {name!r} could not be built ({type(exc).__name__}: "
+                                    f"{exc}). The exports under 'Export this case' carry the node's tensors.\n")
+        return buf.getvalue()
+
+
 def take_away(model, cap, name, rec) -> None:
     case = rec.case
     cols = st.columns(2)
     slug = "".join(ch if ch.isalnum() else "_" for ch in f"{case.op}_{name}")[:60]
-    cols[0].download_button("Bug report (.zip)", data=lambda: bug_report(model, cap, name),
+    cols[0].download_button("Bug report (.zip)", data=lambda: bug_report_file(model, cap, name),
                             file_name=f"{slug}_bug_report.zip", mime="application/zip", key=k("bug_report"),
                             on_click="ignore", icon=":material/bug_report:",
                             help="README.md with the findings and the comparison, the tensors (.npz), a pytest "

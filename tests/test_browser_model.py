@@ -67,3 +67,63 @@ def test_upload_capture_step_and_download_bug_report(server, browser, tmp_path):
     assert "ScatterND-18" in readme and "written more than once" in readme
     assert real_errors(errors) == []
     ctx.close()
+
+
+def _server_output(server) -> str:
+    """What the server has printed so far (read without blocking: its stdout is a pipe)."""
+    import os
+
+    fd = server.proc.stdout.fileno()
+    os.set_blocking(fd, False)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_every_download_of_a_captured_node_works(server, browser, tmp_path):
+    """Issue #23's take-away: on /model?sample=index_put, after Capture, the bug report and every button under
+    'Export this case' give a file, with no error on the page, in the console or in the server's output."""
+    _server_output(server)  # what earlier tests left
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    pg = ctx.new_page()
+    errors = []
+    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    pg.goto(server.url + "/model?sample=index_put")
+    pg.get_by_role("button", name="Capture").wait_for(timeout=90_000)
+    settle(pg)
+    pg.get_by_role("button", name="Capture").click()
+    pg.get_by_text("Captured nodes").first.wait_for(timeout=120_000)
+    settle(pg)
+    pg.get_by_text("Export this case").first.click()
+    pg.get_by_role("button", name="pytest test (.py)").wait_for(timeout=60_000)
+    settle(pg)
+    buttons = pg.locator("[data-testid=stDownloadButton] button:visible")
+    labels = [buttons.nth(i).inner_text().splitlines()[-1] for i in range(buttons.count())]
+    assert {"Bug report (.zip)", "pytest test (.py)", "spec_examples JSON", "NumPy loop (.py)",
+            "ONNX model + tensors (.zip)"} <= set(labels)
+    for i, label in enumerate(labels):
+        with pg.expect_download(timeout=60_000) as download:
+            buttons.nth(i).click()
+        path = tmp_path / download.value.suggested_filename
+        download.value.save_as(path)
+        body = path.read_bytes()
+        assert body and b"export failed" not in body and not body.startswith(b"# export failed"), label
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(io.BytesIO(body)) as z:
+                assert "ERROR.txt" not in z.namelist(), label
+        settle(pg)
+    main = pg.locator("[data-testid=stMain]")
+    assert main.locator("[data-testid=stException]").count() == 0
+    assert "Failed to generate file" not in main.inner_text()
+    assert real_errors(errors) == []
+    out = _server_output(server)
+    assert "Traceback" not in out and "Error executing deferred callable" not in out, out[-2000:]
+    ctx.close()

@@ -121,9 +121,9 @@ def test_documented_divergence_runs_the_same_in_a_guarded_subprocess():
 
 # ------------------------------------------------------------------------------ the panel on a page
 def _press(at: AppTest) -> AppTest:
-    if not [b for b in at.button if b.label == "Run on onnxruntime / OpenVINO"]:
+    if not [b for b in at.button if b.label.startswith("Run on ")]:
         open_expander(at, TITLE)  # the panel is built only while open
-    buttons = [b for b in at.button if b.label == "Run on onnxruntime / OpenVINO"]
+    buttons = [b for b in at.button if b.label.startswith("Run on ")]
     assert len(buttons) == 1
     buttons[0].click().run()
     return at
@@ -149,6 +149,20 @@ def test_panel_on_the_explorer_shows_agreement_and_versions():
     assert cells.set_index("cell").loc["output[0, 0]"].tolist() == ["2", "2", "2"]
     assert cells.set_index("cell").loc["output[0, 1]"].tolist() == ["1.1", "1.1", "1.1"]  # float32, shortest form
     assert (df["result"] == "agree (bit-identical)").all() and not df["new"].any()
+
+
+def test_the_button_names_exactly_the_runtimes_that_run_and_says_why_the_others_do_not(monkeypatch):
+    installed = {r: "1.0" for r in rc.RUNTIMES}
+    monkeypatch.setattr(rc, "available", lambda: installed)
+    at = open_page("elements", op="ScatterElements-18", example="onnx-scatterelements-18-example-1")
+    open_expander(at, TITLE)
+    assert not at.exception
+    assert [b.label for b in at.button if b.label.startswith("Run on ")] == ["Run on onnxruntime / onnx.reference"]
+    why = [c for c in texts(at).splitlines() if c.startswith("Not used: ")]
+    assert len(why) == 1
+    assert why[0].startswith("Not used: openvino-cpu, openvino-reference (they run OpenVINO models, and "
+                             "ScatterElements-18 is an ONNX operator")
+    assert not why[0].startswith(("Not used: onnxruntime", "Not used: onnx.reference"))  # only the unused ones
 
 
 @pytest.mark.runtimes
@@ -199,7 +213,7 @@ def test_without_the_runtimes_the_panel_says_how_to_install_them(monkeypatch):
     open_expander(at, TITLE)
     info = [str(i.value) for i in at.info if "runtimes" in str(i.value)]
     assert len(info) == 1 and xp.INSTALL in info[0]
-    assert not [b for b in at.button if b.label == "Run on onnxruntime / OpenVINO"]
+    assert not [b for b in at.button if b.label.startswith("Run on ")]
 
 
 def test_large_cases_are_not_sent_to_the_runtimes():

@@ -191,3 +191,34 @@ def test_the_runtimes_tab_lists_tracker_reports_with_versions_from_the_pins():
     sources = [r["source"] for r in runtime_rows(sc.OPERATORS["ScatterElementsUpdate-12"])]
     assert "../shared/semantics.md §2 Reductions, exact results: mean" in sources
     assert any(s.startswith("NEW: ") for s in sources)
+
+
+def test_a_fact_that_names_dtypes_is_shown_only_on_those_dtypes():
+    """The int8/uint8 mean fact is not appended to an int32 mean finding; it is to an int8 one."""
+    spec = sc.OPERATORS["ScatterElementsUpdate-12"]
+    (i8,) = [n for n in spec.notes_on("integer-mean") if n.fact == "ov-ref-mean-i8"]
+    assert i8.dtypes == ("int8", "uint8")
+    assert i8 not in spec.notes_on("integer-mean", np.dtype("int32")) and i8 in spec.notes_on("integer-mean", np.int8)
+
+    def finding(dtype):
+        data = np.zeros(3, dtype=dtype)
+        trace = sc.case("ScatterElementsUpdate-12", data, np.array([0, 0]), np.array([-1, -1], dtype=dtype),
+                        axis=0, reduction="mean").trace()
+        (f,) = [f for f in trace.findings if f.details.get("topic") == "integer-mean"]
+        return f.message
+
+    assert "int8/uint8" not in finding("int32") and "truncates toward zero" in finding("int32")
+    assert "int8/uint8" in finding("int8")
+
+
+def test_a_facts_dtypes_agree_with_its_divergences_condition():
+    """Where a fact names dtypes, runtime_check's divergence for it applies on those dtypes and no other."""
+    for d in rc.KNOWN_DIVERGENCES:
+        fact = sc.FACT_BY_ID.get(d.fact) if d.fact else None
+        if fact is None or not fact.dtypes:
+            continue
+        spec = sc.OPERATORS[fact.operators[0]]
+        for dtype in ("int8", "uint8", "int16", "int32", "int64", "float32"):
+            case = rc.RuntimeCase(d.runtimes[0], spec, np.zeros(3, dtype), np.array([0, 0]), np.ones(2, dtype),
+                                  {"axis": 0, "reduction": "mean"})
+            assert bool(d.applies(case)) == (dtype in fact.dtypes), (d.label, dtype)

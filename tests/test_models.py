@@ -241,6 +241,19 @@ def test_onnxruntime_loop_body_leaves_as_scan_outputs():
     np.testing.assert_array_equal(rec.output, ref.output)
 
 
+def test_openvino_says_before_and_after_capturing_that_it_cannot_expose_a_loop_body_node():
+    model = _model("loop_body")
+    note = sm.runtime_note(model, "openvino")
+    assert "'accumulate_row'" in note and "subgraph" in note and "onnx.reference" in note and "onnxruntime" in note
+    assert sm.runtime_note(model, "reference") is None and sm.runtime_note(model, "onnxruntime") is None
+    assert sm.runtime_note(_model("index_put"), "openvino") is None  # a main-graph node is captured
+    require_or_skip("openvino-cpu")
+    cap = model.capture(runtime="openvino", seed=5)
+    assert "accumulate_row" not in cap
+    why = cap.missing["accumulate_row"]
+    assert "Loop 'rows_loop' body" in why and "did not run" not in why and "onnx.reference" in why
+
+
 def test_onnxruntime_runs_a_node_inside_an_if_branch_alone_on_its_captured_inputs():
     require_or_skip("onnxruntime")
     from onnx import TensorProto as T, helper as h
@@ -518,3 +531,14 @@ def test_a_node_in_a_scan_body_is_listed_and_captured_with_its_first_call_and_co
     np.testing.assert_array_equal(indices, [2])
     np.testing.assert_array_equal(rec.output, [0, 10, 21, 30])
     assert rec.output_source.startswith("onnx.reference" if runtime == "reference" else "onnxruntime, running")
+
+
+def test_a_bug_report_writes_symbolic_dims_as_name_equals_value():
+    from scatter_models.report import summary
+
+    model = _model("kv_cache")
+    cap = model.capture(seed=1, dims={"max_seq": 4})
+    text = summary(model, cap, model.nodes[0].name)
+    assert "symbolic dims:  max_seq=4" in text and "{" not in text.split("symbolic dims:")[1].splitlines()[0]
+    assert "symbolic dims:  (none)" in summary(_model("index_put"), _model("index_put").capture(seed=1),
+                                               "index_put_accumulate")

@@ -67,6 +67,19 @@ def test_tensor_scatter_on_openvino_names_the_node_and_the_runtimes_that_can_bef
     assert at.button(key="model:capture").disabled
 
 
+def test_loop_body_on_openvino_is_said_before_and_after_capture():
+    at = _open("loop_body")
+    at.sidebar.selectbox(key="model:runtime").set_value("openvino").run()
+    assert not at.exception
+    before = [i.value.replace("\\", "") for i in at.main.info if "will not capture" in i.value]
+    assert len(before) == 1 and "'accumulate_row'" in before[0] and "onnx.reference" in before[0]
+    assert not at.button(key="model:capture").disabled  # a note, not a refusal: the rest of a model still runs
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    after = " ".join(i.value.replace("\\", "") for i in at.main.info)
+    assert "cannot capture it: it is inside a subgraph" in after and "did not run" not in after
+
+
 def test_loop_sample_shows_calls():
     at = _open("loop_body")
     at.button(key="model:capture").click().run()
