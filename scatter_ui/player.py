@@ -34,11 +34,11 @@ controls=None, cache_key=None, room_below=None) -> PlayerResult``
   ``slider``, ``count``, ``goto``, ``speed``, ``export``, ``keys``); None shows them all. Without
   ``play`` the space key does not play. The Practice page hides what would do nothing.
 * ``room_below``: the px the page draws under the player that should stay on screen with it. On a
-  window at most 820 px tall (a 1280×720 projector) the browser then fits the figure: a panel
-  narrower than its 5-column slot keeps only its title's width, the cells grow into the width
-  freed (up to 64 px), then shrink until the figure, the legend and ``room_below`` end inside
-  the window, unless that takes cells under 28 px (then they stay large and the page scrolls).
-  None (the default): cells sized by the width alone.
+  window at most 820 px tall and at least 700 px wide (a 1280×720 projector) the browser then
+  fits the figure: a panel narrower than its 5-column slot keeps only its title's width, the
+  cells grow into the width freed (up to 64 px), then shrink until the figure, the legend and
+  ``room_below`` end inside the window, unless that takes cells under 28 px (then they stay
+  large and the page scrolls). None (the default): cells sized by the width alone.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
   page keeps no step in its URL). The browser checks it 2.5 s after a report; if the URL does not
   carry it, it first asks for a run of the whole page (through :func:`rerun_relay`, which a page

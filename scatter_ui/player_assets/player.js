@@ -732,10 +732,12 @@ class Player {
   }
 
   // The px of plot height that keep the figure, the player's parts under it and data.room_below inside a short
-  // window (the figure's top margin, FIT_TOP, already taken off); null on a taller window or without room_below.
+  // window (the figure's top margin, FIT_TOP, already taken off); null on a taller or narrow window, or without
+  // room_below.
   fitRoom(margin) {
     const d = this.data;
-    if (d.room_below == null || window.innerHeight > SHORT) return null;
+    // (not a phone: its answer stacks, taller than room_below says; a page's room_below is for a wide window)
+    if (d.room_below == null || window.innerHeight > SHORT || window.innerWidth < NARROW) return null;
     const scroller = this.fig.closest("[data-testid=stMain]");
     const figBox = this.fig.getBoundingClientRect();
     const top = figBox.top + window.scrollY + (scroller ? scroller.scrollTop : 0);
