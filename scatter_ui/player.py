@@ -3,7 +3,7 @@
 Python API
 ----------
 ``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None, url_param="step",
-controls=None, cache_key=None) -> PlayerResult``
+controls=None, cache_key=None, room_below=None) -> PlayerResult``
 
 * ``figure``: :meth:`scatter_ui.figures.StepFigure.figure` of the current step (three heatmaps,
   the frames of a window ``k0..k1``, one caption per step, panel sizes in cells), or a function
@@ -33,6 +33,12 @@ controls=None, cache_key=None) -> PlayerResult``
 * ``controls``: the controls to show, by name (``first``, ``prev``, ``play``, ``next``, ``last``,
   ``slider``, ``count``, ``goto``, ``speed``, ``export``, ``keys``); None shows them all. Without
   ``play`` the space key does not play. The Practice page hides what would do nothing.
+* ``room_below``: the px the page draws under the player that should stay on screen with it. On a
+  window at most 820 px tall and at least 700 px wide (a 1280×720 projector) the browser then
+  fits the figure: a panel narrower than its 5-column slot keeps only its title's width, the
+  cells grow into the width freed (up to 64 px), then shrink until the figure, the legend and
+  ``room_below`` end inside the window, unless that takes cells under 28 px (then they stay
+  large and the page scrolls). None (the default): cells sized by the width alone.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
   page keeps no step in its URL). The browser checks it 2.5 s after a report; if the URL does not
   carry it, it first asks for a run of the whole page (through :func:`rerun_relay`, which a page
@@ -249,12 +255,13 @@ class PlayerResult:
 def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int, name: str = "scatter",
            on_step: Callable[[int], None] | None = None,
            on_cell: Callable[[list], None] | None = None, url_param: str | None = "step",
-           controls: tuple[str, ...] | None = None, cache_key=None) -> PlayerResult:
+           controls: tuple[str, ...] | None = None, cache_key=None, room_below: int | None = None) -> PlayerResult:
     """Show the player (see the module docstring)."""
     options = {"view": view, "step": int(step), "name": name, "report": on_step is not None,
                "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url(),
                "contract_url": asset_url(SCHEMA_FILE.name), "check": checking(),
-               "controls": None if controls is None else list(controls)}
+               "controls": None if controls is None else list(controls),
+               "room_below": None if room_below is None else int(room_below)}
     data = payload(figure, options, cache_key)
 
     def _step_changed():

@@ -205,6 +205,9 @@ class Payload(TypedDict):
     contract_url: Annotated[str, "where this contract is (player-contract.json)"]
     check: Annotated[bool, "whether the browser validates this payload against this contract"]
     controls: Annotated[Union[list[Control], None], "the controls to show (null: all)"]
+    room_below: Annotated[Union[int, None], "px the page draws under the player that a window at most 820 px tall "
+                          "(700 wide or more) keeps on screen with it: the cells are fitted to the height (null: "
+                          "sized by the width)"]
     palette: Palette
     figure: Figure
     frames: Annotated[list[Frame], Len(1, at_least=True), "steps k0..k1, in order"]

@@ -107,17 +107,40 @@ def outline(fig: dict, view, cell: tuple[int, ...]) -> None:
 
 
 def show_step_figure(ex: sp.Exercise, frame: int, key: str, on_cell=None,
-                     chosen: tuple[int, ...] | None = None) -> None:
-    """The step on the explorer's player; ``on_cell(coords)`` is called when the student clicks an output cell."""
+                     chosen: tuple[int, ...] | None = None, room_below: int | None = None) -> None:
+    """The step on the explorer's player; ``on_cell(coords)`` is called when the student clicks an output cell;
+    ``room_below``: the px of the answer drawn under it, kept on screen on a projector (the player's option)."""
     fig, view = step_figure(ex, frame)
     if chosen is not None:
         outline(fig, view, chosen)
     player(fig, key=key, view=f"{key}:{chosen}", step=frame, name=f"practice-{ex.op}", on_cell=on_cell,
-           controls=STEPPING if frame else STILL)
+           controls=STEPPING if frame else STILL, room_below=room_below)
 
 
-def show_inputs(ex: sp.Exercise, key: str) -> None:
-    show_step_figure(ex, 0, key)
+def show_inputs(ex: sp.Exercise, key: str, room_below: int) -> None:
+    show_step_figure(ex, 0, key, room_below=room_below)
+
+
+# On a projector (a window at most 820 px tall) the player fits its cells so that the answer under it stays on screen:
+# the px each mode draws there (PROJECTOR_CSS's gaps; measured at 1280x720, with a few px to spare).
+STEP_FORM_PX = 92  # the target and value boxes with their labels, Check beside them
+GRID_PX = 100  # the "Enter the output as" line and the grid's header row (the grid's rows are ROW_PX each)
+ROW_PX = 28  # grid_input's row height
+TEXT_BOX_PX = 200  # the text box (120 px) with its label, under the same line
+OPTIONS_PX = 84  # multiple choice: the options' padding and the question's line with its Check
+LINE_PX = 21  # one line of an option's grid
+
+
+def answer_px(ex: sp.Exercise, mode: str, eid: str) -> int:
+    """How tall the answer under the figure is in ``mode`` at 1280x720 (the room the player keeps for it)."""
+    if mode == "Step by step":
+        return STEP_FORM_PX
+    if mode == "Whole output":  # the grid, or the text box (outputs of rank 3, or the student's choice)
+        rows = ex.answer.shape[0] if ex.answer.ndim == 2 else 1
+        grid = ex.answer.ndim <= 2 and st.session_state.get(k(f"how:{eid}"), "grid") == "grid"
+        return GRID_PX + ROW_PX * rows if grid else TEXT_BOX_PX
+    lines = max(grid_text(c.output).count("\n") + 1 for c in sp.choices(ex))
+    return OPTIONS_PX + LINE_PX * lines
 
 
 # -- session state ----------------------------------------------------------------------------------------
@@ -527,7 +550,7 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
         except ValueError:
             chosen = None
         show_step_figure(ex, step, k(f"fig:{eid}:{step}"), on_cell=lambda coords: pick_cell(coords, keys),
-                         chosen=chosen)
+                         chosen=chosen, room_below=answer_px(ex, "Step by step", eid))
         with st.form(k(f"form:{eid}:{step}"), border=False):
             c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
             c1.text_input(f"Target cell: click it on the output, or type {ex.answer.ndim} "
@@ -613,7 +636,7 @@ def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
 def output_mode(ex: sp.Exercise, eid: str) -> None:
     ss = st.session_state
     st.text(ex.prompt)
-    show_inputs(ex, k(f"fig-in:{eid}"))
+    show_inputs(ex, k(f"fig-in:{eid}"), answer_px(ex, "Whole output", eid))
     fb_key = k(f"out-fb:{eid}")
     how, note = "text", st
     if ex.answer.ndim <= 2:  # the choice, its label and the grid's note share a line: a projector keeps the grid
@@ -700,7 +723,7 @@ def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, 
 def choice_mode(ex: sp.Exercise, eid: str) -> None:
     ss = st.session_state
     st.text(ex.prompt)
-    show_inputs(ex, k(f"fig-in:{eid}"))
+    show_inputs(ex, k(f"fig-in:{eid}"), answer_px(ex, "Multiple choice", eid))
     options = sp.choices(ex)
     # the options side by side, each its letter beside its grid, wrapping into more rows where the width ends (a
     # phone stacks them A, B, C, D); then the question with its answer and Check on one line: a projector keeps

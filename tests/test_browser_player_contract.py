@@ -49,7 +49,7 @@ def the_payload(change=None, **options) -> bytes:
                  [[10.0, 20.0, 30.0, 40.0]])
     opts = {"view": "case", "step": 1, "name": "case", "report": True, "url_param": None,
             "plotly_url": "/assets/plotly-cartesian.min.js", "contract_url": "/assets/player-contract.json",
-            "check": True, "controls": None, **options}
+            "check": True, "controls": None, "room_below": None, **options}
     raw = player_mod.payload(StepFigure(t).figure(1), opts)
     if change is None:
         return raw

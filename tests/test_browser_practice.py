@@ -43,6 +43,12 @@ def output_cell_centre(pg, row: int, col: int) -> tuple[float, float]:
             return [box.left + xa._offset + xa.l2p(c), box.top + ya._offset + ya.l2p(r)]; }""", [row, col]))
 
 
+def output_cell_px(pg) -> float:
+    """The width of one output cell on the player's figure, in screen px (from plotly's own axis)."""
+    return pg.evaluate("""() => { const xa = document.querySelector('[data-testid=scatter-figure]')._fullLayout.xaxis3;
+        return Math.abs(xa.l2p(1) - xa.l2p(0)); }""")
+
+
 def click_cell(pg, cell) -> None:
     chart = pg.locator(FIGURE).first
     chart.scroll_into_view_if_needed()
@@ -152,15 +158,17 @@ def test_practice_screenshots(server, browser, width, height, mode):
 
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-@pytest.mark.parametrize("mode, seed, level", [  # a 3×3 output; a 5-row indices panel; four 4×5 choices in a row
-    ("Whole output", SEED, LEVEL), ("Whole output", 1, 3), ("Multiple choice", SEED, LEVEL),
-    ("Multiple choice", 1, 3), ("Multiple choice", 0, 1)])
+@pytest.mark.parametrize("mode, seed, level", [  # a 3×3 output; a 5-row indices panel; a 4×5 output (the most rows
+    ("Whole output", SEED, LEVEL), ("Whole output", 1, 3), ("Whole output", 0, 1),  # of a rank-1-2 output, levels 1-4)
+    ("Multiple choice", SEED, LEVEL), ("Multiple choice", 1, 3), ("Multiple choice", 0, 1)])
 def test_a_projector_shows_the_whole_output_and_multiple_choice_answers_without_scrolling(server, browser, mode,
                                                                                         seed, level, dark):
     """At 1280×720, in the two modes that ask for the whole output, the question, the figure, every answer
     control and its Check button are inside the viewport at the page's top (a layout check: the boxes the browser
-    laid out, no timing)."""
+    laid out, no timing). The 4×5 output's grid has four rows under the figure: the player fits its cells to the
+    window's height (not under 28 px)."""
     ex = sp.make_exercise(seed, level)
+    assert ex.answer.ndim <= 2
     ctx = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme="dark" if dark else "light")
     pg = ctx.new_page()
     errors = []
@@ -183,6 +191,7 @@ def test_a_projector_shows_the_whole_output_and_multiple_choice_answers_without_
     for name, box in boxes.items():
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, (name, box)
     assert boxes["question"]["y"] < boxes["figure"]["y"] < boxes["check"]["y"]
+    assert output_cell_px(pg) >= 28
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / f"practice-projector-{mode.replace(' ', '-').lower()}-{seed}-{level}"
                                          f"{'-dark' if dark else ''}.png"))
@@ -213,11 +222,15 @@ def test_newest_operators_step_clicked_on_the_player(server, browser, op, seed):
     ctx.close()
 
 
-@pytest.mark.parametrize("seed, level", [(SEED, LEVEL), (1, 3)])  # a 3×3 output; a 5-row indices panel
+@pytest.mark.parametrize("seed, level", [(SEED, LEVEL), (1, 3), (0, 1)])  # 3×3 output; 5-row indices; 4×5 output
 def test_a_projector_shows_the_question_figure_and_answer_without_scrolling(server, browser, seed, level):
     """At 1280×720 (a classroom projector) the step question, the whole player figure and the answer inputs with
-    their Check button are inside the viewport, the page scrolled to its top; the player offers no dead control."""
+    their Check button are inside the viewport, the page scrolled to its top; the player offers no dead control.
+    The cells are larger than on a window as wide but 1000 px tall, where they are sized by the width alone."""
     ex = sp.make_exercise(seed, level)
+    tall, tall_pg, _ = practice_page(browser, server, f"seed={seed}&level={level}", 1280, 1000)
+    by_width = output_cell_px(tall_pg)
+    tall.close()
     ctx, pg, errors = practice_page(browser, server, f"seed={seed}&level={level}", 1280, 720)
     question = pg.get_by_text(sp.step_question(ex, 0)).first
     question.wait_for(timeout=30_000)
@@ -233,6 +246,8 @@ def test_a_projector_shows_the_question_figure_and_answer_without_scrolling(serv
     visible = pg.evaluate("""() => [...document.querySelectorAll('.sx-controls > *')]
         .filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.dataset.testid || e.className)""")
     assert visible == []  # before the first step: nothing to step to, play, go to or speed up
+    if seed != 1:  # (the 5-row indices panel leaves no height to grow into)
+        assert output_cell_px(pg) > 1.2 * by_width, (output_cell_px(pg), by_width)
     pg.screenshot(path=str(SCREENSHOTS / f"practice-projector-{seed}-{level}.png"))
     assert real_errors(errors) == []
     ctx.close()

@@ -30,7 +30,8 @@ from scatter_ui.player import ASSET_DIR, read_payload, reported_step
 from tests.skipping import skip_or_fail
 
 OPTIONS = {"view": "v", "step": 0, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js",
-           "contract_url": "/c.json", "check": True, "controls": None}
+           "contract_url": "/c.json", "check": True, "controls": None,
+           "room_below": None}
 
 
 def payload_of(fig: dict, **options) -> dict:
@@ -201,6 +202,7 @@ BREACHES = {  # what is changed -> where the error must point
                                         r"\$\.palette\.dark\.value\[0\]: 1 item\(s\), fewer than 2"),
     "an unknown control": (lambda d: d.update(controls=["play", "rewind"]),
                            r"\$\.controls: \[\"play\",\"rewind\"\] is none of the allowed kinds"),
+    "room below as text": (lambda d: d.update(room_below="200px"), r"\$\.room_below: .*200px"),
     "frames out of order": (lambda d: d["frames"].reverse(), r"\$\.frames: named .* not the steps 0\.\.3 in order"),
     "a caption missing": (lambda d: d["captions"].pop("2"), r"\$\.captions: the steps"),
     "an active step outside the frames": (lambda d: d.update(active=5), r"k0 ≤ active ≤ k1 ≤ n does not hold"),

@@ -564,3 +564,21 @@ def test_long_whole_output_paste_is_kept_and_the_limit_named():
     assert f"{len(pasted):,} characters pasted; the limit is {MAX_TEXT:,}" in unescape(err.value)
     assert next(t for t in at.text_area if t.label.startswith("Output")).value == pasted
     assert not at.success
+
+
+def test_the_room_kept_under_the_player_on_a_projector_is_the_answer_s_height():
+    """Practice tells the player how tall the answer under it is (a projector keeps it on screen): the whole output's
+    grid grows by a row's height per row of the output, and a rank-3 output's text box is taller than a one-row grid."""
+    import scatter_practice as sp
+    from scatter_ui import practice_page as page
+
+    four, one = sp.make_exercise(0, 1), sp.make_exercise(1, 3)  # a 4×5 output; a 1-D output (one grid row)
+    assert four.answer.shape[0] == 4 and one.answer.ndim == 1
+    assert (page.answer_px(four, "Whole output", "a") - page.answer_px(one, "Whole output", "b")
+            == 3 * page.ROW_PX)
+    cube = next(ex for ex in (sp.make_exercise(s, 5) for s in range(20)) if ex.answer.ndim == 3)
+    assert page.answer_px(cube, "Whole output", "c") == page.TEXT_BOX_PX > page.answer_px(one, "Whole output", "b")
+    assert page.answer_px(four, "Step by step", "a") == page.answer_px(one, "Step by step", "b") == page.STEP_FORM_PX
+    # multiple choice: one line of an option's grid per row of the output
+    assert (page.answer_px(four, "Multiple choice", "a") - page.answer_px(one, "Multiple choice", "b")
+            == 3 * page.LINE_PX)

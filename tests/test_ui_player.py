@@ -127,7 +127,8 @@ def test_a_payload_is_built_once_per_cache_key_and_reads_back():
         return StepFigure(t).figure(1)
 
     options = {"view": "case-a", "step": 1, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js",
-               "contract_url": "/c.json", "check": False, "controls": None}
+               "contract_url": "/c.json", "check": False, "controls": None,
+               "room_below": None}
     key = ("test-payload", id(built))
     first = player_mod.payload(figure, options, key)
     again = player_mod.payload(figure, dict(options), key)

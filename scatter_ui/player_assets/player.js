@@ -22,6 +22,8 @@ const MAX_FONT = 16; // px: the largest cell text
 const WRAP_AT = 0.95; // small multiples wrap into another row below this share of MIN_CELL ("about 28 px")
 const SIDE_BY_SIDE = 0.85; // stacked: the inputs stay side by side down to this share of MIN_CELL
 const NARROW = 700; // px: below this the panels stack
+const FIT_TOP = 40; // px: the figure's top margin when fitted to a short window (else 58)
+const SHORT = 820; // px: a window at most this tall (a 1280x720 projector) fits the figure to its height (room_below)
 // Colours come from Python as data (data.palette, scatter_ui/player_contract.py PALETTE): none is written here.
 const MIN_FONT = 12; // px: the smallest cell digits on a narrow screen (cells grow, the figure scrolls)
 const BADGE = /<br><span style='font-size:\d+px'>×(\d+)<\/span>/; // figures.py: "written n times" under a value
@@ -297,6 +299,9 @@ class Player {
     this.data = data;
     this.theme = theme;
     this.showControls(data.controls);
+    // one frame (a still picture, e.g. Practice before the first step): the caption never changes, so it keeps no
+    // room for a second line; a page fitting its answer under the player (room_below) has that row for its cells
+    this.caption.style.minHeight = data.room_below != null && data.k0 === data.k1 ? "0" : "";
     if (newView) {
       this.view = data.view;
       this.step = data.step;
@@ -585,15 +590,18 @@ class Player {
     const dom = [];
     if (!narrow) {
       cell = wideCell;
-      this.cells = [cell, cell, cell];
       const rows = [0, 1, 2].map((i) => dims(i)[1]);
-      const units = [0, 1, 2].map((i) => dims(i)[0]);
-      const plotH = Math.max(Math.max(...rows) * cell, 150);
+      let panelW = [0, 1, 2].map((i) => dims(i)[0] * cell); // each panel's share of the width, px
+      const fitted = this.fitToWindow(width - margin.l - margin.r - gap * (shown.length - 1), shown, dims, wideCell,
+                                      Math.max(...rows), margin);
+      if (fitted) [cell, panelW] = fitted;
+      this.cells = [cell, cell, cell];
+      const plotH = Math.max(Math.max(...rows) * cell, fitted ? 120 : 150); // 120: the colour bar's least length
       height = plotH + margin.t + margin.b;
       const plotW = width - margin.l - margin.r;
       let x = 0;
       for (const i of shown) {
-        const w = units[i] * cell / plotW;
+        const w = panelW[i] / plotW;
         dom[i] = { x: [x, Math.min(x + w, 1)], y: [1 - rows[i] * cell / plotH, 1] };
         x += w + gap / plotW;
       }
@@ -627,11 +635,20 @@ class Player {
         lines = [[0], [1], [2]];
       }
       lines = lines.map((line) => line.filter((i) => !hidden[i])).filter((line) => line.length);
+      const titleGap = 80; // a row's small-multiple labels, then the next row's title and column numbers
+      const room = this.fitRoom(margin); // a short window: every panel's cells shrink alike to fit its height
+      const heightAt = (cs) => lines.reduce((sum, line) => sum + Math.max(...line.map((i) => dims(i)[1] * cs[i])), 0);
+      if (room != null && heightAt(this.cells) + titleGap * (lines.length - 1) > room) {
+        const f = Math.max(room - titleGap * (lines.length - 1), 0) / heightAt(this.cells);
+        if (this.cells.every((x, i) => x * f >= Math.min(x, Math.max(MIN_CELL, need[i])))) { // else it cannot fit
+          this.cells = this.cells.map((x) => x * f);
+          cell = this.cells[2];
+        }
+      }
       const c = this.cells;
       const lineW = (line) => line.reduce((sum, i) => sum + dims(i)[0] * c[i], 0) + gap * (line.length - 1);
       const plotW = Math.max(avail, ...lines.map(lineW));
       figW = plotW + margin.l + margin.r;
-      const titleGap = 80; // a row's small-multiple labels, then the next row's title and column numbers
       const lineH = lines.map((line) => Math.max(...line.map((i) => dims(i)[1] * c[i])));
       const plotH = lineH.reduce((a, b) => a + b, 0) + titleGap * (lines.length - 1);
       height = plotH + margin.t + margin.b;
@@ -678,6 +695,55 @@ class Player {
                            thickness: 12, title: { text: "value", side: "right" } }); // on top it met the top tick
     }
     return base;
+  }
+
+  // A short window (a projector, at most SHORT px tall) with data.room_below (the px the page draws under the
+  // player): the cells grow into the width a narrow panel's 5-column slot left empty (a panel is as wide as its
+  // cells or its title), then shrink until the figure, the player's parts under it and room_below end inside the
+  // window, as the page first lays out (when that needs cells under MIN_CELL, they stay as wide as the width
+  // allows and the page scrolls). Stacked panels (a narrow figure) shrink alike, within the same limit. [cell,
+  // each panel's width in px], or null to keep the width's cell (a taller window, or no room_below).
+  fitToWindow(avail, shown, dims, wideCell, rows, margin) {
+    const d = this.data;
+    const room = this.fitRoom(margin);
+    if (room == null) return null;
+    const cols = (i) => (this.multiplesOf(i) > 1 ? dims(i)[0] : d.panel_cols[i]);
+    const ctx = (this.measure ||= document.createElement("canvas").getContext("2d"));
+    ctx.font = `bold 13px ${this.theme.font || "sans-serif"}`; // figures.py: the panel titles, 13 px
+    const title = (i) => {
+      const ax = d.figure.layout[`xaxis${i === 0 ? "" : i + 1}`];
+      const text = String((ax && ax.title && ax.title.text) || "").replace(/<[^>]*>/g, "");
+      return ctx.measureText(text).width + 12;
+    };
+    const least = [0, 1, 2].map((i) => (shown.includes(i) ? title(i) : 0));
+    let c = MAX_CELL;
+    for (let k = 0; k < 4; k++) { // the panels narrower than their titles keep the title's width, the rest share
+      let fixed = 0, flex = 0;
+      for (const i of shown) { if (cols(i) * c < least[i]) fixed += least[i]; else flex += cols(i); }
+      c = Math.min(flex ? (avail - fixed) / flex : MAX_CELL, MAX_CELL);
+    }
+    const widthAt = (x) => shown.reduce((sum, i) => sum + Math.max(cols(i) * x, least[i]), 0);
+    const byTitle = c > wideCell && widthAt(c) <= avail + 0.5; // else the 5-column slots, as on a tall window
+    if (!byTitle) c = wideCell;
+    if (room / rows >= MIN_CELL) c = Math.min(c, room / rows); // else it cannot fit: the page scrolls, cells stay large
+    const widths = [0, 1, 2].map((i) => (!shown.includes(i) ? 0 : byTitle ? Math.max(cols(i) * c, least[i]) : dims(i)[0] * c));
+    const spare = Math.max(avail - widths.reduce((a, b) => a + b, 0), 0) / shown.length; // the width left over goes
+    return [c, widths.map((w, i) => (shown.includes(i) ? w + spare : w))]; // to every panel (cells centred in it)
+  }
+
+  // The px of plot height that keep the figure, the player's parts under it and data.room_below inside a short
+  // window (the figure's top margin, FIT_TOP, already taken off); null on a taller or narrow window, or without
+  // room_below.
+  fitRoom(margin) {
+    const d = this.data;
+    // (not a phone: its answer stacks, taller than room_below says; a page's room_below is for a wide window)
+    if (d.room_below == null || window.innerHeight > SHORT || window.innerWidth < NARROW) return null;
+    const scroller = this.fig.closest("[data-testid=stMain]");
+    const figBox = this.fig.getBoundingClientRect();
+    const top = figBox.top + window.scrollY + (scroller ? scroller.scrollTop : 0);
+    const under = Math.max(this.box.getBoundingClientRect().bottom - figBox.bottom, 0); // legend, table view
+    margin.t = FIT_TOP; // the titles and column numbers without the blank band above them
+    return window.innerHeight - top - under - d.room_below - margin.t - margin.b;
   }
 
   relayout() {
