@@ -14,7 +14,7 @@ from devtools.browser import (BENIGN, CHROMIUM, LAUNCH_ARGS, ROOT, SCREENSHOTS, 
 from tests.skipping import skip_or_fail
 
 __all__ = ["BENIGN", "CHROMIUM", "LAUNCH_ARGS", "ROOT", "SCREENSHOTS", "AppServer", "free_port", "launch",
-           "real_errors", "require_browser"]
+           "real_errors", "require_browser", "watched_page"]
 
 
 def require_browser():
@@ -24,3 +24,13 @@ def require_browser():
         import playwright.sync_api  # noqa: F401
     except ImportError:
         skip_or_fail("playwright is not installed (pip install -e '.[test]')")
+
+
+def watched_page(browser, **context_options):
+    """A new browser context and page whose console errors and uncaught page errors collect in ``pg.errors``."""
+    ctx = browser.new_context(**context_options)
+    pg = ctx.new_page()
+    pg.errors = []
+    pg.on("console", lambda m: pg.errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.errors.append(f"pageerror: {e}"))
+    return ctx, pg

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.browser_support import SCREENSHOTS, real_errors
+from tests.browser_support import SCREENSHOTS, real_errors, watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -28,11 +28,8 @@ def type_into(pg, label: str, text: str):
 
 
 def test_planted_first_write_wins_is_diagnosed_and_replayed(server, browser, tmp_path):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 2200}, accept_downloads=True)
-    pg = ctx.new_page()
-    errors = []
-    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
-    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    ctx, pg = watched_page(browser, viewport={"width": 1400, "height": 2200}, accept_downloads=True)
+    errors = pg.errors
     pg.goto(server.url)
     pg.get_by_text("Every worked example").first.wait_for(timeout=60_000)
     pg.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]", has_text="Check expected output").click()

@@ -9,7 +9,7 @@ import zipfile
 import pytest
 
 from scatter_models.samples import sample_path
-from tests.browser_support import SCREENSHOTS, real_errors
+from tests.browser_support import SCREENSHOTS, real_errors, watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -23,11 +23,8 @@ def settle(pg, timeout: float = 90_000):
 
 
 def test_upload_capture_step_and_download_bug_report(server, browser, tmp_path):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    pg = ctx.new_page()
-    errors = []
-    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
-    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    ctx, pg = watched_page(browser, viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    errors = pg.errors
     pg.goto(server.url)
     pg.get_by_text("Every worked example").first.wait_for(timeout=90_000)
     pg.locator("[data-testid=stSidebar] a[data-testid=stPageLink-NavLink]", has_text="Your model").click()
@@ -91,11 +88,8 @@ def test_every_download_of_a_captured_node_works(server, browser, tmp_path):
     """Issue #23's take-away: on /model?sample=index_put, after Capture, the bug report and every button under
     'Export this case' give a file, with no error on the page, in the console or in the server's output."""
     _server_output(server)  # what earlier tests left
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    pg = ctx.new_page()
-    errors = []
-    pg.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
-    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    ctx, pg = watched_page(browser, viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    errors = pg.errors
     pg.goto(server.url + "/model?sample=index_put")
     pg.get_by_role("button", name="Capture").wait_for(timeout=90_000)
     settle(pg)
