@@ -72,8 +72,8 @@ class RuntimeCase:
 
     @property
     def reduction(self):
-        """The reduction as given (None when not given)."""
-        return self.attrs.get("reduction")
+        """The reduction as given (None when not given), under the name its codec reads."""
+        return self.attrs.get(scatter_core.reduction_codec(self.spec).name)
 
     @property
     def canonical(self) -> str | None:
@@ -92,7 +92,8 @@ class RuntimeCase:
 
     @property
     def axis(self) -> int | None:
-        given = self.attrs.get("axis")
+        codec = scatter_core.codec_with_role(self.spec, "axis")
+        given = None if codec is None else self.attrs.get(codec.name)
         if given is None:
             return None
         value = int(np.asarray(given).reshape(()))
@@ -214,7 +215,7 @@ def _int_data(case: RuntimeCase) -> bool:
 
 
 def _has_reduction_attr(case: RuntimeCase) -> bool:
-    return case.spec.attribute("reduction") is not None
+    return scatter_core.codec_with_role(case.spec, "reduction") is not None
 
 
 def _unknown_to_version(case: RuntimeCase) -> bool:
@@ -229,7 +230,8 @@ def _version_with_spelling(case: RuntimeCase) -> OpSpec | None:
 
 def _truncated_mean(case: RuntimeCase):
     """OpenVINO CPU's integer mean: the (wrapped) sum divided by the count, truncated toward zero."""
-    attrs = {k: v for k, v in {**case.attrs, "reduction": case.spec.spelling_of("mean")}.items() if v is not None}
+    mean = {scatter_core.reduction_codec(case.spec).name: case.spec.spelling_of("mean")}
+    attrs = {k: v for k, v in {**case.attrs, **mean}.items() if v is not None}
     try:
         with np.errstate(all="ignore"):
             t = scatter_core.trace(case.spec, case.data, case.indices, case.updates, **attrs)
@@ -468,10 +470,16 @@ def _nan_undefined(c: RuntimeCase) -> bool:
     return c.data.dtype.kind == "f" and c.canonical is not None and REDUCTIONS[c.canonical].nan_undefined
 
 
+def _without_init_value(c: RuntimeCase) -> bool:
+    """The version's init switch (use_init_val, found by its codec) is set to false: data's values are not used."""
+    init = scatter_core.codec_with_role(c.spec, "init")
+    return init is not None and not bool(c.attrs.get(init.name, init.default))
+
+
 # semantics.md §6 records this one, so it is documented; it is here because its relation is defined above
 DOCUMENTED += (
     Divergence("use-init-val-flt-max", OV_BOTH, "value",
-               lambda c: (_nan_undefined(c) and not bool(c.attrs.get("use_init_val", True))),
+               lambda c: _nan_undefined(c) and _without_init_value(c),
                fact="ov-init-flt-max", relation=_only_infinities_became_finite_max),
 )
 
@@ -523,7 +531,8 @@ def _cache_case(c: RuntimeCase) -> bool:
 
 def _sequence(c: RuntimeCase) -> tuple[int, int]:
     """(sequence_length, max_sequence_length) of a TensorScatter case."""
-    axis = int(c.attrs.get("axis", -2)) % c.data.ndim
+    codec = scatter_core.codec_with_role(c.spec, "axis")  # the sequence axis, with the version's default
+    axis = int(c.attrs.get(codec.name, codec.default)) % c.data.ndim
     return c.updates.shape[axis], c.data.shape[axis]
 
 
