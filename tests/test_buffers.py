@@ -18,8 +18,12 @@ BIG = (buffers.MIN_BYTES // 4 + 1024,)  # float32 elements just above the poolin
 
 @pytest.fixture(autouse=True)
 def empty_pool():
+    # Blocks left in reference cycles by earlier tests in this worker would otherwise come back
+    # to the pool at the first gc.collect() inside a test, and be counted as this test's.
+    gc.collect()
     buffers.release()
     yield
+    gc.collect()
     buffers.release()
 
 
