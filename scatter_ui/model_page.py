@@ -44,7 +44,7 @@ MAX_CHAINS = 12
 MAX_SOURCES_NAMED = 8
 MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
 RUNTIME_LABELS = {"reference": "onnx.reference (exact, default)", "onnxruntime": "onnxruntime",
-                  "openvino": "OpenVINO CPU"}
+                  "openvino": "OpenVINO CPU (ONNX frontend)"}
 IR_RUNTIME_LABELS = {"reference": "OpenVINO reference kernels (default; the CPU plugin runs the rest)",
                      "onnxruntime": "onnxruntime (ONNX models only)", "openvino": "OpenVINO CPU"}
 
