@@ -423,8 +423,9 @@ def _first_open(names) -> str:
 
 
 def sources_text(sources: dict) -> str:
-    """Which engine gave which nodes' outputs, when they did not all come from one (else ""): a node inside a
-    subgraph onnxruntime cannot expose, or one scatter_core stood in for, says so here and in its record."""
+    """Which engine gave which nodes' outputs, when they did not all come from one (else ""): a node whose
+    tensors onnxruntime's run of the whole model gives only after a rewrite (or, where that is impossible, a
+    run of the node alone), or one scatter_core stood in for, says so here and in its record."""
     groups: dict[str, list[str]] = {}
     for name, source in sources.items():
         groups.setdefault(source, []).append(visible(name))
