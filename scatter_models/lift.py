@@ -183,8 +183,8 @@ class Lifter:
         branch = _other_branch(node, attr)
         branch.node.append(helper.make_node("Constant", [], [other], value=helper.make_tensor(
             f"{PREFIX}_false", TensorProto.BOOL, [], [False])))
-        # the flag is made in the holding branch: lifting it adds the placeholder output in the other branch;
-        # here the other branch's output is the false constant instead
+        # a new output of both branches, true here and false there (not through lift(), which would give the
+        # other branch an empty placeholder); above the If it is lifted as any value
         graph.output.append(helper.make_tensor_value_info(mine, TensorProto.BOOL, None))
         branch.output.append(helper.make_tensor_value_info(other, TensorProto.BOOL, None))
         outside = self.fresh()
