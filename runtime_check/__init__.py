@@ -25,8 +25,8 @@ from .guarded import is_crash, run_guarded
 from .pins import pins_in, verified_versions, version_skew
 
 __all__ = [
-    "DOCUMENTED", "FRONTEND_RUNTIMES", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK", "RUNTIME_TITLES", "Comparison", "Divergence",
-    "RunResult", "RuntimeCase",
+    "DOCUMENTED", "FRONTEND_RUNTIMES", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK",
+    "RUNTIME_TITLES", "Comparison", "Divergence", "RunResult", "RuntimeCase",
     "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "run", "run_guarded",
     "pins_in", "runtimes_for", "stand_in", "verified_versions", "version_skew",
 ]
