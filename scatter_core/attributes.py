@@ -416,7 +416,7 @@ class IntsCodec(AttrCodec):
 
     def plain(self, value):
         if isinstance(value, (list, tuple)):
-            return tuple(super().plain(v) for v in value)
+            return tuple(AttrCodec.plain(self, v) for v in value)
         return super().plain(value)
 
     def to_json(self, value):

@@ -426,3 +426,29 @@ def test_another_order_of_duplicate_writes_is_the_documented_parallel_divergence
                                                  elements.indices, elements.updates, dict(elements.attrs)),
                          "value", elements.data.copy(), None)
     assert d.documented and "formally undefined" in d.text
+
+
+def test_valid_attributes_are_encoded_by_their_codec_and_others_as_given():
+    """The ONNX attribute and the OpenVINO input of a value of its kind are the codec's forms; a value of
+    another kind (a float axis, an int32 axis array) reaches the runtime as given, so its own reaction shows."""
+    from runtime_check import onnx_backend, openvino_backend
+
+    tse = OPERATORS["ScatterElements-18"]
+    for value in (np.int64(-1), -1, [2]):
+        written = onnx_backend._attribute_value(tse, "axis", value)
+        assert written == sc.codec_of(tse, "axis").to_onnx(value) and type(written) is int
+    assert onnx_backend._attribute_value(tse, "axis", 1.5) == 1.5  # another kind: as given (onnx refuses it)
+    assert onnx_backend._attribute_value(tse, "reduction", "ADD") == "ADD"  # a spelling it lacks: as given
+    assert onnx_backend._attribute_value(tse, "colour", np.int64(3)) == 3  # a name it lacks: as given
+
+    seu, ss = OPERATORS["ScatterElementsUpdate-12"], OPERATORS["SliceScatter-15"]
+    axis, start = sc.codec_of(seu, "axis"), sc.codec_of(ss, "start")
+    scalar = openvino_backend._input_array(axis, np.int32(1))
+    assert scalar.dtype == np.int64 and scalar.shape == () and scalar.tolist() == 1
+    kept = openvino_backend._input_array(axis, np.array([1], dtype=np.int32))  # an array keeps its dtype
+    assert kept.dtype == np.int32 and kept.tolist() == [1]
+    listed = openvino_backend._input_array(start, (0, -1))
+    assert listed.dtype == np.int64 and listed.tolist() == [0, -1]
+    assert openvino_backend._input_array(start, []).shape == (0,)
+    with pytest.raises(TypeError, match="axis = True must be an integer"):  # another kind: OpenVINO's rule
+        openvino_backend._input_array(axis, True)
