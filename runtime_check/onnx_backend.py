@@ -13,8 +13,10 @@ One single-node model per call, built by scatter_export's one ONNX builder
   that version's kernel and attribute rules;
 * ``ir_version`` is the smallest IR that supports the opset
   (``onnx.helper.find_min_ir_version_for``);
-* attributes are passed exactly as given (``axis``, ``reduction`` and anything
-  else), so a runtime's own reaction to an unusual attribute is what is seen.
+* attributes are passed as given (``axis``, ``reduction`` and anything else),
+  so a runtime's own reaction to an unusual attribute is what is seen: a value
+  of the kind the version declares is written in its codec's ONNX form
+  (``AttrCodec.to_onnx``), anything else as it is.
   The ONNX checker is deliberately not run: the point is what the runtime does.
 
 onnxruntime runs the model on the CPUExecutionProvider with one intra-op

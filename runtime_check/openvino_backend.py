@@ -12,7 +12,8 @@ only in ``opset4``, ``ScatterNDUpdate-15`` is built by ``opset15``) and
 nodes with the exact element types and static shapes, in the record's
 ``inputs`` order; every attribute that is an input in OpenVINO (``is_input``:
 ``axis``; SliceScatter's ``start``, ``stop``, ``step`` and the optional ``axes``,
-left out when None) follows as a ``Constant``, in attribute order; ``reduction``
+left out when None) follows as a ``Constant``, in attribute order (a Python value
+of its kind in its codec's form, ``AttrCodec.to_openvino``; an array as given); ``reduction``
 and ``use_init_val`` are passed as given, so OpenVINO's own attribute checks apply.
 
 "openvino-cpu"
