@@ -773,19 +773,24 @@ RUNTIME_TOPICS = {"none": ("duplicates", "duplicates-parallel"), "mean": ("integ
 ALWAYS_TOPICS = ("negative-index", "index-range")
 
 
-def _runtime_sentences(ops: list, canonical: str) -> list[str]:
+def _runtime_sentences(ops: list, canonical: str, dtype=None) -> list[str]:
+    """The registry's runtime notes on the operators' topics that can apply to data of ``dtype`` (None: every
+    note; a note on int8 data, ``Fact.dtypes``, is left out for float32 data)."""
     out = []
     for name, _ in ops:
         spec = sc.OPERATORS[name]
         for topic in RUNTIME_TOPICS.get(canonical, ()) + ALWAYS_TOPICS:
-            for note in spec.notes_on(topic):
+            for note in spec.notes_on(topic, dtype):
                 new = "" if note.documented else " (observed by this project's tests, not in semantics.md)"
                 out.append(f"{name} on {note.runtimes}: {note.text}{new}.")
     return out
 
 
-def from_call(text: str) -> Translation:
-    """Read one framework scatter call (never evaluated) and say which ONNX / OpenVINO operator it is."""
+def from_call(text: str, dtype=None) -> Translation:
+    """Read one framework scatter call (never evaluated) and say which ONNX / OpenVINO operator it is.
+
+    ``dtype``: the data's dtype where known (the tensors the call is run on); the runtime caveats are then
+    those that can apply to it. The text itself says no dtype, so None gives every caveat."""
     stmt = _parse(text)
     kind, node, value, aug = _recognise(stmt)
     call, bound, slots, reading, caveats, method = _read(kind, node, value, aug)
@@ -817,7 +822,7 @@ def from_call(text: str) -> Translation:
     core = onnx + ov or ([] if reading.alpha is not None else [fallback_operator(reading)])
     core_reduction = "none" if reading.gather_first or reading.form.mask else reading.canonical
     caveats = caveats + _call_caveats(call, bound, reading, framework, slots) + _topic_sentences(
-        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction)
+        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction, dtype)
     if reading.form.flattened:
         caveats.append(NUMPY_PUT_MODES[reading.wrap])
     if negative and not reading.gather_first:

@@ -156,6 +156,20 @@ def _parsed(tr: Translation) -> dict | None:
     return None if problems else tensors
 
 
+def _data_dtype(tr: Translation):
+    """The dtype of the tensor typed in the data box, when it reads as one; None otherwise (every caveat shows;
+    the box itself names a problem further down)."""
+    for slot in tensor_slots(tr):
+        if slot.role == "data":
+            text = st.session_state.get(_slot_key(tr, slot.name), "")
+            try:
+                return sc.parse_tensor(text, max_elements=cache.MAX_TEXT_ELEMENTS, name=slot.param).dtype \
+                    if str(text).strip() else None
+            except sc.ScatterError:
+                return None
+    return None
+
+
 def _links(tr: Translation, cc: CallCase) -> None:
     spec = cc.case.spec
     data, indices, updates = cc.case.given()
@@ -291,6 +305,9 @@ def render_page() -> None:
         return
     try:
         tr = fm.from_call(text)
+        dtype = _data_dtype(tr)
+        if dtype is not None:  # the caveats that can apply to the data typed below (a note on int8 data goes)
+            tr = fm.from_call(text, dtype)
     except sc.ScatterError as exc:
         st.error(error_text(exc), icon="🛑")
         return

@@ -219,3 +219,17 @@ def test_an_out_of_range_index_is_named_in_the_users_tensor_first():
     errors = unescape(" ".join(e.value for e in at.error))
     assert "idx[1] = 9 is out of range for x's axis 0 of size 4 (allowed -4..3)" in errors, errors
     assert errors.index("idx[1]") < errors.index("indices[1, 0]")  # the ONNX-side wording follows
+
+
+def test_the_caveats_are_those_of_the_data_typed():
+    """The int8-only runtime fact (no int8 mean kernel in OpenVINO's reference) shows for int8 data and
+    while no data is typed, and goes for float32 data."""
+    (i8,) = [n for n in sc.OPERATORS["ScatterElementsUpdate-12"].notes_on("integer-mean") if n.dtypes]
+    at = open_from_code()
+    call_box(at).set_value("x.scatter_reduce(0, idx, src, 'mean')").run()
+    assert i8.text in all_text(at)  # no data typed: every caveat
+    data_box = next(t for t in at.text_area if "the tensor written into" in t.label)
+    data_box.set_value("np.array([1, 2, 3], dtype=np.float32)").run()
+    assert not at.exception and i8.text not in all_text(at) and "truncat" in all_text(at)
+    data_box.set_value("np.array([1, 2, 3], dtype=np.int8)").run()
+    assert not at.exception and i8.text in all_text(at)

@@ -489,9 +489,10 @@ def test_a_bug_report_names_the_runtime_whose_output_differs_not_the_user():
     from scatter_models.report import summary
 
     model = _model("ov_mean")
-    inputs = {"data": np.array([[0, 0, 0], [-4, -6, -1], [1, 1, 1], [2, 2, 2]], dtype=np.int32),
+    zero_point = 2  # the sample stores data and updates with it; the graph subtracts it before the scatter
+    inputs = {"data": np.array([[0, 0, 0], [-4, -6, -1], [1, 1, 1], [2, 2, 2]], dtype=np.int32) + zero_point,
               "indices": np.array([[1, 1, 1], [1, 1, 1]], dtype=np.int64),
-              "updates": np.array([[-2, -4, 0], [-2, -4, 1]], dtype=np.int32)}
+              "updates": np.array([[-2, -4, 0], [-2, -4, 1]], dtype=np.int32) + zero_point}
     cap = model.capture(inputs, runtime="openvino")
     text = summary(model, cap, "mean_update")
     assert "Computed -3; openvino CPU gave -2." in text and "you expected" not in text
@@ -608,3 +609,24 @@ def test_a_bug_report_writes_symbolic_dims_as_name_equals_value():
     assert "symbolic dims:  max_seq=4" in text and "{" not in text.split("symbolic dims:")[1].splitlines()[0]
     assert "symbolic dims:  (none)" in summary(_model("index_put"), _model("index_put").capture(seed=1),
                                                "index_put_accumulate")
+
+
+def test_node_attributes_are_read_by_their_codecs_and_a_wrong_kind_is_kept():
+    """onnx_file reads a declared attribute by its codec (from_onnx); a FLOAT axis stays 1.5, for the check to
+    name, never truncated to 1."""
+    require_or_skip("onnx")
+    from onnx import TensorProto as T, helper as h
+
+    def model(**attrs):
+        node = h.make_node("ScatterElements", ["d", "i", "u"], ["o"], name="n", **attrs)
+        graph = h.make_graph([node], "g", [
+            h.make_tensor_value_info("d", T.FLOAT, [4, 2]), h.make_tensor_value_info("i", T.INT64, [1, 2]),
+            h.make_tensor_value_info("u", T.FLOAT, [1, 2])], [h.make_tensor_value_info("o", T.FLOAT, [4, 2])])
+        return h.make_model(graph, opset_imports=[h.make_opsetid("", 18)]).SerializeToString()
+
+    node = sm.open_model(model(axis=-1, reduction="add")).nodes[0]
+    assert node.attrs == {"axis": -1, "reduction": "add"} and type(node.attrs["axis"]) is int
+    node = sm.open_model(model(axis=1.5)).nodes[0]
+    assert node.attrs == {"axis": 1.5, "reduction": "none"} and type(node.attrs["axis"]) is float
+    with pytest.raises(sc.ScatterError, match="axis = 1.5 must be one integer"):
+        sc.codec_of(node.spec, "axis").check(node.attrs["axis"], 2)
