@@ -1,0 +1,120 @@
+"""ONNX models of more than one node, and the pytest that runs one on onnxruntime and onnx.reference.
+
+A composition (From your code: a framework call no single ONNX operator computes) is written as plain data,
+:class:`GraphNode` records in order, by whoever knows the composition (framework_map.from_call_graph); this
+module only builds the model (:func:`graph_model`, the multi-node sibling of ``single_node_model``) and the
+exported test (:func:`model_pytest`), which grades a runtime's output with the same "any conforming output" rule
+as the single-node pytest export (``builders._open_order``: a duplicated cell's winner, a float sum's rounding).
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+import scatter_core as sc
+
+from .builders import ExportError, _open_order, array_literal
+
+MAX_IR_VERSION = 10  # what the pinned onnxruntime reads (onnx_model writes the same)
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """One node: its operator type (default domain), input and output names, and attributes as onnx.helper
+    takes them (ints, floats, strings, lists of ints)."""
+
+    op_type: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    attrs: Mapping[str, object] = field(default_factory=dict)
+
+
+def graph_model(nodes: Sequence[GraphNode], inputs: Sequence[tuple[str, np.ndarray]], output: str,
+                output_like: np.ndarray, *, constants: Sequence[tuple[str, np.ndarray]] = (), opset: int,
+                graph_name: str, producer: str = "scatter-explorer") -> bytes:
+    """The serialized ONNX model of ``nodes``: ``inputs`` become graph inputs with their arrays' exact dtypes and
+    shapes (not initializers, so nothing is folded away), ``constants`` initializers; the graph output ``output``
+    has ``output_like``'s dtype and shape. It imports exactly the default-domain ``opset``, is checked by onnx's
+    checker (full check, shape inference included) and serialized deterministically: the same arguments give
+    the same bytes. Raises :class:`ExportError` where onnx is missing or the checker refuses the graph."""
+    try:
+        import onnx
+        from onnx import helper, numpy_helper
+    except ImportError:
+        raise ExportError("the ONNX export needs the onnx package (pip install -e '.[runtimes]')",
+                          argument="op", rule="onnx-missing") from None
+
+    def info(name, arr):
+        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.asarray(arr).dtype),
+                                             list(np.shape(arr)))
+
+    made = [helper.make_node(n.op_type, list(n.inputs), list(n.outputs), **dict(n.attrs)) for n in nodes]
+    init = [numpy_helper.from_array(np.array(arr, order="C"), name) for name, arr in constants]  # (ascontiguousarray: 0-d to 1-d)
+    graph = helper.make_graph(made, graph_name, [info(n, a) for n, a in inputs], [info(output, output_like)],
+                              initializer=init)
+    opsets = [helper.make_opsetid("", int(opset))]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name=producer,
+                              ir_version=min(helper.find_min_ir_version_for(opsets), MAX_IR_VERSION))
+    model.ir_version = min(onnx.IR_VERSION, MAX_IR_VERSION)
+    try:
+        onnx.checker.check_model(model, full_check=True)
+    except Exception as exc:  # noqa: BLE001 - onnx raises several checker/inference error types
+        raise ExportError(f"onnx refuses the graph {graph_name}: {str(exc).strip().splitlines()[0][:300]}",
+                          argument="op", rule="onnx-export") from None
+    return model.SerializeToString(deterministic=True)
+
+
+def model_pytest(model: bytes, feeds: Sequence[tuple[str, np.ndarray]], case: sc.Case, *, title: str,
+                 about: Sequence[str] = (), framework_test: Sequence[str] = (), rtol: float = 1e-6,
+                 atol: float = 1e-9) -> str:
+    """A self-contained pytest module running ``model`` on ``feeds`` in onnxruntime and in onnx.reference, each
+    asserting ``case``'s output (EXPECTED, inlined). Where the spec leaves ``case``'s result open (a duplicated
+    cell's winner, a float reduction's rounding) it accepts any conforming output, as :func:`pytest_case` does.
+
+    ``about``: docstring lines; ``framework_test``: the body of one more test (indented, leaving its result in
+    ``out``), e.g. the framework's own call, graded the same way. Generated from numbers and fixed names only."""
+    expected = case.run()
+    rtol, atol = float(rtol), float(atol)
+    conformance = _open_order(case, rtol, atol)
+    helpers: list[str] = []
+    if conformance is not None:
+        helpers, checks = conformance[0] + ["", ""], conformance[1]
+    elif expected.dtype.kind == "f":
+        checks = [f"    np.testing.assert_allclose(out, EXPECTED, rtol={rtol!r}, atol={atol!r}, equal_nan=True)"]
+    else:
+        checks = ["    np.testing.assert_array_equal(out, EXPECTED)"]
+    checks = [line for line in checks if "assert_conforms(EXPECTED)" not in line]
+
+    def test(name: str, body: list[str]) -> list[str]:
+        return [f"def {name}():", *body, "    out = np.asarray(out).reshape(EXPECTED.shape)", *checks, "", ""]
+
+    ort = ["    ort = pytest.importorskip(\"onnxruntime\")",
+           "    session = ort.InferenceSession(MODEL, providers=[\"CPUExecutionProvider\"])",
+           "    (out,) = session.run(None, FEEDS)",
+           "    assert out.dtype == EXPECTED.dtype"]
+    ref = ["    reference = pytest.importorskip(\"onnx.reference\")",
+           "    (out,) = reference.ReferenceEvaluator(MODEL).run(None, FEEDS)",
+           "    assert out.dtype == EXPECTED.dtype"]
+    lines = [
+        f'"""{title}', "", *about, "",
+        "Run: python -m pytest <this file>  (needs numpy, onnxruntime and onnx)", '"""', "",
+        "import base64", "", "import numpy as np", "import pytest", "",
+        f"MODEL = base64.b64decode({base64.b64encode(model).decode('ascii')!r})",
+        "FEEDS = {" + ", ".join(f"{name!r}: {array_literal(arr)}" for name, arr in feeds) + "}",
+        f"EXPECTED = {array_literal(expected)}  # Scatter Explorer's result of the call",
+        "", "",
+        *helpers,
+        *(["def test_the_expected_output_is_one_the_spec_allows():", "    assert_conforms(EXPECTED)", "", ""]
+          if conformance is not None else []),
+        *test("test_onnxruntime_runs_the_model_to_the_expected_output", ort),
+        *test("test_onnx_reference_runs_the_model_to_the_expected_output", ref),
+        *(test("test_the_framework_call_gives_the_expected_output", list(framework_test)) if framework_test else []),
+    ]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
