@@ -53,7 +53,8 @@ def graph_model(nodes: Sequence[GraphNode], inputs: Sequence[tuple[str, np.ndarr
                                              list(np.shape(arr)))
 
     made = [helper.make_node(n.op_type, list(n.inputs), list(n.outputs), **dict(n.attrs)) for n in nodes]
-    init = [numpy_helper.from_array(np.array(arr, order="C"), name) for name, arr in constants]  # (ascontiguousarray: 0-d to 1-d)
+    # np.array, not np.ascontiguousarray: that makes a 0-d constant (Range's start) 1-d
+    init = [numpy_helper.from_array(np.array(arr, order="C"), name) for name, arr in constants]
     graph = helper.make_graph(made, graph_name, [info(n, a) for n, a in inputs], [info(output, output_like)],
                               initializer=init)
     opsets = [helper.make_opsetid("", int(opset))]
