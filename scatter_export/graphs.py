@@ -17,9 +17,7 @@ import numpy as np
 
 import scatter_core as sc
 
-from .builders import ExportError, _open_order, array_literal
-
-MAX_IR_VERSION = 10  # what the pinned onnxruntime reads (onnx_model writes the same)
+from .builders import _need_onnx, _open_order, array_literal, checked, model_proto
 
 
 @dataclass(frozen=True)
@@ -36,37 +34,18 @@ class GraphNode:
 def graph_model(nodes: Sequence[GraphNode], inputs: Sequence[tuple[str, np.ndarray]], output: str,
                 output_like: np.ndarray, *, constants: Sequence[tuple[str, np.ndarray]] = (), opset: int,
                 graph_name: str, producer: str = "scatter-explorer") -> bytes:
-    """The serialized ONNX model of ``nodes``: ``inputs`` become graph inputs with their arrays' exact dtypes and
-    shapes (not initializers, so nothing is folded away), ``constants`` initializers; the graph output ``output``
-    has ``output_like``'s dtype and shape. It imports exactly the default-domain ``opset``, is checked by onnx's
-    checker (full check, shape inference included) and serialized deterministically: the same arguments give
-    the same bytes. Raises :class:`ExportError` where onnx is missing or the checker refuses the graph."""
-    try:
-        import onnx
-        from onnx import helper, numpy_helper
-    except ImportError:
-        raise ExportError("the ONNX export needs the onnx package (pip install -e '.[runtimes]')",
-                          argument="op", rule="onnx-missing") from None
-
-    def info(name, arr):
-        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.asarray(arr).dtype),
-                                             list(np.shape(arr)))
+    """The serialized ONNX model of ``nodes`` (:func:`~scatter_export.builders.model_proto`: ``inputs`` graph
+    inputs, ``constants`` initializers, the output ``output`` shaped like ``output_like``, exactly the
+    default-domain ``opset``), checked by onnx's checker (full check, shape inference included) and serialized
+    deterministically: the same arguments give the same bytes. Raises :class:`ExportError` where onnx is missing
+    or the checker refuses the graph."""
+    _need_onnx()
+    from onnx import helper
 
     made = [helper.make_node(n.op_type, list(n.inputs), list(n.outputs), **dict(n.attrs)) for n in nodes]
-    # np.array, not np.ascontiguousarray: that makes a 0-d constant (Range's start) 1-d
-    init = [numpy_helper.from_array(np.array(arr, order="C"), name) for name, arr in constants]
-    graph = helper.make_graph(made, graph_name, [info(n, a) for n, a in inputs], [info(output, output_like)],
-                              initializer=init)
-    opsets = [helper.make_opsetid("", int(opset))]
-    model = helper.make_model(graph, opset_imports=opsets, producer_name=producer,
-                              ir_version=min(helper.find_min_ir_version_for(opsets), MAX_IR_VERSION))
-    model.ir_version = min(onnx.IR_VERSION, MAX_IR_VERSION)
-    try:
-        onnx.checker.check_model(model, full_check=True)
-    except Exception as exc:  # noqa: BLE001 - onnx raises several checker/inference error types
-        raise ExportError(f"onnx refuses the graph {graph_name}: {str(exc).strip().splitlines()[0][:300]}",
-                          argument="op", rule="onnx-export") from None
-    return model.SerializeToString(deterministic=True)
+    model = model_proto(made, list(inputs), output, output_like, constants=list(constants), opset=opset,
+                        graph_name=graph_name, producer=producer)
+    return checked(model, f"onnx refuses the graph {graph_name}").SerializeToString(deterministic=True)
 
 
 def model_pytest(model: bytes, feeds: Sequence[tuple[str, np.ndarray]], case: sc.Case, *, title: str,
@@ -77,7 +56,8 @@ def model_pytest(model: bytes, feeds: Sequence[tuple[str, np.ndarray]], case: sc
     cell's winner, a float reduction's rounding) it accepts any conforming output, as :func:`pytest_case` does.
 
     ``about``: docstring lines; ``framework_test``: the body of one more test (indented, leaving its result in
-    ``out``), e.g. the framework's own call, graded the same way. Generated from numbers and fixed names only."""
+    ``out`` as a NumPy array), e.g. the framework's own call, graded the same way. Generated from numbers and
+    fixed names only."""
     expected = case.run()
     rtol, atol = float(rtol), float(atol)
     conformance = _open_order(case, rtol, atol)
@@ -91,7 +71,7 @@ def model_pytest(model: bytes, feeds: Sequence[tuple[str, np.ndarray]], case: sc
     checks = [line for line in checks if "assert_conforms(EXPECTED)" not in line]
 
     def test(name: str, body: list[str]) -> list[str]:
-        return [f"def {name}():", *body, "    out = np.asarray(out).reshape(EXPECTED.shape)", *checks, "", ""]
+        return [f"def {name}():", *body, "    out = out.reshape(EXPECTED.shape)", *checks, "", ""]
 
     ort = ["    ort = pytest.importorskip(\"onnxruntime\")",
            "    session = ort.InferenceSession(MODEL, providers=[\"CPUExecutionProvider\"])",
