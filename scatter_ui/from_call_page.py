@@ -93,7 +93,7 @@ def answer(tr: Translation) -> None:
                     "and a pytest running it on onnxruntime and onnx.reference.]")
     st.markdown("**Where the operator's inputs come from**\n" + "\n".join(f"- {md(line)}" for line in tr.inputs))
     st.markdown("**The call as read** (your tensors under fixed names, as the equivalence test runs it)")
-    st.code(tr.call, language="python")
+    st.code(tr.call, language=None)  # plain: the light theme's green strings and booleans fail AA contrast (axe)
     source = f"the framework map's record {md(tr.entry)}" if tr.entry else "the framework map's shared sentences"
     st.markdown(f"**Caveats** ({len(tr.caveats)}): from {source} and the registry's runtime notes")
     if tr.caveats:
