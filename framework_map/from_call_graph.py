@@ -8,8 +8,9 @@ tensors, around the newest ONNX operator that the composition needs (ScatterElem
 
 * **include_self=False** (use_init_val = false; sum, prod, max, min): the reduction's neutral value expanded to
   updates' shape and written into the indexed cells (ScatterElements, reduction none), then the reducing
-  ScatterElements. The neutral value is the reduction's own (scatter_core's table: -inf for a float max), so a
-  cell whose contributions are all -inf stays -inf;
+  ScatterElements (torch.onnx's TorchScript exporter refuses include_self=False, pytorch#106373; onnxscript's
+  torchlib writes a start value first too, PR #2090). The neutral value is the reduction's own (scatter_core's
+  table: -inf for a float max), so a cell whose contributions are all -inf stays -inf;
 * **mean** (ONNX has none): sums and counts by two ScatterElements add and a division (integers: floor
   division, written exactly as ``(sum - Mod(sum, count)) / count``); with include_self=False the sums start
   from zeros written into the indexed cells, and Where keeps data where nothing was written;
@@ -261,8 +262,10 @@ def _reduce_graph(g: _Graph, tr: Translation, spec: sc.OpSpec, attrs: dict, cc: 
         return (f"include_self=False has no ONNX attribute: the first {scatter} (reduction none) writes the "
                 f"reduction's neutral value {sc.fmt_value(neutral)} into every indexed cell (Shape, Expand: one per "
                 f"update), so the second ({scatter} with the reduction) reduces the updates alone there; cells no "
-                "index names keep data. onnxscript's torchlib exports include_self=False this way (PR #2090); "
-                "torch.onnx's TorchScript exporter refuses it (pytorch#106373).")
+                "index names keep data. torch.onnx's TorchScript exporter refuses include_self=False "
+                "(pytorch#106373); onnxscript's torchlib (the dynamo exporter) first writes a start value into the "
+                "indexed cells too (PR #2090), for max the dtype's lowest finite value, which differs from -inf "
+                "where every contribution is -inf.")
     if r.canonical == "sub":
         g.add(scatter, "data", "indices", g.add("Neg", "updates"), out="output", **attrs)
         return (f"ONNX has no sub reduction: Neg on the updates, then {scatter} adds them (integers wrap around "

@@ -69,6 +69,7 @@ def test_paste_a_call_see_the_answer_and_open_the_case_in_the_explorer(server, b
         pg.get_by_role("button", name="Download a pytest: the ONNX model on onnxruntime and onnx.reference").click()
     assert info.value.suggested_filename == "test_from_your_code.py"
     assert "def test_onnxruntime_runs_the_model_to_the_expected_output" in open(info.value.path()).read()
+    pg.screenshot(path=str(SCREENSHOTS / "from_code_composition.png"), full_page=True)
     link = pg.get_by_role("link", name="▶ Open this case in the explorer")
     href = link.get_attribute("href")
     query = parse_qs(urlparse(href).query)
