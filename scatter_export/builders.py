@@ -229,6 +229,19 @@ def _open_order(case: sc.Case, rtol: float, atol: float) -> tuple[list[str], lis
     return lines, ["    assert_conforms(out)"]
 
 
+def _grading(case: sc.Case, rtol: float, atol: float) -> tuple[list[str], list[str]]:
+    """How an exported test grades its ``out`` against EXPECTED: (module-level lines, the test's check lines).
+    Where the spec leaves ``case``'s result open (:func:`_open_order`), any conforming output passes and the
+    module lines define ``assert_conforms`` (its first check asserts EXPECTED itself conforms); otherwise
+    integers must be equal and floats within the tolerance."""
+    conformance = _open_order(case, rtol, atol)
+    if conformance is not None:
+        return conformance[0] + ["", ""], conformance[1]
+    if case.data.dtype.kind == "f":
+        return [], [f"    np.testing.assert_allclose(out, EXPECTED, rtol={rtol!r}, atol={atol!r}, equal_nan=True)"]
+    return [], ["    np.testing.assert_array_equal(out, EXPECTED)"]
+
+
 def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: float = 1e-6,
                 atol: float = 1e-9) -> str:
     """A pytest module checking the case with plain NumPy (no import of this project). Where the spec leaves
@@ -236,15 +249,7 @@ def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: 
     allows and says why in a comment."""
     ex = _export(op, data, indices, updates, expected, attrs)
     case = ex.case
-    rtol, atol = float(rtol), float(atol)
-    if case.data.dtype.kind == "f":
-        check = [f"    np.testing.assert_allclose(out, EXPECTED, rtol={rtol!r}, atol={atol!r}, equal_nan=True)"]
-    else:
-        check = ["    np.testing.assert_array_equal(out, EXPECTED)"]
-    conformance = _open_order(case, rtol, atol)
-    helpers = []
-    if conformance is not None:
-        helpers, check = conformance[0] + ["", ""], conformance[1]
+    helpers, check = _grading(case, float(rtol), float(atol))
     return "\n".join([
         f'"""{case.spec.name} ({case.attr_text()}): a scatter case exported by Scatter Explorer.',
         "",
