@@ -17,7 +17,7 @@ import numpy as np
 
 import scatter_core as sc
 
-from .builders import _grading, _need_onnx, array_literal, checked, model_proto
+from .builders import SUPPORTED_DTYPES, ExportError, _grading, _need_onnx, array_literal, checked, model_proto
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,10 @@ def graph_model(nodes: Sequence[GraphNode], inputs: Sequence[tuple[str, np.ndarr
     _need_onnx()
     from onnx import helper
 
+    for name, arr in [*inputs, *constants]:
+        if np.asarray(arr).dtype.name not in SUPPORTED_DTYPES:
+            raise ExportError(f"{name} has dtype {np.asarray(arr).dtype}, which the ONNX export does not cover "
+                              f"(supported: {', '.join(SUPPORTED_DTYPES)})", argument=name, rule="dtype")
     made = [helper.make_node(n.op_type, list(n.inputs), list(n.outputs), **dict(n.attrs)) for n in nodes]
     model = model_proto(made, list(inputs), output, output_like, constants=list(constants), opset=opset,
                         graph_name=graph_name, producer=producer)

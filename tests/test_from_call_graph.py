@@ -139,6 +139,13 @@ def test_graph_model_refuses_a_graph_the_checker_refuses():
         se.graph_model([node], [("a", np.float32([1]))], "output", np.float32([1]), opset=18, graph_name="broken")
 
 
+def test_graph_model_names_an_input_of_a_dtype_it_does_not_cover():
+    node = se.GraphNode("Identity", ("a",), ("output",))
+    with pytest.raises(se.ExportError, match="a has dtype complex64, which the ONNX export does not cover") as info:
+        se.graph_model([node], [("a", np.complex64([1]))], "output", np.complex64([1]), opset=18, graph_name="c")
+    assert info.value.argument == "a" and info.value.rule == "dtype"
+
+
 def test_graph_model_keeps_a_scalar_constant_a_scalar():
     """numpy's ascontiguousarray turns a 0-d array into 1-d; Range needs scalars."""
     nodes = [se.GraphNode("Range", ("s", "l", "d"), ("r",)), se.GraphNode("Add", ("r", "x"), ("output",))]
@@ -149,7 +156,7 @@ def test_graph_model_keeps_a_scalar_constant_a_scalar():
 
 
 # ------------------------------------------------------------------------------ differential, on both runtimes
-DRAWS = 12  # per composition: 3 of each dtype
+DRAWS = 24  # per composition: 6 of each dtype
 
 
 def test_every_composition_runs_to_the_calls_result_on_onnxruntime_and_onnx_reference():
