@@ -140,8 +140,9 @@ def composition_export(tr: Translation, tensors) -> CompositionExport:
              *textwrap.wrap(graph.summary, 110), "",
              *textwrap.wrap(f"EXPECTED is Scatter Explorer's result of the call ({cc.case.spec.name}, "
                             f"{cc.case.attr_text()}" + (f"; {cc.note}" if cc.note else "") + ").", 110)]
+    count = f"{len(graph.nodes)} node{'s' if len(graph.nodes) != 1 else ''}"
     code = model_pytest(model, graph.feeds, cc.case, title=f"{tr.function} ({tr.framework}) as an ONNX model of "
-                        f"{len(graph.nodes)} nodes, on onnxruntime and onnx.reference.", about=about,
+                        f"{count}, on onnxruntime and onnx.reference.", about=about,
                         framework_test=framework_test_lines(tr, tensors))
     return CompositionExport(model, code, graph.summary, len(graph.nodes))
 

@@ -211,7 +211,8 @@ def test_the_exported_pytest_of_every_composition_passes_in_a_subprocess(tmp_pat
             tensors = example_tensors(tr, rng, dtype, (3, 4))
             export = composition_export(tr, tensors)
             assert text not in export.pytest  # generated from numbers and fixed names
-            assert f"as an ONNX model of {export.nodes} nodes" in export.pytest
+            count = f"{export.nodes} node{'s' if export.nodes != 1 else ''},"
+            assert f"as an ONNX model of {count} on onnxruntime" in export.pytest and "1 nodes" not in export.pytest
             (tmp_path / f"test_composition_{written}.py").write_text(export.pytest)
             written += 1
     done = run_pytest(tmp_path)
