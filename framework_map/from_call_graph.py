@@ -207,9 +207,10 @@ def composition_graph(tr: Translation, tensors) -> CompositionGraph:
             old = g.add(gather, "data", coords, **_gather_attrs(spec, attrs))
             new = g.add(ELEMENTWISE[r.canonical], old, "values")
             g.add(scatter, "data", coords, new, out="output", **attrs)
+            dups = ("" if r.form.strided else ": with duplicate indices each duplicate combines with the ORIGINAL "
+                    "cell and one of them wins, as in the framework")  # a slice names each cell once
             why = (f"the call reads the cells ({gather}), combines once ({ELEMENTWISE[r.canonical]}) and writes "
-                   f"back ({scatter} with reduction none): with duplicate indices each duplicate combines with the "
-                   f"ORIGINAL cell and one of them wins, as in the framework; {where}.")
+                   f"back ({scatter} with reduction none){dups}; {where}.")
         else:
             feeds.append(("updates", updates))
             g.add(scatter, "data", coords, "updates", out="output", **attrs)
