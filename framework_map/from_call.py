@@ -78,6 +78,10 @@ MASK = Form("mask", "indices: NonZero({mask}) transposed, one row per True cell 
 FLAT = Form("flat", "", "_flat_case", "_draw_flat", flattened=True)
 FORMS: Mapping[str, Form] = MappingProxyType({f.name: f for f in (ELEMENTS, ND, AXIS, SLICE, MASK, FLAT)})
 READ_WRITE_ENTRY = MappingProxyType({"PyTorch": "torch.index_put"})  # x[idx] op= v: index_put_ without accumulate
+# the elementwise ONNX / OpenVINO operator combining two values as a canonical reduction does (a composition
+# that reads cells and combines them before writing: x[idx] += v)
+ELEMENTWISE: Mapping[str, str] = MappingProxyType({"sum": "Add", "sub": "Sub", "prod": "Mul", "max": "Max",
+                                                   "min": "Min"})
 
 
 @functools.lru_cache(maxsize=None)
@@ -773,19 +777,24 @@ RUNTIME_TOPICS = {"none": ("duplicates", "duplicates-parallel"), "mean": ("integ
 ALWAYS_TOPICS = ("negative-index", "index-range")
 
 
-def _runtime_sentences(ops: list, canonical: str) -> list[str]:
+def _runtime_sentences(ops: list, canonical: str, dtype=None) -> list[str]:
+    """The registry's runtime notes on the operators' topics that can apply to data of ``dtype`` (None: every
+    note; a note on int8 data, ``Fact.dtypes``, is left out for float32 data)."""
     out = []
     for name, _ in ops:
         spec = sc.OPERATORS[name]
         for topic in RUNTIME_TOPICS.get(canonical, ()) + ALWAYS_TOPICS:
-            for note in spec.notes_on(topic):
+            for note in spec.notes_on(topic, dtype):
                 new = "" if note.documented else " (observed by this project's tests, not in semantics.md)"
                 out.append(f"{name} on {note.runtimes}: {note.text}{new}.")
     return out
 
 
-def from_call(text: str) -> Translation:
-    """Read one framework scatter call (never evaluated) and say which ONNX / OpenVINO operator it is."""
+def from_call(text: str, dtype=None) -> Translation:
+    """Read one framework scatter call (never evaluated) and say which ONNX / OpenVINO operator it is.
+
+    ``dtype``: the data's dtype where known (the tensors the call is run on); the runtime caveats are then
+    those that can apply to it. The text itself says no dtype, so None gives every caveat."""
     stmt = _parse(text)
     kind, node, value, aug = _recognise(stmt)
     call, bound, slots, reading, caveats, method = _read(kind, node, value, aug)
@@ -817,7 +826,7 @@ def from_call(text: str) -> Translation:
     core = onnx + ov or ([] if reading.alpha is not None else [fallback_operator(reading)])
     core_reduction = "none" if reading.gather_first or reading.form.mask else reading.canonical
     caveats = caveats + _call_caveats(call, bound, reading, framework, slots) + _topic_sentences(
-        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction)
+        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction, dtype)
     if reading.form.flattened:
         caveats.append(NUMPY_PUT_MODES[reading.wrap])
     if negative and not reading.gather_first:
@@ -888,13 +897,13 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
 
 def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str | None:
     if reading.gather_first and reading.form.strided:
-        op = {"sum": "Add", "sub": "Sub", "prod": "Mul", "max": "Max", "min": "Min"}[reading.canonical]
+        op = ELEMENTWISE[reading.canonical]
         return (f"No operator writes a strided slice with a reduction, but a slice names each element once, so "
                 f"reading it first is exact: Slice + {op} + SliceScatter-15 (OpenVINO); in ONNX, ScatterND with the "
                 f"slice's coordinates (Range per sliced axis, a grid of the slice's size) and the same "
                 f"combination.")
     if reading.gather_first:
-        op = {"sum": "Add", "sub": "Sub", "prod": "Mul"}[reading.canonical]
+        op = ELEMENTWISE[reading.canonical]
         return (f"x[idx] {dict(sum='+', sub='-', prod='*')[reading.canonical]}= v reads the cells, combines once and "
                 f"writes back: GatherND (or Gather) + {op} + ScatterND (reduction none). It is not ScatterND with "
                 "a reduction: with duplicate indices each duplicate combines with the ORIGINAL cell and one of them "
@@ -918,13 +927,16 @@ def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str 
         why.append("ONNX has no operator that writes a strided slice: ScatterND with the slice's coordinates "
                    "(Range per sliced axis, broadcast into a grid of the SLICE's size, not data's: onnxscript PR "
                    "#1308 built one of data's whole size) is exact; OpenVINO's SliceScatter-15 is one operator")
+    elif reading.canonical == "mean" and ONNX in missing:
+        why.append("ONNX has no mean reduction: exact is two ScatterElements add (sums, and counts of ones) and a "
+                   "Div (integers: floor division) where the count is not zero" + (
+                       "; with include_self=False (use_init_val = false) the sums start from zeros written into "
+                       "the written cells first (a ScatterElements with reduction none), and Where keeps data "
+                       "where the count is zero" if not reading.init else ""))
     elif not reading.init and ONNX in missing:
         why.append("include_self=False (use_init_val = false) has no ONNX attribute: exact is ScatterElements with "
                    "reduction none writing the reduction's neutral value into the written cells first, then the "
                    "reduction (two ScatterElements), as the framework map's JAX and TensorFlow entries do")
-    elif reading.canonical == "mean":
-        why.append("ONNX has no mean reduction: exact is two ScatterElements add (sums, and counts of ones) and a "
-                   "Div (integers: floor division) where the count is not zero")
     elif reading.canonical == "sub":
         why.append("ONNX has no sub reduction: exact is ScatterND add with Neg(updates) (OpenVINO's "
                    "ScatterNDUpdate-15 has sub)")

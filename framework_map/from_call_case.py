@@ -28,6 +28,9 @@ class CallCase:
     case: sc.Case
     shape: tuple[int, ...]  # the framework's output shape (np.put: the case runs on data flattened)
     note: str = ""  # what the case is, where it is the core of a composition
+    # the call's values in the case's updates shape BEFORE the composition's own arithmetic (x[idx] += v: v, not
+    # x[idx] + v; index_add's alpha: source unscaled); None where the case's updates are the call's values
+    values: np.ndarray | None = None
 
     def output(self) -> np.ndarray:
         return self.case.run().reshape(self.shape)
@@ -197,14 +200,14 @@ def _slice_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict
     updates = _updates(tr, tensors, squeezed, dtype, broadcast=broadcast).reshape(shape)
     attrs = {"start": [sp[1] for sp in spans], "stop": [sp[2] for sp in spans], "step": [sp[3] for sp in spans],
              "axes": [sp[0] for sp in spans]}
-    note = ""
+    note, values = "", None
     if r.gather_first:  # read the slice, combine, write it back
         where = [slice(None)] * data.ndim
         for a, lo, hi, st, _ in spans:
             where[a] = slice(lo, hi, st)
-        updates = _combine(r.canonical, data[tuple(where)], updates)
+        values, updates = updates, _combine(r.canonical, data[tuple(where)], updates)
         note = "the SliceScatter writing back the slice combined with the values"
-    return CallCase(sc.case(op, data, None, updates, **attrs), data.shape, note=note)
+    return CallCase(sc.case(op, data, None, updates, **attrs), data.shape, note=note, values=values)
 
 
 def _mask_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
@@ -262,7 +265,7 @@ def _nd_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -
         old = data[tuple(indices[..., j] for j in range(k))]
         return CallCase(sc.case(op, data, indices, _combine(r.canonical, old, updates),
                                 reduction=_spelling(op, "none")), data.shape,
-                        note="the ScatterND (reduction none) writing back x[idx] combined with v")
+                        note="the ScatterND (reduction none) writing back x[idx] combined with v", values=updates)
     return CallCase(sc.case(op, data, indices, updates, **attrs), data.shape)
 
 
@@ -278,6 +281,7 @@ def _axis_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
     updates = _updates(tr, tensors, full, dtype, broadcast=not (tr.framework == "PyTorch" and slot.param == "source"))
     if updates.shape != full:
         raise _err(f"{slot.param} has shape {updates.shape}; it must be {full}", argument=slot.param, rule="shape")
+    raw = updates
     if r.alpha is not None:
         with np.errstate(all="ignore"):
             updates = (updates * np.asarray(r.alpha, dtype=dtype)).astype(dtype)
@@ -286,10 +290,13 @@ def _axis_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
         direct = sc.family_of(spec).updates_shape(data.shape, index.shape, {**attrs, "axis": a}) == full
     except (sc.ScatterError, ValueError, TypeError):
         direct = False
+    unscaled = None if r.alpha is None else raw
     if direct and not r.gather_first:
-        return CallCase(sc.case(op, data, index, updates, **attrs), data.shape)
+        return CallCase(sc.case(op, data, index, updates, **attrs), data.shape, values=unscaled)
     n = index.size
     flat_updates = updates.reshape(data.shape[:a] + (n,) + data.shape[a + 1:])
+    if unscaled is not None:
+        unscaled = unscaled.reshape(flat_updates.shape)
     expanded = np.broadcast_to(index.reshape((1,) * a + (n,) + (1,) * (data.ndim - a - 1)), flat_updates.shape)
     expanded = np.ascontiguousarray(expanded)
     if r.gather_first:
@@ -298,12 +305,13 @@ def _axis_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
         old = np.take_along_axis(data, expanded, axis=a)
         return CallCase(sc.case(op, data, expanded, _combine(r.canonical, old, flat_updates), axis=a,
                                 reduction=_spelling(op, "none")), data.shape,
-                        note="the ScatterElements (reduction none) writing back x[:, idx] combined with v")
+                        note="the ScatterElements (reduction none) writing back x[:, idx] combined with v",
+                        values=flat_updates)
     axis = sc.codec_with_role(spec, "axis")  # the version's axis attribute, if it has one, takes the call's
     if axis is not None and axis.name in attrs:
         attrs[axis.name] = a
     return CallCase(sc.case(op, data, expanded, flat_updates, **attrs), data.shape,
-                    note=f"indices: the index expanded to updates' shape along axis {a}")
+                    note=f"indices: the index expanded to updates' shape along axis {a}", values=unscaled)
 
 
 CASES = {f.__name__: f for f in (_elements_case, _slice_case, _mask_case, _flat_case, _nd_case, _axis_case)}

@@ -95,7 +95,58 @@ def run_guarded(tr: Translation, tensors, framework: str | None = None, timeout:
     return Outcome(fw, True, output, verdict=verdict, version=result.get("version"))
 
 
-# ----------------------------------------------------------------------------- the exported test
+# ----------------------------------------------------------------------------- the exported tests
+FRAMEWORK_ALIAS = {"PyTorch": ("torch", "torch"), "TensorFlow": ("tf", "tensorflow"), "JAX": ("jnp", "jax.numpy")}
+
+
+def framework_test_lines(tr: Translation, tensors) -> list[str]:
+    """A test body's lines (indented) running the framework's call on ``tensors`` (skipped where the framework
+    is not installed), leaving its result in ``out``: the tensors as literals, then :func:`framework_code`."""
+    from scatter_export.builders import array_literal
+
+    alias = FRAMEWORK_ALIAS.get(tr.framework)
+    skip = [f"    {alias[0]} = pytest.importorskip({alias[1]!r})"] if alias else []
+    code = [line for line in framework_code(tr).strip().splitlines() if not line.startswith("import ")]
+    return [*skip, *(f"    {name} = {array_literal(arr)}" for name, arr in framework_inputs(tr, tensors).items()),
+            *("    " + line for line in code)]
+
+
+@dataclass(frozen=True)
+class CompositionExport:
+    """A composition's exports on one set of tensors: the ONNX model, the pytest running it, and what it is."""
+
+    model: bytes
+    pytest: str
+    summary: str  # "The ONNX model is N nodes (...): why" (plain text)
+    nodes: int
+
+
+def composition_export(tr: Translation, tensors) -> CompositionExport:
+    """The ONNX model of ``tr``'s composition (from_call_graph) and a self-contained pytest running it on
+    onnxruntime and onnx.reference against the translation's result, and the framework's own call where it is
+    installed, each graded by the single-node export's conformance rule. Raises ScatterError where the call is
+    one ONNX operator (:func:`equivalence_pytest` exports it) or the tensors make no case."""
+    import textwrap
+
+    from scatter_export.graphs import model_pytest
+
+    from .from_call_graph import composition_graph
+
+    graph = composition_graph(tr, tensors)
+    model = graph.model()
+    cc = graph.call_case
+    about = ["Exported by Scatter Explorer's From your code page. The call, with fixed variable names:",
+             *("    " + line for line in tr.call.splitlines()), "",
+             *textwrap.wrap(graph.summary, 110), "",
+             *textwrap.wrap(f"EXPECTED is Scatter Explorer's result of the call ({cc.case.spec.name}, "
+                            f"{cc.case.attr_text()}" + (f"; {cc.note}" if cc.note else "") + ").", 110)]
+    count = f"{len(graph.nodes)} node{'s' if len(graph.nodes) != 1 else ''}"
+    code = model_pytest(model, graph.feeds, cc.case, title=f"{tr.function} ({tr.framework}) as an ONNX model of "
+                        f"{count}, on onnxruntime and onnx.reference.", about=about,
+                        framework_test=framework_test_lines(tr, tensors))
+    return CompositionExport(model, code, graph.summary, len(graph.nodes))
+
+
 def equivalence_pytest(tr: Translation, tensors) -> str:
     """A pytest module: the framework's call on these tensors against the ONNX model of its translation.
 
@@ -115,11 +166,6 @@ def equivalence_pytest(tr: Translation, tensors) -> str:
     by_role = {"data": data, "indices": indices, "updates": updates}
     feeds = {i.name: by_role[i.role] for i in spec.inputs if by_role[i.role] is not None}
     module = MODULE_OF[tr.framework]
-    inputs = framework_inputs(tr, tensors)
-    code = [line for line in framework_code(tr).strip().splitlines() if not line.startswith("import ")]
-    alias = {"PyTorch": ("torch", "torch"), "TensorFlow": ("tf", "tensorflow"), "JAX": ("jnp", "jax.numpy")}
-    skip = (f"    {alias[tr.framework][0]} = pytest.importorskip({alias[tr.framework][1]!r})"
-            if tr.framework in alias else None)
     dup_none = tr.reading.canonical == "none" and bool(cc.case.trace().duplicate_groups().size)
     check = ["    np.testing.assert_array_equal(out, expected)"]
     if dup_none:
@@ -157,10 +203,8 @@ def equivalence_pytest(tr: Translation, tensors) -> str:
         "",
         "",
         f"def test_{tr.framework.lower()}_call_equals_the_onnx_model():",
-        *([skip] if skip else []),
+        *framework_test_lines(tr, tensors),
         "    ort = pytest.importorskip(\"onnxruntime\")",
-        *(f"    {name} = {array_literal(arr)}" for name, arr in inputs.items()),
-        *("    " + line for line in code),
         "    session = ort.InferenceSession(MODEL, providers=[\"CPUExecutionProvider\"])",
         "    (expected,) = session.run(None, ONNX_INPUTS)",
         "    expected = expected.reshape(out.shape)",

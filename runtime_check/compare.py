@@ -173,7 +173,7 @@ def compare(op, data, indices, updates, *, runtimes=None, guarded: bool = True, 
             result = run_guarded(runtime, run_spec.name, data, indices, updates, timeout=timeout, **runtime_attrs)
         else:
             result = run(runtime, run_spec, data, indices, updates, **runtime_attrs)
-        case = RuntimeCase(runtime, run_spec, data, indices, updates, runtime_attrs)
+        case = RuntimeCase.of(runtime, run_spec, data, indices, updates, runtime_attrs)
         out.append(_compare_one(runtime, result, case, run_spec.name, core_out, core_err, note))
     return out
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Callable, Mapping
 
 import numpy as np
@@ -48,29 +49,51 @@ OV_CPU_ANY = OV_CPU + OV_ONNX  # the CPU plugin's own kernels, whichever format 
 
 @dataclass(frozen=True)
 class RuntimeCase:
-    """One (runtime, operator version, inputs, attributes) as the runtime saw it.
+    """One runtime and the case it was given: the core's :class:`scatter_core.Case` where the core accepts the
+    inputs, else (``case`` None) the inputs and attributes as given in a :class:`scatter_core.Unchecked`.
 
-    It keeps the raw inputs and attributes rather than a :class:`scatter_core.Case` because its point is often
-    that the core refuses them: a runtime may accept a negative index or a reduction spelling the version
-    forbids, and the divergence that explains it reads the inputs as given. :attr:`case` is the core's Case
-    where the core accepts them, None where it refuses.
-    """
+    A comparison's point is often that the core refuses what a runtime takes (a negative index, a reduction
+    spelling the version forbids); the divergence that explains it then reads the inputs as given. Build one
+    with :meth:`of`. ``spec``, ``data``, ``indices``, ``updates`` and ``attrs`` read the held record (a Case's
+    inputs as given, its attributes after the version's defaults)."""
 
     runtime: str
-    spec: OpSpec
-    data: np.ndarray
-    indices: np.ndarray | None  # None: left out (TensorScatter) or absent (SliceScatter)
-    updates: np.ndarray
-    attrs: Mapping[str, object]
+    case: scatter_core.Case | None
+    unchecked: scatter_core.Unchecked | None = None
+
+    def __post_init__(self):
+        if (self.case is None) == (self.unchecked is None):
+            raise ValueError("a RuntimeCase holds either the core's Case or, where the core refuses the inputs, "
+                             "the Unchecked inputs; not both, not neither")
+
+    @classmethod
+    def of(cls, runtime: str, spec: OpSpec, data, indices, updates, attrs: Mapping) -> "RuntimeCase":
+        """The case ``runtime`` was given: checked by the core where it accepts it, kept as given otherwise."""
+        try:
+            return cls(runtime, scatter_core.case(spec, data, indices, updates,
+                                                  **{k: v for k, v in attrs.items() if v is not None}))
+        except (ScatterError, TypeError, ValueError):  # refused (ScatterError; the others: values of no kind at all)
+            return cls(runtime, None, scatter_core.Unchecked(spec, data, indices, updates, MappingProxyType(dict(attrs))))
 
     @property
-    def case(self) -> scatter_core.Case | None:
-        """The core's :class:`scatter_core.Case` of these inputs, None when the core refuses them."""
-        try:
-            return scatter_core.case(self.spec, self.data, self.indices, self.updates,
-                                     **{k: v for k, v in self.attrs.items() if v is not None})
-        except ScatterError:
-            return None
+    def spec(self) -> OpSpec:
+        return self.case.spec if self.case is not None else self.unchecked.spec
+
+    @property
+    def data(self):
+        return self.case.given()[0] if self.case is not None else self.unchecked.data
+
+    @property
+    def indices(self):
+        return self.case.given()[1] if self.case is not None else self.unchecked.indices
+
+    @property
+    def updates(self):
+        return self.case.given()[2] if self.case is not None else self.unchecked.updates
+
+    @property
+    def attrs(self) -> Mapping[str, object]:
+        return self.case.attrs if self.case is not None else self.unchecked.attrs
 
     @property
     def reduction(self):

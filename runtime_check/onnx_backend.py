@@ -13,8 +13,10 @@ One single-node model per call, built by scatter_export's one ONNX builder
   that version's kernel and attribute rules;
 * ``ir_version`` is the smallest IR that supports the opset
   (``onnx.helper.find_min_ir_version_for``);
-* attributes are passed exactly as given (``axis``, ``reduction`` and anything
-  else), so a runtime's own reaction to an unusual attribute is what is seen.
+* attributes are passed as given (``axis``, ``reduction`` and anything else),
+  so a runtime's own reaction to an unusual attribute is what is seen: a value
+  of the kind the version declares is written in its codec's ONNX form
+  (``AttrCodec.to_onnx``), anything else as it is.
   The ONNX checker is deliberately not run: the point is what the runtime does.
 
 onnxruntime runs the model on the CPUExecutionProvider with one intra-op
@@ -27,13 +29,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from scatter_core import OpSpec
+from scatter_core import OpSpec, codec_of
 from scatter_export import single_node_model
 
 from ._common import input_arrays, int_list, node_inputs, python_scalar
 
 
-def _attribute_value(name, value):
+def _attribute_value(spec: OpSpec, name, value):
+    """What ``onnx.helper.make_attribute`` gets: a value of the kind ``spec`` declares for ``name`` in its codec's
+    ONNX form; anything else (a value of another kind, a name ``spec`` lacks) written as given, so onnxruntime's
+    and onnx.reference's own reactions to it show."""
+    declared = spec.attribute(name)
+    if declared is not None:
+        codec = codec_of(spec, declared)
+        if codec.of_kind(value):
+            return codec.to_onnx(value)
     scalar = python_scalar(value)
     if scalar is not None:
         return int(scalar) if isinstance(scalar, bool) else scalar  # ONNX has no bool attributes
@@ -48,7 +58,7 @@ def _attribute_value(name, value):
 def build_model(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np.ndarray, attrs: dict):
     """The single-node ``onnx.ModelProto`` for ``spec`` at opset ``spec.version``: scatter_export's one builder
     (:func:`scatter_export.single_node_model`), with the attributes written exactly as given."""
-    node_attrs = {k: _attribute_value(k, v) for k, v in attrs.items() if v is not None}  # None: left out
+    node_attrs = {k: _attribute_value(spec, k, v) for k, v in attrs.items() if v is not None}  # None: left out
     return single_node_model(spec, node_inputs(spec, data, indices, updates), node_attrs,
                              producer="scatter-explorer runtime_check")
 

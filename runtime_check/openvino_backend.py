@@ -12,7 +12,8 @@ only in ``opset4``, ``ScatterNDUpdate-15`` is built by ``opset15``) and
 nodes with the exact element types and static shapes, in the record's
 ``inputs`` order; every attribute that is an input in OpenVINO (``is_input``:
 ``axis``; SliceScatter's ``start``, ``stop``, ``step`` and the optional ``axes``,
-left out when None) follows as a ``Constant``, in attribute order; ``reduction``
+left out when None) follows as a ``Constant``, in attribute order (a Python value
+of its kind in its codec's form, ``AttrCodec.to_openvino``; an array as given); ``reduction``
 and ``use_init_val`` are passed as given, so OpenVINO's own attribute checks apply.
 
 "openvino-cpu"
@@ -73,9 +74,13 @@ def factory(spec: OpSpec):
     return getattr(module, func_name)
 
 
-def _input_array(name: str, value) -> np.ndarray:
-    """An attribute given to OpenVINO as a tensor input: integers as int64 (a scalar, or a 1-D list)."""
-    values = int_list(name, value)
+def _input_array(codec: sc.AttrCodec, value) -> np.ndarray:
+    """An attribute given to OpenVINO as a tensor input: a value of its kind (a Python integer or list) in its
+    codec's form (an int64 scalar or 1-D list); an array keeps its dtype and anything else goes as given, so
+    OpenVINO's own checks apply."""
+    if not isinstance(value, np.ndarray) and codec.of_kind(value):
+        return codec.to_openvino(value)
+    values = int_list(codec.name, value)
     if values is not None and not isinstance(value, np.ndarray):
         return np.asarray(values, dtype=np.int64).reshape(len(values))
     return axis_array(value)
@@ -93,7 +98,7 @@ def _split_attrs(spec: OpSpec, attrs: dict):
             if a.required:
                 raise ValueError(f"{a.name} is a required input of {spec.name}")
             continue  # an optional input left out (SliceScatter's axes)
-        inputs.append(_input_array(a.name, value))
+        inputs.append(_input_array(sc.codec_of(spec, a), value))
     kwargs = {}
     for key, value in attrs.items():
         if isinstance(value, np.bool_):

@@ -7,7 +7,8 @@ Pure NumPy. The public API:
   reading, export loop, title, URL slug); ``family_of(spec)``.
 * ``case(op, data, indices, updates, **attrs)``: the checked, planned :class:`Case`
   (``run()``, ``trace()``, ``replace()``, ``for_version()``, ``attr_text()``, ``key``); ``HoldsCase``: the
-  inputs of a record that holds a Case (an exercise, a stand-in ...), read from it.
+  inputs of a record that holds a Case (an exercise, a stand-in ...), read from it; ``Unchecked``: inputs and
+  attributes as given where the core refuses them (what a runtime was given), never run.
 * ``sample_case(rng, op, ...)``: a random valid :class:`Case`, drawn by its family's ``sample`` hook.
 * ``scatter(op, data, indices, updates, **attrs)``: the result.
 * ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
@@ -26,7 +27,7 @@ Pure NumPy. The public API:
 from __future__ import annotations
 
 from .attributes import AttrCodec, codec_of, codec_with_role, codecs_of, reduction_codec, translate_attrs
-from .case import Case, HoldsCase, prepare
+from .case import Case, HoldsCase, Unchecked, prepare
 from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, alt_axis, alt_family,
                        alt_first_write_wins, alt_mean_truncated, alt_negative_indices, alt_reduction,
                        alt_use_init_val, alt_version, check_expected, choices_accepting, versions_accepting)
@@ -69,7 +70,7 @@ __all__ = [
     "AttrCodec", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family",
     "Finding", "HoldsCase", "IndexRule", "Lesson", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote",
     "ScatterError",
-    "Trace", "UntypedArray", "alt_axis", "alt_family", "alt_first_write_wins", "alt_mean_truncated",
+    "Trace", "Unchecked", "UntypedArray", "alt_axis", "alt_family", "alt_first_write_wins", "alt_mean_truncated",
     "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "check_expected", "choices_accepting", "codec_of",
     "codec_with_role", "codecs_of", "coerce_updates",
     "conforming", "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr",

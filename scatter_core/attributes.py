@@ -17,10 +17,15 @@ session/widget  ``to_session(value)`` / ``from_session(value)``; ``session_from_
                 (the value a page starts from), ``fits`` / ``settled`` (a value its widget can show)
 JSON            ``to_json(value)`` / ``from_json(value)``
 ONNX            ``to_onnx(value)`` (what ``onnx.helper.make_attribute`` takes) / ``from_onnx(value)``
-                (what ``onnx.helper.get_attribute_value`` gives: bytes become str)
+                (what ``onnx.helper.get_attribute_value`` gives: bytes become str; a value of another
+                kind is kept as given, for the check to name)
 OpenVINO        ``to_openvino(value)`` (IR text; an int64 array for an attribute passed as an input)
                 / ``from_openvino(value)`` (IR text or an input's array)
+runtimes        ``of_kind(value)``: a value of the kind, which a runtime gets in the forms above (one of
+                another kind goes as given); ``plain(value)``: plain, hashable Python
 display         ``display(value)``: ``axis=0``, ``reduction='add'``, ``use_init_val=false``
+widget          ``widget``: the widget a page draws ("axis", "number", "select", "list", "switch",
+                "text"), with ``bounds(rank)``, ``choices`` and ``max_text`` for it
 ==============  ==============================================================================
 
 :func:`resolve_attrs` turns the attributes a user passes (the version's names and spellings)
@@ -104,6 +109,9 @@ class AttrCodec:
     attr: AttrSpec
     order = 3  # resolve_attrs checks axis, reduction and init first, then the others as declared
     unreadable = "not a value of its kind"  # why a link's text is not used, when from_text refuses it
+    # the widget a page draws for the kind (scatter_ui.attribute_inputs keys its drawers by it): "axis" (a number
+    # within the data's rank), "number", "select" (one of ``choices``), "list" (integers as text), "switch", "text"
+    widget = "text"
     replaced = "not a value the operator shown offers"  # why, when the page shows another value
 
     def absent_from(self, op: str) -> str:
@@ -201,6 +209,21 @@ class AttrCodec:
         return None
 
     # -- files and runtimes --------------------------------------------------------------------------
+    def of_kind(self, value) -> bool:
+        """Whether ``value`` is a value of the attribute's kind (one integer, a list of integers, true or false,
+        a string), whatever the version's own rules say of it (an axis out of range, a spelling it lacks): what
+        a runtime may be given in the codec's forms, where a value of another kind is passed on as given."""
+        return True
+
+    def plain(self, value):
+        """``value`` as plain, hashable Python: NumPy bools and integers become Python's (an integer list a
+        tuple); anything else as given (a value of another kind is for the check to name)."""
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        if isinstance(value, (int, np.integer)):
+            return int(value)
+        return value
+
     def to_json(self, value):
         return value
 
@@ -230,6 +253,7 @@ class IntCodec(AttrCodec):
     """One integer."""
 
     unreadable = "not an integer"
+    widget = "number"
 
     def check(self, raw, rank: int):
         arr = np.asarray(raw)
@@ -252,6 +276,13 @@ class IntCodec(AttrCodec):
     def from_session(self, value):
         return None if value is None else int(value)
 
+    def of_kind(self, value) -> bool:
+        try:
+            IntCodec.check(self, value, 0)  # the kind's rule only (an axis's range is the version's)
+        except ScatterError:
+            return False
+        return True
+
     def to_json(self, value):
         return int(value)
 
@@ -264,7 +295,7 @@ class IntCodec(AttrCodec):
         return int(np.asarray(value).reshape(()))
 
     def from_onnx(self, value):
-        return int(value)
+        return int(value) if _is_int(value) else value  # another type (a FLOAT axis) as given: the check names it
 
     def from_openvino(self, value):
         if isinstance(value, str):
@@ -284,6 +315,7 @@ class AxisCodec(IntCodec):
 
     order = 0
     replaced = "outside the data's axes"
+    widget = "axis"
 
     def check(self, raw, rank: int):
         return normalize_axis(self.spec, raw, rank)
@@ -325,6 +357,7 @@ class IntsCodec(AttrCodec):
     The session (and so the URL) keeps it as its text; empty text is None (left out)."""
 
     max_text = MAX_LIST_TEXT
+    widget = "list"
 
     def check(self, raw, rank: int):
         try:
@@ -374,6 +407,18 @@ class IntsCodec(AttrCodec):
     def session_text(self, value) -> str | None:
         return None if value is None else str(value)
 
+    def of_kind(self, value) -> bool:
+        try:
+            IntsCodec.check(self, value, 0)
+        except ScatterError:
+            return False
+        return True
+
+    def plain(self, value):
+        if isinstance(value, (list, tuple)):
+            return tuple(AttrCodec.plain(self, v) for v in value)
+        return super().plain(value)
+
     def to_json(self, value):
         return [int(v) for v in np.asarray(value).reshape(-1).tolist()]
 
@@ -385,7 +430,9 @@ class IntsCodec(AttrCodec):
     to_onnx = to_json
 
     def from_onnx(self, value):
-        return tuple(int(v) for v in value)
+        if not isinstance(value, (list, tuple)):
+            return value  # another type (one INT, a tensor) as given: the check names it
+        return tuple(int(v) if _is_int(v) else v for v in value)
 
     def to_openvino(self, value):
         if self.attr.is_input:
@@ -406,6 +453,7 @@ class BoolCodec(AttrCodec):
 
     unreadable = "not true or false"
     replaced = "not available here"
+    widget = "switch"
 
     def check(self, raw, rank: int):
         if isinstance(raw, (bool, np.bool_)) or (_is_int(raw) and raw in (0, 1)):
@@ -424,6 +472,13 @@ class BoolCodec(AttrCodec):
     def to_session(self, value):
         return None if value is None else bool(value)
 
+    def of_kind(self, value) -> bool:
+        try:
+            BoolCodec.check(self, value, 0)
+        except ScatterError:
+            return False
+        return True
+
     def to_json(self, value):
         return bool(value)
 
@@ -434,7 +489,7 @@ class BoolCodec(AttrCodec):
         return int(bool(value))
 
     def from_onnx(self, value):
-        return self.check(value, 0)
+        return self.check(value, 0) if self.of_kind(value) else value  # another value as given: the check names it
 
     def from_openvino(self, value):
         if isinstance(value, str):
@@ -462,6 +517,13 @@ class StrCodec(AttrCodec):
     @property
     def choices(self) -> tuple[str, ...]:
         return self.attr.choices
+
+    @property
+    def widget(self) -> str:
+        return "select" if self.choices else "text"
+
+    def of_kind(self, value) -> bool:
+        return isinstance(value, str)
 
     def check(self, raw, rank: int):
         choices = self.choices

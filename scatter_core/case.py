@@ -181,6 +181,20 @@ class Case:
         return f"Case({self.spec.name}: {shapes}; {self.attr_text()})"
 
 
+@dataclass(frozen=True)
+class Unchecked:
+    """A version's inputs and attributes exactly as given, which the core refuses (or has not checked): what a
+    runtime or a model was given. It is never run; :func:`scatter_core.case` of the same arguments is the
+    checked :class:`Case` where the core accepts them. A runtime comparison holds one only where the core
+    refuses its inputs, since its point is then the runtime's own reaction."""
+
+    spec: OpSpec
+    data: object
+    indices: object  # None: left out (TensorScatter) or absent (SliceScatter)
+    updates: object
+    attrs: Mapping[str, object] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
+
+
 class HoldsCase:
     """For a record that holds a :class:`Case` as ``self.case`` plus fields of its own (an exercise, a framework
     differential case, a large example's stand-in): the case's version and inputs, as given, read from it."""

@@ -229,6 +229,19 @@ def _open_order(case: sc.Case, rtol: float, atol: float) -> tuple[list[str], lis
     return lines, ["    assert_conforms(out)"]
 
 
+def _grading(case: sc.Case, rtol: float, atol: float) -> tuple[list[str], list[str]]:
+    """How an exported test grades its ``out`` against EXPECTED: (module-level lines, the test's check lines).
+    Where the spec leaves ``case``'s result open (:func:`_open_order`), any conforming output passes and the
+    module lines define ``assert_conforms`` (its first check asserts EXPECTED itself conforms); otherwise
+    integers must be equal and floats within the tolerance."""
+    conformance = _open_order(case, rtol, atol)
+    if conformance is not None:
+        return conformance[0] + ["", ""], conformance[1]
+    if case.data.dtype.kind == "f":
+        return [], [f"    np.testing.assert_allclose(out, EXPECTED, rtol={rtol!r}, atol={atol!r}, equal_nan=True)"]
+    return [], ["    np.testing.assert_array_equal(out, EXPECTED)"]
+
+
 def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: float = 1e-6,
                 atol: float = 1e-9) -> str:
     """A pytest module checking the case with plain NumPy (no import of this project). Where the spec leaves
@@ -236,15 +249,7 @@ def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: 
     allows and says why in a comment."""
     ex = _export(op, data, indices, updates, expected, attrs)
     case = ex.case
-    rtol, atol = float(rtol), float(atol)
-    if case.data.dtype.kind == "f":
-        check = [f"    np.testing.assert_allclose(out, EXPECTED, rtol={rtol!r}, atol={atol!r}, equal_nan=True)"]
-    else:
-        check = ["    np.testing.assert_array_equal(out, EXPECTED)"]
-    conformance = _open_order(case, rtol, atol)
-    helpers = []
-    if conformance is not None:
-        helpers, check = conformance[0] + ["", ""], conformance[1]
+    helpers, check = _grading(case, float(rtol), float(atol))
     return "\n".join([
         f'"""{case.spec.name} ({case.attr_text()}): a scatter case exported by Scatter Explorer.',
         "",
@@ -336,28 +341,61 @@ def onnx_model(op, data, indices, updates, expected=None, attrs=None) -> bytes:
     return _build_model(_export(op, data, indices, updates, expected, attrs).case).SerializeToString()
 
 
+def model_proto(nodes, inputs: list[tuple[str, np.ndarray]], output: str, output_like: np.ndarray, *,
+                constants: list[tuple[str, np.ndarray]] = (), opset: int, graph_name: str,
+                producer: str = "scatter-explorer"):
+    """The one ONNX model builder: an ``onnx.ModelProto`` of ``nodes`` (``onnx.NodeProto``, in order).
+
+    ``inputs`` are (name, array) pairs; each becomes a graph input (not an initializer, so nothing is
+    constant-folded away) with the array's exact dtype and shape; ``constants`` become initializers. The output
+    ``output`` has ``output_like``'s dtype and shape. The model imports exactly the default-domain ``opset``, with
+    the smallest IR version that supports it. No check is run (see :func:`checked`). Needs ``onnx``."""
+    from onnx import helper, numpy_helper
+
+    def info(name, arr):
+        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.asarray(arr).dtype),
+                                             list(np.shape(arr)))
+
+    # np.array, not np.ascontiguousarray: that makes a 0-d constant (Range's start) 1-d
+    init = [numpy_helper.from_array(np.array(arr, order="C"), name) for name, arr in constants]
+    graph = helper.make_graph(list(nodes), graph_name, [info(n, a) for n, a in inputs], [info(output, output_like)],
+                              initializer=init)
+    opset_id = helper.make_opsetid("", int(opset))
+    return helper.make_model(graph, opset_imports=[opset_id], ir_version=helper.find_min_ir_version_for([opset_id]),
+                             producer_name=producer)
+
+
 def single_node_model(spec: sc.OpSpec, inputs: list[tuple[str, np.ndarray]], node_attrs: dict, *,
                       graph_name: str | None = None, producer: str = "scatter-explorer"):
-    """The one ONNX model builder: an ``onnx.ModelProto`` with one node of ``spec.op_type``.
+    """An ``onnx.ModelProto`` with one node of ``spec.op_type`` (:func:`model_proto`).
 
-    ``inputs`` are (name, array) pairs in the node's order; each becomes a graph input (not an initializer,
-    so nothing is constant-folded away) with the array's exact dtype and shape. ``node_attrs`` go onto the
-    node exactly as given (the caller decides what to write). The output ``output`` has data's dtype and
-    shape (data is the first input). The model imports exactly the default-domain opset ``spec.version``,
-    with the smallest IR version that supports it. No check is run: :func:`onnx_model` runs onnx's checker,
+    ``inputs`` are (name, array) pairs in the node's order (graph inputs, data first); ``node_attrs`` go onto
+    the node exactly as given (the caller decides what to write). The output ``output`` has data's dtype and
+    shape; the opset is ``spec.version``. No check is run: :func:`onnx_model` runs onnx's checker,
     ``runtime_check`` deliberately does not (the point there is what the runtime does). Needs ``onnx``.
     """
     from onnx import helper
 
-    def info(name, arr):
-        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape))
-
     node = helper.make_node(spec.op_type, [name for name, _ in inputs], ["output"], **node_attrs)
-    graph = helper.make_graph([node], graph_name or f"{spec.name.replace('-', '_')}_single_node",
-                              [info(n, a) for n, a in inputs], [info("output", inputs[0][1])])
-    opset = helper.make_opsetid("", spec.version)
-    return helper.make_model(graph, opset_imports=[opset], ir_version=helper.find_min_ir_version_for([opset]),
-                             producer_name=producer)
+    return model_proto([node], inputs, "output", inputs[0][1], opset=spec.version, producer=producer,
+                       graph_name=graph_name or f"{spec.name.replace('-', '_')}_single_node")
+
+
+MAX_IR_VERSION = 10  # what the pinned onnxruntime reads
+
+
+def checked(model, refusal: str):
+    """``model`` with the IR version the pinned onnxruntime reads, after onnx's checker (full check, shape
+    inference included) accepts it; else :class:`ExportError` "<refusal>: <the checker's first line>"."""
+    import onnx
+
+    model.ir_version = min(onnx.IR_VERSION, MAX_IR_VERSION)
+    try:
+        onnx.checker.check_model(model, full_check=True)
+    except Exception as exc:  # noqa: BLE001 - onnx raises several checker/inference error types
+        raise ExportError(f"{refusal}: {str(exc).strip().splitlines()[0][:300]}", argument="op",
+                          rule="onnx-export") from None
+    return model
 
 
 def _build_model(case: sc.Case):
@@ -365,11 +403,7 @@ def _build_model(case: sc.Case):
     if spec.framework != "ONNX":
         raise ExportError(f"{spec.name} is an {spec.framework} operator; only ONNX operators can be exported as "
                           f"an ONNX model", argument="op", rule="onnx-export")
-    try:
-        import onnx
-    except ImportError:
-        raise ExportError("the ONNX export needs the onnx package (pip install -e '.[runtimes]')",
-                          argument="op", rule="onnx-missing") from None
+    _need_onnx()
     node_attrs = {}
     for a in spec.attributes:
         if a.is_input:
@@ -379,13 +413,15 @@ def _build_model(case: sc.Case):
             node_attrs[a.name] = sc.codec_of(spec, a).to_onnx(value)  # what onnx.helper.make_attribute takes
     model = single_node_model(spec, _node_inputs(case), node_attrs, graph_name=f"{spec.op_type.lower()}_case",
                               producer="scatter-explorer")
-    model.ir_version = min(onnx.IR_VERSION, 10)
+    return checked(model, f"onnx cannot build {spec.name} for this case")
+
+
+def _need_onnx() -> None:
     try:
-        onnx.checker.check_model(model, full_check=True)
-    except Exception as exc:  # noqa: BLE001 - onnx raises several checker/inference error types
-        raise ExportError(f"onnx cannot build {spec.name} for this case: {str(exc).strip().splitlines()[0][:300]}",
-                          argument="op", rule="onnx-export") from None
-    return model
+        import onnx  # noqa: F401
+    except ImportError:
+        raise ExportError("the ONNX export needs the onnx package (pip install -e '.[runtimes]')",
+                          argument="op", rule="onnx-missing") from None
 
 
 def _node_inputs(case: sc.Case) -> list[tuple[str, np.ndarray]]:

@@ -10,7 +10,8 @@ its onnx.reference evaluator built), so capturing the same model again costs abo
 exits by itself after ``SCATTER_MODELS_WORKER_IDLE`` seconds without a job (180), is killed when a capture
 passes a limit, and is replaced by a one-shot worker when another capture is using it.
 ``SCATTER_MODELS_WARM_WORKER=0`` starts a fresh process for every capture. :func:`prewarm` starts it ahead
-(the page does when a model opens). Jobs travel through a folder in ``/dev/shm`` when it has room (else the
+and, given the model, has it parse the model and build the chosen runtime's evaluator or session ahead too
+(the page does when a model opens and when another runtime is chosen), so the first capture pays the run. Jobs travel through a folder in ``/dev/shm`` when it has room (else the
 system's temporary folder; ``SCATTER_MODELS_JOB_DIR`` chooses one), removed after each capture.
 """
 
@@ -373,6 +374,7 @@ class _WarmWorker:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                      cwd=tempfile.gettempdir(), env=env)
         self.holds = None  # the digest of the model it has parsed
+        self.prepared: set = set()  # (digest, runtime) of the held model whose evaluator or session is built
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -401,6 +403,7 @@ def _stop_warm() -> None:
 atexit.register(_stop_warm)
 _WARM: _WarmWorker | None = None
 _WARM_LOCK = threading.Lock()
+_PREPARING = threading.Event()  # a prepare job holds the lock (its thread releases it)
 
 
 def warm_enabled() -> bool:
@@ -408,27 +411,99 @@ def warm_enabled() -> bool:
     return os.environ.get("SCATTER_MODELS_WARM_WORKER", "1") != "0"
 
 
-def prewarm(runtime: str = "reference") -> bool:
+def prewarm(runtime: str = "reference", model=None) -> bool:
     """Start the warm worker now if none is running (it imports onnx, and ``runtime``'s package, while the user
-    reads the node table), so the first capture does not wait for a Python interpreter and its imports.
-    Returns whether one was started; never blocks (a capture using the worker leaves it alone)."""
+    reads the node table), so the first capture does not wait for a Python interpreter and its imports. Given
+    an ONNX ``model`` to capture on onnx.reference or onnxruntime, the worker also takes the model and builds
+    its evaluator or session then (a *prepare* job), so the first capture pays only the run.
+
+    Returns whether it started a worker or a preparation. Never blocks: a capture using the worker leaves it
+    alone, and the preparation is watched, with the capture's time and memory limits, by a thread of its own
+    (a capture that arrives meanwhile waits for it, within its own time limit)."""
     global _WARM
     if not warm_enabled() or not _WARM_LOCK.acquire(blocking=False):
         return False
+    started = handed = False
     try:
-        if _WARM is not None and _WARM.alive():
-            return False
-        _WARM = _WarmWorker(runtime if runtime in RUNTIMES and runtime_available(runtime) else "reference")
+        if _WARM is None or not _WARM.alive():
+            _WARM = _WarmWorker(runtime if runtime in RUNTIMES and runtime_available(runtime) else "reference")
+            started = True
+        if (model is None or model.kind != "onnx" or runtime not in ("reference", "onnxruntime")
+                or not runtime_available(runtime) or runtime_problem(model, runtime) is not None
+                or (model.digest, runtime) in _WARM.prepared):
+            return started
+        _PREPARING.set()
+        thread = threading.Thread(target=_prepare, args=(_WARM, model, runtime), name="scatter-models-prepare",
+                                  daemon=True)
+        try:
+            thread.start()
+        except BaseException:
+            _PREPARING.clear()
+            raise
+        handed = True  # the thread releases the lock when the job is done
         return True
     finally:
+        if not handed:
+            _WARM_LOCK.release()
+
+
+def _prepare(warm: _WarmWorker, model, runtime: str) -> None:
+    """The prepare job on ``warm`` (the lock is held for it): the model's bytes and a request without feeds."""
+    global _WARM
+    from .limits import memory_limit, time_limit
+
+    try:
+        request = dict(_request(model, runtime, [i.name for i in model.inputs]), prepare=True)
+        with tempfile.TemporaryDirectory(prefix="scatter_models_", dir=job_parent(model.size)) as tmp:
+            directory = Path(tmp)
+            if warm.holds != model.digest:
+                _write_model(directory, model)
+            (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
+            try:
+                warm.proc.stdin.write(f"{directory}\n".encode())
+                warm.proc.stdin.flush()
+            except OSError:
+                pass  # it died: _watch sees that
+            hit = _watch(warm.proc, lambda: (directory / "result.json").exists(), time_limit(), memory_limit(),
+                         warm.proc.stdout)
+            done = (directory / "result.json").exists()
+            ok = done and json.loads((directory / "result.json").read_text(encoding="utf-8")).get("ok")
+        if hit is not None or not done:  # a capture would hit that too: it starts another worker and says so
+            warm.stop()
+            if _WARM is warm:
+                _WARM = None
+            return
+        _holds(warm, model.digest, runtime if ok else None)
+    except Exception:  # noqa: BLE001 - a preparation is only ahead of time: the capture does it again and reports
+        warm.stop()
+        if _WARM is warm:
+            _WARM = None
+    finally:
+        _PREPARING.clear()
         _WARM_LOCK.release()
+
+
+def _holds(warm: _WarmWorker, digest, runtime) -> None:
+    """After a job: which model the worker holds now, and that ``runtime``'s evaluator or session is built."""
+    if warm.holds != digest:
+        warm.prepared = set()
+    warm.holds = digest
+    if digest is not None and runtime is not None:
+        warm.prepared.add((digest, runtime))
+
+
+def _acquire_warm(seconds: float) -> bool:
+    """The warm worker's lock: at once, or, while a preparation runs, when it ends (within ``seconds``)."""
+    if _WARM_LOCK.acquire(blocking=False):
+        return True
+    return _PREPARING.is_set() and _WARM_LOCK.acquire(timeout=seconds)
 
 
 def _execute(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> None:
     """Run the job in ``directory`` on the warm worker when it is free, else in a one-shot worker."""
     global _WARM
     digest = request["model_digest"]
-    if not (warm_enabled() and _WARM_LOCK.acquire(blocking=False)):
+    if not (warm_enabled() and _acquire_warm(seconds)):
         _write_model(directory, model)
         _run_worker(directory, where, seconds, max_rss)
         return
@@ -457,7 +532,7 @@ def _execute(directory: Path, model, request: dict, where: str, seconds: float, 
                 _write_model(directory, model)
             _run_worker(directory, where, seconds, max_rss)
             return
-        warm.holds = digest if model.kind == "onnx" else None
+        _holds(warm, digest if model.kind == "onnx" else None, request["runtime"])
         if _rss(warm.proc.pid) > max_rss // 2:
             warm.stop()
             _WARM = None
@@ -516,18 +591,7 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
     seconds = default_time() if time_limit is None else float(time_limit)
     max_rss = default_memory() if memory_limit is None else int(memory_limit)
     feed_names = list(feeds)
-    request = {
-        "runtime": runtime, "kind": model.kind, "feed_names": feed_names,
-        "nodes": {n.name: {"op": n.op, "attrs": _json_attrs(n.attrs), "inputs": list(n.input_names),
-                           "output": n.output_name, "original": n.original_name, "where": n.location,
-                           "consts": sorted(n.constant_inputs),
-                           "consts_known": all(pos in n.constants for pos in n.constant_inputs)}
-                  for n in model.nodes if n.spec is not None},
-        "graph_outputs": list(model.graph_outputs),
-        "keys": [n.name for n in model.nodes],  # every scatter node, in the listing's order (for renaming)
-        "types": _onnx_types(model),
-        "model_digest": model.digest,
-    }
+    request = _request(model, runtime, feed_names)
     with tempfile.TemporaryDirectory(prefix="scatter_models_", dir=job_parent(need + model.size)) as tmp:
         directory = Path(tmp)
         (directory / "feeds").mkdir()  # one .npy per input: no zip and no CRC pass over every byte, both ways
@@ -564,6 +628,22 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
         records[node.name] = _record(model, node, args, captured[f"n{i}_out"], meta, runtime)
     return Capture(records, feeds=feeds, runtime=runtime, version=answer.get("version"), missing=missing,
                    seed=int(seed), dims=settled)
+
+
+def _request(model, runtime: str, feed_names: list) -> dict:
+    """What the worker needs to know of the model, beside its bytes and the feeds."""
+    return {
+        "runtime": runtime, "kind": model.kind, "feed_names": feed_names,
+        "nodes": {n.name: {"op": n.op, "attrs": _json_attrs(n.attrs), "inputs": list(n.input_names),
+                           "output": n.output_name, "original": n.original_name, "where": n.location,
+                           "consts": sorted(n.constant_inputs),
+                           "consts_known": all(pos in n.constants for pos in n.constant_inputs)}
+                  for n in model.nodes if n.spec is not None},
+        "graph_outputs": list(model.graph_outputs),
+        "keys": [n.name for n in model.nodes],  # every scatter node, in the listing's order (for renaming)
+        "types": _onnx_types(model),
+        "model_digest": model.digest,
+    }
 
 
 def _record(model, node, args, output, meta, runtime) -> CapturedNode:

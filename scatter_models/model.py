@@ -93,11 +93,7 @@ def _assemble_attrs(spec: sc.OpSpec | None, given: dict, constants: dict) -> dic
         for a in spec.attributes:
             if not a.is_input and a.default is not None:
                 attrs[a.name] = a.default
-    for key, value in given.items():
-        if spec is not None and spec.attribute(key) is not None and spec.attribute(key).kind == "bool" \
-                and isinstance(value, int):
-            value = bool(value)
-        attrs[key] = value
+    attrs.update(given)  # read by their codecs already (onnx_file.from_onnx, ir_file.from_openvino): ONNX's 1 is true
     return attrs
 
 

@@ -200,16 +200,19 @@ class RawNode:
     parents: tuple = ()  # (NodeProto, attribute name, GraphProto) of each enclosing control-flow node, outermost first
 
 
-def _attr_value(a):
+def _attr_value(a, spec: sc.OpSpec | None):
+    """An ONNX attribute's value: read by its codec where ``spec`` declares it (a value of another kind, a FLOAT
+    axis, kept as given for the check to name), as the model wrote it otherwise; bytes become text."""
     onnx = _onnx()
     value = onnx.helper.get_attribute_value(a)
     if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
-    if isinstance(value, (list, tuple)):
-        return tuple(v.decode("utf-8", errors="replace") if isinstance(v, bytes) else v for v in value)
-    if isinstance(value, (int, float, str, bool)):
-        return value
-    return f"<{onnx.AttributeProto.AttributeType.Name(a.type).lower()}>"
+        value = value.decode("utf-8", errors="replace")  # undecodable bytes shown, never raised on
+    elif isinstance(value, (list, tuple)):
+        value = tuple(v.decode("utf-8", errors="replace") if isinstance(v, bytes) else v for v in value)
+    elif not isinstance(value, (int, float, str, bool)):
+        return f"<{onnx.AttributeProto.AttributeType.Name(a.type).lower()}>"
+    declared = spec.attribute(a.name) if spec is not None else None
+    return value if declared is None else sc.codec_of(spec, declared).from_onnx(value)
 
 
 def resolve(op_type: str, opset: int, framework: str = "ONNX") -> sc.OpSpec | None:
@@ -266,7 +269,7 @@ def list_scatter_nodes(model) -> Listing:
                         arr = constant_array(consts[n])
                         if arr is not None:
                             raw.constants[pos] = arr
-                raw.attrs = {a.name: _attr_value(a) for a in node.attribute}
+                raw.attrs = {a.name: _attr_value(a, raw.spec) for a in node.attribute}
                 found.append(raw)
             for a in node.attribute:
                 graphs = [a.g] if a.type == A.GRAPH else list(a.graphs) if a.type == A.GRAPHS else []

@@ -172,8 +172,8 @@ def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, a
     mine = rc.runtimes_for(spec)
     out, seen = [], set()
     for runtime in mine:
-        case = rc.RuntimeCase(runtime, spec, arrays.get("data"), arrays.get("indices"), arrays.get("updates"),
-                              case_attrs)
+        case = rc.RuntimeCase.of(runtime, spec, arrays.get("data"), arrays.get("indices"), arrays.get("updates"),
+                                 case_attrs)
         for d in rc.KNOWN_DIVERGENCES:
             if runtime not in d.runtimes or d.label in seen or (d.families and spec.family not in d.families):
                 continue

@@ -135,6 +135,8 @@ def run_reference(model, feeds: dict, recorder: Recorder, wanted_keys=None):
         evaluator = ReferenceEvaluator(model, new_ops=new_ops or None)
         if model is _HELD["model"]:
             _HELD["evaluator"] = evaluator
+    if feeds is None:  # a prepare job: the evaluator is built and held, nothing runs
+        return None
     with np.errstate(all="ignore"):
         return evaluator.run(None, feeds)
 
@@ -385,11 +387,49 @@ def _openvino_reference_outputs(recorder: Recorder) -> None:
             recorder.source[key] = f"openvino CPU (the reference kernel refused: {res.error})"
 
 
+class _Prepared(Exception):
+    """A prepare job has built what a capture of its model will need: nothing runs."""
+
+
+def _held_onnxruntime(request: dict, keys: list) -> dict:
+    """The onnxruntime session for the held model, with the scatter nodes' tensors as extra outputs: built once
+    per model and held."""
+    import onnx
+
+    prepared = _HELD.get("onnxruntime")
+    if prepared is None:
+        if _appendable(request) and _HELD["payload"] is not None:
+            prepared = prepare_onnxruntime_appended(_HELD["payload"], request)
+        else:
+            copy = onnx.ModelProto()  # the session's model gets extra outputs; the held one stays
+            copy.CopyFrom(_onnx_model(keys))
+            try:
+                prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
+            except LiftFailed as failed:
+                prepared = _plain_session(request, keys, str(failed))
+        _HELD["onnxruntime"] = prepared
+    return prepared
+
+
+def _plain_session(request: dict, keys: list, why: str) -> dict:
+    """The session for the model as it is (no subgraph value lifted out): its subgraph nodes run alone, ``why``."""
+    import onnx
+
+    copy = onnx.ModelProto()  # the session's model gets extra outputs; the held one stays
+    copy.CopyFrom(_onnx_model(keys))
+    return prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request, lift=False, why=why)
+
+
 def main(argv: list[str]) -> int:
+    """Run the job in the folder ``argv[0]``: capture the scatter nodes of its model on its feeds, and write
+    ``result.json`` (and one ``.npy`` per captured tensor). A *prepare* job (``"prepare": true`` in its request,
+    no feeds) only takes the model and builds the evaluator or session a capture of it will use, so that a
+    warm worker has it ready before the user asks (:func:`scatter_models.prewarm` with a model)."""
     directory = Path(argv[0])
     request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
-    feeds = {name: np.load(directory / "feeds" / f"f{i}.npy", allow_pickle=False)
-             for i, name in enumerate(request["feed_names"])}
+    feeds = None if request.get("prepare") else {
+        name: np.load(directory / "feeds" / f"f{i}.npy", allow_pickle=False)
+        for i, name in enumerate(request["feed_names"])}
     recorder = Recorder({k: v for k, v in request["nodes"].items()})
     keys = list(request.get("keys") or request["nodes"])
     answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}
@@ -397,6 +437,8 @@ def main(argv: list[str]) -> int:
     try:
         if request["kind"] == "onnx":
             _take_payload(directory, request)
+        if feeds is None and (request["kind"] != "onnx" or runtime not in ("reference", "onnxruntime")):
+            raise _Prepared  # only an ONNX model's evaluator or session is held between jobs
         if runtime == "reference" and request["kind"] == "onnx":
             import onnx
 
@@ -406,26 +448,10 @@ def main(argv: list[str]) -> int:
             import onnxruntime
 
             answer["version"] = f"onnxruntime {onnxruntime.__version__}"
-            import onnx
-
-            def plain_session(why: str) -> dict:
-                copy = onnx.ModelProto()  # the session's model gets extra outputs; the held one stays
-                copy.CopyFrom(_onnx_model(keys))
-                return prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request, lift=False, why=why)
-
             try:
-                prepared = _HELD.get("onnxruntime")
-                if prepared is None:
-                    if _appendable(request) and _HELD["payload"] is not None:
-                        prepared = prepare_onnxruntime_appended(_HELD["payload"], request)
-                    else:
-                        copy = onnx.ModelProto()
-                        copy.CopyFrom(_onnx_model(keys))
-                        try:
-                            prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
-                        except LiftFailed as failed:
-                            prepared = plain_session(str(failed))
-                    _HELD["onnxruntime"] = prepared
+                prepared = _held_onnxruntime(request, keys)
+                if feeds is None:  # a prepare job
+                    raise _Prepared
                 try:
                     inner = run_onnxruntime(prepared, feeds, recorder)
                 except Stop:
@@ -434,15 +460,16 @@ def main(argv: list[str]) -> int:
                     if not prepared.get("lifted"):
                         raise
                     # the rewritten model failed on these inputs (a Loop whose If branches alternate gives
-                    # scan outputs of different shapes): the model as it is, the subgraph nodes run alone
-                    prepared = plain_session(f"onnxruntime's run of the model rewritten to lift them failed: "
-                                             f"{_first_line(exc)}")
-                    _HELD["onnxruntime"] = prepared
+                    # scan outputs of different shapes): the model as it is, the subgraph nodes run alone. The
+                    # rewritten session stays held: other inputs may run on it.
+                    prepared = _plain_session(request, keys, "onnxruntime's run of the model rewritten to lift "
+                                              f"them failed: {_first_line(exc)}")
                     inner = run_onnxruntime(prepared, feeds, recorder)
-            except Stop:
+            except (Stop, _Prepared):
                 raise
             except Exception:
-                _locate_invalid(_onnx_model(keys), feeds, recorder)
+                if feeds is not None:
+                    _locate_invalid(_onnx_model(keys), feeds, recorder)
                 raise
             if inner:
                 run_reference(_onnx_model(keys), feeds, recorder, wanted_keys=inner)
@@ -456,6 +483,8 @@ def main(argv: list[str]) -> int:
             run_openvino(request, directory, feeds, recorder, {})
             if request["kind"] != "onnx" and runtime == "reference":
                 _openvino_reference_outputs(recorder)
+    except _Prepared:
+        pass
     except Stop as stop:
         answer.update(ok=False, node=stop.key, rule=stop.error.rule or "invalid",
                       error=str(stop.error)[:MAX_MESSAGE])

@@ -42,9 +42,6 @@ import streamlit as st
 
 import scatter_core as sc
 
-# the attributes whose record names a codec of its own (axis, reduction, use_init_val): the URL has
-# carried them under their own names since the first pages
-COMMON = tuple(dict.fromkeys(a.name for s in sc.OPERATORS_LIST for a in s.attributes if a.codec))
 # names the pages already use for their own state and URL parameters (the step shown, the example ...):
 # an attribute with one of these names (SliceScatter's "step") lives under "attr_<name>" instead
 PAGE_KEYS = frozenset({"op", "example", "step", "follow", "data", "indices", "updates", "expected", "goto", "pins",
@@ -65,33 +62,6 @@ def _owner(attr: sc.AttrSpec) -> sc.OpSpec | None:
 
 def _codec(attr: sc.AttrSpec, spec: sc.OpSpec | None = None) -> sc.AttrCodec:
     return sc.codec_of(spec or _owner(attr), attr)
-
-
-def _list_codec(name: str) -> sc.AttrCodec:
-    return sc.codec_of(None, sc.AttrSpec(name, "ints"))
-
-
-MAX_LIST_TEXT = _list_codec("list").max_text  # characters of an integer list's box
-
-
-def list_text(value) -> str:
-    """An integer list as the text its box shows: ``0, -1``; None: an empty box."""
-    return _list_codec("list").to_text(value)
-
-
-def parse_int_list(name: str, text) -> tuple[int, ...] | None:
-    """The integers typed in an ``ints`` box (``0, -1``, ``[0, -1]``); None when it is empty."""
-    return _list_codec(name).from_text(text)
-
-
-def session_value(attr, value, spec: sc.OpSpec | None = None):
-    """What the session keeps for ``attr`` (an ``ints`` list as text; other kinds as they are)."""
-    return _codec(attr, spec).to_session(value)
-
-
-def core_value(attr, value, spec: sc.OpSpec | None = None):
-    """A session value as scatter_core takes it (``ints`` text parsed; raises ScatterError naming it)."""
-    return _codec(attr, spec).from_session(value)
 
 
 # -- the one loading path: link -> session -> scatter_core, and back to the link -------------------------
@@ -175,26 +145,47 @@ def codec_for_param(spec: sc.OpSpec | None, param: str) -> sc.AttrCodec | None:
 
 
 # -- widgets --------------------------------------------------------------------------------------------
+def _label(c: sc.AttrCodec) -> str:
+    return c.name + (" (input)" if c.attr.is_input else "")
+
+
+def _axis(c: sc.AttrCodec, key: str, rank: int, values: Mapping) -> None:
+    low, high = c.bounds(rank)  # within the data's rank
+    st.number_input(c.name + (" (4th input)" if c.attr.is_input else ""), min_value=low, max_value=high, step=1,
+                    key=key, help=c.attr.doc)
+
+
+def _select(c: sc.AttrCodec, key: str, rank: int, values: Mapping) -> None:
+    st.selectbox(_label(c), c.choices, key=key, help=c.attr.doc)
+
+
+def _list(c: sc.AttrCodec, key: str, rank: int, values: Mapping) -> None:
+    st.text_input(_label(c) + ("" if c.attr.required else " (optional)"), key=key,  # empty: left out
+                  help=c.attr.doc + " — integers separated by commas", max_chars=c.max_text)
+
+
+def _switch(c: sc.AttrCodec, key: str, rank: int, values: Mapping) -> None:
+    st.checkbox(_label(c), key=key, help=c.attr.doc, disabled=not c.applies(values))
+
+
+def _number(c: sc.AttrCodec, key: str, rank: int, values: Mapping) -> None:
+    st.number_input(_label(c), step=1, key=key, help=c.attr.doc)
+
+
+def _text(c: sc.AttrCodec, key: str, rank: int, values: Mapping) -> None:
+    st.text_input(_label(c), key=key, help=c.attr.doc)
+
+
+# the drawer of each widget a codec names (``AttrCodec.widget``)
+DRAWERS: Mapping[str, Callable] = {"axis": _axis, "select": _select, "list": _list, "switch": _switch,
+                                   "number": _number, "text": _text}
+
+
 def widget(attr, key: str, spec: sc.OpSpec | None = None, rank: int = 0, values: Mapping | None = None) -> None:
-    """One widget for an attribute, by its codec (its value settled first: :func:`settle_all`).
+    """One widget for an attribute, the one its codec names (its value settled first: :func:`settle_all`).
     ``values``: the other attributes' session values, by name (a switch is off while it changes nothing)."""
     c = _codec(attr, spec)
-    label = attr.name + (" (input)" if attr.is_input else "") + ("" if attr.required or attr.kind != "ints"
-                                                                  else " (optional)")
-    bounds = c.bounds(rank)
-    if bounds is not None:  # an axis: within the data's rank
-        st.number_input(attr.name + (" (4th input)" if attr.is_input else ""), min_value=bounds[0],
-                        max_value=bounds[1], step=1, key=key, help=attr.doc)
-    elif c.choices:
-        st.selectbox(label, c.choices, key=key, help=attr.doc)
-    elif attr.kind == "ints":
-        st.text_input(label, key=key, help=attr.doc + " — integers separated by commas", max_chars=MAX_LIST_TEXT)
-    elif attr.kind == "bool":
-        st.checkbox(label, key=key, help=attr.doc, disabled=not c.applies(values or {}))
-    elif attr.kind == "int":
-        st.number_input(label, step=1, key=key, help=attr.doc)
-    else:
-        st.text_input(label, key=key, help=attr.doc)
+    DRAWERS[c.widget](c, key, rank, values or {})
 
 
 def widgets(spec: sc.OpSpec, key: Key, rank: int) -> None:

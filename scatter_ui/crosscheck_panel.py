@@ -50,17 +50,18 @@ def skew(runtime: str, version: str | None) -> str:
     return rc.version_skew(runtime, version, verified_versions())
 
 
-def _attr_items(attrs) -> tuple:
+def _attr_items(op: str, attrs) -> tuple:
+    """The attributes given (None: left out) as sorted (name, value) pairs of plain, hashable Python, each value
+    by its codec (an attribute ``op`` does not declare goes by the base codec's rule: the runtime names it)."""
+    spec = sc.OPERATORS.get(op)
+    declared = {c.name: c for c in sc.codecs_of(spec)} if spec is not None else {}
     items = attrs.items() if isinstance(attrs, dict) else attrs
     out = []
     for name, value in items:
         if value is None:
             continue
-        if isinstance(value, (bool, np.bool_)):
-            value = bool(value)
-        elif isinstance(value, (int, np.integer)):
-            value = int(value)
-        out.append((str(name), value))
+        codec = declared.get(name) or sc.AttrCodec(spec, sc.AttrSpec(str(name), "str"))
+        out.append((str(name), codec.plain(value)))
     return tuple(sorted(out))
 
 
@@ -242,7 +243,7 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
         st.info(f"The cross-check runs only on inputs of up to {MAX_CROSSCHECK_ELEMENTS:,} elements per tensor; "
                 f"this case has {big:,}. The differential tests cover the large spec examples.", icon="📏")
         return
-    items = _attr_items(attrs)
+    items = _attr_items(op, attrs)
     digest = _digest(op, arrays, items)
     done_key = f"{key}-done"
     if st.button(run_label(wanted), key=f"{key}-run"):

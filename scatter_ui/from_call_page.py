@@ -18,7 +18,8 @@ import framework_map as fm
 import scatter_core as sc
 from framework_map.from_call import MAX_CALL_TEXT, Translation, stand_in_note, supported_text
 from framework_map.from_call_case import CallCase, case_for, example_tensors, runs_in, tensor_slots
-from framework_map.from_call_run import equivalence_pytest, installed, run_guarded
+from framework_map.from_call_graph import needs_graph
+from framework_map.from_call_run import composition_export, equivalence_pytest, installed, run_guarded
 
 from . import attribute_inputs, cache, session
 from .controls import error_text, md, tensor_text
@@ -87,9 +88,12 @@ def answer(tr: Translation) -> None:
         _ops_block("OpenVINO", tr.openvino, tr.oldest, tr.composition)
     if tr.composition:
         st.markdown("**Composition**: " + md(tr.composition))
+    if needs_graph(tr):
+        st.markdown(":small[On your tensors (below), this composition downloads as an ONNX model of those nodes "
+                    "and a pytest running it on onnxruntime and onnx.reference.]")
     st.markdown("**Where the operator's inputs come from**\n" + "\n".join(f"- {md(line)}" for line in tr.inputs))
     st.markdown("**The call as read** (your tensors under fixed names, as the equivalence test runs it)")
-    st.code(tr.call, language="python")
+    st.code(tr.call, language=None)  # plain: the light theme's green strings and booleans fail AA contrast (axe)
     source = f"the framework map's record {md(tr.entry)}" if tr.entry else "the framework map's shared sentences"
     st.markdown(f"**Caveats** ({len(tr.caveats)}): from {source} and the registry's runtime notes")
     if tr.caveats:
@@ -154,6 +158,20 @@ def _parsed(tr: Translation) -> dict | None:
     for p in problems:
         st.error(p, icon="🛑")
     return None if problems else tensors
+
+
+def _data_dtype(tr: Translation):
+    """The dtype of the tensor typed in the data box, when it reads as one; None otherwise (every caveat shows;
+    the box itself names a problem further down)."""
+    for slot in tensor_slots(tr):
+        if slot.role == "data":
+            text = st.session_state.get(_slot_key(tr, slot.name), "")
+            try:
+                return sc.parse_tensor(text, max_elements=cache.MAX_TEXT_ELEMENTS, name=slot.param).dtype \
+                    if str(text).strip() else None
+            except sc.ScatterError:
+                return None
+    return None
 
 
 def _links(tr: Translation, cc: CallCase) -> None:
@@ -232,6 +250,9 @@ def tensors_section(tr: Translation) -> None:
             st.code(tensor_text(np.asarray(result.output)), language=None)
     if cc is None:
         return
+    if needs_graph(tr):
+        composition_downloads(tr, tensors)
+        return
     try:
         code = equivalence_pytest(tr, tensors)
     except sc.ScatterError as exc:
@@ -239,6 +260,23 @@ def tensors_section(tr: Translation) -> None:
     else:
         st.download_button("Download a pytest: the call against the ONNX model on onnxruntime", code,
                            file_name="test_from_your_code.py", mime="text/x-python", key=k("pytest"))
+
+
+def composition_downloads(tr: Translation, tensors: dict) -> None:
+    """A composition's exports: the ONNX model of its nodes and the pytest running it (from_call_run)."""
+    try:
+        export = composition_export(tr, tensors)
+    except sc.ScatterError as exc:
+        st.caption("No ONNX export: " + md(str(exc)))
+        return
+    st.markdown("**The composition as one ONNX model**: " + md(export.summary))
+    left, right = st.columns(2)
+    left.download_button(f"Download the ONNX model ({export.nodes} node{'s' if export.nodes != 1 else ''}, .onnx)",
+                         export.model, file_name="from_your_code_composition.onnx",
+                         mime="application/octet-stream", key=k("onnx"), width="stretch")
+    right.download_button("Download a pytest: the ONNX model on onnxruntime and onnx.reference", export.pytest,
+                          file_name="test_from_your_code.py", mime="text/x-python", key=k("pytest"),
+                          width="stretch")
 
 
 def _seed_from_url() -> None:
@@ -291,6 +329,9 @@ def render_page() -> None:
         return
     try:
         tr = fm.from_call(text)
+        dtype = _data_dtype(tr)
+        if dtype is not None:  # the caveats that can apply to the data typed below (a note on int8 data goes)
+            tr = fm.from_call(text, dtype)
     except sc.ScatterError as exc:
         st.error(error_text(exc), icon="🛑")
         return

@@ -140,7 +140,7 @@ def current_model() -> sm.Model | None:
     model = sm.open_model(payload, weights=weights, name=name)
     ss[k("model")] = (source_id, model)
     if model.nodes:
-        sm.prewarm(ss.get(k("runtime"), "reference"))  # the capture's process starts while the table is read
+        sm.prewarm(ss.get(k("runtime"), "reference"), model)  # the worker takes the model while the table is read
     return model
 
 
@@ -281,11 +281,18 @@ def sidebar(model) -> None:
                             value=DEFAULT_DIM, key=k(f"dim:{dim}"))
         st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file)",
                          type=["npz", "npy"], accept_multiple_files=True, key=k("input_files"))
-        st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r))
+        st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r),
+                     on_change=_prepare_for_runtime, args=(model,))
         runtime = st.session_state.get(k("runtime"), "reference")
         if sm.runtime_problem(model, runtime):  # the reason stands by the Capture button (seen on a phone too)
             st.warning(md(f"{runtime_name(model, runtime)} cannot capture this model: the reason is shown by "
                           f"the Capture button."), icon="🧩")
+
+
+def _prepare_for_runtime(model) -> None:
+    """Another runtime chosen: the capture's worker builds that runtime's session for the model ahead."""
+    if model.nodes:
+        sm.prewarm(st.session_state.get(k("runtime"), "reference"), model)
 
 
 def _read_inputs(model) -> dict:

@@ -149,16 +149,25 @@ def loop_body():
     ], [("out", T.FLOAT, [3, 4])], 18)
 
 
+MEAN_ZERO_POINT = 2  # ov_mean's inputs are stored with this zero point: drawn 0..3 reach the scatter as -2..1
+
+
 def ov_mean() -> tuple[bytes, bytes]:
-    """An OpenVINO IR: ScatterElementsUpdate-12 mean on int32 data (the CPU plugin truncates the mean)."""
+    """An OpenVINO IR: ScatterElementsUpdate-12 mean on int32 data (the CPU plugin truncates the mean).
+
+    Data and updates are stored with a zero point (MEAN_ZERO_POINT) that the graph subtracts first, as a
+    dequantising model does, so the capture's drawn inputs (integers in [0, 4)) reach the scatter with negative
+    values, where truncating toward zero and flooring differ."""
     import openvino as ov
     import openvino.opset12 as ops
 
     data = ops.parameter([4, 3], np.int32, name="data")
     indices = ops.parameter([2, 3], np.int64, name="indices")
     updates = ops.parameter([2, 3], np.int32, name="updates")
+    zero_point = ops.constant(np.int32(MEAN_ZERO_POINT), name="zero_point")
+    centred = [ops.subtract(x, zero_point, name=f"{x.get_friendly_name()}_centred") for x in (data, updates)]
     axis = ops.constant(np.int64(0), name="axis")
-    node = ops.scatter_elements_update(data, indices, updates, axis, reduction="mean", use_init_val=True,
+    node = ops.scatter_elements_update(centred[0], indices, centred[1], axis, reduction="mean", use_init_val=True,
                                        name="mean_update")
     node.set_friendly_name("mean_update")
     result = ops.result(node.output(0), name="output")

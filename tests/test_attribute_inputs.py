@@ -18,22 +18,22 @@ SS, TS = sc.OPERATORS["SliceScatter-15"], sc.OPERATORS["TensorScatter-24"]
 @pytest.mark.parametrize("text,want", [("0, -1", (0, -1)), ("[2]", (2,)), (" 3 ", (3,)), ("", None), ("  ", None),
                                        ([1, 2], (1, 2)), (None, None)])
 def test_integer_lists_are_read_without_eval(text, want):
-    assert ai.parse_int_list("start", text) == want
+    assert sc.codec_of(SS, "start").from_text(text) == want
 
 
 @pytest.mark.parametrize("text,words", [("0.5", "list of integers"), ("x", "not a number"), ("[[1]]", "list of integers"),
                                         ("__import__('os')", "start")])
 def test_bad_integer_lists_name_the_attribute(text, words):
     with pytest.raises(sc.ScatterError, match=words) as info:
-        ai.parse_int_list("start", text)
+        sc.codec_of(SS, "start").from_text(text)
     assert info.value.argument == "start"
 
 
 def test_session_values_round_trip_through_their_text():
-    step = SS.attribute("step")
-    assert ai.session_value(step, (2, -1)) == "2, -1" and ai.core_value(step, "2, -1") == (2, -1)
-    assert ai.session_value(SS.attribute("axes"), None) == "" and ai.core_value(SS.attribute("axes"), "") is None
-    assert ai.session_value(TS.attribute("mode"), "circular") == "circular"
+    step, axes = sc.codec_of(SS, "step"), sc.codec_of(SS, "axes")
+    assert step.to_session((2, -1)) == "2, -1" and step.from_session("2, -1") == (2, -1)
+    assert axes.to_session(None) == "" and axes.from_session("") is None
+    assert sc.codec_of(TS, "mode").to_session("circular") == "circular"
 
 
 def test_attribute_names_that_clash_with_page_state_get_their_own_key():
@@ -63,10 +63,18 @@ def test_examples_without_indices_are_editable():
 
 
 def test_every_kind_a_record_declares_has_a_widget():
-    kinds = {a.kind for s in sc.OPERATORS_LIST for a in s.attributes if a.name not in ai.COMMON}
+    plain = [a for s in sc.OPERATORS_LIST for a in s.attributes if not sc.codec_of(s, a).role]  # beyond axis,
+    kinds = {a.kind for a in plain}  # reduction and use_init_val, whose codecs name their role
     assert kinds <= {"str", "ints", "int", "bool"}
-    assert all(a.choices for s in sc.OPERATORS_LIST for a in s.attributes
-               if a.kind == "str" and a.name not in ai.COMMON)
+    assert all(a.choices for a in plain if a.kind == "str")
+    # each codec names the widget drawn for it, and the page has a drawer for each one named
+    widgets = {(c.attr.codec or c.attr.kind, c.widget) for s in sc.OPERATORS_LIST for c in sc.codecs_of(s)}
+    assert widgets == {("axis", "axis"), ("reduction", "select"), ("init", "switch"), ("str", "select"),
+                       ("ints", "list")}
+    # the kinds no record declares today get theirs too (a string without choices is typed)
+    extra = {k: sc.codec_of(TS, sc.AttrSpec("x", k)).widget for k in ("int", "bool", "str")}
+    assert extra == {"int": "number", "bool": "switch", "str": "text"}
+    assert {w for _, w in widgets} | set(extra.values()) == set(ai.DRAWERS)
 
 
 # ---------------------------------------------------------------- the pages (AppTest)

@@ -236,3 +236,42 @@ def test_an_empty_list_box_is_the_attribute_left_out():
     axes = sc.codec_of(sc.OPERATORS["SliceScatter-15"], "axes")
     assert axes.from_text("") is None and axes.from_text("  ") is None and axes.to_session(None) == ""
     assert axes.from_text("[]") == () and axes.to_text(()) == "[]"
+
+
+# -- what the runtimes' encoders and the model reader ask of a codec -------------------------------------
+SEU, SS, TS = sc.OPERATORS["ScatterElementsUpdate-12"], sc.OPERATORS["SliceScatter-15"], sc.OPERATORS["TensorScatter-24"]
+
+
+@pytest.mark.parametrize("op,name,value,want", [
+    ("ScatterElements-18", "axis", 7, True),  # out of range: still one integer (the version's rule judges it)
+    ("ScatterElements-18", "axis", np.int32(-1), True), ("ScatterElements-18", "axis", [2], True),
+    ("ScatterElements-18", "axis", 1.5, False), ("ScatterElements-18", "axis", True, False),
+    ("ScatterElements-18", "axis", "1", False), ("ScatterElements-18", "axis", [1, 2], False),
+    ("ScatterElements-18", "reduction", "ADD", True), ("ScatterElements-18", "reduction", 3, False),
+    ("ScatterElementsUpdate-12", "use_init_val", 1, True), ("ScatterElementsUpdate-12", "use_init_val", 2, False),
+    ("ScatterElementsUpdate-12", "use_init_val", np.bool_(False), True),
+    ("SliceScatter-15", "start", (0, -1), True), ("SliceScatter-15", "start", [], True),
+    ("SliceScatter-15", "start", [[1]], False), ("SliceScatter-15", "start", [True], False),
+    ("SliceScatter-15", "start", 3, False), ("SliceScatter-15", "start", [0.5], False),
+])
+def test_of_kind_is_the_kinds_rule_not_the_versions(op, name, value, want):
+    assert sc.codec_of(sc.OPERATORS[op], name).of_kind(value) is want
+
+
+def test_plain_values_are_python_and_hashable():
+    axis = sc.codec_of(SEU, "axis")
+    assert _same(axis.plain(np.int64(-1)), -1) and _same(axis.plain(1.5), 1.5)  # another kind: as given
+    assert _same(sc.codec_of(SEU, "use_init_val").plain(np.bool_(True)), True)
+    assert _same(sc.codec_of(SS, "start").plain([np.int64(1), 2]), (1, 2))
+    assert _same(sc.codec_of(TS, "mode").plain("circular"), "circular")
+    hash(tuple(sc.codec_of(SS, "start").plain(v) for v in ([1], (2, 3), "0, 1")))
+
+
+def test_from_onnx_keeps_a_value_of_another_kind_for_the_check_to_name():
+    axis, start, init = sc.codec_of(TS, "axis"), sc.codec_of(SS, "start"), sc.codec_of(SEU, "use_init_val")
+    assert _same(axis.from_onnx(1.5), 1.5) and _same(axis.from_onnx(-2), -2)
+    with pytest.raises(sc.ScatterError, match="axis = 1.5 must be one integer"):
+        axis.check(axis.from_onnx(1.5), RANK)
+    assert _same(start.from_onnx(5), 5) and _same(start.from_onnx([1, 2.5]), (1, 2.5))
+    assert _same(init.from_onnx(1), True) and _same(init.from_onnx(2), 2)
+    assert _same(sc.codec_of(TS, "mode").from_onnx(b"linear"), "linear")

@@ -165,3 +165,19 @@ def test_model_page_with_a_captured_node(themed, axe_source):
     settle(pg)
     found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
     assert not found, describe("/model with a captured node", scheme, found)
+
+
+def test_from_code_with_a_composition_on_tensors(themed, axe_source):
+    """From your code on tensors for a call ONNX writes as a composition: the result, the links and the
+    composition's two downloads (the ONNX model, its pytest) beside each other."""
+    from urllib.parse import quote
+
+    scheme, pg = themed
+    pg.goto(pg.base + "/from-code?call=" + quote('x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)'))
+    settle(pg)
+    pg.get_by_label("data's shape (optional)").fill("3, 4")
+    pg.get_by_role("button", name="Fill with example values").click()
+    pg.get_by_role("button", name="Download the ONNX model (4 nodes, .onnx)").wait_for(timeout=60_000)
+    settle(pg)
+    found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
+    assert not found, describe("/from-code with a composition on tensors", scheme, found)

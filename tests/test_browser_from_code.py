@@ -55,6 +55,21 @@ def test_paste_a_call_see_the_answer_and_open_the_case_in_the_explorer(server, b
     pg.get_by_role("button", name="Fill with example values").click()
     pg.get_by_text("The translation's result").first.wait_for(timeout=60_000)
     settle(pg)
+    # the composition's downloads: the ONNX model of its 4 nodes (said, and why) and the pytest running it
+    body = pg.locator("[data-testid=stMain]").inner_text()
+    assert "The ONNX model is 4 nodes (Shape → Expand → ScatterElements → ScatterElements, opset 18)" in body
+    with pg.expect_download(timeout=60_000) as info:
+        pg.get_by_role("button", name="Download the ONNX model (4 nodes, .onnx)").click()
+    import onnx
+
+    model = onnx.load(info.value.path())
+    assert info.value.suggested_filename.endswith(".onnx")
+    assert [n.op_type for n in model.graph.node] == ["Shape", "Expand", "ScatterElements", "ScatterElements"]
+    with pg.expect_download(timeout=60_000) as info:
+        pg.get_by_role("button", name="Download a pytest: the ONNX model on onnxruntime and onnx.reference").click()
+    assert info.value.suggested_filename == "test_from_your_code.py"
+    assert "def test_onnxruntime_runs_the_model_to_the_expected_output" in open(info.value.path()).read()
+    pg.screenshot(path=str(SCREENSHOTS / "from_code_composition.png"), full_page=True)
     link = pg.get_by_role("link", name="▶ Open this case in the explorer")
     href = link.get_attribute("href")
     query = parse_qs(urlparse(href).query)

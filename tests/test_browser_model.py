@@ -53,7 +53,8 @@ def test_upload_capture_step_and_download_bug_report(server, browser, tmp_path):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / "model-index-put-captured.png"))
 
-    with pg.expect_download() as download:
+    settle(pg)  # the step's fragment rerun has ended: the button clicked is the one on the page
+    with pg.expect_download(timeout=90_000) as download:  # the report is built on the click (slow on a busy machine)
         pg.get_by_role("button", name="Bug report (.zip)").click()
     path = tmp_path / "report.zip"
     download.value.save_as(path)

@@ -107,7 +107,7 @@ def test_every_spec_example_agrees_with_scatter_core_except_documented_divergenc
 def test_documented_divergence_runs_the_same_in_a_guarded_subprocess():
     require_or_skip("openvino-cpu", "openvino-reference")
     ex = spec_examples.by_id("teach-mean-negative-int")
-    result = xp._run(ex.op, "t1", ex.data, ex.indices, ex.updates, xp._attr_items(ex.attrs))
+    result = xp._run(ex.op, "t1", ex.data, ex.indices, ex.updates, xp._attr_items(ex.op, ex.attrs))
     rows = {r["runtime"]: r for r in result["rows"]}
     assert rows["openvino-reference"]["result"] == "agree (bit-identical)"
     cpu = rows["openvino-cpu"]
@@ -405,3 +405,15 @@ def test_a_hanging_runtime_times_out_and_the_page_recovers(monkeypatch):
     _press(at)  # the same page, runtimes healthy again: the cross-check now agrees
     assert not at.exception
     assert not [e for e in at.error if "timed out" in str(e.value)]
+
+
+def test_attribute_items_are_plain_sorted_and_hashable_by_their_codecs():
+    items = xp._attr_items("SliceScatter-15", {"step": [np.int64(1)], "start": (0,), "stop": np.array([2]),
+                                               "axes": None})
+    assert [n for n, _ in items] == ["start", "step", "stop"]  # sorted; None: left out
+    assert items[0] == ("start", (0,)) and items[1] == ("step", (1,)) and type(items[1][1][0]) is int
+    assert items[2][1].tolist() == [2]  # an array as given (the runtime reads it)
+    assert xp._attr_items("ScatterElementsUpdate-12", [("use_init_val", np.bool_(False)), ("axis", np.int64(0))]) \
+        == (("axis", 0), ("use_init_val", False))
+    assert xp._attr_items("ScatterND-18", {"colour": np.int64(2)}) == (("colour", 2),)  # a name it lacks
+    hash(xp._attr_items("SliceScatter-15", {"start": [1], "stop": [2], "step": [1]}))

@@ -219,6 +219,6 @@ def test_a_facts_dtypes_agree_with_its_divergences_condition():
             continue
         spec = sc.OPERATORS[fact.operators[0]]
         for dtype in ("int8", "uint8", "int16", "int32", "int64", "float32"):
-            case = rc.RuntimeCase(d.runtimes[0], spec, np.zeros(3, dtype), np.array([0, 0]), np.ones(2, dtype),
-                                  {"axis": 0, "reduction": "mean"})
+            case = rc.RuntimeCase.of(d.runtimes[0], spec, np.zeros(3, dtype), np.array([0, 0]), np.ones(2, dtype),
+                                     {"axis": 0, "reduction": "mean"})
             assert bool(d.applies(case)) == (dtype in fact.dtypes), (d.label, dtype)

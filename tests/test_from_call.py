@@ -556,3 +556,16 @@ def test_example_values_for_min_and_max_change_some_cell(call):
     for seed in range(1, 31):
         tensors = example_tensors(tr, np.random.default_rng(seed))
         assert not np.array_equal(case_for(tr, tensors).output(), tensors[data]), seed
+
+
+def test_runtime_caveats_are_those_that_can_apply_to_the_datas_dtype():
+    """A fact that holds for some dtypes only (Fact.dtypes: OpenVINO's reference has no int8 mean kernel) is a
+    caveat of int8 data and of a call whose dtype is unknown, not of float32 data."""
+    spec = sc.OPERATORS["ScatterElementsUpdate-12"]
+    (i8,) = [n for n in spec.notes_on("integer-mean") if n.dtypes]
+    assert "int8" in i8.dtypes and "float32" not in i8.dtypes
+    call = "x.scatter_reduce(0, idx, src, 'mean')"
+    for dtype, shown in ((None, True), (np.int8, True), ("uint8", True), (np.float32, False), ("int64", False)):
+        caveats = fm.from_call(call, dtype).caveats
+        assert any(i8.text in c for c in caveats) is shown, dtype
+        assert any("truncat" in c for c in caveats), dtype  # the dtype-free fact stays

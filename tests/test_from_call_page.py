@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 import framework_map as fm
 import scatter_core as sc
+from scatter_ui.from_call_page import EXAMPLES
 from tests.apptest_helpers import app_on, open_page
 from tests.conftest import require_framework
 
@@ -219,3 +220,75 @@ def test_an_out_of_range_index_is_named_in_the_users_tensor_first():
     errors = unescape(" ".join(e.value for e in at.error))
     assert "idx[1] = 9 is out of range for x's axis 0 of size 4 (allowed -4..3)" in errors, errors
     assert errors.index("idx[1]") < errors.index("indices[1, 0]")  # the ONNX-side wording follows
+
+
+def test_the_caveats_are_those_of_the_data_typed():
+    """The int8-only runtime fact (no int8 mean kernel in OpenVINO's reference) shows for int8 data and
+    while no data is typed, and goes for float32 data."""
+    (i8,) = [n for n in sc.OPERATORS["ScatterElementsUpdate-12"].notes_on("integer-mean") if n.dtypes]
+    at = open_from_code()
+    call_box(at).set_value("x.scatter_reduce(0, idx, src, 'mean')").run()
+    assert i8.text in all_text(at)  # no data typed: every caveat
+    data_box = next(t for t in at.text_area if "the tensor written into" in t.label)
+    data_box.set_value("np.array([1, 2, 3], dtype=np.float32)").run()
+    assert not at.exception and i8.text not in all_text(at) and "truncat" in all_text(at)
+    data_box.set_value("np.array([1, 2, 3], dtype=np.int8)").run()
+    assert not at.exception and i8.text in all_text(at)
+
+
+@pytest.mark.parametrize("call", ['torch.scatter_reduce(x, 0, idx, src, reduce="amax", include_self=False)',
+                                  EXAMPLES[0]])  # the brief's call, and the page's own first example
+def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(call, monkeypatch, tmp_path):
+    """A call no single ONNX operator computes (include_self=False) offers the composition's ONNX model (4 nodes,
+    said and why) and a pytest running it on onnxruntime and onnx.reference; the downloaded pytest passes."""
+    import subprocess
+    import sys
+
+    import onnx
+    from streamlit.delta_generator import DeltaGenerator
+
+    from tests.conftest import require_or_skip
+
+    require_or_skip("onnxruntime", "onnx.reference")
+    downloads = {}
+    original = DeltaGenerator.download_button
+
+    def recording(self, label, data, *args, **kwargs):
+        downloads[label] = (data, kwargs.get("file_name"))
+        return original(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
+    at = open_from_code(call=call)
+    assert "this composition downloads as an ONNX model" in all_text(at)
+    at.text_input(key="fromcode:shape").set_value("3, 4")
+    next(b for b in at.button if b.label == "Fill with example values").click().run()
+    assert not at.exception
+    text = all_text(at)
+    assert "The ONNX model is 4 nodes (Shape → Expand → ScatterElements → ScatterElements, opset 18)" in text
+    assert "neutral value -inf into every indexed cell" in text
+    labels = [d.label for d in at.get("download_button")]
+    assert "Download the ONNX model (4 nodes, .onnx)" in labels
+    assert "Download a pytest: the ONNX model on onnxruntime and onnx.reference" in labels
+    model_bytes, name = downloads["Download the ONNX model (4 nodes, .onnx)"]
+    assert name.endswith(".onnx")
+    model = onnx.load_from_string(model_bytes)
+    onnx.checker.check_model(model, full_check=True)
+    assert [n.op_type for n in model.graph.node] == ["Shape", "Expand", "ScatterElements", "ScatterElements"]
+    code, name = downloads["Download a pytest: the ONNX model on onnxruntime and onnx.reference"]
+    assert name == "test_from_your_code.py" and call not in code
+    path = tmp_path / name
+    path.write_text(code)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    # onnxruntime and onnx.reference, and the PyTorch call where torch is installed (skipped elsewhere)
+    assert re.search(r"\b[23] passed", done.stdout) and "failed" not in done.stdout, done.stdout[-2000:]
+
+
+def test_a_one_operator_call_keeps_its_equivalence_pytest_and_offers_no_composition_model():
+    at = open_from_code(call="x.scatter_reduce(1, idx, src, 'amax')")
+    at.text_input(key="fromcode:shape").set_value("3, 4")
+    next(b for b in at.button if b.label == "Fill with example values").click().run()
+    labels = [d.label for d in at.get("download_button")]
+    assert labels == ["Download a pytest: the call against the ONNX model on onnxruntime"]
+    assert "this composition downloads" not in all_text(at)

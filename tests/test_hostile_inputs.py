@@ -141,7 +141,7 @@ def _attributes(page: str) -> dict[str, str]:
     """The page's own attribute boxes beyond reduction/axis/use_init_val, from the registry records:
     URL parameter (= session-key suffix, e.g. "attr_step") -> the attribute's name (e.g. "step")."""
     return {attribute_inputs.state_name(a.name): a.name for s in sc.family_members(_prefix(page))
-            for a in s.attributes if a.name not in attribute_inputs.COMMON}
+            for a in s.attributes if not sc.codec_of(s, a).role}
 
 
 @pytest.mark.parametrize("page", list(EXPLORERS))

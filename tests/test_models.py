@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import time
 from pathlib import Path
 
 import numpy as np
@@ -345,6 +346,71 @@ def test_prewarm_starts_the_worker_once_and_the_first_capture_uses_it(monkeypatc
     assert sm.prewarm() is False and capture_module._WARM is None
 
 
+def _wait_prepared(capture_module, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while capture_module._PREPARING.is_set() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not capture_module._PREPARING.is_set(), "the preparation did not end"
+
+
+@pytest.mark.parametrize("runtime", ["reference", "onnxruntime"])
+def test_prewarm_with_the_model_builds_its_run_ahead_and_the_capture_only_runs(monkeypatch, runtime):
+    import scatter_models.capture as capture_module
+
+    if runtime == "onnxruntime":
+        require_or_skip("onnxruntime")
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    model = _model("kv_cache")
+    assert sm.prewarm(runtime, model) is True
+    _wait_prepared(capture_module)
+    warm = capture_module._WARM
+    assert warm is not None and warm.alive() and warm.holds == model.digest
+    assert (model.digest, runtime) in warm.prepared
+    assert sm.prewarm(runtime, model) is False  # already prepared: nothing to do
+    sent, one_shot = [], []
+    monkeypatch.setattr(capture_module, "_write_model", lambda *a: sent.append(a))
+    monkeypatch.setattr(capture_module, "_run_worker", lambda *a: one_shot.append(a))
+    cap = model.capture(seed=1, runtime=runtime)
+    assert sent == [] and one_shot == []  # the worker held the model: nothing was sent, no other process ran
+    assert capture_module._WARM is warm
+    reference = _model("kv_cache").capture(seed=1)  # the same answer as a capture without any preparation
+    np.testing.assert_array_equal(cap["kv_write"].output, reference["kv_write"].output)
+    np.testing.assert_array_equal(cap["kv_write"].case.data, reference["kv_write"].case.data)
+
+
+def test_a_capture_asked_while_the_model_is_prepared_waits_for_the_warm_worker(monkeypatch):
+    import scatter_models.capture as capture_module
+
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    model = _model("index_put")
+    one_shot = []
+    real_run_worker = capture_module._run_worker
+    monkeypatch.setattr(capture_module, "_run_worker", lambda *a: (one_shot.append(a), real_run_worker(*a)))
+    assert sm.prewarm("reference", model) is True
+    warm = capture_module._WARM
+    cap = model.capture(seed=3)  # at once: the preparation is still running
+    assert one_shot == [] and capture_module._WARM is warm
+    assert len(cap) == 1 and next(iter(cap.values())).output_source == "onnx.reference"
+
+
+def test_a_preparation_past_its_limit_stops_the_worker_quietly_and_the_capture_starts_another(monkeypatch):
+    import scatter_models.capture as capture_module
+    import scatter_models.limits as limits
+
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    model = _model("kv_cache")
+    monkeypatch.setattr(limits, "time_limit", lambda: 0.0)  # the preparation's watch: past its time at once
+    assert sm.prewarm("reference", model) is True
+    _wait_prepared(capture_module)
+    assert capture_module._WARM is None  # stopped, nothing raised (no one was waiting)
+    monkeypatch.undo()
+    cap = model.capture(seed=1)
+    assert capture_module._WARM is not None and cap["kv_write"].calls >= 1
+
+
 def test_capture_job_folder_is_memory_backed_when_there_is_room(monkeypatch, tmp_path):
     import scatter_models.capture as capture_module
 
@@ -426,9 +492,10 @@ def test_a_bug_report_names_the_runtime_whose_output_differs_not_the_user():
     from scatter_models.report import summary
 
     model = _model("ov_mean")
-    inputs = {"data": np.array([[0, 0, 0], [-4, -6, -1], [1, 1, 1], [2, 2, 2]], dtype=np.int32),
+    zero_point = 2  # the sample stores data and updates with it; the graph subtracts it before the scatter
+    inputs = {"data": np.array([[0, 0, 0], [-4, -6, -1], [1, 1, 1], [2, 2, 2]], dtype=np.int32) + zero_point,
               "indices": np.array([[1, 1, 1], [1, 1, 1]], dtype=np.int64),
-              "updates": np.array([[-2, -4, 0], [-2, -4, 1]], dtype=np.int32)}
+              "updates": np.array([[-2, -4, 0], [-2, -4, 1]], dtype=np.int32) + zero_point}
     cap = model.capture(inputs, runtime="openvino")
     text = summary(model, cap, "mean_update")
     assert "Computed -3; openvino CPU gave -2." in text and "you expected" not in text
@@ -545,3 +612,24 @@ def test_a_bug_report_writes_symbolic_dims_as_name_equals_value():
     assert "symbolic dims:  max_seq=4" in text and "{" not in text.split("symbolic dims:")[1].splitlines()[0]
     assert "symbolic dims:  (none)" in summary(_model("index_put"), _model("index_put").capture(seed=1),
                                                "index_put_accumulate")
+
+
+def test_node_attributes_are_read_by_their_codecs_and_a_wrong_kind_is_kept():
+    """onnx_file reads a declared attribute by its codec (from_onnx); a FLOAT axis stays 1.5, for the check to
+    name, never truncated to 1."""
+    require_or_skip("onnx")
+    from onnx import TensorProto as T, helper as h
+
+    def model(**attrs):
+        node = h.make_node("ScatterElements", ["d", "i", "u"], ["o"], name="n", **attrs)
+        graph = h.make_graph([node], "g", [
+            h.make_tensor_value_info("d", T.FLOAT, [4, 2]), h.make_tensor_value_info("i", T.INT64, [1, 2]),
+            h.make_tensor_value_info("u", T.FLOAT, [1, 2])], [h.make_tensor_value_info("o", T.FLOAT, [4, 2])])
+        return h.make_model(graph, opset_imports=[h.make_opsetid("", 18)]).SerializeToString()
+
+    node = sm.open_model(model(axis=-1, reduction="add")).nodes[0]
+    assert node.attrs == {"axis": -1, "reduction": "add"} and type(node.attrs["axis"]) is int
+    node = sm.open_model(model(axis=1.5)).nodes[0]
+    assert node.attrs == {"axis": 1.5, "reduction": "none"} and type(node.attrs["axis"]) is float
+    with pytest.raises(sc.ScatterError, match="axis = 1.5 must be one integer"):
+        sc.codec_of(node.spec, "axis").check(node.attrs["axis"], 2)

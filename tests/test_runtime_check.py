@@ -414,7 +414,7 @@ def test_another_order_of_duplicate_writes_is_the_documented_parallel_divergence
     explained only when every differing cell was written more than once and holds one of its writes."""
     ex = se.by_id("ov-scatter-nd-update-15-xml-example-1")  # cell 0 gets 10 then 50, cell 1 gets 30 then 40
     d = divergences.BY_LABEL["duplicates-parallel-order"]
-    case = divergences.RuntimeCase("openvino-cpu", OPERATORS[ex.op], ex.data, ex.indices, ex.updates, dict(ex.attrs))
+    case = divergences.RuntimeCase.of("openvino-cpu", OPERATORS[ex.op], ex.data, ex.indices, ex.updates, dict(ex.attrs))
     f32 = np.float32
 
     def explained(output, c=case):
@@ -426,9 +426,60 @@ def test_another_order_of_duplicate_writes_is_the_documented_parallel_divergence
     assert not explained([50, 40, 20, 5])  # cell 3 is never written
     assert not explained([50, 40, 20, 4])  # no difference to explain
     assert not explained([10, 30, 20, 4], dataclasses.replace(case, runtime="openvino-reference"))
-    assert not explained([10, 30, 20, 4], dataclasses.replace(case, attrs={"reduction": "sum"}))
+    assert not explained([10, 30, 20, 4], divergences.RuntimeCase.of("openvino-cpu", OPERATORS[ex.op], ex.data,
+                                                                      ex.indices, ex.updates, {"reduction": "sum"}))
     elements = se.by_id("ov-scatter-elements-update-12-example-1")
-    assert not d.matches(divergences.RuntimeCase("openvino-cpu", OPERATORS[elements.op], elements.data,
-                                                 elements.indices, elements.updates, dict(elements.attrs)),
+    assert not d.matches(divergences.RuntimeCase.of("openvino-cpu", OPERATORS[elements.op], elements.data,
+                                                    elements.indices, elements.updates, dict(elements.attrs)),
                          "value", elements.data.copy(), None)
     assert d.documented and "formally undefined" in d.text
+
+
+def test_valid_attributes_are_encoded_by_their_codec_and_others_as_given():
+    """The ONNX attribute and the OpenVINO input of a value of its kind are the codec's forms; a value of
+    another kind (a float axis, an int32 axis array) reaches the runtime as given, so its own reaction shows."""
+    from runtime_check import onnx_backend, openvino_backend
+
+    tse = OPERATORS["ScatterElements-18"]
+    for value in (np.int64(-1), -1, [2]):
+        written = onnx_backend._attribute_value(tse, "axis", value)
+        assert written == sc.codec_of(tse, "axis").to_onnx(value) and type(written) is int
+    assert onnx_backend._attribute_value(tse, "axis", 1.5) == 1.5  # another kind: as given (onnx refuses it)
+    assert onnx_backend._attribute_value(tse, "reduction", "ADD") == "ADD"  # a spelling it lacks: as given
+    assert onnx_backend._attribute_value(tse, "colour", np.int64(3)) == 3  # a name it lacks: as given
+
+    seu, ss = OPERATORS["ScatterElementsUpdate-12"], OPERATORS["SliceScatter-15"]
+    axis, start = sc.codec_of(seu, "axis"), sc.codec_of(ss, "start")
+    scalar = openvino_backend._input_array(axis, np.int32(1))
+    assert scalar.dtype == np.int64 and scalar.shape == () and scalar.tolist() == 1
+    kept = openvino_backend._input_array(axis, np.array([1], dtype=np.int32))  # an array keeps its dtype
+    assert kept.dtype == np.int32 and kept.tolist() == [1]
+    listed = openvino_backend._input_array(start, (0, -1))
+    assert listed.dtype == np.int64 and listed.tolist() == [0, -1]
+    assert openvino_backend._input_array(start, []).shape == (0,)
+    with pytest.raises(TypeError, match="axis = True must be an integer"):  # another kind: OpenVINO's rule
+        openvino_backend._input_array(axis, True)
+
+
+def test_a_runtime_case_holds_the_cores_case_or_only_the_unchecked_inputs():
+    """RuntimeCase.of: the core's Case where it accepts the inputs (the inputs read from it as given, the
+    attributes after the version's defaults); the inputs as given, in a scatter_core.Unchecked, where it refuses
+    them (an index out of range), so the divergence reads what the runtime got."""
+    spec = OPERATORS["ScatterElements-18"]
+    data, updates = np.zeros((2, 3), np.float32), np.ones((1, 2), np.float32)
+    ok = divergences.RuntimeCase.of("onnxruntime", spec, data, np.array([[1, 0]]), updates, {"axis": -1})
+    assert isinstance(ok.case, sc.Case) and ok.unchecked is None and ok.spec is spec
+    assert ok.data.tolist() == data.tolist() and ok.indices.tolist() == [[1, 0]] and ok.updates.shape == (1, 2)
+    assert dict(ok.attrs) == {"axis": 1, "reduction": "none"} and ok.axis == 1 and ok.canonical == "none"
+
+    refused = divergences.RuntimeCase.of("onnxruntime", spec, data, np.array([[7, 0]]), updates,
+                                         {"axis": -1, "reduction": None})
+    assert refused.case is None and isinstance(refused.unchecked, sc.Unchecked) and refused.spec is spec
+    assert refused.indices.tolist() == [[7, 0]] and dict(refused.attrs) == {"axis": -1, "reduction": None}
+    assert refused.axis == 1 and refused.reduction is None and refused.canonical == "none"
+    assert divergences.RuntimeCase.of("onnxruntime", spec, data, np.array([[1, 0]]), updates,
+                                      {"axis": 0, "reduction": "ADD"}).case is None  # a spelling it lacks
+    with pytest.raises(ValueError, match="either the core's Case"):
+        divergences.RuntimeCase("onnxruntime", ok.case, refused.unchecked)
+    with pytest.raises(ValueError, match="either the core's Case"):
+        divergences.RuntimeCase("onnxruntime", None)

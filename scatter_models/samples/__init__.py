@@ -31,7 +31,9 @@ SAMPLES = {s.key: s for s in (
            "the deprecated Scatter of opset 9 (ScatterElements' ancestor); onnx.reference has no kernel for it"),
     Sample("ov_mean", "ov_scatter_elements_mean.xml", "OpenVINO IR: ScatterElementsUpdate-12 mean",
            "an OpenVINO IR (.xml + .bin) averaging int32 updates into a tensor: the spec floors an integer "
-           "mean, the CPU plugin truncates it toward zero (upload inputs with negative values to see them differ)"),
+           "mean, the CPU plugin truncates it toward zero. Data and updates are stored with a zero point of 2 "
+           "that the graph subtracts first, so the drawn inputs (0 to 3) reach the scatter as -2 to 1 and the "
+           "two roundings differ where a mean is negative"),
     Sample("loop_body", "loop_body_scatter.onnx", "ScatterElements in a Loop body",
            "a scatter node inside a Loop body runs once per iteration; the capture records the first call and counts"),
 )}

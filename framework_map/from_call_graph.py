@@ -1,0 +1,275 @@
+"""The ONNX model of a composition: a framework call that no single ONNX operator computes.
+
+Where :func:`~framework_map.from_call.from_call` finds no exact ONNX operator (``Translation.onnx`` empty), its
+``composition`` text says which operators are. :func:`composition_graph` builds exactly that graph on the call's
+tensors, around the newest ONNX operator that the composition needs (ScatterElements-18, ScatterND-18), as plain
+:class:`scatter_export.graphs.GraphNode` records; scatter_export builds and checks the model
+(:meth:`CompositionGraph.model`). The compositions, by what the call needs:
+
+* **include_self=False** (use_init_val = false; sum, prod, max, min): the reduction's neutral value expanded to
+  updates' shape and written into the indexed cells (ScatterElements, reduction none), then the reducing
+  ScatterElements (torch.onnx's TorchScript exporter refuses include_self=False, pytorch#106373; onnxscript's
+  torchlib writes a start value first too, PR #2090). The neutral value is the reduction's own (scatter_core's
+  table: -inf for a float max), so a cell whose contributions are all -inf stays -inf;
+* **mean** (ONNX has none): sums and counts by two ScatterElements add and a division (integers: floor
+  division, written exactly as ``(sum - Mod(sum, count)) / count``); with include_self=False the sums start
+  from zeros written into the indexed cells, and Where keeps data where nothing was written;
+* **sub** (ONNX has none): Neg on the updates, then the adding scatter;
+* **index_add's alpha**: Mul on the source, then the adding scatter;
+* **read, combine, write** (``x[idx] += v``): Gather of the same cells, the elementwise operator, the scatter
+  with reduction none;
+* **a strided slice** (``x[1:3] = v``, slice_scatter): its coordinates built in the graph, a Range per axis
+  reshaped and expanded into a grid of the SLICE's size and concatenated, then ScatterND (and the Gather and
+  combination first for ``x[1:3] += v``);
+* **a boolean mask**: NonZero, transposed to one row per True cell, as ScatterND's indices (masked_scatter: the
+  first count(mask) values of source, flattened: Reshape, Shape, Slice); ``x[mask] = number``: one Where.
+
+The expected output is the case's (:func:`~framework_map.from_call_case.case_for`): what the page shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+import scatter_core as sc
+from scatter_export.graphs import GraphNode, graph_model
+
+from .from_call import ELEMENTWISE, ND, ONNX, Translation, _err, _pick
+from .from_call_case import CallCase, _slice_shape, case_for
+
+CORE_REDUCTION = {"mean": "sum", "sub": "sum"}  # the reduction the core scatter runs where ONNX lacks the call's
+
+
+@dataclass(frozen=True)
+class CompositionGraph:
+    """A composition on concrete tensors: its nodes, the graph inputs (``feeds``) and constants, the ONNX
+    operator at its core, and why it takes these nodes."""
+
+    nodes: tuple[GraphNode, ...]
+    feeds: tuple[tuple[str, np.ndarray], ...]
+    constants: tuple[tuple[str, np.ndarray], ...]
+    core: str  # the versioned ONNX operator the composition is built around ("ScatterElements-18")
+    why: str  # one paragraph, plain text
+    call_case: CallCase  # the case whose output the model must give
+
+    @property
+    def opset(self) -> int:
+        return sc.OPERATORS[self.core].version
+
+    @property
+    def summary(self) -> str:
+        """"The ONNX model is 4 nodes (Shape → Expand → ScatterElements → ScatterElements): why." (plain text)"""
+        n = len(self.nodes)
+        return (f"The ONNX model is {n} node{'s' if n != 1 else ''} (" + " → ".join(x.op_type for x in self.nodes)
+                + f", opset {self.opset}): {self.why}")
+
+    def model(self) -> bytes:
+        """The serialized, checked model (deterministic bytes; needs onnx)."""
+        return graph_model(self.nodes, self.feeds, "output", self.call_case.case.data, constants=self.constants,
+                           opset=self.opset, graph_name="from_your_code_composition")
+
+
+def needs_graph(tr: Translation) -> bool:
+    """Whether the call's ONNX form is a composition (no single ONNX operator is exact)."""
+    return not tr.onnx and tr.composition is not None
+
+
+class _Graph:
+    """Nodes in order, named by position (deterministic: the same call and tensors give the same graph)."""
+
+    def __init__(self):
+        self.nodes: list[GraphNode] = []
+        self.constants: list[tuple[str, np.ndarray]] = []
+
+    def const(self, name: str, value) -> str:
+        self.constants.append((name, np.asarray(value)))
+        return name
+
+    def add(self, op_type: str, *inputs: str, out: str | None = None, **attrs) -> str:
+        name = out or f"{op_type.lower()}_{len(self.nodes)}"
+        self.nodes.append(GraphNode(op_type, tuple(inputs), (name,), dict(attrs)))
+        return name
+
+
+def _core(tr: Translation, cc: CallCase) -> tuple[sc.OpSpec, dict]:
+    """The newest ONNX operator the composition is built around, and its node attributes in ONNX's form (through
+    each attribute's codec): the call's form (a slice or a mask: ScatterND's coordinates), the reduction ONNX
+    runs (none where the call reads before it writes), the case's own axis."""
+    r = tr.reading
+    plain = r.gather_first or r.form.mask or r.form.strided
+    probe = replace(r, form=ND if r.form.strided or r.form.mask else r.form, alpha=None, init=True,
+                    gather_first=False, canonical="none" if plain else CORE_REDUCTION.get(r.canonical, r.canonical))
+    found = _pick(probe, ONNX, False)[0]
+    if not found:
+        raise _err(f"no ONNX operator is at the core of {tr.function}'s composition", argument="export",
+                   rule="onnx-export")
+    name, attrs = found[0]
+    spec = sc.OPERATORS[name]
+    axis = sc.codec_with_role(spec, "axis")
+    if axis is not None and cc.case.resolved.axis is not None:  # the axis the case's indices were built along
+        attrs = {**attrs, axis.name: cc.case.resolved.axis}
+    return spec, {n: sc.codec_of(spec, n).to_onnx(v) for n, v in attrs.items()}
+
+
+def _reducing(spec: sc.OpSpec, attrs: dict, canonical: str) -> dict:
+    """``attrs`` with the core's reduction attribute set to ``canonical`` (in the version's spelling)."""
+    codec = sc.codec_with_role(spec, "reduction")
+    return {**attrs, codec.name: codec.to_onnx(spec.spelling_of(canonical))}
+
+
+def _grid(g: _Graph, shape: tuple[int, ...], spans: list) -> tuple[str, int]:
+    """The coordinates of a strided slice as a graph: per leading axis up to the last sliced one, a Range of the
+    slice's positions on it, reshaped to stand on its own axis and expanded to the slice's size; concatenated
+    on a new last axis. Returns (its output, k: the axes it addresses; the others are whole)."""
+    ranges = [(0, n, 1) for n in shape]
+    for a, lo, hi, st, _ in spans:
+        ranges[a % len(shape)] = slice(lo, hi, st).indices(shape[a % len(shape)])
+    k = max(a % len(shape) for a, *_ in spans) + 1
+    sizes = [len(range(*ranges[a])) for a in range(k)]
+    if 0 in sizes:  # onnxruntime's shape inference refuses an expanded grid with a zero-size axis
+        axis = sizes.index(0)
+        raise _err(f"the slice selects no element on axis {axis} (size {shape[axis]}): the call writes nothing, so "
+                   "there is no composition to export (the output is data)", argument="index", rule="empty-slice")
+    target = g.const("grid_shape", np.array(sizes + [1], dtype=np.int64))
+    columns = []
+    for a in range(k):
+        start, limit, delta = (g.const(f"{w}_{a}", np.int64(v)) for w, v in zip(("start", "limit", "delta"),
+                                                                                  ranges[a]))
+        on_axis = [1] * (k + 1)
+        on_axis[a] = sizes[a]
+        column = g.add("Reshape", g.add("Range", start, limit, delta),
+                       g.const(f"axis_{a}_shape", np.array(on_axis, dtype=np.int64)), allowzero=1)  # an empty slice
+        columns.append(g.add("Expand", column, target))
+    return g.add("Concat", *columns, axis=-1), k
+
+
+def _gather_attrs(spec: sc.OpSpec, attrs: dict) -> dict:
+    axis = sc.codec_with_role(spec, "axis")
+    return {axis.name: attrs[axis.name]} if axis is not None and axis.name in attrs else {}
+
+
+def composition_graph(tr: Translation, tensors) -> CompositionGraph:
+    """The ONNX graph of ``tr``'s composition on ``tensors`` (raises ScatterError where the call has one ONNX
+    operator, or the tensors do not make a case)."""
+    if not needs_graph(tr):
+        raise _err(f"{tr.function} is one ONNX operator ({tr.onnx[0][0]}): its export is that one node"
+                   if tr.onnx else f"{tr.function} has no composition", argument="export", rule="onnx-export")
+    cc = case_for(tr, tensors)
+    r = tr.reading
+    spec, attrs = _core(tr, cc)
+    data, indices, updates = cc.case.given()
+    dtype = data.dtype
+    g = _Graph()
+    scatter = spec.op_type
+    feeds: list[tuple[str, np.ndarray]] = [("data", data)]
+    if r.form.mask:
+        mask = np.ascontiguousarray(np.broadcast_to(np.asarray(tensors["mask"]), data.shape))
+        feeds.append(("mask", mask))
+        slot = next(s for s in tr.slots if s.role == "updates")
+        if slot.scalar is not None:
+            g.add("Where", "mask", g.const("value", np.asarray(slot.scalar).astype(dtype)), "data", out="output")
+            why = ("x[mask] = a number needs no scatter: Where(mask, number, x) writes it wherever the mask is "
+                   "True (a ScatterElements node for it is what pytorch#126856 saw fail in onnxruntime).")
+        else:
+            rows = g.add("Transpose", g.add("NonZero", "mask"), perm=[1, 0])
+            if slot.param == "source":  # masked_scatter: the first count(mask) values of source, row-major
+                with np.errstate(all="ignore"):
+                    feeds.append(("source", np.asarray(tensors[slot.name]).astype(dtype)))
+                flat = g.add("Reshape", "source", g.const("flat", np.array([-1], dtype=np.int64)))
+                count = g.add("Shape", rows, start=0, end=1)
+                values = g.add("Slice", flat, g.const("first", np.array([0], dtype=np.int64)), count)
+                why = ("no scatter takes a boolean mask: NonZero(mask), transposed to one row per True cell "
+                       "(row-major), is ScatterND's indices, and its updates are the first count(mask) values of "
+                       "source, flattened (Reshape, Shape of the rows, Slice).")
+            else:
+                feeds.append(("values", updates))
+                values = "values"
+                why = ("no scatter takes a boolean mask: NonZero(mask), transposed to one row per True cell "
+                       "(row-major), is ScatterND's indices; the values are the written cells' values in that "
+                       "order.")
+            g.add(scatter, "data", rows, values, out="output", **attrs)
+    elif r.gather_first or r.form.strided:
+        if r.form.strided:
+            spans, _ = _slice_shape(tr, data)
+            coords, k = _grid(g, data.shape, spans)
+            axes = "axis 0" if k == 1 else f"each of axes 0 to {k - 1}"
+            where = (f"the slice's coordinates are built in the graph: a Range of the slice's positions on {axes}, "
+                     "reshaped and expanded into a grid of the SLICE's size (not data's: onnxscript PR #1308 built "
+                     "one of data's whole size) and concatenated (Concat)")
+        else:
+            feeds.append(("indices", indices))
+            coords, where = "indices", "the indices are the call's, as the page lists them"
+        if r.gather_first:
+            feeds.append(("values", cc.values))
+            gather = scatter.replace("Scatter", "Gather", 1)  # the Gather reading what the scatter writes
+            old = g.add(gather, "data", coords, **_gather_attrs(spec, attrs))
+            new = g.add(ELEMENTWISE[r.canonical], old, "values")
+            g.add(scatter, "data", coords, new, out="output", **attrs)
+            dups = ("" if r.form.strided else ": with duplicate indices each duplicate combines with the ORIGINAL "
+                    "cell and one of them wins, as in the framework")  # a slice names each cell once
+            why = (f"the call reads the cells ({gather}), combines once ({ELEMENTWISE[r.canonical]}) and writes "
+                   f"back ({scatter} with reduction none){dups}; {where}.")
+        else:
+            feeds.append(("updates", updates))
+            g.add(scatter, "data", coords, "updates", out="output", **attrs)
+            why = f"ONNX has no operator that writes a strided slice: {where}, then {scatter} writes the values."
+    else:
+        feeds += [("indices", indices), ("updates", updates if cc.values is None else cc.values)]
+        why = _reduce_graph(g, tr, spec, attrs, cc)
+    return CompositionGraph(tuple(g.nodes), tuple(feeds), tuple(g.constants), spec.name, why, cc)
+
+
+def _reduce_graph(g: _Graph, tr: Translation, spec: sc.OpSpec, attrs: dict, cc: CallCase) -> str:
+    """The compositions around a reducing scatter on (data, indices, updates); returns why."""
+    r, dtype, scatter = tr.reading, cc.case.data.dtype, spec.op_type
+    if r.alpha is not None:
+        scaled = g.add("Mul", "updates", g.const("alpha", np.asarray(r.alpha).astype(dtype)))
+        g.add(scatter, "data", "indices", scaled, out="output", **attrs)
+        return (f"index_add's alpha={sc.fmt_value(np.asarray(r.alpha).astype(dtype))} scales source first (Mul), "
+                f"then {scatter} adds it.")
+    if r.canonical == "mean":
+        one = g.const("one", np.ones((), dtype))
+        zero = None if r.init else g.const("zero", np.zeros((), dtype))
+        none, add = _reducing(spec, attrs, "none"), _reducing(spec, attrs, "sum")
+        shape = g.add("Shape", "updates")
+        ones = g.add("Expand", one, shape)
+        base = "data"
+        if not r.init:  # the sums start from zeros in the written cells
+            base = g.add(scatter, "data", "indices", g.add("Expand", zero, shape), **none)
+        sums = g.add(scatter, base, "indices", "updates", **add)
+        start = g.add("Expand", one if r.init else zero, g.add("Shape", "data"))
+        counts = g.add(scatter, start, "indices", ones, **add)
+        divisor = counts if r.init else g.add("Max", counts, one)
+        if dtype.kind in "iu":  # floor division, exactly: (s - s mod c) / c divides without a remainder
+            exact = g.add("Sub", sums, g.add("Mod", sums, divisor, fmod=0))
+            mean = g.add("Div", exact, divisor, **({"out": "output"} if r.init else {}))
+        else:
+            mean = g.add("Div", sums, divisor, **({"out": "output"} if r.init else {}))
+        if not r.init:
+            g.add("Where", g.add("Greater", counts, zero), mean, "data", out="output")
+        return (f"ONNX has no mean reduction: one {scatter} add sums the values"
+                + (" into data" if r.init else " into zeros first written into the indexed cells (reduction none)")
+                + f", another counts the contributions ({'ones: data counts once' if r.init else 'from zeros'}), "
+                + "and Div divides" + (" (integers: floor division, as (sum - Mod(sum, count)) / count, which "
+                                       "divides exactly)" if dtype.kind in "iu" else "")
+                + ("" if r.init else "; Where keeps data where nothing was written") + ".")
+    if not r.init:
+        neutral = cc.case.reduction.neutral_for(dtype)
+        filled = g.add("Expand", g.const("neutral", np.asarray(neutral).astype(dtype)), g.add("Shape", "updates"))
+        base = g.add(scatter, "data", "indices", filled, **_reducing(spec, attrs, "none"))
+        g.add(scatter, base, "indices", "updates", out="output", **attrs)
+        return (f"include_self=False has no ONNX attribute: the first {scatter} (reduction none) writes the "
+                f"reduction's neutral value {sc.fmt_value(neutral)} into every indexed cell (Shape, Expand: one per "
+                f"update), so the second ({scatter} with the reduction) reduces the updates alone there; cells no "
+                "index names keep data. torch.onnx's TorchScript exporter refuses include_self=False "
+                "(pytorch#106373); onnxscript's torchlib (the dynamo exporter) first writes a start value into the "
+                "indexed cells too (PR #2090), for max the dtype's lowest finite value, which differs from -inf "
+                "where every contribution is -inf.")
+    if r.canonical == "sub":
+        g.add(scatter, "data", "indices", g.add("Neg", "updates"), out="output", **attrs)
+        return (f"ONNX has no sub reduction: Neg on the updates, then {scatter} adds them (integers wrap around "
+                "alike, so this is exact).")
+    raise _err(f"{tr.function}: no ONNX graph is written for this composition", argument="export",
+               rule="onnx-export")
