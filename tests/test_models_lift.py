@@ -181,7 +181,7 @@ def test_nested_a_loop_inside_an_if_branch():
     assert "deep_scatter" in model.capture({**feeds, "n": np.array(0)}, runtime="onnxruntime").missing
 
 
-def _if_in_loop_model(outer_condition=False):
+def _if_in_loop_model(outer_condition=False, shift=False):
     """Loop 'steps' whose body holds If 'odd': its then branch scatters. The condition is whether the iteration
     is odd, or (``outer_condition``) the model input ``c``, the same in every iteration."""
     T, h, numpy_helper = _h()
@@ -191,7 +191,8 @@ def _if_in_loop_model(outer_condition=False):
                          [h.make_tensor_value_info("e", T.FLOAT, [4])])
     condition = [] if outer_condition else [
         h.make_node("Constant", [], ["two"], value=numpy_helper.from_array(np.array(2))),
-        h.make_node("Mod", ["it", "two"], ["rem"]),
+        *([h.make_node("Add", ["it", "s"], ["its"])] if shift else []),
+        h.make_node("Mod", ["its" if shift else "it", "two"], ["rem"]),
         h.make_node("Cast", ["rem"], ["odd"], to=T.BOOL)]
     body = _loop("steps", condition + [
         h.make_node("If", ["c" if outer_condition else "odd"], ["acc_out"], name="odd", then_branch=then,
@@ -200,6 +201,8 @@ def _if_in_loop_model(outer_condition=False):
               h.make_tensor_value_info("idx", T.INT64, [1]), h.make_tensor_value_info("upd", T.FLOAT, [1])]
     if outer_condition:
         inputs.append(h.make_tensor_value_info("c", T.BOOL, []))
+    if shift:  # the branch is taken in the iterations i with i + s odd
+        inputs.append(h.make_tensor_value_info("s", T.INT64, []))
     # the condition is given (true): onnx.reference 1.23.2 runs no iteration when it is left out
     keep = h.make_node("Constant", [], ["keep"], value=numpy_helper.from_array(np.array(True)))
     graph = h.make_graph([keep, h.make_node("Loop", ["n", "keep", "d"], ["final"], name="steps", body=body)], "g",
@@ -228,3 +231,15 @@ def test_nested_an_if_inside_a_loop_that_takes_the_branch_every_time_runs_whole(
     assert "the first of the 3 calls" in rec.output_source
     np.testing.assert_array_equal(rec.output, [0, 0, 5, 0])
     assert "odd_scatter" in model.capture({**feeds, "c": np.array(False)}, runtime="onnxruntime").missing
+
+
+def test_after_a_fallback_on_some_inputs_the_next_inputs_run_whole_again():
+    """The warm worker keeps the rewritten session when one run of it fails: a capture whose branch alternates
+    falls back, and the next, whose only iteration takes the branch, runs whole again."""
+    model = _if_in_loop_model(shift=True)
+    base = {"d": np.float32([0, 0, 0, 0]), "idx": np.array([2]), "upd": np.float32([5])}
+    alternating = model.capture({**base, "n": np.array(4), "s": np.array(0)}, runtime="onnxruntime")["odd_scatter"]
+    assert alternating.output_source.startswith(ALONE)
+    once = _same_as_reference(model, {**base, "n": np.array(1), "s": np.array(1)}, "odd_scatter", 1)
+    assert once.output_source.startswith(WHOLE), once.output_source
+    np.testing.assert_array_equal(once.output, [0, 0, 5, 0])
