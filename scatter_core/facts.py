@@ -150,6 +150,12 @@ FACTS: tuple[Fact, ...] = (
          Source(SEMANTICS_MD, "semantics.md §2 (Scatter-11)",
                 quote="onnx.reference has no `Scatter` kernel"),
          operators=("Scatter-9",)),
+    Fact("onnx-ref-loop-without-condition", "subgraph", REF, REF_LABEL,
+         "runs none of the iterations of a Loop whose condition input is left out, where the spec runs the trip "
+         "count M (onnxruntime does); so a scatter node in such a Loop's body would never run. scatter_models "
+         "gives such a Loop a constant true condition before onnx.reference runs it, which the spec treats as "
+         "the same, and says so in the capture",
+         Source("observed", "tests/test_models_lift.py on the pinned runtimes, 2026-11-28; not in semantics.md")),
     Fact("last-wins", "duplicates", ALL, ALL_LABEL,
          "with reduction none the last write in row-major loop order wins, even with thousands of duplicates "
          "(OpenVINO CPU runs ScatterUpdate and ScatterND(none) with parallel_for, so with more threads the "

@@ -39,7 +39,8 @@ _ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped 
 # A serving worker (--serve) keeps the last model it parsed (its nodes renamed to their keys) and its
 # onnx.reference evaluator and onnxruntime session, so capturing the same model again skips parsing and
 # building.
-_HELD: dict = {"digest": None, "payload": None, "model": None, "evaluator": None, "onnxruntime": None}
+_HELD: dict = {"digest": None, "payload": None, "model": None, "evaluator": None, "onnxruntime": None,
+               "loops_given_a_condition": 0}
 
 
 class Stop(Exception):
@@ -111,7 +112,7 @@ def run_reference(model, feeds: dict, recorder: Recorder, wanted_keys=None):
                 if key in _ACTIVE["wanted"]:
                     active.check(key, args)
                     out = _original(self, *args, **kwargs)
-                    active.record(key, args, out[0], "onnx.reference")
+                    active.record(key, args, out[0], _reference_source())
                     return out
                 return _original(self, *args, **kwargs)
 
@@ -538,7 +539,8 @@ def _take_payload(directory: Path, request: dict) -> None:
     path = directory / "model.onnx"
     digest = request.get("model_digest")
     if path.exists():
-        _HELD.update(digest=digest, payload=path.read_bytes(), model=None, evaluator=None, onnxruntime=None)
+        _HELD.update(digest=digest, payload=path.read_bytes(), model=None, evaluator=None, onnxruntime=None,
+                     loops_given_a_condition=0)
     elif not digest or _HELD["digest"] != digest:
         raise RuntimeError("the worker was sent no model and holds another one")
 
@@ -552,8 +554,56 @@ def _onnx_model(keys: list):
         model = onnx.load_model_from_string(_HELD["payload"])
         for key, node, _ in _onnx_nodes(model, keys):
             node.name = key
-        _HELD.update(model=model, payload=None)  # the parsed model holds it all: the bytes are let go
+        given = give_loops_a_condition(model)
+        _HELD.update(model=model, payload=None, loops_given_a_condition=given)  # the bytes are let go
     return _HELD["model"]
+
+
+LOOP_CONDITION_FACT = "onnx-ref-loop-without-condition"
+
+
+def give_loops_a_condition(model) -> int:
+    """Give every Loop whose condition input is left out (in any graph, subgraph or local function) a constant
+    true one, which the ONNX spec treats as the same: onnx.reference would run none of its iterations
+    (``scatter_core.FACT_BY_ID[LOOP_CONDITION_FACT]``). Returns how many Loops were changed."""
+    from onnx import TensorProto, helper
+
+    changed = 0
+
+    def nodes_list(nodes, owner: str) -> None:
+        nonlocal changed
+        i = 0
+        while i < len(nodes):
+            node = nodes[i]
+            for a in node.attribute:  # subgraphs first: their own Loops
+                for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                    nodes_list(g.node, owner)
+            if node.op_type == "Loop" and node.domain in ("", "ai.onnx") and (
+                    len(node.input) < 2 or not node.input[1]):
+                name = f"{owner}__loop_condition_{changed}"
+                while len(node.input) < 2:
+                    node.input.append("")
+                node.input[1] = name
+                nodes.insert(i, helper.make_node("Constant", [], [name], name=name,
+                                                 value=helper.make_tensor(name, TensorProto.BOOL, [], [True])))
+                changed += 1
+                i += 1
+            i += 1
+
+    nodes_list(model.graph.node, "scatter_models")
+    for function in model.functions:
+        nodes_list(function.node, f"scatter_models_{function.name}")
+    return changed
+
+
+def _reference_source() -> str:
+    """How a node's output from onnx.reference is described: with what was changed for it to run."""
+    given = _HELD.get("loops_given_a_condition") or 0
+    if not given:
+        return "onnx.reference"
+    fact = sc.FACT_BY_ID[LOOP_CONDITION_FACT]
+    return (f"onnx.reference, with {given} Loop{'s' if given > 1 else ''} whose condition input was left out given "
+            f"a constant true one, the same by the spec ({fact.runtimes_label()} {fact.text.split(';')[0]})")
 
 
 def _appendable(request: dict) -> bool:

@@ -243,3 +243,41 @@ def test_after_a_fallback_on_some_inputs_the_next_inputs_run_whole_again():
     once = _same_as_reference(model, {**base, "n": np.array(1), "s": np.array(1)}, "odd_scatter", 1)
     assert once.output_source.startswith(WHOLE), once.output_source
     np.testing.assert_array_equal(once.output, [0, 0, 5, 0])
+
+
+def _loop_without_condition_model():
+    """Loop 'steps' (trip count n, condition input left out) whose body adds upd at idx into acc."""
+    T, h, _ = _h()
+    body = _loop("steps", [h.make_node("ScatterElements", ["acc", "idx", "upd"], ["acc_out"], name="step_scatter",
+                                       reduction="add")])
+    inputs = [h.make_tensor_value_info("n", T.INT64, []), h.make_tensor_value_info("d", T.FLOAT, [4]),
+              h.make_tensor_value_info("idx", T.INT64, [1]), h.make_tensor_value_info("upd", T.FLOAT, [1])]
+    graph = h.make_graph([h.make_node("Loop", ["n", "", "d"], ["final"], name="steps", body=body)], "g", inputs,
+                         [h.make_tensor_value_info("final", T.FLOAT, [4])])
+    return _open(graph)
+
+
+def test_a_loop_without_its_condition_runs_its_trip_count_on_onnx_reference_too():
+    """onnx.reference (the pinned 1.23.2) runs no iteration of a Loop whose condition input is left out (the fact
+    onnx-ref-loop-without-condition, checked here on the runtime itself); the capture gives it a constant true
+    condition, so the node runs n times on onnx.reference as on onnxruntime, and the source says what changed."""
+    from onnx.reference import ReferenceEvaluator
+
+    import scatter_core as sc
+
+    model = _loop_without_condition_model()
+    feeds = {"n": np.array(3), "d": np.float32([0, 0, 0, 0]), "idx": np.array([2]), "upd": np.float32([5])}
+    import onnx
+
+    raw = onnx.load_model_from_string(model._payload)
+    assert ReferenceEvaluator(raw).run(None, feeds)[0].tolist() == [0, 0, 0, 0]  # the fact, as it stands
+    fact = sc.FACT_BY_ID["onnx-ref-loop-without-condition"]
+    assert fact.runtimes == ("onnx.reference",)
+    ref = model.capture(feeds)["step_scatter"]
+    ort = model.capture(feeds, runtime="onnxruntime")["step_scatter"]
+    assert ref.calls == ort.calls == 3
+    np.testing.assert_array_equal(ref.output, [0, 0, 5, 0])  # the first call
+    np.testing.assert_array_equal(ref.output, ort.output)
+    assert ref.output_source.startswith("onnx.reference, with 1 Loop whose condition input was left out given a "
+                                        "constant true one"), ref.output_source
+    assert "runs none of the iterations" in ref.output_source
