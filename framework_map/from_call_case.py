@@ -106,6 +106,12 @@ def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
         data = np.zeros(shape, upd.dtype)
     else:
         data = _get(tensors, next(s.name for s in tr.slots if s.role == "data"))
+    for s in tensor_slots(tr):  # True/False typed into an index box would silently become indices 1 and 0
+        if s.role == "indices" and _get(tensors, s.name).dtype == np.bool_:
+            raise _err(f"{s.text[:60]} is a bool tensor (True/False), but this call reads it as integer indices "
+                       "(True would be index 1, False index 0), not as a mask. To write through a mask, write "
+                       "the condition in the call (x[x > 0] = v, x[~m] = v) or, in PyTorch, use masked_scatter; else give "
+                       "integer indices", argument=s.param, rule="dtype")
     try:
         return CASES[r.form.case](tr, tensors, data, op, attrs)  # the form record names its builder
     except sc.ScatterError as exc:

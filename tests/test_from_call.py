@@ -229,6 +229,23 @@ def test_mask_assignment_and_masked_scatter_are_compositions_around_scatternd():
     assert "Where(mask" in fm.from_call("x[x > 0] = 0").composition
 
 
+def test_a_bool_tensor_typed_as_indices_is_refused_not_read_as_indices_1_and_0():
+    """x[mask] = v with True/False typed for mask: the call's text reads mask as integer indices, so the case
+    would write rows 1 and 0 (NumPy and PyTorch write the True rows): refused, naming the tensor as written."""
+    data, v = np.zeros((4, 3), np.float32), np.float32(9)
+    mask = np.array([True, False, True, False])
+    for text, names in (("x[mask] = v", {"data": data, "index": mask, "values": v}),
+                        ("x.scatter_(0, idx, src)", {"data": data, "index": np.ones((1, 3), bool),
+                                                     "src": np.ones((1, 3), np.float32)})):
+        tr = fm.from_call(text)
+        with pytest.raises(sc.ScatterError, match="is a bool tensor") as info:
+            case_for(tr, names)
+        assert info.value.rule == "dtype" and info.value.argument == "index"
+        assert str(info.value).startswith(("mask is", "idx is"))
+    assert case_for(fm.from_call("x[mask] = v"), {"data": data, "index": mask.astype(np.int64), "values": v}
+                    ).output()[[0, 1]].tolist() == [[9, 9, 9], [9, 9, 9]]  # integer indices still work
+
+
 def test_slice_scatter_is_openvino_slicescatter_and_a_coordinate_grid_in_onnx():
     tr = fm.from_call("torch.slice_scatter(x, src, dim=1, start=2)")
     assert tr.openvino == [("SliceScatter-15", {"start": [2], "stop": [2 ** 63 - 1], "step": [1], "axes": [1]})]
