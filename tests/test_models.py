@@ -228,7 +228,7 @@ def test_capture_on_other_runtimes_agrees_with_core(runtime):
     for key in ("kv_cache", "index_put", "scatter_amax"):
         cap = _model(key).capture(seed=1, runtime=runtime)
         for rec in cap.values():
-            assert rec.output_source.startswith("onnxruntime" if runtime == "onnxruntime" else "openvino")
+            assert rec.output_source.startswith("onnxruntime" if runtime == "onnxruntime" else "OpenVINO CPU")
             np.testing.assert_array_equal(rec.output, rec.case.run())
 
 
@@ -498,7 +498,7 @@ def test_a_bug_report_names_the_runtime_whose_output_differs_not_the_user():
               "updates": np.array([[-2, -4, 0], [-2, -4, 1]], dtype=np.int32) + zero_point}
     cap = model.capture(inputs, runtime="openvino")
     text = summary(model, cap, "mean_update")
-    assert "Computed -3; openvino CPU gave -2." in text and "you expected" not in text
+    assert "Computed -3; OpenVINO CPU gave -2." in text and "you expected" not in text
     assert "output[1, 0]: output[1, 0]" not in text
 
 
