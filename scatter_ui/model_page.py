@@ -498,6 +498,12 @@ def captured_node(model, cap: Summary) -> None:
     crosscheck_panel(case.op, data, indices, updates, dict(case.attrs), key=k("crosscheck"))
 
 
+def source_name(source: str) -> str:
+    """The engine an output source names, without how it ran ("onnxruntime", not "onnxruntime, running the whole
+    model once, rewritten so that ..."): the node's caption, just above the verdict, says the whole of it."""
+    return source.split(" (")[0].split(",")[0]
+
+
 def runtime_vs_exact(rec, trace) -> None:
     st.markdown("**The runtime's output vs scatter_core's exact result**")
     if rec.stood_in:
@@ -509,7 +515,7 @@ def runtime_vs_exact(rec, trace) -> None:
     except sc.ScatterError as exc:
         st.error(md(str(exc)), icon="🛑")
         return
-    text = report.summary.replace("Your expected output", f"The output from {rec.output_source}")
+    text = report.summary.replace("Your expected output", f"The output from {source_name(rec.output_source)}")
     if report.matches:
         st.success(md(text), icon="✅")
         return

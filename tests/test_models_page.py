@@ -87,6 +87,20 @@ def test_loop_sample_shows_calls():
     assert any("ran 3 time(s)" in c.value for c in at.caption)
 
 
+def test_a_lifted_loop_node_says_how_onnxruntime_ran_it_once_and_the_verdict_names_the_runtime():
+    """The caption holds the long 'output from onnxruntime, running the whole model once, rewritten ...'; the
+    comparison just below names the runtime, not that sentence again."""
+    at = _open("loop_body")
+    at.sidebar.selectbox(key="model:runtime").set_value("onnxruntime").run()
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert captions.count("rewritten so that") == 1
+    verdict = next(s.value for s in at.success if "matches ScatterElements-18" in s.value)
+    assert verdict.startswith("The output from onnxruntime matches") and "rewritten" not in verdict
+    assert model_page.source_name("onnx.reference (the node is in a Loop body, whose tensors ...)") == "onnx.reference"
+
+
 def test_a_captured_onnx_node_is_cross_run_on_openvino_cpu_through_its_onnx_frontend(monkeypatch):
     """The capture's runtime box and the captured node's cross-check name OpenVINO's CPU plugin reading the ONNX
     model (its ONNX frontend) for an ONNX node; the button names exactly the runtimes that run."""
