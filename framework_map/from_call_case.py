@@ -337,11 +337,12 @@ MODULE_OF = {"PyTorch": "torch", "TensorFlow": "tensorflow", "JAX": "jax", "NumP
 
 
 def framework_inputs(tr: Translation, tensors: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The tensors the framework's call takes, by variable name (index tensors as int64; a shape as int64)."""
+    """The tensors the framework's call takes, by variable name (index tensors as int64, a bool one as it is: the
+    framework reads it as a mask; a shape as int64)."""
     out = {}
     for s in tensor_slots(tr):
         arr = _get(tensors, s.name)
-        out[s.name] = arr.astype(np.int64) if s.role in ("indices", "shape") else arr
+        out[s.name] = arr.astype(np.int64) if s.role in ("indices", "shape") and arr.dtype != np.bool_ else arr
     return out
 
 

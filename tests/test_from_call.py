@@ -244,6 +244,9 @@ def test_a_bool_tensor_typed_as_indices_is_refused_not_read_as_indices_1_and_0()
         assert str(info.value).startswith(("mask is", "idx is"))
     assert case_for(fm.from_call("x[mask] = v"), {"data": data, "index": mask.astype(np.int64), "values": v}
                     ).output()[[0, 1]].tolist() == [[9, 9, 9], [9, 9, 9]]  # integer indices still work
+    # the framework itself gets the bool tensor as it is: NumPy writes the True rows (0 and 2), not rows 1 and 0
+    got = run_framework(fm.from_call("x[mask] = v"), {"data": data, "index": mask, "values": v}, "NumPy")
+    assert got[:, 0].tolist() == [9, 0, 9, 0]
 
 
 def test_slice_scatter_is_openvino_slicescatter_and_a_coordinate_grid_in_onnx():
