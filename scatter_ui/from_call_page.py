@@ -269,7 +269,8 @@ def composition_downloads(tr: Translation, tensors: dict) -> None:
     except sc.ScatterError as exc:
         st.caption("No ONNX export: " + md(str(exc)))
         return
-    st.markdown("**The composition as one ONNX model**: " + md(export.summary))
+    # "The composition as one ONNX model: 4 nodes (...)", not "...ONNX model: The ONNX model is 4 nodes (...)"
+    st.markdown("**The composition as one ONNX model**: " + md(export.summary.removeprefix("The ONNX model is ")))
     left, right = st.columns(2)
     left.download_button(f"Download the ONNX model ({export.nodes} node{'s' if export.nodes != 1 else ''}, .onnx)",
                          export.model, file_name="from_your_code_composition.onnx",

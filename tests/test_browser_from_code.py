@@ -57,7 +57,8 @@ def test_paste_a_call_see_the_answer_and_open_the_case_in_the_explorer(server, b
     settle(pg)
     # the composition's downloads: the ONNX model of its 4 nodes (said, and why) and the pytest running it
     body = pg.locator("[data-testid=stMain]").inner_text()
-    assert "The ONNX model is 4 nodes (Shape → Expand → ScatterElements → ScatterElements, opset 18)" in body
+    assert ("The composition as one ONNX model: 4 nodes (Shape → Expand → ScatterElements → ScatterElements, "
+            "opset 18)") in body
     with pg.expect_download(timeout=60_000) as info:
         pg.get_by_role("button", name="Download the ONNX model (4 nodes, .onnx)").click()
     import onnx

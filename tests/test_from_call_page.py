@@ -264,7 +264,8 @@ def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(ca
     next(b for b in at.button if b.label == "Fill with example values").click().run()
     assert not at.exception
     text = all_text(at)
-    assert "The ONNX model is 4 nodes (Shape → Expand → ScatterElements → ScatterElements, opset 18)" in text
+    assert ("**The composition as one ONNX model**: 4 nodes (Shape → Expand → ScatterElements → ScatterElements, "
+            "opset 18)") in text and "The ONNX model is" not in text  # said once: not "ONNX model: The ONNX model"
     assert "neutral value -inf into every indexed cell" in text
     labels = [d.label for d in at.get("download_button")]
     assert "Download the ONNX model (4 nodes, .onnx)" in labels
