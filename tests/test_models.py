@@ -147,6 +147,15 @@ def test_static_runtime_findings_read_as_sentences_for_this_node_only():
     assert mean.source.startswith("the project's runtime notes (")
 
 
+def test_a_runtime_that_cannot_load_the_node_is_said_so_in_its_short_title_whatever_the_values():
+    """The node table showed "OpenVINO CPU (ONNX): runnable" for TensorScatter-24, which its frontend cannot
+    load; and a refusal to load does not wait for values to meet a condition."""
+    node = _model("circular_cache").nodes[0]
+    fact = next(f for f in node.findings if f.rule == "runtime-fact:frontend-no-conversion-rule")
+    assert fact.short == "OpenVINO CPU (ONNX): cannot run it"
+    assert "has no conversion rule for TensorScatter-24" in fact.text and "condition" not in fact.text
+
+
 @pytest.mark.parametrize("key", list(SAMPLES))
 def test_capture_reference_records_real_case_and_output(key):
     if key == "ov_mean":
