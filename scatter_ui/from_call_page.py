@@ -64,7 +64,8 @@ def _ops_block(title: str, ops: list, oldest, composition: str | None) -> None:
         old = oldest.get(op)
         # small body text, not st.caption: a caption fades its link below 4.5:1 contrast (axe color-contrast)
         st.markdown(f":small[[{md(spec.name)} spec ↗]({spec.url})" + (
-            f" · the oldest version that can: {md(old)}]" if old and old != op else " · no older version can]"))
+            f" · the oldest version that computes it: {md(old)}]" if old and old != op
+            else " · no older version computes it]"))
 
 
 def verdict(tr: Translation) -> str:

@@ -49,6 +49,9 @@ def test_pasting_a_call_shows_its_operators_composition_and_caveats():
     # one verdict per standard: OpenVINO has an exact operator, ONNX needs the composition (it said "Exact" once)
     assert "ONNX: no single operator; use the composition below. OpenVINO: one operator is exact." in text
     assert "Exact** on both" not in text
+    assert "ScatterElementsUpdate-12 spec ↗](" in text and "· no older version computes it" in text  # not "can"
+    older = all_text(open_from_code(call="x.scatter_add(0, idx, src)"))
+    assert "· the oldest version that computes it: ScatterElements-16" in older
 
 
 def test_a_bad_call_gets_a_message_and_keeps_its_text():
