@@ -370,7 +370,8 @@ def node_table(model) -> None:
                     st.markdown(findings_markdown(n))
 
 
-def capture_controls(model) -> None:
+def capture_controls(model) -> bool | None:
+    """The capture's budget, notes and button; False when a capture ran and failed (its error is shown)."""
     ss = st.session_state
     runtime = ss.get(k("runtime"), "reference")
     dims = {d: int(ss.get(k(f"dim:{d}"), DEFAULT_DIM)) for d in model.symbolic_dims}
@@ -412,7 +413,7 @@ def capture_controls(model) -> None:
                 ss.pop(k("summary"), None)
                 ss[k("attempt")] = attempt + 1
                 st.error(md(str(exc)), icon="🛑")
-                return
+                return False
         names = tuple(cap)
         ss[k("summary")] = Summary(args, names, cap.runtime, cap.version, cap.seed, dict(cap.dims), dict(cap.missing),
                                    {n: r.output_source for n, r in cap.items()})
@@ -631,11 +632,11 @@ def _show(model) -> None:
         st.info("This model has no scatter node.", icon="ℹ️")
         return
     node_table(model)
-    capture_controls(model)
+    failed = capture_controls(model) is False  # the run just failed: its error, not "press Capture", stands
     summary = _summary()
     if summary is not None:
         captured_node(model, summary)
-    elif st.query_params.get(URL_NODE):
+    elif st.query_params.get(URL_NODE) and not failed:
         node = st.query_params[URL_NODE]
         known = _has_node(model, node)
         st.info(md(f"The link names node {visible(node)}: press Capture to run the model and open it." if known else

@@ -49,6 +49,18 @@ def test_invalid_draw_is_an_error_message_naming_the_node():
     assert any("kv\\_write" in e.value and "cannot run on these inputs" in e.value for e in at.error)
 
 
+def test_a_failed_capture_is_not_followed_by_press_capture_to_open_the_linked_node():
+    at = app_on(PAGE)
+    at.query_params["sample"] = "kv_cache"
+    at.query_params["node"] = "kv_write"
+    at.run()
+    assert any("The link names node kv\\_write: press Capture" in i.value for i in at.info)  # before a capture
+    at.sidebar.number_input(key="model:dim:max_seq").set_value(0).run()
+    at.button(key="model:capture").click().run()
+    assert not at.exception and any("cannot run on these inputs" in e.value for e in at.error)
+    assert not any("press Capture" in i.value for i in at.info)
+
+
 def test_ir_sample_says_onnxruntime_cannot_run_it():
     at = _open("ov_mean")
     at.sidebar.selectbox(key="model:runtime").set_value("onnxruntime").run()
