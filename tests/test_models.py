@@ -477,6 +477,7 @@ def test_bug_report_zip_reproduces_the_node_without_the_model(tmp_path):
     assert "ScatterND-18" in readme and "reduction='add'" in readme
     assert "written more than once" in readme  # the findings on the real data
     assert "The output from onnx.reference matches" in readme
+    assert "runtime:        onnx.reference (onnx " in readme  # the runtime by its name, not the page's key
     with np.load(tmp_path / "tensors.npz") as npz:
         np.testing.assert_array_equal(npz["runtime_output"], cap["index_put_accumulate"].output)
         np.testing.assert_array_equal(npz["indices"], cap["index_put_accumulate"].case.indices)
@@ -508,6 +509,8 @@ def test_a_bug_report_names_the_runtime_whose_output_differs_not_the_user():
     cap = model.capture(inputs, runtime="openvino")
     text = summary(model, cap, "mean_update")
     assert "Computed -3; OpenVINO CPU gave -2." in text and "you expected" not in text
+    reference = summary(model, model.capture(inputs), "mean_update")  # an IR's "reference": OpenVINO's kernels
+    assert "runtime:        OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the rest)" in reference
     assert "output[1, 0]: output[1, 0]" not in text
 
 
