@@ -59,6 +59,12 @@ def runtime_name(model, runtime: str) -> str:
     return runtime_label(model, runtime).split(" (")[0]
 
 
+def runtime_in_full(model, runtime: str) -> str:
+    """What runs the model, said in full (an IR's default: OpenVINO's reference kernels for the scatter nodes, the
+    CPU plugin for the rest)."""
+    return sm.runtime_name(runtime, model.kind)
+
+
 NO_SAMPLE = ""
 
 
@@ -382,7 +388,7 @@ def capture_controls(model) -> bool | None:
         return
     need, unknown = sm.estimate_bytes(model, dims, {n: np.shape(a) for n, a in given.items()})
     budget = sm.max_capture_bytes()
-    st.caption(md(f"Runs the model once on {runtime_name(model, runtime)} in a separate process, limited to "
+    st.caption(md(f"Runs the model once on {runtime_in_full(model, runtime)} in a separate process, limited to "
                   f"{sm.time_limit():g} s and {sm.memory_limit() / 2**20:,.0f} MiB; the inputs and scatter tensors "
                   f"take about {need / 2**20:,.2f} MiB of a {budget / 2**20:,.0f} MiB budget"
                   + (f" (not counted: {len(unknown)} tensors of unknown shape)" if unknown else "")

@@ -326,3 +326,13 @@ def test_sources_text_names_which_engine_gave_which_nodes():
                                     "node alone on the inputs it received in main graph > If 'b' then_branch"})
     assert text.startswith("Where each output comes from: k, v: output from onnxruntime; in_then: output from "
                            "onnxruntime, running the node alone")
+
+
+def test_the_run_caption_says_what_runs_an_ir_and_an_onnx_model():
+    """An IR's default runtime is OpenVINO's reference kernels for the scatter nodes, the CPU plugin running the
+    rest: the caption above Capture says so in full (it said "on OpenVINO reference kernels")."""
+    captions = " ".join(str(c.value) for c in _open("ov_mean").caption)
+    assert ("Runs the model once on OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the "
+            "rest) in a separate process") in captions
+    onnx_captions = " ".join(str(c.value) for c in _open("index_put").caption)
+    assert "Runs the model once on onnx.reference in a separate process" in onnx_captions
