@@ -259,8 +259,12 @@ def tensors_section(tr: Translation) -> None:
     except sc.ScatterError as exc:
         st.caption("No pytest export: " + md(str(exc)))
     else:
-        st.download_button("Download a pytest: the call against the ONNX model on onnxruntime", code,
-                           file_name="test_from_your_code.py", mime="text/x-python", key=k("pytest"))
+        st.download_button(PYTEST_LABEL, code, file_name="test_from_your_code.py", mime="text/x-python",
+                           key=k("pytest"))
+        st.caption("The pytest runs your call in its framework against the ONNX model on onnxruntime.")
+
+
+PYTEST_LABEL = "Download the pytest (.py)"  # short enough for a phone's width; the caption below says what it runs
 
 
 def composition_downloads(tr: Translation, tensors: dict) -> None:
@@ -276,9 +280,10 @@ def composition_downloads(tr: Translation, tensors: dict) -> None:
     left.download_button(f"Download the ONNX model ({export.nodes} node{'s' if export.nodes != 1 else ''}, .onnx)",
                          export.model, file_name="from_your_code_composition.onnx",
                          mime="application/octet-stream", key=k("onnx"), width="stretch")
-    right.download_button("Download a pytest: the ONNX model on onnxruntime and onnx.reference", export.pytest,
-                          file_name="test_from_your_code.py", mime="text/x-python", key=k("pytest"),
-                          width="stretch")
+    right.download_button(PYTEST_LABEL, export.pytest, file_name="test_from_your_code.py", mime="text/x-python",
+                          key=k("pytest"), width="stretch")
+    st.caption("The pytest runs the model on onnxruntime and onnx.reference, and your call in its framework where "
+               "that is installed.")
 
 
 def _seed_from_url() -> None:

@@ -88,7 +88,7 @@ def test_example_tensors_give_the_result_links_and_a_pytest_export():
     assert "The translation's result" in text and "ScatterND-18" in text
     links = " ".join(m.value for m in at.markdown)
     assert "/nd?" in links and "op=ScatterND-18" in links and "example=__custom__" in links and "/check?" in links
-    assert any(d.label.startswith("Download a pytest") for d in at.get("download_button"))
+    assert any(d.label == "Download the pytest (.py)" for d in at.get("download_button"))
     require_framework("JAX")
     next(b for b in at.button if b.label.startswith("Run the call in JAX")).click().run()
     assert "gives exactly the translation's result" in all_text(at)
@@ -272,13 +272,13 @@ def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(ca
     assert "neutral value -inf into every indexed cell" in text
     labels = [d.label for d in at.get("download_button")]
     assert "Download the ONNX model (4 nodes, .onnx)" in labels
-    assert "Download a pytest: the ONNX model on onnxruntime and onnx.reference" in labels
+    assert "Download the pytest (.py)" in labels
     model_bytes, name = downloads["Download the ONNX model (4 nodes, .onnx)"]
     assert name.endswith(".onnx")
     model = onnx.load_from_string(model_bytes)
     onnx.checker.check_model(model, full_check=True)
     assert [n.op_type for n in model.graph.node] == ["Shape", "Expand", "ScatterElements", "ScatterElements"]
-    code, name = downloads["Download a pytest: the ONNX model on onnxruntime and onnx.reference"]
+    code, name = downloads["Download the pytest (.py)"]
     assert name == "test_from_your_code.py" and call not in code
     path = tmp_path / name
     path.write_text(code)
@@ -294,5 +294,6 @@ def test_a_one_operator_call_keeps_its_equivalence_pytest_and_offers_no_composit
     at.text_input(key="fromcode:shape").set_value("3, 4")
     next(b for b in at.button if b.label == "Fill with example values").click().run()
     labels = [d.label for d in at.get("download_button")]
-    assert labels == ["Download a pytest: the call against the ONNX model on onnxruntime"]
+    assert labels == ["Download the pytest (.py)"]
+    assert "The pytest runs your call in its framework against the ONNX model on onnxruntime." in all_text(at)
     assert "this composition downloads" not in all_text(at)
