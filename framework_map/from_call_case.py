@@ -41,6 +41,13 @@ def tensor_slots(tr: Translation) -> list[Slot]:
     return [s for s in tr.slots if s.scalar is None]
 
 
+def _named(slot) -> str:
+    """A tensor of the call as the user wrote it, with the framework's name for that argument where they differ
+    ("v (values)")."""
+    text = slot.text[:60]
+    return text if text == slot.param else f"{text} ({slot.param})"
+
+
 def _get(tensors: Mapping[str, np.ndarray], name: str) -> np.ndarray:
     if name not in tensors:
         raise _err(f"no tensor given for {name}", argument=name, rule="tensor")
@@ -58,8 +65,8 @@ def _updates(tr: Translation, tensors, shape, dtype, broadcast=True) -> np.ndarr
         try:
             return np.broadcast_to(value, shape).astype(dtype)
         except ValueError:
-            raise _err(f"{slot.param} has shape {value.shape}, which does not broadcast to the written cells' shape "
-                       f"{tuple(shape)}", argument=slot.param, rule="shape") from None
+            raise _err(f"{_named(slot)} has shape {value.shape}, which does not broadcast to the written cells' "
+                       f"shape {tuple(shape)}", argument=slot.param, rule="shape") from None
 
 
 def _combine(canonical: str, old: np.ndarray, new: np.ndarray) -> np.ndarray:
@@ -178,10 +185,12 @@ def _elements_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: d
     r, dtype = tr.reading, data.dtype
     index = _get(tensors, next(s.name for s in tr.slots if s.role == "indices")).astype(np.int64)
     if tr.framework == "PyTorch" and next(s for s in tr.slots if s.role == "updates").scalar is None:
-        src = _get(tensors, next(s.name for s in tr.slots if s.role == "updates"))
+        slot = next(s for s in tr.slots if s.role == "updates")
+        src = _get(tensors, slot.name)
         if src.ndim != index.ndim or any(a < b for a, b in zip(src.shape, index.shape)):
-            raise _err(f"src has shape {src.shape}; PyTorch needs src at least as large as index {index.shape} "
-                       "in every dimension", argument="src", rule="shape")
+            index_slot = next(s for s in tr.slots if s.role == "indices")
+            raise _err(f"{_named(slot)} has shape {src.shape}; PyTorch needs it at least as large as "
+                       f"{_named(index_slot)} {index.shape} in every dimension", argument=slot.param, rule="shape")
         updates = src[tuple(slice(0, n) for n in index.shape)].astype(dtype)  # PyTorch reads only that part
     else:
         if tr.framework == "NumPy":  # put_along_axis broadcasts indices against arr on the other axes
@@ -286,7 +295,7 @@ def _axis_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
     slot = next(s for s in tr.slots if s.role == "updates")
     updates = _updates(tr, tensors, full, dtype, broadcast=not (tr.framework == "PyTorch" and slot.param == "source"))
     if updates.shape != full:
-        raise _err(f"{slot.param} has shape {updates.shape}; it must be {full}", argument=slot.param, rule="shape")
+        raise _err(f"{_named(slot)} has shape {updates.shape}; it must be {full}", argument=slot.param, rule="shape")
     raw = updates
     if r.alpha is not None:
         with np.errstate(all="ignore"):

@@ -589,3 +589,19 @@ def test_runtime_caveats_are_those_that_can_apply_to_the_datas_dtype():
         caveats = fm.from_call(call, dtype).caveats
         assert any(i8.text in c for c in caveats) is shown, dtype
         assert any("truncat" in c for c in caveats), dtype  # the dtype-free fact stays
+
+
+@pytest.mark.parametrize("call, tensors, expected", [
+    ("x[idx] = v", {"data": [0, 0, 0, 0], "index": [0, 1], "values": [1, 2, 3]},
+     "v (values) has shape (3,), which does not broadcast"),
+    ("x.scatter_(0, idx, s)", {"data": [0, 0, 0, 0], "index": [0, 1, 2], "src": [1, 2]},
+     "s (src) has shape (2,); PyTorch needs it at least as large as idx (index) (3,)"),
+    ("x.index_add_(0, idx, src)", {"data": [[0, 0], [0, 0]], "index": [0, 1], "source": [[1, 1, 1], [1, 1, 1]]},
+     "src (source) has shape (2, 3); it must be (2, 2)"),
+])
+def test_a_shape_error_names_the_users_tensor_and_the_argument(call, tensors, expected):
+    """A shape error names the tensor as the call writes it (v), with the framework's argument (values)."""
+    tr = fm.from_call(call)
+    with pytest.raises(sc.ScatterError) as err:
+        case_for(tr, {n: np.asarray(v, np.int64) for n, v in tensors.items()})
+    assert str(err.value).startswith(expected), str(err.value)
