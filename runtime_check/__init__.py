@@ -1,8 +1,10 @@
 """runtime_check: run scatter operators on real runtimes and compare them with scatter_core.
 
 Runtimes: ``"onnxruntime"`` (CPUExecutionProvider), ``"onnx.reference"``,
-``"openvino-cpu"`` (the CPU plugin) and ``"openvino-reference"`` (OpenVINO's
-reference kernels through ``Node.evaluate``; see :mod:`runtime_check.openvino_backend`).
+``"openvino-onnx"`` (the CPU plugin running the ONNX model through OpenVINO's ONNX
+frontend; see :mod:`runtime_check.openvino_onnx_backend`), ``"openvino-cpu"`` (the
+CPU plugin) and ``"openvino-reference"`` (OpenVINO's reference kernels through
+``Node.evaluate``; see :mod:`runtime_check.openvino_backend`).
 
 * :func:`available` - runtime -> installed version (or None);
 * :func:`runtimes_for` - which runtimes can execute an operator version (from its registry record);
@@ -15,7 +17,7 @@ Importing this package never imports onnx, onnxruntime or openvino: they are
 imported inside the functions that need them.
 """
 
-from ._common import RUNTIME_FRAMEWORK, RUNTIMES, RunResult
+from ._common import FRONTEND_RUNTIMES, RUNTIME_FRAMEWORK, RUNTIME_TITLES, RUNTIMES, RunResult
 from .compare import Comparison, compare, differing_cells
 from .core import available, not_runnable_reason, run, runtimes_for, stand_in
 from .divergences import DOCUMENTED, KNOWN_DIVERGENCES, OBSERVED, Divergence, RuntimeCase
@@ -23,8 +25,8 @@ from .guarded import is_crash, run_guarded
 from .pins import pins_in, verified_versions, version_skew
 
 __all__ = [
-    "DOCUMENTED", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK", "Comparison", "Divergence",
-    "RunResult", "RuntimeCase",
+    "DOCUMENTED", "FRONTEND_RUNTIMES", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK",
+    "RUNTIME_TITLES", "Comparison", "Divergence", "RunResult", "RuntimeCase",
     "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "run", "run_guarded",
     "pins_in", "runtimes_for", "stand_in", "verified_versions", "version_skew",
 ]

@@ -6,22 +6,38 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# The four runtimes, in the order the app shows them. The registry's
+# The five runtimes, in the order the app shows them. The registry's
 # ``runnable_on`` names engines ("onnxruntime", "onnx.reference", "openvino");
-# ENGINE_RUNTIMES says which runtimes of ours each engine name stands for.
-RUNTIMES = ("onnxruntime", "onnx.reference", "openvino-cpu", "openvino-reference")
+# ENGINE_RUNTIMES says which runtimes of ours each engine name stands for
+# (RUNTIME_FRAMEWORK then keeps those that load the operator's format: OpenVINO
+# runs an ONNX operator as "openvino-onnx", its CPU plugin through its ONNX frontend).
+RUNTIMES = ("onnxruntime", "onnx.reference", "openvino-onnx", "openvino-cpu", "openvino-reference")
 ENGINE_RUNTIMES = {
     "onnxruntime": ("onnxruntime",),
     "onnx.reference": ("onnx.reference",),
-    "openvino": ("openvino-cpu", "openvino-reference"),
+    "openvino": ("openvino-onnx", "openvino-cpu", "openvino-reference"),
 }
 # Which framework's models each runtime loads (an ONNX model cannot go to
 # OpenVINO's node builders and the other way round).
 RUNTIME_FRAMEWORK = {
     "onnxruntime": "ONNX",
     "onnx.reference": "ONNX",
+    "openvino-onnx": "ONNX",  # the CPU plugin, the model read by OpenVINO's ONNX frontend
     "openvino-cpu": "OpenVINO",
     "openvino-reference": "OpenVINO",
+}
+
+# Runtimes that load any model of a format through a frontend: they are tried on every version of that
+# format some runtime runs (the registry's ``runnable_on`` names the runtimes of its own format only); where
+# the frontend has no conversion rule, the run is the frontend's refusal (a ``runnable`` runtime fact).
+FRONTEND_RUNTIMES = {"ONNX": ("openvino-onnx",)}
+# How each runtime is named in words (the panel's captions; the runtime names above are the keys and columns)
+RUNTIME_TITLES = {
+    "onnxruntime": "onnxruntime (CPU)",
+    "onnx.reference": "onnx.reference",
+    "openvino-onnx": "OpenVINO CPU (ONNX frontend)",
+    "openvino-cpu": "OpenVINO CPU plugin",
+    "openvino-reference": "OpenVINO reference",
 }
 
 MAX_ERROR_CHARS = 4000

@@ -8,12 +8,14 @@ import importlib.util
 
 from scatter_core import OpSpec, get_spec
 
-from ._common import ENGINE_RUNTIMES, RUNTIME_FRAMEWORK, RUNTIMES, RunResult, check_runtime_name, error_text
+from ._common import (ENGINE_RUNTIMES, FRONTEND_RUNTIMES, RUNTIME_FRAMEWORK, RUNTIMES, RunResult, check_runtime_name,
+                      error_text)
 
 # runtime -> (module that must be importable, distribution whose version is reported)
 _DISTRIBUTIONS = {
     "onnxruntime": ("onnxruntime", ("onnxruntime", "onnxruntime-gpu", "onnxruntime-openvino")),
     "onnx.reference": ("onnx", ("onnx",)),
+    "openvino-onnx": ("openvino", ("openvino",)),
     "openvino-cpu": ("openvino", ("openvino",)),
     "openvino-reference": ("openvino", ("openvino",)),
 }
@@ -52,7 +54,10 @@ def runtimes_for(op) -> list[str]:
     The record's ``runnable_on`` names engines; OpenVINO stands for both the CPU
     plugin and the reference implementation. A version no runtime can run (the
     deprecated ``Scatter-11``) gives an empty list; :func:`not_runnable_reason`
-    says why and names its stand-in.
+    says why and names its stand-in. A version some runtime runs is also tried
+    on the runtimes that read its format through a frontend (an ONNX version on
+    ``"openvino-onnx"``, the OpenVINO CPU plugin through its ONNX frontend),
+    which may refuse it (no conversion rule for ``TensorScatter-24``).
     """
     spec = get_spec(op)
     out = []
@@ -60,6 +65,8 @@ def runtimes_for(op) -> list[str]:
         for runtime in ENGINE_RUNTIMES.get(engine, ()):
             if RUNTIME_FRAMEWORK[runtime] == spec.framework and runtime not in out:
                 out.append(runtime)
+    if out:
+        out += [r for r in FRONTEND_RUNTIMES.get(spec.framework, ()) if r not in out]
     return [r for r in RUNTIMES if r in out]
 
 
@@ -93,6 +100,7 @@ def not_runnable_reason(op, runtime: str | None = None) -> str | None:
 _RUNNERS = {
     "onnxruntime": ("runtime_check.onnx_backend", "run_onnxruntime"),
     "onnx.reference": ("runtime_check.onnx_backend", "run_onnx_reference"),
+    "openvino-onnx": ("runtime_check.openvino_onnx_backend", "run_cpu_onnx"),
     "openvino-cpu": ("runtime_check.openvino_backend", "run_cpu"),
     "openvino-reference": ("runtime_check.openvino_backend", "run_reference"),
 }

@@ -43,6 +43,8 @@ ONNX_REF = ("onnx.reference",)
 OV_CPU = ("openvino-cpu",)
 OV_REF = ("openvino-reference",)
 OV_BOTH = ("openvino-cpu", "openvino-reference")
+OV_ONNX = ("openvino-onnx",)  # the CPU plugin running an ONNX model through OpenVINO's ONNX frontend
+OV_CPU_ANY = OV_CPU + OV_ONNX  # the CPU plugin's own kernels, whichever format the model came in
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,10 @@ class Divergence:
         """The observed facts that concern ``spec`` (or else the first), and ``runtime`` where one does."""
         facts = [FACT_BY_ID[i] for i in self.observed_facts]
         mine = [f for f in facts if spec.name in f.operators] or facts[:1]
-        return [f for f in mine if runtime in f.runtimes] or mine
+        # a runtime no fact about this operator names (the OpenVINO CPU plugin on an ONNX model, through its
+        # ONNX frontend) gets the facts that name it, about the operator its frontend made of the node
+        return ([f for f in mine if runtime in f.runtimes] or [f for f in facts if runtime in f.runtimes]
+                or mine)
 
     def text_for(self, spec: OpSpec, runtime: str | None = None) -> str:
         """The behaviour in words: its fact's sentence (DOCUMENTED), or those of its observed facts that concern
@@ -358,17 +363,17 @@ DOCUMENTED: tuple[Divergence, ...] = (
         lambda c: c.canonical == "mean" and _int_data(c), fact="ov-cpu-integer-mean",
         model=_truncated_mean),
     Divergence(
-        "k-zero-noop", OV_CPU, "value", _k_zero, fact="ov-nd-k0",
+        "k-zero-noop", OV_CPU_ANY, "value", _k_zero, fact="ov-nd-k0",
         model=lambda c: c.data.copy(), families=("nd",)),
     Divergence(
-        "int64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.int64, fact="ov-int64",
+        "int64-narrowing", OV_CPU_ANY, "value", lambda c: c.data.dtype == np.int64, fact="ov-int64",
         model=_computed_in(np.int32)),
     Divergence(
-        "f16-accumulation", OV_BOTH, "value",
+        "f16-accumulation", OV_BOTH + OV_ONNX, "value",
         lambda c: c.data.dtype == np.float16 and c.canonical in ("sum", "prod", "mean", "sub"), fact="ov-f16",
         model=_computed_in(np.float32)),
     Divergence(
-        "duplicates-parallel-order", OV_CPU, "value", lambda c: c.canonical == "none",
+        "duplicates-parallel-order", OV_CPU_ANY, "value", lambda c: c.canonical == "none",
         fact="duplicates-parallel-order",
         allowed=_some_order_of_the_writes,
         families=("nd", "update")),
@@ -433,7 +438,7 @@ DOCUMENTED: tuple[Divergence, ...] = (
         fact="ov-reduction-case",
         model=lambda c: c.core(reduction=c.reduction.lower())),
     Divergence(
-        "non-axis-dim-aliasing", OV_BOTH, "accepted", _non_axis_dim_larger, fact="ov-alias-dims",
+        "non-axis-dim-aliasing", OV_BOTH + OV_ONNX, "accepted", _non_axis_dim_larger, fact="ov-alias-dims",
         model=_aliasing, families=("elements",)),
     Divergence(
         "axis-dim-accepted", OV_BOTH, "accepted",
@@ -455,7 +460,7 @@ DOCUMENTED: tuple[Divergence, ...] = (
         model=lambda c: c.core(indices=c.indices.astype(np.int64)), families=("nd",)),
     # ------------------------------------------------------------ the runtime process dies
     Divergence(
-        "index-below-range-crash", OV_CPU, "crash", lambda c: _is_ov(c) and _below_minus_s(c), fact="ov-range-low",
+        "index-below-range-crash", OV_CPU_ANY, "crash", lambda c: _below_minus_s(c), fact="ov-range-low",
         error=r"crashed", families=("elements",)),
 )
 
@@ -507,15 +512,15 @@ DOCUMENTED += (
 )
 
 OBSERVED: tuple[Divergence, ...] = (
-    observed("bool-sum-sub-as-uint8", OV_CPU, "value",
+    observed("bool-sum-sub-as-uint8", OV_CPU_ANY, "value",
              lambda c: c.data.dtype == np.bool_ and c.canonical in ("sum", "sub"), "ov-bool-as-uint8",
              model=_bool_as_uint8),
-    observed("f64-narrowing", OV_CPU, "value", lambda c: c.data.dtype == np.float64, "ov-f64",
+    observed("f64-narrowing", OV_CPU_ANY, "value", lambda c: c.data.dtype == np.float64, "ov-f64",
              model=_computed_in(np.float32)),
-    observed("signed-zero-tie", ORT + ONNX_REF + OV_BOTH, "value",
+    observed("signed-zero-tie", ORT + ONNX_REF + OV_ONNX + OV_BOTH, "value",
              lambda c: c.data.dtype.kind == "f" and c.canonical in ("max", "min"), "ov-signed-zero",
              relation=_only_zero_signs_differ),
-    observed("nan-in-max-min", ORT + ONNX_REF + OV_BOTH, "value", _nan_undefined, NAN_FACTS,
+    observed("nan-in-max-min", ORT + ONNX_REF + OV_ONNX + OV_BOTH, "value", _nan_undefined, NAN_FACTS,
              relation=_only_nan_cells_differ),
     observed("scatter-update-reference-nd-indices", OV_REF, "value",
              lambda c: c.indices.ndim >= 2 or 1 in c.data.shape[1:], "ov-ref-scatter-update-offsets",
@@ -531,7 +536,7 @@ OBSERVED: tuple[Divergence, ...] = (
     observed("updates-dtype-not-validated", ONNX_REF, "accepted",
              lambda c: _is_onnx(c) and c.updates.dtype != c.data.dtype, "onnx-ref-type-t",
              model=lambda c: c.core(updates=c.updates.astype(c.data.dtype))),
-    observed("index-below-range-silent", OV_CPU, "accepted", lambda c: _is_ov(c) and _below_minus_s(c),
+    observed("index-below-range-silent", OV_CPU_ANY, "accepted", lambda c: _below_minus_s(c),
              "ov-range-low-silent", families=("elements",)),
     observed("scatter-update-rank1-negative-unchecked", OV_CPU, "crash",
              lambda c: c.data.ndim == 1 and _negatives(c), "ov-cpu-scatter-update-rank1-negative", error=r"crashed",
@@ -540,6 +545,20 @@ OBSERVED: tuple[Divergence, ...] = (
              lambda c: c.data.ndim == 1 and _negatives(c), "ov-cpu-scatter-update-rank1-negative",
              model=lambda c: c.data.copy(),
              families=("update",)),
+    observed("uint64-narrowing", OV_CPU_ANY, "value", lambda c: c.data.dtype == np.uint64, "ov-cpu-uint64",
+             model=_computed_in(np.uint32)),
+    # OpenVINO's ONNX frontend (openvino-onnx): what it does with the ONNX text's rules
+    observed("frontend-no-conversion-rule", OV_ONNX, "refused",
+             lambda c: c.spec.name in FACT_BY_ID["ov-onnx-frontend-no-tensor-scatter"].operators,
+             "ov-onnx-frontend-no-tensor-scatter", error=r"has no conversion rule for"),
+    observed("frontend-reduction-not-validated", OV_ONNX, "accepted",
+             lambda c: (_is_onnx(c) and _unknown_to_version(c) and _version_with_spelling(c) is not None
+                        and _version_with_spelling(c).version > c.spec.version),
+             "ov-onnx-frontend-reduction",
+             model=lambda c: c.core(_version_with_spelling(c))),
+    observed("frontend-nd-int32-indices", OV_ONNX, "accepted",
+             lambda c: _is_onnx(c) and c.indices.dtype == np.int32, "ov-onnx-frontend-nd-int32-indices",
+             model=lambda c: c.core(indices=c.indices.astype(np.int64)), families=("nd",)),
 )
 
 

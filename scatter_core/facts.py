@@ -40,9 +40,9 @@ from .spec import RuntimeNote
 
 # The runtimes a fact can name (runtime_check.RUNTIMES, in the same order) and the distribution whose pin
 # gives each one's version.
-RUNTIME_NAMES = ("onnxruntime", "onnx.reference", "openvino-cpu", "openvino-reference")
-DISTRIBUTIONS = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx", "openvino-cpu": "openvino",
-                 "openvino-reference": "openvino"}
+RUNTIME_NAMES = ("onnxruntime", "onnx.reference", "openvino-onnx", "openvino-cpu", "openvino-reference")
+DISTRIBUTIONS = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx", "openvino-onnx": "openvino",
+                 "openvino-cpu": "openvino", "openvino-reference": "openvino"}
 SOURCE_KINDS = ("semantics.md", "observed", "tracker")
 STATUSES = ("holds", "not reproduced")
 _PIN = re.compile(r'"?([A-Za-z0-9_.-]+)==([0-9][^";\s]*)')
@@ -125,6 +125,17 @@ ORT, REF, OV_CPU, OV_REF = ("onnxruntime",), ("onnx.reference",), ("openvino-cpu
 OV_BOTH, ALL = OV_CPU + OV_REF, RUNTIME_NAMES
 ORT_LABEL, REF_LABEL = "onnxruntime {onnxruntime}", "onnx.reference {onnx}"
 OV_CPU_LABEL, OV_REF_LABEL = "OpenVINO {openvino} CPU plugin", "OpenVINO {openvino} reference"
+# The CPU plugin behind an ONNX model too: OpenVINO's ONNX frontend turns ScatterND into ScatterNDUpdate-15 and
+# ScatterElements (and Scatter) into ScatterElementsUpdate-12 and the CPU plugin runs them ("openvino-onnx").
+# A CPU-plugin fact names it only where runtime_check's tests saw it hold through the frontend
+# (tests/test_runtime_openvino_onnx.py); its label still names the plugin, which is what computes.
+OV_ONNX = ("openvino-onnx",)
+OV_CPU_ANY = OV_CPU + OV_ONNX
+OV_ONNX_LABEL = "OpenVINO {openvino} CPU plugin through its ONNX frontend"
+FRONTEND_OBSERVED = Source("observed", "tests/test_runtime_openvino_onnx.py on the pinned runtimes, 2026-11-28; not "
+                                       "in semantics.md")
+ONNX_SCATTER_OPS = ("Scatter-9", "ScatterElements-11", "ScatterElements-13", "ScatterElements-16",
+                    "ScatterElements-18", "ScatterND-11", "ScatterND-13", "ScatterND-16", "ScatterND-18")
 OV_BOTH_LABEL = "OpenVINO {openvino} (CPU plugin and reference)"
 ALL_LABEL = "onnxruntime {onnxruntime}, onnx.reference {onnx} and OpenVINO {openvino} (CPU and reference)"
 
@@ -139,6 +150,12 @@ FACTS: tuple[Fact, ...] = (
          Source(SEMANTICS_MD, "semantics.md §2 (Scatter-11)",
                 quote="onnx.reference has no `Scatter` kernel"),
          operators=("Scatter-9",)),
+    Fact("onnx-ref-loop-without-condition", "subgraph", REF, REF_LABEL,
+         "runs none of the iterations of a Loop whose condition input is left out, where the spec runs the trip "
+         "count M (onnxruntime does); so a scatter node in such a Loop's body would never run. scatter_models "
+         "gives such a Loop a constant true condition before onnx.reference runs it, which the spec treats as "
+         "the same, and says so in the capture",
+         Source("observed", "tests/test_models_lift.py on the pinned runtimes, 2026-11-28; not in semantics.md")),
     Fact("last-wins", "duplicates", ALL, ALL_LABEL,
          "with reduction none the last write in row-major loop order wins, even with thousands of duplicates "
          "(OpenVINO CPU runs ScatterUpdate and ScatterND(none) with parallel_for, so with more threads the "
@@ -252,7 +269,7 @@ FACTS: tuple[Fact, ...] = (
          Source(SEMANTICS_MD, "semantics.md §2 Per-operator table: ScatterUpdate-3; §4",
                 quote="0-D indices allowed (*spec*, OV-ref; OV-CPU refuses)"),
          operators=("ScatterUpdate-3",)),
-    Fact("ov-int64", "int64", OV_CPU, OV_CPU_LABEL,
+    Fact("ov-int64", "int64", OV_CPU_ANY, OV_CPU_LABEL,
          "computes int64 data in int32: 2**40 + 3 comes back as 3",
          Source(SEMANTICS_MD, "semantics.md §2 Reductions, exact results: Overflow",
                 quote="**OV-CPU computes int64 data in int32**"),
@@ -266,7 +283,7 @@ FACTS: tuple[Fact, ...] = (
                 quote="OV-CPU runs ScatterUpdate and ScatterND(none) with `parallel_for`, so with more threads the "
                       "order is formally undefined"),
          operators=("ScatterUpdate-3", "ScatterNDUpdate-3", "ScatterNDUpdate-15")),
-    Fact("ov-f64", "float64", OV_CPU, OV_CPU_LABEL,
+    Fact("ov-f64", "float64", OV_CPU_ANY, OV_CPU_LABEL,
          "computes float64 data in float32: 0.1 + 1e-10 comes back as 0.10000000149011612",
          OBSERVED,
          operators=("ScatterUpdate-3", "ScatterNDUpdate-3", "ScatterNDUpdate-15",
@@ -294,7 +311,7 @@ FACTS: tuple[Fact, ...] = (
          Source(SEMANTICS_MD, "semantics.md §2 Per-operator table; §3 errata 5",
                 quote="runtimes accept and normalize it"),
          operators=("ScatterNDUpdate-3", "ScatterElementsUpdate-3")),
-    Fact("ov-nd-k0", "k-zero", OV_CPU, OV_CPU_LABEL,
+    Fact("ov-nd-k0", "k-zero", OV_CPU_ANY, OV_CPU_LABEL,
          "does nothing when indices.shape[-1] == 0 (it returns early because indices has no elements); "
          "onnxruntime, onnx.reference and the OpenVINO reference update the whole tensor",
          Source(SEMANTICS_MD, "semantics.md §2 Reductions, exact results: k == 0",
@@ -315,7 +332,7 @@ FACTS: tuple[Fact, ...] = (
          Source(SEMANTICS_MD, "semantics.md §2 Invalid inputs: reduction not in that version",
                 quote="**case-insensitive** (`SUM`, `Sum`, `MEAN`, `NONE` accepted)"),
          operators=("ScatterNDUpdate-15", "ScatterElementsUpdate-12")),
-    Fact("ov-f16", "float16", OV_BOTH, OV_BOTH_LABEL,
+    Fact("ov-f16", "float16", OV_BOTH + OV_ONNX, OV_BOTH_LABEL,
          "accumulate float16 sums in wider precision (2048 + 1 + 1 = 2050)",
          Source(SEMANTICS_MD, "semantics.md §2 Reductions, exact results: Overflow",
                 quote="OV accumulates f16 sums in wider precision (2048+1+1 = 2050, CPU and ref)"),
@@ -325,13 +342,13 @@ FACTS: tuple[Fact, ...] = (
          Source(SEMANTICS_MD, "semantics.md §2 Reductions, exact results: bool",
                 quote="OV (CPU=ref): sum=OR, prod=AND, min=AND, max=OR, sub=XOR"),
          operators=("ScatterNDUpdate-15",)),
-    Fact("ov-bool-as-uint8", "bool", OV_CPU, OV_CPU_LABEL,
+    Fact("ov-bool-as-uint8", "bool", OV_CPU_ANY, OV_CPU_LABEL,
          "adds and subtracts bool tensors as uint8 and converts to bool at the end, so with several updates to"
          " one cell False - True - True gives True (XOR would give False) and 256 x True gives False (OR would"
          " give True); the reference gives OR / XOR",
          OBSERVED,
          operators=("ScatterNDUpdate-15", "ScatterElementsUpdate-12")),
-    Fact("ov-cpu-nan", "nan-max-min", OV_CPU, OV_CPU_LABEL,
+    Fact("ov-cpu-nan", "nan-max-min", OV_CPU_ANY, OV_CPU_LABEL,
          "ignores NaN updates (the cell keeps its value) but keeps a NaN that is already in the cell, so the "
          "result depends on where the NaN is",
          OBSERVED,
@@ -341,12 +358,12 @@ FACTS: tuple[Fact, ...] = (
          "result depends on where the NaN is",
          OBSERVED,
          operators=("ScatterNDUpdate-15",)),
-    Fact("ov-range-low", "index-range", OV_CPU, OV_CPU_LABEL,
+    Fact("ov-range-low", "index-range", OV_CPU_ANY, OV_CPU_LABEL,
          "has no lower-bound check for the Elements ops: an index below -s crashes the process",
          Source(SEMANTICS_MD, "semantics.md §2 Invalid inputs",
                 quote="Elements ops (v3/v12): **segfault** (no lower-bound check)"),
          operators=("ScatterElementsUpdate-3", "ScatterElementsUpdate-12")),
-    Fact("ov-alias-dims", "dims", OV_BOTH, OV_BOTH_LABEL,
+    Fact("ov-alias-dims", "dims", OV_BOTH + OV_ONNX, OV_BOTH_LABEL,
          "accept an indices dimension larger than data's on a non-axis dimension; the writes alias into the "
          "next row (e.g. (0, 3) lands on (1, 0))",
          Source(SEMANTICS_MD, "semantics.md §2 Invalid inputs",
@@ -357,7 +374,7 @@ FACTS: tuple[Fact, ...] = (
          Source(SEMANTICS_MD, "semantics.md §2 Per-operator table: ScatterElementsUpdate-3",
                 quote="(runtimes accept axis dim larger)"),
          operators=("ScatterElementsUpdate-3",)),
-    Fact("ov-range-low-silent", "index-range-silent", OV_CPU, OV_CPU_LABEL,
+    Fact("ov-range-low-silent", "index-range-silent", OV_CPU_ANY, OV_CPU_LABEL,
          "an index only a little below -s does not always crash: the write lands outside the output buffer and"
          " the call returns (same missing lower-bound check; the result is undefined)",
          OBSERVED,
@@ -399,7 +416,7 @@ FACTS: tuple[Fact, ...] = (
          Source(SEMANTICS_MD, "semantics.md §6 More observations: NaN in max/min",
                 quote="A NaN update or data value survives on OpenVINO's reference and in PyTorch"),
          operators=("ScatterElementsUpdate-12",)),
-    Fact("ov-cpu-uint64", "uint64", OV_CPU, OV_CPU_LABEL,
+    Fact("ov-cpu-uint64", "uint64", OV_CPU_ANY, OV_CPU_LABEL,
          "narrows uint64 data to 32 bits: data [2**40 + 5, 1], update 2**33 at 0 gives [0, 1] (the reference: "
          "[2**33, 1])",
          OBSERVED,
@@ -428,11 +445,31 @@ FACTS: tuple[Fact, ...] = (
          "accepts int32 write_indices; onnxruntime refuses them (type constraint tensor(int64))",
          OBSERVED,
          operators=("TensorScatter-24",)),
-    Fact("ov-onnx-frontend-no-tensor-scatter", "runnable", OV_CPU, "OpenVINO {openvino} ONNX frontend",
+    Fact("ov-onnx-frontend-no-tensor-scatter", "runnable", OV_ONNX, "OpenVINO {openvino} ONNX frontend",
          "has no conversion rule for TensorScatter-24, so an ONNX model holding it does not load",
          Source("observed", "tests/test_models_runtimes.py on the pinned runtimes, 2026-11-25; not in "
                             "semantics.md"),
          operators=("TensorScatter-24",)),
+    Fact("ov-onnx-frontend-kernels", "frontend", OV_ONNX, OV_ONNX_LABEL,
+         "runs ScatterND as ScatterNDUpdate-15 and ScatterElements and Scatter-9 as ScatterElementsUpdate-12 "
+         "(reductions add, mul, max, min as sum, prod, max, min), so the CPU plugin's own behaviour holds for an "
+         "ONNX model too: int64 and uint64 data computed in 32 bits, float64 in float32, float16 sums accumulated "
+         "in wider precision (2048 + 1 + 1 = 2050), bool add counted in uint8, nothing written when "
+         "indices.shape[-1] == 0, NaN updates ignored by max and min, and an Elements index below -s crashes the "
+         "process",
+         FRONTEND_OBSERVED,
+         operators=ONNX_SCATTER_OPS),
+    Fact("ov-onnx-frontend-reduction", "reduction", OV_ONNX, "OpenVINO {openvino} ONNX frontend",
+         "does not check reduction against the opset where the OpenVINO op has it: ScatterElements runs add and "
+         "mul at opset 11 and 13, and ScatterElements and ScatterND run max and min at 16, as at 18 (onnxruntime "
+         "refuses a reduction at 11 and 13); ScatterND at 11 and 13 refuses any reduction but none when the model "
+         "is read, and so does an unknown name ('sum') at any opset",
+         FRONTEND_OBSERVED,
+         operators=("ScatterElements-11", "ScatterElements-13", "ScatterElements-16", "ScatterND-16")),
+    Fact("ov-onnx-frontend-nd-int32-indices", "index-dtype", OV_ONNX, "OpenVINO {openvino} ONNX frontend",
+         "accepts int32 indices for ScatterND (onnxruntime refuses them: type constraint)",
+         FRONTEND_OBSERVED,
+         operators=("ScatterND-11", "ScatterND-13", "ScatterND-16", "ScatterND-18")),
     Fact("ts-circular-agree", "circular", ORT + REF, "onnxruntime {onnxruntime} and onnx.reference {onnx}",
          "agree on circular mode, including write indices of several times max_sequence_length",
          Source(SEMANTICS_MD, "semantics.md §5 TensorScatter-24",
@@ -456,7 +493,7 @@ FACTS: tuple[Fact, ...] = (
          "it does not ship)",
          OBSERVED,
          operators=("SliceScatter-15",)),
-    Fact("duplicates-parallel-order", "duplicates", OV_CPU, OV_CPU_LABEL,
+    Fact("duplicates-parallel-order", "duplicates", OV_CPU_ANY, OV_CPU_LABEL,
          "Duplicates with reduction none: OV-CPU runs ScatterUpdate and ScatterND(none) with parallel_for, so "
          "with more threads the order is formally undefined; a cell written more than once may keep any of its"
          " writes, not only the last in row-major order.",

@@ -144,8 +144,8 @@ def _facts_of(d, spec: sc.OpSpec, runtimes: set) -> list:
 
 
 # the runtimes in a node table title
-SHORT = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx.reference", "openvino-cpu": "OpenVINO CPU",
-         "openvino-reference": "OpenVINO reference"}
+SHORT = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx.reference", "openvino-onnx": "OpenVINO CPU (ONNX)",
+         "openvino-cpu": "OpenVINO CPU", "openvino-reference": "OpenVINO reference"}
 
 
 def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: dict) -> list[Finding]:

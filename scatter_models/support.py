@@ -18,8 +18,9 @@ import re
 
 import scatter_core as sc
 
-# capture runtime -> the runtime fact name it stands for (an OpenVINO IR's "reference" is OpenVINO's)
-FACT_RUNTIME = {"reference": "onnx.reference", "onnxruntime": "onnxruntime", "openvino": "openvino-cpu"}
+# capture runtime -> the runtime fact name it stands for (an OpenVINO IR's "reference" is OpenVINO's; an ONNX
+# model on OpenVINO is read by its ONNX frontend and run by the CPU plugin: "openvino-onnx")
+FACT_RUNTIME = {"reference": "onnx.reference", "onnxruntime": "onnxruntime", "openvino": "openvino-onnx"}
 IR_FACT_RUNTIME = {"reference": "openvino-reference", "onnxruntime": "onnxruntime", "openvino": "openvino-cpu"}
 CAPTURE_RUNTIMES = ("reference", "onnxruntime", "openvino")
 # how a capture runtime is named in messages (the page's runtime box says the same)

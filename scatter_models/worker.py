@@ -9,11 +9,14 @@ every scatter node's first-call inputs and output to ``DIR/captured/*.npy`` and 
   inputs and output (subgraphs, Loop bodies and local functions included) and is first checked by
   scatter_core (an invalid index stops the run naming the node and the rule). An operator onnx.reference
   has no kernel for (``Scatter``, opsets 9 and 10) is run by scatter_core's exact semantics instead.
-* ``onnxruntime``: the main graph's scatter nodes' tensors become extra graph outputs; a node directly in
-  the body of a main-graph ``Loop`` has its tensors leave the Loop as extra scan outputs (the first slice is
-  the first call, their number the calls); a node in another subgraph (an If or Scan body, a nested one) or
-  in a function has its inputs captured by a reference run and is then run alone on onnxruntime with them
-  (its record says so; where onnxruntime refuses it alone, the reference's output stays, and says why).
+* ``onnxruntime``: the main graph's scatter nodes' tensors become extra graph outputs; a node in a subgraph
+  (an If, Loop or Scan body, nested ones too) or a local function has its tensors lifted out to extra graph
+  outputs (:mod:`scatter_models.lift`: functions inlined, a Loop's or Scan's values as extra scan outputs,
+  one slice per iteration, so the first slice is the first call and their number the calls; an If branch's
+  beside an empty placeholder in the other branch), and onnxruntime runs the rewritten model once. Only where
+  the rewrite is impossible (or onnxruntime refuses the rewritten model) are the node's inputs captured by a
+  reference run and the node run alone on onnxruntime with them (its record says so and why; where
+  onnxruntime refuses it alone, the reference's output stays, and says why).
 * ``openvino``: the nodes' input and output ports become extra model outputs (ONNX models through
   OpenVINO's ONNX frontend, IR as it is).
 """
@@ -36,7 +39,8 @@ _ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped 
 # A serving worker (--serve) keeps the last model it parsed (its nodes renamed to their keys) and its
 # onnx.reference evaluator and onnxruntime session, so capturing the same model again skips parsing and
 # building.
-_HELD: dict = {"digest": None, "payload": None, "model": None, "evaluator": None, "onnxruntime": None}
+_HELD: dict = {"digest": None, "payload": None, "model": None, "evaluator": None, "onnxruntime": None,
+               "loops_given_a_condition": 0}
 
 
 class Stop(Exception):
@@ -108,7 +112,7 @@ def run_reference(model, feeds: dict, recorder: Recorder, wanted_keys=None):
                 if key in _ACTIVE["wanted"]:
                     active.check(key, args)
                     out = _original(self, *args, **kwargs)
-                    active.record(key, args, out[0], "onnx.reference")
+                    active.record(key, args, out[0], _reference_source())
                     return out
                 return _original(self, *args, **kwargs)
 
@@ -148,27 +152,36 @@ def _onnx_nodes(model, keys: list):
     return [(k, r.node, r) for k, r in zip(keys, listing.nodes)]
 
 
-def _in_main_loop_body(raw) -> bool:
-    """A node directly in the body of a Loop of the main graph (its tensors can leave as scan outputs)."""
-    return (not raw.in_function and len(raw.parents) == 1 and raw.parents[0][0].op_type == "Loop"
-            and raw.parents[0][1] == "body")
+class LiftFailed(Exception):
+    """onnxruntime refused the model rewritten to lift subgraph tensors out: run it without the rewrite."""
 
 
-def prepare_onnxruntime(model, nodes: list, request: dict) -> dict:
-    """The main graph's scatter nodes' tensors as extra graph outputs; a node directly in a main-graph Loop's
-    body has its body tensors leave the Loop as extra scan outputs (one slice per iteration: the first is
-    the first call, their number the calls). Returns the session and what to read from its outputs;
-    ``inner``: the keys left to a reference run (other subgraphs, functions). ``model`` is changed."""
+def prepare_onnxruntime(model, nodes: list, request: dict, lift: bool = True, why: str | None = None) -> dict:
+    """The main graph's scatter nodes' tensors as extra graph outputs; a node inside an If, Loop or Scan body
+    or a local function has its tensors lifted out to extra graph outputs (:mod:`scatter_models.lift`: functions
+    inlined, Loop/Scan values as extra scan outputs, one slice per iteration, If values beside an empty
+    placeholder in the other branch), so the one run of the whole model gives them. Returns the session and
+    what to read from its outputs; ``inner``: the keys left to a reference run and a run of the node alone
+    (where the rewrite is impossible, or ``lift`` is False), ``why``: the reason for each. ``model`` is
+    changed. Raises :class:`LiftFailed` when onnxruntime refuses the rewritten model."""
     import onnx
     import onnxruntime as ort
     from onnx import helper
 
+    from scatter_models.lift import lift_nodes
     from scatter_models.onnx_file import constant_node_tensor
 
-    top = [(k, n) for k, n, raw in nodes if not raw.in_subgraph and not raw.in_function]
-    looped = [(k, n, raw) for k, n, raw in nodes if _in_main_loop_body(raw)]
-    inner = [k for k, n, raw in nodes if (raw.in_subgraph or raw.in_function) and not _in_main_loop_body(raw)]
+    top_keys = [k for k, n, raw in nodes if not raw.in_subgraph and not raw.in_function]
+    deep = [(k, raw) for k, n, raw in nodes if raw.in_subgraph or raw.in_function]
+    plans, reasons, inlined = {}, {}, False
+    if deep and lift:
+        plans, reasons, inlined = lift_nodes(model, [k for k, _ in deep], any(r.in_function for _, r in deep))
+    elif deep:
+        reasons = {k: why or "the rewrite was not tried" for k, _ in deep}
+    inner = [k for k, _ in deep if k not in plans]
     graph = model.graph
+    by_name = {n.name: n for n in graph.node}  # looked up again: inlining rebuilt the model
+    top = [(k, by_name[k]) for k in top_keys if k in by_name]
     consts = {t.name: t for t in graph.initializer}
     for node in graph.node:
         if node.op_type == "Constant" and len(node.output) == 1 and (node.domain or "") in ("", "ai.onnx"):
@@ -190,40 +203,53 @@ def prepare_onnxruntime(model, nodes: list, request: dict) -> dict:
     for key, node in top:
         for name in list(node.input) + [node.output[0]]:
             expose(name)
-    loop_slots = {}
-    for n_loop, (key, node, raw) in enumerate(looped):
-        loop, _, body = raw.parents[0]
-        made_in_body = {o for b in body.node for o in b.output} | {i.name for i in body.input}
-        slots = []
-        for j, name in enumerate(list(node.input) + [node.output[0]]):
-            if not name:
-                slots.append(None)
-            elif name in made_in_body:
-                inside, outside = f"__scatter_models_{n_loop}_{j}", f"__scatter_models_{n_loop}_{j}_scan"
-                elem = types.get(name, (0, None))[0]
-                body.node.append(helper.make_node("Identity", [name], [inside]))
-                body.output.append(helper.make_tensor_value_info(inside, elem, None) if elem
-                                   else onnx.ValueInfoProto(name=inside))
-                loop.output.append(outside)
-                expose(outside, elem)
-                slots.append(("scan", outside))
-            else:  # a value of the main graph the body reads
-                expose(name)
-                slots.append(("outer", name))
-        loop_slots[key] = slots
+    wanted = {name for _, node in top for name in node.input}
+    for instances in plans.values():
+        for inst in instances:
+            for lifted in [v for v in inst.inputs if v is not None] + [inst.output] + list(inst.flags):
+                expose(lifted.name)
+                wanted.add(lifted.name)
     options = ort.SessionOptions()
     options.log_severity_level = 4
     options.intra_op_num_threads = 1
-    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
-    wanted = {name for _, node in top for name in node.input} | {s[1] for slots in loop_slots.values()
-                                                                  for s in slots if s is not None}
-    return {"session": session, "inner": inner,
-            "top": [(key, list(node.input), node.output[0]) for key, node in top], "loop_slots": loop_slots,
-            "consts": {name: onnx.numpy_helper.to_array(t) for name, t in consts.items() if name in wanted}}
+    try:
+        session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:
+        if plans:
+            raise LiftFailed(f"onnxruntime refused the model rewritten to lift the node's tensors out: "
+                             f"{_first_line(exc)}") from None
+        raise
+    where = {k: request["nodes"].get(k, {}).get("where") or "a subgraph" for k, _ in deep}
+    return {"session": session, "inner": inner, "why": reasons, "inlined": inlined,
+            "top": [(key, list(node.input), node.output[0]) for key, node in top], "lifted": plans,
+            "where": where, "consts": {name: onnx.numpy_helper.to_array(t) for name, t in consts.items()
+                                       if name in wanted}}
+
+
+def _first_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split("\n")[0].split())
+    return text[:300] or type(exc).__name__
+
+
+def lifted_source(where: str, instance, calls: int, inlined: bool) -> str:
+    """How a lifted node's output was obtained, in words."""
+    parts = []
+    if inlined and "function" in where:
+        parts.append("its local function inlined")
+    if any(k in ("Loop", "Scan") for k in instance.kinds):
+        parts.append(f"out of each Loop or Scan body as an extra scan output (one slice per iteration: the first "
+                     f"of the {calls} call{'s' if calls != 1 else ''} is recorded)")
+    if "If" in instance.kinds:
+        parts.append("out of the If branch beside an empty placeholder in the other branch")
+    how = ("; ".join(parts)) or "as extra model outputs"
+    return (f"onnxruntime, running the whole model once, rewritten so that the node's tensors leave {where} as "
+            f"model outputs ({how})")
 
 
 def run_onnxruntime(prepared: dict, feeds: dict, recorder: Recorder) -> list:
     """One run of a prepared session; records every node it exposes; returns the keys left to onnx.reference."""
+    from scatter_models.lift import read_calls
+
     session = prepared["session"]
     names = [o.name for o in session.get_outputs()]
     values = dict(zip(names, session.run(None, feeds)))
@@ -233,27 +259,24 @@ def run_onnxruntime(prepared: dict, feeds: dict, recorder: Recorder) -> list:
     for key, inputs, output in prepared["top"]:
         args = [values.get(name) if name else None for name in inputs]
         recorder.record(key, args, values[output], "onnxruntime")
-    for key, slots in prepared["loop_slots"].items():
-        arrays, calls = [], None
-        for slot in slots:
-            if slot is None:
-                arrays.append(None)
-            elif slot[0] == "outer":
-                arrays.append(values.get(slot[1]))
-            else:
-                stacked = values[slot[1]]
-                calls = int(stacked.shape[0])
-                arrays.append(stacked[0] if calls else None)
-        if calls:
-            recorder.record(key, arrays[:-1], arrays[-1], "onnxruntime (Loop body: the node's tensors as scan outputs)")
-            recorder.calls[key] = calls
+    for key, instances in prepared.get("lifted", {}).items():
+        total, first = 0, None
+        for inst in instances:  # an inlined function called more than once: each call site, in graph order
+            calls, args, out = read_calls(inst, values)
+            total += calls
+            if calls and first is None:
+                first = (inst, args, out)
+        if first is not None:
+            inst, args, out = first
+            recorder.record(key, args, out, lifted_source(prepared["where"][key], inst, total, prepared["inlined"]))
+            recorder.calls[key] = total
     return prepared["inner"]
 
 
-def run_alone_on_onnxruntime(recorder: Recorder, keys: list) -> None:
-    """Nodes inside an If or Scan body, a nested subgraph or a function: onnxruntime cannot expose their tensors,
-    so onnx.reference captured the inputs each received (first call); here onnxruntime runs each node alone on
-    those inputs, and its output becomes the record's. Where onnxruntime refuses the node alone, the
+def run_alone_on_onnxruntime(recorder: Recorder, keys: list, why: dict | None = None) -> None:
+    """Nodes whose tensors the rewrite could not lift out of their subgraph or function (``why``: the reason
+    for each): onnx.reference captured the inputs each received (first call); here onnxruntime runs each node
+    alone on those inputs, and its output becomes the record's. Where onnxruntime refuses the node alone, the
     reference's output stays and the source says why."""
     import runtime_check as rc
 
@@ -266,15 +289,17 @@ def run_alone_on_onnxruntime(recorder: Recorder, keys: list) -> None:
         roles = {i.role: a for i, a in zip(spec.inputs, args)}
         attrs = {k: v for k, v in info["attrs"].items() if spec.attribute(k) is not None}
         where = info.get("where") or "a subgraph"
+        reason = (why or {}).get(key) or "the rewrite is not possible"
         res = rc.run("onnxruntime", spec.name, roles.get("data"), roles.get("indices"), roles.get("updates"), **attrs)
         if res.ok:
             recorder.first[key] = (args, np.asarray(res.output))
             recorder.source[key] = (f"onnxruntime, running the node alone on the inputs it received in {where} "
-                                    f"(captured by onnx.reference: onnxruntime cannot expose a tensor inside it)")
+                                    f"(captured by onnx.reference: the node's tensors could not be lifted out of "
+                                    f"it for onnxruntime's run of the whole model: {reason})")
         else:  # the reference's own source stays first (scatter_core where it stood in)
             recorder.source[key] = (f"{recorder.source.get(key, 'onnx.reference')} (the node is in {where}, whose "
-                                    f"tensors onnxruntime cannot expose, and onnxruntime refused to run it alone: "
-                                    f"{str(res.error).splitlines()[0][:300]})")
+                                    f"tensors could not be lifted out for onnxruntime ({reason}), and onnxruntime "
+                                    f"refused to run it alone: {str(res.error).splitlines()[0][:300]})")
 
 
 def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
@@ -379,9 +404,21 @@ def _held_onnxruntime(request: dict, keys: list) -> dict:
         else:
             copy = onnx.ModelProto()  # the session's model gets extra outputs; the held one stays
             copy.CopyFrom(_onnx_model(keys))
-            prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
+            try:
+                prepared = prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request)
+            except LiftFailed as failed:
+                prepared = _plain_session(request, keys, str(failed))
         _HELD["onnxruntime"] = prepared
     return prepared
+
+
+def _plain_session(request: dict, keys: list, why: str) -> dict:
+    """The session for the model as it is (no subgraph value lifted out): its subgraph nodes run alone, ``why``."""
+    import onnx
+
+    copy = onnx.ModelProto()  # the session's model gets extra outputs; the held one stays
+    copy.CopyFrom(_onnx_model(keys))
+    return prepare_onnxruntime(copy, _onnx_nodes(copy, keys), request, lift=False, why=why)
 
 
 def main(argv: list[str]) -> int:
@@ -416,7 +453,19 @@ def main(argv: list[str]) -> int:
                 prepared = _held_onnxruntime(request, keys)
                 if feeds is None:  # a prepare job
                     raise _Prepared
-                inner = run_onnxruntime(prepared, feeds, recorder)
+                try:
+                    inner = run_onnxruntime(prepared, feeds, recorder)
+                except Stop:
+                    raise
+                except Exception as exc:
+                    if not prepared.get("lifted"):
+                        raise
+                    # the rewritten model failed on these inputs (a Loop whose If branches alternate gives
+                    # scan outputs of different shapes): the model as it is, the subgraph nodes run alone. The
+                    # rewritten session stays held: other inputs may run on it.
+                    prepared = _plain_session(request, keys, "onnxruntime's run of the model rewritten to lift "
+                                              f"them failed: {_first_line(exc)}")
+                    inner = run_onnxruntime(prepared, feeds, recorder)
             except (Stop, _Prepared):
                 raise
             except Exception:
@@ -425,7 +474,7 @@ def main(argv: list[str]) -> int:
                 raise
             if inner:
                 run_reference(_onnx_model(keys), feeds, recorder, wanted_keys=inner)
-                run_alone_on_onnxruntime(recorder, inner)
+                run_alone_on_onnxruntime(recorder, inner, prepared.get("why"))
         else:  # openvino (and an IR's "reference")
             import openvino
 
@@ -490,7 +539,8 @@ def _take_payload(directory: Path, request: dict) -> None:
     path = directory / "model.onnx"
     digest = request.get("model_digest")
     if path.exists():
-        _HELD.update(digest=digest, payload=path.read_bytes(), model=None, evaluator=None, onnxruntime=None)
+        _HELD.update(digest=digest, payload=path.read_bytes(), model=None, evaluator=None, onnxruntime=None,
+                     loops_given_a_condition=0)
     elif not digest or _HELD["digest"] != digest:
         raise RuntimeError("the worker was sent no model and holds another one")
 
@@ -504,8 +554,56 @@ def _onnx_model(keys: list):
         model = onnx.load_model_from_string(_HELD["payload"])
         for key, node, _ in _onnx_nodes(model, keys):
             node.name = key
-        _HELD.update(model=model, payload=None)  # the parsed model holds it all: the bytes are let go
+        given = give_loops_a_condition(model)
+        _HELD.update(model=model, payload=None, loops_given_a_condition=given)  # the bytes are let go
     return _HELD["model"]
+
+
+LOOP_CONDITION_FACT = "onnx-ref-loop-without-condition"
+
+
+def give_loops_a_condition(model) -> int:
+    """Give every Loop whose condition input is left out (in any graph, subgraph or local function) a constant
+    true one, which the ONNX spec treats as the same: onnx.reference would run none of its iterations
+    (``scatter_core.FACT_BY_ID[LOOP_CONDITION_FACT]``). Returns how many Loops were changed."""
+    from onnx import TensorProto, helper
+
+    changed = 0
+
+    def nodes_list(nodes, owner: str) -> None:
+        nonlocal changed
+        i = 0
+        while i < len(nodes):
+            node = nodes[i]
+            for a in node.attribute:  # subgraphs first: their own Loops
+                for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                    nodes_list(g.node, owner)
+            if node.op_type == "Loop" and node.domain in ("", "ai.onnx") and (
+                    len(node.input) < 2 or not node.input[1]):
+                name = f"{owner}__loop_condition_{changed}"
+                while len(node.input) < 2:
+                    node.input.append("")
+                node.input[1] = name
+                nodes.insert(i, helper.make_node("Constant", [], [name], name=name,
+                                                 value=helper.make_tensor(name, TensorProto.BOOL, [], [True])))
+                changed += 1
+                i += 1
+            i += 1
+
+    nodes_list(model.graph.node, "scatter_models")
+    for function in model.functions:
+        nodes_list(function.node, f"scatter_models_{function.name}")
+    return changed
+
+
+def _reference_source() -> str:
+    """How a node's output from onnx.reference is described: with what was changed for it to run."""
+    given = _HELD.get("loops_given_a_condition") or 0
+    if not given:
+        return "onnx.reference"
+    fact = sc.FACT_BY_ID[LOOP_CONDITION_FACT]
+    return (f"onnx.reference, with {given} Loop{'s' if given > 1 else ''} whose condition input was left out given "
+            f"a constant true one, the same by the spec ({fact.runtimes_label()} {fact.text.split(';')[0]})")
 
 
 def _appendable(request: dict) -> bool:
@@ -546,7 +644,7 @@ def prepare_onnxruntime_appended(payload: bytes, request: dict) -> dict:
     options.intra_op_num_threads = 1
     session = ort.InferenceSession(payload + fragment.SerializeToString(), options,
                                    providers=["CPUExecutionProvider"])
-    return {"session": session, "inner": [], "top": top, "loop_slots": {}, "consts": {}}
+    return {"session": session, "inner": [], "top": top, "lifted": {}, "consts": {}}
 
 
 def _import_onnxruntime():

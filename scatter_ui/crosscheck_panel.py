@@ -2,8 +2,9 @@
 
 ``crosscheck_panel(op, data, indices, updates, attrs, key)`` draws an expander
 that, on a button press, runs the case on every installed runtime that can
-execute ``op`` (onnxruntime and onnx.reference for ONNX versions, the OpenVINO
-CPU plugin and OpenVINO's reference evaluation for OpenVINO versions), each in
+execute ``op`` (onnxruntime, onnx.reference and the OpenVINO CPU plugin through
+OpenVINO's ONNX frontend for ONNX versions; the OpenVINO CPU plugin and OpenVINO's
+reference evaluation for OpenVINO versions), each in
 a guarded child process with a timeout (:func:`runtime_check.compare`), and
 shows each result beside scatter_core's, cell by cell. A crash or a hang comes
 back as a message; the panel itself never raises.
@@ -193,6 +194,13 @@ def run_label(runtimes) -> str:
     return "Run on " + " / ".join(runtimes)
 
 
+def runtime_words(runtime: str) -> str:
+    """A runtime's name with what it is where the name alone does not say it ("openvino-onnx (OpenVINO CPU
+    (ONNX frontend))")."""
+    title = rc.RUNTIME_TITLES.get(runtime, runtime)
+    return runtime if title in (runtime, f"{runtime} (CPU)") else f"{runtime} ({title})"
+
+
 def _panel(op, data, indices, updates, attrs, key) -> None:
     installed = rc.available()
     if not any(installed.values()):
@@ -200,7 +208,8 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
         return
     wanted = rc.runtimes_for(op) or (rc.runtimes_for(rc.stand_in(op)) if rc.stand_in(op) else [])
     verified = verified_versions()
-    st.caption("Runs this case on " + (", ".join(wanted) or "no runtime") + ", each in its own process "
+    st.caption("Runs this case on " + (", ".join(runtime_words(r) for r in wanted) or "no runtime")
+               + ", each in its own process "
                f"with a {TIMEOUT_S:g} s time limit, and compares every output cell with scatter_core's. "
                "Installed: " + ", ".join(f"{r} {v}" if v else f"{r} (not installed)" for r, v in installed.items())
                + ". semantics.md was verified on: " + ", ".join(f"{r} {v}" for r, v in verified.items()) + ".")
@@ -211,10 +220,12 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
         other = [r for r in unused if rc.RUNTIME_FRAMEWORK[r] != framework]
         parts = [rc.not_runnable_reason(target, r) or r for r in unused if r not in other]
         if other:
+            frontend = [r for r in wanted if r in rc.FRONTEND_RUNTIMES.get(framework, ())]
             parts.insert(0, f"{', '.join(other)} (they run {rc.RUNTIME_FRAMEWORK[other[0]]} models, and {target} is "
                             f"an {framework} operator: the cross-check runs a one-node model in the operator's own "
                             f"format and does not convert it"
-                            + (", so OpenVINO's ONNX frontend is not used)" if framework == "ONNX" else ")"))
+                            + (f"; OpenVINO runs it as {', '.join(runtime_words(r) for r in frontend)}, which reads "
+                               f"the ONNX model)" if frontend else ")"))
         st.caption("Not used: " + "; ".join(parts) + ".")
     skewed = [(r, skew(r, installed.get(r))) for r in wanted if skew(r, installed.get(r))]
     if skewed:

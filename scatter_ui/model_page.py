@@ -44,7 +44,7 @@ MAX_CHAINS = 12
 MAX_SOURCES_NAMED = 8
 MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
 RUNTIME_LABELS = {"reference": "onnx.reference (exact, default)", "onnxruntime": "onnxruntime",
-                  "openvino": "OpenVINO CPU"}
+                  "openvino": "OpenVINO CPU (ONNX frontend)"}
 IR_RUNTIME_LABELS = {"reference": "OpenVINO reference kernels (default; the CPU plugin runs the rest)",
                      "onnxruntime": "onnxruntime (ONNX models only)", "openvino": "OpenVINO CPU"}
 
@@ -430,8 +430,9 @@ def _first_open(names) -> str:
 
 
 def sources_text(sources: dict) -> str:
-    """Which engine gave which nodes' outputs, when they did not all come from one (else ""): a node inside a
-    subgraph onnxruntime cannot expose, or one scatter_core stood in for, says so here and in its record."""
+    """Which engine gave which nodes' outputs, when they did not all come from one (else ""): a node whose
+    tensors onnxruntime's run of the whole model gives only after a rewrite (or, where that is impossible, a
+    run of the node alone), or one scatter_core stood in for, says so here and in its record."""
     groups: dict[str, list[str]] = {}
     for name, source in sources.items():
         groups.setdefault(source, []).append(visible(name))

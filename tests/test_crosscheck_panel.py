@@ -39,6 +39,9 @@ EXPECTED_DIVERGENCES = {
 # OpenVINO's reference implementation has no SliceScatter kernel (observed, runtime_check.divergences)
 EXPECTED_REFUSALS = {(e.id, "openvino-reference"): "reference-no-kernel"
                      for e in spec_examples.load_all() if e.op == "SliceScatter-15"}
+# OpenVINO's ONNX frontend has no conversion rule for TensorScatter-24 (observed, scatter_core.FACTS)
+EXPECTED_REFUSALS.update({(e.id, "openvino-onnx"): "frontend-no-conversion-rule"
+                          for e in spec_examples.load_all() if e.op == "TensorScatter-24"})
 
 
 # OpenVINO's CPU plugin splits ScatterND(none) and ScatterUpdate across threads: where a cell is written
@@ -86,10 +89,11 @@ def test_every_spec_example_agrees_with_scatter_core_except_documented_divergenc
     assert ran > 100
     for key in [k for k, c in seen.items() if c.divergence == ORDER_DIVERGENCE]:
         c = seen.pop(key)
-        assert key[1] == "openvino-cpu" and key[0] in POSSIBLE_ORDER_DIVERGENCES, key
+        assert key[1] in ("openvino-cpu", "openvino-onnx") and key[0] in POSSIBLE_ORDER_DIVERGENCES, key
         assert c.outcome == "value" and c.known_divergence == ORDER_DIVERGENCE and not c.new
     assert set(seen) == set(EXPECTED_DIVERGENCES) | set(EXPECTED_REFUSALS), {
         k: (c.outcome, c.divergence, c.runtime_error) for k, c in seen.items()}
+    assert len([k for k in EXPECTED_REFUSALS if k[1] == "openvino-onnx"]) >= 3
     for key, label in EXPECTED_REFUSALS.items():
         assert seen[key].outcome == "refused" and seen[key].divergence == label and seen[key].new
     for key, (label, output) in EXPECTED_DIVERGENCES.items():
@@ -139,15 +143,16 @@ def test_panel_on_the_explorer_shows_agreement_and_versions():
     assert not at.exception
     ok = [str(s.value) for s in at.success]
     versions = rc.available()
-    for runtime in ("onnxruntime", "onnx.reference"):
+    wanted = [r for r in ("onnxruntime", "onnx.reference", "openvino-onnx") if versions[r]]
+    for runtime in wanted:
         assert f"**{runtime} {versions[runtime]}**: agree (bit-identical)." in ok
     df = next(d.value for d in at.dataframe if "runtime" in d.value.columns)
-    assert df["runtime"].tolist() == ["onnxruntime", "onnx.reference"]
+    assert df["runtime"].tolist() == wanted
     cells = at.dataframe[-1].value
-    assert list(cells.columns) == ["cell", "scatter_core", "onnxruntime", "onnx.reference"]
+    assert list(cells.columns) == ["cell", "scatter_core"] + wanted
     assert len(cells) == 9 and not cells.map(lambda v: str(v).startswith("≠")).any().any()
-    assert cells.set_index("cell").loc["output[0, 0]"].tolist() == ["2", "2", "2"]
-    assert cells.set_index("cell").loc["output[0, 1]"].tolist() == ["1.1", "1.1", "1.1"]  # float32, shortest form
+    assert cells.set_index("cell").loc["output[0, 0]"].tolist() == ["2"] * (1 + len(wanted))
+    assert cells.set_index("cell").loc["output[0, 1]"].tolist() == ["1.1"] * (1 + len(wanted))  # float32
     assert (df["result"] == "agree (bit-identical)").all() and not df["new"].any()
 
 
@@ -157,12 +162,31 @@ def test_the_button_names_exactly_the_runtimes_that_run_and_says_why_the_others_
     at = open_page("elements", op="ScatterElements-18", example="onnx-scatterelements-18-example-1")
     open_expander(at, TITLE)
     assert not at.exception
-    assert [b.label for b in at.button if b.label.startswith("Run on ")] == ["Run on onnxruntime / onnx.reference"]
-    why = [c for c in texts(at).splitlines() if c.startswith("Not used: ")]
+    assert [b.label for b in at.button if b.label.startswith("Run on ")] == [
+        "Run on onnxruntime / onnx.reference / openvino-onnx"]
+    lines = texts(at).splitlines()
+    runs = [c for c in lines if c.startswith("Runs this case on ")]
+    assert len(runs) == 1 and runs[0].startswith(
+        "Runs this case on onnxruntime, onnx.reference, openvino-onnx (OpenVINO CPU (ONNX frontend)), each in its own")
+    why = [c for c in lines if c.startswith("Not used: ")]
     assert len(why) == 1
     assert why[0].startswith("Not used: openvino-cpu, openvino-reference (they run OpenVINO models, and "
                              "ScatterElements-18 is an ONNX operator")
+    assert "OpenVINO runs it as openvino-onnx (OpenVINO CPU (ONNX frontend)), which reads the ONNX model" in why[0]
     assert not why[0].startswith(("Not used: onnxruntime", "Not used: onnx.reference"))  # only the unused ones
+
+
+def test_the_button_of_an_openvino_operator_leaves_the_onnx_runtimes_out(monkeypatch):
+    installed = {r: "1.0" for r in rc.RUNTIMES}
+    monkeypatch.setattr(rc, "available", lambda: installed)
+    at = open_page("elements", op="ScatterElementsUpdate-12", example="teach-mean-negative-int")
+    open_expander(at, TITLE)
+    assert not at.exception
+    assert [b.label for b in at.button if b.label.startswith("Run on ")] == [
+        "Run on openvino-cpu / openvino-reference"]
+    why = [c for c in texts(at).splitlines() if c.startswith("Not used: ")]
+    assert len(why) == 1 and why[0].startswith("Not used: onnxruntime, onnx.reference, openvino-onnx (they run ONNX "
+                                               "models, and ScatterElementsUpdate-12 is an OpenVINO operator")
 
 
 @pytest.mark.runtimes
@@ -189,14 +213,14 @@ def test_panel_names_the_known_divergence_and_caches_the_case(monkeypatch):
 
 @pytest.mark.runtimes
 def test_forced_runtime_crash_is_a_message_and_the_page_survives(monkeypatch):
-    require_or_skip("onnxruntime", "onnx.reference")
+    require_or_skip("onnxruntime", "onnx.reference", "openvino-onnx")
     monkeypatch.setenv("RUNTIME_CHECK_TEST_FAULT", "segfault")
     at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
     _press(at)
     assert not at.exception
     errors = [str(e.value) for e in at.error]
     crashed = [e for e in errors if "crashed (signal 11" in e]
-    assert len(crashed) == 2, errors  # onnxruntime and onnx.reference, each in its own child
+    assert len(crashed) == 3, errors  # onnxruntime, onnx.reference and openvino-onnx, each in its own child
     assert all("differ: the runtime crashed or hung" in e and "NEW" in e for e in crashed)
     assert not [e for e in errors if "Something went wrong" in e]
     # the rest of the page is still there
@@ -338,7 +362,8 @@ def test_panel_warns_about_version_skew(monkeypatch):
                for w in at.warning)
     _press(at)
     ok = [str(v.value) for v in at.success if "agree (bit-identical)" in str(v.value)]
-    assert len(ok) == 2 and all("semantics.md was verified on 0." in v for v in ok)
+    skewed = [v for v in ok if "semantics.md was verified on 0." in v]
+    assert len(skewed) == 2 and all(v.startswith(("**onnxruntime", "**onnx.reference")) for v in skewed)
 
 
 @pytest.mark.runtimes
@@ -371,7 +396,8 @@ def test_a_hanging_runtime_times_out_and_the_page_recovers(monkeypatch):
     _press(at)
     assert not at.exception
     errors = [str(e.value) for e in at.error]
-    assert len([e for e in errors if "timed out" in e]) == 2, errors
+    want = len([r for r in rc.runtimes_for("ScatterND-18") if rc.available()[r]])  # and openvino-onnx, installed
+    assert want >= 2 and len([e for e in errors if "timed out" in e]) == want, errors
     monkeypatch.delenv("RUNTIME_CHECK_TEST_FAULT")
     # healthy again, with the page's own time limit (2 s is too short for a real run on a loaded machine)
     monkeypatch.setattr(xp, "TIMEOUT_S", healthy_timeout)

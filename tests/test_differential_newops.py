@@ -57,6 +57,10 @@ def test_examples_agree_on_every_runtime(ex):
         if c.runtime == "openvino-reference":  # observed: no SliceScatter kernel at all
             assert not c.agree and c.divergence == "reference-no-kernel", c
             continue
+        if c.runtime == "openvino-onnx":  # observed: OpenVINO's ONNX frontend has no TensorScatter-24 rule
+            assert c.outcome == "refused" and c.divergence == "frontend-no-conversion-rule", c
+            assert "no conversion rule for TensorScatter-24" in c.runtime_error
+            continue
         assert c.agree and same(c.runtime_output, ex.expected), (c.runtime, c.runtime_error)
 
 

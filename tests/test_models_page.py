@@ -87,6 +87,26 @@ def test_loop_sample_shows_calls():
     assert any("ran 3 time(s)" in c.value for c in at.caption)
 
 
+def test_a_captured_onnx_node_is_cross_run_on_openvino_cpu_through_its_onnx_frontend(monkeypatch):
+    """The capture's runtime box and the captured node's cross-check name OpenVINO's CPU plugin reading the ONNX
+    model (its ONNX frontend) for an ONNX node; the button names exactly the runtimes that run."""
+    import runtime_check as rc
+    from tests.apptest_helpers import open_expander, texts
+
+    at = _open("scatter_amax")
+    box = at.sidebar.selectbox(key="model:runtime")
+    assert "OpenVINO CPU (ONNX frontend)" in box.options  # the options as shown
+    monkeypatch.setattr(rc, "available", lambda: {r: "1.0" for r in rc.RUNTIMES})
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    open_expander(at, "Cross-check against real runtimes")
+    assert [b.label for b in at.button if b.label.startswith("Run on ")] == [
+        "Run on onnxruntime / onnx.reference / openvino-onnx"]
+    lines = texts(at).splitlines()
+    assert any(c.startswith("Runs this case on onnxruntime, onnx.reference, openvino-onnx (OpenVINO CPU (ONNX "
+                            "frontend))") for c in lines)
+
+
 def test_names_are_shown_as_text():
     assert model_page.visible("a\x07b\nc") == "a\\x07b\\nc"
     from tests.test_models_hostile import _graph_model, _io, _scatter_nd

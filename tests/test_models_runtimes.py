@@ -80,7 +80,7 @@ def test_scatter_11_model_names_the_node_on_onnxruntime():
     assert "Choose onnx.reference (the default) or OpenVINO CPU" in problem
 
 
-@pytest.mark.parametrize("fact", [f for f in sc.FACTS if f.topic == "runnable" and "openvino-cpu" in f.runtimes],
+@pytest.mark.parametrize("fact", [f for f in sc.FACTS if f.topic == "runnable" and "openvino-onnx" in f.runtimes],
                          ids=lambda f: f.id)
 def test_each_openvino_frontend_fact_holds_on_the_pinned_openvino(fact):
     require_or_skip("openvino")

@@ -43,12 +43,14 @@ def test_runtimes_for_follows_the_registry():
     for name, spec in OPERATORS.items():
         got = rc.runtimes_for(name)
         if spec.framework == "ONNX" and spec.runnable_on:
-            assert set(got) == set(spec.runnable_on) and set(got) <= {"onnxruntime", "onnx.reference"}
+            # the registry's own runtimes, then OpenVINO's CPU plugin reading the ONNX model (its ONNX frontend)
+            assert got == [r for r in ("onnxruntime", "onnx.reference") if r in spec.runnable_on] + ["openvino-onnx"]
         elif spec.framework == "OpenVINO":
             assert got == ["openvino-cpu", "openvino-reference"], name
         else:
             assert got == [], name
-    assert rc.runtimes_for("ScatterND-16") == ["onnxruntime", "onnx.reference"]
+    assert rc.runtimes_for("ScatterND-16") == ["onnxruntime", "onnx.reference", "openvino-onnx"]
+    assert rc.runtimes_for("Scatter-9") == ["onnxruntime", "openvino-onnx"]
     assert rc.runtimes_for("Scatter-11") == []
     reason = rc.not_runnable_reason("Scatter-11")
     assert "ScatterElements-11" in reason and "deprecated" in reason
@@ -60,7 +62,8 @@ def test_runtimes_for_reads_runnable_on_not_names():
     import dataclasses
 
     spec = dataclasses.replace(OPERATORS["ScatterND-16"], name="Imaginary-1", runnable_on=("onnxruntime",))
-    assert rc.runtimes_for(spec) == ["onnxruntime"]
+    assert rc.runtimes_for(spec) == ["onnxruntime", "openvino-onnx"]
+    assert rc.runtimes_for(dataclasses.replace(spec, runnable_on=())) == []  # no frontend try without a runtime
 
 
 def test_run_refuses_unknown_names_and_other_frameworks():
@@ -363,7 +366,8 @@ def test_compare_runs_scatter_11_through_its_stand_in():
     require_or_skip("onnxruntime", "onnx.reference")
     data = np.zeros((3, 3), f32)
     upd = f32([[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]])
-    got = rc.compare("Scatter-11", data, [[1, 0, 2], [0, 2, 1]], upd, guarded=False)
+    got = rc.compare("Scatter-11", data, [[1, 0, 2], [0, 2, 1]], upd, guarded=False,
+                     runtimes=("onnxruntime", "onnx.reference"))
     assert [c.runtime for c in got] == ["onnxruntime", "onnx.reference"]
     for c in got:
         assert c.agree and c.op == "ScatterElements-11" and "ScatterElements-11" in c.note
@@ -375,10 +379,12 @@ def test_compare_gives_runtimes_the_core_view_of_attributes_and_types():
     untyped updates (a list) that cast losslessly to data's type are cast, as scatter_core does; typed
     updates of another dtype are refused by both (one type T)."""
     require_or_skip("onnxruntime", "onnx.reference")
-    got = rc.compare("ScatterND-11", f32([1, 2]), [[0]], [5], reduction="none", guarded=False)
+    got = rc.compare("ScatterND-11", f32([1, 2]), [[0]], [5], reduction="none", guarded=False,
+                     runtimes=("onnxruntime", "onnx.reference"))
     assert [c.agree for c in got] == [True, True]
     assert got[0].runtime_output.dtype == np.float32 and got[0].runtime_output.tolist() == [5, 2]
-    typed = rc.compare("ScatterND-11", f32([1, 2]), [[0]], np.int64([5]), reduction="none", guarded=False)
+    typed = rc.compare("ScatterND-11", f32([1, 2]), [[0]], np.int64([5]), reduction="none", guarded=False,
+                       runtimes=("onnxruntime", "onnx.reference"))
     assert [(c.agree, c.core_ok, c.runtime_ok) for c in typed] == [(True, False, False), (False, False, True)]
     assert "int64" in typed[0].core_error and "float32" in typed[0].core_error
     assert typed[1].divergence == "updates-dtype-not-validated" and typed[1].runtime_output.tolist() == [5, 2]
@@ -395,8 +401,8 @@ def test_differing_cells_compares_bits():
 
 def test_version_pins_are_read_from_the_runtimes_extra():
     text = 'runtimes = ["onnx==1.23.2", "onnxruntime==1.31.1", "openvino==2026.4.1"]'
-    assert rc.pins_in(text) == {"onnxruntime": "1.31.1", "onnx.reference": "1.23.2", "openvino-cpu": "2026.4.1",
-                                "openvino-reference": "2026.4.1"}
+    assert rc.pins_in(text) == {"onnxruntime": "1.31.1", "onnx.reference": "1.23.2", "openvino-onnx": "2026.4.1",
+                                "openvino-cpu": "2026.4.1", "openvino-reference": "2026.4.1"}
     assert rc.version_skew("onnxruntime", "1.31.1", rc.pins_in(text)) == ""
     assert rc.version_skew("onnxruntime", "1.30.0", rc.pins_in(text)) == \
         "version skew: semantics.md was verified on 1.31.1, this is 1.30.0"
