@@ -197,11 +197,12 @@ class Unchecked:
     """A version's inputs and attributes exactly as given, which the core refuses (or has not checked): what a
     runtime or a model was given. It is never run; :func:`scatter_core.case` of the same arguments is the
     checked :class:`Case` where the core accepts them. A runtime comparison holds one only where the core
-    refuses its inputs, since its point is then the runtime's own reaction."""
+    refuses its inputs, since its point is then the runtime's own reaction; a spec example printed by its
+    shapes only holds one with no input values (None), its values being generated when read."""
 
     spec: OpSpec
-    data: object
-    indices: object  # None: left out (TensorScatter) or absent (SliceScatter)
+    data: object  # None only where no values were given at all (a shapes-only spec example)
+    indices: object  # None: left out (TensorScatter) or absent (SliceScatter), or no values given
     updates: object
     attrs: Mapping[str, object] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
 
