@@ -24,6 +24,7 @@ const SIDE_BY_SIDE = 0.85; // stacked: the inputs stay side by side down to this
 const NARROW = 700; // px: below this the panels stack
 const FIT_TOP = 40; // px: the figure's top margin when fitted to a short window (else 58)
 const SHORT = 820; // px: a window at most this tall (a 1280x720 projector) fits the figure to its height (room_below)
+const FIT_PLOT = 84; // px: the least plot height of a figure fitted to a short window (its colour bar's length)
 // Colours come from Python as data (data.palette, scatter_ui/player_contract.py PALETTE): none is written here.
 const MIN_FONT = 12; // px: the smallest cell digits on a narrow screen (cells grow, the figure scrolls)
 const BADGE = /<br><span style='font-size:\d+px'>×(\d+)<\/span>/; // figures.py: "written n times" under a value
@@ -302,6 +303,8 @@ class Player {
     // one frame (a still picture, e.g. Practice before the first step): the caption never changes, so it keeps no
     // room for a second line; a page fitting its answer under the player (room_below) has that row for its cells
     this.caption.style.minHeight = data.room_below != null && data.k0 === data.k1 ? "0" : "";
+    // only the initial state (Practice before its first step): no frame or corner is drawn, so no legend of them
+    this.legend.style.display = data.k1 === 0 ? "none" : "";
     if (newView) {
       this.view = data.view;
       this.step = data.step;
@@ -584,11 +587,32 @@ class Player {
     const dims = (i) => (hidden[i] ? [0, 0] : this.panelDims(i, q[i]));
     const wideCell = Math.min((width - wideMargin.l - wideMargin.r - gap * (shown.length - 1))
                               / shown.reduce((sum, i) => sum + dims(i)[0], 0), MAX_CELL);
-    const narrow = width < NARROW || wideCell < MIN_CELL;
+    // a short, wide window (a projector) with room_below: the arrangement of the panels that gives the largest cells
+    const plan = width >= NARROW ? this.projectorPlan(width - wideMargin.l - wideMargin.r, shown, labelled, wideMargin)
+      : null;
+    const narrow = !plan && (width < NARROW || wideCell < MIN_CELL);
     const margin = narrow ? { l: 34, r: 16, t: 58, b: 90 } : wideMargin; // b: the colour bar below
     let cell, height, figW = width;
     const dom = [];
-    if (!narrow) {
+    if (plan) { // one cell size for every panel, the panels in plan.lines (one line, or the output under the inputs)
+      cell = plan.cell;
+      plan.q.forEach((x, i) => { q[i] = x; });
+      this.cells = [cell, cell, cell];
+      const lineH = plan.lines.map((line) => Math.max(...line.map((i) => dims(i)[1] * cell)));
+      const plotH = Math.max(lineH.reduce((a, b) => a + b, 0) + plan.between * (plan.lines.length - 1), FIT_PLOT);
+      height = plotH + margin.t + margin.b;
+      const plotW = width - margin.l - margin.r;
+      let top = 0;
+      plan.lines.forEach((line, li) => {
+        let x = 0;
+        for (const i of line) {
+          const w = plan.widths[i] / plotW;
+          dom[i] = { x: [x, Math.min(x + w, 1)], y: [1 - (top + dims(i)[1] * cell) / plotH, 1 - top / plotH] };
+          x += w + gap / plotW;
+        }
+        top += lineH[li] + plan.between;
+      });
+    } else if (!narrow) {
       cell = wideCell;
       const rows = [0, 1, 2].map((i) => dims(i)[1]);
       let panelW = [0, 1, 2].map((i) => dims(i)[0] * cell); // each panel's share of the width, px
@@ -691,7 +715,7 @@ class Player {
     } else {
       const plotH = height - margin.t - margin.b;
       Object.assign(bar, { orientation: "v", x: 1.0, xanchor: "left", xpad: 8, lenmode: "pixels",
-                           len: Math.max(Math.min(plotH, 260), 120), y: 1, yanchor: "top", nticks: 5,
+                           len: Math.max(Math.min(plotH, 260), plan ? FIT_PLOT : 120), y: 1, yanchor: "top", nticks: 5,
                            thickness: 12, title: { text: "value", side: "right" } }); // on top it met the top tick
     }
     return base;
@@ -729,6 +753,81 @@ class Player {
     const widths = [0, 1, 2].map((i) => (!shown.includes(i) ? 0 : byTitle ? Math.max(cols(i) * c, least[i]) : dims(i)[0] * c));
     const spare = Math.max(avail - widths.reduce((a, b) => a + b, 0), 0) / shown.length; // the width left over goes
     return [c, widths.map((w, i) => (shown.includes(i) ? w + spare : w))]; // to every panel (cells centred in it)
+  }
+
+  // A short, wide window (a projector, at most SHORT px tall) with data.room_below: every way to lay the panels out
+  // with one cell size is tried (all on one line, or on two: the inputs above the output, or the indices above the
+  // updates and the output; each panel's small multiples in 1..n per row) and the one with the largest cells wins
+  // (on a tie: fewer lines, then fewer rows of multiples). A panel is as wide as its cells or its title, the
+  // width left over on a line goes to its panels; the lines and their titles end inside the window with
+  // room_below under them; when none keeps MIN_CELL so, the one that is shortest with cells of MIN_CELL (the page
+  // then scrolls a little, the cells stay large). {cell, q (multiples per row), lines, widths (px), between (px
+  // between lines)}, or null on a taller window, without room_below, or when no arrangement is MIN_CELL wide.
+  projectorPlan(avail, shown, labelled, margin) {
+    const d = this.data;
+    const bottom = margin.b;
+    if (labelled) margin.b = 24; // the labels under the multiples (11 px), without the explorer's spare band
+    const room = this.fitRoom(margin);
+    if (room == null) { margin.b = bottom; return null; }
+    const title = this.titleWidths(shown);
+    const gap = 36;
+    const between = FIT_TOP + (labelled ? 22 : 6); // a line's labels under its multiples, the next line's titles
+    const counts = [0, 1, 2].map((i) => (shown.includes(i) ? this.multiplesOf(i) : 1));
+    const arrangements = [[shown]];
+    const inputs = shown.filter((i) => i !== 2);
+    if (inputs.length && shown.includes(2)) arrangements.push([inputs, [2]]);
+    if (inputs.length === 2) arrangements.push([[inputs[0]], [inputs[1], 2]]);
+    let best = null, least = null;
+    const options = (i) => Array.from({ length: counts[i] }, (_, j) => counts[i] - j); // n, n-1, ..., 1 per row
+    for (const q0 of options(0)) for (const q1 of options(1)) for (const q2 of options(2)) {
+      const q = [q0, q1, q2];
+      const dims = (i) => this.panelDims(i, q[i]);
+      const cols = (i) => (counts[i] > 1 ? dims(i)[0] : d.panel_cols[i]);
+      for (const lines of arrangements) {
+        let c = MAX_CELL;
+        for (const line of lines) { // the cell that fits the line's width, titles kept (as fitToWindow)
+          let lc = MAX_CELL;
+          for (let k = 0; k < 4; k++) {
+            let fixed = gap * (line.length - 1), flex = 0;
+            for (const i of line) { if (cols(i) * lc < title[i]) fixed += title[i]; else flex += cols(i); }
+            lc = Math.min(flex ? (avail - fixed) / flex : MAX_CELL, MAX_CELL);
+          }
+          c = Math.min(c, lc);
+        }
+        const rows = lines.reduce((sum, line) => sum + Math.max(...line.map((i) => dims(i)[1])), 0);
+        const tall = rows * MIN_CELL + between * (lines.length - 1); // with the least cells, when nothing fits
+        if (c >= MIN_CELL && (!least || tall < least.tall)) least = { tall, cell: MIN_CELL, q, lines, cols };
+        c = Math.min(c, (room - between * (lines.length - 1)) / rows);
+        const wide = lines.every((line) => line.reduce((sum, i) => sum + Math.max(cols(i) * c, title[i]), 0)
+          + gap * (line.length - 1) <= avail + 0.5);
+        if (c < MIN_CELL || !wide || Math.max(rows * c, FIT_PLOT) + between * (lines.length - 1) > room + 0.5) continue;
+        const wraps = [0, 1, 2].reduce((sum, i) => sum + Math.ceil(counts[i] / q[i]), 0);
+        const score = [Math.floor(c), -lines.length, -wraps];
+        const j = best ? score.findIndex((v, m) => v !== best.score[m]) : 0;
+        if (!best || (j >= 0 && score[j] > best.score[j])) best = { score, cell: c, q, lines, cols };
+      }
+    }
+    if (!best) best = least; // nothing keeps MIN_CELL inside the window: the shortest layout at MIN_CELL (it scrolls)
+    if (!best) { margin.b = bottom; return null; }
+    const widths = [0, 0, 0];
+    for (const line of best.lines) { // the width left over on a line goes to its panels (cells centred in them)
+      for (const i of line) widths[i] = Math.max(best.cols(i) * best.cell, title[i]);
+      const spare = Math.max(avail - line.reduce((sum, i) => sum + widths[i], 0) - gap * (line.length - 1), 0) / line.length;
+      for (const i of line) widths[i] += spare;
+    }
+    return { cell: best.cell, q: best.q, lines: best.lines, widths, between };
+  }
+
+  titleWidths(shown) { // px: each shown panel's title (13 px bold, figures.py) with a little room
+    const d = this.data;
+    const ctx = (this.measure ||= document.createElement("canvas").getContext("2d"));
+    ctx.font = `bold 13px ${this.theme.font || "sans-serif"}`;
+    return [0, 1, 2].map((i) => {
+      if (!shown.includes(i)) return 0;
+      const ax = d.figure.layout[`xaxis${i === 0 ? "" : i + 1}`];
+      const text = String((ax && ax.title && ax.title.text) || "").replace(/<[^>]*>/g, "");
+      return ctx.measureText(text).width + 12;
+    });
   }
 
   // The px of plot height that keep the figure, the player's parts under it and data.room_below inside a short
