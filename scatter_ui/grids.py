@@ -1,13 +1,13 @@
 """Small tensors as compact grids of text: Practice's multiple-choice options, side by side.
 
-``option_grids(options, key=...)`` draws each option as its letter beside its grid; a rank-3 (or higher) tensor
-as a row of 2-D slices, each labelled by its leading index (``[0]``, ``[1]`` ...), as the player draws it. Every
+``option_grids(options, key=...)`` draws each option as its letter beside its grid; a rank-3 (or higher) tensor as a
+row of 2-D slices, each labelled by its leading index (``[0]``, ``[1]`` ...) as the player draws it, the letter at the
+start of that line of labels. Every
 number is formatted in Python (``sc.fmt_value``) and set in the browser with ``textContent``: nothing is read as
 HTML or Markdown. The grids are a picture for the eye (``aria-hidden``); each option also carries its text form
 (the slices as nested lists, row by row) for a screen reader, in a group named after the option.
 
-The sizes are fixed in px-free units (``CELL_EM``, ``ROW_EM`` of a ``FONT_REM`` font) so that
-:func:`options_height` can say, before the page is drawn, how tall the options are on a given width (the room the
+The sizes are fixed in px (``CELL_PX``, ``ROW_PX``, ``FONT_PX`` ...) so that :func:`options_height` can say, before the page is drawn, how tall the options are on a given width (the room the
 Practice page keeps under its player on a projector).
 """
 
@@ -22,12 +22,12 @@ from scatter_core import fmt_value
 
 NAME = "scatter-explorer.grids"
 FONT_PX = 13  # the digits
-CELL_PX = 24  # a cell's width (three digits fit)
+CELL_PX = 20  # a cell's least width (two digits); wider for longer numbers (cell_px)
 ROW_PX = 20  # a cell's height
 LABEL_PX = 17  # the line of a slice's label ([0]) above it
 LETTER_PX = 26  # the option's letter and its gap
 SLICE_GAP_PX = 10  # between the slices of one option
-OPTION_GAP_PX = 18  # between options, across and down
+OPTION_GAP_PX = 14  # between options, across and down
 PAD_PX = 4  # an option's padding (each side)
 
 CSS = f"""
@@ -36,11 +36,12 @@ CSS = f"""
 .sx-option {{ display: flex; align-items: center; gap: 6px; padding: {PAD_PX}px; box-sizing: border-box; }}
 .sx-letter {{ font-weight: 700; font-size: 1.1rem; width: {LETTER_PX - 6}px; text-align: center; }}
 .sx-slices {{ display: flex; gap: {SLICE_GAP_PX}px; align-items: flex-end; }}
-.sx-sub {{ font-size: 0.75rem; line-height: {LABEL_PX}px; height: {LABEL_PX}px; text-align: center; opacity: 0.85; }}
+.sx-sub {{ position: relative; font-size: 0.75rem; line-height: {LABEL_PX}px; height: {LABEL_PX}px; text-align: center; }}
+.sx-sub .sx-letter {{ position: absolute; left: 0; top: 0; width: auto; font-size: 1rem; line-height: {LABEL_PX}px; }}
 .sx-cells {{ display: grid; font-size: {FONT_PX}px; font-variant-numeric: tabular-nums;
   border-top: 1px solid var(--st-border-color, rgba(49,51,63,0.3));
   border-left: 1px solid var(--st-border-color, rgba(49,51,63,0.3)); }}
-.sx-cells span {{ width: {CELL_PX}px; height: {ROW_PX}px; line-height: {ROW_PX}px; text-align: center;
+.sx-cells span {{ width: var(--sx-cell, {CELL_PX}px); height: {ROW_PX}px; line-height: {ROW_PX}px; text-align: center;
   box-sizing: border-box; white-space: nowrap; background: var(--st-secondary-background-color, #f0f2f6);
   border-right: 1px solid var(--st-border-color, rgba(49,51,63,0.3));
   border-bottom: 1px solid var(--st-border-color, rgba(49,51,63,0.3)); }}
@@ -62,12 +63,20 @@ export default function ({ data, parentElement }) {
     box.setAttribute("role", "group");
     box.setAttribute("aria-label", opt.name);
     box.setAttribute("data-testid", "option-grid");
-    box.appendChild(el("span", "sx-letter", opt.letter)).setAttribute("aria-hidden", "true");
+    box.style.setProperty("--sx-cell", `${opt.cell}px`);
+    const letter = el("span", "sx-letter", opt.letter);
+    letter.setAttribute("aria-hidden", "true");
+    const labelled = opt.slices[0].label != null; // rank 3: the letter starts the line of the slices' labels
+    if (!labelled) box.appendChild(letter);
     const slices = el("div", "sx-slices");
     slices.setAttribute("aria-hidden", "true");
-    for (const s of opt.slices) {
+    for (const [j, s] of opt.slices.entries()) {
       const part = el("div", "sx-slice");
-      if (s.label != null) part.appendChild(el("div", "sx-sub", s.label));
+      if (labelled) {
+        const sub = part.appendChild(el("div", "sx-sub"));
+        if (j === 0) sub.appendChild(letter);
+        sub.appendChild(el("span", null, s.label));
+      }
       const cells = el("div", "sx-cells");
       cells.style.gridTemplateColumns = `repeat(${s.rows[0].length}, auto)`;
       for (const row of s.rows) for (const text of row) cells.appendChild(el("span", null, text));
@@ -106,16 +115,24 @@ def options_data(options: list[tuple[str, np.ndarray]]) -> dict:
         arr = np.asarray(arr)
         slices = [{"label": label, "rows": [[fmt_value(v) for v in row] for row in grid]}
                   for label, grid in _slices(arr)]
-        out.append({"letter": letter, "name": f"Option {letter}", "slices": slices,
+        out.append({"letter": letter, "name": f"Option {letter}", "slices": slices, "cell": cell_px(arr),
                     "text": f"Option {letter}: {text_form(arr)}."})
     return {"options": out}
 
 
+def cell_px(arr: np.ndarray) -> int:
+    """The width of an option's cells: CELL_PX, or more where its longest number needs it (7 px a character)."""
+    longest = max((len(fmt_value(v)) for v in np.ravel(arr)), default=1)
+    return max(CELL_PX, 7 * longest + 6)
+
+
 def option_width(arr: np.ndarray) -> int:
-    """The px one option takes across (its letter, its slices and its padding)."""
-    pieces = _slices(np.asarray(arr))
-    cells = sum(grid.shape[1] for _, grid in pieces) * CELL_PX + 1
-    return LETTER_PX + cells + SLICE_GAP_PX * (len(pieces) - 1) + 2 * PAD_PX + len(pieces)
+    """The px one option takes across (its letter beside a grid of rank <= 2, its slices, its padding)."""
+    arr = np.asarray(arr)
+    pieces = _slices(arr)
+    cells = sum(grid.shape[1] for _, grid in pieces) * cell_px(arr) + len(pieces)  # (each grid's left border)
+    letter = LETTER_PX if arr.ndim <= 2 else 0  # rank 3: the letter is on the line of the slices' labels
+    return letter + cells + SLICE_GAP_PX * (len(pieces) - 1) + 2 * PAD_PX
 
 
 def option_height(arr: np.ndarray) -> int:

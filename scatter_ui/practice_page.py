@@ -54,6 +54,11 @@ PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
   [data-testid="stMainBlockContainer"] h3 { font-size: 1.35rem; padding: 0.5rem 0 0.3rem; }
   .st-key-practice-intro { display: none; }
 }
+/* the level's words and the spec link on one line where the window is wide: the words wrap beside the link */
+@media (min-width: 700px) {
+  .st-key-practice-about { flex-wrap: nowrap; }
+  .st-key-practice-about > * { min-width: 0; }
+}
 """
 # the player's controls here: the steps done can be replayed (no "go to" or speed for a handful of steps); before
 # the first step there is nothing to step to: a still picture (the explorer exports frames), one screen row saved
@@ -126,7 +131,7 @@ TEXT_BOX_PX = 200  # the text box (120 px) with its label, under the same line
 SHORT_BOX_PX = 68  # the text box of a rank-3 output (Streamlit's least: two lines), which has no such line
 SHORT_TEXT_PX = 110  # that box with its label
 OPTIONS_PX = 60  # multiple choice: the question's line with its Check under the options (grids.options_height)
-MAIN_PX = 900  # the page's width at 1280x720 with the sidebar open (914 px): where the options wrap
+MAIN_PX = 910  # the page's width at 1280x720 with the sidebar open (914 px): where the options wrap
 
 
 def answer_px(ex: sp.Exercise, mode: str, eid: str) -> int:
@@ -788,8 +793,9 @@ def render_page() -> None:
     heading.header(f"Level {level} · {where} · {ex.op}", width="content")
     about = ex.topic or sp.LEVELS[level]  # what this exercise practises (a family's recipe may say it better)
     with st.container(horizontal=True, vertical_alignment="center", key="practice-about"):  # one line where it fits
-        st.caption(md(f"{about[:1].upper()}{about[1:]}. Attributes: {ex.attrs_text}."), width="content")
-        spec_link(ex.spec)  # not inside the caption, whose fading would leave the link below 4.5:1 contrast
+        st.caption(md(f"{about[:1].upper()}{about[1:]}. Attributes: {ex.attrs_text}."), width="stretch")
+        spec_link(ex.spec, width="content")  # not inside the caption (its fading would leave the link below 4.5:1
+        # contrast); beside it even when the caption wraps (a line saved on a projector)
     mode = st.session_state[k("mode")]
     {"Step by step": step_mode, "Whole output": output_mode, "Multiple choice": choice_mode}[mode](ex, eid)
 

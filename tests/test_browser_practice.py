@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import scatter_core as sc
 import scatter_practice as sp
 from tests.browser_support import SCREENSHOTS, real_errors
 
@@ -249,5 +250,73 @@ def test_a_projector_shows_the_question_figure_and_answer_without_scrolling(serv
     if seed != 1:  # (the 5-row indices panel leaves no height to grow into)
         assert output_cell_px(pg) > 1.2 * by_width, (output_cell_px(pg), by_width)
     pg.screenshot(path=str(SCREENSHOTS / f"practice-projector-{seed}-{level}.png"))
+    assert real_errors(errors) == []
+    ctx.close()
+
+
+# -- levels 4 and 5 on a projector: every kind of exercise, in every mode -----------------------------------------------
+SEEDS = range(60)  # the seeds searched for each kind's largest figure
+KINDS = [(level, op) for level in (4, 5)
+         for op in [None] + [name for name in sc.OPERATORS if level in sp.levels_for(name)]]
+
+
+def figure_cells(ex: sp.Exercise) -> int:
+    """The cells the player draws for ``ex``: every input it shows and the output."""
+    return sum(a.size for _, a in ex.inputs) - ex.data.size + ex.answer.size
+
+
+def largest(level: int, op: str | None) -> sp.Exercise:
+    """Of the kind's exercises over SEEDS, the one with the most cells to draw (then the tallest output)."""
+    return max((sp.make_exercise(s, level, op) for s in SEEDS),
+               key=lambda ex: (figure_cells(ex), ex.answer.shape[-2] if ex.answer.ndim > 1 else 1, -ex.seed))
+
+
+def answer_boxes(pg, ex: sp.Exercise, mode: str) -> dict:
+    main = pg.locator("[data-testid=stMain]")
+    if mode == "Step by step":
+        return {"target": main.locator("input[aria-label^='Target cell']").bounding_box(),
+                "value": main.locator("input[aria-label='Value after the step']").bounding_box(),
+                "check": main.get_by_role("button", name="Check").bounding_box()}
+    if mode == "Whole output":
+        box = (main.locator("textarea").first if ex.answer.ndim > 2
+               else main.locator("[data-testid=stDataFrame]").first)
+        return {"answer": box.bounding_box(),
+                "check": main.get_by_role("button", name="Check my output").bounding_box()}
+    boxes = {f"option {'ABCD'[i]}": opt.bounding_box()
+             for i, opt in enumerate(main.get_by_test_id("option-grid").all())}
+    assert len(boxes) == len(sp.choices(ex))
+    return {**boxes, "answer": main.get_by_role("radiogroup").first.bounding_box(),
+            "check": main.get_by_role("button", name="Check").bounding_box()}
+
+
+@pytest.mark.parametrize("level, op", KINDS, ids=[f"L{lv}-{op or 'any'}" for lv, op in KINDS])
+def test_a_projector_fits_every_level_4_and_5_kind_in_every_mode(server, browser, level, op):
+    """At 1280×720 (the sidebar open) the largest exercise of each kind of levels 4 and 5 (every version offering
+    the level, and any version; 60 seeds searched) shows its question, the whole player figure and the answer with
+    its Check button inside the viewport, the page at its top, in step by step, whole output and multiple choice;
+    the output's cells stay at least MIN_CELL (28 px) wide."""
+    ex = largest(level, op)
+    query = f"seed={ex.seed}&level={level}" + (f"&op={op}" if op else "")
+    ctx, pg, errors = practice_page(browser, server, query, 1280, 720)
+    cells = {}
+    for mode in ("Step by step", "Whole output", "Multiple choice"):
+        if mode != "Step by step":
+            pg.locator("[data-testid=stSidebar]").get_by_text(mode, exact=True).click()
+            pg.get_by_text(ex.prompt).first.wait_for(timeout=30_000)
+            pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=30_000)
+            settle(pg)
+        question = sp.step_question(ex, 0) if mode == "Step by step" else ex.prompt
+        boxes = {"question": pg.locator("[data-testid=stMain]").get_by_text(question).first.bounding_box(),
+                 "figure": pg.locator(FIGURE).first.bounding_box(), **answer_boxes(pg, ex, mode)}
+        where = (mode, ex.seed, ex.op, ex.data.shape, boxes)
+        assert pg.evaluate("() => [window.scrollY, document.querySelector('[data-testid=stMain]').scrollTop]") \
+            == [0, 0], where
+        for name, box in boxes.items():
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, (name, where)
+        assert boxes["question"]["y"] < boxes["figure"]["y"] < boxes["check"]["y"], where
+        cells[mode] = output_cell_px(pg)
+        assert cells[mode] >= 28, (mode, cells)
+        if ex.answer.ndim == 3 and mode == "Multiple choice":
+            pg.screenshot(path=str(SCREENSHOTS / f"practice-projector-L{level}-{op or 'any'}.png"))
     assert real_errors(errors) == []
     ctx.close()

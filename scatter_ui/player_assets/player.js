@@ -24,6 +24,10 @@ const SIDE_BY_SIDE = 0.85; // stacked: the inputs stay side by side down to this
 const NARROW = 700; // px: below this the panels stack
 const FIT_TOP = 40; // px: the figure's top margin when fitted to a short window (else 58)
 const SHORT = 820; // px: a window at most this tall (a 1280x720 projector) fits the figure to its height (room_below)
+// the arrangements a projector's figure tries, simplest first: lines (top to bottom) of stacks (left to right) of
+// panels (0 indices, 1 updates, 2 output; top to bottom)
+const ARRANGEMENTS = [[[[0], [1], [2]]], [[[0], [1]], [[2]]], [[[0]], [[1], [2]]], [[[0], [1, 2]]], [[[0, 1], [2]]],
+                      [[[1], [0, 2]]]];
 const FIT_PLOT = 84; // px: the least plot height of a figure fitted to a short window (its colour bar's length)
 // Colours come from Python as data (data.palette, scatter_ui/player_contract.py PALETTE): none is written here.
 const MIN_FONT = 12; // px: the smallest cell digits on a narrow screen (cells grow, the figure scrolls)
@@ -594,24 +598,17 @@ class Player {
     const margin = narrow ? { l: 34, r: 16, t: 58, b: 90 } : wideMargin; // b: the colour bar below
     let cell, height, figW = width;
     const dom = [];
-    if (plan) { // one cell size for every panel, the panels in plan.lines (one line, or the output under the inputs)
+    if (plan) { // one cell size for every panel, each panel in its box of the plan (px from the plot's top left)
       cell = plan.cell;
       plan.q.forEach((x, i) => { q[i] = x; });
       this.cells = [cell, cell, cell];
-      const lineH = plan.lines.map((line) => Math.max(...line.map((i) => dims(i)[1] * cell)));
-      const plotH = Math.max(lineH.reduce((a, b) => a + b, 0) + plan.between * (plan.lines.length - 1), FIT_PLOT);
+      const plotH = Math.max(plan.height, FIT_PLOT);
       height = plotH + margin.t + margin.b;
       const plotW = width - margin.l - margin.r;
-      let top = 0;
-      plan.lines.forEach((line, li) => {
-        let x = 0;
-        for (const i of line) {
-          const w = plan.widths[i] / plotW;
-          dom[i] = { x: [x, Math.min(x + w, 1)], y: [1 - (top + dims(i)[1] * cell) / plotH, 1 - top / plotH] };
-          x += w + gap / plotW;
-        }
-        top += lineH[li] + plan.between;
-      });
+      for (const i of shown) {
+        const b = plan.boxes[i];
+        dom[i] = { x: [b.x / plotW, Math.min((b.x + b.w) / plotW, 1)], y: [1 - (b.y + b.h) / plotH, 1 - b.y / plotH] };
+      }
     } else if (!narrow) {
       cell = wideCell;
       const rows = [0, 1, 2].map((i) => dims(i)[1]);
@@ -756,13 +753,13 @@ class Player {
   }
 
   // A short, wide window (a projector, at most SHORT px tall) with data.room_below: every way to lay the panels out
-  // with one cell size is tried (all on one line, or on two: the inputs above the output, or the indices above the
-  // updates and the output; each panel's small multiples in 1..n per row) and the one with the largest cells wins
-  // (on a tie: fewer lines, then fewer rows of multiples). A panel is as wide as its cells or its title, the
-  // width left over on a line goes to its panels; the lines and their titles end inside the window with
-  // room_below under them; when none keeps MIN_CELL so, the one that is shortest with cells of MIN_CELL (the page
-  // then scrolls a little, the cells stay large). {cell, q (multiples per row), lines, widths (px), between (px
-  // between lines)}, or null on a taller window, without room_below, or when no arrangement is MIN_CELL wide.
+  // with one cell size (ARRANGEMENTS: lines of stacks, each stack panels one under the other; each panel's small
+  // multiples in 1..n per row) is tried, and the one with the largest cells wins (on a tie: the simpler
+  // arrangement, then fewer rows of multiples). A panel is as wide as its cells or its title; the width left over
+  // on a line goes to its stacks (cells centred in them); the figure ends inside the window with room_below under
+  // it. When none keeps MIN_CELL so, the one that is shortest with cells of MIN_CELL (the page then scrolls a
+  // little, the cells stay large). {cell, q (multiples per row), boxes (each panel's x, y, w, h in px of the plot),
+  // height}, or null on a taller window, without room_below, or when no arrangement is MIN_CELL wide.
   projectorPlan(avail, shown, labelled, margin) {
     const d = this.data;
     const bottom = margin.b;
@@ -771,51 +768,63 @@ class Player {
     if (room == null) { margin.b = bottom; return null; }
     const title = this.titleWidths(shown);
     const gap = 36;
-    const between = FIT_TOP + (labelled ? 22 : 6); // a line's labels under its multiples, the next line's titles
+    const between = FIT_TOP + (labelled ? 22 : 6); // the labels under a panel's multiples, the next panel's titles
     const counts = [0, 1, 2].map((i) => (shown.includes(i) ? this.multiplesOf(i) : 1));
-    const arrangements = [[shown]];
-    const inputs = shown.filter((i) => i !== 2);
-    if (inputs.length && shown.includes(2)) arrangements.push([inputs, [2]]);
-    if (inputs.length === 2) arrangements.push([[inputs[0]], [inputs[1], 2]]);
+    const seen = new Set();
+    const arrangements = [];
+    for (const a of ARRANGEMENTS) { // without the hidden panels; each arrangement once
+      const kept = a.map((line) => line.map((stack) => stack.filter((i) => shown.includes(i))).filter((st) => st.length))
+        .filter((line) => line.length);
+      const id = JSON.stringify(kept);
+      if (!seen.has(id)) { seen.add(id); arrangements.push(kept); }
+    }
+    const place = (lines, q, c, spread) => { // each panel's box at cell c; the whole's width and height
+      const dims = (i) => this.panelDims(i, q[i]);
+      const cols = (i) => (counts[i] > 1 ? dims(i)[0] : d.panel_cols[i]);
+      const boxes = [null, null, null];
+      let top = 0, wide = 0;
+      for (const line of lines) {
+        const stackW = line.map((st) => Math.max(...st.map((i) => Math.max(cols(i) * c, title[i]))));
+        const stackH = line.map((st) => st.reduce((sum, i) => sum + dims(i)[1] * c, 0) + between * (st.length - 1));
+        const used = stackW.reduce((a, b) => a + b, 0) + gap * (line.length - 1);
+        const spare = spread ? Math.max(avail - used, 0) / line.length : 0;
+        let x = 0;
+        line.forEach((st, j) => {
+          let y = top;
+          for (const i of st) {
+            boxes[i] = { x, y, w: stackW[j] + spare, h: dims(i)[1] * c };
+            y += dims(i)[1] * c + between;
+          }
+          x += stackW[j] + spare + gap;
+        });
+        wide = Math.max(wide, used);
+        top += Math.max(...stackH) + between;
+      }
+      return { boxes, width: wide, height: top - between };
+    };
+    const fits = (lines, q, c) => { const p = place(lines, q, c, false); return p.width <= avail + 0.5 && p.height <= room + 0.5; };
     let best = null, least = null;
     const options = (i) => Array.from({ length: counts[i] }, (_, j) => counts[i] - j); // n, n-1, ..., 1 per row
     for (const q0 of options(0)) for (const q1 of options(1)) for (const q2 of options(2)) {
       const q = [q0, q1, q2];
-      const dims = (i) => this.panelDims(i, q[i]);
-      const cols = (i) => (counts[i] > 1 ? dims(i)[0] : d.panel_cols[i]);
-      for (const lines of arrangements) {
-        let c = MAX_CELL;
-        for (const line of lines) { // the cell that fits the line's width, titles kept (as fitToWindow)
-          let lc = MAX_CELL;
-          for (let k = 0; k < 4; k++) {
-            let fixed = gap * (line.length - 1), flex = 0;
-            for (const i of line) { if (cols(i) * lc < title[i]) fixed += title[i]; else flex += cols(i); }
-            lc = Math.min(flex ? (avail - fixed) / flex : MAX_CELL, MAX_CELL);
-          }
-          c = Math.min(c, lc);
-        }
-        const rows = lines.reduce((sum, line) => sum + Math.max(...line.map((i) => dims(i)[1])), 0);
-        const tall = rows * MIN_CELL + between * (lines.length - 1); // with the least cells, when nothing fits
-        if (c >= MIN_CELL && (!least || tall < least.tall)) least = { tall, cell: MIN_CELL, q, lines, cols };
-        c = Math.min(c, (room - between * (lines.length - 1)) / rows);
-        const wide = lines.every((line) => line.reduce((sum, i) => sum + Math.max(cols(i) * c, title[i]), 0)
-          + gap * (line.length - 1) <= avail + 0.5);
-        if (c < MIN_CELL || !wide || Math.max(rows * c, FIT_PLOT) + between * (lines.length - 1) > room + 0.5) continue;
-        const wraps = [0, 1, 2].reduce((sum, i) => sum + Math.ceil(counts[i] / q[i]), 0);
-        const score = [Math.floor(c), -lines.length, -wraps];
+      const wraps = [0, 1, 2].reduce((sum, i) => sum + Math.ceil(counts[i] / q[i]), 0);
+      arrangements.forEach((lines, k) => {
+        const atLeast = place(lines, q, MIN_CELL, false);
+        if (atLeast.width > avail + 0.5) return; // not even MIN_CELL wide
+        if (!least || atLeast.height < least.height) least = { cell: MIN_CELL, q, lines, height: atLeast.height };
+        if (atLeast.height > room + 0.5) return;
+        let lo = MIN_CELL, hi = MAX_CELL; // the largest cell that fits (width and height grow with it)
+        if (fits(lines, q, hi)) lo = hi;
+        else for (let n = 0; n < 20; n++) { const mid = (lo + hi) / 2; if (fits(lines, q, mid)) lo = mid; else hi = mid; }
+        const score = [Math.floor(lo), -k, -wraps];
         const j = best ? score.findIndex((v, m) => v !== best.score[m]) : 0;
-        if (!best || (j >= 0 && score[j] > best.score[j])) best = { score, cell: c, q, lines, cols };
-      }
+        if (!best || (j >= 0 && score[j] > best.score[j])) best = { score, cell: lo, q, lines };
+      });
     }
     if (!best) best = least; // nothing keeps MIN_CELL inside the window: the shortest layout at MIN_CELL (it scrolls)
     if (!best) { margin.b = bottom; return null; }
-    const widths = [0, 0, 0];
-    for (const line of best.lines) { // the width left over on a line goes to its panels (cells centred in them)
-      for (const i of line) widths[i] = Math.max(best.cols(i) * best.cell, title[i]);
-      const spare = Math.max(avail - line.reduce((sum, i) => sum + widths[i], 0) - gap * (line.length - 1), 0) / line.length;
-      for (const i of line) widths[i] += spare;
-    }
-    return { cell: best.cell, q: best.q, lines: best.lines, widths, between };
+    const { boxes, height } = place(best.lines, best.q, best.cell, true);
+    return { cell: best.cell, q: best.q, boxes, height };
   }
 
   titleWidths(shown) { // px: each shown panel's title (13 px bold, figures.py) with a little room
@@ -835,14 +844,36 @@ class Player {
   // room_below.
   fitRoom(margin) {
     const d = this.data;
+    this.fitTop = null;
     // (not a phone: its answer stacks, taller than room_below says; a page's room_below is for a wide window)
     if (d.room_below == null || window.innerHeight > SHORT || window.innerWidth < NARROW) return null;
-    const scroller = this.fig.closest("[data-testid=stMain]");
     const figBox = this.fig.getBoundingClientRect();
-    const top = figBox.top + window.scrollY + (scroller ? scroller.scrollTop : 0);
+    const top = this.pageTop();
+    this.fitTop = top;
+    this.watchTop();
     const under = Math.max(this.box.getBoundingClientRect().bottom - figBox.bottom, 0); // legend, table view
     margin.t = FIT_TOP; // the titles and column numbers without the blank band above them
     return window.innerHeight - top - under - d.room_below - margin.t - margin.b;
+  }
+
+  pageTop() { // the figure's top in the page (px), wherever the page is scrolled
+    const scroller = this.fig.closest("[data-testid=stMain]");
+    return this.fig.getBoundingClientRect().top + window.scrollY + (scroller ? scroller.scrollTop : 0);
+  }
+
+  // A figure fitted to a short window was fitted to where it then stood: when what is above it grows or shrinks
+  // afterwards (a line that wraps once the page has its fonts, a notice, the page redrawn around it), it is fitted
+  // again. The page's main block is watched; only a move of the figure's top refits.
+  watchTop() {
+    if (this.topWatch) return;
+    const main = document.querySelector("[data-testid=stMainBlockContainer]");
+    if (!main || typeof ResizeObserver !== "function") return;
+    this.topWatch = new ResizeObserver(() => {
+      if (this.fitTop == null || !this.data || !this.fig.isConnected) return;
+      if (Math.abs(this.pageTop() - this.fitTop) < 3) return;
+      this.update(this.data, this.api).catch((e) => this.error(e));
+    });
+    this.topWatch.observe(main);
   }
 
   relayout() {
@@ -1544,6 +1575,7 @@ export default function (component) {
       if (parentElement.isConnected) return;
       if (player.timer) clearTimeout(player.timer);
       if (player.resizeObserver) player.resizeObserver.disconnect();
+      if (player.topWatch) player.topWatch.disconnect();
       players.delete(parentElement);
     }, 0);
   };
