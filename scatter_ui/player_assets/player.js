@@ -294,7 +294,16 @@ class Player {
   }
 
   // -- data from Python ----------------------------------------------------------------------------
+  // One update at a time: a refit (watchTop) or a relayout asked for while one runs waits for it (two interleaved
+  // would wrap the frames for one layout and draw them in another).
   async update(data, api) {
+    const before = this.updating || Promise.resolve();
+    const run = before.catch(() => {}).then(() => this.updateNow(data, api));
+    this.updating = run;
+    try { return await run; } finally { if (this.updating === run) this.updating = null; }
+  }
+
+  async updateNow(data, api) {
     this.api = api;
     const Plotly = window.Plotly;
     const theme = themeOf(this.box, data.palette);
@@ -331,8 +340,9 @@ class Player {
       this.stripTo.value = String(Math.min(data.k1, lo + MAX_STRIP - 1));
     }
     const layout = this.layout(); // sets this.cell
+    const domains = ["", "2", "3"].map((r) => [layout[`xaxis${r}`].domain, layout[`yaxis${r}`].domain]);
     const fullKey = `${figKey}|${this.cells.map(Math.round).join(",")}|${this.perRow.join(",")}|`
-      + `${Math.round(this.figW)}`;
+      + `${Math.round(this.figW)}|${layout.height}|${JSON.stringify(domains)}`; // (a projector's plan moves panels)
     if (!Plotly) { // plotly.js is still loading: draw this frame as SVG now, redraw with plotly when it comes
       layout.annotations = this.fitLabels(layout.annotations);
       this.previewLayout = layout;
@@ -863,16 +873,21 @@ class Player {
 
   // A figure fitted to a short window was fitted to where it then stood: when what is above it grows or shrinks
   // afterwards (a line that wraps once the page has its fonts, a notice, the page redrawn around it), it is fitted
-  // again. The page's main block is watched; only a move of the figure's top refits.
+  // again. The page's main block is watched, and the figure's place is looked at again a few times in the seconds
+  // after each fit (Streamlit may swap what is above without the block changing size); only a move of the
+  // figure's top refits.
   watchTop() {
-    if (this.topWatch) return;
-    const main = document.querySelector("[data-testid=stMainBlockContainer]");
-    if (!main || typeof ResizeObserver !== "function") return;
-    this.topWatch = new ResizeObserver(() => {
+    const refit = () => {
       if (this.fitTop == null || !this.data || !this.fig.isConnected) return;
       if (Math.abs(this.pageTop() - this.fitTop) < 3) return;
       this.update(this.data, this.api).catch((e) => this.error(e));
-    });
+    };
+    for (const t of this.topTimers || []) clearTimeout(t);
+    this.topTimers = [200, 600, 1500, 3000].map((ms) => setTimeout(refit, ms));
+    if (this.topWatch) return;
+    const main = document.querySelector("[data-testid=stMainBlockContainer]");
+    if (!main || typeof ResizeObserver !== "function") return;
+    this.topWatch = new ResizeObserver(refit);
     this.topWatch.observe(main);
   }
 
