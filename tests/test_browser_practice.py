@@ -185,8 +185,8 @@ def test_a_projector_shows_the_whole_output_and_multiple_choice_answers_without_
     else:
         boxes["check"] = main.get_by_role("button", name="Check").bounding_box()
         boxes["answer"] = main.get_by_role("radiogroup").first.bounding_box()
-        for i, code in enumerate(main.locator(".st-key-practice-options [data-testid=stCode]").all()):
-            boxes[f"option {'ABCD'[i]}"] = code.bounding_box()
+        for i, grid in enumerate(main.get_by_test_id("option-grid").all()):
+            boxes[f"option {'ABCD'[i]}"] = grid.bounding_box()
         assert len(boxes) == 4 + len(sp.choices(ex))
     assert pg.evaluate("() => [window.scrollY, document.querySelector('[data-testid=stMain]').scrollTop]") == [0, 0]
     for name, box in boxes.items():
