@@ -265,7 +265,8 @@ def figure_cells(ex: sp.Exercise) -> int:
     return sum(a.size for _, a in ex.inputs) - ex.data.size + ex.answer.size
 
 
-FITS = 64  # cells to draw (indices, updates, output) up to which every exercise fits a projector (97% of level 4-5)
+FITS = 64  # cells to draw (indices, updates, output): the largest exercise of each kind up to this must fit (97% of
+# level 4-5 exercises have at most 64; an exercise whose panels are all tall may scroll with fewer)
 
 
 def largest(level: int, op: str | None, most: int | None = FITS) -> sp.Exercise:
