@@ -12,6 +12,8 @@
   spellings (ONNX ``add`` is OpenVINO ``sum``), or a ScatterError saying what the
   other version cannot express;
 * ``attr_text()``: ``axis=0, reduction='add'`` (or ``no attributes``);
+* ``given()`` / ``given_attrs``: the inputs and the attributes exactly as given (``attrs`` are
+  the attributes after the version's defaults and rules: ``axis=-1`` given is ``axis=1`` there);
 * ``key``: a stable hashable key (operator, attributes, and a digest of the
   tensors' dtypes, shapes and bytes); equal keys mean equal cases.
 
@@ -69,12 +71,16 @@ class Case:
     plan: Plan
     indices_given: bool = True  # False: the optional indices input was left out (None)
     updates_given_shape: tuple[int, ...] | None = None  # updates' shape as given (the plan may reshape it)
+    # the attributes as passed to build the case (its names and spellings, no defaults added); None: as ``attrs``
+    given_attrs: Mapping[str, object] | None = dataclasses.field(default=None, repr=False)
 
     def __post_init__(self):
         for name in INPUT_NAMES:
             object.__setattr__(self, name, _read_only(getattr(self, name)))
         if self.updates_given_shape is None:
             object.__setattr__(self, "updates_given_shape", tuple(self.updates.shape))
+        if self.given_attrs is None:
+            object.__setattr__(self, "given_attrs", self.attrs)
 
     # -- what it is ---------------------------------------------------------------
     @property
@@ -97,8 +103,13 @@ class Case:
 
     def given(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
         """(data, indices or None, updates) as given (updates in data's dtype)."""
-        return (self.data, self.indices if self.indices_given else None,
-                self.updates.reshape(self.updates_given_shape))
+        return self.data, self.indices if self.indices_given else None, self._updates_as_given
+
+    @cached_property
+    def _updates_as_given(self) -> np.ndarray:
+        # one array, the same on every call: a record holding the Case reads its updates here each time
+        u = self.updates
+        return u if u.shape == self.updates_given_shape else u.reshape(self.updates_given_shape)
 
     def attr_text(self) -> str:
         """``axis=0, reduction='add', use_init_val=false``; ``no attributes`` when the version has none."""
@@ -186,11 +197,12 @@ class Unchecked:
     """A version's inputs and attributes exactly as given, which the core refuses (or has not checked): what a
     runtime or a model was given. It is never run; :func:`scatter_core.case` of the same arguments is the
     checked :class:`Case` where the core accepts them. A runtime comparison holds one only where the core
-    refuses its inputs, since its point is then the runtime's own reaction."""
+    refuses its inputs, since its point is then the runtime's own reaction; a spec example printed by its
+    shapes only holds one with no input values (None), its values being generated when read."""
 
     spec: OpSpec
-    data: object
-    indices: object  # None: left out (TensorScatter) or absent (SliceScatter)
+    data: object  # None only where no values were given at all (a shapes-only spec example)
+    indices: object  # None: left out (TensorScatter) or absent (SliceScatter), or no values given
     updates: object
     attrs: Mapping[str, object] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
 
@@ -261,7 +273,8 @@ def prepare(op, data, indices, updates, attrs: Mapping) -> Case:
     if loop_indices is None:
         loop_indices = NO_INDICES
     return Case(spec, data, loop_indices, updates.reshape(plan.updates_shape), resolved, reduction, plan,
-                indices_given=indices is not None, updates_given_shape=given_shape)
+                indices_given=indices is not None, updates_given_shape=given_shape,
+                given_attrs=MappingProxyType(dict(attrs)))
 
 
 NO_INDICES = np.zeros((0,), dtype=np.int64)

@@ -84,8 +84,9 @@ class Exercise(sc.HoldsCase):
     """One practice case and its traced answer (read-only arrays; one object may be shared by many sessions).
 
     The operator version, inputs and attributes are the :class:`scatter_core.Case` it holds; ``op``, ``data``,
-    ``indices``, ``updates`` and ``spec`` read it. ``spelled`` keeps how the exercise writes its attributes
-    (``axis=-1`` stays -1, where the Case holds the axis it resolves to).
+    ``indices``, ``updates``, ``spec`` and ``attrs`` read it. The Case is built from the attributes as the
+    exercise spells them, so ``attrs`` shows them that way (``axis=-1`` stays -1, where ``case.attrs`` holds the
+    axis it resolves to).
     """
 
     case: sc.Case
@@ -95,18 +96,22 @@ class Exercise(sc.HoldsCase):
     answer: np.ndarray = field(repr=False)
     order_question: bool = False  # duplicates under reduction none: which write stays?
     topic: str = ""  # what this exercise practises, when its family's recipe says more than the level's words
-    spelled: Mapping[str, object] | None = None  # the attributes as shown (None: the case's own spelling)
 
     @classmethod
-    def of(cls, t: sc.Trace, indices_given: bool = True, **fields) -> "Exercise":
-        """The exercise of a traced case (``indices_given`` False: the optional indices input stays left out)."""
-        case = sc.case(t.op, t.data, t.indices if indices_given else None, t.updates, **t.attrs)
+    def of(cls, t: sc.Trace, indices_given: bool = True, attrs: Mapping[str, object] | None = None,
+           **fields) -> "Exercise":
+        """The exercise of a traced case (``indices_given`` False: the optional indices input stays left out;
+        ``attrs``: the attributes as the exercise spells them, which made ``t``; None: ``t``'s own)."""
+        case = sc.case(t.op, t.data, t.indices if indices_given else None, t.updates,
+                       **(t.attrs if attrs is None else attrs))
         return cls(case=case, trace=t, answer=t.output, **fields)
 
     @property
     def attrs(self) -> Mapping[str, object]:
-        """The version's own attribute names and spellings, defaults filled in."""
-        return dict(self.spelled if self.spelled is not None else self.case.attrs)
+        """The version's own attribute names, spelled as the exercise gave them (a list as a tuple), defaults
+        filled in."""
+        given = {k: tuple(v) if isinstance(v, list) else v for k, v in self.case.given_attrs.items()}
+        return {**self.case.attrs, **given}
 
     @property
     def steps(self) -> int:
@@ -448,10 +453,9 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
         return None
     if not all(_check(name, r, t, attrs) for name in r.checks):
         return None
-    # the attributes as the exercise spells them (axis=-1 stays -1), the version's defaults filled in
-    shown = {**dict(t.attrs), **{k: tuple(v) if isinstance(v, list) else v for k, v in attrs.items()}}
-    return Exercise.of(t, indices is not None, spelled=MappingProxyType(shown), seed=seed, level=level,
-                       order_question=r.order_question, topic=r.topic)
+    # the case keeps the attributes as the exercise spells them (axis=-1 stays -1): Exercise.attrs shows them
+    return Exercise.of(t, indices is not None, attrs, seed=seed, level=level, order_question=r.order_question,
+                       topic=r.topic)
 
 
 def _check_args(seed, level, op):

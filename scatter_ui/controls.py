@@ -64,10 +64,10 @@ def attribute_widgets(spec: sc.OpSpec, key: Callable[[str], str], rank: int) -> 
         st.caption(f"{md(spec.name)} has no reduction attribute: every write replaces the cell.")
 
 
-def spec_link(spec: sc.OpSpec) -> None:
+def spec_link(spec: sc.OpSpec, width="stretch") -> None:
     # small body text, not st.caption: a caption fades all it holds to 60% opacity, and a link so faded
     # falls below 4.5:1 contrast in either theme (axe color-contrast, issue 22)
-    st.markdown(f":small[[{md(spec.name)} spec ↗]({spec.url})]")
+    st.markdown(f":small[[{md(spec.name)} spec ↗]({spec.url})]", width=width)
 
 
 INPUT_FORMATS = ("JSON, Python lists or NumPy repr (e.g. `array([[1, 2]], dtype=int32)`); nothing is evaluated. "

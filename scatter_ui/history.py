@@ -24,7 +24,6 @@ class CellHistory:
         self._key = key[order]
         self._after = trace.after.reshape(-1)[order]
         self._sources = trace.plan.sources.reshape(-1)[order]
-        self._data = trace.data.reshape(-1)
 
     def at(self, flat_cells, k: int) -> tuple[np.ndarray, np.ndarray]:
         """(values, write counts) of ``flat_cells`` after the first ``k`` steps (-1 cells give 0)."""
@@ -33,7 +32,7 @@ class CellHistory:
         flat = flat.reshape(-1)
         valid = flat >= 0
         cells = np.where(valid, flat, 0)
-        values = self._data[cells].copy()
+        values = self.trace.data.reshape(-1)[cells].copy()  # the trace holds the case's data: no copy of its own
         lo = np.searchsorted(self._key, cells * self._base, side="left")
         hi = np.searchsorted(self._key, cells * self._base + int(k), side="left")
         count = np.where(valid, hi - lo, 0)

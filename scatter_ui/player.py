@@ -35,10 +35,14 @@ controls=None, cache_key=None, room_below=None) -> PlayerResult``
   ``play`` the space key does not play. The Practice page hides what would do nothing.
 * ``room_below``: the px the page draws under the player that should stay on screen with it. On a
   window at most 820 px tall and at least 700 px wide (a 1280×720 projector) the browser then
-  fits the figure: a panel narrower than its 5-column slot keeps only its title's width, the
-  cells grow into the width freed (up to 64 px), then shrink until the figure, the legend and
-  ``room_below`` end inside the window, unless that takes cells under 28 px (then they stay
-  large and the page scrolls). None (the default): cells sized by the width alone.
+  fits the figure: it tries every arrangement of the panels with one cell size (all on one line;
+  the inputs above the output; the indices above the other two; a panel beside the other two
+  stacked; each panel's small multiples wrapped into 1..n rows) and takes the one with the
+  largest cells (up to 64 px; a panel as wide as its cells or its title) that keeps the figure,
+  the player's parts under it and ``room_below`` inside the window. When none does with cells of
+  at least 28 px, the shortest at 28 px (the page scrolls a little). Before the first step (one
+  frame, nothing drawn on it) the legend of the marks is left out. None (the default): cells
+  sized by the width alone.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
   page keeps no step in its URL). The browser checks it 2.5 s after a report; if the URL does not
   carry it, it first asks for a run of the whole page (through :func:`rerun_relay`, which a page

@@ -27,7 +27,7 @@ import scatter_practice as sp
 import spec_examples
 from scatter_core import fmt_value
 
-from . import controls, session
+from . import controls, grids, session
 from .controls import md, spec_link
 from .figures import StepFigure, comparison_figure, value_range
 from .player import player
@@ -53,11 +53,12 @@ PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
   [data-testid="stMainBlockContainer"] h2,
   [data-testid="stMainBlockContainer"] h3 { font-size: 1.35rem; padding: 0.5rem 0 0.3rem; }
   .st-key-practice-intro { display: none; }
-  .st-key-practice-options [data-testid="stCode"] code { font-size: 0.85rem; }
 }
-/* multiple choice: compact grids, so the four options share a line under the figure */
-.st-key-practice-options [data-testid="stCode"] pre { padding: 0.5rem; }
-.st-key-practice-options [data-testid="stCode"] code { padding-right: 0.25rem; }
+/* the level's words and the spec link on one line where the window is wide: the words wrap beside the link */
+@media (min-width: 700px) {
+  .st-key-practice-about { flex-wrap: nowrap; }
+  .st-key-practice-about > * { min-width: 0; }
+}
 """
 # the player's controls here: the steps done can be replayed (no "go to" or speed for a handful of steps); before
 # the first step there is nothing to step to: a still picture (the explorer exports frames), one screen row saved
@@ -123,12 +124,14 @@ def show_inputs(ex: sp.Exercise, key: str, room_below: int) -> None:
 
 # On a projector (a window at most 820 px tall) the player fits its cells so that the answer under it stays on screen:
 # the px each mode draws there (PROJECTOR_CSS's gaps; measured at 1280x720, with a few px to spare).
-STEP_FORM_PX = 92  # the target and value boxes with their labels, Check beside them
+STEP_FORM_PX = 80  # the target and value boxes with their labels, Check beside them
 GRID_PX = 100  # the "Enter the output as" line and the grid's header row (the grid's rows are ROW_PX each)
 ROW_PX = 28  # grid_input's row height
 TEXT_BOX_PX = 200  # the text box (120 px) with its label, under the same line
-OPTIONS_PX = 84  # multiple choice: the options' padding and the question's line with its Check
-LINE_PX = 21  # one line of an option's grid
+SHORT_BOX_PX = 68  # the text box of a rank-3 output (Streamlit's least: two lines), which has no such line
+SHORT_TEXT_PX = 110  # that box with its label
+OPTIONS_PX = 60  # multiple choice: the question's line with its Check under the options (grids.options_height)
+MAIN_PX = 910  # the page's width at 1280x720 with the sidebar open (914 px): where the options wrap
 
 
 def answer_px(ex: sp.Exercise, mode: str, eid: str) -> int:
@@ -138,9 +141,10 @@ def answer_px(ex: sp.Exercise, mode: str, eid: str) -> int:
     if mode == "Whole output":  # the grid, or the text box (outputs of rank 3, or the student's choice)
         rows = ex.answer.shape[0] if ex.answer.ndim == 2 else 1
         grid = ex.answer.ndim <= 2 and st.session_state.get(k(f"how:{eid}"), "grid") == "grid"
-        return GRID_PX + ROW_PX * rows if grid else TEXT_BOX_PX
-    lines = max(grid_text(c.output).count("\n") + 1 for c in sp.choices(ex))
-    return OPTIONS_PX + LINE_PX * lines
+        if grid:
+            return GRID_PX + ROW_PX * rows
+        return TEXT_BOX_PX if ex.answer.ndim <= 2 else SHORT_TEXT_PX
+    return OPTIONS_PX + grids.options_height([c.output for c in sp.choices(ex)], MAIN_PX)
 
 
 # -- session state ----------------------------------------------------------------------------------------
@@ -651,8 +655,9 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
     with answer:
         if how == "grid":
             student = grid_input(ex, eid, note)
-        else:
-            session.text_box(st, OUTPUT_LABEL, key=k(f"text:{eid}"), limit=MAX_TEXT, height=120)
+        else:  # rank 3 (always text): two lines, so that a projector keeps the box and Check under the figure
+            session.text_box(st, OUTPUT_LABEL, key=k(f"text:{eid}"), limit=MAX_TEXT,
+                             height=120 if ex.answer.ndim <= 2 else SHORT_BOX_PX)
     if check.button("Check my output", key=k(f"check:{eid}"), type="primary", use_container_width=True):
         try:
             if how == "text":
@@ -725,14 +730,11 @@ def choice_mode(ex: sp.Exercise, eid: str) -> None:
     st.text(ex.prompt)
     show_inputs(ex, k(f"fig-in:{eid}"), answer_px(ex, "Multiple choice", eid))
     options = sp.choices(ex)
-    # the options side by side, each its letter beside its grid, wrapping into more rows where the width ends (a
-    # phone stacks them A, B, C, D); then the question with its answer and Check on one line: a projector keeps
-    # them on screen under the figure
-    with st.container(horizontal=True, gap="small", key="practice-options"):
-        for i, c in enumerate(options):
-            with st.container(horizontal=True, width="content", gap="small", vertical_alignment="center"):
-                st.markdown(f"**{LETTERS[i]}**", width="content")
-                st.code(grid_text(c.output), language=None, width="content")
+    # the options side by side as compact grids (a rank-3 output as a row of its 2-D slices), each its letter
+    # beside it, wrapping into more lines where the width ends (a phone stacks them A, B, C, D); then the
+    # question with its answer and Check on one line: a projector keeps them on screen under the figure
+    with st.container(key="practice-options"):
+        grids.option_grids([(LETTERS[i], c.output) for i, c in enumerate(options)], key=k(f"options:{eid}"))
     with st.container(horizontal=True, vertical_alignment="center", key="practice-pick"):
         st.markdown("**Which output is right?**", width="content")
         pick = st.radio("Which output is right?", [LETTERS[i] for i in range(len(options))], horizontal=True,
@@ -791,8 +793,9 @@ def render_page() -> None:
     heading.header(f"Level {level} · {where} · {ex.op}", width="content")
     about = ex.topic or sp.LEVELS[level]  # what this exercise practises (a family's recipe may say it better)
     with st.container(horizontal=True, vertical_alignment="center", key="practice-about"):  # one line where it fits
-        st.caption(md(f"{about[:1].upper()}{about[1:]}. Attributes: {ex.attrs_text}."), width="content")
-        spec_link(ex.spec)  # not inside the caption, whose fading would leave the link below 4.5:1 contrast
+        st.caption(md(f"{about[:1].upper()}{about[1:]}. Attributes: {ex.attrs_text}."), width="stretch")
+        spec_link(ex.spec, width="content")  # not inside the caption (its fading would leave the link below 4.5:1
+        # contrast); beside it even when the caption wraps (a line saved on a projector)
     mode = st.session_state[k("mode")]
     {"Step by step": step_mode, "Whole output": output_mode, "Multiple choice": choice_mode}[mode](ex, eid)
 

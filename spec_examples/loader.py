@@ -161,12 +161,13 @@ def _example(rec: dict, page: dict, fname: str, operators, errata_ids: tuple[str
     title = TEACHING_SOURCE if ours else page["title"]
     source = Source(url=page["url"], page_title=title, label=rec["label"], section=rec.get("section"),
                     file=fname, kind=page["kind"])
-    return Example(
-        id=eid, op=op, title=rec["title"], source=source,
+    inputs = None if literal is None else tuple(literal[role] for role in ROLES)
+    return Example.of(
+        op, inputs, attrs,
+        id=eid, title=rec["title"], source=source,
         dtypes=MappingProxyType(dict(dtypes)), expected=expected, shapes_only=shapes_only, ours=ours,
         notes=rec.get("notes", ""), generation=generation, seed=seed,
         shapes=MappingProxyType(shapes), errata=errata_ids,
-        _attrs=tuple(attrs.items()), _literal=literal,
         _generate=MappingProxyType(generate) if generate is not None else None,
     )
 

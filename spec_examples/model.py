@@ -1,4 +1,4 @@
-"""Record types: one worked example, its source, and one erratum."""
+"""Record types: one worked example (holding the core's record of it), its source, and one erratum."""
 
 from __future__ import annotations
 
@@ -28,21 +28,21 @@ class Source:
 
 @dataclass(frozen=True, eq=False)
 class Example:
-    """One worked example of one operator version.
+    """One worked example of one operator version, holding the core's record of it (:attr:`record`).
 
-    ``data``, ``indices`` and ``updates`` are read-only NumPy arrays in the
-    example's dtypes. For a shapes-only example they are generated from a
-    fixed seed on first access (see :attr:`generation`).
+    A printed example holds the :class:`scatter_core.Case` of its inputs and attributes where the core accepts
+    them, else (a printed case the core refuses) a :class:`scatter_core.Unchecked` of them exactly as printed.
+    A wrong printed *output* (an erratum) does not make the inputs invalid: such an example holds its Case, and
+    ``expected`` keeps the output as printed. A shapes-only example prints no values: it holds an Unchecked of
+    its version and attributes with no input values, and its inputs are generated from a fixed seed on first
+    access, one input at a time (see :attr:`generation`); its :attr:`case` is built from them.
 
-    The example keeps its inputs as printed (or generated) rather than only as a
-    :class:`scatter_core.Case`, because some are ones the core refuses on purpose:
-    an example above the core's element limit (shown by shapes and a reduced
-    stand-in), or a printed case a spec page gets wrong. :attr:`case` is the core's
-    Case where it accepts them, None where it refuses.
+    ``data``, ``indices``, ``updates`` and ``attrs`` read the record (or, for a shapes-only example, its
+    generated inputs): read-only NumPy arrays in the example's dtypes, and the attributes as printed (the
+    version's own names and spellings, no defaults added). Build one with :meth:`of`.
     """
 
     id: str
-    op: str  # versioned operator name, a key of scatter_core.OPERATORS
     title: str
     source: Source
     dtypes: Mapping[str, str | None]  # data / indices / updates (None for an absent or left-out input)
@@ -53,10 +53,26 @@ class Example:
     generation: str | None  # how the values of a shapes-only example are generated, our words
     seed: int | None
     shapes: Mapping[str, tuple[int, ...]]
+    record: sc.Case | sc.Unchecked = field(repr=False)  # see the class docstring
     errata: tuple[str, ...] = ()  # ids of the errata that concern this example
-    _attrs: tuple[tuple[str, object], ...] = field(default=(), repr=False)
-    _literal: Mapping[str, np.ndarray] | None = field(default=None, repr=False)
-    _generate: Mapping | None = field(default=None, repr=False)
+    _generate: Mapping | None = field(default=None, repr=False)  # a shapes-only example's generation block
+
+    @classmethod
+    def of(cls, op: str, inputs: tuple | None, attrs: Mapping[str, object], **fields) -> "Example":
+        """The example of version ``op`` with ``inputs`` (data, indices, updates) as printed, or None for a
+        shapes-only example (``_generate`` in ``fields`` then says how its values are made), and ``attrs`` as
+        printed: holding the core's Case where it accepts them, their Unchecked record where it refuses them."""
+        spec = sc.get_spec(op)
+        if inputs is None:
+            record = sc.Unchecked(spec, None, None, None, MappingProxyType(dict(attrs)))
+        else:
+            record = _record(spec, inputs, attrs)
+        return cls(record=record, **fields)
+
+    @property
+    def op(self) -> str:
+        """The versioned operator name, a key of scatter_core.OPERATORS."""
+        return self.record.spec.name
 
     @property
     def label(self) -> str:
@@ -84,21 +100,22 @@ class Example:
 
     @property
     def attrs(self) -> dict:
-        """The attributes, by the operator's own names (a fresh dict each time)."""
-        return dict(self._attrs)
+        """The attributes as printed, by the operator's own names (a fresh dict each time)."""
+        record = self.record
+        return dict(record.given_attrs if isinstance(record, sc.Case) else record.attrs)
 
     @property
     def data(self) -> np.ndarray:
-        return self._array("data")
+        return self._input(0)
 
     @property
     def indices(self) -> np.ndarray | None:
         """None where the version has no indices input or the example leaves an optional one out."""
-        return self._array("indices")
+        return self._input(1)
 
     @property
     def updates(self) -> np.ndarray:
-        return self._array("updates")
+        return self._input(2)
 
     @property
     def inputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -107,26 +124,37 @@ class Example:
 
     @cached_property
     def case(self) -> sc.Case | None:
-        """The core's :class:`scatter_core.Case` of this example (built on first access), None when the core
-        refuses its inputs (above the element limit, or an invalid printed case)."""
-        try:
-            return sc.case(self.op, *self.inputs, **self.attrs)
-        except sc.ScatterError:
-            return None
+        """The core's :class:`scatter_core.Case` of this example, None when the core refuses its inputs (above
+        the element limit, or an invalid printed case). A shapes-only example's is built from its generated
+        inputs on first access."""
+        record = _record(self.record.spec, self.inputs, self.attrs) if self.is_generated else self.record
+        return record if isinstance(record, sc.Case) else None
 
     @property
     def is_generated(self) -> bool:
-        return self._literal is None
+        return self._generate is not None
 
-    def _array(self, role: str) -> np.ndarray:
-        if self._literal is not None:
-            return self._literal[role]  # None for an absent or left-out input
-        return gen.CACHE.get(gen.cache_key(self._generate, role, self.shapes, self.dtypes),
-                             lambda: gen.build(self._generate, role, self.shapes, self.dtypes))
+    def _input(self, position: int) -> np.ndarray | None:
+        if self.is_generated:
+            role = gen.ROLES[position]
+            return gen.CACHE.get(gen.cache_key(self._generate, role, self.shapes, self.dtypes),
+                                 lambda: gen.build(self._generate, role, self.shapes, self.dtypes))
+        record = self.record
+        if isinstance(record, sc.Case):
+            return record.given()[position]  # as printed: the arrays are read-only, so the Case holds them as they are
+        return (record.data, record.indices, record.updates)[position]  # None for an absent or left-out input
 
     def __repr__(self) -> str:
         kind = "shapes only, generated" if self.shapes_only else "printed values"
         return f"Example({self.id!r}, {self.op}, {self.label!r}, {kind})"
+
+
+def _record(spec: sc.OpSpec, inputs: tuple, attrs: Mapping[str, object]) -> sc.Case | sc.Unchecked:
+    """The core's Case of ``inputs`` and ``attrs`` where it accepts them, else their Unchecked record as given."""
+    try:
+        return sc.case(spec, *inputs, **attrs)
+    except sc.ScatterError:
+        return sc.Unchecked(spec, *inputs, MappingProxyType(dict(attrs)))
 
 
 @dataclass(frozen=True, eq=False)

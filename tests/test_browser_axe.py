@@ -39,10 +39,13 @@ def _spec_tabs() -> list[str]:
 
 # Beside every page of the sidebar on its first view (test_every_listed_page), the states with more on
 # them: an example with duplicate indices (warnings, step log), the check page on a chosen operator,
-# a Practice set and its two other modes, and the spec pages' other tabs.
+# a Practice set and its two other modes (and rank 3's), and the spec pages' other tabs.
 STATES = ["/elements?op=ScatterElements-18&example=onnx-node-scatter-elements-with-duplicate-indices&step=2",
           "/check?op=ScatterND-16", "/practice?set=15&level=1&n=3",
           "/practice?seed=15&level=1&mode=Whole+output", "/practice?seed=15&level=1&mode=Multiple+choice",
+          # rank 3: the options' grids (slices side by side, each option's text form) and the two-line text box
+          "/practice?seed=2&level=5&op=ScatterElements-11&mode=Multiple+choice",
+          "/practice?seed=0&level=4&op=ScatterND-11&mode=Whole+output",
           # From your code with an answer: its headings and the spec links beside each operator
           "/from-code?call=x.at%5Bidx%5D.set%28v%29"] + _spec_tabs()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 import sys
@@ -206,6 +207,145 @@ def test_the_attribute_guard_catches_a_planted_breach(tmp_path, monkeypatch):
 ])
 def test_the_attribute_guard_lets_reads_of_one_attribute_through(line):
     assert not _branches_on_attribute(line)
+
+
+# -- one case: scatter_core.Case (and its Unchecked, for inputs the core refuses) is the only class that carries a
+# case's inputs or attributes; a record that needs a case (an example, an exercise, a runtime comparison, a drawn
+# differential case, a stand-in) holds one (issue 25)
+CASE_FIELDS = ("data", "indices", "updates", "attrs")
+# (file, class): why the class keeps a field of one of those names that is not a case's
+CASE_HOLDERS_ALLOWED = {
+    ("scatter_models/model.py", "ScatterNode"):
+        "a scatter node of a user's model: only the attributes the node declares, no tensors (they are the "
+        "model's, often unknown), its operator possibly one the registry lacks and a value possibly of the "
+        "wrong kind, both of which the static check must name, so no Case (nor Unchecked) can hold it",
+    ("scatter_models/onnx_file.py", "RawNode"):
+        "the same node as the ONNX reader finds it, before its ScatterNode is made (same reason)",
+    ("scatter_models/ir_file.py", "IRNode"):
+        "the same node as the OpenVINO IR reader finds it, before its ScatterNode is made (same reason)",
+    ("scatter_models/ir_file.py", "IRLayer"):
+        "an IR layer's <data> element (the XML's own name for a layer's attributes), of any layer type",
+    ("scatter_export/graphs.py", "GraphNode"):
+        "a node of any ONNX operator in an exported composition (Where, Reshape, ...): attributes in "
+        "onnx.helper's form, no tensors",
+    ("scatter_ui/player_contract.py", "Figure"):
+        "the type of a Plotly figure sent to the player: its key 'data' is Plotly's list of traces",
+    ("scatter_ui/player_contract.py", "Frame"):
+        "the type of a Plotly animation frame: its key 'data' is Plotly's list of traces",
+    ("bench/bench_core.py", "Workload"):
+        "a benchmark's raw arrays, timed under several versions and reductions and fed to the runtimes as "
+        "they are: no one operator version, so no one Case",
+}
+
+
+def _case_holder_sources():
+    """Every package (scatter_core's own records are the exception the guard is about), the app, and the
+    scripts beside them (bench, devtools, scripts)."""
+    extra = [p for d in ("bench", "devtools", "scripts") for p in sorted((ROOT / d).rglob("*.py"))]
+    return [p for p in _sources() + extra if p.relative_to(ROOT).parts[0] != "scatter_core"]
+
+
+def _case_fields(tree: ast.AST) -> list[tuple[str, int, str]]:
+    """(class, line, field) for each field named like a case's input or attributes (a leading underscore does not
+    hide it) that a class declares: an annotated or assigned name in its body, an entry of ``__slots__``, or
+    ``self.<name> = ...`` / ``setattr(self, "<name>", ...)`` in one of its methods."""
+    found = []
+
+    def note(cls, node, name):
+        if isinstance(name, str) and name.lstrip("_") in CASE_FIELDS and not name.startswith("__"):
+            found.append((cls.name, node.lineno, name))
+
+    for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
+        for stmt in cls.body:
+            targets = [stmt.target] if isinstance(stmt, ast.AnnAssign) else getattr(stmt, "targets", [])
+            for target in targets:
+                if not isinstance(target, ast.Name):
+                    continue
+                if target.id == "__slots__":
+                    for item in ast.walk(stmt.value):
+                        if isinstance(item, ast.Constant):
+                            note(cls, item, item.value)
+                else:
+                    note(cls, target, target.id)
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.args.args:
+                me = stmt.args.args[0].arg  # self
+                for node in ast.walk(stmt):
+                    if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                            and isinstance(node.value, ast.Name) and node.value.id == me):
+                        note(cls, node, node.attr)
+                    elif (isinstance(node, ast.Call) and len(node.args) >= 2
+                          and ((isinstance(node.func, ast.Name) and node.func.id == "setattr")
+                               or (isinstance(node.func, ast.Attribute) and node.func.attr == "__setattr__"))
+                          and isinstance(node.args[0], ast.Name) and node.args[0].id == me
+                          and isinstance(node.args[1], ast.Constant)):
+                        note(cls, node, node.args[1].value)
+    return found
+
+
+def _case_holders() -> list[str]:
+    """``file:line: Class.field`` for every case field a class outside scatter_core declares."""
+    return [f"{path.relative_to(ROOT)}:{line}: {cls}.{name}"
+            for path in _case_holder_sources()
+            for cls, line, name in _case_fields(ast.parse(path.read_text(encoding="utf-8"), str(path)))]
+
+
+def test_no_class_outside_the_core_carries_a_cases_inputs_or_attributes():
+    """Only scatter_core's Case (and Unchecked) carries data, indices, updates or attributes: every other class
+    holds one and reads them through it (Example, Exercise, RuntimeCase, DrawnCase, StandIn ...); the few
+    allowed classes carry something else under one of those names, each with why."""
+    found = _case_holders()
+    allowed = {(where, cls) for where, cls in CASE_HOLDERS_ALLOWED}
+    offenders = [f for f in found if (f.split(":")[0], f.split(": ")[1].split(".")[0]) not in allowed]
+    assert offenders == []
+    for where, cls in CASE_HOLDERS_ALLOWED:  # an allowance nothing needs any more goes
+        assert any(f.startswith(f"{where}:") and f": {cls}." in f for f in found), (where, cls)
+    assert all(len(why) > 40 for why in CASE_HOLDERS_ALLOWED.values())
+
+
+def test_the_case_holders_the_issue_named_hold_the_cores_record():
+    """The five records issue 25 found carrying a case of their own now hold the core's (a Case, or for inputs
+    the core refuses an Unchecked), and read their inputs through it."""
+    import spec_examples
+    from framework_map import Config, differential
+    from runtime_check.divergences import RuntimeCase
+    from scatter_practice import make_exercise
+    from scatter_ui import large
+
+    ex = spec_examples.by_id("onnx-scatterelements-18-example-2")
+    assert isinstance(ex.record, sc.Case) and ex.case is ex.record and ex.data is ex.record.data
+    assert ex.attrs == {"axis": 1} and ex.record.attrs["reduction"] == "none"  # as printed; the Case's defaults
+    generated = spec_examples.by_id("ov-scatter-update-3-example-1")  # shapes only, above the element limit
+    assert isinstance(generated.record, sc.Unchecked) and generated.record.data is None
+    assert generated.attrs == dict(generated.record.attrs)
+    exercise = make_exercise(4, 2, "ScatterElements-18")
+    assert exercise.data is exercise.case.data and exercise.attrs["axis"] == exercise.case.given_attrs["axis"]
+    drawn = differential.random_case(np.random.default_rng(0), Config("ScatterND-18", "none"), "int32")
+    assert drawn.data is drawn.case.data
+    refused = RuntimeCase.of("onnxruntime", sc.OPERATORS["ScatterND-18"], np.zeros(3), [[-9]], [1.0], {})
+    assert refused.case is None and refused.unchecked.indices == [[-9]]
+    stand_in = large.stand_in(generated, generated.record.spec.family)
+    assert stand_in is not None and isinstance(stand_in.case, sc.Case)
+
+
+def test_the_case_guard_catches_a_planted_case_holder(tmp_path, monkeypatch):
+    """A class of a package (planted in a copy of the tree's layout) that keeps a case's inputs or attributes of
+    its own, in any of the ways a class can declare a field, is reported; the same class in scatter_core is not."""
+    planted = tmp_path / "scatter_ui" / "_planted_case.py"
+    core = tmp_path / "scatter_core" / "case.py"
+    source = ("from dataclasses import dataclass\n\n\n"
+              "@dataclass\nclass Drawn:\n    data: object\n    title: str\n\n\n"
+              "class Slotted:\n    __slots__ = ('indices', 'name')\n\n\n"
+              "class Kept:\n    def __init__(self, case, attrs):\n        self.case = case\n        self._attrs = attrs\n"
+              "        setattr(self, 'updates', None)\n")
+    for path in (planted, core):
+        path.parent.mkdir()
+        path.write_text(source, encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "_sources", lambda: [planted, core])
+    assert _case_holders() == ["scatter_ui/_planted_case.py:6: Drawn.data",
+                               "scatter_ui/_planted_case.py:11: Slotted.indices",
+                               "scatter_ui/_planted_case.py:17: Kept._attrs",
+                               "scatter_ui/_planted_case.py:18: Kept.updates"]
 
 
 @pytest.mark.parametrize("spec", sc.OPERATORS_LIST, ids=lambda s: s.name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 
@@ -11,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
 import scatter_practice as sp
+from scatter_ui import grids
 from scatter_ui.practice_page import LETTERS, grid_text, md
 from tests.apptest_helpers import app_on, figures
 
@@ -24,6 +26,11 @@ def open_practice(timeout: float = 120, **params) -> AppTest:
     assert not at.exception, at.exception
     assert not [e.value for e in at.error if "went wrong" in e.value]
     return at
+
+
+def option_grids(at: AppTest) -> list[dict]:
+    """What each multiple-choice grids element on the page was sent (scatter_ui.grids)."""
+    return [json.loads(el.proto.json) for el in at.get("bidi_component") if el.proto.component_name == grids.NAME]
 
 
 def all_text(at: AppTest) -> str:
@@ -224,8 +231,9 @@ def test_multiple_choice_right_and_wrong():
     ex = sp.make_exercise(seed, level)
     options = sp.choices(ex)
     at = open_practice(seed=seed, level=level, mode="Multiple choice")
-    shown = [c.value for c in at.code]
-    assert shown[:len(options)] == [grid_text(c.output) for c in options]  # in letter order, also when stacked
+    (shown,) = option_grids(at)
+    assert shown == grids.options_data([(LETTERS[i], c.output) for i, c in enumerate(options)])  # in letter order
+    assert [o["letter"] for o in shown["options"]] == list(LETTERS[:len(options)])
     pick = next(r for r in at.radio if r.label == "Which output is right?")
     right = LETTERS[next(i for i, c in enumerate(options) if c.correct)]
     pick.set_value(right).run()
@@ -236,6 +244,34 @@ def test_multiple_choice_right_and_wrong():
     button(at, "Check").click().run()
     assert at.error[0].value == f"{LETTERS[i]} is not it; the right output is {right}."
     assert any(sp.BY_KIND[wrong.kind].title in unescape(w.value) for w in at.warning)
+
+def test_rank3_options_are_rows_of_labelled_slices_with_a_text_form():
+    """A rank-3 option is drawn as its 2-D slices side by side, each labelled by its leading index; the text a
+    screen reader reads names every slice and every value, row by row (each number through fmt_value)."""
+    seed = next(s for s in range(40) if sp.make_exercise(s, 5).answer.ndim == 3)
+    ex = sp.make_exercise(seed, 5)
+    at = open_practice(seed=seed, level=5, mode="Multiple choice")
+    (shown,) = option_grids(at)
+    options = sp.choices(ex)
+    assert not {c.value for c in at.code} & {grid_text(c.output) for c in options}  # no tall text grids
+    for i, (c, opt) in enumerate(zip(options, shown["options"])):
+        assert opt["name"] == f"Option {LETTERS[i]}"
+        assert [s_["label"] for s_ in opt["slices"]] == [f"[{j}]" for j in range(ex.answer.shape[0])]
+        assert [s_["rows"] for s_ in opt["slices"]] == [[[str(int(v)) for v in row] for row in c.output[j]]
+                                                         for j in range(ex.answer.shape[0])]
+        first = "; ".join(", ".join(str(int(v)) for v in row) for row in c.output[0])
+        assert opt["text"].startswith(f"Option {LETTERS[i]}: slice [0]: rows {first}.")
+
+
+def test_option_grids_measure_what_they_draw():
+    """options_height: the options wrap into lines on the width given, each line as tall as the tallest option."""
+    small, big = np.zeros((2, 2, 2)), np.zeros((4, 2, 3))
+    assert grids.option_width(big) > 2 * grids.option_width(small)
+    one_line = grids.options_height([small] * 4, 900)
+    assert one_line == grids.option_height(small)
+    assert grids.options_height([big] * 4, 900) == 2 * grids.option_height(big) + grids.OPTION_GAP_PX
+    assert grids.options_height([small] * 4, grids.option_width(small)) == 4 * one_line + 3 * grids.OPTION_GAP_PX
+    assert grids.option_height(np.zeros(5)) < grids.option_height(np.zeros((2, 5)))
 
 
 # -- shared sets and the worksheet -------------------------------------------------------------------------------------
@@ -568,7 +604,8 @@ def test_long_whole_output_paste_is_kept_and_the_limit_named():
 
 def test_the_room_kept_under_the_player_on_a_projector_is_the_answer_s_height():
     """Practice tells the player how tall the answer under it is (a projector keeps it on screen): the whole output's
-    grid grows by a row's height per row of the output, and a rank-3 output's text box is taller than a one-row grid."""
+    grid grows by a row's height per row of the output; a rank-3 output's text box (two lines, no "Enter the output
+    as" line) is shorter than the 1-D output's text box; multiple choice keeps the options' lines (grids)."""
     import scatter_practice as sp
     from scatter_ui import practice_page as page
 
@@ -577,8 +614,11 @@ def test_the_room_kept_under_the_player_on_a_projector_is_the_answer_s_height():
     assert (page.answer_px(four, "Whole output", "a") - page.answer_px(one, "Whole output", "b")
             == 3 * page.ROW_PX)
     cube = next(ex for ex in (sp.make_exercise(s, 5) for s in range(20)) if ex.answer.ndim == 3)
-    assert page.answer_px(cube, "Whole output", "c") == page.TEXT_BOX_PX > page.answer_px(one, "Whole output", "b")
+    assert page.answer_px(cube, "Whole output", "c") == page.SHORT_TEXT_PX < page.TEXT_BOX_PX
     assert page.answer_px(four, "Step by step", "a") == page.answer_px(one, "Step by step", "b") == page.STEP_FORM_PX
-    # multiple choice: one line of an option's grid per row of the output
+    # multiple choice: the options as the grids draw them on the page's width, then the question's line
+    for ex in (four, one, cube):
+        assert page.answer_px(ex, "Multiple choice", "a") == page.OPTIONS_PX + grids.options_height(
+            [c.output for c in sp.choices(ex)], page.MAIN_PX)
     assert (page.answer_px(four, "Multiple choice", "a") - page.answer_px(one, "Multiple choice", "b")
-            == 3 * page.LINE_PX)
+            == 3 * grids.ROW_PX)

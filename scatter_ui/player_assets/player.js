@@ -24,6 +24,11 @@ const SIDE_BY_SIDE = 0.85; // stacked: the inputs stay side by side down to this
 const NARROW = 700; // px: below this the panels stack
 const FIT_TOP = 40; // px: the figure's top margin when fitted to a short window (else 58)
 const SHORT = 820; // px: a window at most this tall (a 1280x720 projector) fits the figure to its height (room_below)
+// the arrangements a projector's figure tries, simplest first: lines (top to bottom) of stacks (left to right) of
+// panels (0 indices, 1 updates, 2 output; top to bottom)
+const ARRANGEMENTS = [[[[0], [1], [2]]], [[[0], [1]], [[2]]], [[[0]], [[1], [2]]], [[[0], [1, 2]]], [[[0, 1], [2]]],
+                      [[[1], [0, 2]]]];
+const FIT_PLOT = 84; // px: the least plot height of a figure fitted to a short window (its colour bar's length)
 // Colours come from Python as data (data.palette, scatter_ui/player_contract.py PALETTE): none is written here.
 const MIN_FONT = 12; // px: the smallest cell digits on a narrow screen (cells grow, the figure scrolls)
 const BADGE = /<br><span style='font-size:\d+px'>×(\d+)<\/span>/; // figures.py: "written n times" under a value
@@ -289,7 +294,16 @@ class Player {
   }
 
   // -- data from Python ----------------------------------------------------------------------------
+  // One update at a time: a refit (watchTop) or a relayout asked for while one runs waits for it (two interleaved
+  // would wrap the frames for one layout and draw them in another).
   async update(data, api) {
+    const before = this.updating || Promise.resolve();
+    const run = before.catch(() => {}).then(() => this.updateNow(data, api));
+    this.updating = run;
+    try { return await run; } finally { if (this.updating === run) this.updating = null; }
+  }
+
+  async updateNow(data, api) {
     this.api = api;
     const Plotly = window.Plotly;
     const theme = themeOf(this.box, data.palette);
@@ -302,6 +316,8 @@ class Player {
     // one frame (a still picture, e.g. Practice before the first step): the caption never changes, so it keeps no
     // room for a second line; a page fitting its answer under the player (room_below) has that row for its cells
     this.caption.style.minHeight = data.room_below != null && data.k0 === data.k1 ? "0" : "";
+    // only the initial state (Practice before its first step): no frame or corner is drawn, so no legend of them
+    this.legend.style.display = data.k1 === 0 ? "none" : "";
     if (newView) {
       this.view = data.view;
       this.step = data.step;
@@ -324,8 +340,9 @@ class Player {
       this.stripTo.value = String(Math.min(data.k1, lo + MAX_STRIP - 1));
     }
     const layout = this.layout(); // sets this.cell
+    const domains = ["", "2", "3"].map((r) => [layout[`xaxis${r}`].domain, layout[`yaxis${r}`].domain]);
     const fullKey = `${figKey}|${this.cells.map(Math.round).join(",")}|${this.perRow.join(",")}|`
-      + `${Math.round(this.figW)}`;
+      + `${Math.round(this.figW)}|${layout.height}|${JSON.stringify(domains)}`; // (a projector's plan moves panels)
     if (!Plotly) { // plotly.js is still loading: draw this frame as SVG now, redraw with plotly when it comes
       layout.annotations = this.fitLabels(layout.annotations);
       this.previewLayout = layout;
@@ -584,11 +601,25 @@ class Player {
     const dims = (i) => (hidden[i] ? [0, 0] : this.panelDims(i, q[i]));
     const wideCell = Math.min((width - wideMargin.l - wideMargin.r - gap * (shown.length - 1))
                               / shown.reduce((sum, i) => sum + dims(i)[0], 0), MAX_CELL);
-    const narrow = width < NARROW || wideCell < MIN_CELL;
+    // a short, wide window (a projector) with room_below: the arrangement of the panels that gives the largest cells
+    const plan = width >= NARROW ? this.projectorPlan(width - wideMargin.l - wideMargin.r, shown, labelled, wideMargin)
+      : null;
+    const narrow = !plan && (width < NARROW || wideCell < MIN_CELL);
     const margin = narrow ? { l: 34, r: 16, t: 58, b: 90 } : wideMargin; // b: the colour bar below
     let cell, height, figW = width;
     const dom = [];
-    if (!narrow) {
+    if (plan) { // one cell size for every panel, each panel in its box of the plan (px from the plot's top left)
+      cell = plan.cell;
+      plan.q.forEach((x, i) => { q[i] = x; });
+      this.cells = [cell, cell, cell];
+      const plotH = Math.max(plan.height, FIT_PLOT);
+      height = plotH + margin.t + margin.b;
+      const plotW = width - margin.l - margin.r;
+      for (const i of shown) {
+        const b = plan.boxes[i];
+        dom[i] = { x: [b.x / plotW, Math.min((b.x + b.w) / plotW, 1)], y: [1 - (b.y + b.h) / plotH, 1 - b.y / plotH] };
+      }
+    } else if (!narrow) {
       cell = wideCell;
       const rows = [0, 1, 2].map((i) => dims(i)[1]);
       let panelW = [0, 1, 2].map((i) => dims(i)[0] * cell); // each panel's share of the width, px
@@ -691,7 +722,7 @@ class Player {
     } else {
       const plotH = height - margin.t - margin.b;
       Object.assign(bar, { orientation: "v", x: 1.0, xanchor: "left", xpad: 8, lenmode: "pixels",
-                           len: Math.max(Math.min(plotH, 260), 120), y: 1, yanchor: "top", nticks: 5,
+                           len: Math.max(Math.min(plotH, 260), plan ? FIT_PLOT : 120), y: 1, yanchor: "top", nticks: 5,
                            thickness: 12, title: { text: "value", side: "right" } }); // on top it met the top tick
     }
     return base;
@@ -731,19 +762,133 @@ class Player {
     return [c, widths.map((w, i) => (shown.includes(i) ? w + spare : w))]; // to every panel (cells centred in it)
   }
 
+  // A short, wide window (a projector, at most SHORT px tall) with data.room_below: every way to lay the panels out
+  // with one cell size (ARRANGEMENTS: lines of stacks, each stack panels one under the other; each panel's small
+  // multiples in 1..n per row) is tried, and the one with the largest cells wins (on a tie: the simpler
+  // arrangement, then fewer rows of multiples). A panel is as wide as its cells or its title; the width left over
+  // on a line goes to its stacks (cells centred in them); the figure ends inside the window with room_below under
+  // it. When none keeps MIN_CELL so, the one that is shortest with cells of MIN_CELL (the page then scrolls a
+  // little, the cells stay large). {cell, q (multiples per row), boxes (each panel's x, y, w, h in px of the plot),
+  // height}, or null on a taller window, without room_below, or when no arrangement is MIN_CELL wide.
+  projectorPlan(avail, shown, labelled, margin) {
+    const d = this.data;
+    const bottom = margin.b;
+    if (labelled) margin.b = 24; // the labels under the multiples (11 px), without the explorer's spare band
+    const room = this.fitRoom(margin);
+    if (room == null) { margin.b = bottom; return null; }
+    const title = this.titleWidths(shown);
+    const gap = 36;
+    const between = FIT_TOP + (labelled ? 22 : 6); // the labels under a panel's multiples, the next panel's titles
+    const counts = [0, 1, 2].map((i) => (shown.includes(i) ? this.multiplesOf(i) : 1));
+    const seen = new Set();
+    const arrangements = [];
+    for (const a of ARRANGEMENTS) { // without the hidden panels; each arrangement once
+      const kept = a.map((line) => line.map((stack) => stack.filter((i) => shown.includes(i))).filter((st) => st.length))
+        .filter((line) => line.length);
+      const id = JSON.stringify(kept);
+      if (!seen.has(id)) { seen.add(id); arrangements.push(kept); }
+    }
+    const place = (lines, q, c, spread) => { // each panel's box at cell c; the whole's width and height
+      const dims = (i) => this.panelDims(i, q[i]);
+      const cols = (i) => (counts[i] > 1 ? dims(i)[0] : d.panel_cols[i]);
+      const boxes = [null, null, null];
+      let top = 0, wide = 0;
+      for (const line of lines) {
+        const stackW = line.map((st) => Math.max(...st.map((i) => Math.max(cols(i) * c, title[i]))));
+        const stackH = line.map((st) => st.reduce((sum, i) => sum + dims(i)[1] * c, 0) + between * (st.length - 1));
+        const used = stackW.reduce((a, b) => a + b, 0) + gap * (line.length - 1);
+        const spare = spread ? Math.max(avail - used, 0) / line.length : 0;
+        let x = 0;
+        line.forEach((st, j) => {
+          let y = top;
+          for (const i of st) {
+            boxes[i] = { x, y, w: stackW[j] + spare, h: dims(i)[1] * c };
+            y += dims(i)[1] * c + between;
+          }
+          x += stackW[j] + spare + gap;
+        });
+        wide = Math.max(wide, used);
+        top += Math.max(...stackH) + between;
+      }
+      return { boxes, width: wide, height: top - between };
+    };
+    const fits = (lines, q, c) => { const p = place(lines, q, c, false); return p.width <= avail + 0.5 && p.height <= room + 0.5; };
+    let best = null, least = null;
+    const options = (i) => Array.from({ length: counts[i] }, (_, j) => counts[i] - j); // n, n-1, ..., 1 per row
+    for (const q0 of options(0)) for (const q1 of options(1)) for (const q2 of options(2)) {
+      const q = [q0, q1, q2];
+      const wraps = [0, 1, 2].reduce((sum, i) => sum + Math.ceil(counts[i] / q[i]), 0);
+      arrangements.forEach((lines, k) => {
+        const atLeast = place(lines, q, MIN_CELL, false);
+        if (atLeast.width > avail + 0.5) return; // not even MIN_CELL wide
+        if (!least || atLeast.height < least.height) least = { cell: MIN_CELL, q, lines, height: atLeast.height };
+        if (atLeast.height > room + 0.5) return;
+        let lo = MIN_CELL, hi = MAX_CELL; // the largest cell that fits (width and height grow with it)
+        if (fits(lines, q, hi)) lo = hi;
+        else for (let n = 0; n < 20; n++) { const mid = (lo + hi) / 2; if (fits(lines, q, mid)) lo = mid; else hi = mid; }
+        const score = [Math.floor(lo), -k, -wraps];
+        const j = best ? score.findIndex((v, m) => v !== best.score[m]) : 0;
+        if (!best || (j >= 0 && score[j] > best.score[j])) best = { score, cell: lo, q, lines };
+      });
+    }
+    if (!best) best = least; // nothing keeps MIN_CELL inside the window: the shortest layout at MIN_CELL (it scrolls)
+    if (!best) { margin.b = bottom; return null; }
+    const { boxes, height } = place(best.lines, best.q, best.cell, true);
+    return { cell: best.cell, q: best.q, boxes, height };
+  }
+
+  titleWidths(shown) { // px: each shown panel's title (13 px bold, figures.py) with a little room
+    const d = this.data;
+    const ctx = (this.measure ||= document.createElement("canvas").getContext("2d"));
+    ctx.font = `bold 13px ${this.theme.font || "sans-serif"}`;
+    return [0, 1, 2].map((i) => {
+      if (!shown.includes(i)) return 0;
+      const ax = d.figure.layout[`xaxis${i === 0 ? "" : i + 1}`];
+      const text = String((ax && ax.title && ax.title.text) || "").replace(/<[^>]*>/g, "");
+      return ctx.measureText(text).width + 12;
+    });
+  }
+
   // The px of plot height that keep the figure, the player's parts under it and data.room_below inside a short
   // window (the figure's top margin, FIT_TOP, already taken off); null on a taller or narrow window, or without
   // room_below.
   fitRoom(margin) {
     const d = this.data;
+    this.fitTop = null;
     // (not a phone: its answer stacks, taller than room_below says; a page's room_below is for a wide window)
     if (d.room_below == null || window.innerHeight > SHORT || window.innerWidth < NARROW) return null;
-    const scroller = this.fig.closest("[data-testid=stMain]");
     const figBox = this.fig.getBoundingClientRect();
-    const top = figBox.top + window.scrollY + (scroller ? scroller.scrollTop : 0);
+    const top = this.pageTop();
+    this.fitTop = top;
+    this.watchTop();
     const under = Math.max(this.box.getBoundingClientRect().bottom - figBox.bottom, 0); // legend, table view
     margin.t = FIT_TOP; // the titles and column numbers without the blank band above them
     return window.innerHeight - top - under - d.room_below - margin.t - margin.b;
+  }
+
+  pageTop() { // the figure's top in the page (px), wherever the page is scrolled
+    const scroller = this.fig.closest("[data-testid=stMain]");
+    return this.fig.getBoundingClientRect().top + window.scrollY + (scroller ? scroller.scrollTop : 0);
+  }
+
+  // A figure fitted to a short window was fitted to where it then stood: when what is above it grows or shrinks
+  // afterwards (a line that wraps once the page has its fonts, a notice, the page redrawn around it), it is fitted
+  // again. The page's main block is watched, and the figure's place is looked at again a few times in the seconds
+  // after each fit (Streamlit may swap what is above without the block changing size); only a move of the
+  // figure's top refits.
+  watchTop() {
+    const refit = () => {
+      if (this.fitTop == null || !this.data || !this.fig.isConnected) return;
+      if (Math.abs(this.pageTop() - this.fitTop) < 3) return;
+      this.update(this.data, this.api).catch((e) => this.error(e));
+    };
+    for (const t of this.topTimers || []) clearTimeout(t);
+    this.topTimers = [200, 600, 1500, 3000].map((ms) => setTimeout(refit, ms));
+    if (this.topWatch) return;
+    const main = document.querySelector("[data-testid=stMainBlockContainer]");
+    if (!main || typeof ResizeObserver !== "function") return;
+    this.topWatch = new ResizeObserver(refit);
+    this.topWatch.observe(main);
   }
 
   relayout() {
@@ -1445,6 +1590,7 @@ export default function (component) {
       if (parentElement.isConnected) return;
       if (player.timer) clearTimeout(player.timer);
       if (player.resizeObserver) player.resizeObserver.disconnect();
+      if (player.topWatch) player.topWatch.disconnect();
       players.delete(parentElement);
     }, 0);
   };
