@@ -1,0 +1,121 @@
+"""From your code's exported pytest files, run with PyTorch and TensorFlow installed (issue 24).
+
+The page exports a pytest for every call on tensors: one ONNX node (``equivalence_pytest``) or a composition's
+model (``composition_export``), each with a test running the framework's own call. That test skips where the
+framework is not installed, so CI (which installs neither: they are optional) never runs it. Here, where PyTorch
+or TensorFlow is installed, every PyTorch and TensorFlow call shape of tests/test_from_call.py is exported on
+drawn tensors with duplicate indices (wherever the call can repeat a cell) and negative indices (wherever the
+call takes them), each file is run by pytest in a fresh interpreter, and the framework's test must have RUN and
+passed, not skipped. Like tests/test_from_call.py's differential, these skip where the framework is absent
+(``require_framework``: optional, so no failure under CI=true); scripts/verify_frameworks.py runs them too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import framework_map as fm
+import scatter_core as sc
+from framework_map.from_call_case import case_for, example_tensors, framework_inputs
+from framework_map.from_call_graph import needs_graph
+from framework_map.from_call_run import composition_export, equivalence_pytest
+from tests.conftest import require_framework, require_or_skip
+from tests.test_from_call import SHAPES
+
+DTYPES = ("float32", "int32")
+DRAWS = 60  # tensors drawn per (call, dtype) until they repeat a cell and hold a negative index
+FRAMEWORK_TESTS = ("test_the_framework_call_gives_the_expected_output",  # composition_export's
+                   "test_pytorch_call_equals_the_onnx_model", "test_tensorflow_call_equals_the_onnx_model")
+
+
+def _negative(tr, tensors) -> bool:
+    """Whether an index tensor the call takes holds a negative index."""
+    names = {s.name for s in tr.slots if s.role == "indices"}
+    return any(a.dtype.kind == "i" and a.min(initial=0) < 0 for k, a in framework_inputs(tr, tensors).items()
+               if k in names)
+
+
+def takes_negatives(tr) -> bool:
+    """Whether the call takes an index tensor and counts its negative indices from the end."""
+    return tr.negatives and any(s.role == "indices" for s in tr.slots)
+
+
+def _duplicates(tr, tensors) -> bool:
+    return bool(case_for(tr, tensors).case.trace().duplicate_groups().size)
+
+
+def _export(tr, tensors) -> str:
+    """The pytest the page offers for these tensors (from_call_page: a composition's, else the one node's)."""
+    return composition_export(tr, tensors).pytest if needs_graph(tr) else equivalence_pytest(tr, tensors)
+
+
+def draw(tr, rng, dtype):
+    """Tensors for ``tr`` that repeat a cell and hold a negative index where the call allows either (each
+    looked for over DRAWS draws), and the export made of them; (tensors, pytest, duplicates, negative)."""
+    best = None
+    for _ in range(DRAWS):
+        tensors = example_tensors(tr, rng, dtype, (3, 4))
+        try:
+            code = _export(tr, tensors)
+        except sc.ScatterError as exc:  # a slice that selects nothing: nothing to export, draw again
+            assert exc.rule == "empty-slice", str(exc)
+            continue
+        found = (tensors, code, _duplicates(tr, tensors), _negative(tr, tensors))
+        score = found[2] + (found[3] or not takes_negatives(tr))
+        if best is None or score > best[0]:
+            best = (score, found)
+        if score == 2:
+            break
+    assert best is not None, f"{tr.call}: every draw was an empty slice"
+    return best[1]
+
+
+def run_exports(directory: Path) -> dict[tuple[str, str], str]:
+    """pytest -v on the files in ``directory``, in a fresh interpreter that cannot import this project:
+    {(file, test): PASSED / FAILED / SKIPPED / ERROR}."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-rs", "-p", "no:cacheprovider", "--rootdir",
+                           str(directory), str(directory)], cwd=directory, env=env, capture_output=True, text=True,
+                          timeout=1800)
+    outcomes = {(m[1], m[2]): m[3] for m in re.finditer(r"^(\S+?\.py)::(\w+) (PASSED|FAILED|SKIPPED|ERROR)",
+                                                          done.stdout, re.M)}
+    assert outcomes, done.stdout[-3000:] + done.stderr[-2000:]
+    return outcomes, done
+
+
+@pytest.mark.parametrize("framework", ["PyTorch", "TensorFlow"])
+def test_every_exported_pytest_runs_the_frameworks_own_call_and_passes(framework, tmp_path):
+    require_framework(framework)
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    rng = np.random.default_rng(24)
+    written, missing = {}, []
+    for text in SHAPES[framework]:
+        tr = fm.from_call(text)
+        assert tr.framework == framework
+        for dtype in DTYPES:
+            tensors, code, dup, neg = draw(tr, rng, dtype)
+            if takes_negatives(tr) and not neg:
+                missing.append(f"{text} ({dtype}): no negative index in {DRAWS} draws")
+            name = f"test_export_{len(written):03d}.py"
+            (tmp_path / name).write_text(code)
+            written[name] = (text, dtype, dup, {k: v.tolist() for k, v in tensors.items()})
+    assert not missing, "\n".join(missing)
+    dups = {text for text, _, dup, _ in written.values() if dup}
+    can_repeat = [t for t in SHAPES[framework] if fm.from_call(t).reading.form.name not in ("slice", "mask")]
+    assert set(can_repeat) <= dups, sorted(set(can_repeat) - dups)  # every call that can repeat a cell did
+    outcomes, done = run_exports(tmp_path)
+    bad = []
+    for name, (text, dtype, _, tensors) in written.items():
+        ran = {test: outcome for (f, test), outcome in outcomes.items() if f == name}
+        own = [outcome for test, outcome in ran.items() if test in FRAMEWORK_TESTS]
+        if own != ["PASSED"] or any(o != "PASSED" for o in ran.values()):
+            bad.append(f"{name}: {text} ({dtype}) {tensors}: {ran}")
+    assert not bad, "\n".join(bad[:20]) + "\n" + done.stdout[-4000:]
