@@ -63,9 +63,16 @@ def _updates(tr: Translation, tensors, shape, dtype, broadcast=True) -> np.ndarr
 
 
 def _combine(canonical: str, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """The read cells combined once with the values (x[idx] += v), as the framework's elementwise operator does.
+    A combination NumPy refuses for the dtype (bool subtraction: PyTorch refuses it too) is a ScatterError."""
+    ufunc = {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "max": np.maximum, "min": np.minimum}[canonical]
     with np.errstate(all="ignore"):
-        return {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "max": np.maximum,
-                "min": np.minimum}[canonical](old, new).astype(old.dtype)
+        try:
+            return ufunc(old, new).astype(old.dtype)
+        except TypeError:
+            raise _err(f"the augmented assignment combines the read cells with the values by {ufunc.__name__}, "
+                       f"which is not defined for {old.dtype} and {new.dtype} values (PyTorch and NumPy raise "
+                       "for it too); use a numeric dtype", argument="data", rule="dtype") from None
 
 
 def _nd_parts(tr: Translation, tensors, data) -> np.ndarray:

@@ -119,3 +119,20 @@ def test_every_exported_pytest_runs_the_frameworks_own_call_and_passes(framework
         if own != ["PASSED"] or any(o != "PASSED" for o in ran.values()):
             bad.append(f"{name}: {text} ({dtype}) {tensors}: {ran}")
     assert not bad, "\n".join(bad[:20]) + "\n" + done.stdout[-4000:]
+
+
+def test_pytorch_refuses_the_bool_subtraction_the_translation_refuses_and_agrees_on_bool_or_and():
+    """The reason framework_map.from_call_case._combine refuses x[i, j] -= v on bool data: PyTorch raises for it
+    as NumPy does; += and *= on bool (or / and) give the case's output."""
+    require_framework("PyTorch")
+    from tests.test_from_call import run_framework
+
+    bools = {"data": np.array([[True, False], [False, True]]), "indices_0": np.array([0, -1]),
+             "indices_1": np.array([1, 1]), "values": np.array([True, True])}
+    with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with two bool tensors is not supported"):
+        run_framework(fm.from_call("x[i, j] -= v"), bools)
+    with pytest.raises(sc.ScatterError, match="not defined for bool"):
+        case_for(fm.from_call("x[i, j] -= v"), bools)
+    for text in ("x[i, j] += v", "x[i, j] *= v"):
+        tr = fm.from_call(text)
+        assert run_framework(tr, bools).tolist() == case_for(tr, bools).output().tolist()
