@@ -111,9 +111,29 @@ def _tf_out_of_range() -> str:
 
 
 TF_OOR = _tf_out_of_range()
+
+
+def _tf_nan_max_min() -> str:
+    """What tf.tensor_scatter_nd_max / _min do with a NaN, from what scripts/verify_frameworks.py probed
+    (verified.py, ``differential.tensorflow_nan_max_min``); empty before the first probe."""
+    res = VERIFIED.get("TensorFlow", {})
+    probed = res.get("nan_max_min")
+    if not probed:
+        return ""
+    words = {"ignored": "is ignored (the cell keeps its number, or takes another update's)",
+             "propagated": "makes the cell NaN", "mixed": "sometimes makes the cell NaN and sometimes not"}
+    data = {"ignored": "is replaced", "propagated": "stays NaN", "mixed": "sometimes stays NaN"}
+    return (f"for max / min, a NaN update {words[probed['NaN update']]} and a NaN already in data "
+            f"{data[probed['NaN in data']]}, where Scatter Explorer (NumPy's maximum / minimum) and PyTorch's "
+            f"scatter_reduce make every cell a NaN takes part in NaN (neither spec says; probed on "
+            f"{res['version']}, CPU, {res['date']}, float32 and float64)")
+
+
+TF_NAN = _tf_nan_max_min()
 TF_DUP_NONE = ("TensorFlow documents the order of duplicate updates as unspecified under replacement "
                "(the ONNX loop lets the last write win)")
 TF_DTYPES = "indices must be int32 or int64; bool data works for update but not for add/sub/min/max"
+TF_DTYPES_MAX_MIN = "; ".join(x for x in (TF_DTYPES, TF_NAN) if x)  # the records that take max or min
 JAX_NEG = "allowed: JAX counts negative indices from the end, as ONNX does (OpenVINO v3 texts forbid them)"
 JAX_OOR = ('silently dropped with mode="drop" (the default for scatters); mode="clip" clamps them instead; '
            "ONNX requires an error, so check the range yourself before calling")
@@ -238,7 +258,7 @@ ENTRIES: tuple[Entry, ...] = (
             f"tf.{op}(data, indices, updates)",
             _d(duplicates=TF_DUP_NONE if red == "none" else "same: every duplicate takes part",
                initial_value=INIT_ALWAYS, integer_mean=NO_MEAN, negative_indices=TF_NEG,
-               out_of_range_indices=TF_OOR, dtypes=TF_DTYPES),
+               out_of_range_indices=TF_OOR, dtypes=TF_DTYPES_MAX_MIN if red in ("max", "min") else TF_DTYPES),
             f"https://www.tensorflow.org/api_docs/python/tf/{op}", function="scatter_nd",
             helpers=("normalise",), reduce_arg="op", reduce_is_function=True)
       for op, red in (("tensor_scatter_nd_update", "none"), ("tensor_scatter_nd_add", "sum"),
@@ -267,7 +287,7 @@ ENTRIES: tuple[Entry, ...] = (
           _d(duplicates=TF_DUP_NONE + "; reductions combine every duplicate",
              initial_value="use_init_val = false: the function first sets written cells to the reduction's "
                            "neutral value (init=...)",
-             integer_mean=NO_MEAN, negative_indices=TF_NEG, out_of_range_indices=TF_OOR, dtypes=TF_DTYPES),
+             integer_mean=NO_MEAN, negative_indices=TF_NEG, out_of_range_indices=TF_OOR, dtypes=TF_DTYPES_MAX_MIN),
           "https://www.tensorflow.org/api_docs/python/tf/tensor_scatter_nd_update", function="scatter_elements",
           helpers=("normalise", "element_coordinates", "scatter_nd_prod"), reduce_arg="op", reduce_is_function=True,
           init_arg="init",

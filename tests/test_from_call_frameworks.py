@@ -136,3 +136,31 @@ def test_pytorch_refuses_the_bool_subtraction_the_translation_refuses_and_agrees
     for text in ("x[i, j] += v", "x[i, j] *= v"):
         tr = fm.from_call(text)
         assert run_framework(tr, bools).tolist() == case_for(tr, bools).output().tolist()
+
+
+@pytest.mark.parametrize("framework,text", [("TensorFlow", "tf.tensor_scatter_nd_max(t, idx, upd)"),
+                                            ("TensorFlow", "tf.tensor_scatter_nd_min(t, idx, upd)"),
+                                            ("PyTorch", "x.scatter_reduce(0, idx, src, 'amax')"),
+                                            ("PyTorch", "x.scatter_reduce(0, idx, src, 'amin')")])
+def test_a_nan_in_max_min_differs_only_as_the_caveat_says(framework, text):
+    """NaN updates into a max / min: PyTorch gives the case's output (NaN wherever one takes part); TensorFlow
+    ignores the NaN updates, as the call's caveat (from the probe recorded in verified.py) says: it differs from
+    the case exactly at the cells a NaN update takes part in, and there holds the max / min of the rest."""
+    require_framework(framework)
+    from tests.test_from_call import run_framework
+
+    tr = fm.from_call(text)
+    names = [s.name for s in tr.slots]
+    data = np.array([1.0, 4.0, -2.0, np.nan], np.float32)
+    index = np.array([0, 0, 1, 2, 3], np.int64)
+    values = np.array([np.nan, 3.0, np.nan, 5.0, 2.0], np.float32)
+    tensors = dict(zip(names, (data, index[:, None] if framework == "TensorFlow" else index, values)))
+    want = case_for(tr, tensors).output()
+    got = run_framework(tr, tensors)
+    np.testing.assert_array_equal(np.isnan(want), [True, True, False, True])  # scatter_core: the NaN propagates
+    if framework == "PyTorch":
+        np.testing.assert_array_equal(got, want)
+        return
+    assert any("a NaN update is ignored" in c for c in tr.caveats)
+    keep = {"max": np.fmax, "min": np.fmin}[tr.reading.canonical]  # the NaN updates left out
+    np.testing.assert_array_equal(got, [keep(1.0, 3.0), 4.0, keep(-2.0, 5.0), np.nan])
