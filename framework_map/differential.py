@@ -218,3 +218,25 @@ def torch_nan_max_min() -> dict:
 
     return _nan_max_min(lambda d, i, u, r: torch.from_numpy(d).scatter_reduce(
         0, torch.from_numpy(i[:, 0]), torch.from_numpy(u), reduce="a" + r, include_self=True).numpy())
+
+
+ALPHA_RANKS = ("rank 1", "rank 2")
+
+
+def torch_index_add_alpha() -> dict:
+    """How torch.index_add rounds data + alpha * source on float32 (CPU): "rounded twice" (the product rounded,
+    then the sum, as the composition's Mul then adding scatter does) or "rounded once" (a fused multiply-add), for
+    data of rank 1 and of rank 2. The probe: -3 + 3 * (1 + 2**-23), whose product is not a float32 (once: 3 * 2**-23;
+    twice: 2**-21). Found running From your code's index_add(alpha=...) on tensors with torch 2.13.0+cpu."""
+    import torch
+
+    src = np.float32(1 + 2.0 ** -23)
+    once, twice = 3 * 2.0 ** -23, float(np.float32(np.float32(3) * src) + np.float32(-3))
+    out = {}
+    for rank, shape in zip(ALPHA_RANKS, ((8,), (1, 8))):
+        data = torch.full(shape, -3.0, dtype=torch.float32)
+        got = data.index_add(0, torch.arange(shape[0]), torch.full(shape, float(src)), alpha=3).reshape(-1)
+        values = set(got.tolist())
+        out[rank] = ("rounded once" if values == {once} else "rounded twice" if values == {twice} else
+                     "mixed")
+    return {**out, "cases": len(ALPHA_RANKS)}

@@ -130,6 +130,24 @@ def _tf_nan_max_min() -> str:
 
 
 TF_NAN = _tf_nan_max_min()
+
+
+def _torch_index_add_alpha() -> str:
+    """How torch.index_add rounds data + alpha * source, from what scripts/verify_frameworks.py probed
+    (verified.py, ``differential.torch_index_add_alpha``); empty before the first probe or where PyTorch rounded
+    twice, as the composition (Mul, then the adding scatter) does."""
+    res = VERIFIED.get("PyTorch", {})
+    probed = res.get("index_add_alpha")
+    if not probed or all(probed[r] == "rounded twice" for r in ("rank 1", "rank 2")):
+        return ""
+    said = "; ".join(f"data of {r}: {probed[r]}" for r in ("rank 1", "rank 2"))
+    return (f"on float data, PyTorch computed data + alpha * source with a single rounding (a fused multiply-add) "
+            f"where the composition's Mul rounds the product first ({res['version']}, CPU, {res['date']}: {said}), "
+            "so where alpha * source is not exact in the dtype the results can differ in the last bit, and where it "
+            "overflows the Mul gives inf where PyTorch may not (-inf + 2 * 3.4e38: PyTorch -inf, the Mul NaN)")
+
+
+TORCH_INDEX_ADD_ALPHA = _torch_index_add_alpha()
 TF_DUP_NONE = ("TensorFlow documents the order of duplicate updates as unspecified under replacement "
                "(the ONNX loop lets the last write win)")
 TF_DTYPES = "indices must be int32 or int64; bool data works for update but not for add/sub/min/max"

@@ -32,9 +32,11 @@ DISTRIBUTIONS = {"PyTorch": ("torch",), "TensorFlow": ("tensorflow-cpu", "tensor
 # behaviours a record's sentences rest on, probed on the installed framework and recorded beside its entries
 PROBES = {"TensorFlow": {"out_of_range": differential.tensorflow_out_of_range,
                           "nan_max_min": differential.tensorflow_nan_max_min},
-          "PyTorch": {"nan_max_min": differential.torch_nan_max_min}}
+          "PyTorch": {"nan_max_min": differential.torch_nan_max_min,
+                      "index_add_alpha": differential.torch_index_add_alpha}}
 PROBE_WORDS = {"out_of_range": "out-of-range indices on CPU ({} calls per mode)",
-               "nan_max_min": "a NaN taking part in a max / min scatter on CPU ({} calls, float32 and float64)"}
+               "nan_max_min": "a NaN taking part in a max / min scatter on CPU ({} calls, float32 and float64)",
+               "index_add_alpha": "index_add's data + alpha * source on float32, CPU ({} calls)"}
 
 
 def version_of(framework: str) -> str | None:

@@ -283,6 +283,24 @@ def test_the_tensorflow_nan_max_min_sentence_says_what_verify_frameworks_probed(
         assert probe() == res["nan_max_min"], framework
 
 
+def test_the_index_add_alpha_caveat_says_what_verify_frameworks_probed():
+    """torch.index_add with alpha: the rounding verify_frameworks probed (verified.py) is the caveat of every
+    index_add call with alpha, with the version, and of no other call (tests/test_from_call_frameworks.py re-probes
+    where the same PyTorch is installed)."""
+    from framework_map.verified import VERIFIED
+
+    res = VERIFIED["PyTorch"]
+    probed = res["index_add_alpha"]
+    assert probed["cases"] == 2 and set(probed) == {*differential.ALPHA_RANKS, "cases"}
+    said = [c for c in fm.from_call("x.index_add(1, idx, src, alpha=0.5)").caveats if "alpha * source" in c]
+    if all(probed[r] == "rounded twice" for r in differential.ALPHA_RANKS):
+        assert not said  # PyTorch rounds as the composition does: nothing to say
+        return
+    assert len(said) == 1 and res["version"] in said[0]
+    assert all(f"data of {r}: {probed[r]}" in said[0] for r in differential.ALPHA_RANKS)
+    assert not any("alpha * source" in c for c in fm.from_call("x.index_add(1, idx, src)").caveats)
+
+
 def _installed(dist: str) -> bool:
     import importlib.metadata
 

@@ -164,3 +164,32 @@ def test_a_nan_in_max_min_differs_only_as_the_caveat_says(framework, text):
     assert any("a NaN update is ignored" in c for c in tr.caveats)
     keep = {"max": np.fmax, "min": np.fmin}[tr.reading.canonical]  # the NaN updates left out
     np.testing.assert_array_equal(got, [keep(1.0, 3.0), 4.0, keep(-2.0, 5.0), np.nan])
+
+
+def test_index_add_alpha_rounds_as_the_recorded_probe_says():
+    """torch.index_add(alpha=3) on float32 data of rank 2 rounds data + alpha * source once (a fused multiply-add;
+    found on torch 2.13.0+cpu running From your code's calls), where the composition (Mul, then the adding scatter)
+    and scatter_core round twice; on rank 1 it rounds twice. The caveat says so from verified.py; here the probe
+    is run again and the call on both ranks differs from the case exactly as the record says."""
+    require_framework("PyTorch")
+    import importlib.metadata
+
+    from framework_map import differential
+    from framework_map.verified import VERIFIED
+    from tests.test_from_call import run_framework
+
+    res = VERIFIED["PyTorch"]
+    if res["version"] != f"torch {importlib.metadata.version('torch')}":
+        pytest.skip(f"torch {importlib.metadata.version('torch')} is not the version recorded ({res['version']})")
+    assert differential.torch_index_add_alpha() == res["index_add_alpha"]
+    tr = fm.from_call("x.index_add_(0, idx, src, alpha=3)")
+    assert any("PyTorch computed data + alpha * source with a single rounding" in c for c in tr.caveats)
+    src = np.float32(1 + 2.0 ** -23)
+    for rank, shape in zip(differential.ALPHA_RANKS, ((4,), (1, 4))):
+        tensors = {"data": np.full(shape, -3, np.float32), "index": np.arange(shape[0]),
+                   "source": np.full(shape, src, np.float32)}
+        want = case_for(tr, tensors).output()  # rounded twice: 2**-21
+        got = run_framework(tr, tensors)
+        np.testing.assert_array_equal(want, np.full(shape, 2.0 ** -21, np.float32))
+        expected = {"rounded twice": want, "rounded once": np.full(shape, 3 * 2.0 ** -23, np.float32)}
+        np.testing.assert_array_equal(got, expected[res["index_add_alpha"][rank]], err_msg=rank)
