@@ -335,6 +335,10 @@ CONVERT_CODE = {"PyTorch": "torch.from_numpy({}.copy(order='C'))", "TensorFlow":
 IMPORTS = {"PyTorch": "import torch", "TensorFlow": "import tensorflow as tf",
            "JAX": "import jax.numpy as jnp", "NumPy": ""}
 MODULE_OF = {"PyTorch": "torch", "TensorFlow": "tensorflow", "JAX": "jax", "NumPy": "numpy"}
+# the distributions that install each module (the CPU build of TensorFlow is its own distribution: with only
+# tensorflow-cpu installed, importlib.metadata knows no "tensorflow")
+DISTRIBUTIONS_OF = {"PyTorch": ("torch",), "TensorFlow": ("tensorflow", "tensorflow-cpu"), "JAX": ("jax",),
+                    "NumPy": ("numpy",)}
 
 
 def framework_inputs(tr: Translation, tensors: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -378,13 +382,18 @@ def framework_script(tr: Translation, framework: str | None = None) -> str:
     body = "\n".join("    " + line for line in framework_code(tr, framework).strip().splitlines())
     return (
         "import json\n"
-        "from importlib.metadata import version\n\n"
+        "from importlib.metadata import PackageNotFoundError, version\n\n"
         "import numpy as np\n\n"
         "with np.load(\"inputs.npz\", allow_pickle=False) as npz:\n"
         "    globals().update({name: npz[name] for name in npz.files})\n"
         f"answer = {{\"ok\": False, \"error\": None, \"version\": None}}\n"
+        f"for dist in {DISTRIBUTIONS_OF[fw]!r}:\n"
+        "    try:\n"
+        "        answer[\"version\"] = f\"{dist} {version(dist)}\"\n"
+        "        break\n"
+        "    except PackageNotFoundError:\n"
+        "        continue\n"
         "try:\n"
-        f"    answer[\"version\"] = \"{MODULE_OF[fw]} \" + version({MODULE_OF[fw]!r})\n"
         f"{body}\n"
         "    np.savez(\"output.npz\", output=np.asarray(out))\n"
         "    answer[\"ok\"] = True\n"

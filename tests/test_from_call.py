@@ -404,6 +404,18 @@ def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
         assert not torch.ok and torch.error == "PyTorch is not installed here"
 
 
+def test_the_guarded_worker_finds_the_version_of_tensorflow_cpu_too():
+    """The worker's version lookup tries each distribution that installs the module: with tensorflow-cpu alone
+    (this project's verified build) importlib.metadata knows no "tensorflow", and asking for it failed every
+    TensorFlow run (found with tensorflow-cpu 2.21.0; tests/test_from_call_frameworks.py runs it there)."""
+    from framework_map.from_call_case import DISTRIBUTIONS_OF, framework_script
+
+    script = framework_script(fm.from_call("tf.scatter_nd(idx, upd, shape)"))
+    assert "for dist in ('tensorflow', 'tensorflow-cpu'):" in script and "except PackageNotFoundError:" in script
+    assert script.index("PackageNotFoundError:") < script.index("\ntry:")  # a missing name is not the call failing
+    assert DISTRIBUTIONS_OF["NumPy"] == ("numpy",)
+
+
 @pytest.mark.parametrize("text,dtype", [("x.at[idx].set(v)", "int32"), ("np.add.at(a, (i, j), b)", "float32"),
                                         ("np.put(a, ind, v, mode='clip')", "int32"), ("x[idx] += v", "int32"),
                                         ("x.scatter_reduce(1, idx, src, 'amax')", "float32"),

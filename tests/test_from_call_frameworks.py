@@ -193,3 +193,33 @@ def test_index_add_alpha_rounds_as_the_recorded_probe_says():
         np.testing.assert_array_equal(want, np.full(shape, 2.0 ** -21, np.float32))
         expected = {"rounded twice": want, "rounded once": np.full(shape, 3 * 2.0 ** -23, np.float32)}
         np.testing.assert_array_equal(got, expected[res["index_add_alpha"][rank]], err_msg=rank)
+
+
+@pytest.mark.parametrize("framework,text", [
+    ("PyTorch", "x.scatter_reduce(0, idx, src, reduce='mean', include_self=False)"),
+    ("PyTorch", "x.index_put_((i, j), v)"), ("PyTorch", "x[idx] += v"), ("PyTorch", "x.masked_scatter(m, src)"),
+    ("TensorFlow", "tf.tensor_scatter_nd_sub(t, idx, upd)"), ("TensorFlow", "tf.scatter_nd(idx, upd, shape)")])
+def test_the_apps_guarded_run_of_the_frameworks_call_agrees(framework, text):
+    """The page's in-app equivalence run (run_guarded: the call in a child Python) with the framework installed:
+    it answers with the framework's version and a verdict of "exact" (or another duplicate winner, which the
+    caveats allow under replacement) on tensors with duplicate indices. (With tensorflow-cpu alone installed,
+    the worker asked importlib.metadata for "tensorflow", which it does not know: every TensorFlow run failed.)"""
+    require_framework(framework)
+    import importlib.metadata
+
+    from framework_map.from_call_case import DISTRIBUTIONS_OF
+    from framework_map.from_call_run import run_guarded
+
+    def _has(dist):
+        try:
+            return bool(importlib.metadata.version(dist))
+        except importlib.metadata.PackageNotFoundError:
+            return False
+
+    tr = fm.from_call(text)
+    tensors, _, dup, _ = draw(tr, np.random.default_rng(3), "int32")
+    out = run_guarded(tr, tensors)
+    assert out.ok, out.error
+    assert out.version in {f"{d} {importlib.metadata.version(d)}" for d in DISTRIBUTIONS_OF[framework] if _has(d)}
+    assert out.verdict == "exact" or (out.verdict == "other-winner" and tr.reading.canonical == "none" and dup), \
+        out.verdict
