@@ -70,9 +70,16 @@ def _updates(tr: Translation, tensors, shape, dtype, broadcast=True) -> np.ndarr
 
 
 def _combine(canonical: str, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """The read cells combined once with the values (x[idx] += v), as the framework's elementwise operator does.
+    A combination NumPy refuses for the dtype (bool subtraction: PyTorch refuses it too) is a ScatterError."""
+    ufunc = {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "max": np.maximum, "min": np.minimum}[canonical]
     with np.errstate(all="ignore"):
-        return {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "max": np.maximum,
-                "min": np.minimum}[canonical](old, new).astype(old.dtype)
+        try:
+            return ufunc(old, new).astype(old.dtype)
+        except TypeError:
+            raise _err(f"the augmented assignment combines the read cells with the values by {ufunc.__name__}, "
+                       f"which is not defined for {old.dtype} and {new.dtype} values (PyTorch and NumPy raise "
+                       "for it too); use a numeric dtype", argument="data", rule="dtype") from None
 
 
 def _nd_parts(tr: Translation, tensors, data) -> np.ndarray:
@@ -343,6 +350,10 @@ CONVERT_CODE = {"PyTorch": "torch.from_numpy({}.copy(order='C'))", "TensorFlow":
 IMPORTS = {"PyTorch": "import torch", "TensorFlow": "import tensorflow as tf",
            "JAX": "import jax.numpy as jnp", "NumPy": ""}
 MODULE_OF = {"PyTorch": "torch", "TensorFlow": "tensorflow", "JAX": "jax", "NumPy": "numpy"}
+# the distributions that install each module (the CPU build of TensorFlow is its own distribution: with only
+# tensorflow-cpu installed, importlib.metadata knows no "tensorflow")
+DISTRIBUTIONS_OF = {"PyTorch": ("torch",), "TensorFlow": ("tensorflow", "tensorflow-cpu"), "JAX": ("jax",),
+                    "NumPy": ("numpy",)}
 
 
 def framework_inputs(tr: Translation, tensors: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -387,13 +398,18 @@ def framework_script(tr: Translation, framework: str | None = None) -> str:
     body = "\n".join("    " + line for line in framework_code(tr, framework).strip().splitlines())
     return (
         "import json\n"
-        "from importlib.metadata import version\n\n"
+        "from importlib.metadata import PackageNotFoundError, version\n\n"
         "import numpy as np\n\n"
         "with np.load(\"inputs.npz\", allow_pickle=False) as npz:\n"
         "    globals().update({name: npz[name] for name in npz.files})\n"
         f"answer = {{\"ok\": False, \"error\": None, \"version\": None}}\n"
+        f"for dist in {DISTRIBUTIONS_OF[fw]!r}:\n"
+        "    try:\n"
+        "        answer[\"version\"] = f\"{dist} {version(dist)}\"\n"
+        "        break\n"
+        "    except PackageNotFoundError:\n"
+        "        continue\n"
         "try:\n"
-        f"    answer[\"version\"] = \"{MODULE_OF[fw]} \" + version({MODULE_OF[fw]!r})\n"
         f"{body}\n"
         "    np.savez(\"output.npz\", output=np.asarray(out))\n"
         "    answer[\"ok\"] = True\n"

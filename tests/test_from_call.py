@@ -221,6 +221,24 @@ def test_augmented_assignment_is_a_read_combine_write_not_an_accumulation():
     assert case_for(acc, {"data": data, "index": idx, "values": v}).output()[1] == 3
 
 
+def test_an_augmented_subtraction_of_bool_data_is_refused_with_a_message_as_the_frameworks_refuse_it():
+    """x[i, j] -= v on bool data: NumPy and PyTorch both raise (bool subtraction is not defined); the case did
+    too, with a bare TypeError that reached the page. Now a ScatterError names the data, the dtype and the rule;
+    += and *= on bool (logical or / and, as PyTorch does) still make a case."""
+    bools = {"data": np.array([[True, False], [False, True]]), "indices_0": np.array([0, -1]),
+             "indices_1": np.array([1, 1]), "values": np.array([True, True])}
+    with pytest.raises(sc.ScatterError, match="subtract, which is not defined for bool") as exc:
+        case_for(fm.from_call("x[i, j] -= v"), bools)
+    assert exc.value.argument == "data" and exc.value.rule == "dtype"
+    with pytest.raises(TypeError):  # NumPy, running the same call, refuses it too
+        run_framework(fm.from_call("x[i, j] -= v"), bools, "NumPy")
+    for text, want in (("x[i, j] += v", [[True, True], [False, True]]),  # (0, 1): False or True
+                       ("x[i, j] *= v", [[True, False], [False, True]])):  # (0, 1): False and True
+        tr = fm.from_call(text)
+        assert case_for(tr, bools).output().tolist() == want
+        assert run_framework(tr, bools, "NumPy").tolist() == want
+
+
 def test_mask_assignment_and_masked_scatter_are_compositions_around_scatternd():
     for text in ("x[x > 0] = 0", "x.masked_scatter(m, src)"):
         tr = fm.from_call(text)
@@ -404,6 +422,18 @@ def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
     if not installed("PyTorch"):
         torch = run_guarded(fm.from_call("x.scatter_add(0, idx, src)"), {})
         assert not torch.ok and torch.error == "PyTorch is not installed here"
+
+
+def test_the_guarded_worker_finds_the_version_of_tensorflow_cpu_too():
+    """The worker's version lookup tries each distribution that installs the module: with tensorflow-cpu alone
+    (this project's verified build) importlib.metadata knows no "tensorflow", and asking for it failed every
+    TensorFlow run (found with tensorflow-cpu 2.21.0; tests/test_from_call_frameworks.py runs it there)."""
+    from framework_map.from_call_case import DISTRIBUTIONS_OF, framework_script
+
+    script = framework_script(fm.from_call("tf.scatter_nd(idx, upd, shape)"))
+    assert "for dist in ('tensorflow', 'tensorflow-cpu'):" in script and "except PackageNotFoundError:" in script
+    assert script.index("PackageNotFoundError:") < script.index("\ntry:")  # a missing name is not the call failing
+    assert DISTRIBUTIONS_OF["NumPy"] == ("numpy",)
 
 
 @pytest.mark.parametrize("text,dtype", [("x.at[idx].set(v)", "int32"), ("np.add.at(a, (i, j), b)", "float32"),
