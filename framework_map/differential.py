@@ -172,3 +172,71 @@ def tensorflow_out_of_range() -> dict:
                         continue
                     answers[mode].add("dropped" if np.array_equal(got, want) else "mixed")
     return {**{mode: seen.pop() if len(seen) == 1 else "mixed" for mode, seen in answers.items()}, "cases": cases}
+
+
+def _nan_answer(got: np.ndarray, other: np.ndarray) -> str:
+    """"propagated" where every probed cell is NaN, "ignored" where every one holds the other value."""
+    if np.isnan(got).all():
+        return "propagated"
+    return "ignored" if np.array_equal(got, other) else "mixed"
+
+
+NAN_PROBES = ("NaN update", "NaN in data")
+
+
+def _nan_max_min(run) -> dict:
+    """What a max / min scatter does when a NaN takes part (neither the ONNX nor the OpenVINO text says): a NaN
+    update into a number, and a number into a NaN cell, float32 and float64. ``run(data, indices, updates,
+    reduction)`` runs the framework's own call on NumPy arrays (indices of shape (n, 1)) and returns NumPy.
+    Returns {"NaN update": ..., "NaN in data": ..., "cases": n}, each "propagated" (the cell becomes NaN),
+    "ignored" (the number stays or is written) or "mixed"."""
+    answers: dict[str, set] = {k: set() for k in NAN_PROBES}
+    cases = 0
+    for dtype in (np.float32, np.float64):
+        for reduction, number in (("max", 1.0), ("min", 1.0), ("max", -2.0), ("min", 5.0)):
+            idx = np.array([[0], [1], [1]], dtype=np.int64)
+            # cell 0: NaN update into the number; cell 1: two updates, one NaN (the other wins if NaN is ignored)
+            got = run(np.array([number, number], dtype), idx, np.array([np.nan, np.nan, number], dtype), reduction)
+            answers["NaN update"].add(_nan_answer(np.asarray(got), np.array([number, number], dtype)))
+            got = run(np.array([np.nan], dtype), idx[:1], np.array([number], dtype), reduction)
+            answers["NaN in data"].add(_nan_answer(np.asarray(got), np.array([number], dtype)))
+            cases += 2
+    return {**{k: seen.pop() if len(seen) == 1 else "mixed" for k, seen in answers.items()}, "cases": cases}
+
+
+def tensorflow_nan_max_min() -> dict:
+    """:func:`_nan_max_min` on tf.tensor_scatter_nd_max / _min (eager, CPU)."""
+    import tensorflow as tf
+
+    ops = {"max": tf.tensor_scatter_nd_max, "min": tf.tensor_scatter_nd_min}
+    return _nan_max_min(lambda d, i, u, r: ops[r](tf.constant(d), tf.constant(i), tf.constant(u)).numpy())
+
+
+def torch_nan_max_min() -> dict:
+    """:func:`_nan_max_min` on torch.scatter_reduce amax / amin, include_self=True (CPU)."""
+    import torch
+
+    return _nan_max_min(lambda d, i, u, r: torch.from_numpy(d).scatter_reduce(
+        0, torch.from_numpy(i[:, 0]), torch.from_numpy(u), reduce="a" + r, include_self=True).numpy())
+
+
+ALPHA_RANKS = ("rank 1", "rank 2")
+
+
+def torch_index_add_alpha() -> dict:
+    """How torch.index_add rounds data + alpha * source on float32 (CPU): "rounded twice" (the product rounded,
+    then the sum, as the composition's Mul then adding scatter does) or "rounded once" (a fused multiply-add), for
+    data of rank 1 and of rank 2. The probe: -3 + 3 * (1 + 2**-23), whose product is not a float32 (once: 3 * 2**-23;
+    twice: 2**-21). Found running From your code's index_add(alpha=...) on tensors with torch 2.13.0+cpu."""
+    import torch
+
+    src = np.float32(1 + 2.0 ** -23)
+    once, twice = 3 * 2.0 ** -23, float(np.float32(np.float32(3) * src) + np.float32(-3))
+    out = {}
+    for rank, shape in zip(ALPHA_RANKS, ((8,), (1, 8))):
+        data = torch.full(shape, -3.0, dtype=torch.float32)
+        got = data.index_add(0, torch.arange(shape[0]), torch.full(shape, float(src)), alpha=3).reshape(-1)
+        values = set(got.tolist())
+        out[rank] = ("rounded once" if values == {once} else "rounded twice" if values == {twice} else
+                     "mixed")
+    return {**out, "cases": len(ALPHA_RANKS)}

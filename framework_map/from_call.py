@@ -28,7 +28,7 @@ import scatter_core as sc
 from .maps import Config, configurations
 from .records import (BY_ID, JAX_CLIP, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
                       NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
-                      TORCH_INDEX_FILL_NEG)
+                      TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG)
 
 MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
@@ -889,6 +889,8 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
     if reading.alpha is not None:
         out.append(f"index_add's alpha={reading.alpha!r} scales source first (a Mul before the scatter): the "
                    "scatter alone is not the whole call.")
+        if TORCH_INDEX_ADD_ALPHA:  # probed by scripts/verify_frameworks.py (verified.py)
+            out.append(f"PyTorch, rounding (verified.py): {TORCH_INDEX_ADD_ALPHA}.")
     if any(s.scalar is not None for s in slots):
         out.append("The value is a number, not a tensor: the operator's updates input is that number expanded to "
                    "the written cells' shape (a constant, or Expand).")

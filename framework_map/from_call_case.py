@@ -41,6 +41,13 @@ def tensor_slots(tr: Translation) -> list[Slot]:
     return [s for s in tr.slots if s.scalar is None]
 
 
+def _named(slot) -> str:
+    """A tensor of the call as the user wrote it, with the framework's name for that argument where they differ
+    ("v (values)")."""
+    text = slot.text[:60]
+    return text if text == slot.param else f"{text} ({slot.param})"
+
+
 def _get(tensors: Mapping[str, np.ndarray], name: str) -> np.ndarray:
     if name not in tensors:
         raise _err(f"no tensor given for {name}", argument=name, rule="tensor")
@@ -58,14 +65,21 @@ def _updates(tr: Translation, tensors, shape, dtype, broadcast=True) -> np.ndarr
         try:
             return np.broadcast_to(value, shape).astype(dtype)
         except ValueError:
-            raise _err(f"{slot.param} has shape {value.shape}, which does not broadcast to the written cells' shape "
-                       f"{tuple(shape)}", argument=slot.param, rule="shape") from None
+            raise _err(f"{_named(slot)} has shape {value.shape}, which does not broadcast to the written cells' "
+                       f"shape {tuple(shape)}", argument=slot.param, rule="shape") from None
 
 
 def _combine(canonical: str, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """The read cells combined once with the values (x[idx] += v), as the framework's elementwise operator does.
+    A combination NumPy refuses for the dtype (bool subtraction: PyTorch refuses it too) is a ScatterError."""
+    ufunc = {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "max": np.maximum, "min": np.minimum}[canonical]
     with np.errstate(all="ignore"):
-        return {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "max": np.maximum,
-                "min": np.minimum}[canonical](old, new).astype(old.dtype)
+        try:
+            return ufunc(old, new).astype(old.dtype)
+        except TypeError:
+            raise _err(f"the augmented assignment combines the read cells with the values by {ufunc.__name__}, "
+                       f"which is not defined for {old.dtype} and {new.dtype} values (PyTorch and NumPy raise "
+                       "for it too); use a numeric dtype", argument="data", rule="dtype") from None
 
 
 def _nd_parts(tr: Translation, tensors, data) -> np.ndarray:
@@ -106,6 +120,12 @@ def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
         data = np.zeros(shape, upd.dtype)
     else:
         data = _get(tensors, next(s.name for s in tr.slots if s.role == "data"))
+    for s in tensor_slots(tr):  # True/False typed into an index box would silently become indices 1 and 0
+        if s.role == "indices" and _get(tensors, s.name).dtype == np.bool_:
+            raise _err(f"{s.text[:60]} is a bool tensor (True/False), but this call reads it as integer indices "
+                       "(True would be index 1, False index 0), not as a mask. To write through a mask, write "
+                       "the condition in the call (x[x > 0] = v, x[~m] = v) or, in PyTorch, use masked_scatter; else give "
+                       "integer indices", argument=s.param, rule="dtype")
     try:
         return CASES[r.form.case](tr, tensors, data, op, attrs)  # the form record names its builder
     except sc.ScatterError as exc:
@@ -172,10 +192,12 @@ def _elements_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: d
     r, dtype = tr.reading, data.dtype
     index = _get(tensors, next(s.name for s in tr.slots if s.role == "indices")).astype(np.int64)
     if tr.framework == "PyTorch" and next(s for s in tr.slots if s.role == "updates").scalar is None:
-        src = _get(tensors, next(s.name for s in tr.slots if s.role == "updates"))
+        slot = next(s for s in tr.slots if s.role == "updates")
+        src = _get(tensors, slot.name)
         if src.ndim != index.ndim or any(a < b for a, b in zip(src.shape, index.shape)):
-            raise _err(f"src has shape {src.shape}; PyTorch needs src at least as large as index {index.shape} "
-                       "in every dimension", argument="src", rule="shape")
+            index_slot = next(s for s in tr.slots if s.role == "indices")
+            raise _err(f"{_named(slot)} has shape {src.shape}; PyTorch needs it at least as large as "
+                       f"{_named(index_slot)} {index.shape} in every dimension", argument=slot.param, rule="shape")
         updates = src[tuple(slice(0, n) for n in index.shape)].astype(dtype)  # PyTorch reads only that part
     else:
         if tr.framework == "NumPy":  # put_along_axis broadcasts indices against arr on the other axes
@@ -280,7 +302,7 @@ def _axis_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
     slot = next(s for s in tr.slots if s.role == "updates")
     updates = _updates(tr, tensors, full, dtype, broadcast=not (tr.framework == "PyTorch" and slot.param == "source"))
     if updates.shape != full:
-        raise _err(f"{slot.param} has shape {updates.shape}; it must be {full}", argument=slot.param, rule="shape")
+        raise _err(f"{_named(slot)} has shape {updates.shape}; it must be {full}", argument=slot.param, rule="shape")
     raw = updates
     if r.alpha is not None:
         with np.errstate(all="ignore"):
@@ -328,14 +350,19 @@ CONVERT_CODE = {"PyTorch": "torch.from_numpy({}.copy(order='C'))", "TensorFlow":
 IMPORTS = {"PyTorch": "import torch", "TensorFlow": "import tensorflow as tf",
            "JAX": "import jax.numpy as jnp", "NumPy": ""}
 MODULE_OF = {"PyTorch": "torch", "TensorFlow": "tensorflow", "JAX": "jax", "NumPy": "numpy"}
+# the distributions that install each module (the CPU build of TensorFlow is its own distribution: with only
+# tensorflow-cpu installed, importlib.metadata knows no "tensorflow")
+DISTRIBUTIONS_OF = {"PyTorch": ("torch",), "TensorFlow": ("tensorflow", "tensorflow-cpu"), "JAX": ("jax",),
+                    "NumPy": ("numpy",)}
 
 
 def framework_inputs(tr: Translation, tensors: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The tensors the framework's call takes, by variable name (index tensors as int64; a shape as int64)."""
+    """The tensors the framework's call takes, by variable name (index tensors as int64, a bool one as it is: the
+    framework reads it as a mask; a shape as int64)."""
     out = {}
     for s in tensor_slots(tr):
         arr = _get(tensors, s.name)
-        out[s.name] = arr.astype(np.int64) if s.role in ("indices", "shape") else arr
+        out[s.name] = arr.astype(np.int64) if s.role in ("indices", "shape") and arr.dtype != np.bool_ else arr
     return out
 
 
@@ -371,13 +398,18 @@ def framework_script(tr: Translation, framework: str | None = None) -> str:
     body = "\n".join("    " + line for line in framework_code(tr, framework).strip().splitlines())
     return (
         "import json\n"
-        "from importlib.metadata import version\n\n"
+        "from importlib.metadata import PackageNotFoundError, version\n\n"
         "import numpy as np\n\n"
         "with np.load(\"inputs.npz\", allow_pickle=False) as npz:\n"
         "    globals().update({name: npz[name] for name in npz.files})\n"
         f"answer = {{\"ok\": False, \"error\": None, \"version\": None}}\n"
+        f"for dist in {DISTRIBUTIONS_OF[fw]!r}:\n"
+        "    try:\n"
+        "        answer[\"version\"] = f\"{dist} {version(dist)}\"\n"
+        "        break\n"
+        "    except PackageNotFoundError:\n"
+        "        continue\n"
         "try:\n"
-        f"    answer[\"version\"] = \"{MODULE_OF[fw]} \" + version({MODULE_OF[fw]!r})\n"
         f"{body}\n"
         "    np.savez(\"output.npz\", output=np.asarray(out))\n"
         "    answer[\"ok\"] = True\n"

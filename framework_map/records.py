@@ -111,9 +111,47 @@ def _tf_out_of_range() -> str:
 
 
 TF_OOR = _tf_out_of_range()
+
+
+def _tf_nan_max_min() -> str:
+    """What tf.tensor_scatter_nd_max / _min do with a NaN, from what scripts/verify_frameworks.py probed
+    (verified.py, ``differential.tensorflow_nan_max_min``); empty before the first probe."""
+    res = VERIFIED.get("TensorFlow", {})
+    probed = res.get("nan_max_min")
+    if not probed:
+        return ""
+    words = {"ignored": "is ignored (the cell keeps its number, or takes another update's)",
+             "propagated": "makes the cell NaN", "mixed": "sometimes makes the cell NaN and sometimes not"}
+    data = {"ignored": "is replaced", "propagated": "stays NaN", "mixed": "sometimes stays NaN"}
+    return (f"for max / min, a NaN update {words[probed['NaN update']]} and a NaN already in data "
+            f"{data[probed['NaN in data']]}, where Scatter Explorer (NumPy's maximum / minimum) and PyTorch's "
+            f"scatter_reduce make every cell a NaN takes part in NaN (neither spec says; probed on "
+            f"{res['version']}, CPU, {res['date']}, float32 and float64)")
+
+
+TF_NAN = _tf_nan_max_min()
+
+
+def _torch_index_add_alpha() -> str:
+    """How torch.index_add rounds data + alpha * source, from what scripts/verify_frameworks.py probed
+    (verified.py, ``differential.torch_index_add_alpha``); empty before the first probe or where PyTorch rounded
+    twice, as the composition (Mul, then the adding scatter) does."""
+    res = VERIFIED.get("PyTorch", {})
+    probed = res.get("index_add_alpha")
+    if not probed or all(probed[r] == "rounded twice" for r in ("rank 1", "rank 2")):
+        return ""
+    said = "; ".join(f"data of {r}: {probed[r]}" for r in ("rank 1", "rank 2"))
+    return (f"on float data, PyTorch computed data + alpha * source with a single rounding (a fused multiply-add) "
+            f"where the composition's Mul rounds the product first ({res['version']}, CPU, {res['date']}: {said}), "
+            "so where alpha * source is not exact in the dtype the results can differ in the last bit, and where it "
+            "overflows the Mul gives inf where PyTorch may not (-inf + 2 * 3.4e38: PyTorch -inf, the Mul NaN)")
+
+
+TORCH_INDEX_ADD_ALPHA = _torch_index_add_alpha()
 TF_DUP_NONE = ("TensorFlow documents the order of duplicate updates as unspecified under replacement "
                "(the ONNX loop lets the last write win)")
 TF_DTYPES = "indices must be int32 or int64; bool data works for update but not for add/sub/min/max"
+TF_DTYPES_MAX_MIN = "; ".join(x for x in (TF_DTYPES, TF_NAN) if x)  # the records that take max or min
 JAX_NEG = "allowed: JAX counts negative indices from the end, as ONNX does (OpenVINO v3 texts forbid them)"
 JAX_OOR = ('silently dropped with mode="drop" (the default for scatters); mode="clip" clamps them instead; '
            "ONNX requires an error, so check the range yourself before calling")
@@ -238,7 +276,7 @@ ENTRIES: tuple[Entry, ...] = (
             f"tf.{op}(data, indices, updates)",
             _d(duplicates=TF_DUP_NONE if red == "none" else "same: every duplicate takes part",
                initial_value=INIT_ALWAYS, integer_mean=NO_MEAN, negative_indices=TF_NEG,
-               out_of_range_indices=TF_OOR, dtypes=TF_DTYPES),
+               out_of_range_indices=TF_OOR, dtypes=TF_DTYPES_MAX_MIN if red in ("max", "min") else TF_DTYPES),
             f"https://www.tensorflow.org/api_docs/python/tf/{op}", function="scatter_nd",
             helpers=("normalise",), reduce_arg="op", reduce_is_function=True)
       for op, red in (("tensor_scatter_nd_update", "none"), ("tensor_scatter_nd_add", "sum"),
@@ -267,7 +305,7 @@ ENTRIES: tuple[Entry, ...] = (
           _d(duplicates=TF_DUP_NONE + "; reductions combine every duplicate",
              initial_value="use_init_val = false: the function first sets written cells to the reduction's "
                            "neutral value (init=...)",
-             integer_mean=NO_MEAN, negative_indices=TF_NEG, out_of_range_indices=TF_OOR, dtypes=TF_DTYPES),
+             integer_mean=NO_MEAN, negative_indices=TF_NEG, out_of_range_indices=TF_OOR, dtypes=TF_DTYPES_MAX_MIN),
           "https://www.tensorflow.org/api_docs/python/tf/tensor_scatter_nd_update", function="scatter_elements",
           helpers=("normalise", "element_coordinates", "scatter_nd_prod"), reduce_arg="op", reduce_is_function=True,
           init_arg="init",

@@ -249,7 +249,8 @@ def nan_in_max_min(trace):
     msg = (f"A NaN takes part in the {trace.resolved.reduction} of {n} cell{'s' if n != 1 else ''} ({shown}). Neither "
            f"spec says what {red.name} gives with a NaN, and the runtimes disagree. Scatter Explorer keeps the NaN "
            f"(NumPy {red.ufunc.__name__}: any NaN that takes part makes the cell NaN), as PyTorch's scatter_reduce "
-           f"is reported to (PyTorch is not run here)."
+           f"does (torch 2.13.0+cpu, probed by scripts/verify_frameworks.py); TensorFlow's tensor_scatter_nd_max "
+           f"and _min ignore a NaN update instead (tensorflow-cpu 2.21.0; the framework map says so)."
            + (" Observed: " + " ".join(f"{x.runtimes} {x.text}." for x in notes) if notes else ""))
     return Finding("nan-in-max-min", "warning", msg, cells, (),
                    MappingProxyType({"topic": "nan-max-min", "count": n, "cells_flat": flat}))

@@ -596,7 +596,8 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
         directory = Path(tmp)
         (directory / "feeds").mkdir()  # one .npy per input: no zip and no CRC pass over every byte, both ways
         for i, name in enumerate(feed_names):
-            np.save(directory / "feeds" / f"f{i}.npy", np.ascontiguousarray(feeds[name]), allow_pickle=False)
+            # np.asarray keeps a 0-d input 0-d (np.ascontiguousarray made it shape (1,): OpenVINO refused it)
+            np.save(directory / "feeds" / f"f{i}.npy", np.asarray(feeds[name], order="C"), allow_pickle=False)
         (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
         _execute(directory, model, request, model.where, seconds, max_rss)
         answer = json.loads((directory / "result.json").read_text(encoding="utf-8"))

@@ -21,6 +21,8 @@ import numpy as np
 
 import scatter_core as sc
 
+from . import support
+
 MAX_CHAINS = 12
 MAX_EXPORT_ELEMENTS = 100_000
 
@@ -82,7 +84,8 @@ def summary(model, capture, name: str) -> str:
                  f"updates:    {updates.dtype} {sc.fmt_shape(updates.shape)}",
              ])), "", "## The run", "",
              _block("\n".join([
-                 f"runtime:        {capture.runtime} ({capture.version or 'version unknown'})",
+                 f"runtime:        {support.runtime_name(capture.runtime, model.kind)} "
+                 f"({capture.version or 'version unknown'})",
                  f"output from:    {record.output_source}",
                  f"calls:          {record.calls} (the tensors are the first call's)",
                  f"seed:           {capture.seed}",

@@ -146,6 +146,10 @@ def _facts_of(d, spec: sc.OpSpec, runtimes: set) -> list:
 # the runtimes in a node table title
 SHORT = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx.reference", "openvino-onnx": "OpenVINO CPU (ONNX)",
          "openvino-cpu": "OpenVINO CPU", "openvino-reference": "OpenVINO reference"}
+# a topic whose id alone reads as the opposite of its facts in a node table title: every "runnable" fact says
+# the runtime cannot run or load the operator ("OpenVINO CPU (ONNX): runnable" read as a yes)
+TOPIC_WORDS = {"runnable": "cannot run it"}
+VALUE_FREE_TOPICS = {"runnable"}  # a runtime that cannot run or load the operator does so whatever the values
 
 
 def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: dict) -> list[Finding]:
@@ -189,8 +193,10 @@ def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, a
                 continue
             names = [SHORT[r] for r in sc.RUNTIME_NAMES if r in d.runtimes and r in mine]
             words = " ".join(f"{f.runtimes_label()}: {f.text.rstrip('.')}." for f in facts)
-            when = "" if indices_known else " This holds when the values reaching the node meet its condition."
+            when = ("" if indices_known or facts[0].topic in VALUE_FREE_TOPICS
+                    else " This holds when the values reaching the node meet its condition.")
             out.append(Finding(f"runtime-fact:{d.label}", "warning" if d.outcome in ("value", "crash") else "info",
-                               words + when, title=f"{', '.join(names)}: {facts[0].topic.replace('-', ' ')}",
+                               words + when, title=f"{', '.join(names)}: "
+                               f"{TOPIC_WORDS.get(facts[0].topic, facts[0].topic.replace('-', ' '))}",
                                source="; ".join(dict.fromkeys(source_words(f) for f in facts))))
     return out

@@ -25,6 +25,9 @@ IR_FACT_RUNTIME = {"reference": "openvino-reference", "onnxruntime": "onnxruntim
 CAPTURE_RUNTIMES = ("reference", "onnxruntime", "openvino")
 # how a capture runtime is named in messages (the page's runtime box says the same)
 NAMES = {"reference": "onnx.reference", "onnxruntime": "onnxruntime", "openvino": "OpenVINO CPU"}
+# an OpenVINO IR's: its "reference" is OpenVINO's own reference kernels, for the scatter nodes only
+IR_NAMES = {"reference": "OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the rest)",
+            "onnxruntime": "onnxruntime", "openvino": "OpenVINO CPU"}
 MAX_NODES_NAMED = 3
 
 _OV_UNCONVERTED = re.compile(r"No conversion rule found for operations:\s*([^\n]+)")
@@ -34,9 +37,10 @@ _ORT_RUN_REFUSED = re.compile(r"while running (\w+) node\. Name:'([^']*)' Status
 _ORT_INVALID_NODE = re.compile(r"In Node, \(\"([^\"]*)\", (\w+), \"([^\"]*)\", -?\d+\)")
 
 
-def runtime_name(runtime: str) -> str:
-    """A capture runtime as messages name it ("onnx.reference", "onnxruntime", "OpenVINO CPU")."""
-    return NAMES.get(runtime, runtime)
+def runtime_name(runtime: str, kind: str = "onnx") -> str:
+    """A capture runtime as messages name it ("onnx.reference", "onnxruntime", "OpenVINO CPU"), for a model of
+    ``kind`` ("onnx", or "openvino-ir": its "reference" is OpenVINO's reference kernels)."""
+    return (NAMES if kind == "onnx" else IR_NAMES).get(runtime, runtime)
 
 
 def blocking_facts(spec: sc.OpSpec, runtime: str) -> list[sc.Fact]:

@@ -363,7 +363,7 @@ def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder
         for kind, value in slots:
             arrays.append(value if kind == "const" else values[position[value]] if kind == "out" else None)
         if arrays[-1] is not None and arrays[0] is not None:
-            recorder.record(key, arrays[:-1], arrays[-1], "openvino CPU")
+            recorder.record(key, arrays[:-1], arrays[-1], "OpenVINO CPU")
     return []
 
 
@@ -385,7 +385,7 @@ def _openvino_reference_outputs(recorder: Recorder) -> None:
             recorder.first[key] = (args, np.asarray(res.output))
             recorder.source[key] = "OpenVINO reference kernel (Node.evaluate) on the inputs the CPU plugin gave"
         else:
-            recorder.source[key] = f"openvino CPU (the reference kernel refused: {res.error})"
+            recorder.source[key] = f"OpenVINO CPU (the reference kernel refused: {res.error})"
 
 
 class _Prepared(Exception):

@@ -107,8 +107,9 @@ def _explained(c) -> str:
         d = BY_LABEL[c.known_divergence]
         quote = " ".join(d.quote.replace("**", "").replace("`", "").split())
         return f"known divergence `{d.label}`: {d.text} (semantics.md: “{quote}”)"
-    if c.divergence:
-        return f"NEW (not in semantics.md): `{c.divergence}`, seen before by runtime_check's tests"
+    if c.divergence:  # a fact of the table explains it, seen by this project's tests (semantics.md does not record it)
+        what = f": {c.divergence_text}" if c.divergence_text else ""
+        return f"explained by runtime fact `{c.divergence}`, observed by this project's tests, not in semantics.md{what}"
     return "NEW: semantics.md does not describe this difference"
 
 
@@ -120,7 +121,8 @@ def rows_from(comparisons) -> list[dict]:
             "runtime": c.runtime, "version": c.version or "?", "ran": c.op, "result": _verdict(c),
             "differing cells": (f"{c.n_cells}: " if c.n_cells else "") + _cell_text(c),
             "runtime error": c.runtime_error or "", "explanation": _explained(c),
-            "new": bool(c.new and not c.agree), "version skew": skew(c.runtime, c.version), "note": c.note or "",
+            "new": bool(c.new and not c.agree and not c.divergence),  # NEW: no fact of the table explains it
+            "version skew": skew(c.runtime, c.version), "note": c.note or "",
         })
     return rows
 

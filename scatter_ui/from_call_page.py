@@ -64,7 +64,8 @@ def _ops_block(title: str, ops: list, oldest, composition: str | None) -> None:
         old = oldest.get(op)
         # small body text, not st.caption: a caption fades its link below 4.5:1 contrast (axe color-contrast)
         st.markdown(f":small[[{md(spec.name)} spec ↗]({spec.url})" + (
-            f" · the oldest version that can: {md(old)}]" if old and old != op else " · no older version can]"))
+            f" · the oldest version that computes it: {md(old)}]" if old and old != op
+            else " · no older version computes it]"))
 
 
 def verdict(tr: Translation) -> str:
@@ -258,8 +259,12 @@ def tensors_section(tr: Translation) -> None:
     except sc.ScatterError as exc:
         st.caption("No pytest export: " + md(str(exc)))
     else:
-        st.download_button("Download a pytest: the call against the ONNX model on onnxruntime", code,
-                           file_name="test_from_your_code.py", mime="text/x-python", key=k("pytest"))
+        st.download_button(PYTEST_LABEL, code, file_name="test_from_your_code.py", mime="text/x-python",
+                           key=k("pytest"))
+        st.caption("The pytest runs your call in its framework against the ONNX model on onnxruntime.")
+
+
+PYTEST_LABEL = "Download the pytest (.py)"  # short enough for a phone's width; the caption below says what it runs
 
 
 def composition_downloads(tr: Translation, tensors: dict) -> None:
@@ -269,14 +274,16 @@ def composition_downloads(tr: Translation, tensors: dict) -> None:
     except sc.ScatterError as exc:
         st.caption("No ONNX export: " + md(str(exc)))
         return
-    st.markdown("**The composition as one ONNX model**: " + md(export.summary))
+    # "The composition as one ONNX model: 4 nodes (...)", not "...ONNX model: The ONNX model is 4 nodes (...)"
+    st.markdown("**The composition as one ONNX model**: " + md(export.summary.removeprefix("The ONNX model is ")))
     left, right = st.columns(2)
     left.download_button(f"Download the ONNX model ({export.nodes} node{'s' if export.nodes != 1 else ''}, .onnx)",
                          export.model, file_name="from_your_code_composition.onnx",
                          mime="application/octet-stream", key=k("onnx"), width="stretch")
-    right.download_button("Download a pytest: the ONNX model on onnxruntime and onnx.reference", export.pytest,
-                          file_name="test_from_your_code.py", mime="text/x-python", key=k("pytest"),
-                          width="stretch")
+    right.download_button(PYTEST_LABEL, export.pytest, file_name="test_from_your_code.py", mime="text/x-python",
+                          key=k("pytest"), width="stretch")
+    st.caption("The pytest runs the model on onnxruntime and onnx.reference, and your call in its framework where "
+               "that is installed.")
 
 
 def _seed_from_url() -> None:

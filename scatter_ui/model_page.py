@@ -59,6 +59,12 @@ def runtime_name(model, runtime: str) -> str:
     return runtime_label(model, runtime).split(" (")[0]
 
 
+def runtime_in_full(model, runtime: str) -> str:
+    """What runs the model, said in full (an IR's default: OpenVINO's reference kernels for the scatter nodes, the
+    CPU plugin for the rest)."""
+    return sm.runtime_name(runtime, model.kind)
+
+
 NO_SAMPLE = ""
 
 
@@ -370,7 +376,8 @@ def node_table(model) -> None:
                     st.markdown(findings_markdown(n))
 
 
-def capture_controls(model) -> None:
+def capture_controls(model) -> bool | None:
+    """The capture's budget, notes and button; False when a capture ran and failed (its error is shown)."""
     ss = st.session_state
     runtime = ss.get(k("runtime"), "reference")
     dims = {d: int(ss.get(k(f"dim:{d}"), DEFAULT_DIM)) for d in model.symbolic_dims}
@@ -381,7 +388,7 @@ def capture_controls(model) -> None:
         return
     need, unknown = sm.estimate_bytes(model, dims, {n: np.shape(a) for n, a in given.items()})
     budget = sm.max_capture_bytes()
-    st.caption(md(f"Runs the model once on {runtime_name(model, runtime)} in a separate process, limited to "
+    st.caption(md(f"Runs the model once on {runtime_in_full(model, runtime)} in a separate process, limited to "
                   f"{sm.time_limit():g} s and {sm.memory_limit() / 2**20:,.0f} MiB; the inputs and scatter tensors "
                   f"take about {need / 2**20:,.2f} MiB of a {budget / 2**20:,.0f} MiB budget"
                   + (f" (not counted: {len(unknown)} tensors of unknown shape)" if unknown else "")
@@ -412,7 +419,7 @@ def capture_controls(model) -> None:
                 ss.pop(k("summary"), None)
                 ss[k("attempt")] = attempt + 1
                 st.error(md(str(exc)), icon="🛑")
-                return
+                return False
         names = tuple(cap)
         ss[k("summary")] = Summary(args, names, cap.runtime, cap.version, cap.seed, dict(cap.dims), dict(cap.missing),
                                    {n: r.output_source for n, r in cap.items()})
@@ -498,6 +505,12 @@ def captured_node(model, cap: Summary) -> None:
     crosscheck_panel(case.op, data, indices, updates, dict(case.attrs), key=k("crosscheck"))
 
 
+def source_name(source: str) -> str:
+    """The engine an output source names, without how it ran ("onnxruntime", not "onnxruntime, running the whole
+    model once, rewritten so that ..."): the node's caption, just above the verdict, says the whole of it."""
+    return source.split(" (")[0].split(",")[0]
+
+
 def runtime_vs_exact(rec, trace) -> None:
     st.markdown("**The runtime's output vs scatter_core's exact result**")
     if rec.stood_in:
@@ -509,7 +522,7 @@ def runtime_vs_exact(rec, trace) -> None:
     except sc.ScatterError as exc:
         st.error(md(str(exc)), icon="🛑")
         return
-    text = report.summary.replace("Your expected output", f"The output from {rec.output_source}")
+    text = report.summary.replace("Your expected output", f"The output from {source_name(rec.output_source)}")
     if report.matches:
         st.success(md(text), icon="✅")
         return
@@ -625,11 +638,11 @@ def _show(model) -> None:
         st.info("This model has no scatter node.", icon="ℹ️")
         return
     node_table(model)
-    capture_controls(model)
+    failed = capture_controls(model) is False  # the run just failed: its error, not "press Capture", stands
     summary = _summary()
     if summary is not None:
         captured_node(model, summary)
-    elif st.query_params.get(URL_NODE):
+    elif st.query_params.get(URL_NODE) and not failed:
         node = st.query_params[URL_NODE]
         known = _has_node(model, node)
         st.info(md(f"The link names node {visible(node)}: press Capture to run the model and open it." if known else

@@ -17,7 +17,7 @@ from .figures import comparison_figure
 
 FINDING_TITLES = {
     "duplicate-index": "Duplicate indices",
-    "order-dependent": "The result depends on the iteration order",
+    "order-dependent": "Write order",  # its message says whether the result depends on it (no repeat)
     "float-order-sensitive": "Float result depends on the order",
     "spec-disallows-duplicates": "The spec forbids these duplicates",
     "runtime-divergence": "Runtimes differ here",

@@ -30,7 +30,13 @@ from framework_map.verified import VERIFIED  # noqa: E402
 
 DISTRIBUTIONS = {"PyTorch": ("torch",), "TensorFlow": ("tensorflow-cpu", "tensorflow"), "JAX": ("jax", "jaxlib")}
 # behaviours a record's sentences rest on, probed on the installed framework and recorded beside its entries
-PROBES = {"TensorFlow": {"out_of_range": differential.tensorflow_out_of_range}}
+PROBES = {"TensorFlow": {"out_of_range": differential.tensorflow_out_of_range,
+                          "nan_max_min": differential.tensorflow_nan_max_min},
+          "PyTorch": {"nan_max_min": differential.torch_nan_max_min,
+                      "index_add_alpha": differential.torch_index_add_alpha}}
+PROBE_WORDS = {"out_of_range": "out-of-range indices on CPU ({} calls per mode)",
+               "nan_max_min": "a NaN taking part in a max / min scatter on CPU ({} calls, float32 and float64)",
+               "index_add_alpha": "index_add's data + alpha * source on float32, CPU ({} calls)"}
 
 
 def version_of(framework: str) -> str | None:
@@ -81,8 +87,8 @@ def markdown(results: dict) -> str:
         for key in PROBES.get(framework, {}):
             if key in res:
                 found = ", ".join(f"{mode}: {v}" for mode, v in res[key].items() if mode != "cases")
-                lines += ["", f"{framework} {res['version']}, {key.replace('_', '-')} indices on CPU "
-                              f"({res[key]['cases']} calls per mode): {found}."]
+                lines += ["", f"{framework} {res['version']}, {PROBE_WORDS[key].format(res[key]['cases'])}: "
+                              f"{found}."]
     never = [e.id for e in fm.ENTRIES if not any(e.id in res.get("entries", {}) for res in results.values())]
     lines.append("")
     lines.append("Never executed here: " + (", ".join(f"`{e}`" for e in never) or "none") + ".")

@@ -81,6 +81,7 @@ def test_duplicate_examples_show_their_warning():
     at = open_page(page, op=dup_none.op, example=dup_none.id)
     warnings = " ".join(shown(w.value) for w in at.warning)
     assert "depends on the loop order" in warnings and "last write wins" in warnings
+    assert warnings.count("result depends on the") == 1  # the title does not say what the message says next
     assert not at.get("plotly_chart")  # one click away: its expander builds it when opened
     at.session_state[f"{OPERATORS[dup_none.op].family}:findings:order_open"] = True
     at.run()

@@ -57,7 +57,8 @@ def test_paste_a_call_see_the_answer_and_open_the_case_in_the_explorer(server, b
     settle(pg)
     # the composition's downloads: the ONNX model of its 4 nodes (said, and why) and the pytest running it
     body = pg.locator("[data-testid=stMain]").inner_text()
-    assert "The ONNX model is 4 nodes (Shape → Expand → ScatterElements → ScatterElements, opset 18)" in body
+    assert ("The composition as one ONNX model: 4 nodes (Shape → Expand → ScatterElements → ScatterElements, "
+            "opset 18)") in body
     with pg.expect_download(timeout=60_000) as info:
         pg.get_by_role("button", name="Download the ONNX model (4 nodes, .onnx)").click()
     import onnx
@@ -66,7 +67,7 @@ def test_paste_a_call_see_the_answer_and_open_the_case_in_the_explorer(server, b
     assert info.value.suggested_filename.endswith(".onnx")
     assert [n.op_type for n in model.graph.node] == ["Shape", "Expand", "ScatterElements", "ScatterElements"]
     with pg.expect_download(timeout=60_000) as info:
-        pg.get_by_role("button", name="Download a pytest: the ONNX model on onnxruntime and onnx.reference").click()
+        pg.get_by_role("button", name="Download the pytest (.py)").click()
     assert info.value.suggested_filename == "test_from_your_code.py"
     assert "def test_onnxruntime_runs_the_model_to_the_expected_output" in open(info.value.path()).read()
     pg.screenshot(path=str(SCREENSHOTS / "from_code_composition.png"), full_page=True)

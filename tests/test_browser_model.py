@@ -122,3 +122,32 @@ def test_every_download_of_a_captured_node_works(server, browser, tmp_path):
     out = _server_output(server)
     assert "Traceback" not in out and "Error executing deferred callable" not in out, out[-2000:]
     ctx.close()
+
+
+def test_a_node_named_with_an_address_and_markdown_shows_that_text_and_no_link(server, browser, tmp_path):
+    """Streamlit's Markdown links a bare address (http://..., www...., a@b.c) however its characters are escaped:
+    md() sets such a piece as code, so a model's node name is shown as written, with no link made of it."""
+    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+
+    name = "see http://example.com/x www.example.org me@example.net **b** [l](u)"
+    path = tmp_path / "named.onnx"
+    from onnx import helper as h
+
+    path.write_bytes(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+                     .SerializeToString())
+    ctx, pg = watched_page(browser, viewport={"width": 1400, "height": 1000})
+    pg.goto(f"{server.url}/model")
+    pg.get_by_text("Upload a model in the sidebar").first.wait_for(timeout=90_000)
+    settle(pg)
+    pg.locator("[data-testid=stSidebar] input[type=file]").first.set_input_files(str(path))
+    pg.get_by_text("1 of 1 scatter nodes").first.wait_for(timeout=90_000)
+    settle(pg)
+    pg.get_by_role("button", name="Capture").click()
+    pg.get_by_text("Captured nodes").first.wait_for(timeout=120_000)
+    settle(pg)
+    main = pg.locator("[data-testid=stMain]")
+    assert name in " ".join(main.inner_text().split())  # the name as written, asterisks and brackets included
+    hrefs = main.locator("a").evaluate_all("els => els.map(a => a.getAttribute('href') || '')")
+    assert not [h for h in hrefs if "example." in h or h.startswith("mailto:") or h == "u"], hrefs
+    assert real_errors(pg.errors) == []
+    ctx.close()

@@ -252,6 +252,55 @@ def test_the_tensorflow_out_of_range_sentence_says_what_verify_frameworks_probed
     assert differential.tensorflow_out_of_range() == probed
 
 
+def test_the_tensorflow_nan_max_min_sentence_says_what_verify_frameworks_probed():
+    """A NaN in tf.tensor_scatter_nd_max / _min (found running From your code's calls on tensorflow-cpu 2.21.0):
+    the NaN update is ignored where scatter_core and PyTorch make the cell NaN. verify_frameworks probed it on both
+    frameworks (verified.py); the max / min TensorFlow records say it with the version, the others do not, and
+    re-probing where the recorded versions are installed gives the same answers."""
+    import importlib.metadata
+
+    from framework_map.verified import VERIFIED
+
+    tf_res, torch_res = VERIFIED["TensorFlow"], VERIFIED["PyTorch"]
+    for res in (tf_res, torch_res):
+        assert res["nan_max_min"]["cases"] >= 16 and set(res["nan_max_min"]) == {*differential.NAN_PROBES, "cases"}
+    assert torch_res["nan_max_min"]["NaN update"] == "propagated"  # as scatter_core: what the sentence claims
+    tf_entries = [e for e in fm.ENTRIES if e.framework == "TensorFlow"]
+    said = {e.id for e in tf_entries if "a NaN update" in e.divergences["dtypes"]}
+    assert said == {e.id for e in tf_entries if {"max", "min"} & set(e.reductions)}, said
+    for entry_id in said:
+        text = fm.BY_ID[entry_id].divergences["dtypes"]
+        assert tf_res["version"] in text and f"a NaN update is {tf_res['nan_max_min']['NaN update']}" in text
+    assert any("a NaN update is ignored" in c for c in fm.from_call("tf.tensor_scatter_nd_min(t, idx, upd)").caveats)
+    assert not any("NaN" in c for c in fm.from_call("tf.tensor_scatter_nd_add(t, idx, upd)").caveats)
+    for framework, res, probe, dists in (("TensorFlow", tf_res, differential.tensorflow_nan_max_min,
+                                          ("tensorflow-cpu", "tensorflow")),
+                                         ("PyTorch", torch_res, differential.torch_nan_max_min, ("torch",))):
+        require_framework(framework)
+        installed = [f"{d} {importlib.metadata.version(d)}" for d in dists if _installed(d)]
+        if res["version"] not in installed:
+            pytest.skip(f"{framework} {installed} is not the version recorded ({res['version']})")
+        assert probe() == res["nan_max_min"], framework
+
+
+def test_the_index_add_alpha_caveat_says_what_verify_frameworks_probed():
+    """torch.index_add with alpha: the rounding verify_frameworks probed (verified.py) is the caveat of every
+    index_add call with alpha, with the version, and of no other call (tests/test_from_call_frameworks.py re-probes
+    where the same PyTorch is installed)."""
+    from framework_map.verified import VERIFIED
+
+    res = VERIFIED["PyTorch"]
+    probed = res["index_add_alpha"]
+    assert probed["cases"] == 2 and set(probed) == {*differential.ALPHA_RANKS, "cases"}
+    said = [c for c in fm.from_call("x.index_add(1, idx, src, alpha=0.5)").caveats if "alpha * source" in c]
+    if all(probed[r] == "rounded twice" for r in differential.ALPHA_RANKS):
+        assert not said  # PyTorch rounds as the composition does: nothing to say
+        return
+    assert len(said) == 1 and res["version"] in said[0]
+    assert all(f"data of {r}: {probed[r]}" in said[0] for r in differential.ALPHA_RANKS)
+    assert not any("alpha * source" in c for c in fm.from_call("x.index_add(1, idx, src)").caveats)
+
+
 def _installed(dist: str) -> bool:
     import importlib.metadata
 

@@ -221,12 +221,50 @@ def test_augmented_assignment_is_a_read_combine_write_not_an_accumulation():
     assert case_for(acc, {"data": data, "index": idx, "values": v}).output()[1] == 3
 
 
+def test_an_augmented_subtraction_of_bool_data_is_refused_with_a_message_as_the_frameworks_refuse_it():
+    """x[i, j] -= v on bool data: NumPy and PyTorch both raise (bool subtraction is not defined); the case did
+    too, with a bare TypeError that reached the page. Now a ScatterError names the data, the dtype and the rule;
+    += and *= on bool (logical or / and, as PyTorch does) still make a case."""
+    bools = {"data": np.array([[True, False], [False, True]]), "indices_0": np.array([0, -1]),
+             "indices_1": np.array([1, 1]), "values": np.array([True, True])}
+    with pytest.raises(sc.ScatterError, match="subtract, which is not defined for bool") as exc:
+        case_for(fm.from_call("x[i, j] -= v"), bools)
+    assert exc.value.argument == "data" and exc.value.rule == "dtype"
+    with pytest.raises(TypeError):  # NumPy, running the same call, refuses it too
+        run_framework(fm.from_call("x[i, j] -= v"), bools, "NumPy")
+    for text, want in (("x[i, j] += v", [[True, True], [False, True]]),  # (0, 1): False or True
+                       ("x[i, j] *= v", [[True, False], [False, True]])):  # (0, 1): False and True
+        tr = fm.from_call(text)
+        assert case_for(tr, bools).output().tolist() == want
+        assert run_framework(tr, bools, "NumPy").tolist() == want
+
+
 def test_mask_assignment_and_masked_scatter_are_compositions_around_scatternd():
     for text in ("x[x > 0] = 0", "x.masked_scatter(m, src)"):
         tr = fm.from_call(text)
         assert tr.exact is False and tr.onnx == [] and "NonZero" in tr.composition
         assert tr.target == "ScatterND-18"
     assert "Where(mask" in fm.from_call("x[x > 0] = 0").composition
+
+
+def test_a_bool_tensor_typed_as_indices_is_refused_not_read_as_indices_1_and_0():
+    """x[mask] = v with True/False typed for mask: the call's text reads mask as integer indices, so the case
+    would write rows 1 and 0 (NumPy and PyTorch write the True rows): refused, naming the tensor as written."""
+    data, v = np.zeros((4, 3), np.float32), np.float32(9)
+    mask = np.array([True, False, True, False])
+    for text, names in (("x[mask] = v", {"data": data, "index": mask, "values": v}),
+                        ("x.scatter_(0, idx, src)", {"data": data, "index": np.ones((1, 3), bool),
+                                                     "src": np.ones((1, 3), np.float32)})):
+        tr = fm.from_call(text)
+        with pytest.raises(sc.ScatterError, match="is a bool tensor") as info:
+            case_for(tr, names)
+        assert info.value.rule == "dtype" and info.value.argument == "index"
+        assert str(info.value).startswith(("mask is", "idx is"))
+    assert case_for(fm.from_call("x[mask] = v"), {"data": data, "index": mask.astype(np.int64), "values": v}
+                    ).output()[[0, 1]].tolist() == [[9, 9, 9], [9, 9, 9]]  # integer indices still work
+    # the framework itself gets the bool tensor as it is: NumPy writes the True rows (0 and 2), not rows 1 and 0
+    got = run_framework(fm.from_call("x[mask] = v"), {"data": data, "index": mask, "values": v}, "NumPy")
+    assert got[:, 0].tolist() == [9, 0, 9, 0]
 
 
 def test_slice_scatter_is_openvino_slicescatter_and_a_coordinate_grid_in_onnx():
@@ -384,6 +422,18 @@ def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
     if not installed("PyTorch"):
         torch = run_guarded(fm.from_call("x.scatter_add(0, idx, src)"), {})
         assert not torch.ok and torch.error == "PyTorch is not installed here"
+
+
+def test_the_guarded_worker_finds_the_version_of_tensorflow_cpu_too():
+    """The worker's version lookup tries each distribution that installs the module: with tensorflow-cpu alone
+    (this project's verified build) importlib.metadata knows no "tensorflow", and asking for it failed every
+    TensorFlow run (found with tensorflow-cpu 2.21.0; tests/test_from_call_frameworks.py runs it there)."""
+    from framework_map.from_call_case import DISTRIBUTIONS_OF, framework_script
+
+    script = framework_script(fm.from_call("tf.scatter_nd(idx, upd, shape)"))
+    assert "for dist in ('tensorflow', 'tensorflow-cpu'):" in script and "except PackageNotFoundError:" in script
+    assert script.index("PackageNotFoundError:") < script.index("\ntry:")  # a missing name is not the call failing
+    assert DISTRIBUTIONS_OF["NumPy"] == ("numpy",)
 
 
 @pytest.mark.parametrize("text,dtype", [("x.at[idx].set(v)", "int32"), ("np.add.at(a, (i, j), b)", "float32"),
@@ -569,3 +619,19 @@ def test_runtime_caveats_are_those_that_can_apply_to_the_datas_dtype():
         caveats = fm.from_call(call, dtype).caveats
         assert any(i8.text in c for c in caveats) is shown, dtype
         assert any("truncat" in c for c in caveats), dtype  # the dtype-free fact stays
+
+
+@pytest.mark.parametrize("call, tensors, expected", [
+    ("x[idx] = v", {"data": [0, 0, 0, 0], "index": [0, 1], "values": [1, 2, 3]},
+     "v (values) has shape (3,), which does not broadcast"),
+    ("x.scatter_(0, idx, s)", {"data": [0, 0, 0, 0], "index": [0, 1, 2], "src": [1, 2]},
+     "s (src) has shape (2,); PyTorch needs it at least as large as idx (index) (3,)"),
+    ("x.index_add_(0, idx, src)", {"data": [[0, 0], [0, 0]], "index": [0, 1], "source": [[1, 1, 1], [1, 1, 1]]},
+     "src (source) has shape (2, 3); it must be (2, 2)"),
+])
+def test_a_shape_error_names_the_users_tensor_and_the_argument(call, tensors, expected):
+    """A shape error names the tensor as the call writes it (v), with the framework's argument (values)."""
+    tr = fm.from_call(call)
+    with pytest.raises(sc.ScatterError) as err:
+        case_for(tr, {n: np.asarray(v, np.int64) for n, v in tensors.items()})
+    assert str(err.value).startswith(expected), str(err.value)

@@ -49,6 +49,9 @@ def test_pasting_a_call_shows_its_operators_composition_and_caveats():
     # one verdict per standard: OpenVINO has an exact operator, ONNX needs the composition (it said "Exact" once)
     assert "ONNX: no single operator; use the composition below. OpenVINO: one operator is exact." in text
     assert "Exact** on both" not in text
+    assert "ScatterElementsUpdate-12 spec ↗](" in text and "· no older version computes it" in text  # not "can"
+    older = all_text(open_from_code(call="x.scatter_add(0, idx, src)"))
+    assert "· the oldest version that computes it: ScatterElements-16" in older
 
 
 def test_a_bad_call_gets_a_message_and_keeps_its_text():
@@ -85,7 +88,7 @@ def test_example_tensors_give_the_result_links_and_a_pytest_export():
     assert "The translation's result" in text and "ScatterND-18" in text
     links = " ".join(m.value for m in at.markdown)
     assert "/nd?" in links and "op=ScatterND-18" in links and "example=__custom__" in links and "/check?" in links
-    assert any(d.label.startswith("Download a pytest") for d in at.get("download_button"))
+    assert any(d.label == "Download the pytest (.py)" for d in at.get("download_button"))
     require_framework("JAX")
     next(b for b in at.button if b.label.startswith("Run the call in JAX")).click().run()
     assert "gives exactly the translation's result" in all_text(at)
@@ -264,17 +267,18 @@ def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(ca
     next(b for b in at.button if b.label == "Fill with example values").click().run()
     assert not at.exception
     text = all_text(at)
-    assert "The ONNX model is 4 nodes (Shape → Expand → ScatterElements → ScatterElements, opset 18)" in text
+    assert ("**The composition as one ONNX model**: 4 nodes (Shape → Expand → ScatterElements → ScatterElements, "
+            "opset 18)") in text and "The ONNX model is" not in text  # said once: not "ONNX model: The ONNX model"
     assert "neutral value -inf into every indexed cell" in text
     labels = [d.label for d in at.get("download_button")]
     assert "Download the ONNX model (4 nodes, .onnx)" in labels
-    assert "Download a pytest: the ONNX model on onnxruntime and onnx.reference" in labels
+    assert "Download the pytest (.py)" in labels
     model_bytes, name = downloads["Download the ONNX model (4 nodes, .onnx)"]
     assert name.endswith(".onnx")
     model = onnx.load_from_string(model_bytes)
     onnx.checker.check_model(model, full_check=True)
     assert [n.op_type for n in model.graph.node] == ["Shape", "Expand", "ScatterElements", "ScatterElements"]
-    code, name = downloads["Download a pytest: the ONNX model on onnxruntime and onnx.reference"]
+    code, name = downloads["Download the pytest (.py)"]
     assert name == "test_from_your_code.py" and call not in code
     path = tmp_path / name
     path.write_text(code)
@@ -290,5 +294,6 @@ def test_a_one_operator_call_keeps_its_equivalence_pytest_and_offers_no_composit
     at.text_input(key="fromcode:shape").set_value("3, 4")
     next(b for b in at.button if b.label == "Fill with example values").click().run()
     labels = [d.label for d in at.get("download_button")]
-    assert labels == ["Download a pytest: the call against the ONNX model on onnxruntime"]
+    assert labels == ["Download the pytest (.py)"]
+    assert "The pytest runs your call in its framework against the ONNX model on onnxruntime." in all_text(at)
     assert "this composition downloads" not in all_text(at)

@@ -147,6 +147,15 @@ def test_static_runtime_findings_read_as_sentences_for_this_node_only():
     assert mean.source.startswith("the project's runtime notes (")
 
 
+def test_a_runtime_that_cannot_load_the_node_is_said_so_in_its_short_title_whatever_the_values():
+    """The node table showed "OpenVINO CPU (ONNX): runnable" for TensorScatter-24, which its frontend cannot
+    load; and a refusal to load does not wait for values to meet a condition."""
+    node = _model("circular_cache").nodes[0]
+    fact = next(f for f in node.findings if f.rule == "runtime-fact:frontend-no-conversion-rule")
+    assert fact.short == "OpenVINO CPU (ONNX): cannot run it"
+    assert "has no conversion rule for TensorScatter-24" in fact.text and "condition" not in fact.text
+
+
 @pytest.mark.parametrize("key", list(SAMPLES))
 def test_capture_reference_records_real_case_and_output(key):
     if key == "ov_mean":
@@ -228,7 +237,7 @@ def test_capture_on_other_runtimes_agrees_with_core(runtime):
     for key in ("kv_cache", "index_put", "scatter_amax"):
         cap = _model(key).capture(seed=1, runtime=runtime)
         for rec in cap.values():
-            assert rec.output_source.startswith("onnxruntime" if runtime == "onnxruntime" else "openvino")
+            assert rec.output_source.startswith("onnxruntime" if runtime == "onnxruntime" else "OpenVINO CPU")
             np.testing.assert_array_equal(rec.output, rec.case.run())
 
 
@@ -468,6 +477,7 @@ def test_bug_report_zip_reproduces_the_node_without_the_model(tmp_path):
     assert "ScatterND-18" in readme and "reduction='add'" in readme
     assert "written more than once" in readme  # the findings on the real data
     assert "The output from onnx.reference matches" in readme
+    assert "runtime:        onnx.reference (onnx " in readme  # the runtime by its name, not the page's key
     with np.load(tmp_path / "tensors.npz") as npz:
         np.testing.assert_array_equal(npz["runtime_output"], cap["index_put_accumulate"].output)
         np.testing.assert_array_equal(npz["indices"], cap["index_put_accumulate"].case.indices)
@@ -498,7 +508,9 @@ def test_a_bug_report_names_the_runtime_whose_output_differs_not_the_user():
               "updates": np.array([[-2, -4, 0], [-2, -4, 1]], dtype=np.int32) + zero_point}
     cap = model.capture(inputs, runtime="openvino")
     text = summary(model, cap, "mean_update")
-    assert "Computed -3; openvino CPU gave -2." in text and "you expected" not in text
+    assert "Computed -3; OpenVINO CPU gave -2." in text and "you expected" not in text
+    reference = summary(model, model.capture(inputs), "mean_update")  # an IR's "reference": OpenVINO's kernels
+    assert "runtime:        OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the rest)" in reference
     assert "output[1, 0]: output[1, 0]" not in text
 
 

@@ -97,6 +97,16 @@ def test_a_node_in_an_if_branch_runs_whole_and_is_missing_when_the_branch_does_n
     assert "in_then" in cap.missing and not cap
 
 
+def test_a_scalar_input_reaches_the_runtime_as_a_scalar():
+    """The If's condition is a 0-d bool: it reached the worker as shape (1,), which OpenVINO CPU refused ("got [1]
+    expecting []"); onnx.reference and onnxruntime took it. Now every runtime gets it as declared."""
+    require_or_skip("openvino-cpu")
+    model = _if_model()
+    feeds = {"c": np.array(True), "d": np.float32([1, 2, 3, 4]), "i": np.array([[1], [1]]), "u": np.float32([5, 6])}
+    cap = model.capture(feeds, runtime="openvino")  # raised ModelError before
+    assert "in_then" in cap.missing and "subgraph" in cap.missing["in_then"]
+
+
 def _scan_model():
     T, h, numpy_helper = _h()
     one = h.make_node("Constant", [], ["one"], value=numpy_helper.from_array(np.ones(1, np.float32)))

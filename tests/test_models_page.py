@@ -49,6 +49,18 @@ def test_invalid_draw_is_an_error_message_naming_the_node():
     assert any("kv\\_write" in e.value and "cannot run on these inputs" in e.value for e in at.error)
 
 
+def test_a_failed_capture_is_not_followed_by_press_capture_to_open_the_linked_node():
+    at = app_on(PAGE)
+    at.query_params["sample"] = "kv_cache"
+    at.query_params["node"] = "kv_write"
+    at.run()
+    assert any("The link names node kv\\_write: press Capture" in i.value for i in at.info)  # before a capture
+    at.sidebar.number_input(key="model:dim:max_seq").set_value(0).run()
+    at.button(key="model:capture").click().run()
+    assert not at.exception and any("cannot run on these inputs" in e.value for e in at.error)
+    assert not any("press Capture" in i.value for i in at.info)
+
+
 def test_ir_sample_says_onnxruntime_cannot_run_it():
     at = _open("ov_mean")
     at.sidebar.selectbox(key="model:runtime").set_value("onnxruntime").run()
@@ -85,6 +97,20 @@ def test_loop_sample_shows_calls():
     at.button(key="model:capture").click().run()
     assert not at.exception
     assert any("ran 3 time(s)" in c.value for c in at.caption)
+
+
+def test_a_lifted_loop_node_says_how_onnxruntime_ran_it_once_and_the_verdict_names_the_runtime():
+    """The caption holds the long 'output from onnxruntime, running the whole model once, rewritten ...'; the
+    comparison just below names the runtime, not that sentence again."""
+    at = _open("loop_body")
+    at.sidebar.selectbox(key="model:runtime").set_value("onnxruntime").run()
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert captions.count("rewritten so that") == 1
+    verdict = next(s.value for s in at.success if "matches ScatterElements-18" in s.value)
+    assert verdict.startswith("The output from onnxruntime matches") and "rewritten" not in verdict
+    assert model_page.source_name("onnx.reference (the node is in a Loop body, whose tensors ...)") == "onnx.reference"
 
 
 def test_a_captured_onnx_node_is_cross_run_on_openvino_cpu_through_its_onnx_frontend(monkeypatch):
@@ -300,3 +326,13 @@ def test_sources_text_names_which_engine_gave_which_nodes():
                                     "node alone on the inputs it received in main graph > If 'b' then_branch"})
     assert text.startswith("Where each output comes from: k, v: output from onnxruntime; in_then: output from "
                            "onnxruntime, running the node alone")
+
+
+def test_the_run_caption_says_what_runs_an_ir_and_an_onnx_model():
+    """An IR's default runtime is OpenVINO's reference kernels for the scatter nodes, the CPU plugin running the
+    rest: the caption above Capture says so in full (it said "on OpenVINO reference kernels")."""
+    captions = " ".join(str(c.value) for c in _open("ov_mean").caption)
+    assert ("Runs the model once on OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the "
+            "rest) in a separate process") in captions
+    onnx_captions = " ".join(str(c.value) for c in _open("index_put").caption)
+    assert "Runs the model once on onnx.reference in a separate process" in onnx_captions

@@ -63,3 +63,14 @@ def test_the_known_cases_are_checked():
     notes = {e.id: e.notes or "" for e in EXAMPLES}
     assert "1*10*50" in notes["ov-scatter-nd-update-15-xml-example-4"]
     assert "2*11*12" in notes["ov-scatter-elements-update-12-example-5"]
+
+
+def test_an_address_is_set_as_code_so_streamlit_makes_no_link_of_it():
+    """Streamlit links bare addresses whatever escaping they carry (tests/test_browser_model.py shows it in the
+    page); md() puts each in a code span, shown as written."""
+    text = "node http://e.com/a_b*c www.e.org x me@e.net 1*2 `tick` http://t.io/`q`"
+    out = md(text)
+    assert "`http://e.com/a_b*c`" in out and "`www.e.org`" in out and "`me@e.net`" in out
+    assert "`` http://t.io/`q` ``" in out  # a backtick inside: a longer fence (padded, as it ends with one)
+    assert shown(out) == text
+    assert md("a plain name_1") == "a plain name\\_1"  # no address: escaped as before
