@@ -148,7 +148,19 @@ SHORT = {"onnxruntime": "onnxruntime", "onnx.reference": "onnx.reference", "open
          "openvino-cpu": "OpenVINO CPU", "openvino-reference": "OpenVINO reference"}
 # a topic whose id alone reads as the opposite of its facts in a node table title: every "runnable" fact says
 # the runtime cannot run or load the operator ("OpenVINO CPU (ONNX): runnable" read as a yes)
-TOPIC_WORDS = {"runnable": "cannot run it"}
+TOPIC_WORDS = {
+    "runnable": "cannot run it",
+    # the rest name what the fact is about, so a title never reads as a finding on this node's values ("duplicates"
+    # above a node whose indices are all distinct)
+    "duplicates": "if indices repeat, which write wins", "duplicates-parallel": "if indices repeat, with threads",
+    "negative-index": "negative indices", "index-range": "out-of-range indices",
+    "index-range-silent": "out-of-range indices", "nan-max-min": "NaN under max or min",
+    "signed-zero": "the sign of zero", "integer-mean": "an integer mean's rounding",
+    "integer-mean-int16": "an integer mean's rounding", "float16": "float16 sums", "float64": "float64 data",
+    "int64": "64-bit integer data", "uint64": "uint64 data", "bool": "bool data", "k-zero": "an empty index tuple",
+    "index-dtype": "the index dtype", "reduction": "which reductions it takes", "shape": "shapes",
+    "dtype-mismatch": "mixed dtypes", "scalar-indices": "scalar indices", "scalar-updates": "scalar updates",
+}
 VALUE_FREE_TOPICS = {"runnable"}  # a runtime that cannot run or load the operator does so whatever the values
 
 
@@ -194,7 +206,7 @@ def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, a
             names = [SHORT[r] for r in sc.RUNTIME_NAMES if r in d.runtimes and r in mine]
             words = " ".join(f"{f.runtimes_label()}: {f.text.rstrip('.')}." for f in facts)
             when = ("" if indices_known or facts[0].topic in VALUE_FREE_TOPICS
-                    else " This holds when the values reaching the node meet its condition.")
+                    else " Whether it applies depends on the values that reach the node: a capture shows them.")
             out.append(Finding(f"runtime-fact:{d.label}", "warning" if d.outcome in ("value", "crash") else "info",
                                words + when, title=f"{', '.join(names)}: "
                                f"{TOPIC_WORDS.get(facts[0].topic, facts[0].topic.replace('-', ' '))}",

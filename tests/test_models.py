@@ -140,10 +140,11 @@ def test_static_runtime_findings_read_as_sentences_for_this_node_only():
     nan = next(f for f in facts if f.rule.endswith("nan-in-max-min"))
     # the per-runtime facts of the runtimes that run an ONNX node, not OpenVINO's
     assert nan.text.startswith("onnxruntime ") and "onnx.reference " in nan.text and "OpenVINO" not in nan.text
-    assert "when the values reaching the node meet its condition" in nan.text  # its indices are not constant
+    assert "Whether it applies depends on the values that reach the node" in nan.text  # indices not constant
+    assert nan.short.endswith(": NaN under max or min"), nan.short  # what the fact is about, not a finding
     ir = _model("ov_mean").nodes[0]
     mean = next(f for f in ir.findings if f.rule == "runtime-fact:integer-mean-truncation")
-    assert mean.short == "OpenVINO CPU: integer mean" and mean.text.startswith("OpenVINO ")
+    assert mean.short == "OpenVINO CPU: an integer mean's rounding" and mean.text.startswith("OpenVINO ")
     assert mean.source.startswith("the project's runtime notes (")
 
 

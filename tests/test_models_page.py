@@ -170,7 +170,7 @@ def test_huge_dims_warn_before_capture_and_the_capture_is_refused():
 
 def test_static_findings_are_listed_below_the_table_and_ir_runtimes_are_named():
     at = _open("ov_mean")
-    assert at.dataframe[0].value["static findings"][0] == "OpenVINO CPU: integer mean"
+    assert at.dataframe[0].value["static findings"][0] == "OpenVINO CPU: an integer mean's rounding"
     assert any("Static findings of the nodes shown" in e.label for e in at.expander)
     text = next(m.value for m in at.markdown if "truncat" in m.value)
     # the runtime named as a user knows it, the source in words, a link to the operator's runtime facts
