@@ -14,6 +14,7 @@ import pytest
 
 import scatter_models as sm
 from tests.conftest import require_or_skip
+from tests.test_models import _scan_model
 
 WHOLE = "onnxruntime, running the whole model once, rewritten so that the node's tensors leave "
 ALONE = "onnxruntime, running the node alone on the inputs it received in "
@@ -107,26 +108,9 @@ def test_a_scalar_input_reaches_the_runtime_as_a_scalar():
     assert "in_then" in cap.missing and "subgraph" in cap.missing["in_then"]
 
 
-def _scan_model():
-    T, h, numpy_helper = _h()
-    one = h.make_node("Constant", [], ["one"], value=numpy_helper.from_array(np.ones(1, np.float32)))
-    body = h.make_graph(
-        [one, h.make_node("ScatterElements", ["acc", "row", "one"], ["acc_out"], name="count_row", reduction="add"),
-         h.make_node("Identity", ["acc_out"], ["seen"])], "body",
-        [h.make_tensor_value_info("acc", T.FLOAT, [4]), h.make_tensor_value_info("row", T.INT64, [1])],
-        [h.make_tensor_value_info("acc_out", T.FLOAT, [4]), h.make_tensor_value_info("seen", T.FLOAT, [4])])
-    scan = h.make_node("Scan", ["start", "rows"], ["final", "history"], name="scan_rows", body=body,
-                       num_scan_inputs=1, scan_output_axes=[0])
-    graph = h.make_graph([scan], "g", [h.make_tensor_value_info("start", T.FLOAT, [4]),
-                                       h.make_tensor_value_info("rows", T.INT64, [3, 1])],
-                         [h.make_tensor_value_info("final", T.FLOAT, [4]),
-                          h.make_tensor_value_info("history", T.FLOAT, [3, 4])])
-    return _open(graph)
-
-
 def test_a_node_in_a_scan_body_runs_whole_with_its_first_call_and_count():
     feeds = {"start": np.float32([0, 10, 20, 30]), "rows": np.array([[2], [0], [2]])}
-    rec = _same_as_reference(_scan_model(), feeds, "count_row", 3)
+    rec = _same_as_reference(_scan_model(), feeds, "count_row", 3)  # the Scan model of tests/test_models.py
     assert rec.output_source.startswith(WHOLE + "main graph > Scan 'scan_rows' body")
     np.testing.assert_array_equal(rec.case.given()[0], feeds["start"])  # the first call: the state entering
     np.testing.assert_array_equal(rec.output, [0, 10, 21, 30])
