@@ -771,8 +771,9 @@ class Player {
   // multiples in 1..n per row) is tried, and the one with the largest cells wins (on a tie: the simpler
   // arrangement, then fewer rows of multiples). A panel is as wide as its cells or its title; the width left over
   // on a line goes to its stacks (cells centred in them); the figure ends inside the window with room_below under
-  // it. When none keeps MIN_CELL so, the one that is shortest with cells of MIN_CELL (the page then scrolls a
-  // little, the cells stay large). {cell, q (multiples per row), boxes (each panel's x, y, w, h in px of the plot),
+  // it. When none keeps MIN_CELL so, the one with the largest cells under it, down to PROJECTOR_CELL (and the
+  // cell that shows the digits at MIN_FONT), that does; else the one that is shortest with cells of MIN_CELL (the
+  // page then scrolls a little, the cells stay large). {cell, q (multiples per row), boxes (each panel's x, y, w, h in px of the plot),
   // height}, or null on a taller window, without room_below, or when no arrangement is MIN_CELL wide.
   projectorPlan(avail, shown, labelled, margin) {
     const d = this.data;
