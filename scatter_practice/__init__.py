@@ -11,7 +11,8 @@ Pure (no streamlit, no plotly), built on scatter_core's public API and its diagn
 """
 
 from .exercises import (
-    LEVELS, MAX_CELLS, MAX_SET, MAX_STEPS, Exercise, exercise_set, levels_for, make_exercise, set_seeds,
+    LEVELS, MAX_CELLS, MAX_DRAWN, MAX_SET, MAX_STEPS, Exercise, drawn_cells, exercise_set, levels_for, make_exercise,
+    set_seeds,
 )
 from .grading import CellNote, Feedback, Named, grade_output, grade_step
 from .misconceptions import BY_KIND, MISCONCEPTIONS, Misconception, student_outputs
@@ -21,8 +22,8 @@ from .worksheet import (
 )
 
 __all__ = [
-    "BY_KIND", "CellNote", "Choice", "Exercise", "Feedback", "LEVELS", "MAX_CELLS", "MAX_SET", "MAX_STEPS",
-    "MISCONCEPTIONS", "Misconception", "Named", "choices", "exercise_set", "grade_output", "grade_step",
+    "BY_KIND", "CellNote", "Choice", "Exercise", "Feedback", "LEVELS", "MAX_CELLS", "MAX_DRAWN", "MAX_SET", "MAX_STEPS",
+    "MISCONCEPTIONS", "drawn_cells", "Misconception", "Named", "choices", "exercise_set", "grade_output", "grade_step",
     "levels_for", "make_exercise", "output_hints", "set_seeds", "step_hints", "step_question", "student_outputs",
     "PUBLIC_URL_ENV", "answer_key_html", "answer_key_pdf", "public_address", "set_link", "student_html",
     "student_pdf", "tensor_html",

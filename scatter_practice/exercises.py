@@ -26,7 +26,9 @@ slice) have a curriculum of their own (their record's ``lesson`` hook); with no
 most that level (1: the Elements family alone; 5, the mixed level, for the
 cache and the slice).
 
-Every exercise has at most ``MAX_CELLS`` output cells and ``MAX_STEPS`` loop steps.
+Every exercise has at most ``MAX_CELLS`` output cells, ``MAX_STEPS`` loop steps and ``MAX_DRAWN`` cells to
+draw (indices, updates and output: a case worked by hand, and one a 1280x720 projector shows whole with the
+answer under it; only levels 4-5 ever drew more, and those candidates are redrawn).
 The operator facts (families, attributes, reductions, the index rule) are read
 from the registry records; nothing branches on an operator's name.
 """
@@ -45,6 +47,7 @@ import scatter_core as sc
 
 MAX_CELLS = 24
 MAX_STEPS = 8
+MAX_DRAWN = 64  # cells of indices, updates and output together (a wide rank-3 updates tensor of 8x4x3 is 96 alone)
 MAX_ATTEMPTS = 400  # redraws before giving up (never reached for the pools below; a test checks 200 seeds a level)
 MAX_SEED = 2**53 - 1  # seeds travel through links and number inputs (JavaScript integers)
 MAX_SET = 30  # exercises in one shared set or worksheet
@@ -391,6 +394,11 @@ def _draw(rng, r: Recipe):
     return data, indices, updates, drawn.attrs
 
 
+def drawn_cells(indices: np.ndarray | None, updates: np.ndarray | None, output: np.ndarray) -> int:
+    """The cells Practice's figure draws besides the data: the indices given, the updates and the output."""
+    return sum(0 if a is None else int(np.size(a)) for a in (indices, updates)) + int(np.size(output))
+
+
 def _differs(a: np.ndarray, b: np.ndarray) -> bool:
     return not np.array_equal(a, b)
 
@@ -441,7 +449,8 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
         t = sc.trace(r.spec.name, data, indices, updates, **attrs)
     except sc.ScatterError:
         return None
-    if not (1 <= len(t) <= MAX_STEPS and t.output.size <= MAX_CELLS):
+    if not (1 <= len(t) <= MAX_STEPS and t.output.size <= MAX_CELLS and drawn_cells(indices, updates, t.output)
+            <= MAX_DRAWN):
         return None
     dup = t.duplicate_groups().size > 0
     if (r.duplicates == "yes" and not dup) or (r.duplicates == "no" and dup):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-import scatter_core as sc
 import scatter_practice as sp
 from tests.browser_support import SCREENSHOTS, real_errors
 
@@ -254,29 +253,7 @@ def test_a_projector_shows_the_question_figure_and_answer_without_scrolling(serv
     ctx.close()
 
 
-# -- levels 4 and 5 on a projector: every kind of exercise, in every mode -----------------------------------------------
-SEEDS = range(60)  # the seeds searched for each kind's largest figure
-KINDS = [(level, op) for level in (4, 5)
-         for op in [None] + [name for name in sc.OPERATORS if level in sp.levels_for(name)]]
-
-
-def figure_cells(ex: sp.Exercise) -> int:
-    """The cells the player draws for ``ex``: every input it shows and the output."""
-    return sum(a.size for _, a in ex.inputs) - ex.data.size + ex.answer.size
-
-
-FITS = 64  # cells to draw (indices, updates, output): the largest exercise of each kind up to this must fit (97% of
-# level 4-5 exercises have at most 64; an exercise whose panels are all tall may scroll with fewer)
-
-
-def largest(level: int, op: str | None, most: int | None = FITS) -> sp.Exercise:
-    """Of the kind's exercises over SEEDS with at most ``most`` cells to draw (None: any), the one with the most (then
-    the tallest output)."""
-    drawn = [sp.make_exercise(s, level, op) for s in SEEDS]
-    return max((ex for ex in drawn if most is None or figure_cells(ex) <= most),
-               key=lambda ex: (figure_cells(ex), ex.answer.shape[-2] if ex.answer.ndim > 1 else 1, -ex.seed))
-
-
+# -- shared with tests/test_browser_projector.py (levels 1-5 on a projector, swept over seeds) ----------------------
 def steady(pg) -> None:
     """Until the player's figure has kept its place and size for a while: a figure fitted to a projector is fitted
     again when what is above it moved after it was laid out (the page redrawn around it)."""
@@ -306,65 +283,6 @@ def answer_boxes(pg, ex: sp.Exercise, mode: str) -> dict:
     assert len(boxes) == len(sp.choices(ex))
     return {**boxes, "answer": main.get_by_role("radiogroup").first.bounding_box(),
             "check": main.get_by_role("button", name="Check").bounding_box()}
-
-
-@pytest.mark.parametrize("level, op", KINDS, ids=[f"L{lv}-{op or 'any'}" for lv, op in KINDS])
-def test_a_projector_fits_every_level_4_and_5_kind_in_every_mode(server, browser, level, op):
-    """At 1280×720 (the sidebar open) the largest exercise of each kind of levels 4 and 5 (every version offering
-    the level, and any version; 60 seeds searched; up to FITS cells to draw) shows its question, the whole player
-    figure and the answer with its Check button inside the viewport, the page at its top, in step by step, whole
-    output and multiple choice; the output's cells stay at least MIN_CELL (28 px) wide."""
-    ex = largest(level, op)
-    query = f"seed={ex.seed}&level={level}" + (f"&op={op}" if op else "")
-    ctx, pg, errors = practice_page(browser, server, query, 1280, 720)
-    cells = {}
-    for mode in ("Step by step", "Whole output", "Multiple choice"):
-        if mode != "Step by step":
-            pg.locator("[data-testid=stSidebar]").get_by_text(mode, exact=True).click()
-            pg.get_by_text(ex.prompt).first.wait_for(timeout=30_000)
-            pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=30_000)
-            settle(pg)
-        steady(pg)
-        question = sp.step_question(ex, 0) if mode == "Step by step" else ex.prompt
-        boxes = {"question": pg.locator("[data-testid=stMain]").get_by_text(question).first.bounding_box(),
-                 "figure": pg.locator(FIGURE).first.bounding_box(), **answer_boxes(pg, ex, mode)}
-        where = (mode, ex.seed, ex.op, ex.data.shape, boxes)
-        assert pg.evaluate("() => [window.scrollY, document.querySelector('[data-testid=stMain]').scrollTop]") \
-            == [0, 0], where
-        for name, box in boxes.items():
-            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, (name, where)
-        assert boxes["question"]["y"] < boxes["figure"]["y"] < boxes["check"]["y"], where
-        cells[mode] = output_cell_px(pg)
-        assert cells[mode] >= 28, (mode, cells)
-        if ex.answer.ndim == 3 and mode == "Multiple choice":
-            pg.screenshot(path=str(SCREENSHOTS / f"practice-projector-L{level}-{op or 'any'}.png"))
-    assert real_errors(errors) == []
-    ctx.close()
-
-
-BEYOND = [(level, op) for level, op in KINDS if figure_cells(largest(level, op, None)) > FITS]
-
-
-@pytest.mark.parametrize("level, op", BEYOND, ids=[f"L{lv}-{op or 'any'}" for lv, op in BEYOND])
-def test_a_projector_keeps_the_largest_exercises_large(server, browser, level, op):
-    """The largest exercise of each kind that has more than FITS cells to draw (a wide updates panel: up to 8×4×3)
-    keeps its cells at MIN_CELL or more in every mode and its whole figure on the 1280×720 screen, panels arranged
-    for the least height (the answer may then be a few px to some rows below the window's edge)."""
-    ex = largest(level, op, None)
-    query = f"seed={ex.seed}&level={level}" + (f"&op={op}" if op else "")
-    ctx, pg, errors = practice_page(browser, server, query, 1280, 720)
-    for mode in ("Step by step", "Whole output", "Multiple choice"):
-        if mode != "Step by step":
-            pg.locator("[data-testid=stSidebar]").get_by_text(mode, exact=True).click()
-            pg.get_by_text(ex.prompt).first.wait_for(timeout=30_000)
-            pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=30_000)
-            settle(pg)
-        steady(pg)
-        figure = pg.locator(FIGURE).first.bounding_box()
-        assert figure["y"] >= 0 and figure["y"] + figure["height"] <= 720, (mode, ex.seed, ex.op, figure)
-        assert output_cell_px(pg) >= 28, (mode, ex.seed, ex.op, output_cell_px(pg))
-    assert real_errors(errors) == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("width, height", [(1280, 720), (1400, 1000), (390, 844)])

@@ -607,3 +607,19 @@ def test_each_misconceptions_explorer_example_shows_it():
             assert fb.conforms and not fb.correct and "the last write stays" in fb.explanation
         else:
             assert m.kind in fb.kinds or (m.kind == "version" and _explained_otherwise(ex, out, fb)), m.kind
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_exercise_draws_more_cells_than_a_projector_shows(level):
+    """Every kind of exercise (any version, and each version offering the level) over 200 seeds draws at most
+    MAX_DRAWN cells of indices, updates and output (what a 1280x720 projector shows whole with the answer under
+    it, and a size worked by hand); at levels 4-5, where rank-3 slices are written, some reach the bound."""
+    most = 0
+    for op in [None] + [name for name in sc.OPERATORS if level in sp.levels_for(name)]:
+        for seed in SEEDS:
+            ex = sp.make_exercise(seed, level, op)
+            drawn = sp.drawn_cells(ex.indices, ex.updates, ex.answer)
+            assert drawn == sum(a.size for _, a in ex.inputs) - ex.data.size + ex.answer.size
+            assert drawn <= sp.MAX_DRAWN == 64, (seed, op, summary(ex))
+            most = max(most, drawn)
+    assert (most == sp.MAX_DRAWN) == (level >= 4), most

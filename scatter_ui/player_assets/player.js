@@ -28,6 +28,8 @@ const SHORT = 820; // px: a window at most this tall (a 1280x720 projector) fits
 // panels (0 indices, 1 updates, 2 output; top to bottom)
 const ARRANGEMENTS = [[[[0], [1], [2]]], [[[0], [1]], [[2]]], [[[0]], [[1], [2]]], [[[0], [1, 2]]], [[[0, 1], [2]]],
                       [[[1], [0, 2]]]];
+const PROJECTOR_CELL = 24; // px: a projector's figure goes below MIN_CELL, down to this, only when nothing else
+// keeps the answer on screen (and never below what holds its digits at MIN_FONT: textCell)
 const FIT_PLOT = 84; // px: the least plot height of a figure fitted to a short window (its colour bar's length)
 // Colours come from Python as data (data.palette, scatter_ui/player_contract.py PALETTE): none is written here.
 const MIN_FONT = 12; // px: the smallest cell digits on a narrow screen (cells grow, the figure scrolls)
@@ -398,8 +400,9 @@ class Player {
       else { // as large as the cell allows for its longest text in any frame sent (Python sized it for the
         // narrowest layout; a stacked one has bigger cells)
         const fit = Math.floor(0.9 * c / (0.62 * Math.max(this.longest[i], 1)));
-        out.textfont.size = Math.max(Math.min(fit, Math.floor(c * 0.42), MAX_FONT), Math.min(out.textfont.size || 12,
-                                                                                          Math.floor(c * 0.42)));
+        // a cell of PROJECTOR_CELL px or more whose text fits at MIN_FONT shows it at MIN_FONT at least
+        const cap = Math.max(Math.floor(c * 0.42), c >= PROJECTOR_CELL && fit >= MIN_FONT ? MIN_FONT : 0);
+        out.textfont.size = Math.max(Math.min(fit, cap, MAX_FONT), Math.min(out.textfont.size || 12, cap));
       }
       if (Array.isArray(out.text)) out.text = badged(out.text);
       return out;
@@ -407,10 +410,11 @@ class Player {
   }
 
   // the cell size (px) that holds panel i's longest text at MIN_FONT (0 for a panel without text)
-  textCell(i) {
+  // (at least `least` px: a cell that size holds MIN_FONT digits, themed(); else MIN_FONT / 0.42)
+  textCell(i, least = Math.ceil(MIN_FONT / 0.42)) {
     const longest = this.longest ? this.longest[i] : 0;
     if (!longest) return 0;
-    return Math.max(Math.ceil(MIN_FONT / 0.42), Math.ceil(MIN_FONT * 0.62 * longest / 0.9 + 1e-9));
+    return Math.max(least, Math.ceil(MIN_FONT * 0.62 * longest / 0.9 + 1e-9));
   }
 
   longestText(i, tr) { // characters of the longest first line of cell text of trace i (base data and frames)
@@ -767,8 +771,9 @@ class Player {
   // multiples in 1..n per row) is tried, and the one with the largest cells wins (on a tie: the simpler
   // arrangement, then fewer rows of multiples). A panel is as wide as its cells or its title; the width left over
   // on a line goes to its stacks (cells centred in them); the figure ends inside the window with room_below under
-  // it. When none keeps MIN_CELL so, the one that is shortest with cells of MIN_CELL (the page then scrolls a
-  // little, the cells stay large). {cell, q (multiples per row), boxes (each panel's x, y, w, h in px of the plot),
+  // it. When none keeps MIN_CELL so, the one with the largest cells under it, down to PROJECTOR_CELL (and the
+  // cell that shows the digits at MIN_FONT), that does; else the one that is shortest with cells of MIN_CELL (the
+  // page then scrolls a little, the cells stay large). {cell, q (multiples per row), boxes (each panel's x, y, w, h in px of the plot),
   // height}, or null on a taller window, without room_below, or when no arrangement is MIN_CELL wide.
   projectorPlan(avail, shown, labelled, margin) {
     const d = this.data;
@@ -831,7 +836,20 @@ class Player {
         if (!best || (j >= 0 && score[j] > best.score[j])) best = { score, cell: lo, q, lines };
       });
     }
-    if (!best) best = least; // nothing keeps MIN_CELL inside the window: the shortest layout at MIN_CELL (it scrolls)
+    if (!best) { // nothing keeps MIN_CELL inside the window: the largest cells down to PROJECTOR_CELL (digits still
+      // MIN_FONT px) that do, in the arrangement that keeps the most; else the shortest layout at MIN_CELL (it scrolls)
+      const floor = Math.max(PROJECTOR_CELL, ...shown.map((i) => this.textCell(i, PROJECTOR_CELL)));
+      for (const q0 of options(0)) for (const q1 of options(1)) for (const q2 of options(2)) {
+        const q = [q0, q1, q2];
+        arrangements.forEach((lines, k) => {
+          if (!fits(lines, q, floor)) return;
+          let lo = floor, hi = MIN_CELL;
+          for (let n = 0; n < 16; n++) { const mid = (lo + hi) / 2; if (fits(lines, q, mid)) lo = mid; else hi = mid; }
+          if (!best || lo > best.cell + 0.25) best = { cell: lo, q, lines };
+        });
+      }
+    }
+    if (!best) best = least;
     if (!best) { margin.b = bottom; return null; }
     const { boxes, height } = place(best.lines, best.q, best.cell, true);
     return { cell: best.cell, q: best.q, boxes, height };
