@@ -151,6 +151,8 @@ def take_steps(pg, ex: sp.Exercise, count: int) -> None:
         pg.locator("input[aria-label='Value after the step']").fill(str(ex.trace.after[k][0]))
         pg.get_by_role("button", name="Check").click()
         settle(pg)  # (a step writing a slice may grade this one cell otherwise: the test only moves on)
+        # a student reads the whole reveal (its verdict, the figure after the step) before moving on
+        pg.evaluate("() => { const m = document.querySelector('[data-testid=stMain]'); m.scrollTo(0, m.scrollHeight); }")
         pg.get_by_role("button", name="Next step ▶").click()
         settle(pg)
         pg.get_by_text(sp.step_question(ex, k + 1)).first.wait_for(timeout=30_000)
@@ -171,9 +173,9 @@ def every_mode_fits(browser, server, level: int, seed: int, op: str | None, dark
     later = min(2, ex.steps - 1)  # after two steps: the controls row and the legend under the figure
     if later:
         take_steps(pg, ex, later)
-        # a step's reveal (its verdict, the figure after it) may be taller than the window: its Next button, clicked
-        # where it stands, leaves the page scrolled by as much; the next question is read from the page's top
-        pg.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+        # a step's reveal (its verdict, the figure after it) may be taller than the window and its Next button was
+        # clicked where it stood, lower down: the next step's player brings the page back to its top (on_screen
+        # checks that the page is not scrolled)
         seen[f"step {later + 1}"] = on_screen(pg, ex, "Step by step", sp.step_question(ex, later), where)
         if shots:
             pg.screenshot(path=str(SCREENSHOTS / f"{shots}-step-{later + 1}.png"))
