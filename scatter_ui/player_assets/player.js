@@ -312,6 +312,12 @@ class Player {
     this.box.style.setProperty("--sx-highlight", data.palette.highlight); // player.css draws its marks with it
     const newView = data.view !== this.view;
     const figKey = `${data.view}|${data.k0}|${data.k1}|${theme.dark}|${theme.bg}|${theme.text}`;
+    if (this.data === null && data.room_below != null && window.innerHeight <= SHORT) {
+      // a new player on a projector page that fits its answer under it (Practice's next step or exercise): that
+      // screen is read from its top, even when the button that led here sat lower on a taller previous screen
+      const main = document.querySelector('[data-testid="stMain"]');
+      if (main && main.scrollTop > 0) main.scrollTo(0, 0);
+    }
     this.data = data;
     this.theme = theme;
     this.showControls(data.controls);
