@@ -129,7 +129,8 @@ def show_inputs(ex: sp.Exercise, key: str, room_below: int) -> None:
 # On a projector (a window at most 820 px tall) the player fits its cells so that the answer under it stays on screen:
 # the px each mode draws there (PROJECTOR_CSS's gaps; measured at 1280x720, with a few px to spare).
 STEP_FORM_PX = 80  # the target and value boxes with their labels, Check beside them
-GRID_PX = 100  # the "Enter the output as" line and the grid's header row (the grid's rows are ROW_PX each)
+GRID_PX = 112  # the "Enter the output as" line and the grid's header row (the grid's rows are ROW_PX each), with 12 px
+#                 to spare: the line above the question may sit 14 px lower (seen on Python 3.13's CI run: 725.5 px)
 ROW_PX = 28  # grid_input's row height
 TEXT_BOX_PX = 200  # the text box (120 px) with its label, under the same line
 SHORT_BOX_PX = 68  # the text box of a rank-3 output (Streamlit's least: two lines), which has no such line
