@@ -23,10 +23,11 @@ from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text
 from .model import Model, ModelInput, ScatterNode, open_model
 from .samples import SAMPLES, Sample, sample_path
 from .static import Finding
-from .support import runtime_name
+from .support import runtime_choice, runtime_name, runtime_short
 
 __all__ = [
     "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
     "ScatterNode", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
-    "prewarm", "runtime_available", "runtime_name", "runtime_note", "runtime_problem", "sample_path", "shape_text", "time_limit",
+    "prewarm", "runtime_available", "runtime_choice", "runtime_name", "runtime_short", "runtime_note", "runtime_problem",
+    "sample_path", "shape_text", "time_limit",
 ]

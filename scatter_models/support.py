@@ -23,11 +23,18 @@ import scatter_core as sc
 FACT_RUNTIME = {"reference": "onnx.reference", "onnxruntime": "onnxruntime", "openvino": "openvino-onnx"}
 IR_FACT_RUNTIME = {"reference": "openvino-reference", "onnxruntime": "onnxruntime", "openvino": "openvino-cpu"}
 CAPTURE_RUNTIMES = ("reference", "onnxruntime", "openvino")
-# how a capture runtime is named in messages (the page's runtime box says the same)
-NAMES = {"reference": "onnx.reference", "onnxruntime": "onnxruntime", "openvino": "OpenVINO CPU"}
-# an OpenVINO IR's: its "reference" is OpenVINO's own reference kernels, for the scatter nodes only
-IR_NAMES = {"reference": "OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the rest)",
-            "onnxruntime": "onnxruntime", "openvino": "OpenVINO CPU"}
+# How each capture runtime is named, per model kind: (its name in a sentence, what more says what it runs in full,
+# the runtime box's note on the choice). The messages, the bug report and the page's runtime box read this table.
+RUNTIME_WORDS = {
+    "onnx": {"reference": ("onnx.reference", "", "exact, default"),
+             "onnxruntime": ("onnxruntime", "", ""),
+             "openvino": ("OpenVINO CPU", "", "ONNX frontend")},
+    # an OpenVINO IR's "reference" is OpenVINO's own reference kernels, for the scatter nodes only
+    "openvino-ir": {"reference": ("OpenVINO reference kernels", "the scatter nodes; the CPU plugin runs the rest",
+                                  "default; the CPU plugin runs the rest"),
+                    "onnxruntime": ("onnxruntime", "", "ONNX models only"),
+                    "openvino": ("OpenVINO CPU", "", "")},
+}
 MAX_NODES_NAMED = 3
 
 _OV_UNCONVERTED = re.compile(r"No conversion rule found for operations:\s*([^\n]+)")
@@ -37,10 +44,42 @@ _ORT_RUN_REFUSED = re.compile(r"while running (\w+) node\. Name:'([^']*)' Status
 _ORT_INVALID_NODE = re.compile(r"In Node, \(\"([^\"]*)\", (\w+), \"([^\"]*)\", -?\d+\)")
 
 
+def _words(runtime: str, kind: str) -> tuple[str, str, str]:
+    return RUNTIME_WORDS["onnx" if kind == "onnx" else "openvino-ir"].get(runtime, (runtime, "", ""))
+
+
+def _with_note(name: str, note: str) -> str:
+    return f"{name} ({note})" if note else name
+
+
 def runtime_name(runtime: str, kind: str = "onnx") -> str:
-    """A capture runtime as messages name it ("onnx.reference", "onnxruntime", "OpenVINO CPU"), for a model of
-    ``kind`` ("onnx", or "openvino-ir": its "reference" is OpenVINO's reference kernels)."""
-    return (NAMES if kind == "onnx" else IR_NAMES).get(runtime, runtime)
+    """A capture runtime as messages name it in full ("onnx.reference", "onnxruntime", "OpenVINO CPU"), for a model
+    of ``kind`` ("onnx", or "openvino-ir": its "reference" is OpenVINO's reference kernels, for the scatter nodes).
+
+    >>> runtime_name("openvino", "onnx"), runtime_name("reference", "openvino-ir")
+    ('OpenVINO CPU', 'OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the rest)')
+    """
+    name, detail, _ = _words(runtime, kind)
+    return _with_note(name, detail)
+
+
+def runtime_short(runtime: str, kind: str = "onnx") -> str:
+    """The runtime's name alone, for a sentence a version in parentheses follows.
+
+    >>> runtime_short("reference", "openvino-ir")
+    'OpenVINO reference kernels'
+    """
+    return _words(runtime, kind)[0]
+
+
+def runtime_choice(runtime: str, kind: str = "onnx") -> str:
+    """The runtime as the runtime box offers it: its name and a note on the choice.
+
+    >>> runtime_choice("reference"), runtime_choice("onnxruntime", "openvino-ir")
+    ('onnx.reference (exact, default)', 'onnxruntime (ONNX models only)')
+    """
+    name, _, note = _words(runtime, kind)
+    return _with_note(name, note)
 
 
 def blocking_facts(spec: sc.OpSpec, runtime: str) -> list[sc.Fact]:

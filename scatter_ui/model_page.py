@@ -43,26 +43,26 @@ PAGE_SIZE = 50
 MAX_CHAINS = 12
 MAX_SOURCES_NAMED = 8
 MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
-RUNTIME_LABELS = {"reference": "onnx.reference (exact, default)", "onnxruntime": "onnxruntime",
-                  "openvino": "OpenVINO CPU (ONNX frontend)"}
-IR_RUNTIME_LABELS = {"reference": "OpenVINO reference kernels (default; the CPU plugin runs the rest)",
-                     "onnxruntime": "onnxruntime (ONNX models only)", "openvino": "OpenVINO CPU"}
+
+
+def _kind(model) -> str:
+    return "onnx" if model is None else model.kind
 
 
 def runtime_label(model, runtime: str) -> str:
-    return (IR_RUNTIME_LABELS if model is not None and model.kind == "openvino-ir" else RUNTIME_LABELS)[runtime]
+    """The runtime as the runtime box offers it ("onnx.reference (exact, default)")."""
+    return sm.runtime_choice(runtime, _kind(model))
 
 
 def runtime_name(model, runtime: str) -> str:
-    """The runtime's name for a sentence: its label without the choice's note ("onnx.reference", not
-    "onnx.reference (exact, default)", which a version in parentheses would follow)."""
-    return runtime_label(model, runtime).split(" (")[0]
+    """The runtime's name for a sentence ("onnx.reference", which a version in parentheses may follow)."""
+    return sm.runtime_short(runtime, _kind(model))
 
 
 def runtime_in_full(model, runtime: str) -> str:
     """What runs the model, said in full (an IR's default: OpenVINO's reference kernels for the scatter nodes, the
     CPU plugin for the rest)."""
-    return sm.runtime_name(runtime, model.kind)
+    return sm.runtime_name(runtime, _kind(model))
 
 
 NO_SAMPLE = ""

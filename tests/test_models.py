@@ -646,3 +646,21 @@ def test_node_attributes_are_read_by_their_codecs_and_a_wrong_kind_is_kept():
     assert node.attrs == {"axis": 1.5, "reduction": "none"} and type(node.attrs["axis"]) is float
     with pytest.raises(sc.ScatterError, match="axis = 1.5 must be one integer"):
         sc.codec_of(node.spec, "axis").check(node.attrs["axis"], 2)
+
+
+def test_runtime_words_come_from_one_table_and_their_examples_run():
+    """The messages, the bug report and the runtime box name a capture runtime from support.RUNTIME_WORDS; its
+    doctest examples pin the three forms, and every runtime has a name for both model kinds."""
+    import doctest
+
+    from scatter_models import support
+
+    result = doctest.testmod(support)
+    assert result.attempted >= 3 and result.failed == 0
+    for kind in ("onnx", "openvino-ir"):
+        for runtime in sm.RUNTIMES:
+            short, full, choice = (sm.runtime_short(runtime, kind), sm.runtime_name(runtime, kind),
+                                   sm.runtime_choice(runtime, kind))
+            assert short and full.startswith(short) and choice.startswith(short), (kind, runtime)
+    assert sm.runtime_choice("openvino") == "OpenVINO CPU (ONNX frontend)"
+    assert sm.runtime_short("openvino") == "OpenVINO CPU"
