@@ -9,22 +9,10 @@ setup).
 from __future__ import annotations
 
 import importlib.util
-import os
 
 import pytest
 
 from tests.skipping import skip_or_fail
-
-WORKERS_PER_CPU = 2  # a browser test waits on its server and Chromium: two workers a core keep the cores busy
-MAX_WORKERS = 8  # each may hold a Streamlit server and a Chromium (about 1 GB at its peak)
-
-
-def pytest_xdist_auto_num_workers(config) -> int:
-    """``-n auto`` (pyproject's addopts): two workers for each core this process may use, at most MAX_WORKERS.
-    On the 2-core machine 4 workers kept the cores 96% busy and ran the suite in 884 s, where 2 took 1,082 s
-    (docs/performance.md, "The test suite on both cores")."""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(MAX_WORKERS, WORKERS_PER_CPU * cpus))
 
 
 def _is_available(name: str) -> bool:
