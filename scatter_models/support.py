@@ -23,8 +23,8 @@ import scatter_core as sc
 FACT_RUNTIME = {"reference": "onnx.reference", "onnxruntime": "onnxruntime", "openvino": "openvino-onnx"}
 IR_FACT_RUNTIME = {"reference": "openvino-reference", "onnxruntime": "onnxruntime", "openvino": "openvino-cpu"}
 CAPTURE_RUNTIMES = ("reference", "onnxruntime", "openvino")
-# How each capture runtime is named, per model kind: (its name in a sentence, what more says what it runs in full,
-# the runtime box's note on the choice). The messages, the bug report and the page's runtime box read this table.
+# How each capture runtime is named, per model kind: (its name in a sentence; what else it runs, said in full; the
+# runtime box's note on the choice). The messages, the bug report and the page's runtime box read this table.
 RUNTIME_WORDS = {
     "onnx": {"reference": ("onnx.reference", "", "exact, default"),
              "onnxruntime": ("onnxruntime", "", ""),
