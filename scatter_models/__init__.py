@@ -10,15 +10,18 @@ Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
 * ``Model.capture(inputs=None, *, seed=0, dims=None, runtime="reference")``: node name ->
   :class:`CapturedNode` (``.case``, ``.output``, ``.calls``, ``.output_source``), run in a guarded child
   process with time and memory limits (``prewarm()`` starts that process ahead, e.g. when a model opens).
+  ``inputs`` is a dict name -> array, or a path: a ``test_data_set_N`` folder of ``input_K.pb`` or an inputs file.
+* ``read_inputs(files, model)``: the arrays in uploaded ``.npz``/``.npy``/``.pb``/zip files, bounded before reading.
 * ``ModelError``: the only exception a bad file or a failed run raises (a ``scatter_core.ScatterError``).
 * ``SAMPLES``: the sample models shipped with the package (:func:`sample_path`).
 """
 
 from __future__ import annotations
 
-from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, inputs_from_file, prewarm,
+from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, prewarm,
                       runtime_available, runtime_note, runtime_problem)
 from .errors import ModelError
+from .inputs import inputs_from_file, inputs_from_path, read_inputs
 from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text, time_limit
 from .model import Model, ModelInput, ScatterNode, open_model
 from .samples import SAMPLES, Sample, sample_path
@@ -27,7 +30,7 @@ from .support import runtime_choice, runtime_name, runtime_short
 
 __all__ = [
     "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
-    "ScatterNode", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
-    "prewarm", "runtime_available", "runtime_choice", "runtime_name", "runtime_short", "runtime_note", "runtime_problem",
+    "ScatterNode", "estimate_bytes", "inputs_from_file", "inputs_from_path", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
+    "prewarm", "read_inputs", "runtime_available", "runtime_choice", "runtime_name", "runtime_short", "runtime_note", "runtime_problem",
     "sample_path", "shape_text", "time_limit",
 ]

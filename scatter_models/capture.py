@@ -36,6 +36,7 @@ import scatter_core as sc
 
 from . import support
 from .errors import ModelError
+from .inputs import inputs_from_path
 from .limits import DEFAULT_DIM, MAX_DIM, max_capture_bytes, shape_text
 from .onnx_file import ORT_DOMAINS, STANDARD_DOMAINS
 
@@ -231,39 +232,6 @@ def settle_inputs(model, inputs, seed: int, dims: dict) -> dict:
                                  rule="shape")
             feeds[inp.name] = _draw(inp, shape, rng)
     return feeds
-
-
-MAX_INPUT_FILE = 256 * 2**20
-
-
-def inputs_from_file(file_name: str, data: bytes, model) -> dict:
-    """The input arrays in an uploaded ``.npz`` (one array per input name) or ``.npy`` (one input: named by the
-    file, or the model's only input), read without pickles; a ModelError saying why not."""
-    import io
-
-    where = f"input file {file_name!r}"
-    if len(data) > MAX_INPUT_FILE:
-        raise ModelError(f"{where} is {len(data):,} bytes, over {MAX_INPUT_FILE:,}", argument="inputs",
-                         rule="size-limit")
-    names = [i.name for i in model.inputs]
-    try:
-        loaded = np.load(io.BytesIO(data), allow_pickle=False)
-        if isinstance(loaded, np.ndarray):
-            arrays = {None: loaded}
-        else:
-            with loaded:
-                arrays = {n: loaded[n] for n in loaded.files}
-    except Exception as exc:  # noqa: BLE001 - pickled objects, garbage, truncation: all one message
-        raise ModelError(f"{where} is not a NumPy .npy/.npz file of plain arrays ({type(exc).__name__}: "
-                         f"{str(exc)[:200]})", argument="inputs", rule="not-npy") from None
-    if None in arrays:
-        stem = file_name.rsplit(".", 1)[0]
-        name = stem if stem in names else (names[0] if len(names) == 1 else None)
-        if name is None:
-            raise ModelError(f"{where} holds one array; name the file after an input ({', '.join(names)}) or "
-                             f"upload an .npz", argument="inputs", rule="unknown-input")
-        arrays = {name: arrays[None]}
-    return arrays
 
 
 def _given_dims(model, inputs) -> dict:
@@ -574,6 +542,8 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
     problem = runtime_problem(model, runtime)
     if problem is not None:
         raise ModelError(f"{model.where}: {problem}", argument="runtime", rule="runtime")
+    if isinstance(inputs, (str, os.PathLike)):  # a test_data_set_N folder, or an inputs file
+        inputs = inputs_from_path(inputs, model)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise ModelError(f"seed = {seed!r} must be an integer", argument="seed", rule="seed")
     settled = dict(dims or {})

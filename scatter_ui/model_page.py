@@ -285,8 +285,9 @@ def sidebar(model) -> None:
         for dim in model.symbolic_dims:
             st.number_input(md(f"symbolic dim {visible(dim)}"), min_value=0, max_value=10**9, step=1,
                             value=DEFAULT_DIM, key=k(f"dim:{dim}"))
-        st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file)",
-                         type=["npz", "npy"], accept_multiple_files=True, key=k("input_files"))
+        st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file; "
+                         "a zip of an ONNX test_data_set_N folder, or its input_K.pb files)",
+                         type=["npz", "npy", "zip", "pb"], accept_multiple_files=True, key=k("input_files"))
         st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r),
                      on_change=_prepare_for_runtime, args=(model,))
         runtime = st.session_state.get(k("runtime"), "reference")
@@ -302,11 +303,20 @@ def _prepare_for_runtime(model) -> None:
 
 
 def _read_inputs(model) -> dict:
-    """The uploaded input arrays (no pickles), by input name."""
-    out = {}
-    for f in files_held("input_files"):
-        out.update(sm.inputs_from_file(f.name, f.getvalue(), model))
-    return out
+    """The uploaded input arrays (no pickles; sizes checked before reading), by input name; read once per set of
+    files (a refusal too: the same ModelError is raised again until the files change)."""
+    files = files_held("input_files")
+    key = (model.digest, tuple(f.file_id for f in files))
+    held = st.session_state.get(k("inputs_read"))
+    if held is None or held[0] != key:
+        try:
+            held = (key, sm.read_inputs([(f.name, f.getvalue()) for f in files], model))
+        except sm.ModelError as exc:
+            held = (key, exc)
+        st.session_state[k("inputs_read")] = held
+    if isinstance(held[1], sm.ModelError):
+        raise held[1]
+    return held[1]
 
 
 # -- main ---------------------------------------------------------------------------------------------------

@@ -455,9 +455,9 @@ def test_input_files_npz_npy_and_refusals():
         sm.inputs_from_file("x.npy", one.getvalue(), model)
     pickled = io.BytesIO()
     np.save(pickled, np.array([{"a": 1}], dtype=object), allow_pickle=True)
-    with pytest.raises(sm.ModelError, match="not a NumPy"):
+    with pytest.raises(sm.ModelError, match="never unpickled"):
         sm.inputs_from_file("p.npy", pickled.getvalue(), model)
-    with pytest.raises(sm.ModelError, match="not a NumPy"):
+    with pytest.raises(sm.ModelError, match="is not an .npz, an .npy"):
         sm.inputs_from_file("p.npy", b"garbage", model)
 
 
