@@ -21,7 +21,7 @@ from __future__ import annotations
 from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, prewarm,
                       runtime_available, runtime_note, runtime_problem)
 from .errors import ModelError
-from .inputs import inputs_from_file, inputs_from_path, read_inputs
+from .inputs import dims_from_inputs, given_dims, inputs_from_file, inputs_from_path, read_inputs
 from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text, time_limit
 from .model import Model, ModelInput, ScatterNode, open_model
 from .samples import SAMPLES, Sample, sample_path
@@ -30,7 +30,7 @@ from .support import runtime_choice, runtime_name, runtime_short
 
 __all__ = [
     "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
-    "ScatterNode", "estimate_bytes", "inputs_from_file", "inputs_from_path", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
+    "ScatterNode", "dims_from_inputs", "estimate_bytes", "given_dims", "inputs_from_file", "inputs_from_path", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
     "prewarm", "read_inputs", "runtime_available", "runtime_choice", "runtime_name", "runtime_short", "runtime_note", "runtime_problem",
     "sample_path", "shape_text", "time_limit",
 ]

@@ -36,7 +36,7 @@ import scatter_core as sc
 
 from . import support
 from .errors import ModelError
-from .inputs import inputs_from_path
+from .inputs import given_dims, inputs_from_path
 from .limits import DEFAULT_DIM, MAX_DIM, max_capture_bytes, shape_text
 from .onnx_file import ORT_DOMAINS, STANDARD_DOMAINS
 
@@ -232,23 +232,6 @@ def settle_inputs(model, inputs, seed: int, dims: dict) -> dict:
                                  rule="shape")
             feeds[inp.name] = _draw(inp, shape, rng)
     return feeds
-
-
-def _given_dims(model, inputs) -> dict:
-    """Symbolic dims fixed by the shapes of given inputs."""
-    out = {}
-    if not isinstance(inputs, dict):
-        return out
-    for inp in model.inputs:
-        if inp.name in inputs and inp.shape is not None:
-            shape = np.shape(inputs[inp.name])
-            for d, s in zip(inp.shape, shape):
-                if isinstance(d, str):
-                    if d in out and out[d] != s:
-                        raise ModelError(f"symbolic dim {d!r} is {out[d]} in one given input and {s} in input "
-                                         f"{inp.name!r}", argument=inp.name, rule="dims")
-                    out[d] = int(s)
-    return out
 
 
 SHM = "/dev/shm"
@@ -546,9 +529,7 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
         inputs = inputs_from_path(inputs, model)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise ModelError(f"seed = {seed!r} must be an integer", argument="seed", rule="seed")
-    settled = dict(dims or {})
-    settled.update({k: v for k, v in _given_dims(model, inputs).items() if k not in settled})
-    settled = _settle_dims(model, settled)
+    settled = _settle_dims(model, given_dims(model, dims, inputs))
     budget = max_capture_bytes() if max_bytes is None else int(max_bytes)
     given_shapes = {k: np.shape(v) for k, v in inputs.items()} if isinstance(inputs, dict) else None
     need, unknown = estimate_bytes(model, settled, given_shapes)

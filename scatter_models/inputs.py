@@ -378,3 +378,48 @@ def inputs_from_path(path, model) -> dict:
         raise _refuse(where, f"cannot be read: {exc.strerror or exc}", "unreadable") from None
     _size_ok(where, size)
     return read_inputs([(path.name, path.read_bytes())], model)
+
+
+# -- dims: given inputs fix every symbolic dim they determine -----------------------------------------------------
+
+def dims_from_inputs(model, inputs) -> dict[str, tuple[int, str, tuple]]:
+    """Symbolic dim -> (its size, the input that fixes it, that input's shape), from the given inputs' shapes; a
+    ModelError when two inputs give one dim two sizes."""
+    out: dict[str, tuple[int, str, tuple]] = {}
+    if not isinstance(inputs, dict):
+        return out
+    for inp in model.inputs:
+        if inp.name not in inputs or inp.shape is None:
+            continue
+        shape = tuple(int(s) for s in np.shape(inputs[inp.name]))
+        if len(shape) != len(inp.shape):
+            continue  # the rank is checked, and named, with the input itself
+        for d, s in zip(inp.shape, shape):
+            if not isinstance(d, str):
+                continue
+            if d in out and out[d][0] != s:
+                first, other = out[d], _shape_text(shape)
+                raise ModelError(f"symbolic dim {d!r} is {first[0]} in input {first[1]!r} (shape "
+                                 f"{_shape_text(first[2])}) but {s} in input {inp.name!r} (shape {other})",
+                                 argument=inp.name, rule="dims")
+            out.setdefault(d, (s, inp.name, shape))
+    return out
+
+
+def _shape_text(shape) -> str:
+    return "×".join(str(d) for d in shape) if len(shape) else "scalar"
+
+
+def given_dims(model, dims, inputs) -> dict:
+    """The dims a capture runs with, before defaults: those the given inputs fix, and the ``dims`` set by hand;
+    a ModelError naming both when a dim set by hand contradicts a given input."""
+    fixed = dims_from_inputs(model, inputs)
+    out = {d: v for d, (v, _, _) in fixed.items()}
+    for d, v in dict(dims or {}).items():
+        if d in fixed and not isinstance(v, bool) and isinstance(v, (int, np.integer)) and int(v) != fixed[d][0]:
+            size, name, shape = fixed[d]
+            raise ModelError(f"symbolic dim {d!r} is set to {int(v)}, but input {name!r} has shape "
+                             f"{_shape_text(shape)}, which makes it {size}: clear the dim or give another input",
+                             argument="dims", rule="dims-contradict")
+        out[d] = v
+    return out

@@ -282,18 +282,79 @@ def sidebar(model) -> None:
         st.subheader("Inputs")
         st.number_input("seed (draws every input not uploaded)", min_value=0, max_value=2**31 - 1, step=1,
                         key=k("seed"))
-        for dim in model.symbolic_dims:
-            st.number_input(md(f"symbolic dim {visible(dim)}"), min_value=0, max_value=10**9, step=1,
-                            value=DEFAULT_DIM, key=k(f"dim:{dim}"))
+        dims_boxes(model)
         st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file; "
                          "a zip of an ONNX test_data_set_N folder, or its input_K.pb files)",
                          type=["npz", "npy", "zip", "pb"], accept_multiple_files=True, key=k("input_files"))
+        typed_boxes(model)
         st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r),
                      on_change=_prepare_for_runtime, args=(model,))
         runtime = st.session_state.get(k("runtime"), "reference")
         if sm.runtime_problem(model, runtime):  # the reason stands by the Capture button (seen on a phone too)
             st.warning(md(f"{runtime_name(model, runtime)} cannot capture this model: the reason is shown by "
                           f"the Capture button."), icon="🧩")
+
+
+def dims_boxes(model) -> None:
+    """One box per symbolic dim, empty unless the user sets it: its placeholder says the size the capture uses,
+    fixed by a given input (named) or the default."""
+    try:
+        fixed = sm.dims_from_inputs(model, _given_inputs(model))
+    except sm.ModelError:
+        fixed = {}  # the refusal is shown by the Capture button
+    for dim in model.symbolic_dims:
+        if dim in fixed:
+            size, name, _ = fixed[dim]
+            hint = f"{size}, from input {visible(name)}"
+        else:
+            hint = f"{DEFAULT_DIM} (default)"
+        st.number_input(md(f"symbolic dim {visible(dim)}"), min_value=0, max_value=10**9, step=1, value=None,
+                        placeholder=hint, key=k(f"dim:{dim}"),
+                        help="Empty: the size a given input fixes, else the default. A size set here that "
+                             "contradicts a given input is refused, naming both.")
+
+
+def _set_dims(model) -> dict:
+    """The dims the user set (an empty box is not set)."""
+    return {d: int(v) for d in model.symbolic_dims if (v := st.session_state.get(k(f"dim:{d}"))) is not None}
+
+
+MAX_TYPED_ELEMENTS = 10_000
+
+
+def typed_boxes(model) -> None:
+    """A text box per model input, for typing a small input's values (e.g. ``[3]`` for a cache position)."""
+    with st.expander("or type a small input's values"):
+        for inp in model.inputs:
+            st.text_area(md(f"{visible(inp.name)} · {inp.dtype or 'dtype unknown'} · {shape_text(inp.shape)}"),
+                         key=k(f"typed:{inp.name}"), height=68, placeholder="e.g. [[1, 2], [3, 4]]; empty: drawn",
+                         help=f"Nested brackets, up to {MAX_TYPED_ELEMENTS:,} values; nothing typed is evaluated.")
+
+
+def _typed_inputs(model) -> dict:
+    """The inputs typed on the page, parsed without evaluating anything; a ModelError naming the input."""
+    out = {}
+    for inp in model.inputs:
+        text = (st.session_state.get(k(f"typed:{inp.name}")) or "").strip()
+        if not text:
+            continue
+        try:
+            out[inp.name] = sc.parse_tensor(text, dtype=inp.dtype, max_elements=MAX_TYPED_ELEMENTS,
+                                            name=f"typed input {inp.name!r}")
+        except sc.ScatterError as exc:
+            raise sm.ModelError(str(exc), argument=inp.name, rule=exc.rule) from None
+    return out
+
+
+def _given_inputs(model) -> dict:
+    """Uploaded and typed inputs together; an input given both ways is refused, naming the file."""
+    uploaded = _read_inputs(model)
+    typed = _typed_inputs(model)
+    for name in typed:
+        if name in uploaded:
+            raise sm.ModelError(f"input {name!r} is given twice: typed on the page and in the uploaded inputs; clear "
+                                f"one", argument=name, rule="given-twice")
+    return {**uploaded, **typed}
 
 
 def _prepare_for_runtime(model) -> None:
@@ -390,19 +451,20 @@ def capture_controls(model) -> bool | None:
     """The capture's budget, notes and button; False when a capture ran and failed (its error is shown)."""
     ss = st.session_state
     runtime = ss.get(k("runtime"), "reference")
-    dims = {d: int(ss.get(k(f"dim:{d}"), DEFAULT_DIM)) for d in model.symbolic_dims}
+    dims = _set_dims(model)
     try:
-        given = _read_inputs(model)
+        given = _given_inputs(model)
+        settled = sm.given_dims(model, dims, given)
     except sm.ModelError as exc:
         st.error(md(str(exc)), icon="🛑")
         return
-    need, unknown = sm.estimate_bytes(model, dims, {n: np.shape(a) for n, a in given.items()})
+    need, unknown = sm.estimate_bytes(model, settled, {n: np.shape(a) for n, a in given.items()})
     budget = sm.max_capture_bytes()
     st.caption(md(f"Runs the model once on {runtime_in_full(model, runtime)} in a separate process, limited to "
                   f"{sm.time_limit():g} s and {sm.memory_limit() / 2**20:,.0f} MiB; the inputs and scatter tensors "
                   f"take about {need / 2**20:,.2f} MiB of a {budget / 2**20:,.0f} MiB budget"
                   + (f" (not counted: {len(unknown)} tensors of unknown shape)" if unknown else "")
-                  + ". Inputs not uploaded are drawn from the seed (integers in [0, 4), floats in quarters)."))
+                  + ". Inputs not given are drawn from the seed (integers in [0, 4), floats in quarters)."))
     if need > budget:
         st.warning(md(f"With these dims the capture would allocate about {need / 2**20:,.0f} MiB, over its budget of "
                       f"{budget / 2**20:,.0f} MiB: it will be refused. Make the symbolic dims smaller."), icon="📏")

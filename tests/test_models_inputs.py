@@ -337,3 +337,49 @@ def test_the_page_captures_a_zipped_test_data_set(tmp_path):
     at.button(key="model:capture").click().run()
     assert not at.exception and not at.error
     assert any("matches ScatterND-18" in s.value for s in at.success)
+
+
+# -- dims: given inputs fix the dims they determine; a dim set by hand that contradicts one is refused ------------
+
+def test_given_inputs_fix_their_dims_and_a_contradicting_dim_names_both():
+    model = _model()
+    cache = np.zeros((2, 16, 4), np.float32)
+    cap = model.capture({"past_key": cache, "p": np.array([15])})
+    assert cap.dims == {"max_seq": 16} and cap["kv_write"].output.shape == (2, 16, 4)
+    with pytest.raises(sm.ModelError) as info:
+        model.capture({"past_key": cache}, dims={"max_seq": 4})
+    text = str(info.value)
+    assert info.value.rule == "dims-contradict"
+    assert "'max_seq' is set to 4" in text and "input 'past_key' has shape 2×16×4" in text and "makes it 16" in text
+    assert model.capture({"past_key": cache, "p": np.array([1])}, dims={"max_seq": 16}).dims == {"max_seq": 16}
+
+
+def test_the_page_says_which_input_fixes_a_dim_and_refuses_a_box_that_contradicts_it():
+    cache = np.zeros((2, 16, 4), np.float32)
+    at = _page_with([("inputs.npz", _npz(past_key=cache))])
+    box = at.sidebar.number_input(key="model:dim:max_seq")
+    assert box.value is None and box.proto.placeholder == "16, from input past_key"
+    at.sidebar.text_area(key="model:typed:p").input("[15]").run()
+    at.button(key="model:capture").click().run()
+    assert not at.exception and not at.error
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "dims max_seq=16." in captions
+    at.sidebar.number_input(key="model:dim:max_seq").set_value(4).run()
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "'max_seq' is set to 4" in errors and "'past_key' has shape 2×16×4" in errors, errors
+    assert at.sidebar.number_input(key="model:dim:max_seq").value == 4  # what the user set stays
+
+
+def test_typed_values_are_parsed_never_evaluated_and_a_bad_one_names_its_input():
+    at = _page_with([])
+    at.sidebar.text_area(key="model:typed:p").input("__import__('os')").run()
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "typed input 'p'" in errors and not at.exception, errors
+    assert at.sidebar.text_area(key="model:typed:p").value == "__import__('os')"  # kept, to be corrected
+    at.sidebar.text_area(key="model:typed:p").input("[2]").run()
+    at.button(key="model:capture").click().run()
+    assert not at.error and not at.exception
+    at.sidebar.file_uploader(key="model:input_files").set_value(
+        [("p.npy", _npy(np.array([1])), "application/octet-stream")]).run()
+    errors = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "input 'p' is given twice" in errors, errors

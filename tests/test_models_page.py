@@ -28,7 +28,8 @@ def test_sample_lists_node_with_symbolic_dim_field_and_captures():
     at = _open("kv_cache")
     table = at.dataframe[0].value
     assert list(table["node"]) == ["kv_write"] and list(table["operator"]) == ["ScatterND-18"]
-    assert at.sidebar.number_input(key="model:dim:max_seq").value == 4
+    box = at.sidebar.number_input(key="model:dim:max_seq")
+    assert box.value is None and box.proto.placeholder == "4 (default)"  # empty: the default, said in the box
     at.sidebar.number_input(key="model:dim:max_seq").set_value(6).run()
     at.button(key="model:capture").click().run()
     assert not at.exception and not at.error
