@@ -34,7 +34,7 @@ import numpy as np
 
 import scatter_core as sc
 
-from . import support
+from . import draws, support
 from .errors import ModelError
 from .inputs import given_dims, inputs_from_path
 from .limits import DEFAULT_DIM, MAX_DIM, max_capture_bytes, shape_text
@@ -176,8 +176,12 @@ def estimate_bytes(model, dims=None, given_shapes: dict | None = None) -> tuple[
     return total, unknown
 
 
-def _draw(inp, shape, rng) -> np.ndarray:
+def _draw(inp, shape, rng, derived=None, dims=None) -> np.ndarray:
     dtype = np.dtype(inp.dtype or "float32")
+    if derived is not None:  # what the graph says of an index input (scatter_models.draws)
+        values = draws.draw(derived, shape, dtype, rng, dims or {})
+        if values is not None:
+            return values
     if dtype.kind == "b":
         return rng.random(shape) < 0.5
     if dtype.kind in "iu":
@@ -205,6 +209,7 @@ def settle_inputs(model, inputs, seed: int, dims: dict) -> dict:
             raise ModelError(f"{model.where} has no input named {name!r} (its inputs: {', '.join(declared)})",
                              argument="inputs", rule="unknown-input")
     rng = np.random.default_rng(int(seed))
+    derived = draws.derive(model)
     feeds = {}
     for inp in model.inputs:
         shape = _concrete(inp.shape, dims)
@@ -230,7 +235,7 @@ def settle_inputs(model, inputs, seed: int, dims: dict) -> dict:
             if shape is None:
                 raise ModelError(f"input {inp.name!r} has no declared shape; give it in inputs", argument=inp.name,
                                  rule="shape")
-            feeds[inp.name] = _draw(inp, shape, rng)
+            feeds[inp.name] = _draw(inp, shape, rng, derived.get(inp.name), dims)
     return feeds
 
 
