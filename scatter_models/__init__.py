@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, prewarm,
                       runtime_available, runtime_note, runtime_problem)
+from .draws import default_dims, explained as explained_draws
 from .errors import ModelError
 from .inputs import dims_from_inputs, given_dims, inputs_from_file, inputs_from_path, read_inputs
 from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text, time_limit
@@ -30,7 +31,7 @@ from .support import runtime_choice, runtime_name, runtime_short
 
 __all__ = [
     "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
-    "ScatterNode", "dims_from_inputs", "estimate_bytes", "given_dims", "inputs_from_file", "inputs_from_path", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
+    "ScatterNode", "default_dims", "dims_from_inputs", "estimate_bytes", "explained_draws", "given_dims", "inputs_from_file", "inputs_from_path", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
     "prewarm", "read_inputs", "runtime_available", "runtime_choice", "runtime_name", "runtime_short", "runtime_note", "runtime_problem",
     "sample_path", "shape_text", "time_limit",
 ]

@@ -132,8 +132,9 @@ def _settle_dims(model, dims) -> dict:
         if name not in model.symbolic_dims:
             raise ModelError(f"{model.where} has no symbolic dim {name!r} (its symbolic dims: "
                              f"{', '.join(model.symbolic_dims) or 'none'})", argument="dims", rule="unknown-dim")
+    defaults = draws.default_dims(model)  # an IR's sizes its shape inference accepts
     for name in model.symbolic_dims:
-        value = given.get(name, DEFAULT_DIM)
+        value = given.get(name, defaults.get(name, DEFAULT_DIM))
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= MAX_DIM:
             raise ModelError(f"symbolic dim {name!r} = {value!r} must be an integer in [0, {MAX_DIM}]",
                              argument="dims", rule="dim-value")
@@ -564,8 +565,10 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
                                  f"(seed {seed}, dims {settled or '(none)'}): {answer['error']}",
                                  argument="inputs", rule=answer.get("rule"), node=node)
             explained = support.explain_load_error(model, runtime, answer["error"])
-            raise ModelError(f"{model.where}: " + (explained or f"{support.runtime_name(runtime)} could not run the "
-                                                                f"model: {support.plain(answer['error'])}"),
+            said = explained or f"{support.runtime_name(runtime)} could not run the model: " \
+                                f"{support.plain(answer['error'])}"
+            hint = draws.dims_hint(model, settled)
+            raise ModelError(f"{model.where}: " + (said.rstrip(". ") + "." + hint if hint else said),
                              argument="runtime", rule=answer.get("rule") or "runtime-error")
         captured = {}
         folder = directory / "captured"

@@ -52,6 +52,7 @@ class Graph:
 
     def __post_init__(self):
         self.consumers: dict = {}
+        self.producer: dict = {t: node for node in self.nodes for t in node.outputs if t}
         for node in self.nodes:
             for pos, t in enumerate(node.inputs):
                 if t is not None:
@@ -186,6 +187,9 @@ def derive_input(graph: Graph, name: str, dtype: str | None, shape=None) -> Deri
             up, down, column = 0, 0, col
             if node.op in SHIFTS and len(node.inputs) == 2:
                 other = graph.consts.get(node.inputs[1 - pos])
+                maker = graph.producer.get(node.inputs[1 - pos])
+                if node.op == "Add" and other is None and maker is not None and maker.op == "Range":
+                    other = np.zeros(1, np.int64)  # an arange over the step's tokens: a run starting here
                 if other is None or other.size == 0 or (node.op != "Add" and pos != 0):
                     continue
                 values = SHIFTS[node.op] * other.astype(np.int64).reshape(-1)
@@ -229,6 +233,52 @@ def derive(model, graph: Graph | None = None) -> dict:
         if d is not None:
             out[inp.name] = d
     return out
+
+
+def default_dims(model) -> dict:
+    """Symbolic dim -> the size a capture gives it when neither the user nor a given input does: for an OpenVINO
+    IR, the sizes its shape inference accepts (:mod:`scatter_models.ir_symbols`); else none (the plain default)."""
+    if model.kind != "openvino-ir" or not model.symbolic_dims:
+        return {}
+    from .ir_symbols import ir_info
+
+    info = ir_info(model)
+    return dict(info["sizes"]) if info else {}
+
+
+def dims_refusal(model) -> str | None:
+    """For an IR whose dims no tried sizes make acceptable: OpenVINO's words on the sizes tried (else None)."""
+    if model.kind != "openvino-ir" or not model.symbolic_dims:
+        return None
+    from .ir_symbols import ir_info
+
+    info = ir_info(model)
+    return info.get("refusal") if info else None
+
+
+def dims_hint(model, dims: dict) -> str:
+    """For a failed IR run: the dims set away from the sizes the model accepts, or the dims no size tried made
+    acceptable, each named ("" when there is nothing to say)."""
+    if model.kind != "openvino-ir" or not model.symbolic_dims:
+        return ""
+    from .ir_symbols import ir_info
+
+    info = ir_info(model) or {}
+    accepted = info.get("sizes") or {}
+    off = [f"{d} = {v} (accepted: {accepted[d]})" for d, v in dims.items() if d in accepted and accepted[d] != v]
+    if off:
+        return (" The dynamic dims set away from the sizes the model's shape inference and a trial run accept: "
+                + ", ".join(off) + ".")
+    if info.get("refusal"):
+        free = [d for d in model.symbolic_dims if d not in (info.get("fixed") or {})]
+        return (f" No sizes tried for the dynamic dims the graph does not fix ({', '.join(free) or 'none'}; tried "
+                f"1, 2, 4, 8, 16, 32) made the model run; OpenVINO said: {info['refusal']}")
+    return ""
+
+
+def explained(model, dims: dict, given=()) -> list[str]:
+    """What the graph says of each drawn input, in words (inputs in ``given`` are not drawn)."""
+    return [d.text(dims) for name, d in derive(model).items() if name not in given]
 
 
 def draw(d: Derived, shape, dtype, rng, dims: dict) -> np.ndarray | None:

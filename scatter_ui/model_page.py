@@ -302,10 +302,14 @@ def dims_boxes(model) -> None:
         fixed = sm.dims_from_inputs(model, _given_inputs(model))
     except sm.ModelError:
         fixed = {}  # the refusal is shown by the Capture button
+    with st.spinner("Finding sizes the model's dynamic dims accept…"):
+        accepted = sm.default_dims(model)  # an IR's: its shape inference and a trial run, once per model
     for dim in model.symbolic_dims:
         if dim in fixed:
             size, name, _ = fixed[dim]
             hint = f"{size}, from input {visible(name)}"
+        elif dim in accepted:
+            hint = f"{accepted[dim]} (a size the model accepts)"
         else:
             hint = f"{DEFAULT_DIM} (default)"
         st.number_input(md(f"symbolic dim {visible(dim)}"), min_value=0, max_value=10**9, step=1, value=None,
@@ -464,7 +468,12 @@ def capture_controls(model) -> bool | None:
                   f"{sm.time_limit():g} s and {sm.memory_limit() / 2**20:,.0f} MiB; the inputs and scatter tensors "
                   f"take about {need / 2**20:,.2f} MiB of a {budget / 2**20:,.0f} MiB budget"
                   + (f" (not counted: {len(unknown)} tensors of unknown shape)" if unknown else "")
-                  + ". Inputs not given are drawn from the seed (integers in [0, 4), floats in quarters)."))
+                  + ". Inputs not given are drawn from the seed (integers in [0, 4) unless the graph says more, "
+                    "floats in quarters)."))
+    derived = sm.explained_draws(model, {**sm.default_dims(model), **settled}, given)
+    if derived:
+        with st.expander(f"What the graph says of the drawn integer inputs ({len(derived)})"):
+            st.text("\n".join(visible(t) for t in derived))
     if need > budget:
         st.warning(md(f"With these dims the capture would allocate about {need / 2**20:,.0f} MiB, over its budget of "
                       f"{budget / 2**20:,.0f} MiB: it will be refused. Make the symbolic dims smaller."), icon="📏")

@@ -198,7 +198,7 @@ def make_decode(kind: str):
 def make_irs():
     import openvino as ov
 
-    for name, (module, args) in (("ov_gnn_max_sum", gnn_module()), ("ov_masked_postprocess", postprocess_module())):
+    for name, (module, args) in (("ov_gnn_max_sum", gnn_module()), ("ov_llama_decode", decode_module("llama"))):
         model = ov.convert_model(module, example_input=args)
         ov.save_model(model, str(OUT / f"{name}.xml"), compress_to_fp16=False)
 
