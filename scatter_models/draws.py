@@ -373,6 +373,12 @@ def _onnx_graph(model) -> Graph:
 
 
 def _ir_graph(model) -> Graph | None:
-    from .ir_symbols import ir_graph
+    """An IR's graph as OpenVINO's shape inference sees it (dims named by the Parameter dims they stand for)."""
+    from .ir_symbols import ir_info
 
-    return ir_graph(model)
+    info = ir_info(model)
+    if info is None:
+        return None
+    nodes = [Node(n["op"], n["name"], n["inputs"], n["outputs"], n["attrs"],
+                  [None if s is None else tuple(s) for s in n["shapes"]]) for n in info["nodes"]]
+    return Graph(nodes, {k: np.asarray(v) for k, v in info["consts"].items()})

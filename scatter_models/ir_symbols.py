@@ -233,21 +233,6 @@ def _settle(model, xml_path, params, names, classes, value, default, ov, np):
     return sizes, error.strip().splitlines()[-1][:600] if error.strip() else "refused"
 
 
-def ir_graph(model):
-    """The walker's graph of an IR model (a :class:`scatter_models.draws.Graph`) with the dims it accepts kept on
-    the model (``model._ir_sizes``, ``model._ir_refusal``); None when OpenVINO is not installed or fails."""
-    info = ir_info(model)
-    if info is None:
-        return None
-    from .draws import Graph, Node
-
-    import numpy as np
-
-    nodes = [Node(n["op"], n["name"], n["inputs"], n["outputs"], n["attrs"],
-                  [None if s is None else tuple(s) for s in n["shapes"]]) for n in info["nodes"]]
-    return Graph(nodes, {k: np.asarray(v) for k, v in info["consts"].items()})
-
-
 def ir_info(model, default: int | None = None) -> dict | None:
     """The child process's answer for ``model`` (cached on it); None when OpenVINO is not installed or fails."""
     held = getattr(model, "_ir_info", None)
@@ -257,7 +242,6 @@ def ir_info(model, default: int | None = None) -> dict | None:
     import subprocess
     import tempfile
 
-    from .capture import _worker_env
     from .limits import DEFAULT_DIM, time_limit
 
     info = False
@@ -269,13 +253,23 @@ def ir_info(model, default: int | None = None) -> dict | None:
             try:
                 out = subprocess.run([sys.executable, "-m", "scatter_models.ir_symbols", str(d),
                                       str(default or DEFAULT_DIM)], capture_output=True, timeout=time_limit(),
-                                     env=_worker_env(), cwd=tmp)
+                                     env=_env(), cwd=tmp)
                 if out.returncode == 0 and (d / "answer.json").exists():
                     info = json.loads((d / "answer.json").read_text(encoding="utf-8"))
             except (subprocess.TimeoutExpired, OSError, ValueError):
                 info = False
     model._ir_info = info
     return info or None
+
+
+def _env() -> dict:
+    """The child's environment: this package importable from its folder (as the capture's worker has it)."""
+    import os
+
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    return env
 
 
 def main(argv) -> int:
