@@ -280,7 +280,7 @@ def sidebar(model) -> None:
         if model is None:
             return
         st.subheader("Inputs")
-        st.number_input("seed (draws every input not uploaded)", min_value=0, max_value=2**31 - 1, step=1,
+        st.number_input("seed (draws every input not given)", min_value=0, max_value=2**31 - 1, step=1,
                         key=k("seed"))
         dims_boxes(model)
         st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file; "
@@ -470,10 +470,11 @@ def capture_controls(model) -> bool | None:
                   + (f" (not counted: {len(unknown)} tensors of unknown shape)" if unknown else "")
                   + ". Inputs not given are drawn from the seed (integers in [0, 4) unless the graph says more, "
                     "floats in quarters)."))
-    derived = sm.explained_draws(model, {**sm.default_dims(model), **settled}, given)
+    derived = sm.explained_draws(model, {**{d: DEFAULT_DIM for d in model.symbolic_dims}, **sm.default_dims(model),
+                                         **settled}, given)
     if derived:
         with st.expander(f"What the graph says of the drawn integer inputs ({len(derived)})"):
-            st.text("\n".join(visible(t) for t in derived))
+            st.markdown("\n".join(f"- {md(visible(t))}" for t in derived))
     if need > budget:
         st.warning(md(f"With these dims the capture would allocate about {need / 2**20:,.0f} MiB, over its budget of "
                       f"{budget / 2**20:,.0f} MiB: it will be refused. Make the symbolic dims smaller."), icon="📏")

@@ -162,3 +162,24 @@ def test_an_ir_gets_dims_it_accepts_and_a_refused_size_names_the_dim(captures):
     with pytest.raises(sm.ModelError) as info:
         model.capture(dims={"input_ids[1]": 4, "cache_position[0]": 4}, runtime="openvino")
     assert "input_ids[1] = 4 (accepted: 1)" in str(info.value)
+
+
+def test_the_page_says_what_it_derived_and_the_sizes_an_ir_accepts():
+    require_or_skip("openvino")
+    from tests.apptest_helpers import app_on
+
+    at = app_on("app_pages/model.py")
+    at.run()
+    files = [(p.name, p.read_bytes(), "application/octet-stream")
+             for p in (_path("ov_llama_decode"), _path("ov_llama_decode").with_suffix(".bin"))]
+    at.sidebar.file_uploader(key="model:upload").set_value(files).run()
+    assert not at.exception and not at.error
+    box = at.sidebar.number_input(key="model:dim:past_key[2]")
+    assert box.value is None and box.proto.placeholder == "8 (a size the model accepts)"
+    assert at.sidebar.number_input(key="model:dim:input_ids[1]").proto.placeholder == "1 (a size the model accepts)"
+    words = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert "cache_position: drawn as a contiguous run inside [0, 8)" in words, words[-2000:]
+    at.button(key="model:capture").click().run()
+    assert not at.exception and not at.error
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "input_ids[1]=1" in captions and "past_key[2]=8" in captions
