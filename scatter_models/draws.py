@@ -28,6 +28,8 @@ INDEX_OF = {  # op -> (index input position, data input position, how the axis i
     "GatherND": (1, 0, "nd"), "ScatterND": (1, 0, "nd"), "ScatterNDUpdate": (1, 0, "nd"),
 }
 COUNTS = {"Range": (1,), "Loop": (0,)}  # op -> positions read as a count (drawn from 1)
+COMPARISONS = {"Less", "LessOrEqual", "Greater", "GreaterOrEqual", "LessEqual", "GreaterEqual", "Equal"}
+SHAPE_OPS = {"Shape", "ShapeOf"}
 MAX_STEPS = 64  # ops followed from one input
 PLAIN_HIGH = 4  # the default draw of an integer input: [0, PLAIN_HIGH) (capture.DRAW_INT_HIGH)
 
@@ -125,6 +127,36 @@ def _axis(node: Node, graph: Graph) -> int | None:
     return 0
 
 
+def _shape_dim(graph: Graph, tensor, depth: int = 0):
+    """The dim a tensor holds when the graph reads it from a shape (Shape, then a Gather of one constant index,
+    through casts and reshapes), with words; else None."""
+    node = graph.producer.get(tensor)
+    if node is None or depth > 6:
+        return None
+    if node.op in ("Cast", "Convert", "Squeeze", "Unsqueeze", "Reshape", "Identity"):
+        return _shape_dim(graph, node.inputs[0], depth + 1)
+    if node.op == "Gather" and len(node.inputs) >= 2:
+        src = graph.producer.get(node.inputs[0])
+        index = graph.consts.get(node.inputs[1])
+        if src is not None and src.op in SHAPE_OPS and index is not None and index.size == 1:
+            shape = src.shapes[0] if src.shapes else None
+            i = int(index.reshape(-1)[0])
+            if shape is not None and -len(shape) <= i < len(shape) and shape[i] is not None:
+                return shape[i], f"dim {i % len(shape)} of the shape {src.op} {src.name!r} reads"
+    return None
+
+
+def _compared_bound(node: Node, pos: int, graph: Graph):
+    """The bound on an input compared with a dim read from a shape (a length against a sequence): [0, dim]."""
+    if node.op not in COMPARISONS or len(node.inputs) != 2:
+        return None
+    found = _shape_dim(graph, node.inputs[1 - pos])
+    if found is None:
+        return None
+    dim, words = found
+    return (dim + 1 if isinstance(dim, int) else dim), f"{words}, as {node.op} {node.name!r} compares it with that"
+
+
 def _index_bound(node: Node, pos: int, graph: Graph):
     """The bound on the values at input ``pos`` of ``node`` when it is an index input, with words; else None."""
     if node.op not in INDEX_OF or INDEX_OF[node.op][0] != pos:
@@ -176,7 +208,7 @@ def derive_input(graph: Graph, name: str, dtype: str | None, shape=None) -> Deri
         tensor, hi, lo, col, path = frontier.pop(0)
         for node, pos in graph.consumers.get(tensor, []):
             steps += 1
-            bound = _index_bound(node, pos, graph)
+            bound = _index_bound(node, pos, graph) or _compared_bound(node, pos, graph)
             if bound is not None:
                 found.append((bound, hi, lo, col, path))
                 continue
@@ -215,11 +247,12 @@ def derive_input(graph: Graph, name: str, dtype: str | None, shape=None) -> Deri
         elif all(isinstance(h, int) for h in high):
             high = min(high)  # in range whichever column it lands in
     via = f" (through {', '.join(dict.fromkeys(n.op for n in path))})" if path else ""
+    verb = "is bounded by " if "compares it" in where else "indexes "
     shifted = f", shifted by {hi:+d} on the way" if hi else ""
     rank = None if shape is None else len(shape)
     kind = ("run" if "position" in name.lower() and rank is not None and rank <= 1 else
             "sorted" if name.lower() == "batch" else "range")
-    return Derived(name, max(-lo, 0), high, kind, f"it indexes {where}{via}{shifted}", hi, lo)
+    return Derived(name, max(-lo, 0), high, kind, f"it {verb}{where}{via}{shifted}", hi, lo)
 
 
 def derive(model, graph: Graph | None = None) -> dict:

@@ -383,3 +383,33 @@ def test_typed_values_are_parsed_never_evaluated_and_a_bad_one_names_its_input()
         [("p.npy", _npy(np.array([1])), "application/octet-stream")]).run()
     errors = " ".join(e.value for e in at.error).replace("\\", "")
     assert "input 'p' is given twice" in errors, errors
+
+
+# -- draws: what the graph says of an integer input, on hand-made graphs ------------------------------------------
+
+def _onnx_model(nodes, inputs, outputs, inits=()):
+    from onnx import helper as h
+
+    graph = h.make_graph(nodes, "g", inputs, outputs, initializer=list(inits))
+    return sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 18)]).SerializeToString())
+
+
+def test_a_length_compared_with_a_shape_is_drawn_up_to_that_dim_and_an_index_shifted_by_a_constant_stays_in_range():
+    from onnx import TensorProto as T, helper as h, numpy_helper
+
+    model = _onnx_model(
+        [h.make_node("Shape", ["x"], ["shape"]), h.make_node("Gather", ["shape", "zero"], ["n"], axis=0),
+         h.make_node("LessOrEqual", ["length", "n"], ["ok"]),
+         h.make_node("Add", ["i", "two"], ["i2"]),
+         h.make_node("ScatterElements", ["x", "i2", "x"], ["y"], axis=0, name="write")],
+        [h.make_tensor_value_info("x", T.FLOAT, [3, 2]), h.make_tensor_value_info("length", T.INT64, []),
+         h.make_tensor_value_info("i", T.INT64, [3, 2])],
+        [h.make_tensor_value_info("y", T.FLOAT, [3, 2]), h.make_tensor_value_info("ok", T.BOOL, [])],
+        [numpy_helper.from_array(np.array(0, np.int64), "zero"), numpy_helper.from_array(np.array(2, np.int64), "two")])
+    words = sm.explained_draws(model, {})
+    assert "length: drawn in [0, 4), in range as it is bounded by dim 0 of the shape Shape" in words[0]
+    assert "i: drawn in [0, 1), as it indexes axis 0 of the data of ScatterElements 'write' (through Add), " \
+           "shifted by +2 on the way" in words[1]
+    for seed in range(5):
+        cap = model.capture(seed=seed)
+        assert cap.feeds["i"].max() == 0 and 0 <= int(cap.feeds["length"]) <= 3
