@@ -242,7 +242,7 @@ def ir_info(model, default: int | None = None) -> dict | None:
     import subprocess
     import tempfile
 
-    from .limits import DEFAULT_DIM, time_limit
+    from .limits import DEFAULT_DIM, memory_limit, time_limit
 
     info = False
     if importlib.util.find_spec("openvino") is not None:
@@ -251,15 +251,34 @@ def ir_info(model, default: int | None = None) -> dict | None:
             (d / "model.xml").write_bytes(model._payload)
             (d / "model.bin").write_bytes(model._weights or b"")
             try:
-                out = subprocess.run([sys.executable, "-m", "scatter_models.ir_symbols", str(d),
-                                      str(default or DEFAULT_DIM)], capture_output=True, timeout=time_limit(),
-                                     env=_env(), cwd=tmp)
-                if out.returncode == 0 and (d / "answer.json").exists():
+                proc = subprocess.Popen([sys.executable, "-m", "scatter_models.ir_symbols", str(d),
+                                         str(default or DEFAULT_DIM)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, env=_env(), cwd=tmp)
+                if _watched(proc, time_limit(), memory_limit()) == 0 and (d / "answer.json").exists():
                     info = json.loads((d / "answer.json").read_text(encoding="utf-8"))
-            except (subprocess.TimeoutExpired, OSError, ValueError):
+            except (OSError, ValueError):
                 info = False
     model._ir_info = info
     return info or None
+
+
+def _watched(proc, seconds: float, max_rss: int) -> int | None:
+    """The child's exit code; None when it passed the time or memory limit of a capture (it is killed then)."""
+    import time
+
+    end = time.monotonic() + seconds
+    while proc.poll() is None:
+        try:
+            with open(f"/proc/{proc.pid}/status", encoding="ascii") as f:
+                rss = next((int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:")), 0)
+        except OSError:
+            rss = 0
+        if rss > max_rss or time.monotonic() > end:
+            proc.kill()
+            proc.wait()
+            return None
+        time.sleep(0.02)
+    return proc.returncode
 
 
 def _env() -> dict:
