@@ -132,7 +132,7 @@ def _settle_dims(model, dims) -> dict:
         if name not in model.symbolic_dims:
             raise ModelError(f"{model.where} has no symbolic dim {name!r} (its symbolic dims: "
                              f"{', '.join(model.symbolic_dims) or 'none'})", argument="dims", rule="unknown-dim")
-    defaults = draws.default_dims(model)  # an IR's sizes its shape inference accepts
+    defaults = draws.default_dims(model, given)  # an IR's sizes its shape inference accepts
     for name in model.symbolic_dims:
         value = given.get(name, defaults.get(name, DEFAULT_DIM))
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= MAX_DIM:

@@ -268,15 +268,23 @@ def derive(model, graph: Graph | None = None) -> dict:
     return out
 
 
-def default_dims(model) -> dict:
+def default_dims(model, given: dict | None = None) -> dict:
     """Symbolic dim -> the size a capture gives it when neither the user nor a given input does: for an OpenVINO
-    IR, the sizes its shape inference accepts (:mod:`scatter_models.ir_symbols`); else none (the plain default)."""
+    IR, the sizes its shape inference accepts (:mod:`scatter_models.ir_symbols`), a dim the graph makes equal to
+    one in ``given`` taking that one's size; else none (the plain default)."""
     if model.kind != "openvino-ir" or not model.symbolic_dims:
         return {}
     from .ir_symbols import ir_info
 
     info = ir_info(model)
-    return dict(info["sizes"]) if info else {}
+    if not info:
+        return {}
+    sizes = dict(info["sizes"])
+    for members in info.get("classes", []):
+        set_here = [given[m] for m in members if given and m in given]
+        if set_here:
+            sizes.update({m: int(set_here[0]) for m in members})
+    return sizes
 
 
 def dims_refusal(model) -> str | None:

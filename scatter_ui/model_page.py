@@ -303,7 +303,7 @@ def dims_boxes(model) -> None:
     except sm.ModelError:
         fixed = {}  # the refusal is shown by the Capture button
     with st.spinner("Finding sizes the model's dynamic dims accept…"):
-        accepted = sm.default_dims(model)  # an IR's: its shape inference and a trial run, once per model
+        accepted = sm.default_dims(model, {d: v for d, (v, _, _) in fixed.items()})  # an IR's (once per model)
     for dim in model.symbolic_dims:
         if dim in fixed:
             size, name, _ = fixed[dim]

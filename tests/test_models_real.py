@@ -183,3 +183,12 @@ def test_the_page_says_what_it_derived_and_the_sizes_an_ir_accepts():
     assert not at.exception and not at.error
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "input_ids[1]=1" in captions and "past_key[2]=8" in captions
+
+
+def test_an_irs_given_inputs_fix_their_dims_and_the_dims_the_graph_ties_to_them(captures):
+    require_or_skip("openvino")
+    model, _ = captures["ov_llama_decode"]
+    cache = np.zeros((2, 1, 8, 8), np.float32)
+    cap = model.capture({"past_key": cache, "past_value": cache})
+    assert cap.dims["past_key[0]"] == 2 and cap.dims["input_ids[0]"] == 2  # the batch, tied by the graph
+    assert cap.feeds["input_ids"].shape == (2, 1) and len(cap) == 2
