@@ -3,10 +3,12 @@
 An integer model input that the graph uses as an index gets values in range for the axis it indexes: followed
 through ops that keep its values (casts, reshapes, slices, gathers of it, concatenations) and shifts by a
 constant, to a Gather/GatherElements/GatherND's indices, a scatter's indices (ScatterElements, ScatterND,
-OpenVINO's updates), a Range's limit or a Loop's trip count (drawn from 1). The bound is the indexed axis's
-size (a number, or a symbolic dim resolved with the capture's dims). Two kinds of input are drawn as real runs
-have them: a cache position (an index input named ``*position*``) as a contiguous run inside the cache, and a
-batch vector (``batch``, PyTorch Geometric's name) sorted. Each derivation is said in words (:class:`Derived`).
+OpenVINO's updates), a comparison with a dim read from a shape, a Range's limit or a Loop's trip count (drawn
+from 1). The bound is the indexed axis's size (a number, or a symbolic dim resolved with the capture's dims).
+Two kinds of input are drawn as real runs have them: a cache position (an index input added to an arange on its
+way, or named ``*position*``) as a contiguous run inside the cache, and a batch vector (``batch``, PyTorch
+Geometric's name) sorted. Each derivation is said in words (:class:`Derived`); a range the default draw,
+[0, 4), already keeps to is drawn that way.
 """
 
 from __future__ import annotations
@@ -202,30 +204,31 @@ def derive_input(graph: Graph, name: str, dtype: str | None, shape=None) -> Deri
     """What the graph says of integer input ``name``: the first index use found (breadth first), else a count."""
     if dtype is None or np.dtype(dtype).kind not in "iu":
         return None
-    frontier, seen, steps = [(name, 0, 0, None, [])], {name}, 0
+    frontier, seen, steps = [(name, 0, 0, None, [], False)], {name}, 0
     found = []
     while frontier and steps < MAX_STEPS and not found:
-        tensor, hi, lo, col, path = frontier.pop(0)
+        tensor, hi, lo, col, path, run = frontier.pop(0)
         for node, pos in graph.consumers.get(tensor, []):
             steps += 1
             bound = _index_bound(node, pos, graph) or _compared_bound(node, pos, graph)
             if bound is not None:
-                found.append((bound, hi, lo, col, path))
+                found.append((bound, hi, lo, col, path, run))
                 continue
             if node.op in COUNTS and pos in COUNTS[node.op]:
                 return Derived(name, 1, PLAIN_HIGH, "count", f"the {'trip count' if node.op == 'Loop' else 'limit'} "
                                                              f"of {node.op} {node.name!r}")
             keep = KEEP_VALUES.get(node.op, ())
-            up, down, column = 0, 0, col
+            up, down, column, arange = 0, 0, col, False
             if node.op in SHIFTS and len(node.inputs) == 2:
                 other = graph.consts.get(node.inputs[1 - pos])
                 maker = graph.producer.get(node.inputs[1 - pos])
                 if node.op == "Add" and other is None and maker is not None and maker.op == "Range":
-                    other = np.zeros(1, np.int64)  # an arange over the step's tokens: a run starting here
+                    other, arange = np.zeros(1, np.int64), True  # an arange over the step's tokens: a run from here
                 if other is None or other.size == 0 or (node.op != "Add" and pos != 0):
                     continue
                 values = SHIFTS[node.op] * other.astype(np.int64).reshape(-1)
                 up, down = int(values.max()), int(values.min())
+                arange = arange or (node.op == "Add" and values.size > 1 and bool(np.all(np.diff(values) == 1)))
             elif node.op == "Concat":
                 column = _concat_column(node, pos, graph, col)
             elif keep is not None and pos not in keep:
@@ -235,10 +238,10 @@ def derive_input(graph: Graph, name: str, dtype: str | None, shape=None) -> Deri
             for out in node.outputs:
                 if out and out not in seen:
                     seen.add(out)
-                    frontier.append((out, hi + up, lo + down, column, path + [node]))
+                    frontier.append((out, hi + up, lo + down, column, path + [node], run or arange))
     if not found:
         return None
-    (high, where), hi, lo, col, path = found[0]
+    (high, where), hi, lo, col, path, run = found[0]
     if isinstance(high, list):
         if col is not None and col < len(high):
             high, where = high[col], f"{where.replace('the first', 'column ' + str(col) + ' of the first')}"
@@ -250,7 +253,7 @@ def derive_input(graph: Graph, name: str, dtype: str | None, shape=None) -> Deri
     verb = "is bounded by " if "compares it" in where else "indexes "
     shifted = f", shifted by {hi:+d} on the way" if hi else ""
     rank = None if shape is None else len(shape)
-    kind = ("run" if "position" in name.lower() and rank is not None and rank <= 1 else
+    kind = ("run" if (run or "position" in name.lower()) and rank is not None and rank <= 1 else
             "sorted" if name.lower() == "batch" else "range")
     return Derived(name, max(-lo, 0), high, kind, f"it {verb}{where}{via}{shifted}", hi, lo)
 

@@ -212,8 +212,9 @@ def _zip_members(where: str, data: bytes, budget: int) -> tuple[zipfile.ZipFile,
                                   "are read (what np.savez and np.savez_compressed write)", "zip-compression")
         packed = max(info.compress_size, 1)
         if info.file_size > RATIO_FLOOR and info.file_size / packed > MAX_RATIO:
-            raise _refuse(member, f"unpacks {packed:,} bytes to {info.file_size:,} (ratio {info.file_size / packed:,.0f}"
-                                  f", over the {MAX_RATIO:,} deflate can reach): a zip bomb; nothing is unpacked",
+            ratio = info.file_size / packed
+            raise _refuse(member, f"unpacks {packed:,} bytes to {info.file_size:,} (ratio {ratio:,.0f}, over the "
+                                  f"{MAX_RATIO:,} deflate can reach): a zip bomb; nothing is unpacked",
                           "zip-bomb")
         if info.file_size > budget + HEADER_BYTES:
             raise _refuse(member, f"unpacks to {info.file_size:,} bytes, over {_budget_text(budget)}; nothing is "

@@ -413,3 +413,20 @@ def test_a_length_compared_with_a_shape_is_drawn_up_to_that_dim_and_an_index_shi
     for seed in range(5):
         cap = model.capture(seed=seed)
         assert cap.feeds["i"].max() == 0 and 0 <= int(cap.feeds["length"]) <= 3
+
+
+def test_an_index_added_to_an_arange_is_drawn_as_a_contiguous_run_whatever_its_name():
+    from onnx import TensorProto as T, helper as h, numpy_helper
+
+    model = _onnx_model(
+        [h.make_node("Add", ["start", "steps"], ["rows"]), h.make_node("Unsqueeze", ["rows", "last"], ["idx"]),
+         h.make_node("ScatterND", ["cache", "idx", "new"], ["out"], name="write")],
+        [h.make_tensor_value_info("cache", T.FLOAT, [8, 2]), h.make_tensor_value_info("start", T.INT64, [1]),
+         h.make_tensor_value_info("new", T.FLOAT, [3, 2])],
+        [h.make_tensor_value_info("out", T.FLOAT, [8, 2])],
+        [numpy_helper.from_array(np.arange(3, dtype=np.int64), "steps"),
+         numpy_helper.from_array(np.array([-1], np.int64), "last")])
+    words = " ".join(sm.explained_draws(model, {}))
+    assert "start: drawn as a contiguous run inside [0, 6)" in words and "shifted by +2" in words, words
+    starts = {int(model.capture(seed=s).feeds["start"][0]) for s in range(12)}
+    assert starts <= set(range(6)) and len(starts) > 1
