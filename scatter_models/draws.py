@@ -260,6 +260,8 @@ def derive_input(graph: Graph, name: str, dtype: str | None, shape=None) -> Deri
 
 def derive(model, graph: Graph | None = None) -> dict:
     """Input name -> :class:`Derived`, for every integer input the graph says something of."""
+    if not any(i.dtype is not None and np.dtype(i.dtype).kind in "iu" for i in model.inputs):
+        return {}  # nothing to derive: the graph is not built
     graph = graph if graph is not None else graph_of(model)
     if graph is None:
         return {}

@@ -17,8 +17,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
-
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "real_models"
 
 
@@ -226,7 +224,6 @@ def main(argv=None) -> int:
         MAKERS[key]()
         print(f"made {key}")
     (OUT / "VERSIONS.txt").write_text(versions(), encoding="utf-8")
-    np.random.seed(0)
     return 0
 
 
