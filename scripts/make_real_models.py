@@ -3,13 +3,13 @@
 Each model is built from code or a small config (nothing is downloaded) and exported by the exporter its kind
 names; the files are committed, so the tests need neither torch nor transformers. Run it again to remake them:
 
-    pip install torch==2.13.0 transformers onnxscript   # CPU wheel of torch; versions recorded in VERSIONS.txt
+    pip install torch==2.13.0 transformers onnxscript torch_geometric  # torch's CPU wheel; see VERSIONS.txt
     python scripts/make_real_models.py
 
-Kinds: a Llama and a Qwen2 decode step with a static KV cache (transformers, torch.onnx.export), GNN layers as
-PyTorch Geometric writes them (scatter max and sum over edge indices and a batch vector, by scatter_reduce and
-index_add_, as torch_geometric.utils.scatter does), a TorchScript loop, a torch.cond, masked post-processing, and
-two OpenVINO IRs from openvino.convert_model. Hidden sizes are tiny: each file is a few KB.
+Kinds: a Llama and a Qwen2 decode step with a static KV cache (transformers, torch.onnx.export), GNNs: one of
+torch_geometric's own layers and pools, and one hand-written the way torch_geometric.utils.scatter writes it
+(scatter_reduce and index_add_ over edge indices and a batch vector), a TorchScript loop, a torch.cond, masked
+post-processing, and two OpenVINO IRs from openvino.convert_model. Hidden sizes are tiny: each file is a few KB.
 """
 
 from __future__ import annotations
@@ -77,6 +77,33 @@ def gnn_module():
 def make_gnn():
     module, args = gnn_module()
     _export(module, args, "gnn_max_sum", ["x", "edge_index", "batch"],
+            dynamic_axes={"x": {0: "num_nodes"}, "edge_index": {1: "num_edges"}, "batch": {0: "num_nodes"}})
+
+
+def pyg_module():
+    """Layers of torch_geometric itself (SAGEConv with max aggregation, GraphConv with sum), then
+    global_add_pool and global_max_pool over the batch vector."""
+    torch = _torch()
+    from torch_geometric.nn import GraphConv, SAGEConv, global_add_pool, global_max_pool
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = SAGEConv(4, 4, aggr="max")
+            self.conv2 = GraphConv(4, 4, aggr="add")
+
+        def forward(self, x, edge_index, batch):
+            h = torch.relu(self.conv1(x, edge_index))
+            h = self.conv2(h, edge_index)
+            return global_add_pool(h, batch, size=2), global_max_pool(h, batch, size=2)
+
+    _, args = gnn_module()
+    return Net().eval(), args
+
+
+def make_pyg():
+    module, args = pyg_module()
+    _export(module, args, "pyg_sage_graphconv", ["x", "edge_index", "batch"],
             dynamic_axes={"x": {0: "num_nodes"}, "edge_index": {1: "num_edges"}, "batch": {0: "num_nodes"}})
 
 
@@ -205,7 +232,7 @@ def versions() -> str:
     import importlib.metadata as md
 
     lines = [f"python {sys.version.split()[0]}"]
-    for dist in ("torch", "transformers", "onnx", "onnxscript", "openvino", "numpy"):
+    for dist in ("torch", "transformers", "torch_geometric", "onnx", "onnxscript", "openvino", "numpy"):
         try:
             lines.append(f"{dist} {md.version(dist)}")
         except md.PackageNotFoundError:
@@ -213,7 +240,7 @@ def versions() -> str:
     return "\n".join(lines) + "\n"
 
 
-MAKERS = {"gnn": make_gnn, "loop": make_loop, "cond": make_cond, "postprocess": make_postprocess,
+MAKERS = {"gnn": make_gnn, "pyg": make_pyg, "loop": make_loop, "cond": make_cond, "postprocess": make_postprocess,
           "llama": lambda: make_decode("llama"), "qwen2": lambda: make_decode("qwen2"), "irs": make_irs}
 
 

@@ -17,8 +17,8 @@ from tests.conftest import require_or_skip
 from tests.reference_loop import reference
 
 HERE = Path(__file__).resolve().parent / "data" / "real_models"
-ONNX_MODELS = ["llama_decode_static_cache", "qwen2_decode_static_cache", "gnn_max_sum", "scripted_loop",
-               "torch_cond", "masked_postprocess"]
+ONNX_MODELS = ["llama_decode_static_cache", "qwen2_decode_static_cache", "pyg_sage_graphconv", "gnn_max_sum",
+               "scripted_loop", "torch_cond", "masked_postprocess"]
 IR_MODELS = ["ov_gnn_max_sum", "ov_llama_decode"]
 MAX_FILE = 400 * 1024
 
@@ -42,6 +42,7 @@ def captures():
 def test_the_stored_models_are_small_and_say_how_they_were_made():
     versions = (HERE / "VERSIONS.txt").read_text(encoding="utf-8")
     assert "torch 2.13.0" in versions and "transformers " in versions and "openvino " in versions
+    assert "torch_geometric " in versions
     for name in ONNX_MODELS + IR_MODELS:
         size = _path(name).stat().st_size + (_path(name).with_suffix(".bin").stat().st_size
                                              if name.startswith("ov_") else 0)
@@ -103,8 +104,8 @@ def _exposed_ir(path: Path, node, feeds) -> dict:
     return {k: np.asarray(v) for k, v in enumerate(values)} | {"out": out}
 
 
-@pytest.mark.parametrize("name", ["llama_decode_static_cache", "qwen2_decode_static_cache", "gnn_max_sum",
-                                  "masked_postprocess"] + IR_MODELS)
+@pytest.mark.parametrize("name", ["llama_decode_static_cache", "qwen2_decode_static_cache", "pyg_sage_graphconv",
+                                  "gnn_max_sum", "masked_postprocess"] + IR_MODELS)
 def test_every_captured_tensor_equals_an_independent_capture(captures, name):
     require_or_skip("onnx.reference" if not name.startswith("ov_") else "openvino")
     model, cap = captures[name]
@@ -123,8 +124,9 @@ def test_every_captured_tensor_equals_an_independent_capture(captures, name):
 
 # -- what the draws derived, on the real models -----------------------------------------------------------------
 
-def test_a_gnn_batch_is_drawn_sorted_inside_the_pooled_graphs_and_its_edges_inside_the_nodes(captures):
-    model, cap = captures["gnn_max_sum"]
+@pytest.mark.parametrize("name", ["gnn_max_sum", "pyg_sage_graphconv"])
+def test_a_gnn_batch_is_drawn_sorted_inside_the_pooled_graphs_and_its_edges_inside_the_nodes(captures, name):
+    model, cap = captures[name]
     batch, edges = cap.feeds["batch"], cap.feeds["edge_index"]
     assert np.all(np.diff(batch) >= 0) and batch.min() >= 0 and batch.max() < 2
     assert edges.min() >= 0 and edges.max() < cap.dims["num_nodes"]
