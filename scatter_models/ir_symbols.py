@@ -179,6 +179,8 @@ def analyse(xml: str, default: int) -> dict:
 
 def _settle(model, xml_path, params, names, classes, value, default, ov, np):
     """Sizes for every dim OpenVINO's static shape inference accepts, trying the free classes' candidates."""
+    if not classes:  # every dim is fixed in the file: nothing to settle
+        return {}, None
     free = [r for r in classes if value[r] is None]
     choice = {r: (value[r] if value[r] is not None else default) for r in classes}
     order = [op.get_friendly_name() for op in model.get_ordered_ops()]
