@@ -23,6 +23,8 @@ SAME_SHAPE = {"ScatterElementsUpdate": (1, 2), "ScatterUpdate": (), "ScatterNDUp
 CANDIDATES = (1, 2, 8, 16, 32)  # tried for a free dim after the default, when the default is refused
 MAX_TRIES = 40
 KEEP_CONST = 64
+KEEP_MODELS = 4  # answers kept by model digest, for the same IR opened in other sessions
+_BY_DIGEST: dict = {}
 
 
 class _Union:
@@ -238,7 +240,10 @@ def _settle(model, xml_path, params, names, classes, value, default, ov, np):
 def ir_info(model, default: int | None = None) -> dict | None:
     """The child process's answer for ``model`` (cached on it); None when OpenVINO is not installed or fails."""
     held = getattr(model, "_ir_info", None)
+    if held is None:
+        held = _BY_DIGEST.get(model.digest)  # the same file opened in another session
     if held is not None:
+        model._ir_info = held
         return held or None
     import importlib.util
     import subprocess
@@ -261,6 +266,9 @@ def ir_info(model, default: int | None = None) -> dict | None:
             except (OSError, ValueError):
                 info = False
     model._ir_info = info
+    _BY_DIGEST[model.digest] = info
+    while len(_BY_DIGEST) > KEEP_MODELS:
+        _BY_DIGEST.pop(next(iter(_BY_DIGEST)))
     return info or None
 
 
