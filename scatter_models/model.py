@@ -180,6 +180,7 @@ class Model:
         self._ir = ir
         self._by_name = {n.name: n for n in nodes}
         self.graph_outputs: tuple = ()  # the main graph's output names (ONNX)
+        self.ir_version: int | None = None  # the ONNX IR version the file declares (None: an OpenVINO IR)
 
     @cached_property
     def digest(self) -> str:
@@ -208,8 +209,10 @@ class Model:
                     out.append(d)
         return tuple(out)
 
-    def capture(self, inputs=None, *, seed: int = 0, dims=None, runtime: str = "reference", **limits):
-        """Run the model once and record every scatter node's real inputs and output; see :mod:`.capture`."""
+    def capture(self, inputs=None, *, seed: int = 0, dims=None, runtime: str | None = None, **limits):
+        """Run the model once and record every scatter node's real inputs and output; see :mod:`.capture`.
+        ``runtime`` None: :func:`scatter_models.default_runtime` (what gets deployed: an IR's CPU plugin,
+        onnxruntime for ONNX where installed). Given inputs fix the symbolic dims they determine."""
         from .capture import capture
 
         try:
@@ -316,6 +319,7 @@ def _open_onnx(data: bytes, where: str, limit: int) -> Model:
     model = Model(where=where, kind="onnx", nodes=nodes, inputs=inputs, unrunnable=listing.unrunnable,
                   opsets=opsets, payload=data, weights=None, size=len(data))
     model.graph_outputs = tuple(o.name for o in proto.graph.output)
+    model.ir_version = int(proto.ir_version)
     return model
 
 
