@@ -322,12 +322,12 @@ def node_rows(model, nodes) -> list[dict]:
         rows.append({
             "node": visible(n.name),
             "operator": n.op,
+            "indices (from the graph)": VERDICT_WORDS.get(n.index_verdict, n.index_verdict),
             "attributes": ", ".join(f"{a}={v!r}" if isinstance(v, str) else f"{a}={v}" for a, v in n.attrs.items()),
             "where": visible(n.location),
             "shapes (data · indices · updates)": " · ".join(
                 "?" if s is None else shape_text(s) for s in (shapes.get("data"), shapes.get("indices"),
                                                                  shapes.get("updates"))),
-            "indices (from the graph)": VERDICT_WORDS.get(n.index_verdict, n.index_verdict),
             "static findings": "; ".join(dict.fromkeys(f.short for f in n.findings)) if n.findings else "none",
         })
     return rows
