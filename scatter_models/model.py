@@ -107,7 +107,7 @@ class ScatterNode:
             checked = "indices-unchecked" not in rules and "error" not in rules.values()
         ref = self.input_refs[pos] if pos is not None and pos < len(self.input_refs) else None
         try:
-            return proofs.index_proof(self.spec, self.graph, ref, repeats, checked)
+            return proofs.index_proof(self.spec, self.graph, ref, repeats, checked, self.attrs.get("axis"))
         except Exception as exc:  # noqa: BLE001 - a proof must never take the listing down
             return proofs.Proof("may-repeat", f"May repeat: the proof stopped ({type(exc).__name__}: {exc}).")
 

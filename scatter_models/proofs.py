@@ -28,6 +28,11 @@ SCALES = frozenset({"Mul", "Multiply"})  # x · a nonzero scalar constant
 NEGATES = frozenset({"Neg", "Negative"})
 RANGES = frozenset({"Range"})
 CONCATS = frozenset({"Concat"})
+BROADCASTS = frozenset({"Expand", "Broadcast"})  # copies along the axes its source does not vary on
+EXPLICIT_MODES = frozenset({"none", "explicit"})  # OpenVINO Broadcast: the source's axes given by axes_mapping
+SLICES = frozenset({"Slice"})
+SHAPE_OPS = frozenset({"Shape", "ShapeOf"})
+MAXES = frozenset({"Max", "Maximum"})  # one element when its start and stop are one apart on a 1-D source
 # op type -> why its values may repeat, for the ops that commonly make indices (others: "computes them")
 REPEAT_WORDS = {"Expand": "copies values to many places", "Tile": "copies values to many places",
                 "Broadcast": "copies values to many places", "ArgMax": "picks them from the data",
@@ -94,11 +99,31 @@ def _size(shape) -> int | None:
     return int(np.prod(shape, dtype=np.int64))
 
 
+def _const(view: GraphView, ref) -> np.ndarray | None:
+    p = view.producer(ref) if ref is not None else None
+    return None if p is None or p.value is None else np.asarray(p.value)
+
+
+def _one_slice(view: GraphView, p: Producer) -> bool:
+    """A Slice of a 1-D tensor whose constant start and stop are one apart and whose other constant inputs
+    (axes, steps: the two frameworks order them differently) are 0 or 1: one element."""
+    if len(p.inputs) < 3 or len(view.shape(p.inputs[0]) or (0, 0)) != 1:
+        return False
+    start, stop = _const(view, p.inputs[1]), _const(view, p.inputs[2])
+    if start is None or stop is None or start.size != 1 or stop.size != 1:
+        return False
+    rest = [_const(view, r) for r in p.inputs[3:] if r]
+    return int(stop.reshape(-1)[0]) - int(start.reshape(-1)[0]) == 1 and all(
+        r is not None and r.size == 1 and int(r.reshape(-1)[0]) in (0, 1) for r in rest)
+
+
 def _one_element(view: GraphView, ref) -> bool:
     p = view.producer(ref)
     if p is not None and p.value is not None:
         return p.value.size == 1
-    return _size(view.shape(ref)) == 1
+    if _size(view.shape(ref)) == 1:
+        return True
+    return p is not None and p.op in SLICES and _one_slice(view, p)
 
 
 def _is_integer(view: GraphView, ref) -> bool:
@@ -125,6 +150,26 @@ def _scalar_words(view: GraphView, ref) -> str:
     return f"{_label(view, ref)}, one element"
 
 
+def _same_shape(a, b) -> bool:
+    """Shapes known to be equal: the same ints, and the same symbolic dims by name (never "?")."""
+    return a is not None and b is not None and len(a) == len(b) and all(
+        x == y and (isinstance(x, int) or (isinstance(x, str) and "[" not in x and x != "?")) for x, y in zip(a, b))
+
+
+def _keeps_shape(view: GraphView, p: Producer, ref) -> bool:
+    """A broadcast whose output has its source's shape: known equal, or a target made of Shape ops (a Max of
+    them included) of tensors whose shapes equal the source's."""
+    src = view.shape(p.inputs[0])
+    if _same_shape(src, view.shape(ref)):
+        return True
+    target = view.producer(p.inputs[1]) if len(p.inputs) > 1 and p.inputs[1] else None
+    shapes = [target] if target is not None and target.op in SHAPE_OPS else (
+        [view.producer(r) for r in target.inputs] if target is not None and target.op in MAXES else [])
+    return bool(shapes) and all(q is not None and q.op in SHAPE_OPS and not q.attrs.get("start")
+                                and q.attrs.get("end") is None and _same_shape(view.shape(q.inputs[0]), src)
+                                for q in shapes)
+
+
 def distinct(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]]:
     """Whether every element of ``ref`` differs from every other, with the steps that prove it (True) or the
     steps to where the values come from (False)."""
@@ -146,6 +191,9 @@ def distinct(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]]:
     if p.op in KEEPS_ORDER and p.inputs:
         ok, steps = distinct(view, p.inputs[0], depth + 1)
         return ok, [f"{here} moves the same values"] + steps
+    if p.op in BROADCASTS and p.inputs and _keeps_shape(view, p, ref):
+        ok, steps = distinct(view, p.inputs[0], depth + 1)
+        return ok, [f"{here} broadcasts to its source's own shape, copying nothing"] + steps
     if p.op in CASTS and p.inputs:
         if not _is_integer(view, p.inputs[0]):
             return False, [f"{here} converts values that are not known to be integers (distinct ones may meet)"]
@@ -218,15 +266,64 @@ def distinct_rows(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]
     return False, steps
 
 
+def _spread_axes(view: GraphView, p: Producer, ref) -> set | None:
+    """The output axes a broadcast's source varies along (its dims other than 1), None when unknown."""
+    out = view.shape(ref)
+    src = view.shape(p.inputs[0]) if p.inputs else None
+    if out is None or src is None:
+        return None
+    if str(p.attrs.get("mode", "")).lower() in EXPLICIT_MODES:
+        mapping = _const(view, p.inputs[2]) if len(p.inputs) > 2 else None
+        if mapping is None or mapping.size != len(src):
+            return None
+        axes = [int(a) + (len(out) if int(a) < 0 else 0) for a in mapping.reshape(-1)]
+    else:
+        axes = list(range(len(out) - len(src), len(out)))
+    return {a for a, d in zip(axes, src) if d != 1}
+
+
+def distinct_along(view: GraphView, ref, axis: int | None, depth: int = 0) -> tuple[bool, list[str]]:
+    """Whether every line of ``ref`` along ``axis`` holds distinct values (the cells one index per update names:
+    the update's own position gives the other coordinates), with the steps."""
+    ok, steps = distinct(view, ref, depth)
+    p = view.producer(ref)
+    if ok or p is None or axis is None or depth > MAX_DEPTH:
+        return ok, steps
+    here = _label(view, ref)
+    shape = view.shape(ref)
+    if shape is not None and axis < 0:
+        axis += len(shape)
+    if p.op in BROADCASTS and p.inputs:
+        spread = _spread_axes(view, p, ref)
+        one_long = shape is not None and axis < len(shape) and shape[axis] == 1
+        if spread is not None and (spread == {axis} or (not spread and one_long)):
+            ok_src, more = distinct(view, p.inputs[0], depth + 1)
+            if ok_src:
+                return True, [f"{here} copies {_label(view, p.inputs[0])} along the other axes only, so each line "
+                              f"along axis {axis} holds its values once"] + more
+    if p.op in SHIFTS and len(p.inputs) == 2:
+        for k in (0, 1):
+            if _one_element(view, p.inputs[1 - k]):
+                ok_in, more = distinct_along(view, p.inputs[k], axis, depth + 1)
+                if ok_in:
+                    return True, [f"{here} shifts every value by one scalar "
+                                  f"({_scalar_words(view, p.inputs[1 - k])})"] + more
+    if p.op in CASTS and p.inputs and _is_integer(view, p.inputs[0]):
+        ok_in, more = distinct_along(view, p.inputs[0], axis, depth + 1)
+        if ok_in:
+            return True, [f"{here} converts integers to integers"] + more
+    return False, steps
+
+
 def _cells_word(family) -> str:
-    return "coordinate tuples" if family.index_tuples else "indices"
+    return "coordinate tuples" if family.index_tuples else "indices"  # plural: "... that differ"
 
 
 def index_proof(spec: sc.OpSpec | None, view: GraphView | None, indices_ref, constant_repeats: bool | None = None,
-                constant_checked: bool = False) -> Proof:
+                constant_checked: bool = False, axis=None) -> Proof:
     """The static verdict on a node's indices. ``constant_repeats``: what scatter_core's own check of constant
     indices found (True: a cell written twice; False: none; None: not checked), ``constant_checked`` whether it
-    ran on the node's real shapes."""
+    ran on the node's real shapes; ``axis`` the node's axis (an index per update along it)."""
     if spec is None:
         return Proof("may-repeat", "The operator version is not in the registry: nothing is proved about its "
                                    "indices.")
@@ -242,10 +339,15 @@ def index_proof(spec: sc.OpSpec | None, view: GraphView | None, indices_ref, con
                                "them against the node's shapes finds every write on its own cell.")
     if view is None or indices_ref is None:
         return Proof("may-repeat", "May repeat: the graph around the node is not available to follow.")
-    ok, steps = (distinct_rows if family.index_tuples else distinct)(view, indices_ref)
+    if family.index_tuples:
+        ok, steps = distinct_rows(view, indices_ref)
+    elif family.index_writes_slice or not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        ok, steps = distinct(view, indices_ref)  # each value a whole slice: all must differ
+    else:
+        ok, steps = distinct_along(view, indices_ref, int(axis))
     chain = " ← ".join(steps)
     if ok:
-        return Proof("unique", f"Unique by construction: distinct {_cells_word(family)} name distinct cells "
+        return Proof("unique", f"Unique by construction: {_cells_word(family)} that differ name different cells "
                                f"(unless a negative index counts back from the end onto another). {chain}.")
     if steps and " only " in steps[-1] and view.producer(indices_ref) is not None \
             and view.producer(indices_ref).constant:

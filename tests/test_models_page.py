@@ -372,3 +372,22 @@ def test_the_node_table_gives_the_static_verdict_and_its_proof():
     assert "if indices repeat" not in table["static findings"][0]
     assert any("Can the indices repeat?" in e.label for e in at.expander)
     assert any("kv_write · ScatterND-18: Unique by construction" in t.value for t in at.text)
+
+
+def test_a_hostile_name_in_a_proof_is_shown_as_text():
+    """The proof names the graph input the indices come from: model-supplied text, shown by st.text only."""
+    from onnx import TensorProto as T, helper as h
+
+    import scatter_models as sm
+    from tests.test_models_hostile import _graph_model
+
+    hostile = "**b** <img src=x onerror=alert(1)> [x](javascript:alert(1))"
+    node = h.make_node("ScatterND", ["d", hostile, "u"], ["o"], name="n")
+    m = sm.open_model(_graph_model([node], [h.make_tensor_value_info("d", T.FLOAT, [4]),
+                                            h.make_tensor_value_info(hostile, T.INT64, [1, 1]),
+                                            h.make_tensor_value_info("u", T.FLOAT, [1])],
+                                   [h.make_tensor_value_info("o", T.FLOAT, [4])]).SerializeToString())
+    assert hostile in m.nodes[0].index_proof
+    at = _page_with(m)
+    assert any(f"graph input {hostile!r}" in t.value for t in at.text)
+    assert not any(hostile in md.value for md in at.markdown)
