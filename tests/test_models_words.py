@@ -40,11 +40,17 @@ def _listed(readme: str) -> list[str]:
 def test_given_inputs_fix_the_dims_the_capture_and_the_report_say():
     """An input 2×16×4 where the dims box says 4: what ran, and so what is reported, is max_seq = 16."""
     model = _model("kv_cache")
-    past = np.zeros((2, 16, 4), np.float32)
-    cap = model.capture({"past_key": past, "p": np.array([3])}, dims={"max_seq": 4}, runtime="reference")
+    inputs = {"past_key": np.zeros((2, 16, 4), np.float32), "p": np.array([3])}
+    cap = model.capture(inputs, runtime="reference")
     assert cap.dims == {"max_seq": 16}
     assert cap["kv_write"].case.data.shape == (2, 16, 4)
     assert "symbolic dims:  max_seq=16" in summary(model, cap, "kv_write")
+    try:  # a box that says otherwise never becomes what is reported: the inputs' dims win, or it is refused
+        cap = model.capture(inputs, dims={"max_seq": 4}, runtime="reference")
+    except sm.ModelError as exc:
+        assert "max_seq" in str(exc) and "16" in str(exc)
+    else:
+        assert cap.dims == {"max_seq": 16}
 
 
 # -- the deployed runtime first ------------------------------------------------------------------------------
