@@ -89,7 +89,6 @@ class ScatterNode:
             return [static.Finding("unchecked", "info", f"The static checks stopped: {type(exc).__name__}: {exc}",
                                    title="static checks stopped")]
 
-
     @cached_property
     def _index_findings(self) -> tuple:
         return tuple(static.index_findings(self.spec, list(self.input_types), self.constants, self.attrs))

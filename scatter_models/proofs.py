@@ -78,10 +78,6 @@ class Proof:
     verdict: str
     text: str
 
-    @property
-    def repeats_possible(self) -> bool:
-        return self.verdict != "unique"
-
 
 def _values_text(arr: np.ndarray, rows: bool = False) -> str:
     arr = np.asarray(arr)
@@ -235,6 +231,9 @@ def distinct_rows(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]
     """Whether the rows of ``ref``'s last axis (coordinate tuples) all differ, with the steps."""
     p = view.producer(ref)
     here = _label(view, ref)
+    shape = view.shape(ref)
+    if shape and shape[-1] == 0:
+        return False, [f"{here} holds empty coordinate tuples: each one names the whole tensor"]
     if p is not None and p.constant and p.value is not None and p.value.ndim >= 1:
         rows = p.value.reshape(-1, p.value.shape[-1]) if p.value.shape[-1] else p.value.reshape(-1, 1)
         n, u = rows.shape[0], np.unique(rows, axis=0).shape[0]
@@ -246,7 +245,6 @@ def distinct_rows(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]
     ok, steps = distinct(view, ref, depth)
     if ok or p is None or depth > MAX_DEPTH:
         return ok, steps
-    shape = view.shape(ref)
     if p.op in CONCATS and shape is not None and _concat_axis(view, p, ref) == len(shape) - 1:
         notes = []
         for part in p.inputs:

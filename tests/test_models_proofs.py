@@ -234,3 +234,14 @@ def test_an_expand_to_its_own_shape_copies_nothing(steps_dim, verdict):
     assert node.index_verdict == verdict, node.index_proof
     assert ("Expand 'cols' broadcasts to its source's own shape, copying nothing" in node.index_proof) == \
         (verdict == "unique")
+
+
+def test_empty_coordinate_tuples_are_never_proved_unique():
+    """ScatterND with k = 0: each empty tuple names the whole tensor, so two updates always meet."""
+    nodes = [_const("zero", 0), _const("one", 1), _const("shape", [2, 0]),
+             h.make_node("Range", ["zero", "zero", "one"], ["steps"], name="arange"),  # no values: reshaped to 2×0
+             h.make_node("Reshape", ["steps", "shape"], ["idx"], name="as_empty", allowzero=1),
+             h.make_node("ScatterND", ["data", "idx", "upd"], ["out"], name="whole")]
+    m = _open(nodes, [("data", T.FLOAT, [3]), ("upd", T.FLOAT, [2, 3])], [("out", T.FLOAT, [3])])
+    node = m.node("whole")
+    assert node.index_verdict == "may-repeat" and "empty coordinate tuples" in node.index_proof
