@@ -43,13 +43,13 @@ REPEAT_WORDS = {"Expand": "copies values to many places", "Tile": "copies values
 
 @dataclass(frozen=True)
 class Producer:
-    """The node that makes a tensor: ``op`` type, ``name``, its input refs, ``attrs`` (plain values) and, for a
+    """The node that makes a tensor: ``op`` type, ``name``, its input refs, ``options`` (its attributes, plain values) and, for a
     constant, its ``value`` (None when too big to read)."""
 
     op: str
     name: str
     inputs: tuple
-    attrs: dict
+    options: dict
     value: np.ndarray | None = None
     constant: bool = False
 
@@ -161,8 +161,8 @@ def _keeps_shape(view: GraphView, p: Producer, ref) -> bool:
     target = view.producer(p.inputs[1]) if len(p.inputs) > 1 and p.inputs[1] else None
     shapes = [target] if target is not None and target.op in SHAPE_OPS else (
         [view.producer(r) for r in target.inputs] if target is not None and target.op in MAXES else [])
-    return bool(shapes) and all(q is not None and q.op in SHAPE_OPS and not q.attrs.get("start")
-                                and q.attrs.get("end") is None and _same_shape(view.shape(q.inputs[0]), src)
+    return bool(shapes) and all(q is not None and q.op in SHAPE_OPS and not q.options.get("start")
+                                and q.options.get("end") is None and _same_shape(view.shape(q.inputs[0]), src)
                                 for q in shapes)
 
 
@@ -216,7 +216,7 @@ def distinct(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]]:
 
 
 def _concat_axis(view: GraphView, p: Producer, ref) -> int | None:
-    axis = p.attrs.get("axis")
+    axis = p.options.get("axis")
     try:
         axis = int(axis)
     except (TypeError, ValueError):
@@ -270,7 +270,7 @@ def _spread_axes(view: GraphView, p: Producer, ref) -> set | None:
     src = view.shape(p.inputs[0]) if p.inputs else None
     if out is None or src is None:
         return None
-    if str(p.attrs.get("mode", "")).lower() in EXPLICIT_MODES:
+    if str(p.options.get("mode", "")).lower() in EXPLICIT_MODES:
         mapping = _const(view, p.inputs[2]) if len(p.inputs) > 2 else None
         if mapping is None or mapping.size != len(src):
             return None
@@ -387,7 +387,7 @@ class OnnxView(GraphView):
                     stack.extend(g.node)
                     self._types.update(onnx_file.graph_types(g))
                     for t in g.initializer:
-                        self._constants.setdefault(t.name, onnx_file.constant_array(t))
+                        self._constants.setdefault(t.name, _index_constant(t))
 
     def producer(self, ref):
         from . import onnx_file
@@ -403,10 +403,10 @@ class OnnxView(GraphView):
             return Producer("Constant", node.name or ref, (), {}, value, constant=True)
         import onnx
 
-        attrs = {a.name: _plain(onnx.helper.get_attribute_value(a)) for a in node.attribute
-                 if a.type in (onnx.AttributeProto.INT, onnx.AttributeProto.INTS, onnx.AttributeProto.STRING,
-                               onnx.AttributeProto.FLOAT)}
-        return Producer(node.op_type, node.name or ref, tuple(node.input), attrs)
+        options = {a.name: _plain(onnx.helper.get_attribute_value(a)) for a in node.attribute
+                     if a.type in (onnx.AttributeProto.INT, onnx.AttributeProto.INTS, onnx.AttributeProto.STRING,
+                                 onnx.AttributeProto.FLOAT)}
+        return Producer(node.op_type, node.name or ref, tuple(node.input), options)
 
     def shape(self, ref):
         c = self._constants.get(ref)
@@ -424,11 +424,23 @@ class OnnxView(GraphView):
         return f"{'graph input' if ref in self._inputs else 'tensor'} {ref!r}"
 
 
+def _index_constant(tensor) -> np.ndarray | None:
+    """An initializer's values when it can hold indices (int32 or int64; read within the constant limit); None
+    for any other (a weight is never copied for the proof)."""
+    import onnx
+
+    from . import onnx_file
+
+    if tensor.data_type not in (onnx.TensorProto.INT64, onnx.TensorProto.INT32):
+        return None
+    return onnx_file.constant_array(tensor)
+
+
 def onnx_views(inferred, original) -> dict:
     """Scope -> :class:`OnnxView`: ``"main graph"`` and ``"function <domain>.<name>"`` for each local function."""
     from . import onnx_file
 
-    constants = {t.name: onnx_file.constant_array(t) for t in original.graph.initializer}
+    constants = {t.name: _index_constant(t) for t in original.graph.initializer}
     inputs = frozenset(i.name for i in original.graph.input if i.name not in constants)
     views = {"main graph": OnnxView(inferred.graph.node, onnx_file.graph_types(inferred.graph), constants, inputs)}
     for f in inferred.functions:
