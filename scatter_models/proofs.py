@@ -404,7 +404,7 @@ class OnnxView(GraphView):
         import onnx
 
         options = {a.name: _plain(onnx.helper.get_attribute_value(a)) for a in node.attribute
-                     if a.type in (onnx.AttributeProto.INT, onnx.AttributeProto.INTS, onnx.AttributeProto.STRING,
+                   if a.type in (onnx.AttributeProto.INT, onnx.AttributeProto.INTS, onnx.AttributeProto.STRING,
                                  onnx.AttributeProto.FLOAT)}
         return Producer(node.op_type, node.name or ref, tuple(node.input), options)
 
