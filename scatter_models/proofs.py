@@ -5,7 +5,8 @@ seen through a :class:`GraphView`) and returns a :class:`Proof`: ``"unique"`` wi
 ``Range``; a constant without repeats; either shifted by one scalar, reshaped, or concatenated beside such a
 part as a coordinate), ``"repeats"`` (constant indices that name a cell twice) or ``"may-repeat"`` with where
 the values come from. The rules are tables of op types (both frameworks' spellings), never a branch on a
-scatter operator: what a write addresses comes from the family record (``index_tuples``, ``writes_once``).
+scatter operator: what a write addresses comes from the family record (``index_tuples``, ``index_writes_slice``,
+``writes_once``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ RANGES = frozenset({"Range"})
 CONCATS = frozenset({"Concat"})
 BROADCASTS = frozenset({"Expand", "Broadcast"})  # copies along the axes its source does not vary on
 EXPLICIT_MODES = frozenset({"none", "explicit"})  # OpenVINO Broadcast: the source's axes given by axes_mapping
-SLICES = frozenset({"Slice"})
-SHAPE_OPS = frozenset({"Shape", "ShapeOf"})
-MAXES = frozenset({"Max", "Maximum"})  # one element when its start and stop are one apart on a 1-D source
+SLICES = frozenset({"Slice"})  # one element when its start and stop are one apart on a 1-D source
+SHAPE_OPS = frozenset({"Shape", "ShapeOf"})  # a broadcast's target made of its source's own shape copies nothing
+MAXES = frozenset({"Max", "Maximum"})
 # op type -> why its values may repeat, for the ops that commonly make indices (others: "computes them")
 REPEAT_WORDS = {"Expand": "copies values to many places", "Tile": "copies values to many places",
                 "Broadcast": "copies values to many places", "ArgMax": "picks them from the data",
@@ -43,8 +44,8 @@ REPEAT_WORDS = {"Expand": "copies values to many places", "Tile": "copies values
 
 @dataclass(frozen=True)
 class Producer:
-    """The node that makes a tensor: ``op`` type, ``name``, its input refs, ``options`` (its attributes, plain values) and, for a
-    constant, its ``value`` (None when too big to read)."""
+    """The node that makes a tensor: ``op`` type, ``name``, its input refs, ``options`` (its attributes, plain
+    values) and, for a constant, its ``value`` (None when too big to read)."""
 
     op: str
     name: str
@@ -323,8 +324,8 @@ def index_proof(spec: sc.OpSpec | None, view: GraphView | None, indices_ref, con
     indices found (True: a cell written twice; False: none; None: not checked), ``constant_checked`` whether it
     ran on the node's real shapes; ``axis`` the node's axis (an index per update along it)."""
     if spec is None:
-        return Proof("may-repeat", "The operator version is not in the registry: nothing is proved about its "
-                                   "indices.")
+        return Proof("may-repeat", "May repeat: the operator version is not in the registry, so nothing is proved "
+                                   "about its indices.")
     family = sc.family_of(spec)
     if family.writes_once or family.indices == "unused":
         return Proof("unique", f"Unique by construction: {family.title} reads {family.reading}, which names each "

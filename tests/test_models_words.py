@@ -73,8 +73,8 @@ def test_the_ir_version_onnxruntime_reads_is_the_one_recorded():
     from onnx import TensorProto as T, helper as h
 
     def loads(ir_version: int) -> bool:
-        graph = h.make_graph([h.make_node("Identity", ["x"], ["y"])], "g",
-                             [h.make_tensor_value_info("x", T.FLOAT, [1])], [h.make_tensor_value_info("y", T.FLOAT, [1])])
+        graph = h.make_graph([h.make_node("Identity", ["x"], ["y"])], "g", [h.make_tensor_value_info("x", T.FLOAT, [1])],
+                             [h.make_tensor_value_info("y", T.FLOAT, [1])])
         model = h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=ir_version)
         try:
             ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
@@ -123,9 +123,9 @@ def test_an_integer_mean_is_the_sum_over_the_count_then_the_rounding():
                          np.array([0, 1], np.int32), [0, 5], axis=0, reduction="mean", use_init_val=True)
     text = explain.cell_words(chain, case, "OpenVINO CPU gave")
     assert text == ("output[0] is the mean of 3 contributions (data's -2, updates[0] = 0, updates[1] = 1): the "
-                    "spec sums them and divides once by their count, not two at a time. Sum -1 over count 3 = -1/3 ≈ "
-                    "-0.3333; the spec rounds an integer mean down: -1. OpenVINO CPU gave 0: -1/3 ≈ -0.3333 truncated "
-                    "toward zero.")
+                    "spec sums them and divides once by their count, not two at a time. Sum -1 over count 3 = -1/3 "
+                    "≈ -0.3333; the spec rounds an integer mean down: -1. OpenVINO CPU gave 0: -1/3 ≈ -0.3333 "
+                    "truncated toward zero.")
     facts = explain.mean_facts(case, "openvino-cpu")
     assert len(facts) == 1 and "truncates toward zero" in facts[0]  # the int16 fact is not about int32
     assert explain.mean_facts(case, "openvino-reference") == []
