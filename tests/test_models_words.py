@@ -73,8 +73,8 @@ def test_the_ir_version_onnxruntime_reads_is_the_one_recorded():
     from onnx import TensorProto as T, helper as h
 
     def loads(ir_version: int) -> bool:
-        graph = h.make_graph([h.make_node("Identity", ["x"], ["y"])], "g", [h.make_tensor_value_info("x", T.FLOAT, [1])],
-                             [h.make_tensor_value_info("y", T.FLOAT, [1])])
+        x, y = (h.make_tensor_value_info(n, T.FLOAT, [1]) for n in "xy")
+        graph = h.make_graph([h.make_node("Identity", ["x"], ["y"])], "g", [x], [y])
         model = h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=ir_version)
         try:
             ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
