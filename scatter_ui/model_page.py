@@ -336,6 +336,11 @@ def node_rows(model, nodes) -> list[dict]:
 VERDICT_WORDS = {"unique": "unique by construction", "may-repeat": "may repeat", "repeats": "repeat"}
 
 
+def proof_text(node) -> str:
+    """A node's static proof as plain text, one step of its chain a line (each step back from the node)."""
+    return visible(node.index_proof).replace(" ← ", "\n    ← ")
+
+
 SEVERITY_WORDS = {"error": "Error", "warning": "Warning", "info": "Note"}
 
 
@@ -378,7 +383,7 @@ def node_table(model) -> None:
     if shown:
         st.dataframe(pd.DataFrame(node_rows(model, shown)), hide_index=True, width="stretch")
         with st.expander(f"Can the indices repeat? The static proofs ({len(shown)} node(s))"):
-            st.text("\n\n".join(f"{visible(n.name)} · {n.op}: {visible(n.index_proof)}" for n in shown))
+            st.text("\n\n".join(f"{visible(n.name)} · {n.op}: {proof_text(n)}" for n in shown))
         with_findings = [n for n in shown if n.findings]
         if with_findings:
             with st.expander(f"Static findings of the nodes shown ({len(with_findings)} node(s))"):
@@ -533,7 +538,7 @@ def indices_verdict(node, trace) -> None:
     """The static verdict on the node's indices beside what this run's values did, and the proof behind it."""
     st.caption(md(explain.repeats_seen_text(node, trace)))
     with st.expander("Why: the static proof about repeated indices"):
-        st.text(visible(node.index_proof))
+        st.text(proof_text(node))
 
 
 def runtime_vs_exact(rec, trace, model=None, cap=None) -> None:

@@ -371,7 +371,8 @@ def test_the_node_table_gives_the_static_verdict_and_its_proof():
     assert list(table["indices (from the graph)"]) == ["unique by construction"]
     assert "if indices repeat" not in table["static findings"][0]
     assert any("Can the indices repeat?" in e.label for e in at.expander)
-    assert any("kv_write · ScatterND-18: Unique by construction" in t.value for t in at.text)
+    proof = next(t.value for t in at.text if t.value.startswith("kv_write · ScatterND-18: Unique by construction"))
+    assert "\n    ← constant 'heads'" in proof  # one step of the chain a line
 
 
 def test_a_hostile_name_in_a_proof_is_shown_as_text():
