@@ -63,6 +63,9 @@ def test_upload_capture_step_and_download_bug_report(server, browser, tmp_path):
         readme = z.read("README.md").decode()
     assert {"README.md", "tensors.npz", "test_case.py", "onnx_case.zip"} <= names
     assert "ScatterND-18" in readme and "written more than once" in readme
+    assert "## Cross-check on every installed runtime" in readme  # built on the click, in child processes
+    listed = {line.split("`")[1] for line in readme.split("## Files", 1)[1].splitlines() if line.startswith("- `")}
+    assert listed == names - {"README.md"}  # exactly the files it holds
     assert real_errors(errors) == []
     ctx.close()
 
