@@ -21,7 +21,11 @@ MEAN_TOPICS = {"integer-mean": (), "integer-mean-int16": ("int16",)}  # topic ->
 
 
 def _roundings(q: Fraction) -> dict:
-    """The integer readings of quotient ``q``: words -> value (first match wins when several agree)."""
+    """The integer readings of quotient ``q``: words -> value (first match wins when several agree).
+
+    >>> list(_roundings(Fraction(-1, 3)).values())
+    [-1, 0, 0, 0]
+    """
     return {"floored (the spec's rounding)": math.floor(q), "truncated toward zero": math.trunc(q),
             "rounded to the nearest": round(q), "rounded up": math.ceil(q)}
 
@@ -101,7 +105,11 @@ def differing_cells(record) -> int:
 
 def differs_text(runtime_words: str, counts: dict, sizes: dict | None = None, shown: int = 4) -> str:
     """Said at the top of a capture: which nodes' outputs from ``runtime_words`` differ from the spec's loop
-    (``counts``: node name -> differing cells; ``sizes``: node name -> cells), "" when none does."""
+    (``counts``: node name -> differing cells; ``sizes``: node name -> cells), "" when none does.
+
+    >>> differs_text("OpenVINO CPU", {"mean_update": 2, "other": 0}, {"mean_update": 12})
+    "OpenVINO CPU differs from the spec's loop on 2 cells: node mean_update (2 of 12 cells)."
+    """
     differ = {n: c for n, c in counts.items() if c}
     if not differ:
         return ""

@@ -148,7 +148,12 @@ def _scalar_words(view: GraphView, ref) -> str:
 
 
 def _same_shape(a, b) -> bool:
-    """Shapes known to be equal: the same ints, and the same symbolic dims by name (never "?")."""
+    """Shapes known to be equal: the same ints, and the same symbolic dims by name (never "?" or a dim this
+    package named after its tensor, "x[0]").
+
+    >>> _same_shape(("boxes", 4), ("boxes", 4)), _same_shape(("x[0]",), ("x[0]",)), _same_shape((2,), (3,))
+    (True, False, False)
+    """
     return a is not None and b is not None and len(a) == len(b) and all(
         x == y and (isinstance(x, int) or (isinstance(x, str) and "[" not in x and x != "?")) for x, y in zip(a, b))
 

@@ -202,3 +202,13 @@ def test_an_onnx_node_report_cross_checks_every_installed_runtime():
     for runtime in rc.runtimes_for(sc.get_spec("ScatterND-18")):
         assert (rc.RUNTIME_TITLES[runtime] in cross) == bool(installed.get(runtime)), runtime
     assert "Indices: may repeat (from the graph)" in readme and "ArgMax 'pick_rows'" in readme
+
+
+def test_the_doctests_of_the_words_and_proofs_run():
+    import doctest
+
+    from scatter_models import proofs
+
+    for module in (explain, proofs, support):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
