@@ -27,8 +27,8 @@ from streamlit.runtime.uploaded_file_manager import DeletedFile
 
 import scatter_core as sc
 import scatter_models as sm
-from scatter_models.limits import DEFAULT_DIM, shape_text
 from scatter_models import explain
+from scatter_models.limits import DEFAULT_DIM, shape_text
 from scatter_models.report import bug_report, cell_lines, comparison
 
 from . import attribute_inputs, cache, session
@@ -41,7 +41,6 @@ from .player import player
 
 PREFIX = "model"
 PAGE_SIZE = 50
-MAX_CHAINS = 12
 MAX_SOURCES_NAMED = 8
 MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
 
@@ -50,9 +49,9 @@ def _kind(model) -> str:
     return "onnx" if model is None else model.kind
 
 
-def runtime_label(model, runtime: str) -> str:
-    """The runtime as the runtime box offers it ("OpenVINO CPU (what ships, default)"), the model's default marked."""
-    return sm.runtime_choice(runtime, _kind(model), sm.default_runtime(model) if model is not None else None)
+def runtime_label(model, runtime: str, default: str | None = None) -> str:
+    """The runtime as the runtime box offers it ("OpenVINO CPU (what ships, default)"), ``default`` marked."""
+    return sm.runtime_choice(runtime, _kind(model), default)
 
 
 def runtime_name(model, runtime: str) -> str:
@@ -291,7 +290,9 @@ def sidebar(model) -> None:
                             value=DEFAULT_DIM, key=k(f"dim:{dim}"))
         st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file)",
                          type=["npz", "npy"], accept_multiple_files=True, key=k("input_files"))
-        st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r),
+        default = sm.default_runtime(model)
+        st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"),
+                     format_func=lambda r: runtime_label(model, r, default),
                      on_change=_prepare_for_runtime, args=(model,))
         runtime = st.session_state.get(k("runtime"), "reference")
         if sm.runtime_problem(model, runtime):  # the reason stands by the Capture button (seen on a phone too)
@@ -475,8 +476,7 @@ def captured_node(model, cap: Summary) -> None:
     ss = st.session_state
     names = list(cap.names)
     st.header("Captured nodes")  # h2 under the page's h1, the node an h3 (axe heading-order)
-    differs = explain.differs_text(runtime_name(model, cap.runtime), cap.differing,
-                                   {n: c for n, c in cap.cells.items()})
+    differs = explain.differs_text(runtime_name(model, cap.runtime), cap.differing, cap.cells)
     if differs:  # first, before any node's verdict and its tolerance
         st.error(md(visible(differs)), icon=":material/difference:")
     st.caption(md(f"{len(names)} node(s) captured on {runtime_name(model, cap.runtime)} ({cap.version or 'version unknown'}), seed "
@@ -541,7 +541,7 @@ def indices_verdict(node, trace) -> None:
         st.text(proof_text(node))
 
 
-def runtime_vs_exact(rec, trace, model=None, cap=None) -> None:
+def runtime_vs_exact(rec, trace, model, cap) -> None:
     st.markdown("**The runtime's output vs scatter_core's exact result**")
     if rec.stood_in:
         st.info(md(f"No runtime output to compare: the output is from {rec.output_source}. Cross-run the node "
@@ -566,13 +566,7 @@ def runtime_vs_exact(rec, trace, model=None, cap=None) -> None:
     fig = comparison_figure(report.trace, report.expected, report.computed,
                             (f"{rec.output_source}", f"{report.op} (exact)"), flat, allowed_flat=allowed)
     st.plotly_chart(fig, theme="streamlit", key=k("compare"))
-    if model is not None and cap is not None:  # a mean said as the sum over the count, then the rounding
-        lines = cell_lines(model, cap, rec, report)
-    else:
-        lines = [c.explain(f"{rec.output_source} gave") for c in report.chains[:MAX_CHAINS]]  # each names its cell
-        if len(report.mismatches) > MAX_CHAINS:
-            lines.append(f"… and {len(report.mismatches) - MAX_CHAINS} more differing cells")
-    st.text("\n".join(lines))
+    st.text("\n".join(cell_lines(model, cap, rec, report)))  # a mean: the sum over the count, then the rounding
 
 
 def explorer_link(case) -> str | None:
