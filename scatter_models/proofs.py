@@ -297,6 +297,10 @@ def distinct_along(view: GraphView, ref, axis: int | None, depth: int = 0) -> tu
     shape = view.shape(ref)
     if shape is not None and axis < 0:
         axis += len(shape)
+    if p.constant and p.value is not None and np.ndim(p.value) and -np.ndim(p.value) <= axis < np.ndim(p.value):
+        if _line_repeats(np.asarray(p.value), axis % np.ndim(p.value)):
+            return False, [f"{here} holds one value twice on a line along axis {axis} {_values_text(p.value)}"]
+        return True, [f"{here} holds no value twice on any line along axis {axis} {_values_text(p.value)}"]
     if p.op in BROADCASTS and p.inputs:
         spread = _spread_axes(view, p, ref)
         one_long = shape is not None and axis < len(shape) and shape[axis] == 1
@@ -317,6 +321,29 @@ def distinct_along(view: GraphView, ref, axis: int | None, depth: int = 0) -> tu
         if ok_in:
             return True, [f"{here} converts integers to integers"] + more
     return False, steps
+
+
+def _line_repeats(value: np.ndarray, axis: int) -> bool:
+    """Whether some line of ``value`` along ``axis`` holds one value twice."""
+    lines = np.sort(np.moveaxis(value, axis, -1), axis=-1)
+    return bool(lines.shape[-1] > 1 and (lines[..., 1:] == lines[..., :-1]).any())
+
+
+def _constant_repeats(view: GraphView, ref, family, axis) -> bool:
+    """Whether indices that are a constant (read) name one cell twice by equal values: two equal coordinate
+    tuples, two equal indices on one line along ``axis`` (an index per update), or two equal indices."""
+    p = view.producer(ref)
+    if p is None or not p.constant or p.value is None or p.value.size < 2:
+        return False
+    value = np.asarray(p.value)
+    if family.index_tuples:
+        if value.ndim == 0 or value.shape[-1] == 0:
+            return False
+        rows = value.reshape(-1, value.shape[-1])
+        return np.unique(rows, axis=0).shape[0] < rows.shape[0]
+    if not family.index_writes_slice and isinstance(axis, (int, np.integer)) and value.ndim:
+        return _line_repeats(value, int(axis) % value.ndim)
+    return int(np.unique(value).size) < int(value.size)
 
 
 def _cells_word(family) -> str:
@@ -353,8 +380,7 @@ def index_proof(spec: sc.OpSpec | None, view: GraphView | None, indices_ref, con
     if ok:
         return Proof("unique", f"Unique by construction: {_cells_word(family)} that differ name different cells "
                                f"(unless a negative index counts back from the end onto another). {chain}.")
-    if steps and " only " in steps[-1] and view.producer(indices_ref) is not None \
-            and view.producer(indices_ref).constant:
+    if _constant_repeats(view, indices_ref, family, axis):  # equal values always name one cell
         return Proof("repeats", f"Repeats: {chain}.")
     return Proof("may-repeat", f"May repeat: nothing in the graph keeps two writes off one cell. {chain}.")
 

@@ -245,3 +245,34 @@ def test_empty_coordinate_tuples_are_never_proved_unique():
     m = _open(nodes, [("data", T.FLOAT, [3]), ("upd", T.FLOAT, [2, 3])], [("out", T.FLOAT, [3])])
     node = m.node("whole")
     assert node.index_verdict == "may-repeat" and "empty coordinate tuples" in node.index_proof
+
+
+def test_constant_indices_of_unknown_shapes_are_judged_by_what_each_write_addresses():
+    """Data of a symbolic shape: scatter_core cannot check the constant against the shapes, so the proof reads it
+    as the family does: an index per update repeats only on one line along the axis; coordinate tuples as rows."""
+    def verdict(op, values, **attrs):
+        init = onnx.numpy_helper.from_array(np.asarray(values, dtype=np.int64), "idx")
+        m = _open([h.make_node(op, ["data", "idx", "upd"], ["out"], name="n", **attrs)],
+                  [("data", T.FLOAT, ["rows", "cols"]), ("upd", T.FLOAT, list(np.shape(values))[:1] + [2]
+                    if op == "ScatterND" else list(np.shape(values)))], [("out", T.FLOAT, ["rows", "cols"])],
+                  initializers=[init])
+        node = m.node("n")
+        assert "checked at capture" in " ".join(f.short for f in node.findings)  # scatter_core could not check it
+        return node.index_verdict
+
+    assert verdict("ScatterElements", [[1, 0], [1, 3]], axis=1) == "unique"  # 1 twice, on different lines
+    assert verdict("ScatterElements", [[1, 0], [1, 3]], axis=0) == "repeats"  # 1 twice on column 0
+    assert verdict("ScatterND", [[0], [0]]) == "repeats"
+    assert verdict("ScatterND", [[0, 1], [0, 2]]) == "unique"  # 0 twice, but the tuples differ
+
+
+@pytest.mark.parametrize("key", ["kv_cache", "circular_cache", "index_put", "scatter_amax", "loop_body", "ov_mean"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_node_proved_unique_never_repeats_in_a_capture(key, seed):
+    if key == "ov_mean":
+        pytest.importorskip("openvino")
+    model = sm.open_model(sample_path(key))
+    cap = model.capture(seed=seed, runtime="reference")
+    for name, rec in cap.items():
+        if model.node(name).index_verdict == "unique":
+            assert rec.case.trace().duplicate_groups().size == 0, (key, name)
