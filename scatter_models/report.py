@@ -121,7 +121,18 @@ FILE_WORDS = {
     "test_openvino.py": "runs `node.xml` on OpenVINO's CPU plugin with the tensors of `tensors.npz` and expects the "
                         "exact result (fails where the plugin differs; needs openvino, NumPy and pytest)",
     "exports.txt": "why the text exports are left out",
+    "node_ir.txt": "why the one-node IR is missing (OpenVINO could not save it)",
+    "onnx_case.txt": "why the one-node ONNX model is missing",
 }
+
+
+def file_words(name: str) -> str:
+    """What a file of the zip holds, for the README's Files list (an export that failed: why it is missing)."""
+    if name in FILE_WORDS:
+        return FILE_WORDS[name]
+    if name.endswith(".txt") and name[:-4] in FILE_WORDS:
+        return f"why `{name[:-4]}` is missing (its export failed)"
+    return name.rsplit(".", 1)[0].replace("_", " ")
 
 
 def summary(model, capture, name: str, crosscheck: list[str] | None = None, files: list[str] | None = None) -> str:
@@ -182,8 +193,7 @@ def summary(model, capture, name: str, crosscheck: list[str] | None = None, file
     if static:
         lines += ["## Static findings (from the model, before running)", "", _block("\n".join(static)), ""]
     if files is not None:
-        lines += ["## Files", ""] + [f"- `{f}`: {FILE_WORDS.get(f, f.rsplit('.', 1)[0].replace('_', ' '))}"
-                                     for f in files] + [""]
+        lines += ["## Files", ""] + [f"- `{f}`: {file_words(f)}" for f in files] + [""]
     return "\n".join(lines)
 
 

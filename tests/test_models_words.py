@@ -212,3 +212,18 @@ def test_the_doctests_of_the_words_and_proofs_run():
     for module in (explain, proofs, support):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_a_missing_one_node_ir_is_said_in_the_zip_and_its_readme(monkeypatch):
+    require_or_skip("openvino")
+    from scatter_models import one_node_ir
+
+    def refuse(case, timeout=60.0):
+        raise sm.ModelError("OpenVINO could not save ScatterElementsUpdate-12 as a one-node IR: no openvino")
+
+    monkeypatch.setattr(one_node_ir, "build", refuse)
+    model = _model("ov_mean")
+    readme, names = _zip(bug_report(model, model.capture(runtime="reference"), "mean_update", crosscheck=False))
+    assert "node.xml" not in names and "test_openvino.py" not in names and "node_ir.txt" in names
+    assert "- `node_ir.txt`: why the one-node IR is missing" in readme and "`node.xml`" not in readme
+    assert sorted(_listed(readme)) == sorted(n for n in names if n != "README.md")
