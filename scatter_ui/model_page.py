@@ -566,7 +566,7 @@ def runtime_vs_exact(rec, trace, model, cap) -> None:
     fig = comparison_figure(report.trace, report.expected, report.computed,
                             (f"{rec.output_source}", f"{report.op} (exact)"), flat, allowed_flat=allowed)
     st.plotly_chart(fig, theme="streamlit", key=k("compare"))
-    st.text("\n".join(cell_lines(model, cap, rec, report)))  # a mean: the sum over the count, then the rounding
+    st.text("\n\n".join(cell_lines(model, cap, rec, report)))  # a mean: the sum over the count, then the rounding
 
 
 def explorer_link(case) -> str | None:
