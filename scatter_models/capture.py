@@ -96,6 +96,12 @@ def runtime_available(runtime: str) -> bool:
     return importlib.util.find_spec(MODULE[runtime]) is not None
 
 
+def default_runtime(model) -> str:
+    """The runtime ``Model.capture`` uses when none is given: what gets deployed, where it can run the model (an
+    IR: OpenVINO's CPU plugin; an ONNX model: onnxruntime where installed), else the spec's reference."""
+    return support.default_runtime(model, runtime_available, runtime_problem)
+
+
 def runtime_note(model, runtime: str) -> str | None:
     """What ``runtime`` will run but not capture in ``model`` (nodes inside subgraphs on OpenVINO), said before
     the capture; None when it captures every scatter node it runs."""
@@ -522,12 +528,14 @@ def _run_worker(directory: Path, where: str, seconds: float, max_rss: int) -> No
                          rule="worker-crash")
 
 
-def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "reference",
+def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None = None,
             time_limit: float | None = None, memory_limit: int | None = None,
             max_bytes: int | None = None) -> Capture:
     """See :meth:`scatter_models.Model.capture`."""
     from .limits import memory_limit as default_memory, time_limit as default_time
 
+    if runtime is None:
+        runtime = default_runtime(model)
     problem = runtime_problem(model, runtime)
     if problem is not None:
         raise ModelError(f"{model.where}: {problem}", argument="runtime", rule="runtime")
@@ -565,7 +573,7 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
                                  f"(seed {seed}, dims {settled or '(none)'}): {answer['error']}",
                                  argument="inputs", rule=answer.get("rule"), node=node)
             explained = support.explain_load_error(model, runtime, answer["error"])
-            said = explained or f"{support.runtime_name(runtime)} could not run the model: " \
+            said = explained or f"{support.runtime_name(runtime, model.kind)} could not run the model: " \
                                 f"{support.plain(answer['error'])}"
             hint = draws.dims_hint(model, settled)
             raise ModelError(f"{model.where}: " + (said.rstrip(". ") + "." + hint if hint else said),
