@@ -11,11 +11,14 @@ Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
   :class:`CapturedNode` (``.case``, ``.output``, ``.calls``, ``.output_source``), run in a guarded child
   process with time and memory limits (``prewarm()`` starts that process ahead, e.g. when a model opens).
 * ``ModelError``: the only exception a bad file or a failed run raises (a ``scatter_core.ScatterError``).
+* ``audit(model, inputs=None, runtimes=None)``: one :class:`AuditRow` per scatter node, each runtime's output
+  against the exact result and the facts that explain a difference (``scatter-explorer audit``; :mod:`.auditing`).
 * ``SAMPLES``: the sample models shipped with the package (:func:`sample_path`).
 """
 
 from __future__ import annotations
 
+from .auditing import AuditRow, audit
 from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, inputs_from_file, prewarm,
                       runtime_available, runtime_note, runtime_problem)
 from .errors import ModelError
@@ -26,8 +29,8 @@ from .static import Finding
 from .support import runtime_choice, runtime_name, runtime_short
 
 __all__ = [
-    "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
-    "ScatterNode", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
+    "RUNTIMES", "SAMPLES", "AuditRow", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
+    "ScatterNode", "audit", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
     "prewarm", "runtime_available", "runtime_choice", "runtime_name", "runtime_short", "runtime_note", "runtime_problem",
     "sample_path", "shape_text", "time_limit",
 ]
