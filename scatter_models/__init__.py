@@ -5,7 +5,8 @@ Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
 * ``open_model(source)``: a path (``.onnx``, or ``.xml`` with its ``.bin`` beside it) or the raw bytes of an
   ONNX model -> :class:`Model`. Listing never runs the model.
 * ``Model.nodes``: one :class:`ScatterNode` per scatter node (subgraphs and local functions included):
-  ``.name``, ``.op`` (``"ScatterND-18"``), ``.attrs``, ``.findings``, shapes known from the model.
+  ``.name``, ``.op`` (``"ScatterND-18"``), ``.attrs``, ``.findings``, shapes known from the model, and
+  ``.index_verdict`` (``"unique"`` | ``"may-repeat"`` | ``"repeats"``) with ``.index_proof`` (the chain, in words).
 * ``Model.inputs``: the declared inputs (:class:`ModelInput`: name, dtype, shape; symbolic dims as strings).
 * ``Model.capture(inputs=None, *, seed=0, dims=None, runtime="reference")``: node name ->
   :class:`CapturedNode` (``.case``, ``.output``, ``.calls``, ``.output_source``), run in a guarded child

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import scatter_core as sc
 
-from . import ir_file, onnx_file, static
+from . import ir_file, onnx_file, proofs, static
 from .errors import ModelError
 from .limits import max_model_bytes
 
@@ -56,6 +56,8 @@ class ScatterNode:
     opset: int = 0
     constants: dict = field(default_factory=dict, repr=False)
     constant_inputs: frozenset = frozenset()  # input positions fed by a constant of any size (ONNX)
+    graph: object = field(default=None, repr=False)  # a proofs.GraphView of the node's scope (None: unknown)
+    input_refs: tuple = field(default=(), repr=False)  # per node input: its ref in ``graph``
 
     def _by_role(self, part: int) -> dict:
         if self.spec is None:
@@ -80,11 +82,45 @@ class ScatterNode:
                                    f"{self.op_type} at opset {self.opset} is older than every version in the registry.",
                                    title="version not in the registry")]
         try:
-            return (static.index_findings(self.spec, list(self.input_types), self.constants, self.attrs)
-                    + static.runtime_fact_findings(self.spec, list(self.input_types), self.constants, self.attrs))
+            return (list(self._index_findings)
+                    + static.runtime_fact_findings(self.spec, list(self.input_types), self.constants, self.attrs,
+                                                   repeats_possible=self.index_verdict != "unique"))
         except Exception as exc:  # noqa: BLE001 - a finding must never take the listing down
             return [static.Finding("unchecked", "info", f"The static checks stopped: {type(exc).__name__}: {exc}",
                                    title="static checks stopped")]
+
+
+    @cached_property
+    def _index_findings(self) -> tuple:
+        return tuple(static.index_findings(self.spec, list(self.input_types), self.constants, self.attrs))
+
+    @cached_property
+    def _proof(self) -> proofs.Proof:
+        pos = next((p for p, i in enumerate(self.spec.inputs) if i.role == "indices"), None) if self.spec else None
+        repeats, checked = None, False
+        if pos is not None and pos in self.constants:
+            try:
+                rules = {f.rule: f.severity for f in self._index_findings}
+            except Exception:  # noqa: BLE001 - the proof falls back to the graph
+                rules = {"unchecked": "info"}
+            repeats = "duplicates" in rules
+            checked = "indices-unchecked" not in rules and "error" not in rules.values()
+        ref = self.input_refs[pos] if pos is not None and pos < len(self.input_refs) else None
+        try:
+            return proofs.index_proof(self.spec, self.graph, ref, repeats, checked)
+        except Exception as exc:  # noqa: BLE001 - a proof must never take the listing down
+            return proofs.Proof("may-repeat", f"May repeat: the proof stopped ({type(exc).__name__}: {exc}).")
+
+    @property
+    def index_verdict(self) -> str:
+        """The static verdict on the indices: ``"unique"`` (no two writes can meet), ``"may-repeat"`` or
+        ``"repeats"`` (constant indices that write a cell twice); :attr:`index_proof` says why."""
+        return self._proof.verdict
+
+    @property
+    def index_proof(self) -> str:
+        """The chain of graph facts behind :attr:`index_verdict`, in words."""
+        return self._proof.text
 
 
 def _assemble_attrs(spec: sc.OpSpec | None, given: dict, constants: dict) -> dict:
@@ -260,6 +296,7 @@ def _open_onnx(data: bytes, where: str, limit: int) -> Model:
     proto = onnx_file.parse(data, where, limit)
     inferred = onnx_file.infer(proto)
     listing = onnx_file.list_scatter_nodes(inferred)
+    views = proofs.onnx_views(inferred, proto) if listing.nodes else {}
     keys = _unique_names([(r.node.name, r.node.op_type) for r in listing.nodes])
     nodes = []
     for key, r in zip(keys, listing.nodes):
@@ -268,7 +305,8 @@ def _open_onnx(data: bytes, where: str, limit: int) -> Model:
         nodes.append(ScatterNode(key, op, r.node.op_type, r.domain, attrs, r.location, tuple(r.node.input),
                                  tuple(r.input_types), r.node.output[0] if r.node.output else "",
                                  r.output_type, r.node.name, r.spec, r.in_subgraph, r.in_function, r.opset,
-                                 r.constants, frozenset(r.constant_inputs)))
+                                 r.constants, frozenset(r.constant_inputs), proofs.onnx_view_for(views, r.location),
+                                 tuple(r.node.input)))
     inputs = []
     for name, dtype, shape in onnx_file.declared_inputs(inferred, proto):
         if shape is not None:
@@ -285,13 +323,15 @@ def _open_ir(xml: bytes, weights: bytes, where: str) -> Model:
     ir = ir_file.parse_ir(xml, weights, where)
     keys = _unique_names([(n.layer.name, n.layer.type) for n in ir.nodes])
     nodes = []
+    view = proofs.IRView(ir, weights)
     for key, n in zip(keys, ir.nodes):
         attrs = _assemble_attrs(n.spec, n.attrs, n.constants)
         op = n.spec.name if n.spec is not None else f"{n.layer.type}-{n.opset}"
         nodes.append(ScatterNode(key, op, n.layer.type, n.layer.version, attrs, "main graph",
                                  tuple(f"port {p}" for p, _ in n.layer.in_ports), tuple(n.input_types),
                                  n.layer.out_ports[0][0] if n.layer.out_ports else "", n.output_type, n.layer.name,
-                                 n.spec, False, False, n.opset, n.constants))
+                                 n.spec, False, False, n.opset, n.constants, graph=view,
+                                 input_refs=tuple(ir.edges.get((n.layer.id, p)) for p, _ in n.layer.in_ports)))
     inputs = [ModelInput(name, dtype, shape) for name, dtype, shape in ir.parameters]
     return Model(where=where, kind="openvino-ir", nodes=nodes, inputs=inputs, unrunnable=[],
                  opsets={v: 1 for v in ir.opsets}, payload=xml, weights=weights, size=len(xml) + len(weights), ir=ir)

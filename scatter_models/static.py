@@ -162,11 +162,14 @@ TOPIC_WORDS = {
     "dtype-mismatch": "mixed dtypes", "scalar-indices": "scalar indices", "scalar-updates": "scalar updates",
 }
 VALUE_FREE_TOPICS = {"runnable"}  # a runtime that cannot run or load the operator does so whatever the values
+REPEAT_TOPICS = frozenset({"duplicates", "duplicates-parallel"})  # facts that need two writes on one cell
 
 
-def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: dict) -> list[Finding]:
+def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: dict,
+                          repeats_possible: bool = True) -> list[Finding]:
     """The runtime facts whose condition this node's version, dtypes and attributes meet, on the runtimes that
-    run this node's operator: each a short sentence naming the runtimes and the fact's source."""
+    run this node's operator: each a short sentence naming the runtimes and the fact's source. A fact about
+    repeated indices is left out where the indices are proved unique (``repeats_possible`` False)."""
     try:
         import runtime_check as rc
     except ImportError:  # pragma: no cover - runtime_check ships with the app
@@ -201,6 +204,8 @@ def runtime_fact_findings(spec: sc.OpSpec, input_types: list, constants: dict, a
                 continue
             seen.add(d.label)
             facts = _facts_of(d, spec, set(mine))
+            if not repeats_possible:
+                facts = [f for f in facts if f.topic not in REPEAT_TOPICS]
             if not facts:
                 continue
             names = [SHORT[r] for r in sc.RUNTIME_NAMES if r in d.runtimes and r in mine]
