@@ -272,8 +272,7 @@ def _row(model, node, chosen, runs, captures) -> AuditRow:
             repeats, calls = _repeats(record.case), record.calls
             reduction, none = record.case.resolved.reduction, record.case.reduction.ufunc is None
         results.append(_compare(model, runtime, node.name, version, record))
-    verdict = getattr(node, "index_verdict", None)
-    proof = getattr(node, "index_proof", "") or ""
+    verdict, proof = node.index_verdict, node.index_proof
     return AuditRow(node.name, node.op, node.location, reduction, verdict, proof, repeats, calls, tuple(results),
                     _problems(none, verdict, repeats, results))
 
@@ -408,9 +407,11 @@ def _row_lines(row: AuditRow) -> list[str]:
     verdict = row.index_verdict or "unknown"
     lines = [f"{'PASS' if row.ok else 'FAIL'}  {visible(row.node)}  {row.op}"
              + (f"  reduction {row.reduction}" if row.reduction else "") + f"  ({visible(row.where)})",
-             f"      indices: {verdict}" + (f": {visible(row.index_proof)}" if row.index_proof else "")
-             + ("; repeats seen: " + (f"{row.repeats_seen:,} cell(s)" if row.repeats_seen is not None else "not captured"))
-             + (f"; ran {row.calls} time(s)" if row.calls and row.calls > 1 else "")]
+             f"      indices (from the graph): {verdict}" + (f". {visible(row.index_proof)}" if row.index_proof else ""),
+             "      repeats seen in the capture: " + (
+                 "not captured" if row.repeats_seen is None else
+                 f"{row.repeats_seen:,} output cell{'s' if row.repeats_seen != 1 else ''} written more than once")
+             + (f" (first of {row.calls} calls)" if row.calls and row.calls > 1 else "")]
     lines += [f"      {visible(_agreement_words(r))}" for r in row.runtimes]
     lines += [f"      problem: {visible(p)}" for p in row.problems]
     return lines
