@@ -24,6 +24,7 @@ import scatter_core as sc
 from . import static, support
 from .capture import RUNTIMES, inputs_from_file, runtime_available, runtime_problem
 from .errors import ModelError
+from .report import _visible as visible, comparison  # visible: a name from a model may hold control characters
 
 SCHEMA = "scatter-explorer-audit"
 SCHEMA_VERSION = 1
@@ -138,8 +139,6 @@ def _fact_runtime(model, runtime: str) -> str:
 def _explain(model, runtime: str, record, exact: np.ndarray) -> tuple[Explanation, ...]:
     """The spec's allowance or the runtime facts that explain ``record``'s output where it differs."""
     from runtime_check.divergences import RuntimeCase, match
-
-    from .report import comparison
 
     case = record.case
     out = []
@@ -371,12 +370,6 @@ def to_junit(result: Audit) -> str:
         out.text = _xml_text("\n".join(_row_lines(row)))
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
-
-
-def visible(text) -> str:
-    """Control characters shown as escapes (a name from a model may hold them)."""
-    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
-                   for ch in str(text))
 
 
 def _not_captured(row: AuditRow) -> str:
