@@ -22,7 +22,7 @@ import numpy as np
 import scatter_core as sc
 
 from . import static, support
-from .capture import RUNTIMES, inputs_from_file, runtime_available, runtime_problem
+from .capture import RUNTIMES, runtime_available, runtime_problem
 from .errors import ModelError
 from .report import _visible as visible, comparison  # visible: a name from a model may hold control characters
 
@@ -121,6 +121,8 @@ def read_inputs(model, inputs):
     """``inputs`` as :meth:`Model.capture` takes them; a path to an ``.npz`` or ``.npy`` file is read here (no
     pickles), any other path is handed to the capture as it is."""
     if isinstance(inputs, (str, Path)) and Path(inputs).suffix.lower() in (".npz", ".npy"):
+        from scatter_models import inputs_from_file  # the package's reader, wherever it lives
+
         path = Path(inputs)
         try:
             data = path.read_bytes()
