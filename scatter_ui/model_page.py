@@ -502,7 +502,8 @@ def captured_node(model, cap: Summary) -> None:
         jumps = int(ss.get(k(f"jump:{case.key}"), 0))  # a step chosen under "Go to a cell": a new view jumps there
         view = f"model:{case.key}" + (f":{jumps}" if jumps else "")
         player(sf.figure(step), key=k("player"), view=view, step=step, name=f"{case.op}-captured",
-               on_step=lambda v: ss.__setitem__(step_key, int(v)), url_param=None)
+               on_step=lambda v: ss.__setitem__(step_key, int(v)), url_param=None,
+               on_cell=lambda cell: ss.__setitem__(k(f"cell:{case.key}"), ", ".join(str(c) for c in cell)))
         cell_finder(trace, sf.history, step_key, case.key)
     take_away(model, one, name, rec)
     crosscheck_panel(case.op, data, indices, updates, dict(case.attrs), key=k("crosscheck"))
@@ -538,9 +539,11 @@ def cell_finder(trace, history, step_key: str, case_key: str) -> None:
     st.markdown("**Go to a cell**")
     text = st.text_input("Output cell: its coordinates, e.g. " + ", ".join("0" for _ in trace.data.shape),
                          key=k(f"cell:{case_key}"),
-                         help="Lists only the steps that write this cell, and takes the player to the one you pick")
+                         help="Lists only the steps that write this cell, and takes the player to the one you pick. "
+                              "Clicking an output cell in the player fills it in.")
     if not text.strip():
-        st.caption(f"Type an output cell to see only the steps, of all {n:,}, that write it.")
+        st.caption(f"Type an output cell, or click one in the player, to see only the steps, of all {n:,}, that "
+                   f"write it.")
         return
     try:
         cell = parse_cell(text, trace.data.shape)
