@@ -84,11 +84,11 @@ def test_go_to_a_cell_of_a_gnn_max_node_and_see_the_fill_kept_apart(server, brow
     pg.get_by_text(f"output[5, 1] is written by {len(writes)} of the 384 steps").first.wait_for(timeout=60_000)
     settle(pg)
     pg.get_by_role("button", name="Next write").click()  # from step 0: the first write, by keyboard-usable buttons
-    pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '{writes[0]}'", timeout=60_000)
+    pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '{writes[0]}'", timeout=120_000)
     settle(pg)
     pg.get_by_role("button", name="Next write").focus()
     pg.keyboard.press("Enter")
-    pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '{writes[1]}'", timeout=60_000)
+    pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '{writes[1]}'", timeout=120_000)
     assert "goes to output[5, 1]" in pg.locator("[data-testid=scatter-caption]").inner_text()
 
     cell.fill("28, 0")
