@@ -11,6 +11,7 @@ CPU plugin) and ``"openvino-reference"`` (OpenVINO's reference kernels through
 * :func:`run` - one single-node model of that exact version, in this process;
 * :func:`run_guarded` - the same in a child process with a timeout (crashes and hangs become errors);
 * :func:`compare` - scatter_core next to every available runtime, with known divergences named;
+* :func:`save_openvino_ir` - an OpenVINO operator version as a one-node IR (``.xml`` and ``.bin``);
 * :func:`verified_versions`, :func:`version_skew` - the runtime versions semantics.md was verified on.
 
 Importing this package never imports onnx, onnxruntime or openvino: they are
@@ -24,9 +25,22 @@ from .divergences import DOCUMENTED, KNOWN_DIVERGENCES, OBSERVED, Divergence, Ru
 from .guarded import is_crash, run_guarded
 from .pins import pins_in, verified_versions, version_skew
 
+
+def save_openvino_ir(op, data, indices, updates, xml_path, **attrs) -> list[str]:
+    """``op`` (an OpenVINO version) on these tensors as a one-node IR at ``xml_path`` (its ``.bin`` beside it),
+    the node built as the "openvino-cpu" runtime builds it; returns the parameters' names in input order."""
+    from scatter_core import get_spec
+
+    from .compare import _runtime_attrs
+    from .openvino_backend import save_ir
+
+    spec = get_spec(op)
+    return save_ir(spec, data, indices, updates, _runtime_attrs(spec, attrs), xml_path)
+
+
 __all__ = [
     "DOCUMENTED", "FRONTEND_RUNTIMES", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK",
     "RUNTIME_TITLES", "Comparison", "Divergence", "RunResult", "RuntimeCase",
     "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "run", "run_guarded",
-    "pins_in", "runtimes_for", "stand_in", "verified_versions", "version_skew",
+    "pins_in", "runtimes_for", "save_openvino_ir", "stand_in", "verified_versions", "version_skew",
 ]

@@ -152,6 +152,19 @@ def run_cpu(spec: OpSpec, data, indices, updates, attrs: dict) -> np.ndarray:
     return np.array(request.get_output_tensor(0).data, copy=True)
 
 
+def save_ir(spec: OpSpec, data, indices, updates, attrs: dict, xml_path) -> list[str]:
+    """Save the node as a one-node OpenVINO IR (``xml_path`` and the ``.bin`` beside it), built as
+    :func:`run_cpu` builds it; returns the parameters' names, in the order the model takes them."""
+    import openvino as ov
+
+    data, indices, updates = input_arrays(data, indices, updates)
+    node, params, _ = build_node(spec, data, indices, updates, attrs)
+    node.set_friendly_name(spec.op_type)
+    model = ov.Model([node], params, spec.name.replace("-", "_"))
+    ov.save_model(model, str(xml_path), compress_to_fp16=False)
+    return [p.get_friendly_name() for p in params]
+
+
 def _output_tensor(node):
     import openvino as ov
 

@@ -8,9 +8,11 @@ Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
   ``.name``, ``.op`` (``"ScatterND-18"``), ``.attrs``, ``.findings``, shapes known from the model, and
   ``.index_verdict`` (``"unique"`` | ``"may-repeat"`` | ``"repeats"``) with ``.index_proof`` (the chain, in words).
 * ``Model.inputs``: the declared inputs (:class:`ModelInput`: name, dtype, shape; symbolic dims as strings).
-* ``Model.capture(inputs=None, *, seed=0, dims=None, runtime="reference")``: node name ->
+* ``Model.capture(inputs=None, *, seed=0, dims=None, runtime=None)``: node name ->
   :class:`CapturedNode` (``.case``, ``.output``, ``.calls``, ``.output_source``), run in a guarded child
   process with time and memory limits (``prewarm()`` starts that process ahead, e.g. when a model opens).
+  ``runtime`` None is :func:`default_runtime`: what gets deployed (an IR's CPU plugin; onnxruntime for ONNX
+  where installed, else onnx.reference).
 * ``ModelError``: the only exception a bad file or a failed run raises (a ``scatter_core.ScatterError``).
 * ``audit(model, inputs=None, runtimes=None)``: one :class:`AuditRow` per scatter node, each runtime's output
   against the exact result and the facts that explain a difference (``scatter-explorer audit``; :mod:`.auditing`).
@@ -20,7 +22,7 @@ Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
 from __future__ import annotations
 
 from .auditing import AuditRow, audit
-from .capture import (RUNTIMES, Capture, CapturedNode, estimate_bytes, inputs_from_file, prewarm,
+from .capture import (RUNTIMES, Capture, CapturedNode, default_runtime, estimate_bytes, inputs_from_file, prewarm,
                       runtime_available, runtime_note, runtime_problem)
 from .errors import ModelError
 from .limits import max_capture_bytes, max_model_bytes, memory_limit, shape_text, time_limit
@@ -31,7 +33,7 @@ from .support import runtime_choice, runtime_name, runtime_short
 
 __all__ = [
     "RUNTIMES", "SAMPLES", "AuditRow", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
-    "ScatterNode", "audit", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
+    "ScatterNode", "audit", "default_runtime", "estimate_bytes", "inputs_from_file", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
     "prewarm", "runtime_available", "runtime_choice", "runtime_name", "runtime_short", "runtime_note", "runtime_problem",
     "sample_path", "shape_text", "time_limit",
 ]

@@ -95,6 +95,12 @@ def runtime_available(runtime: str) -> bool:
     return importlib.util.find_spec(MODULE[runtime]) is not None
 
 
+def default_runtime(model) -> str:
+    """The runtime ``Model.capture`` uses when none is given: what gets deployed, where it can run the model (an
+    IR: OpenVINO's CPU plugin; an ONNX model: onnxruntime where installed), else the spec's reference."""
+    return support.default_runtime(model, runtime_available, runtime_problem)
+
+
 def runtime_note(model, runtime: str) -> str | None:
     """What ``runtime`` will run but not capture in ``model`` (nodes inside subgraphs on OpenVINO), said before
     the capture; None when it captures every scatter node it runs."""
@@ -565,19 +571,21 @@ def _run_worker(directory: Path, where: str, seconds: float, max_rss: int) -> No
                          rule="worker-crash")
 
 
-def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "reference",
+def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None = None,
             time_limit: float | None = None, memory_limit: int | None = None,
             max_bytes: int | None = None) -> Capture:
     """See :meth:`scatter_models.Model.capture`."""
     from .limits import memory_limit as default_memory, time_limit as default_time
 
+    if runtime is None:
+        runtime = default_runtime(model)
     problem = runtime_problem(model, runtime)
     if problem is not None:
         raise ModelError(f"{model.where}: {problem}", argument="runtime", rule="runtime")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise ModelError(f"seed = {seed!r} must be an integer", argument="seed", rule="seed")
     settled = dict(dims or {})
-    settled.update({k: v for k, v in _given_dims(model, inputs).items() if k not in settled})
+    settled.update(_given_dims(model, inputs))  # a given input's shape is what runs, so what is reported
     settled = _settle_dims(model, settled)
     budget = max_capture_bytes() if max_bytes is None else int(max_bytes)
     given_shapes = {k: np.shape(v) for k, v in inputs.items()} if isinstance(inputs, dict) else None
@@ -608,8 +616,8 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str = "ref
                                  f"(seed {seed}, dims {settled or '(none)'}): {answer['error']}",
                                  argument="inputs", rule=answer.get("rule"), node=node)
             explained = support.explain_load_error(model, runtime, answer["error"])
-            raise ModelError(f"{model.where}: " + (explained or f"{support.runtime_name(runtime)} could not run the "
-                                                                f"model: {support.plain(answer['error'])}"),
+            raise ModelError(f"{model.where}: " + (explained or f"{support.runtime_name(runtime, model.kind)} could not "
+                                                                f"run the model: {support.plain(answer['error'])}"),
                              argument="runtime", rule=answer.get("rule") or "runtime-error")
         captured = {}
         folder = directory / "captured"

@@ -89,7 +89,6 @@ class ScatterNode:
             return [static.Finding("unchecked", "info", f"The static checks stopped: {type(exc).__name__}: {exc}",
                                    title="static checks stopped")]
 
-
     @cached_property
     def _index_findings(self) -> tuple:
         return tuple(static.index_findings(self.spec, list(self.input_types), self.constants, self.attrs))
@@ -107,7 +106,7 @@ class ScatterNode:
             checked = "indices-unchecked" not in rules and "error" not in rules.values()
         ref = self.input_refs[pos] if pos is not None and pos < len(self.input_refs) else None
         try:
-            return proofs.index_proof(self.spec, self.graph, ref, repeats, checked)
+            return proofs.index_proof(self.spec, self.graph, ref, repeats, checked, self.attrs.get("axis"))
         except Exception as exc:  # noqa: BLE001 - a proof must never take the listing down
             return proofs.Proof("may-repeat", f"May repeat: the proof stopped ({type(exc).__name__}: {exc}).")
 
@@ -180,6 +179,7 @@ class Model:
         self._ir = ir
         self._by_name = {n.name: n for n in nodes}
         self.graph_outputs: tuple = ()  # the main graph's output names (ONNX)
+        self.ir_version: int | None = None  # the ONNX IR version the file declares (None: an OpenVINO IR)
 
     @cached_property
     def digest(self) -> str:
@@ -208,8 +208,10 @@ class Model:
                     out.append(d)
         return tuple(out)
 
-    def capture(self, inputs=None, *, seed: int = 0, dims=None, runtime: str = "reference", **limits):
-        """Run the model once and record every scatter node's real inputs and output; see :mod:`.capture`."""
+    def capture(self, inputs=None, *, seed: int = 0, dims=None, runtime: str | None = None, **limits):
+        """Run the model once and record every scatter node's real inputs and output; see :mod:`.capture`.
+        ``runtime`` None: :func:`scatter_models.default_runtime` (what gets deployed: an IR's CPU plugin,
+        onnxruntime for ONNX where installed). Given inputs fix the symbolic dims they determine."""
         from .capture import capture
 
         try:
@@ -316,6 +318,7 @@ def _open_onnx(data: bytes, where: str, limit: int) -> Model:
     model = Model(where=where, kind="onnx", nodes=nodes, inputs=inputs, unrunnable=listing.unrunnable,
                   opsets=opsets, payload=data, weights=None, size=len(data))
     model.graph_outputs = tuple(o.name for o in proto.graph.output)
+    model.ir_version = int(proto.ir_version)
     return model
 
 

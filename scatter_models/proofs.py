@@ -5,7 +5,8 @@ seen through a :class:`GraphView`) and returns a :class:`Proof`: ``"unique"`` wi
 ``Range``; a constant without repeats; either shifted by one scalar, reshaped, or concatenated beside such a
 part as a coordinate), ``"repeats"`` (constant indices that name a cell twice) or ``"may-repeat"`` with where
 the values come from. The rules are tables of op types (both frameworks' spellings), never a branch on a
-scatter operator: what a write addresses comes from the family record (``index_tuples``, ``writes_once``).
+scatter operator: what a write addresses comes from the family record (``index_tuples``, ``index_writes_slice``,
+``writes_once``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ SCALES = frozenset({"Mul", "Multiply"})  # x · a nonzero scalar constant
 NEGATES = frozenset({"Neg", "Negative"})
 RANGES = frozenset({"Range"})
 CONCATS = frozenset({"Concat"})
+BROADCASTS = frozenset({"Expand", "Broadcast"})  # copies along the axes its source does not vary on
+EXPLICIT_MODES = frozenset({"none", "explicit"})  # OpenVINO Broadcast: the source's axes given by axes_mapping
+SLICES = frozenset({"Slice"})  # one element when its start and stop are one apart on a 1-D source
+SHAPE_OPS = frozenset({"Shape", "ShapeOf"})  # a broadcast's target made of its source's own shape copies nothing
+MAXES = frozenset({"Max", "Maximum"})
 # op type -> why its values may repeat, for the ops that commonly make indices (others: "computes them")
 REPEAT_WORDS = {"Expand": "copies values to many places", "Tile": "copies values to many places",
                 "Broadcast": "copies values to many places", "ArgMax": "picks them from the data",
@@ -38,13 +44,13 @@ REPEAT_WORDS = {"Expand": "copies values to many places", "Tile": "copies values
 
 @dataclass(frozen=True)
 class Producer:
-    """The node that makes a tensor: ``op`` type, ``name``, its input refs, ``attrs`` (plain values) and, for a
-    constant, its ``value`` (None when too big to read)."""
+    """The node that makes a tensor: ``op`` type, ``name``, its input refs, ``options`` (its attributes, plain
+    values) and, for a constant, its ``value`` (None when too big to read)."""
 
     op: str
     name: str
     inputs: tuple
-    attrs: dict
+    options: dict
     value: np.ndarray | None = None
     constant: bool = False
 
@@ -73,10 +79,6 @@ class Proof:
     verdict: str
     text: str
 
-    @property
-    def repeats_possible(self) -> bool:
-        return self.verdict != "unique"
-
 
 def _values_text(arr: np.ndarray, rows: bool = False) -> str:
     arr = np.asarray(arr)
@@ -94,11 +96,31 @@ def _size(shape) -> int | None:
     return int(np.prod(shape, dtype=np.int64))
 
 
+def _const(view: GraphView, ref) -> np.ndarray | None:
+    p = view.producer(ref) if ref is not None else None
+    return None if p is None or p.value is None else np.asarray(p.value)
+
+
+def _one_slice(view: GraphView, p: Producer) -> bool:
+    """A Slice of a 1-D tensor whose constant start and stop are one apart and whose other constant inputs
+    (axes, steps: the two frameworks order them differently) are 0 or 1: one element."""
+    if len(p.inputs) < 3 or len(view.shape(p.inputs[0]) or (0, 0)) != 1:
+        return False
+    start, stop = _const(view, p.inputs[1]), _const(view, p.inputs[2])
+    if start is None or stop is None or start.size != 1 or stop.size != 1:
+        return False
+    rest = [_const(view, r) for r in p.inputs[3:] if r]
+    return int(stop.reshape(-1)[0]) - int(start.reshape(-1)[0]) == 1 and all(
+        r is not None and r.size == 1 and int(r.reshape(-1)[0]) in (0, 1) for r in rest)
+
+
 def _one_element(view: GraphView, ref) -> bool:
     p = view.producer(ref)
     if p is not None and p.value is not None:
         return p.value.size == 1
-    return _size(view.shape(ref)) == 1
+    if _size(view.shape(ref)) == 1:
+        return True
+    return p is not None and p.op in SLICES and _one_slice(view, p)
 
 
 def _is_integer(view: GraphView, ref) -> bool:
@@ -125,6 +147,31 @@ def _scalar_words(view: GraphView, ref) -> str:
     return f"{_label(view, ref)}, one element"
 
 
+def _same_shape(a, b) -> bool:
+    """Shapes known to be equal: the same ints, and the same symbolic dims by name (never "?" or a dim this
+    package named after its tensor, "x[0]").
+
+    >>> _same_shape(("boxes", 4), ("boxes", 4)), _same_shape(("x[0]",), ("x[0]",)), _same_shape((2,), (3,))
+    (True, False, False)
+    """
+    return a is not None and b is not None and len(a) == len(b) and all(
+        x == y and (isinstance(x, int) or (isinstance(x, str) and "[" not in x and x != "?")) for x, y in zip(a, b))
+
+
+def _keeps_shape(view: GraphView, p: Producer, ref) -> bool:
+    """A broadcast whose output has its source's shape: known equal, or a target made of Shape ops (a Max of
+    them included) of tensors whose shapes equal the source's."""
+    src = view.shape(p.inputs[0])
+    if _same_shape(src, view.shape(ref)):
+        return True
+    target = view.producer(p.inputs[1]) if len(p.inputs) > 1 and p.inputs[1] else None
+    shapes = [target] if target is not None and target.op in SHAPE_OPS else (
+        [view.producer(r) for r in target.inputs] if target is not None and target.op in MAXES else [])
+    return bool(shapes) and all(q is not None and q.op in SHAPE_OPS and not q.options.get("start")
+                                and q.options.get("end") is None and _same_shape(view.shape(q.inputs[0]), src)
+                                for q in shapes)
+
+
 def distinct(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]]:
     """Whether every element of ``ref`` differs from every other, with the steps that prove it (True) or the
     steps to where the values come from (False)."""
@@ -146,6 +193,9 @@ def distinct(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]]:
     if p.op in KEEPS_ORDER and p.inputs:
         ok, steps = distinct(view, p.inputs[0], depth + 1)
         return ok, [f"{here} moves the same values"] + steps
+    if p.op in BROADCASTS and p.inputs and _keeps_shape(view, p, ref):
+        ok, steps = distinct(view, p.inputs[0], depth + 1)
+        return ok, [f"{here} broadcasts to its source's own shape, copying nothing"] + steps
     if p.op in CASTS and p.inputs:
         if not _is_integer(view, p.inputs[0]):
             return False, [f"{here} converts values that are not known to be integers (distinct ones may meet)"]
@@ -172,7 +222,7 @@ def distinct(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]]:
 
 
 def _concat_axis(view: GraphView, p: Producer, ref) -> int | None:
-    axis = p.attrs.get("axis")
+    axis = p.options.get("axis")
     try:
         axis = int(axis)
     except (TypeError, ValueError):
@@ -187,6 +237,9 @@ def distinct_rows(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]
     """Whether the rows of ``ref``'s last axis (coordinate tuples) all differ, with the steps."""
     p = view.producer(ref)
     here = _label(view, ref)
+    shape = view.shape(ref)
+    if shape and shape[-1] == 0:
+        return False, [f"{here} holds empty coordinate tuples: each one names the whole tensor"]
     if p is not None and p.constant and p.value is not None and p.value.ndim >= 1:
         rows = p.value.reshape(-1, p.value.shape[-1]) if p.value.shape[-1] else p.value.reshape(-1, 1)
         n, u = rows.shape[0], np.unique(rows, axis=0).shape[0]
@@ -198,7 +251,6 @@ def distinct_rows(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]
     ok, steps = distinct(view, ref, depth)
     if ok or p is None or depth > MAX_DEPTH:
         return ok, steps
-    shape = view.shape(ref)
     if p.op in CONCATS and shape is not None and _concat_axis(view, p, ref) == len(shape) - 1:
         notes = []
         for part in p.inputs:
@@ -218,18 +270,94 @@ def distinct_rows(view: GraphView, ref, depth: int = 0) -> tuple[bool, list[str]
     return False, steps
 
 
+def _spread_axes(view: GraphView, p: Producer, ref) -> set | None:
+    """The output axes a broadcast's source varies along (its dims other than 1), None when unknown."""
+    out = view.shape(ref)
+    src = view.shape(p.inputs[0]) if p.inputs else None
+    if out is None or src is None:
+        return None
+    if str(p.options.get("mode", "")).lower() in EXPLICIT_MODES:
+        mapping = _const(view, p.inputs[2]) if len(p.inputs) > 2 else None
+        if mapping is None or mapping.size != len(src):
+            return None
+        axes = [int(a) + (len(out) if int(a) < 0 else 0) for a in mapping.reshape(-1)]
+    else:
+        axes = list(range(len(out) - len(src), len(out)))
+    return {a for a, d in zip(axes, src) if d != 1}
+
+
+def distinct_along(view: GraphView, ref, axis: int | None, depth: int = 0) -> tuple[bool, list[str]]:
+    """Whether every line of ``ref`` along ``axis`` holds distinct values (the cells one index per update names:
+    the update's own position gives the other coordinates), with the steps."""
+    ok, steps = distinct(view, ref, depth)
+    p = view.producer(ref)
+    if ok or p is None or axis is None or depth > MAX_DEPTH:
+        return ok, steps
+    here = _label(view, ref)
+    shape = view.shape(ref)
+    if shape is not None and axis < 0:
+        axis += len(shape)
+    if p.constant and p.value is not None and np.ndim(p.value) and -np.ndim(p.value) <= axis < np.ndim(p.value):
+        if _line_repeats(np.asarray(p.value), axis % np.ndim(p.value)):
+            return False, [f"{here} holds one value twice on a line along axis {axis} {_values_text(p.value)}"]
+        return True, [f"{here} holds no value twice on any line along axis {axis} {_values_text(p.value)}"]
+    if p.op in BROADCASTS and p.inputs:
+        spread = _spread_axes(view, p, ref)
+        one_long = shape is not None and axis < len(shape) and shape[axis] == 1
+        if spread is not None and (spread == {axis} or (not spread and one_long)):
+            ok_src, more = distinct(view, p.inputs[0], depth + 1)
+            if ok_src:
+                return True, [f"{here} copies {_label(view, p.inputs[0])} along the other axes only, so each line "
+                              f"along axis {axis} holds its values once"] + more
+    if p.op in SHIFTS and len(p.inputs) == 2:
+        for k in (0, 1):
+            if _one_element(view, p.inputs[1 - k]):
+                ok_in, more = distinct_along(view, p.inputs[k], axis, depth + 1)
+                if ok_in:
+                    return True, [f"{here} shifts every value by one scalar "
+                                  f"({_scalar_words(view, p.inputs[1 - k])})"] + more
+    if p.op in CASTS and p.inputs and _is_integer(view, p.inputs[0]):
+        ok_in, more = distinct_along(view, p.inputs[0], axis, depth + 1)
+        if ok_in:
+            return True, [f"{here} converts integers to integers"] + more
+    return False, steps
+
+
+def _line_repeats(value: np.ndarray, axis: int) -> bool:
+    """Whether some line of ``value`` along ``axis`` holds one value twice."""
+    lines = np.sort(np.moveaxis(value, axis, -1), axis=-1)
+    return bool(lines.shape[-1] > 1 and (lines[..., 1:] == lines[..., :-1]).any())
+
+
+def _constant_repeats(view: GraphView, ref, family, axis) -> bool:
+    """Whether indices that are a constant (read) name one cell twice by equal values: two equal coordinate
+    tuples, two equal indices on one line along ``axis`` (an index per update), or two equal indices."""
+    p = view.producer(ref)
+    if p is None or not p.constant or p.value is None or p.value.size < 2:
+        return False
+    value = np.asarray(p.value)
+    if family.index_tuples:
+        if value.ndim == 0 or value.shape[-1] == 0:
+            return False
+        rows = value.reshape(-1, value.shape[-1])
+        return np.unique(rows, axis=0).shape[0] < rows.shape[0]
+    if not family.index_writes_slice and isinstance(axis, (int, np.integer)) and value.ndim:
+        return _line_repeats(value, int(axis) % value.ndim)
+    return int(np.unique(value).size) < int(value.size)
+
+
 def _cells_word(family) -> str:
-    return "coordinate tuples" if family.index_tuples else "indices"
+    return "coordinate tuples" if family.index_tuples else "indices"  # plural: "... that differ"
 
 
 def index_proof(spec: sc.OpSpec | None, view: GraphView | None, indices_ref, constant_repeats: bool | None = None,
-                constant_checked: bool = False) -> Proof:
+                constant_checked: bool = False, axis=None) -> Proof:
     """The static verdict on a node's indices. ``constant_repeats``: what scatter_core's own check of constant
     indices found (True: a cell written twice; False: none; None: not checked), ``constant_checked`` whether it
-    ran on the node's real shapes."""
+    ran on the node's real shapes; ``axis`` the node's axis (an index per update along it)."""
     if spec is None:
-        return Proof("may-repeat", "The operator version is not in the registry: nothing is proved about its "
-                                   "indices.")
+        return Proof("may-repeat", "May repeat: the operator version is not in the registry, so nothing is proved "
+                                   "about its indices.")
     family = sc.family_of(spec)
     if family.writes_once or family.indices == "unused":
         return Proof("unique", f"Unique by construction: {family.title} reads {family.reading}, which names each "
@@ -242,13 +370,17 @@ def index_proof(spec: sc.OpSpec | None, view: GraphView | None, indices_ref, con
                                "them against the node's shapes finds every write on its own cell.")
     if view is None or indices_ref is None:
         return Proof("may-repeat", "May repeat: the graph around the node is not available to follow.")
-    ok, steps = (distinct_rows if family.index_tuples else distinct)(view, indices_ref)
+    if family.index_tuples:
+        ok, steps = distinct_rows(view, indices_ref)
+    elif family.index_writes_slice or not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        ok, steps = distinct(view, indices_ref)  # each value a whole slice: all must differ
+    else:
+        ok, steps = distinct_along(view, indices_ref, int(axis))
     chain = " ← ".join(steps)
     if ok:
-        return Proof("unique", f"Unique by construction: distinct {_cells_word(family)} name distinct cells "
+        return Proof("unique", f"Unique by construction: {_cells_word(family)} that differ name different cells "
                                f"(unless a negative index counts back from the end onto another). {chain}.")
-    if steps and " only " in steps[-1] and view.producer(indices_ref) is not None \
-            and view.producer(indices_ref).constant:
+    if _constant_repeats(view, indices_ref, family, axis):  # equal values always name one cell
         return Proof("repeats", f"Repeats: {chain}.")
     return Proof("may-repeat", f"May repeat: nothing in the graph keeps two writes off one cell. {chain}.")
 
@@ -287,7 +419,7 @@ class OnnxView(GraphView):
                     stack.extend(g.node)
                     self._types.update(onnx_file.graph_types(g))
                     for t in g.initializer:
-                        self._constants.setdefault(t.name, onnx_file.constant_array(t))
+                        self._constants.setdefault(t.name, _index_constant(t))
 
     def producer(self, ref):
         from . import onnx_file
@@ -303,10 +435,10 @@ class OnnxView(GraphView):
             return Producer("Constant", node.name or ref, (), {}, value, constant=True)
         import onnx
 
-        attrs = {a.name: _plain(onnx.helper.get_attribute_value(a)) for a in node.attribute
-                 if a.type in (onnx.AttributeProto.INT, onnx.AttributeProto.INTS, onnx.AttributeProto.STRING,
-                               onnx.AttributeProto.FLOAT)}
-        return Producer(node.op_type, node.name or ref, tuple(node.input), attrs)
+        options = {a.name: _plain(onnx.helper.get_attribute_value(a)) for a in node.attribute
+                   if a.type in (onnx.AttributeProto.INT, onnx.AttributeProto.INTS, onnx.AttributeProto.STRING,
+                                 onnx.AttributeProto.FLOAT)}
+        return Producer(node.op_type, node.name or ref, tuple(node.input), options)
 
     def shape(self, ref):
         c = self._constants.get(ref)
@@ -324,11 +456,23 @@ class OnnxView(GraphView):
         return f"{'graph input' if ref in self._inputs else 'tensor'} {ref!r}"
 
 
+def _index_constant(tensor) -> np.ndarray | None:
+    """An initializer's values when it can hold indices (int32 or int64; read within the constant limit); None
+    for any other (a weight is never copied for the proof)."""
+    import onnx
+
+    from . import onnx_file
+
+    if tensor.data_type not in (onnx.TensorProto.INT64, onnx.TensorProto.INT32):
+        return None
+    return onnx_file.constant_array(tensor)
+
+
 def onnx_views(inferred, original) -> dict:
     """Scope -> :class:`OnnxView`: ``"main graph"`` and ``"function <domain>.<name>"`` for each local function."""
     from . import onnx_file
 
-    constants = {t.name: onnx_file.constant_array(t) for t in original.graph.initializer}
+    constants = {t.name: _index_constant(t) for t in original.graph.initializer}
     inputs = frozenset(i.name for i in original.graph.input if i.name not in constants)
     views = {"main graph": OnnxView(inferred.graph.node, onnx_file.graph_types(inferred.graph), constants, inputs)}
     for f in inferred.functions:

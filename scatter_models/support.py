@@ -26,16 +26,22 @@ CAPTURE_RUNTIMES = ("reference", "onnxruntime", "openvino")
 # How each capture runtime is named, per model kind: (its name in a sentence; what else it runs, said in full; the
 # runtime box's note on the choice). The messages, the bug report and the page's runtime box read this table.
 RUNTIME_WORDS = {
-    "onnx": {"reference": ("onnx.reference", "", "exact, default"),
+    "onnx": {"reference": ("onnx.reference", "", "the spec's reference"),
              "onnxruntime": ("onnxruntime", "", ""),
              "openvino": ("OpenVINO CPU", "", "ONNX frontend")},
     # an OpenVINO IR's "reference" is OpenVINO's own reference kernels, for the scatter nodes only
     "openvino-ir": {"reference": ("OpenVINO reference kernels", "the scatter nodes; the CPU plugin runs the rest",
-                                  "default; the CPU plugin runs the rest"),
+                                  "the CPU plugin runs the rest"),
                     "onnxruntime": ("onnxruntime", "", "ONNX models only"),
-                    "openvino": ("OpenVINO CPU", "", "")},
+                    "openvino": ("OpenVINO CPU", "", "what ships")},
 }
+# The runtime a capture uses when none is chosen, first that can run the model: what gets deployed (an IR's CPU
+# plugin; onnxruntime for an ONNX model where it is installed), then the spec's reference.
+DEFAULT_ORDER = {"onnx": ("onnxruntime", "reference"), "openvino-ir": ("openvino",)}
 MAX_NODES_NAMED = 3
+# The newest ONNX IR version the pinned onnxruntime reads (1.31.1 refuses IR 14, which onnx 1.23's helper writes;
+# tests/test_models_words.py checks it on the installed onnxruntime).
+ORT_MAX_IR_VERSION = 13
 
 _OV_UNCONVERTED = re.compile(r"No conversion rule found for operations:\s*([^\n]+)")
 _OV_OP = re.compile(r"([A-Za-z_][\w.]*)-(\d+)")
@@ -72,14 +78,33 @@ def runtime_short(runtime: str, kind: str = "onnx") -> str:
     return _words(runtime, kind)[0]
 
 
-def runtime_choice(runtime: str, kind: str = "onnx") -> str:
-    """The runtime as the runtime box offers it: its name and a note on the choice.
+def runtime_choice(runtime: str, kind: str = "onnx", default: str | None = None) -> str:
+    """The runtime as the runtime box offers it: its name and a note on the choice (``default``: the model's
+    default runtime, marked as such).
 
-    >>> runtime_choice("reference"), runtime_choice("onnxruntime", "openvino-ir")
-    ('onnx.reference (exact, default)', 'onnxruntime (ONNX models only)')
+    >>> runtime_choice("reference"), runtime_choice("openvino", "openvino-ir", default="openvino")
+    ("onnx.reference (the spec's reference)", 'OpenVINO CPU (what ships, default)')
     """
     name, _, note = _words(runtime, kind)
+    if runtime == default:
+        note = f"{note}, default" if note else "default"
     return _with_note(name, note)
+
+
+def default_runtime(model, available, problem) -> str:
+    """The runtime a capture of ``model`` uses when none is chosen: the first of :data:`DEFAULT_ORDER` that is
+    installed (``available(runtime)``) and can run the model (``problem(model, runtime)`` None); the spec's
+    reference (an ONNX model) or the CPU plugin (an IR) when none can, whose refusal then says why."""
+    order = DEFAULT_ORDER["onnx" if model.kind == "onnx" else "openvino-ir"]
+    for runtime in order:
+        if available(runtime) and problem(model, runtime) is None:
+            return runtime
+    return order[-1]
+
+
+def fact_runtime(runtime: str, kind: str = "onnx") -> str | None:
+    """The runtime fact name (``scatter_core.RUNTIME_NAMES``) a capture runtime stands for on a model of ``kind``."""
+    return (FACT_RUNTIME if kind == "onnx" else IR_FACT_RUNTIME).get(runtime)
 
 
 def blocking_facts(spec: sc.OpSpec, runtime: str) -> list[sc.Fact]:
@@ -107,9 +132,7 @@ def runtimes_that_can(spec: sc.OpSpec, available) -> list[str]:
     out = []
     for runtime in CAPTURE_RUNTIMES:
         if why_not(spec, runtime) is None:
-            extra = " (the default)" if runtime == "reference" else ""
-            if not available(runtime):
-                extra += " (not installed)"
+            extra = " (not installed)" if not available(runtime) else ""
             out.append(runtime_name(runtime) + extra)
     return out
 
@@ -119,10 +142,15 @@ def _join(words: list[str], last: str = "and") -> str:
 
 
 def node_problems(model, runtime: str, available) -> str | None:
-    """Why ``runtime`` cannot run the scatter nodes of ONNX ``model``, naming the nodes, the operator and the
-    runtimes that can; None when nothing in the data says it cannot."""
+    """Why ``runtime`` cannot run the scatter nodes of ONNX ``model`` (or the file: an IR version onnxruntime does
+    not read), naming the nodes, the operator and the runtimes that can; None when nothing in the data says it
+    cannot."""
     if model.kind != "onnx":
         return None
+    if runtime == "onnxruntime" and (getattr(model, "ir_version", None) or 0) > ORT_MAX_IR_VERSION:
+        return (f"onnxruntime reads ONNX IR versions up to {ORT_MAX_IR_VERSION}, and this model declares IR version "
+                f"{model.ir_version}. Choose onnx.reference or OpenVINO CPU as the runtime, or save the model with "
+                f"model.ir_version = {ORT_MAX_IR_VERSION} if it uses nothing newer.")
     if runtime == "reference":
         return None  # never refused from the data (see why_not)
     by_op: dict[str, list] = {}
@@ -160,7 +188,7 @@ def unexposed_why(model, node, runtime: str) -> str | None:
     tensors of a node inside a subgraph (an If, Loop or Scan body) as outputs."""
     if not (node.in_subgraph and runs_openvino(model, runtime)):
         return None
-    other = " onnx.reference (the default) and onnxruntime capture it." if model.kind == "onnx" else ""
+    other = " onnx.reference and onnxruntime capture it." if model.kind == "onnx" else ""
     return (f"{runtime_name(runtime) if model.kind == 'onnx' else 'OpenVINO'} cannot capture it: "
             f"it is inside a subgraph ({node.location}), and OpenVINO does not expose the tensors of a node in a "
             f"subgraph.{other}")
@@ -174,7 +202,7 @@ def unexposed_note(model, runtime: str) -> str | None:
     named = ", ".join(f"{n.name!r}" for n in nodes[:MAX_NODES_NAMED])
     if len(nodes) > MAX_NODES_NAMED:
         named += f" and {len(nodes) - MAX_NODES_NAMED} more"
-    other = (" Choose onnx.reference (the default) or onnxruntime as the runtime to capture "
+    other = (" Choose onnx.reference or onnxruntime as the runtime to capture "
              + ("them." if len(nodes) > 1 else "it.")) if model.kind == "onnx" else ""
     return (f"{runtime_name(runtime) if model.kind == 'onnx' else 'OpenVINO'} will not capture node"
             f"{'s' if len(nodes) > 1 else ''} {named}: inside a subgraph (an If, Loop or Scan body), OpenVINO does "
@@ -188,7 +216,7 @@ def _nodes_of_type(model, op_type: str) -> list:
 def explain_load_error(model, runtime: str, error: str) -> str | None:
     """A runtime's refusal to load ``model`` (its message ``error``) in plain words: which op (and node) it
     has no conversion rule or kernel for, and which runtimes can run it; None when the message says no op."""
-    name = runtime_name(runtime)
+    name = runtime_name(runtime, model.kind)
     found = _OV_UNCONVERTED.search(error or "")
     if runtime == "openvino" and found:
         ops = _OV_OP.findall(found.group(1))
@@ -204,26 +232,26 @@ def explain_load_error(model, runtime: str, error: str) -> str | None:
                         mine = [r for r in runtimes_that_can(n.spec, lambda r: True) if "OpenVINO" not in r]
                         can = mine if can is None else [r for r in can if r in mine]
             advice = (f"Choose {_join(can, 'or')} as the runtime." if can else
-                      "Try onnx.reference (the default) or onnxruntime as the runtime.")
+                      "Try onnx.reference or onnxruntime as the runtime.")
             return (f"{name} cannot load this model: OpenVINO's ONNX frontend has no conversion rule for "
                     f"{_join(words)}. {advice}")
     found = _ORT_NO_KERNEL.search(error or "")
     if runtime == "onnxruntime" and found:
         op_type, version, node = found.groups()
         return (f"{name} cannot run this model: it has no kernel for {op_type} at opset {version} (node "
-                f"{node!r}). Choose onnx.reference (the default) as the runtime"
+                f"{node!r}). Choose onnx.reference as the runtime"
                 + (", or OpenVINO CPU" if model.kind == "onnx" else "") + ".")
     found = _ORT_RUN_REFUSED.search(error or "")
     if runtime == "onnxruntime" and found:
         op_type, node, why = found.groups()
-        return (f"{name} refused to run node {node!r} ({op_type}): {why.strip()[:300]} Choose onnx.reference (the "
-                f"default) as the runtime" + (", or OpenVINO CPU" if model.kind == "onnx" else "") + ".")
+        return (f"{name} refused to run node {node!r} ({op_type}): {why.strip()[:300]} Choose onnx.reference as the "
+                f"runtime" + (", or OpenVINO CPU" if model.kind == "onnx" else "") + ".")
     found = _ORT_INVALID_NODE.search(error or "")
     if runtime == "onnxruntime" and found:
         node, op_type, domain = found.groups()
         return (f"{name} refuses this model at node {node!r} ({op_type}"
                 + (f", domain {domain!r}" if domain else "") + f"): {plain(error, 300)}. Choose onnx.reference "
-                "(the default) as the runtime.")
+                "as the runtime.")
     return None
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import io
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 import numpy as np
@@ -27,8 +27,9 @@ from streamlit.runtime.uploaded_file_manager import DeletedFile
 
 import scatter_core as sc
 import scatter_models as sm
+from scatter_models import explain
 from scatter_models.limits import DEFAULT_DIM, shape_text
-from scatter_models.report import bug_report, comparison
+from scatter_models.report import bug_report, cell_lines, comparison
 
 from . import attribute_inputs, cache, session
 from .controls import md, tensor_text
@@ -41,7 +42,6 @@ from .player import player
 
 PREFIX = "model"
 PAGE_SIZE = 50
-MAX_CHAINS = 12
 MAX_SOURCES_NAMED = 8
 MAX_PLAYER_ELEMENTS = 1_000_000  # the player's windowed views handle larger tensors; past this, no player
 
@@ -50,9 +50,9 @@ def _kind(model) -> str:
     return "onnx" if model is None else model.kind
 
 
-def runtime_label(model, runtime: str) -> str:
-    """The runtime as the runtime box offers it ("onnx.reference (exact, default)")."""
-    return sm.runtime_choice(runtime, _kind(model))
+def runtime_label(model, runtime: str, default: str | None = None) -> str:
+    """The runtime as the runtime box offers it ("OpenVINO CPU (what ships, default)"), ``default`` marked."""
+    return sm.runtime_choice(runtime, _kind(model), default)
 
 
 def runtime_name(model, runtime: str) -> str:
@@ -146,6 +146,7 @@ def current_model() -> sm.Model | None:
                                                      if path.suffix == ".xml" else None), path.name
     model = sm.open_model(payload, weights=weights, name=name)
     ss[k("model")] = (source_id, model)
+    ss[k("runtime")] = sm.default_runtime(model)  # what gets deployed, where it can run this model
     if model.nodes:
         sm.prewarm(ss.get(k("runtime"), "reference"), model)  # the worker takes the model while the table is read
     return model
@@ -229,6 +230,8 @@ class Summary:
     dims: dict
     missing: dict
     sources: dict  # node name -> where its output came from (CapturedNode.output_source)
+    differing: dict = field(default_factory=dict)  # node name -> cells whose output differs from the exact result
+    cells: dict = field(default_factory=dict)  # node name -> output cells
 
 
 _PRIMED: dict = {}  # (args, name) -> the one-node capture a Capture press just made (taken by _node once)
@@ -288,7 +291,9 @@ def sidebar(model) -> None:
                             value=DEFAULT_DIM, key=k(f"dim:{dim}"))
         st.file_uploader("or upload inputs (.npz: one array per input name; .npy: one input, named by the file)",
                          type=["npz", "npy"], accept_multiple_files=True, key=k("input_files"))
-        st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"), format_func=lambda r: runtime_label(model, r),
+        default = sm.default_runtime(model)
+        st.selectbox("runtime", list(sm.RUNTIMES), key=k("runtime"),
+                     format_func=lambda r: runtime_label(model, r, default),
                      on_change=_prepare_for_runtime, args=(model,))
         runtime = st.session_state.get(k("runtime"), "reference")
         if sm.runtime_problem(model, runtime):  # the reason stands by the Capture button (seen on a phone too)
@@ -319,6 +324,7 @@ def node_rows(model, nodes) -> list[dict]:
         rows.append({
             "node": visible(n.name),
             "operator": n.op,
+            "indices (from the graph)": VERDICT_WORDS.get(n.index_verdict, n.index_verdict),
             "attributes": ", ".join(f"{a}={v!r}" if isinstance(v, str) else f"{a}={v}" for a, v in n.attrs.items()),
             "where": visible(n.location),
             "shapes (data · indices · updates)": " · ".join(
@@ -327,6 +333,14 @@ def node_rows(model, nodes) -> list[dict]:
             "static findings": "; ".join(dict.fromkeys(f.short for f in n.findings)) if n.findings else "none",
         })
     return rows
+
+
+VERDICT_WORDS = {"unique": "unique by construction", "may-repeat": "may repeat", "repeats": "repeat"}
+
+
+def proof_text(node) -> str:
+    """A node's static proof as plain text, one step of its chain a line (each step back from the node)."""
+    return visible(node.index_proof).replace(" ← ", "\n    ← ")
 
 
 SEVERITY_WORDS = {"error": "Error", "warning": "Warning", "info": "Note"}
@@ -365,10 +379,13 @@ def node_table(model) -> None:
     shown = nodes[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
     st.caption(f"{len(nodes):,} of {len(model.nodes):,} scatter nodes" + (f", page {page} of {pages}"
                                                                          if pages > 1 else "")
-               + ". Static findings come from the model alone: constant indices checked against the shapes, and "
-                 "the runtime facts the node's operator, dtype and attributes meet.")
+               + ". Static findings come from the model alone: constant indices checked against the shapes, "
+                 "whether the graph proves the indices unique, and the runtime facts the node's operator, dtype and "
+                 "attributes meet (those about repeated indices only where repeats are possible).")
     if shown:
         st.dataframe(pd.DataFrame(node_rows(model, shown)), hide_index=True, width="stretch")
+        with st.expander(f"Can the indices repeat? The static proofs ({len(shown)} node(s))"):
+            st.text("\n\n".join(f"{visible(n.name)} · {n.op}: {proof_text(n)}" for n in shown))
         with_findings = [n for n in shown if n.findings]
         if with_findings:
             with st.expander(f"Static findings of the nodes shown ({len(with_findings)} node(s))"):
@@ -423,7 +440,9 @@ def capture_controls(model) -> bool | None:
                 return False
         names = tuple(cap)
         ss[k("summary")] = Summary(args, names, cap.runtime, cap.version, cap.seed, dict(cap.dims), dict(cap.missing),
-                                   {n: r.output_source for n, r in cap.items()})
+                                   {n: r.output_source for n, r in cap.items()},
+                                   {n: explain.differing_cells(r) for n, r in cap.items()},
+                                   {n: int(np.asarray(r.output).size) for n, r in cap.items()})
         ss.pop(k("open"), None)
         if names:  # the node shown first is handed to the cache; the other nodes' tensors are let go
             _PRIMED.clear()  # at most one hand-over waits (another session's is captured again if dropped)
@@ -458,6 +477,9 @@ def captured_node(model, cap: Summary) -> None:
     ss = st.session_state
     names = list(cap.names)
     st.header("Captured nodes")  # h2 under the page's h1, the node an h3 (axe heading-order)
+    differs = explain.differs_text(runtime_name(model, cap.runtime), cap.differing, cap.cells)
+    if differs:  # first, before any node's verdict and its tolerance
+        st.error(md(visible(differs)), icon=":material/difference:")
     st.caption(md(f"{len(names)} node(s) captured on {runtime_name(model, cap.runtime)} ({cap.version or 'version unknown'}), seed "
                   f"{cap.seed}" + (", dims " + ", ".join(f"{visible(d)}={v}" for d, v in cap.dims.items())
                                    if cap.dims else "") + "."))
@@ -491,7 +513,8 @@ def captured_node(model, cap: Summary) -> None:
     step = min(max(int(ss.get(step_key, 0)), 0), n)
     st.markdown("**Findings on the real data**")
     findings_panel(trace, step, k("findings"))
-    runtime_vs_exact(rec, trace)
+    indices_verdict(node, trace)
+    runtime_vs_exact(rec, trace, model, one)
     st.markdown("**Step through it**")
     if max(a.size for a in (data, updates)) > MAX_PLAYER_ELEMENTS:
         st.info(f"This node's tensors are over {MAX_PLAYER_ELEMENTS:,} elements: the player is left out; the "
@@ -585,7 +608,14 @@ def source_name(source: str) -> str:
     return source.split(" (")[0].split(",")[0]
 
 
-def runtime_vs_exact(rec, trace) -> None:
+def indices_verdict(node, trace) -> None:
+    """The static verdict on the node's indices beside what this run's values did, and the proof behind it."""
+    st.caption(md(explain.repeats_seen_text(node, trace)))
+    with st.expander("Why: the static proof about repeated indices"):
+        st.text(proof_text(node))
+
+
+def runtime_vs_exact(rec, trace, model, cap) -> None:
     st.markdown("**The runtime's output vs scatter_core's exact result**")
     if rec.stood_in:
         st.info(md(f"No runtime output to compare: the output is from {rec.output_source}. Cross-run the node "
@@ -610,10 +640,7 @@ def runtime_vs_exact(rec, trace) -> None:
     fig = comparison_figure(report.trace, report.expected, report.computed,
                             (f"{rec.output_source}", f"{report.op} (exact)"), flat, allowed_flat=allowed)
     st.plotly_chart(fig, theme="streamlit", key=k("compare"))
-    lines = [c.explain(f"{rec.output_source} gave") for c in report.chains[:MAX_CHAINS]]  # each names its cell
-    if len(report.mismatches) > MAX_CHAINS:
-        lines.append(f"… and {len(report.mismatches) - MAX_CHAINS} more differing cells")
-    st.text("\n".join(lines))
+    st.text("\n".join(cell_lines(model, cap, rec, report)))  # a mean: the sum over the count, then the rounding
 
 
 def explorer_link(case) -> str | None:
@@ -647,8 +674,10 @@ def take_away(model, cap, name, rec) -> None:
     cols[0].download_button("Bug report (.zip)", data=lambda: bug_report_file(model, cap, name),
                             file_name=f"{slug}_bug_report.zip", mime="application/zip", key=k("bug_report"),
                             on_click="ignore", icon=":material/bug_report:",
-                            help="README.md with the findings and the comparison, the tensors (.npz), a pytest "
-                                 "test, a JSON example, a NumPy loop and a one-node ONNX model")
+                            help="README.md with the findings, the comparison and the cross-check on every installed "
+                                 "runtime, the tensors (.npz), pytest tests, a JSON example, a NumPy loop and the node "
+                                 "alone as a model of its framework (ONNX, or an OpenVINO IR with a pytest on "
+                                 "OpenVINO); the README lists exactly the files in the zip")
     link = explorer_link(case)
     if link:
         cols[1].link_button("Open in the explorer", link, icon=":material/open_in_new:")
@@ -675,7 +704,6 @@ def _render() -> None:
                "the node and take it away as a bug report.")
     ss = st.session_state
     ss.setdefault(k("seed"), 0)
-    ss.setdefault(k("runtime"), "reference")
     if k("sample") not in ss:
         wanted = st.query_params.get("sample")
         ss[k("sample")] = wanted if wanted in sm.SAMPLES else NO_SAMPLE

@@ -14,6 +14,7 @@ import pytest
 
 import scatter_core as sc
 from tests.browser_support import ROOT, SCREENSHOTS
+from tests.conftest import require_or_skip
 from tests.skipping import skip_or_fail
 
 pytestmark = pytest.mark.browser
@@ -158,16 +159,22 @@ def test_check_page_with_a_wrong_expected_output(themed, axe_source):
     assert not found, describe("/check with a wrong expected output", scheme, found)
 
 
-def test_model_page_with_a_captured_node(themed, axe_source):
-    """Your model after a capture: the captured node's heading, findings, player and take-away panel."""
+@pytest.mark.parametrize("sample", ["index_put", "ov_mean"])
+def test_model_page_with_a_captured_node(themed, axe_source, sample):
+    """Your model after a capture: the captured node's heading, findings, player and take-away panel (ov_mean: the
+    CPU plugin's difference said first, the static proof, a mean's cells in words)."""
+    if sample == "ov_mean":
+        require_or_skip("openvino")
     scheme, pg = themed
-    pg.goto(pg.base + "/model?sample=index_put")
+    pg.goto(pg.base + f"/model?sample={sample}")
     settle(pg)
     pg.get_by_role("button", name="Capture").click()
     pg.get_by_text("Findings on the real data").first.wait_for(timeout=120_000)
     settle(pg)
     found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
-    assert not found, describe("/model with a captured node", scheme, found)
+    assert not found, describe(f"/model?sample={sample} with a captured node", scheme, found)
+    if sample != "index_put":
+        return
     cell = pg.get_by_role("textbox", name="Output cell: its coordinates")  # "Go to a cell", with a step picked
     cell.fill("1, 0")
     cell.press("Enter")

@@ -44,7 +44,7 @@ def test_upload_capture_step_and_download_bug_report(server, browser, tmp_path):
     settle(pg)
     body = pg.locator("[data-testid=stMain]").inner_text()
     assert "index_put_accumulate · ScatterND-18" in body
-    assert "The output from onnx.reference matches ScatterND-18" in body
+    assert "The output from onnxruntime matches ScatterND-18" in body  # the deployed runtime by default
     pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=90_000)
     assert pg.locator(PLAYER).get_attribute("data-step") == "0"
     pg.get_by_test_id("player-next").click()
@@ -63,6 +63,9 @@ def test_upload_capture_step_and_download_bug_report(server, browser, tmp_path):
         readme = z.read("README.md").decode()
     assert {"README.md", "tensors.npz", "test_case.py", "onnx_case.zip"} <= names
     assert "ScatterND-18" in readme and "written more than once" in readme
+    assert "## Cross-check on every installed runtime" in readme  # built on the click, in child processes
+    listed = {line.split("`")[1] for line in readme.split("## Files", 1)[1].splitlines() if line.startswith("- `")}
+    assert listed == names - {"README.md"}  # exactly the files it holds
     assert real_errors(errors) == []
     ctx.close()
 

@@ -162,7 +162,7 @@ def test_capture_reference_records_real_case_and_output(key):
     if key == "ov_mean":
         require_or_skip("openvino")
     model = _model(key)
-    cap = model.capture()
+    cap = model.capture(runtime="reference")
     assert set(cap) == {n.name for n in model.nodes}
     for name, rec in cap.items():
         assert isinstance(rec.case, sc.Case) and rec.case.op == model.node(name).op
@@ -191,7 +191,7 @@ def test_tensor_scatter_case_uses_core_roles():
 
 
 def test_scatter9_on_reference_uses_scatter_core_and_says_so():
-    rec = _model("scatter9").capture()["legacy_scatter"]
+    rec = _model("scatter9").capture(runtime="reference")["legacy_scatter"]
     assert "scatter_core" in rec.output_source and "no Scatter kernel" in rec.output_source
 
 
@@ -286,7 +286,7 @@ def test_onnxruntime_gives_a_node_inside_an_if_branch_from_its_run_of_the_whole_
     assert rec.output_source.startswith("onnxruntime, running the whole model once, rewritten so that the node's "
                                         "tensors leave main graph > If 'branch' then_branch as model outputs")
     assert "onnx.reference" not in rec.output_source and not rec.stood_in
-    ref = m.capture({"c": np.array(True)})["in_then"]
+    ref = m.capture({"c": np.array(True)}, runtime="reference")["in_then"]
     assert ref.output_source == "onnx.reference"
     for a, b in zip(rec.case.given(), ref.case.given()):
         np.testing.assert_array_equal(a, b)
@@ -348,7 +348,7 @@ def test_prewarm_starts_the_worker_once_and_the_first_capture_uses_it(monkeypatc
     started = capture_module._WARM
     assert started is not None and started.alive()
     assert sm.prewarm() is False and capture_module._WARM is started  # one at a time
-    cap = _model("kv_cache").capture(seed=1)
+    cap = _model("kv_cache").capture(seed=1, runtime="reference")
     assert capture_module._WARM is started and cap["kv_write"].output_source == "onnx.reference"
     monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")  # switched off: nothing is started
     capture_module._stop_warm()
@@ -400,7 +400,7 @@ def test_a_capture_asked_while_the_model_is_prepared_waits_for_the_warm_worker(m
     monkeypatch.setattr(capture_module, "_run_worker", lambda *a: (one_shot.append(a), real_run_worker(*a)))
     assert sm.prewarm("reference", model) is True
     warm = capture_module._WARM
-    cap = model.capture(seed=3)  # at once: the preparation is still running
+    cap = model.capture(seed=3, runtime="reference")  # at once: the preparation is still running
     assert one_shot == [] and capture_module._WARM is warm
     assert len(cap) == 1 and next(iter(cap.values())).output_source == "onnx.reference"
 
@@ -470,7 +470,7 @@ def test_bug_report_zip_reproduces_the_node_without_the_model(tmp_path):
     from scatter_models.report import bug_report
 
     model = _model("index_put")
-    cap = model.capture(seed=0)
+    cap = model.capture(seed=0, runtime="reference")
     blob = bug_report(model, cap, "index_put_accumulate")
     with zipfile.ZipFile(io.BytesIO(blob)) as z:
         readme = z.read("README.md").decode()
@@ -509,8 +509,12 @@ def test_a_bug_report_names_the_runtime_whose_output_differs_not_the_user():
               "updates": np.array([[-2, -4, 0], [-2, -4, 1]], dtype=np.int32) + zero_point}
     cap = model.capture(inputs, runtime="openvino")
     text = summary(model, cap, "mean_update")
-    assert "Computed -3; OpenVINO CPU gave -2." in text and "you expected" not in text
-    reference = summary(model, model.capture(inputs), "mean_update")  # an IR's "reference": OpenVINO's kernels
+    assert ("output[1, 0] is the mean of 3 contributions (data's -4, updates[0, 0] = -2, updates[1, 0] = -2): the "
+            "spec sums them and divides once by their count, not two at a time. Sum -8 over count 3 = -8/3 ≈ -2.667; "
+            "the spec rounds an integer mean down: -3. OpenVINO CPU gave -2: -8/3 ≈ -2.667 truncated toward zero."
+            ) in text and "you expected" not in text
+    assert text.index("differs from the spec's loop") < text.index("## The node")  # said first
+    reference = summary(model, model.capture(inputs, runtime="reference"), "mean_update")  # an IR's "reference": OpenVINO's kernels
     assert "runtime:        OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the rest)" in reference
     assert "output[1, 0]: output[1, 0]" not in text
 
@@ -523,7 +527,7 @@ def test_a_bug_report_where_scatter_core_stood_in_claims_no_runtime_agreement():
     from scatter_models.report import bug_report
 
     model = _model("scatter9")
-    cap = model.capture()
+    cap = model.capture(runtime="reference")
     assert cap["legacy_scatter"].stood_in
     with zipfile.ZipFile(io.BytesIO(bug_report(model, cap, "legacy_scatter"))) as z:
         readme = z.read("README.md").decode()
@@ -570,7 +574,7 @@ def test_a_node_in_an_if_branch_gets_onnxruntimes_own_output_where_it_differs_fr
     m = _if_model("ScatterElements", {"reduction": "max"}, [np.nan])
     feeds = {"c": np.array(True), "d": np.array([1, 2, 3, 4], np.float32), "i": np.array([1])}
     ort_rec = m.capture(feeds, runtime="onnxruntime")["in_then"]
-    ref_rec = m.capture(feeds)["in_then"]
+    ref_rec = m.capture(feeds, runtime="reference")["in_then"]
     assert ort_rec.output_source.startswith("onnxruntime, running the whole model once")
     assert np.isnan(ort_rec.output[1]) and ref_rec.output[1] == 2  # each runtime's own answer
     np.testing.assert_array_equal(ort_rec.output[[0, 2, 3]], [1, 3, 4])

@@ -40,7 +40,7 @@ def _open(graph, functions=(), opset=18):
 
 def _same_as_reference(model, feeds, key, calls):
     ort = model.capture(feeds, runtime="onnxruntime")[key]
-    ref = model.capture(feeds)[key]
+    ref = model.capture(feeds, runtime="reference")[key]
     assert ort.calls == ref.calls == calls
     for a, b in zip(ort.case.given(), ref.case.given()):
         np.testing.assert_array_equal(a, b)
@@ -64,7 +64,7 @@ def test_every_subgraph_node_of_the_samples_runs_whole_on_onnxruntime():
         if model.kind != "onnx" or not any(n.in_subgraph or n.in_function for n in model.nodes):
             continue
         cap = model.capture(seed=3, runtime="onnxruntime")
-        ref = model.capture(seed=3)
+        ref = model.capture(seed=3, runtime="reference")
         for node in model.nodes:
             if node.in_subgraph or node.in_function:
                 seen += 1
@@ -267,7 +267,7 @@ def test_a_loop_without_its_condition_runs_its_trip_count_on_onnx_reference_too(
     assert ReferenceEvaluator(raw).run(None, feeds)[0].tolist() == [0, 0, 0, 0]  # the fact, as it stands
     fact = sc.FACT_BY_ID["onnx-ref-loop-without-condition"]
     assert fact.runtimes == ("onnx.reference",)
-    ref = model.capture(feeds)["step_scatter"]
+    ref = model.capture(feeds, runtime="reference")["step_scatter"]
     ort = model.capture(feeds, runtime="onnxruntime")["step_scatter"]
     assert ref.calls == ort.calls == 3
     np.testing.assert_array_equal(ref.output, [0, 0, 5, 0])  # the first call

@@ -37,7 +37,8 @@ def test_sample_lists_node_with_symbolic_dim_field_and_captures():
     assert len(figs) == 1 and figs[0]["n"] == 2  # two heads, one write each
     captions = " ".join(c.value for c in at.caption)
     # the runtime by its name, then its version; each symbolic dim as name=value (not a dict's repr)
-    assert "captured on onnx.reference (onnx " in captions and "(exact, default) (" not in captions
+    # the deployed runtime by default: onnxruntime for an ONNX model it reads
+    assert "captured on onnxruntime (" in captions and "default) (" not in captions
     assert "dims max\\_seq=6." in captions
 
 
@@ -75,7 +76,7 @@ def test_tensor_scatter_on_openvino_names_the_node_and_the_runtimes_that_can_bef
     assert not at.exception
     text = next(w.value for w in at.main.warning if "TensorScatter-24" in w.value).replace("\\", "")
     assert "OpenVINO CPU cannot run TensorScatter-24, the operator of node 'cache_write'" in text
-    assert "Choose onnx.reference (the default) or onnxruntime" in text
+    assert "Choose onnx.reference or onnxruntime" in text
     assert at.button(key="model:capture").disabled
 
 
@@ -329,10 +330,65 @@ def test_sources_text_names_which_engine_gave_which_nodes():
 
 
 def test_the_run_caption_says_what_runs_an_ir_and_an_onnx_model():
-    """An IR's default runtime is OpenVINO's reference kernels for the scatter nodes, the CPU plugin running the
-    rest: the caption above Capture says so in full (it said "on OpenVINO reference kernels")."""
-    captions = " ".join(str(c.value) for c in _open("ov_mean").caption)
+    """An IR's default runtime is OpenVINO's CPU plugin, what ships; the reference kernels stay a choice, said in
+    full (the scatter nodes on the kernels, the CPU plugin running the rest)."""
+    at = _open("ov_mean")
+    captions = " ".join(str(c.value) for c in at.caption)
+    assert "Runs the model once on OpenVINO CPU in a separate process" in captions
+    at.sidebar.selectbox(key="model:runtime").set_value("reference").run()
+    captions = " ".join(str(c.value) for c in at.caption)
     assert ("Runs the model once on OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the "
             "rest) in a separate process") in captions
     onnx_captions = " ".join(str(c.value) for c in _open("index_put").caption)
-    assert "Runs the model once on onnx.reference in a separate process" in onnx_captions
+    assert "Runs the model once on onnxruntime in a separate process" in onnx_captions
+
+
+def test_the_runtime_box_starts_on_what_ships_and_marks_it_default():
+    at = _open("ov_mean")
+    box = at.sidebar.selectbox(key="model:runtime")
+    assert box.value == "openvino"
+    assert "OpenVINO CPU (what ships, default)" in box.options
+    at = _open("kv_cache")
+    assert at.sidebar.selectbox(key="model:runtime").value == "onnxruntime"
+
+
+def test_an_ir_capture_says_first_where_the_cpu_plugin_differs_and_explains_the_mean_as_sum_over_count():
+    at = _open("ov_mean")
+    at.button(key="model:capture").click().run()
+    assert not at.exception
+    first = at.main.error[0].value.replace("\\", "")
+    assert first.startswith("OpenVINO CPU differs from the spec's loop on 2 cells: node mean_update (2 of 12 cells)")
+    texts = " ".join(t.value for t in at.text)
+    assert "the spec sums them and divides once by their count, not two at a time" in texts
+    assert "truncated toward zero" in texts and "→" not in texts  # no running pair
+    assert any("may repeat (from the graph); 2 cells were written more than once" in c.value.replace("\\", "")
+               for c in at.caption)
+
+
+def test_the_node_table_gives_the_static_verdict_and_its_proof():
+    at = _open("kv_cache")
+    table = at.dataframe[0].value
+    assert list(table["indices (from the graph)"]) == ["unique by construction"]
+    assert "if indices repeat" not in table["static findings"][0]
+    assert any("Can the indices repeat?" in e.label for e in at.expander)
+    proof = next(t.value for t in at.text if t.value.startswith("kv_write · ScatterND-18: Unique by construction"))
+    assert "\n    ← constant 'heads'" in proof  # one step of the chain a line
+
+
+def test_a_hostile_name_in_a_proof_is_shown_as_text():
+    """The proof names the graph input the indices come from: model-supplied text, shown by st.text only."""
+    from onnx import TensorProto as T, helper as h
+
+    import scatter_models as sm
+    from tests.test_models_hostile import _graph_model
+
+    hostile = "**b** <img src=x onerror=alert(1)> [x](javascript:alert(1))"
+    node = h.make_node("ScatterND", ["d", hostile, "u"], ["o"], name="n")
+    m = sm.open_model(_graph_model([node], [h.make_tensor_value_info("d", T.FLOAT, [4]),
+                                            h.make_tensor_value_info(hostile, T.INT64, [1, 1]),
+                                            h.make_tensor_value_info("u", T.FLOAT, [1])],
+                                   [h.make_tensor_value_info("o", T.FLOAT, [4])]).SerializeToString())
+    assert hostile in m.nodes[0].index_proof
+    at = _page_with(m)
+    assert any(f"graph input {hostile!r}" in t.value for t in at.text)
+    assert not any(hostile in md.value for md in at.markdown)

@@ -18,9 +18,10 @@ def _const(name, values, dtype=np.int64):
     return h.make_node("Constant", [], [name], name=name, value=onnx.numpy_helper.from_array(arr, name + "_v"))
 
 
-def _open(nodes, inputs, outputs, opset=18, initializers=()):
+def _open(nodes, inputs, outputs, opset=18, initializers=(), value_info=()):
     graph = h.make_graph(nodes, "g", [h.make_tensor_value_info(*i) for i in inputs],
-                         [h.make_tensor_value_info(*o) for o in outputs], initializer=list(initializers))
+                         [h.make_tensor_value_info(*o) for o in outputs], initializer=list(initializers),
+                         value_info=[h.make_tensor_value_info(*v) for v in value_info])
     model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)])
     model.ir_version = 9
     return sm.open_model(model.SerializeToString())
@@ -168,3 +169,110 @@ def test_ir_constant_with_a_repeat_repeats(tmp_path):
 
     node = _ir(tmp_path, build).nodes[0]
     assert node.index_verdict == "repeats"
+
+
+def test_ir_index_copy_broadcast_of_arange_plus_first_position_is_unique(tmp_path):
+    """convert_model's index_copy_ on a static cache: ScatterElementsUpdate on axis 2 whose indices are
+    Broadcast(arange(L) + cache_position[0:1]) mapped to axis 2 alone: every line along the axis holds them once."""
+    def build(ov, ops):
+        cache = ops.parameter([1, 2, 8, 4], np.float32, name="cache")
+        new = ops.parameter([1, 2, -1, 4], np.float32, name="new")
+        position = ops.parameter([-1], np.int64, name="cache_position")
+        first = ops.slice(position, ops.constant(np.array([0])), ops.constant(np.array([1])),
+                          ops.constant(np.array([1])), name="first_position")
+        length = ops.gather(ops.shape_of(new), ops.constant(np.int64(2)), ops.constant(np.int64(0)))
+        steps = ops.range(ops.constant(np.int64(0)), length, ops.constant(np.int64(1)), output_type="i64",
+                          name="arange")
+        at = ops.add(steps, first, name="positions")
+        spread = ops.broadcast(at, ops.shape_of(new), ops.constant(np.array([2])), "explicit", name="spread")
+        node = ops.scatter_elements_update(cache, spread, new, ops.constant(np.int64(2)), name="index_copy")
+        return ov.Model([node], [cache, new, position], "kv")
+
+    node = _ir(tmp_path, build).nodes[0]
+    assert node.index_verdict == "unique", node.index_proof
+    for part in ("Broadcast 'spread' copies Add 'positions' along the other axes only", "axis 2",
+                 "Slice 'first_position', one element", "Range 'arange'"):
+        assert part in node.index_proof, (part, node.index_proof)
+
+
+def test_expand_that_copies_along_the_scatter_axis_may_repeat():
+    """The same arange spread along the scatter axis itself puts one value many times on a line."""
+    nodes = [_const("zero", 0), _const("four", 4), _const("one", 1), _const("shape", [4, 4]),
+             _const("col", [-1, 1]),
+             h.make_node("Range", ["zero", "four", "one"], ["steps"], name="arange"),
+             h.make_node("Reshape", ["steps", "col"], ["steps_col"], name="as_column"),
+             h.make_node("Expand", ["steps_col", "shape"], ["idx"], name="spread"),
+             h.make_node("ScatterElements", ["data", "idx", "upd"], ["out"], name="along_rows", axis=1)]
+    m = _open(nodes, [("data", T.FLOAT, [4, 4]), ("upd", T.FLOAT, [4, 4])], [("out", T.FLOAT, [4, 4])])
+    assert m.node("along_rows").index_verdict == "may-repeat"
+    nodes[-1] = h.make_node("ScatterElements", ["data", "idx", "upd"], ["out"], name="along_columns", axis=0)
+    m = _open(nodes, [("data", T.FLOAT, [4, 4]), ("upd", T.FLOAT, [4, 4])], [("out", T.FLOAT, [4, 4])])
+    node = m.node("along_columns")
+    assert node.index_verdict == "unique", node.index_proof
+    assert "Expand 'spread' copies Reshape 'as_column' along the other axes only" in node.index_proof
+
+
+@pytest.mark.parametrize("steps_dim, verdict", [("boxes", "unique"), ("other", "may-repeat")])
+def test_an_expand_to_its_own_shape_copies_nothing(steps_dim, verdict):
+    """out[labels, arange(n)] = v: the arange is expanded to Max(Shape(labels), Shape(arange)), the same shape (the
+    exporter records the arange's length as the labels' symbolic dim, as torch.onnx does)."""
+    nodes = [_const("zero", 0), _const("one", 1), _const("last", [-1]),
+             h.make_node("Shape", ["labels"], ["n_vec"], name="n_vec"),
+             h.make_node("Squeeze", ["n_vec"], ["n"], name="n"),
+             h.make_node("Range", ["zero", "n", "one"], ["steps"], name="arange"),
+             h.make_node("Shape", ["labels"], ["s1"], name="s1"), h.make_node("Shape", ["steps"], ["s2"], name="s2"),
+             h.make_node("Max", ["s1", "s2"], ["target"], name="target"),
+             h.make_node("Expand", ["steps", "target"], ["cols"], name="cols"),
+             h.make_node("Unsqueeze", ["labels", "last"], ["rows_t"], name="rows_t"),
+             h.make_node("Unsqueeze", ["cols", "last"], ["cols_t"], name="cols_t"),
+             h.make_node("Concat", ["rows_t", "cols_t"], ["idx"], name="pairs", axis=-1),
+             h.make_node("ScatterND", ["data", "idx", "upd"], ["out"], name="put")]
+    m = _open(nodes, [("data", T.FLOAT, [3, "boxes"]), ("labels", T.INT64, ["boxes"]),
+                      ("upd", T.FLOAT, ["boxes"])], [("out", T.FLOAT, [3, "boxes"])],
+              value_info=[("steps", T.INT64, [steps_dim])])
+    node = m.node("put")
+    assert node.index_verdict == verdict, node.index_proof
+    assert ("Expand 'cols' broadcasts to its source's own shape, copying nothing" in node.index_proof) == \
+        (verdict == "unique")
+
+
+def test_empty_coordinate_tuples_are_never_proved_unique():
+    """ScatterND with k = 0: each empty tuple names the whole tensor, so two updates always meet."""
+    nodes = [_const("zero", 0), _const("one", 1), _const("shape", [2, 0]),
+             h.make_node("Range", ["zero", "zero", "one"], ["steps"], name="arange"),  # no values: reshaped to 2×0
+             h.make_node("Reshape", ["steps", "shape"], ["idx"], name="as_empty", allowzero=1),
+             h.make_node("ScatterND", ["data", "idx", "upd"], ["out"], name="whole")]
+    m = _open(nodes, [("data", T.FLOAT, [3]), ("upd", T.FLOAT, [2, 3])], [("out", T.FLOAT, [3])])
+    node = m.node("whole")
+    assert node.index_verdict == "may-repeat" and "empty coordinate tuples" in node.index_proof
+
+
+def test_constant_indices_of_unknown_shapes_are_judged_by_what_each_write_addresses():
+    """Data of a symbolic shape: scatter_core cannot check the constant against the shapes, so the proof reads it
+    as the family does: an index per update repeats only on one line along the axis; coordinate tuples as rows."""
+    def verdict(op, values, **attrs):
+        init = onnx.numpy_helper.from_array(np.asarray(values, dtype=np.int64), "idx")
+        m = _open([h.make_node(op, ["data", "idx", "upd"], ["out"], name="n", **attrs)],
+                  [("data", T.FLOAT, ["rows", "cols"]), ("upd", T.FLOAT, list(np.shape(values))[:1] + [2]
+                    if op == "ScatterND" else list(np.shape(values)))], [("out", T.FLOAT, ["rows", "cols"])],
+                  initializers=[init])
+        node = m.node("n")
+        assert "checked at capture" in " ".join(f.short for f in node.findings)  # scatter_core could not check it
+        return node.index_verdict
+
+    assert verdict("ScatterElements", [[1, 0], [1, 3]], axis=1) == "unique"  # 1 twice, on different lines
+    assert verdict("ScatterElements", [[1, 0], [1, 3]], axis=0) == "repeats"  # 1 twice on column 0
+    assert verdict("ScatterND", [[0], [0]]) == "repeats"
+    assert verdict("ScatterND", [[0, 1], [0, 2]]) == "unique"  # 0 twice, but the tuples differ
+
+
+@pytest.mark.parametrize("key", ["kv_cache", "circular_cache", "index_put", "scatter_amax", "loop_body", "ov_mean"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_node_proved_unique_never_repeats_in_a_capture(key, seed):
+    if key == "ov_mean":
+        pytest.importorskip("openvino")
+    model = sm.open_model(sample_path(key))
+    cap = model.capture(seed=seed, runtime="reference")
+    for name, rec in cap.items():
+        if model.node(name).index_verdict == "unique":
+            assert rec.case.trace().duplicate_groups().size == 0, (key, name)
