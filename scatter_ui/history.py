@@ -90,6 +90,6 @@ def cell_writes(trace, history: CellHistory, cell: tuple[int, ...]) -> list[dict
     for step, source, after in writes:
         pos = tuple(int(v) for v in np.unravel_index(int(source), trace.updates.shape)) if trace.updates.ndim else ()
         rows.append({"step": int(step) + 1, "reads": f"updates{fmt_pos(pos)}", "before": fmt_value(before),
-                     "update": fmt_value(updates[int(source)]), "after": fmt_value(after)})
+                     "value read": fmt_value(updates[int(source)]), "after": fmt_value(after)})
         before = after
     return rows

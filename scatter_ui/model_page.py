@@ -590,7 +590,7 @@ def cell_finder(trace, history, step_key: str, case_key: str) -> None:
     ss.setdefault(box, None)
     cols[0].selectbox(f"Show a step that writes {label}", steps, key=box,
                       placeholder=f"{len(steps):,} step(s)",
-                      format_func=lambda s: f"step {s}: {by_step[s]['reads']} = {by_step[s]['update']} "
+                      format_func=lambda s: f"step {s}: {by_step[s]['reads']} = {by_step[s]['value read']} "
                                             f"({by_step[s]['before']} → {by_step[s]['after']})",
                       on_change=_step_chosen, args=(step_key, case_key, box))
     now = int(ss.get(step_key, 0))
