@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scatter_explorer import app_dir
+from scatter_explorer.options import STREAMLIT_EPILOG, StrictParser, split_streamlit
 
 MAX_REPLICAS = 32
 COOKIE = "scatter_replica"
@@ -164,39 +165,48 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+def parser() -> StrictParser:
+    p = StrictParser(
         prog="scatter-explorer serve",
         description="Serve the app to a class: N Streamlit replicas behind HAProxy with sticky sessions. "
                     "Ctrl+C stops everything.",
-        epilog="Streamlit options (--server.maxUploadSize 50, --theme.base dark ...) are passed to every replica.")
-    p.add_argument("--replicas", "-n", type=int, default=2,
+        epilog=STREAMLIT_EPILOG + " They are passed to every replica (--server.port and --server.address "
+                                  "excepted: serve sets them).")
+    p.add_argument("--replicas", "-n", type=int, default=2, metavar="N",
                    help="Streamlit processes to start (about one per core; default 2)")
-    p.add_argument("--port", type=int, default=8501, help="the public port browsers open (default 8501)")
-    p.add_argument("--address", default="0.0.0.0",
+    p.add_argument("--port", type=int, default=8501, metavar="PORT", help="the public port browsers open (default 8501)")
+    p.add_argument("--address", default="0.0.0.0", metavar="ADDRESS",
                    help="the address HAProxy listens on (default 0.0.0.0: every interface; "
                         "127.0.0.1 for this machine only)")
-    p.add_argument("--replica-port", type=int, default=None,
+    p.add_argument("--replica-port", type=int, default=None, metavar="PORT",
                    help="the first replica's loopback port (default: --port + 1); they take consecutive ports")
-    p.add_argument("--haproxy", default=None, help="the haproxy program (default: $HAPROXY, else haproxy on PATH)")
+    p.add_argument("--haproxy", default=None, metavar="PATH", help="the haproxy program (default: $HAPROXY, else haproxy on PATH)")
     p.add_argument("--no-restart", action="store_true", help="leave a replica that exits down instead of restarting it")
     p.add_argument("--app", default=None, help=argparse.SUPPRESS)  # tests: another Streamlit script
-    p.add_argument("--workdir", default=None,
+    p.add_argument("--workdir", default=None, metavar="DIR",
                    help="where the HAProxy config and the logs go (default: a new temporary directory)")
+    p.add_argument("--parse-only", action="store_true", help=argparse.SUPPRESS)  # scripts/serve-class.sh
     return p
 
 
-def main(argv: list[str]) -> int:
+def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """(serve's options, Streamlit's options for every replica); anything else exits with status 2."""
     options = parser()
-    args, streamlit_options = options.parse_known_args(argv)
-    if any(not (o.startswith("--") and "." in o.split("=")[0]) for o in streamlit_options if o.startswith("-")):
-        options.error(f"unknown option(s): {' '.join(o for o in streamlit_options if o.startswith('-'))}")
+    own, streamlit_options = split_streamlit(options, argv)
+    args = options.parse_args(own)
     for option in ("--server.port", "--server.address"):
-        if any(o.split("=")[0] == option for o in streamlit_options):
+        if option in streamlit_options[::2]:
             options.error(f"{option} is set by serve for each replica; use --port, --address or --replica-port")
+    return args, streamlit_options
+
+
+def main(argv: list[str]) -> int:
+    args, streamlit_options = parse(argv)
     if not 1 <= args.replicas <= MAX_REPLICAS:
         print(f"serve: --replicas must be between 1 and {MAX_REPLICAS}, not {args.replicas}", file=sys.stderr)
         return 2
+    if args.parse_only:
+        return 0
     haproxy = find_haproxy(args.haproxy)
     if haproxy is None:
         print(f"serve: {INSTALL_HINT}", file=sys.stderr)

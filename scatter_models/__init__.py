@@ -16,11 +16,14 @@ Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
   ``runtime`` None is :func:`default_runtime`: what gets deployed (an IR's CPU plugin; onnxruntime for ONNX
   where installed, else onnx.reference).
 * ``ModelError``: the only exception a bad file or a failed run raises (a ``scatter_core.ScatterError``).
+* ``audit(model, inputs=None, runtimes=None)``: one :class:`AuditRow` per scatter node, each runtime's output
+  against the exact result and the facts that explain a difference (``scatter-explorer audit``; :mod:`.auditing`).
 * ``SAMPLES``: the sample models shipped with the package (:func:`sample_path`).
 """
 
 from __future__ import annotations
 
+from .auditing import AuditRow, audit
 from .capture import (RUNTIMES, Capture, CapturedNode, default_runtime, estimate_bytes, prewarm,
                       runtime_available, runtime_note, runtime_problem)
 from .draws import default_dims, explained as explained_draws
@@ -33,8 +36,8 @@ from .static import Finding
 from .support import runtime_choice, runtime_name, runtime_short
 
 __all__ = [
-    "RUNTIMES", "SAMPLES", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
-    "ScatterNode", "default_dims", "default_runtime", "dims_from_inputs", "estimate_bytes", "explained_draws", "given_dims",
+    "RUNTIMES", "SAMPLES", "AuditRow", "Capture", "CapturedNode", "Finding", "Model", "ModelError", "ModelInput", "Sample",
+    "ScatterNode", "audit", "default_dims", "default_runtime", "dims_from_inputs", "estimate_bytes", "explained_draws", "given_dims",
     "inputs_from_file", "inputs_from_path", "max_capture_bytes", "max_model_bytes", "memory_limit", "open_model",
     "prewarm", "read_inputs", "runtime_available", "runtime_choice", "runtime_name", "runtime_short", "runtime_note",
     "runtime_problem",

@@ -23,7 +23,8 @@ from scatter_core import fmt_shape, fmt_value
 from .history import CellHistory
 # The colours are defined once, in the player's contract, which sends them to the player as data
 # (Payload.palette); the figures drawn here by st.plotly_chart use the same ones.
-from .player_contract import DARK_CELL_TEXT, DARK_VALUE_SCALE, DESTINATION, HIGHLIGHT, VALUE_SCALE, WRITTEN
+from .player_contract import (APART, APART_BAND, DARK_APART, DARK_CELL_TEXT, DARK_VALUE_SCALE, DESTINATION, HIGHLIGHT,
+                              VALUE_SCALE, WRITTEN, banded)
 from .views import GAP, View, make_view
 
 DARK_PAGE_TEXT, LIGHT_PAGE_TEXT = "#fafafa", "#31333f"  # Streamlit's text colours in its dark and light themes
@@ -35,13 +36,33 @@ MIN_FRAMES = 21
 MAX_SHAPES = 400  # outline rectangles per frame before falling back to bounding boxes only
 
 
+def apart(values) -> np.ndarray:
+    """Where ``values`` hold a value kept off the colour scale: ±inf, and the extremes of their dtype (float32's
+    ±3.4028235e+38, int32's -2147483648 ...), which exporters write as the fill of a max or min and which would
+    otherwise set the scale, leaving every real value one colour. Integers narrower than 32 bits keep theirs.
+
+    >>> apart(np.array([1.5, -np.inf, np.finfo(np.float32).min], dtype=np.float32)).tolist()
+    [False, True, True]
+    """
+    a = np.asarray(values)
+    if a.dtype.kind == "f":
+        info = np.finfo(a.dtype)
+        return np.isinf(a) | (a == info.max) | (a == info.min)
+    if a.dtype.kind in "iu" and a.dtype.itemsize >= 4:
+        info = np.iinfo(a.dtype)
+        return (a == info.max) | ((a == info.min) if a.dtype.kind == "i" else False)
+    return np.zeros(a.shape, dtype=bool)
+
+
 def value_range(trace, steps: int | None = None) -> tuple[float, float]:
     """One colour range over data, updates and every value the output takes (with ``steps``: in its first
-    ``steps`` steps only, what a figure ending there shows; the Practice page's colour bar gives nothing away)."""
+    ``steps`` steps only, what a figure ending there shows; the Practice page's colour bar gives nothing away),
+    without NaN and the values :func:`apart` keeps off the scale."""
     after = trace.after if steps is None else trace.after[:max(int(steps), 0)]
-    parts = [np.asarray(a, dtype=np.float64).reshape(-1) for a in (trace.data, trace.updates, after)]
     lo, hi = np.inf, -np.inf
-    for p in parts:
+    for a in (trace.data, trace.updates, after):
+        a = np.asarray(a).reshape(-1)
+        p = a[~apart(a)].astype(np.float64)
         finite = p[np.isfinite(p)]
         if finite.size:
             lo, hi = min(lo, float(finite.min())), max(hi, float(finite.max()))
@@ -50,6 +71,37 @@ def value_range(trace, steps: int | None = None) -> tuple[float, float]:
     if lo == hi:
         return lo - 1.0, hi + 1.0
     return lo, hi
+
+
+def apart_floor(zmin: float, zmax: float, band: float = APART_BAND) -> float:
+    """The colour axis's low end when values are kept apart: below ``zmin`` by ``band`` of the whole axis, so
+    the cells set there take the band's grey (:func:`scatter_ui.player_contract.banded`) and the rest keep
+    their colours. ``(zmax - floor) * band == zmin - floor``."""
+    return zmin - band / (1 - band) * (zmax - zmin)
+
+
+def apart_payload(note: str | None) -> dict | None:
+    """The player's ``apart`` (its legend's words and the banded scale of each theme), None without ``note``."""
+    if note is None:
+        return None
+    return {"note": note, "light": banded(VALUE_SCALE, APART), "dark": banded(DARK_VALUE_SCALE, DARK_APART)}
+
+
+def scale_note(trace) -> str | None:
+    """The colour scale's legend for what :func:`apart` keeps off it in this trace (data, updates, every output
+    value), or None when nothing is: the values, named, and that their cells have no colour."""
+    found = []
+    for a in (trace.data, trace.updates, trace.after):
+        a = np.asarray(a).reshape(-1)
+        mask = apart(a)
+        if mask.any():
+            found += [v for v in np.unique(a[mask]).tolist() if v not in found]
+    if not found:
+        return None
+    dtype = np.asarray(trace.data).dtype
+    words = ", ".join(fmt_value(np.asarray(v, dtype=dtype)[()]) for v in sorted(found))
+    return (f"grey: cells holding {words} (infinities, or the extremes of {dtype} that exporters write as the "
+            f"fill of a max or min), kept off the colour scale so it spans the other values")
 
 
 @dataclass(frozen=True)
@@ -118,8 +170,14 @@ def _fmt_grid(values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = 
     return _Formatter().grid(values, mask, counts)
 
 
-def _z(values: np.ndarray, mask: np.ndarray) -> list:
-    z = np.where(mask, np.asarray(values, dtype=np.float64), np.nan)
+def _z(values: np.ndarray, mask: np.ndarray, floor: float | None = None) -> list:
+    """The heatmap's values: None (no cell) outside the view and for NaN; what :func:`apart` keeps off the
+    colour scale at ``floor`` (the grey band's value, :func:`apart_floor`; None: no cell either)."""
+    values = np.asarray(values)
+    kept = apart(values)
+    z = np.where(mask & ~kept, values.astype(np.float64), np.nan)
+    if floor is not None:
+        z = np.where(mask & kept, floor, z)
     return [[v if v == v and abs(v) != float("inf") else None for v in row] for row in z.tolist()]
 
 
@@ -282,6 +340,8 @@ class StepFigure:
         self.follow = follow
         self.panel_axis = panel_axis
         self.zmin, self.zmax = value_range(trace)
+        self.scale_note = scale_note(trace)
+        self.floor = None if self.scale_note is None else apart_floor(self.zmin, self.zmax)  # grey cells' value
         self.index_shape = trace.indices.shape or (1,)
         self.update_shape = trace.updates.shape or (1,)
         self.data_shape = trace.data.shape
@@ -335,7 +395,8 @@ class StepFigure:
             vals = np.asarray(source).reshape(-1)[np.where(mask, cells, 0)] if source.size else np.zeros(cells.shape)
             part["customdata"] = _hover(view, cells, self.names[which], vals)
             part["text"] = self.fmt.grid(vals, mask, digits=density(view, self.units)[0])
-            part["z"] = [[0 if m else None for m in row] for row in mask.tolist()] if which == 0 else _z(vals, mask)
+            part["z"] = ([[0 if m else None for m in row] for row in mask.tolist()] if which == 0
+                         else _z(vals, mask, self.floor))
         self._statics[key] = part
         return part
 
@@ -355,7 +416,7 @@ class StepFigure:
         out_vals, counts = self.history.at(cells_o, k)
         if exact:
             out_vals = t.state_at(k).reshape(-1)[np.where(mask_o, cells_o, 0)]
-        traces.append(dict(type="heatmap", z=_z(out_vals, mask_o),
+        traces.append(dict(type="heatmap", z=_z(out_vals, mask_o, self.floor),
                            text=self.fmt.grid(out_vals, mask_o, counts, digits=density(ov, self.units)[0]),
                            customdata=_chain_hover(ov, cells_o, out_vals, np.where(mask_o, counts, 0), self.history, k,
                                                    self.trace.updates)))
@@ -411,7 +472,7 @@ class StepFigure:
                 "units": panel_units(first.views), "rows": [v.canvas_shape[0] for v in first.views],
                 "panel_cols": [v.col_len for v in first.views],
                 "multiples": [[len(v.panels), v.col_len, v.row_len] for v in first.views], "gap": GAP,
-                "hidden": self.hidden}
+                "hidden": self.hidden, "apart": apart_payload(self.scale_note)}
 
     def window_for(self, active: int) -> tuple[int, int]:
         """Frames sent for step ``active``: all of them when they fit the budget, else a window.
@@ -471,7 +532,8 @@ class StepFigure:
         t = self.trace
         arrays = (t.indices, t.updates, t.data)
         layout = dict(
-            coloraxis=dict(colorscale=VALUE_SCALE, cmin=self.zmin, cmax=self.zmax,
+            coloraxis=dict(colorscale=VALUE_SCALE if self.floor is None else banded(VALUE_SCALE, APART),
+                           cmin=self.zmin if self.floor is None else self.floor, cmax=self.zmax,
                            colorbar=dict(title=dict(text="value"), thickness=12, len=0.8)),
             shapes=first.shapes, annotations=first.annotations,
             font=dict(family="DejaVu Sans, Arial, sans-serif"), dragmode=False, showlegend=False)
@@ -526,6 +588,11 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
     on the dark one (on the light scale, plotly picks the text colour that contrasts with each cell)."""
     zmin, zmax = value_range(trace)
     dark = theme_is_dark() if dark is None else dark
+    kept = bool(apart(left).any() or apart(right).any())
+    floor = apart_floor(zmin, zmax) if kept else None
+    scale = DARK_VALUE_SCALE if dark else VALUE_SCALE
+    if kept:
+        scale = banded(scale, DARK_APART if dark else APART)
     view = make_view(trace.data.shape, focus=tuple(np.unravel_index(int(differ_flat[0]), trace.data.shape))
                      if len(differ_flat) else None)
     cells = view.cells()
@@ -541,7 +608,7 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
     fig = make_subplots(rows=1, cols=2, subplot_titles=[_short_lines(t) for t in titles], horizontal_spacing=0.08)
     for sub, arr in enumerate((left, right), start=1):
         vals = np.asarray(arr).reshape(-1)[np.where(mask, cells, 0)]
-        fig.add_trace(go.Heatmap(z=_z(vals, mask), text=_fmt_grid(vals, mask), texttemplate="%{text}",
+        fig.add_trace(go.Heatmap(z=_z(vals, mask, floor), text=_fmt_grid(vals, mask), texttemplate="%{text}",
                                  customdata=_hover(view, cells, "output"), coloraxis="coloraxis", xgap=2, ygap=2,
                                  hovertemplate="%{customdata}: %{text}<extra></extra>",
                                  textfont=dict(size=12, color=DARK_CELL_TEXT if dark else None)), row=1, col=sub)
@@ -552,7 +619,7 @@ def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[
             fig.add_annotation(ann)
     for title in fig.layout.annotations[:2]:  # subplot titles sit above the column numbers
         title.update(yshift=22)
-    fig.update_layout(coloraxis=dict(colorscale=DARK_VALUE_SCALE if dark else VALUE_SCALE, cmin=zmin, cmax=zmax,
+    fig.update_layout(coloraxis=dict(colorscale=scale, cmin=zmin if floor is None else floor, cmax=zmax,
                                      showscale=False),
                       height=int(min(max(220 + 40 * view.canvas_shape[0], 280), 700)),
                       margin=dict(l=40, r=20, t=95, b=50), dragmode=False,

@@ -4,12 +4,15 @@ The figures show a few hundred cells per frame, so instead of materialising
 ``trace.state_at(k)`` for every frame (a full tensor copy each), this index
 answers "what does cell c show after k steps, and how often was it written"
 for just the cells on screen: one sort of the trace's writes, then binary
-searches.
+searches. The same index lists every step that writes one cell (:func:`cell_writes`,
+"Go to a cell" on the model page).
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from scatter_core import fmt_pos, fmt_shape, fmt_value
 
 
 class CellHistory:
@@ -49,3 +52,44 @@ class CellHistory:
         first = max(lo, hi - limit)
         steps = (self._key[first:hi] - cell * self._base).tolist()
         return list(zip(steps, self._sources[first:hi].tolist(), self._after[first:hi])), hi - lo
+
+
+def parse_cell(text: str, shape: tuple) -> tuple[int, ...]:
+    """An output cell typed as its coordinates ("2, 0", "[2, 0]" or "(2 0)"), checked against ``shape``;
+    a ValueError naming the rule otherwise.
+
+    >>> parse_cell("[2, 0]", (4, 3))
+    (2, 0)
+    """
+    import re
+
+    words = [w for w in re.split(r"[\s,()\[\]]+", str(text).strip()) if w]
+    if not words or len(words) > max(len(shape), 1) + 4:
+        raise ValueError(f"type the cell's {len(shape)} coordinate(s), e.g. {', '.join('0' * len(shape)) or '()'}")
+    try:
+        coords = tuple(int(w) for w in words)
+    except ValueError:
+        raise ValueError(f"{text.strip()!r} is not {len(shape)} whole number(s) separated by commas") from None
+    if len(coords) != len(shape):
+        raise ValueError(f"the output has {len(shape)} axes ({fmt_shape(shape)}), so a cell has {len(shape)} "
+                         f"coordinate(s), not {len(coords)}")
+    for axis, (c, n) in enumerate(zip(coords, shape)):
+        if not 0 <= c < n:
+            raise ValueError(f"coordinate {c} on axis {axis} is outside 0..{n - 1} (the output is {fmt_shape(shape)})")
+    return coords
+
+
+def cell_writes(trace, history: CellHistory, cell: tuple[int, ...]) -> list[dict]:
+    """Every step that writes output ``cell``, in order: the player's step number (the output after it), the
+    updates position it reads, the value before, the update and the value after (each formatted by fmt_value)."""
+    flat = int(np.ravel_multi_index(cell, trace.data.shape))
+    writes, _ = history.chain(flat, len(trace), limit=len(trace))
+    before = trace.data.reshape(-1)[flat]
+    updates = trace.updates.reshape(-1)
+    rows = []
+    for step, source, after in writes:
+        pos = tuple(int(v) for v in np.unravel_index(int(source), trace.updates.shape)) if trace.updates.ndim else ()
+        rows.append({"step": int(step) + 1, "reads": f"updates{fmt_pos(pos)}", "before": fmt_value(before),
+                     "value read": fmt_value(updates[int(source)]), "after": fmt_value(after)})
+        before = after
+    return rows

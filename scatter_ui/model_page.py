@@ -36,6 +36,7 @@ from .controls import md, tensor_text
 from .crosscheck_panel import crosscheck_panel
 from .exports_panel import render as exports_render
 from .figures import comparison_figure
+from .history import cell_writes, parse_cell
 from .panels import findings as findings_panel
 from .player import player
 
@@ -603,11 +604,84 @@ def captured_node(model, cap: Summary) -> None:
     else:
         panel_axis = data.ndim - 3 if data.ndim >= 3 else None
         sf = cache.step_figure(case, True, (), panel_axis)
-        view = f"model:{case.key}"
+        jumps = int(ss.get(k(f"jump:{case.key}"), 0))  # a step chosen under "Go to a cell": a new view jumps there
+        view = f"model:{case.key}" + (f":{jumps}" if jumps else "")
         player(sf.figure(step), key=k("player"), view=view, step=step, name=f"{case.op}-captured",
-               on_step=lambda v: ss.__setitem__(step_key, int(v)), url_param=None)
+               on_step=lambda v: ss.__setitem__(step_key, int(v)), url_param=None,
+               on_cell=lambda cell: ss.__setitem__(k(f"cell:{case.key}"), ", ".join(str(c) for c in cell)))
+        cell_finder(trace, sf.history, step_key, case.key)
     take_away(model, one, name, rec)
     crosscheck_panel(case.op, data, indices, updates, dict(case.attrs), key=k("crosscheck"))
+
+
+def _show_step(step_key: str, case_key: str, step: int) -> None:
+    """The player jumps to ``step`` (a new view id makes the browser take the step it is sent)."""
+    ss = st.session_state
+    ss[step_key] = int(step)
+    ss[k(f"jump:{case_key}")] = int(ss.get(k(f"jump:{case_key}"), 0)) + 1
+
+
+def _step_chosen(step_key: str, case_key: str, box: str) -> None:
+    _show_step(step_key, case_key, st.session_state[box])
+
+
+def _step_beside(step_key: str, case_key: str, box: str, steps: list[int], later: bool) -> None:
+    """The write to the cell just after (``later``) or before the player's step, also chosen in the box."""
+    ss = st.session_state
+    now = int(ss.get(step_key, 0))
+    pick = [s for s in steps if s > now] if later else [s for s in steps if s < now]
+    if pick:
+        chosen = pick[0] if later else pick[-1]
+        ss[box] = chosen
+        _show_step(step_key, case_key, chosen)
+
+
+def cell_finder(trace, history, step_key: str, case_key: str) -> None:
+    """"Go to a cell": the steps that write one output cell, only those, and the player taken to the one picked
+    (a big node, a GNN's max over 384 edges, is read one cell at a time)."""
+    ss = st.session_state
+    n = len(trace)
+    st.markdown("**Go to a cell**")
+    text = st.text_input("Output cell: its coordinates, e.g. " + ", ".join("0" for _ in trace.data.shape),
+                         key=k(f"cell:{case_key}"),
+                         help="Lists only the steps that write this cell, and takes the player to the one you pick. "
+                              "Clicking an output cell in the player fills it in.")
+    if not text.strip():
+        st.caption(f"Type an output cell, or click one in the player, to see only the steps, of all {n:,}, that "
+                   f"write it.")
+        return
+    try:
+        cell = parse_cell(text, trace.data.shape)
+    except ValueError as exc:
+        st.error(md(f"Output cell {visible(text.strip())!r}: {exc}."), icon="🛑")
+        return
+    label = f"output{sc.fmt_pos(cell)}"
+    rows = cell_writes(trace, history, cell)
+    if not rows:
+        st.info(md(f"No step writes {label}: it keeps data's value "
+                   f"{sc.fmt_value(trace.data[cell])} through all {n:,} steps."), icon="ℹ️")
+        return
+    steps = [r["step"] for r in rows]
+    st.caption(md(f"{label} is written by {len(rows):,} of the {n:,} steps ({sc.fmt_value(trace.data[cell])} before "
+                  f"the first, {rows[-1]['after']} after the last). Pick one to show it in the player."))
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                 column_config={"step": st.column_config.NumberColumn("step", format="%d")})
+    box = k(f"cellstep:{case_key}:{cell}")
+    by_step = {r["step"]: r for r in rows}
+    cols = st.columns([3, 1, 1], vertical_alignment="bottom")
+    ss.setdefault(box, None)
+    cols[0].selectbox(f"Show a step that writes {label}", steps, key=box,
+                      placeholder=f"{len(steps):,} step(s)",
+                      format_func=lambda s: f"step {s}: {by_step[s]['reads']} = {by_step[s]['value read']} "
+                                            f"({by_step[s]['before']} → {by_step[s]['after']})",
+                      on_change=_step_chosen, args=(step_key, case_key, box))
+    now = int(ss.get(step_key, 0))
+    cols[1].button("Previous write", key=k(f"cellprev:{case_key}"), disabled=not any(s < now for s in steps),
+                   on_click=_step_beside, args=(step_key, case_key, box, steps, False), width="stretch",
+                   help=f"The write to {label} before the player's step")
+    cols[2].button("Next write", key=k(f"cellnext:{case_key}"), disabled=not any(s > now for s in steps),
+                   on_click=_step_beside, args=(step_key, case_key, box, steps, True), width="stretch",
+                   help=f"The write to {label} after the player's step")
 
 
 def source_name(source: str) -> str:

@@ -304,7 +304,8 @@ def payload(figure, options: dict, cache_key=None) -> bytes:
     fig = figure() if callable(figure) else figure
     data = {**options, "palette": PALETTE, "figure": {"data": fig["data"], "layout": fig["layout"]},
             **{k: fig[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
-                                   "panel_cols", "multiples", "gap", "hidden")}}
+                                   "panel_cols", "multiples", "gap", "hidden")},
+            "apart": fig.get("apart")}
     body = json.dumps(data, separators=(",", ":")).encode()
     with _lock:
         _serial += 1

@@ -50,6 +50,21 @@ DESTINATION = "rgba(232,89,12,0.65)"  # dotted: every cell the run writes, when 
 VALUE_SCALE = [[0.0, "#f7fbff"], [0.25, "#deebf7"], [0.5, "#c6dbef"], [0.75, "#9ecae1"], [1.0, "#6baed6"]]
 DARK_VALUE_SCALE = [[0.0, "#1b2633"], [0.25, "#1c3a5e"], [0.5, "#24548a"], [0.75, "#285f99"], [1.0, "#3172b4"]]
 DARK_CELL_TEXT = "#fafafa"
+# Cells whose value is kept off the value scale (±inf, a dtype's extremes written as a fill): a grey band at
+# the scale's low end, apart from its blues (cell text at least 4.5:1 on it in each theme)
+APART = "#cfcfcf"
+DARK_APART = "#5c5c5c"
+APART_BAND = 0.05  # the share of the colour bar the band takes
+
+
+def banded(scale: list, colour: str, band: float = APART_BAND) -> list:
+    """``scale`` squeezed into [band, 1] under a flat band of ``colour`` on [0, band]: the scale a figure with
+    values kept apart draws with (their cells sit at the axis's low end, :func:`scatter_ui.figures.apart_floor`).
+
+    >>> banded([[0.0, "#fff"], [1.0, "#00f"]], "#ccc", 0.05)
+    [[0.0, '#ccc'], [0.05, '#ccc'], [0.05, '#fff'], [1.0, '#00f']]
+    """
+    return [[0.0, colour], [band, colour]] + [[round(band + (1 - band) * p, 6), c] for p, c in scale]
 DARK_WRITTEN = "rgba(250,250,250,0.75)"
 
 # -- the vocabulary: JSON Schema keywords attached to types (typing.Annotated) --------------------------------
@@ -194,6 +209,12 @@ class Frame(TypedDict):
     layout: FrameLayout
 
 
+class Apart(TypedDict):
+    note: Annotated[str, "the legend's words for the grey cells"]
+    light: Annotated[Scale, "the value scale with the grey band at its low end (light theme)"]
+    dark: Annotated[Scale, "the same for the dark theme"]
+
+
 class Payload(TypedDict):
     """What Python sends the player (scatter_ui.player.payload: a header line, then this as JSON)."""
     view: Annotated[str, "an id of the case on screen: a new one makes the browser jump to step"]
@@ -222,6 +243,8 @@ class Payload(TypedDict):
     multiples: Annotated[list[tuple[int, int, int]], Len(3), "each panel's [count, columns, rows] of small multiples"]
     gap: Annotated[int, Min(0), "columns between small multiples"]
     hidden: Annotated[list[bool], Len(3), "the panels left out"]
+    apart: Annotated[Union[Apart, None], "values kept off the colour scale (±inf, a dtype's extremes written as a "
+                     "fill), their cells grey (null: none)"]
 
 
 class StepReport(TypedDict):

@@ -173,6 +173,17 @@ def test_model_page_with_a_captured_node(themed, axe_source, sample):
     settle(pg)
     found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
     assert not found, describe(f"/model?sample={sample} with a captured node", scheme, found)
+    if sample != "index_put":
+        return
+    cell = pg.get_by_role("textbox", name="Output cell: its coordinates")  # "Go to a cell", with a step picked
+    cell.fill("1, 0")
+    cell.press("Enter")
+    pg.get_by_text("output[1, 0] is written by").first.wait_for(timeout=60_000)
+    settle(pg)
+    pg.get_by_role("button", name="Next write").click()
+    settle(pg)
+    found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
+    assert not found, describe("/model with a cell's writes listed", scheme, found)
 
 
 def test_from_code_with_a_composition_on_tensors(themed, axe_source):

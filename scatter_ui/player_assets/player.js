@@ -244,6 +244,12 @@ class Player {
         : mark === "sx-mark-written" ? "thin frame: " + text : mark === "sx-mark-read" ? "thick frame: " + text : text));
       this.legend.appendChild(item);
     }
+    // the colour scale's legend for the values kept off it, grey (Payload.apart: ±inf, a dtype's extremes)
+    this.scaleNote = el("span", { class: "sx-legend-item", "data-mark": "sx-mark-apart", "data-testid": "player-scale-note" });
+    this.scaleNote.appendChild(el("span", { class: "sx-mark sx-mark-apart", "aria-hidden": "true" }));
+    this.scaleNoteText = el("span", {});
+    this.scaleNote.appendChild(this.scaleNoteText);
+    this.legend.appendChild(this.scaleNote);
     // the text form of every panel at the shown step, kept in step while open
     this.tableBox = el("details", { class: "sx-table", "data-testid": "player-table" });
     this.tableBox.appendChild(el("summary", {}, "table view: every value at this step"));
@@ -309,6 +315,7 @@ class Player {
     this.api = api;
     const Plotly = window.Plotly;
     const theme = themeOf(this.box, data.palette);
+    if (data.apart) theme.scale = theme.dark ? data.apart.dark : data.apart.light; // the grey band of kept-apart values
     this.box.style.setProperty("--sx-highlight", data.palette.highlight); // player.css draws its marks with it
     const newView = data.view !== this.view;
     const figKey = `${data.view}|${data.k0}|${data.k1}|${theme.dark}|${theme.bg}|${theme.text}`;
@@ -325,7 +332,13 @@ class Player {
     // room for a second line; a page fitting its answer under the player (room_below) has that row for its cells
     this.caption.style.minHeight = data.room_below != null && data.k0 === data.k1 ? "0" : "";
     // only the initial state (Practice before its first step): no frame or corner is drawn, so no legend of them
-    this.legend.style.display = data.k1 === 0 ? "none" : "";
+    this.legend.style.display = data.k1 === 0 && !data.apart ? "none" : "";
+    for (const item of this.legend.children) { // before the first step only the scale's note has something to say
+      if (item !== this.scaleNote) item.style.display = data.k1 === 0 ? "none" : "";
+    }
+    this.scaleNoteText.textContent = data.apart ? data.apart.note : "";
+    this.scaleNote.style.display = data.apart ? "" : "none";
+    this.scaleNote.firstChild.style.background = data.apart ? theme.scale[0][1] : "";
     if (newView) {
       this.view = data.view;
       this.step = data.step;
