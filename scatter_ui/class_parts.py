@@ -140,21 +140,31 @@ def gate(key) -> bool:
         _join_form(state)
         return True
     set_index = int(st.session_state.get(key("set_index"), 0))
+    n = st.session_state[key("set")][2]
+    box = st.container(border=True, key="practice-class")
+    box.markdown(f"**Class {md(state['code'])}** · you are **{md(state['name'])}** · exercise {set_index + 1} of {n}")
+    state["slot"] = box.empty()  # the score and the latest saved answer: redrawn when an answer is saved in this run
+    return not _status(n)
+
+
+def _status(n: int | None = None) -> bool:
+    """Draw the score (read from the store) and the latest saved answer into this run's slot; False on an error."""
+    state = st.session_state[STATE]
+    n = n or state.get("n") or 1
+    state["n"] = n
     try:
         progress = store().progress(state["code"], state["student"])
     except sc.ScatterError as exc:
-        st.error(md(exc), icon="🛑")
-        return True
-    n = st.session_state[key("set")][2]
-    right = _exercises_right(progress, n)
-    box = st.container(border=True, key="practice-class")
-    box.markdown(f"**Class {md(state['code'])}** · you are **{md(state['name'])}** · exercise {set_index + 1} of "
-                 f"{n} · your score: {right} of {n} exercises right so far")
-    if state.get("saved"):
-        box.caption(md(state["saved"]))
-    if state.get("unsaved"):
-        box.warning(md(state["unsaved"]), icon="⚠️")
-    return False
+        state["slot"].error(md(exc), icon="🛑")
+        return False
+    with state["slot"].container():
+        st.markdown(f"Your score: **{_exercises_right(progress, n)} of {n}** exercises right so far "
+                    f"(kept by the class: it stays if this page reloads).")
+        if state.get("saved"):
+            st.success(md(state["saved"]), icon="💾")
+        if state.get("unsaved"):
+            st.warning(md(state["unsaved"]), icon="⚠️")
+    return True
 
 
 def _exercises_right(progress: dict, n: int) -> int:
@@ -198,16 +208,22 @@ def _class_index(ex, key) -> int | None:
     return seeds.index(ex.seed) if ex.seed in seeds and ex.level == level else None
 
 
-def _saved(index: int, what: str) -> None:
+def _saved(index: int, what: str, inline: bool) -> None:
+    """Say the answer is saved (the store has committed it). ``inline``: graded while the page draws, after the
+    banner: redraw its slot now (a callback's answer shows on the run that follows it)."""
     state = st.session_state[STATE]
-    state["saved"] = f"Saved: your {what} to exercise {index + 1} ({time.strftime('%H:%M:%S')})."
+    state["saved"] = f"Saved for the class: your {what} of exercise {index + 1} ({time.strftime('%H:%M:%S')})."
     state["unsaved"] = ""
+    if inline and state.get("slot") is not None:
+        _status()
 
 
-def _unsaved(exc: Exception) -> None:
+def _unsaved(exc: Exception, inline: bool) -> None:
     state = st.session_state[STATE]
     state["unsaved"] = f"Your answer was graded here but NOT saved for the class: {exc}"
     state["saved"] = ""
+    if inline and state.get("slot") is not None:
+        _status()
 
 
 def grade_step(ex, step: int, target, value, key):
@@ -220,9 +236,9 @@ def grade_step(ex, step: int, target, value, key):
         try:
             fb = store().answer_step(state["code"], state["student"], index, step, target, value)
         except sc.ScatterError as exc:
-            _unsaved(exc)
+            _unsaved(exc, inline=False)
         else:
-            _saved(index, f"step {step + 1}")
+            _saved(index, f"step {step + 1}", inline=False)
             return fb
     return sp.grade_step(ex, step, target, value)
 
@@ -242,9 +258,9 @@ def grade_output(ex, output, key):
         try:
             fb = store().answer(state["code"], state["student"], index, np.asarray(output))
         except sc.ScatterError as exc:
-            _unsaved(exc)
+            _unsaved(exc, inline=True)
         else:
             last[index] = (np.array(output), fb)
-            _saved(index, "output")
+            _saved(index, "output", inline=True)
             return fb
     return sp.grade_output(ex, output)
