@@ -21,6 +21,7 @@ import scatter_practice as sp
 from scatter_practice import classroom
 
 from .class_parts import client, link, store
+from .controls import page_style
 from .text import md
 
 REFRESH_S = 2.0
@@ -30,7 +31,13 @@ SHOWN = {"right": "✓ right", "allowed": "≈ allowed", "wrong": "✗ wrong", "
 # text on a pale ground, both set (AA contrast in the light and the dark theme alike)
 COLOURS = {"right": ("#0b3d17", "#d3f3da"), "allowed": ("#0b2f5c", "#d6e8fb"), "wrong": ("#5c0b0b", "#fadcdc"),
            "in progress": ("#4a3800", "#fbefc8"), None: ("#333333", "#eeeeee")}
-CSS = """.st-key-class-code p { font-size: 1.6rem; font-weight: 700; letter-spacing: 0.15em; margin: 0; }"""
+CSS = """.st-key-class-code p { font-size: 1.6rem; font-weight: 700; letter-spacing: 0.15em; margin: 0; }
+@media (max-height: 820px) and (min-width: 700px) {
+  [data-testid="stMainBlockContainer"] { padding: 3.25rem 2rem 3rem; }
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.4rem; }
+  [data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding: 0 0 0.25rem; }
+  [data-testid="stMainBlockContainer"] h2 { font-size: 1.35rem; padding: 0.5rem 0 0.3rem; }
+}"""
 
 
 def _key() -> tuple[str, str]:
@@ -142,7 +149,7 @@ def live(code: str, key: str) -> None:
     if summary.ended is not None:
         st.info(f"This class ended at {time.strftime('%H:%M', time.localtime(summary.ended))}. Its data will be "
                 f"deleted on {time.strftime('%Y-%m-%d', time.localtime(summary.delete_at))}.", icon="🏁")
-    st.subheader("Each student's answers")
+    st.header("Each student's answers")
     if not n_students:
         st.caption("No student has joined yet.")
     else:
@@ -152,8 +159,8 @@ def live(code: str, key: str) -> None:
         if idle:
             who = "; ".join(f"{md(name)} ({minutes} min)" for name, minutes in idle)
             st.warning(f"No answer for {ss.get('class:idle', IDLE_CHOICES[1])} minutes or more: "
-                       + (f"{len(idle)} student(s)" if projector else who) + ".", icon="⏳")
-    st.subheader("Each exercise")
+                       + (f"{len(idle)} student(s)" if projector else who) + ".", icon=":material/hourglass_empty:")
+    st.header("Each exercise")
     for line in exercise_lines(summary):
         st.markdown(line)
 
@@ -176,18 +183,18 @@ def _delete(code: str, key: str) -> None:
 
 
 def controls(code: str, key: str, info: classroom.PublicClass) -> None:
-    st.toggle("Projector mode: hide names", key="class:projector",
+    st.toggle("Projector mode: hide names", key="class:projector", width="content",
               help="Students are numbered instead of named, for discussing the class's answers on the wall.")
-    st.selectbox("Flag a student after", IDLE_CHOICES, index=1, key="class:idle",
-                 format_func=lambda m: f"{m} minutes without an answer")
+    st.selectbox("Flag a student after", IDLE_CHOICES, index=1, key="class:idle", width=280,
+                 label_visibility="collapsed", format_func=lambda m: f"Flag after {m} min without an answer")
     st.download_button("⬇ Every answer (CSV)", lambda: answers_csv(code, key), file_name=f"class-{code}.csv",
-                       mime="text/csv", key="class:csv", on_click="ignore", use_container_width=True)
+                       mime="text/csv", key="class:csv", on_click="ignore", width="content")
     if info.ended is None:
-        with st.popover("End the class", use_container_width=True):
+        with st.popover("End the class", width="content"):
             st.caption("Students can no longer join or answer; you keep this view and the CSV until the data is "
                        f"deleted, {classroom.retention():g} days after the end.")
             st.button("Yes, end the class now", key="class:end", on_click=_end, args=(code, key), type="primary")
-    with st.popover("Delete the class's data", use_container_width=True):
+    with st.popover("Delete the class's data", width="content"):
         st.caption("Deletes the class, its students' names and every answer now. This cannot be undone.")
         st.button("Yes, delete everything now", key="class:delete", on_click=_delete, args=(code, key))
 
@@ -203,7 +210,7 @@ def _address() -> str:
 
 
 def render_page() -> None:
-    st.html(f"<style>{CSS}</style>")
+    page_style("class", CSS)
     st.title("Class")
     ss = st.session_state
     if ss.get("class:deleted") and not st.query_params.get("code"):
@@ -221,14 +228,15 @@ def render_page() -> None:
     info = store().lookup(code, client=client())
     if ss.get("class:action-error"):
         st.error(md(ss.pop("class:action-error")), icon="🛑")
-    head, side = st.columns([3, 1])
-    with head:
-        st.markdown(f"Level {summary.level} · {summary.n} exercises · {md(summary.mode)} · set {summary.seed}")
-        st.caption("Students join with this class code:")
+    st.markdown(f"Level {summary.level} · {summary.n} exercises · {md(summary.mode)} · set {summary.seed}")
+    code_box, link_box = st.columns([1, 3], vertical_alignment="top")
+    with code_box:
+        st.caption("Students join with the class code")
         st.container(key="class-code").markdown(md(summary.code))
+    with link_box:
         st.caption("or at this link:")
         st.code(link(_address(), f"/practice?class={summary.code}"), language=None, wrap_lines=True)
-    with side:
+    with st.container(horizontal=True, vertical_alignment="center", key="class-controls"):
         controls(code, key, info)
     live(code, key)
 

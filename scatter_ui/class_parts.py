@@ -178,7 +178,7 @@ def _join_form(state: dict) -> None:
     if state.pop("lost", False):
         st.warning("This link's student is not in the class any more (the teacher may have deleted the class's "
                    "data). Join again below.", icon="🔌")
-    st.subheader(f"Join class {state['code']}")
+    st.header(f"Join class {state['code']}")
     st.caption(f"Type the name your teacher should see (at most {classroom.MAX_NAME} characters). No account, no "
                f"e-mail; your answers are kept for this class only.")
     with st.form("practice:class-join", border=False):
