@@ -55,6 +55,8 @@ def link(address: str, path: str) -> str:
 def start_panel(set_seed: int, level: int, n: int, mode: str, address: str) -> None:
     """'Start a class' in Practice's share panel: a class on this set and mode, and its two links."""
     ss = st.session_state
+    if ss.get(STATE):  # a student's page of a class
+        return
     started = ss.get("practice:class-started")
     st.markdown("**Run it as a class**")
     st.caption(f"Students open a link with a short class code, type a display name and work these {n} exercises "

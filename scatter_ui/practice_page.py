@@ -455,8 +455,7 @@ def share_and_print(seed: int, level: int) -> None:
         exercises = [exercise(s, set_level, None) for s in sp.set_seeds(set_seed, n)]
         worksheets(exercises, f"Scatter practice · set {set_seed} · level {set_level}",
                    link, f"scatter-practice-set{set_seed}-level{set_level}")
-        if not class_parts.in_class():
-            class_parts.start_panel(set_seed, set_level, n, ss[k("mode")], address)
+        class_parts.start_panel(set_seed, set_level, n, ss[k("mode")], address)  # not in a class's own page
 
 
 def progress() -> None:
