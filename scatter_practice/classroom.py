@@ -58,6 +58,8 @@ MODES = MappingProxyType({"Step by step": ("step", "steps", "step by step"),
 RESULTS = ("right", "allowed", "wrong")
 MIGRATIONS = Path(__file__).with_name("migrations")
 _MIGRATED: set[str] = set()
+_PURGED: dict[str, float] = {}  # URL -> when this process last deleted the classes whose time was up
+PURGE_EVERY_S = 3600.0
 _MIGRATE_LOCK = threading.Lock()
 
 
@@ -301,6 +303,10 @@ class ClassStore:
         if engine.dialect.name == "sqlite" and not sa.event.contains(engine, "begin", _on_begin):
             sa.event.listen(engine, "begin", _on_begin)
         migrate(engine)
+        now = time.time()
+        if now - _PURGED.get(str(engine.url), 0.0) > PURGE_EVERY_S:  # at most hourly, on any open
+            _PURGED[str(engine.url)] = now
+            self.purge(now)
 
     # the teacher
     def start(self, level: int, n: int, seed: int, mode: str) -> ClassInfo:
