@@ -412,11 +412,7 @@ class ClassStore:
     def answer(self, code: str, student: str, exercise: int, output) -> Feedback:
         """Grade a whole output of exercise ``exercise`` (0-based) and store it (committed before returning)."""
         arr = _output_array(output)
-        with self._tx() as c:
-            row = self._open_class(c, code, "")
-            self._student(c, row.code, student)
-            k = self._index(row, exercise)
-        ex = _exercise(set_seeds(row.seed, row.n)[k], row.level)
+        row, k, ex = self._answering(code, student, exercise)
         try:
             fb = grade_output(ex, arr)
         except ValueError as exc:
@@ -426,11 +422,7 @@ class ClassStore:
 
     def answer_step(self, code: str, student: str, exercise: int, step: int, cell, value) -> Feedback:
         """Grade a predicted step (0-based ``step``: its ``cell`` and ``value``) and store it."""
-        with self._tx() as c:
-            row = self._open_class(c, code, "")
-            self._student(c, row.code, student)
-            k = self._index(row, exercise)
-        ex = _exercise(set_seeds(row.seed, row.n)[k], row.level)
+        row, k, ex = self._answering(code, student, exercise)
         try:
             cell = tuple(int(v) for v in cell)[:16]
             fb = grade_step(ex, step, cell, value)
@@ -438,6 +430,15 @@ class ClassStore:
             _fail(str(exc)[:300], "step", "step")
         self._store(row.code, student, k, int(step), json.dumps({"cell": list(cell), "value": float(value)}), fb)
         return fb
+
+    def _answering(self, code: str, student: str, exercise: int):
+        """(the class's row, the exercise's index, the Exercise) for an answer: an open class, its student, an
+        exercise in range."""
+        with self._tx() as c:
+            row = self._open_class(c, code, "")
+            self._student(c, row.code, student)
+            k = self._index(row, exercise)
+        return row, k, _exercise(set_seeds(row.seed, row.n)[k], row.level)
 
     def progress(self, code: str, student: str) -> dict[tuple[int, int], str]:
         """The student's latest scored result per (exercise, step) (step -1: the whole output)."""
