@@ -409,26 +409,30 @@ class ClassStore:
         with self._tx() as c:
             return self._student(c, self._class(c, code, "").code, student).name
 
-    def answer(self, code: str, student: str, exercise: int, output) -> Feedback:
-        """Grade a whole output of exercise ``exercise`` (0-based) and store it (committed before returning)."""
+    def answer(self, code: str, student: str, exercise: int, output, *, revealed: bool = False) -> Feedback:
+        """Grade a whole output of exercise ``exercise`` (0-based) and store it (committed before returning).
+        ``revealed``: the page had shown the answer before this one (stored, never scored)."""
         arr = _output_array(output)
         row, k, ex = self._answering(code, student, exercise)
         try:
             fb = grade_output(ex, arr)
         except ValueError as exc:
             _fail(str(exc), "output", "shape")
-        self._store(row.code, student, k, -1, json.dumps(arr.tolist()), fb)
+        self._store(row.code, student, k, -1, json.dumps(arr.tolist()), fb, revealed)
         return fb
 
-    def answer_step(self, code: str, student: str, exercise: int, step: int, cell, value) -> Feedback:
-        """Grade a predicted step (0-based ``step``: its ``cell`` and ``value``) and store it."""
+    def answer_step(self, code: str, student: str, exercise: int, step: int, cell, value, *,
+                    revealed: bool = False) -> Feedback:
+        """Grade a predicted step (0-based ``step``: its ``cell`` and ``value``) and store it (``revealed``: as
+        :meth:`answer`)."""
         row, k, ex = self._answering(code, student, exercise)
         try:
             cell = tuple(int(v) for v in cell)[:16]
             fb = grade_step(ex, step, cell, value)
         except (TypeError, ValueError) as exc:
             _fail(str(exc)[:300], "step", "step")
-        self._store(row.code, student, k, int(step), json.dumps({"cell": list(cell), "value": float(value)}), fb)
+        self._store(row.code, student, k, int(step), json.dumps({"cell": list(cell), "value": float(value)}), fb,
+                    revealed)
         return fb
 
     def _answering(self, code: str, student: str, exercise: int):
@@ -451,16 +455,17 @@ class ClassStore:
         return {(r.exercise, r.step): r.result for r in rows}
 
     # inside
-    def _store(self, code: str, student: str, k: int, step: int, text: str, fb: Feedback) -> None:
+    def _store(self, code: str, student: str, k: int, step: int, text: str, fb: Feedback, revealed: bool) -> None:
         now = time.time()
         for _ in range(5):
             try:
                 with self.engine.begin() as c:
                     tries = c.execute(sa.select(sa.func.count()).select_from(ANSWERS).where(
                         ANSWERS.c.student == student, ANSWERS.c.exercise == k, ANSWERS.c.step == step)).scalar_one()
+                    scored = tries < SCORED_TRIES and not revealed
                     c.execute(ANSWERS.insert().values(code=code, student=student, exercise=k, step=step,
-                                                      try_no=tries + 1, scored=tries < SCORED_TRIES, answer=text,
-                                                      result=_result(fb), kinds=json.dumps(list(fb.kinds)), at=now))
+                                                      try_no=tries + 1, scored=scored, answer=text, result=_result(fb),
+                                                      kinds=json.dumps(list(fb.kinds)), at=now))
                     c.execute(CLASSES.update().where(CLASSES.c.code == code).values(active=now))
                 return
             except sa.exc.IntegrityError:  # the same student's other tab took this try number: count again

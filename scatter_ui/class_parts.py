@@ -141,29 +141,26 @@ def gate(key) -> bool:
     if not state.get("student"):
         _join_form(state)
         return True
-    set_index = int(st.session_state.get(key("set_index"), 0))
-    n = st.session_state[key("set")][2]
-    box = st.container(border=True, key="practice-class")
-    box.markdown(f"**Class {md(state['code'])}** · you are **{md(state['name'])}** · exercise {set_index + 1} of {n}")
-    state["slot"] = box.empty()  # the score and the latest saved answer: redrawn when an answer is saved in this run
-    return not _status(n)
+    state["where"] = (int(st.session_state.get(key("set_index"), 0)), st.session_state[key("set")][2])
+    # one line (a projector keeps the exercise on screen): redrawn when an answer is saved later in this run
+    state["slot"] = st.container(key="practice-class").empty()
+    return not _status()
 
 
-def _status(n: int | None = None) -> bool:
-    """Draw the score (read from the store) and the latest saved answer into this run's slot; False on an error."""
+def _status() -> bool:
+    """Draw the class's line into this run's slot: who, where, the score (read from the store) and the latest
+    saved answer; False on an error."""
     state = st.session_state[STATE]
-    n = n or state.get("n") or 1
-    state["n"] = n
+    at, n = state["where"]
     try:
         progress = store().progress(state["code"], state["student"])
     except sc.ScatterError as exc:
         state["slot"].error(md(exc), icon="🛑")
         return False
+    line = (f"**Class {md(state['code'])}** · you are **{md(state['name'])}** · exercise {at + 1} of {n} · "
+            f"Your score: **{_exercises_right(progress, n)} of {n}** right, kept by the class")
     with state["slot"].container():
-        st.markdown(f"Your score: **{_exercises_right(progress, n)} of {n}** exercises right so far "
-                    f"(kept by the class: it stays if this page reloads).")
-        if state.get("saved"):
-            st.success(md(state["saved"]), icon="💾")
+        st.markdown(line + (f" · :material/save: {md(state['saved'])}" if state.get("saved") else ""))
         if state.get("unsaved"):
             st.warning(md(state["unsaved"]), icon="⚠️")
     return True
@@ -214,7 +211,7 @@ def _saved(index: int, what: str, inline: bool) -> None:
     """Say the answer is saved (the store has committed it). ``inline``: graded while the page draws, after the
     banner: redraw its slot now (a callback's answer shows on the run that follows it)."""
     state = st.session_state[STATE]
-    state["saved"] = f"Saved for the class: your {what} of exercise {index + 1} ({time.strftime('%H:%M:%S')})."
+    state["saved"] = f"Saved for the class: your {what} of exercise {index + 1} at {time.strftime('%H:%M:%S')}"
     state["unsaved"] = ""
     if inline and state.get("slot") is not None:
         _status()
