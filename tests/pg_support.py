@@ -1,7 +1,8 @@
 """A throwaway PostgreSQL server for the class store's tests: Debian's binaries, initdb and pg_ctl in a temp dir.
 
-``postgres_server()`` yields a ``postgresql://`` URL of a fresh cluster (in a new directory under the temp dir) listening on loopback on a free
-port (trust authentication, nothing else reaches it), and stops it afterwards. PostgreSQL refuses to run as
+``postgres_server()`` yields a ``postgresql://`` URL of a fresh cluster (in a new directory under the temp
+dir) listening on loopback on a free port (trust authentication, nothing else reaches it), and stops it
+afterwards. PostgreSQL refuses to run as
 root, so as root the cluster is made and run by the ``postgres`` user (Debian's package makes it) through
 ``runuser``. Without PostgreSQL the test skips (fails under CI=true: scripts/install-test-deps.sh installs it).
 """
