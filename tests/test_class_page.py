@@ -175,3 +175,20 @@ def test_practice_starts_a_class_with_its_set_and_mode(store):
     assert (got.seed, got.level, got.n, got.mode) == (6, 2, 4, "Whole output")
     key = teacher_link.rsplit("key=", 1)[1]
     assert store.summary(code, key).students == ()
+
+
+def test_the_pages_on_postgresql(monkeypatch):
+    """SCATTER_EXPLORER_DB=postgresql://...: the pages' st.connection reaches a real server (tests/pg_support.py)."""
+    from tests.pg_support import postgres_server
+
+    with postgres_server() as url:
+        monkeypatch.setenv("SCATTER_EXPLORER_DB", url)
+        s = open_store()
+        assert s.engine.dialect.name == "postgresql"
+        info = s.start(1, 1, 3, "output")
+        at = join(open_practice(**{"class": info.code}), "Pat")
+        type_output(at, str(s.exercise(info.code, 0).answer.tolist()))
+        assert "Your score: 1 of 1" in banner(at)
+        page = teacher(info)
+        assert list(page.dataframe[0].value["Ex 1"]) == ["✓ right"]
+        s.engine.dispose()
