@@ -446,13 +446,26 @@ class ClassStore:
 
     def progress(self, code: str, student: str) -> dict[tuple[int, int], str]:
         """The student's latest scored result per (exercise, step) (step -1: the whole output)."""
+        return self._progress(code, student)[1]
+
+    def results(self, code: str, student: str) -> dict[int, str]:
+        """The student's exercises as the teacher sees them (right, allowed, wrong, in progress; absent: not
+        started), by the same rule as :meth:`summary`."""
+        row, latest = self._progress(code, student)
+        steps = exercise_steps(row.level, row.seed, row.n) if row.mode == "Step by step" else (1,) * row.n
+        by_exercise: dict[int, dict[int, str]] = {}
+        for (k, step), result in latest.items():
+            by_exercise.setdefault(k, {})[step] = result
+        return {k: _state(row.mode, steps[k], r) for k, r in sorted(by_exercise.items())}
+
+    def _progress(self, code: str, student: str):
         with self._tx() as c:
             row = self._class(c, code, "")
             self._student(c, row.code, student)
             rows = c.execute(sa.select(ANSWERS.c.exercise, ANSWERS.c.step, ANSWERS.c.result)
                              .where(ANSWERS.c.student == student, ANSWERS.c.scored.is_(True))
                              .order_by(ANSWERS.c.id)).all()
-        return {(r.exercise, r.step): r.result for r in rows}
+        return row, {(r.exercise, r.step): r.result for r in rows}
 
     # inside
     def _store(self, code: str, student: str, k: int, step: int, text: str, fb: Feedback, revealed: bool) -> None:
@@ -554,6 +567,14 @@ def exercise_steps(level: int, seed: int, n: int) -> tuple[int, ...]:
     return tuple(_exercise(s, level).steps for s in set_seeds(seed, n))
 
 
+def _state(mode: str, steps: int, results: Mapping[int, str]) -> str:
+    """One student's exercise from its questions' latest scored results (step -> result; -1 the whole output)."""
+    if mode == "Step by step" and len([s for s in results if s >= 0]) < steps:
+        return "in progress"
+    got = set(results.values())
+    return "right" if got == {"right"} else "wrong" if "wrong" in got else "allowed"
+
+
 def _summarise(row, students, answers, delete_at: float) -> ClassSummary:
     """The counts: per (student, exercise) the latest scored answer of each question decides; a step-mode
     exercise is in progress until every step has one, then right if every step is right, allowed if every step
@@ -567,13 +588,7 @@ def _summarise(row, students, answers, delete_at: float) -> ClassSummary:
         for kind in json.loads(a.kinds):
             kinds.setdefault(a.exercise, {}).setdefault(kind, set()).add(a.student)
         last[a.student] = max(last.get(a.student, 0.0), a.at)
-    cells: dict[tuple[str, int], str] = {}
-    for (sid, k), results in latest.items():
-        if row.mode == "Step by step" and len([s for s in results if s >= 0]) < steps[k]:
-            cells[(sid, k)] = "in progress"
-        else:
-            got = set(results.values())
-            cells[(sid, k)] = "right" if got == {"right"} else "wrong" if "wrong" in got else "allowed"
+    cells = {(sid, k): _state(row.mode, steps[k], results) for (sid, k), results in latest.items()}
     exercises = []
     for k in range(row.n):
         counts = {r: sum(1 for (_, j), v in cells.items() if j == k and v == r)

@@ -20,6 +20,8 @@ from .text import md
 
 STATE = "practice:class"  # {"code", "student", "name", "error", "saved", "unsaved"} while the page is in a class
 CONNECTION = "scatter_class"
+MARKS = {"right": "✓ right", "allowed": "≈ allowed", "wrong": "✗ wrong", "in progress": "… in progress",
+         None: "not yet"}
 
 
 def store() -> classroom.ClassStore:
@@ -144,7 +146,28 @@ def gate(key) -> bool:
     state["where"] = (int(st.session_state.get(key("set_index"), 0)), st.session_state[key("set")][2])
     # one line (a projector keeps the exercise on screen): redrawn when an answer is saved later in this run
     state["slot"] = st.container(key="practice-class").empty()
-    return not _status()
+    if not _status():
+        return True
+    _resume_steps(key, state)
+    return False
+
+
+def _resume_steps(key, state: dict) -> None:
+    """Step by step, in a new session (another replica, a reload): start the exercise on screen at its first
+    step the store has no answer for (Practice's step key of the exercise: ``step:{level}-{seed}-any``)."""
+    ss = st.session_state
+    if ss.get(key("mode")) != "Step by step":
+        return
+    from scatter_practice import set_seeds
+
+    seed, level, n = ss[key("set")]
+    ex_seed = set_seeds(seed, n)[state["where"][0]]
+    step_key = key(f"step:{level}-{ex_seed}-any")
+    seen = state.setdefault("seen", set())  # only this session's first view of the exercise
+    if step_key not in seen and step_key not in ss and state.get("answered_steps"):
+        steps = classroom.exercise_steps(level, seed, n)[state["where"][0]]
+        ss[step_key] = next((i for i in range(steps) if i not in state["answered_steps"]), steps)
+    seen.add(step_key)
 
 
 def _status() -> bool:
@@ -154,23 +177,20 @@ def _status() -> bool:
     at, n = state["where"]
     try:
         progress = store().progress(state["code"], state["student"])
+        results = store().results(state["code"], state["student"])
     except sc.ScatterError as exc:
         state["slot"].error(md(exc), icon="🛑")
         return False
+    right = sum(r in ("right", "allowed") for r in results.values())
+    marks = ", ".join(f"{k + 1} {MARKS[results.get(k)]}" for k in range(n))
     line = (f"**Class {md(state['code'])}** · you are **{md(state['name'])}** · exercise {at + 1} of {n} · "
-            f"Your score: **{_exercises_right(progress, n)} of {n}** right, kept by the class")
+            f"Your score: **{right} of {n}** right, kept by the class (exercise {marks})")
     with state["slot"].container():
         st.markdown(line + (f" · :material/save: {md(state['saved'])}" if state.get("saved") else ""))
         if state.get("unsaved"):
             st.warning(md(state["unsaved"]), icon="⚠️")
+    state["answered_steps"] = {step for (k, step) in progress if k == at and step >= 0}
     return True
-
-
-def _exercises_right(progress: dict, n: int) -> int:
-    by_exercise: dict[int, set] = {}
-    for (k, _step), result in progress.items():
-        by_exercise.setdefault(k, set()).add(result)
-    return sum(1 for k in range(n) if by_exercise.get(k) and "wrong" not in by_exercise[k])
 
 
 def _join_form(state: dict) -> None:

@@ -63,6 +63,12 @@ def test_a_student_joins_answers_steps_and_a_new_session_resumes_with_the_score(
         predict(at, t.target_cells(k)[0], t.after[k][0])
     assert "Your score: 1 of 2" in banner(at)
     # the replica is gone: a new session from the URL alone finds the student and the score in the database
+    button(at, "next ▶").click().run()
+    predict(at, store.exercise(info.code, 1).trace.target_cells(0)[0], store.exercise(info.code, 1).trace.after[0][0])
+    resumed = open_practice(**at.query_params)  # mid-exercise: it starts at the first step not answered
+    assert "Step 2 of" in " ".join(t.value for t in resumed.text)
+    assert "(exercise 1 ✓ right, 2 … in progress)" in banner(resumed)
+    at.query_params["i"] = "1"
     again = open_practice(**at.query_params)
     assert "you are Zed" in banner(again) and "Your score: 1 of 2" in banner(again)
     assert not [b for b in again.button if b.label == "Join the class"]
