@@ -1,19 +1,15 @@
 """A class: one Practice set worked by many students, every answer graded here and stored in a database.
 
-``open_store(url=None)`` opens the store: SQLite in a data directory by default (``$SCATTER_EXPLORER_DATA``, else
-the platform's user data directory; WAL, so the replicas of ``scripts/serve-class.sh`` on one machine share it),
-or the SQLAlchemy URL given or in ``$SCATTER_EXPLORER_DB`` (``postgresql://…`` for replicas on several machines,
-through psycopg 3). Its schema is made and upgraded by Alembic (``migrations/``, run on open under a lock).
-
-A teacher ``start``s a class (a set: level, count, seed, mode) and gets a short class code and a secret teacher
-key (stored only as its SHA-256, compared with ``hmac.compare_digest``). Students ``join`` with a display name
-and answer; ``answer`` and ``answer_step`` grade with scatter_practice's own grader and commit the answer before
-returning its feedback. Two tries of one question are scored (the second try is the one that counts); later
-answers are stored as unscored. ``summary`` gives the teacher the counts, ``answers`` every answer (the CSV).
-Wrong codes and keys are refused and counted per client in the database (all replicas see them): after
-``GUESS_LIMIT`` refusals in ``GUESS_WINDOW_S`` a client is refused outright until the window passes.
-A class's data is deleted ``retention_days`` after it ends (or after its last activity, when never ended), or
-at once by ``delete``.
+``open_store(url=None)``: SQLite in a data directory by default (``$SCATTER_EXPLORER_DATA``, else the platform's
+user data directory; WAL, shared by the replicas of ``scripts/serve-class.sh``), or the URL given or in
+``$SCATTER_EXPLORER_DB`` (``postgresql://…``: psycopg 3). Alembic (``migrations/``) makes and upgrades the schema
+on open, under a lock. A teacher ``start``s a class and gets a short code and a secret key (stored as its SHA-256,
+compared with ``hmac.compare_digest``). Students ``join`` with a display name; ``answer`` and ``answer_step``
+grade with scatter_practice's own grader and commit before returning. A question's first two tries are scored,
+later ones stored unscored. ``summary`` is the teacher's counts, ``answers`` every answer (the CSV). Wrong codes
+and keys are counted per client in the database (every replica sees them): after ``GUESS_LIMIT`` in
+``GUESS_WINDOW_S`` the client is refused outright until the window passes. A class's data is deleted
+``retention_days`` after it ends (or after its last activity, when never ended), or at once by ``delete``.
 """
 
 from __future__ import annotations

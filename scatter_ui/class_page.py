@@ -31,7 +31,10 @@ SHOWN = {"right": "✓ right", "allowed": "≈ allowed", "wrong": "✗ wrong", "
 # text on a pale ground, both set (AA contrast in the light and the dark theme alike)
 COLOURS = {"right": ("#0b3d17", "#d3f3da"), "allowed": ("#0b2f5c", "#d6e8fb"), "wrong": ("#5c0b0b", "#fadcdc"),
            "in progress": ("#4a3800", "#fbefc8"), None: ("#333333", "#eeeeee")}
-CSS = """.st-key-class-code p { font-size: 1.6rem; font-weight: 700; letter-spacing: 0.15em; margin: 0; }
+CSS = """/* the live part is redrawn every REFRESH_S s: its last frame stays at full contrast meanwhile (Streamlit fades
+   what a slow run has not redrawn yet, which would dim the whole view every few seconds on a busy server) */
+.st-key-class-live [data-stale="true"] { opacity: 1 !important; transition: none !important; }
+.st-key-class-code p { font-size: 1.6rem; font-weight: 700; letter-spacing: 0.15em; margin: 0; }
 @media (max-height: 820px) and (min-width: 700px) {
   [data-testid="stMainBlockContainer"] { padding: 3.25rem 2rem 3rem; }
   [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.4rem; }
@@ -135,6 +138,11 @@ def answers_csv(code: str, key: str) -> bytes:
 @st.fragment(run_every=REFRESH_S)
 def live(code: str, key: str) -> None:
     """The live part: read the class again every REFRESH_S seconds and draw it."""
+    with st.container(key="class-live"):
+        _live(code, key)
+
+
+def _live(code: str, key: str) -> None:
     ss = st.session_state
     try:
         summary = store().summary(code, key, client=client())
