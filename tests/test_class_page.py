@@ -198,3 +198,37 @@ def test_the_pages_on_postgresql(monkeypatch):
         page = teacher(info)
         assert list(page.dataframe[0].value["Ex 1"]) == ["✓ right"]
         s.engine.dispose()
+
+
+def test_idle_students_are_named_or_counted_and_the_csv_holds_every_answer(store):
+    import csv
+    import io
+    import time
+
+    import sqlalchemy as sa
+
+    from scatter_ui import class_page
+
+    info = store.start(1, 2, 5, "output")
+    ex = store.exercise(info.code, 0)
+    ids = {name: store.join(info.code, name) for name in ("=HYPERLINK(1)", "Quick", "Done")}
+    store.answer(info.code, ids["Quick"], 0, ex.data)
+    for k in range(2):
+        store.answer(info.code, ids["Done"], k, store.exercise(info.code, k).answer)
+    with store.engine.begin() as c:  # "=HYPERLINK(1)" and "Done" last acted 8 minutes ago
+        ago = time.time() - 8 * 60
+        c.execute(classroom.STUDENTS.update().values(joined=ago))
+        c.execute(classroom.ANSWERS.update().where(classroom.ANSWERS.c.student != ids["Quick"]).values(at=ago))
+        assert c.execute(sa.select(sa.func.count()).select_from(classroom.ANSWERS)).scalar_one() == 3
+    at = teacher(info)
+    (idle,) = [w.value for w in at.warning if "No answer for" in w.value]
+    assert "=HYPERLINK(1) (8 min)" in shown(idle) and "Quick" not in idle and "Done" not in idle  # done: not idle
+    at.toggle(key="class:projector").set_value(True).run()
+    (idle,) = [w.value for w in at.warning if "No answer for" in w.value]
+    assert idle.endswith("1 student(s).") and "HYPERLINK" not in idle
+    rows = list(csv.reader(io.StringIO(class_page.answers_csv(info.code, info.teacher_key).decode())))
+    assert rows[0][:3] == ["time_utc", "student", "exercise"] and len(rows) == 1 + 3
+    assert {r[1] for r in rows[1:]} == {"Quick", "Done"}
+    store.answer(info.code, ids["=HYPERLINK(1)"], 1, store.exercise(info.code, 1).data)
+    rows = list(csv.reader(io.StringIO(class_page.answers_csv(info.code, info.teacher_key).decode())))
+    assert "'=HYPERLINK(1)" in {r[1] for r in rows}  # a spreadsheet shows it, never runs it
