@@ -102,10 +102,16 @@ def read_url(params, ss, key) -> bool:
         state["error"] = str(exc)
         return True
     state["code"] = the_class.code
-    if the_class.ended is not None:
-        state["error"] = f"Class {the_class.code} has ended: it takes no more answers. Ask your teacher."
-        return True
     sid = params.get("student")
+    if the_class.ended is not None:
+        state["error"] = f"Class {the_class.code} has ended: it takes no more answers."
+        try:  # the student's final score, when the link is theirs
+            results = store().results(the_class.code, str(sid or ""))
+            right = sum(r in ("right", "allowed") for r in results.values())
+            state["error"] += f" You had {right} of {the_class.n} exercises right."
+        except sc.ScatterError:
+            pass
+        return True
     if sid:
         try:
             state["name"] = store().student_name(the_class.code, sid)

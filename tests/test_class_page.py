@@ -157,13 +157,16 @@ def test_the_teacher_page_shows_the_class_and_refuses_a_wrong_key(store):
 
 def test_the_teacher_ends_the_class_and_deletes_it(store):
     info = store.start(1, 2, 2, "output")
-    store.join(info.code, "Ann")
+    sid = store.join(info.code, "Ann")
+    store.answer(info.code, sid, 1, store.exercise(info.code, 1).answer)
     at = teacher(info)
     button(at, "Yes, end the class now").click().run()
     assert store.lookup(info.code).ended is not None
     assert any("This class ended" in i.value for i in at.info)
     student = open_practice(**{"class": info.code})
     assert "has ended" in " ".join(e.value for e in student.error)
+    student = open_practice(**{"class": info.code, "student": sid})
+    assert "You had 1 of 2 exercises right." in " ".join(e.value for e in student.error)
     button(at, "Yes, delete everything now").click().run()
     assert any(f"Class {info.code} and all its answers were deleted" in s.value for s in at.success)
     with pytest.raises(sp.classroom.sc.ScatterError, match="not a class"):
