@@ -36,6 +36,7 @@ PAGES = {
         st.Page("app_pages/check_expected.py", title="Check expected output", icon=":material/fact_check:",
                 url_path="check"),
         st.Page("app_pages/practice.py", title="Practice", icon=":material/school:", url_path="practice"),
+        st.Page("app_pages/class_view.py", title="Class (teacher)", icon=":material/groups:", url_path="class"),
         st.Page("app_pages/model.py", title="Your model", icon=":material/account_tree:", url_path="model"),
         st.Page("app_pages/from_code.py", title="From your code", icon=":material/code:", url_path="from-code"),
     ],

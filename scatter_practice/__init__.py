@@ -6,6 +6,7 @@ Pure (no streamlit, no plotly), built on scatter_core's public API and its diagn
 * ``grade_output(exercise, output)``, ``grade_step(exercise, k, target, value)``: :class:`Feedback`.
 * ``MISCONCEPTIONS``: the catalogue (kind, title, explanation, the student's output, an example).
 * ``exercise_set``, ``choices``, ``step_hints`` / ``output_hints``.
+* A class (``scatter_practice.classroom``, imported on its own: it needs SQLAlchemy and Alembic): ``open_store``.
 * Worksheets: ``student_html`` / ``student_pdf`` and ``answer_key_html`` / ``answer_key_pdf``; ``set_link``
   builds a set's link from a public address (``public_address`` checks it).
 """

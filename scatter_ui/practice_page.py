@@ -27,7 +27,7 @@ import scatter_practice as sp
 import spec_examples
 from scatter_core import fmt_value
 
-from . import controls, grids, session
+from . import class_parts, controls, grids, session
 from .controls import md, spec_link
 from .figures import StepFigure, comparison_figure, value_range
 from .player import player
@@ -161,7 +161,7 @@ def _int(text, low: int, high: int) -> int | None:
     return value if low <= value <= high else None
 
 
-URL_NAMES = ("set", "level", "n", "i", "seed", "op", "mode", "answered")
+URL_NAMES = ("set", "level", "n", "i", "seed", "op", "mode", "answered", "class", "student")
 MAX_ANSWERED = 1_000_000  # the largest count of checked answers the URL's "answered" is read as
 
 
@@ -187,6 +187,8 @@ def read_url() -> None:
     ignored = {}  # the link's values this page cannot use, and why: named once in a notice (url_notice)
     ss[session.key(PREFIX, "_url_given")], ss[session.key(PREFIX, "_url_ignored")] = given, ignored
     ss[session.key(PREFIX, "_url_checked")] = True
+    if class_parts.read_url(params, ss, k):  # a class link: the class's set and mode, from the class store
+        return
     level = _int(params.get("level"), 1, 5)
     if "level" in given and level is None:
         ignored["level"] = f"not a level ({min(sp.LEVELS)}..{max(sp.LEVELS)})"
@@ -258,8 +260,9 @@ def write_url() -> None:
         seed, level, op = current()
         values = {"seed": seed, "level": level, **({"op": op} if op else {})}
     values["mode"] = ss[k("mode")]
-    if answered():
+    if answered() and not class_parts.in_class():  # a class's answers are in the class store
         values["answered"] = answered()
+    values.update(class_parts.url_values())
     values = {name: str(v) for name, v in values.items()}
     if {name: st.query_params.get(name) for name in URL_NAMES if name in st.query_params} != values:
         st.query_params.from_dict(values)
@@ -348,7 +351,7 @@ def set_link(set_seed: int, level: int, n: int) -> str:
 def sidebar(seed: int, level: int) -> None:
     ss = st.session_state
     with st.sidebar:
-        st.radio("Mode", MODES, key=k("mode"),
+        st.radio("Mode", MODES, key=k("mode"), disabled=class_parts.in_class(),
                  help="Step by step: predict each write. Whole output: fill the output grid. Multiple choice: "
                       "pick the right output among outputs made from common misconceptions.")
         if ss[k("set")] is not None:
@@ -452,6 +455,7 @@ def share_and_print(seed: int, level: int) -> None:
         exercises = [exercise(s, set_level, None) for s in sp.set_seeds(set_seed, n)]
         worksheets(exercises, f"Scatter practice · set {set_seed} · level {set_level}",
                    link, f"scatter-practice-set{set_seed}-level{set_level}")
+        class_parts.start_panel(set_seed, set_level, n, ss[k("mode")], address)  # not in a class's own page
 
 
 def progress() -> None:
@@ -618,7 +622,7 @@ def check_step(seed: int, level: int, op: str | None, step: int, keys: dict) -> 
         ss[keys["error"]] = str(exc)
         return
     ss[keys["error"]] = None
-    fb = sp.grade_step(ex, step, target, value)
+    fb = class_parts.grade_step(ex, step, target, value, k)  # in a class: graded and stored by the class store
     ss[keys["fb"]] = fb
     record(ex.level, fb.conforms, fb.kinds)
 
@@ -673,7 +677,7 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
             if len(ss.get(k(f"text:{eid}")) or "") <= MAX_TEXT or how != "text":  # else the box says it already
                 st.error(md(exc), icon="🛑")
         else:
-            fb = sp.grade_output(ex, student)
+            fb = class_parts.grade_output(ex, student, k)  # in a class: graded and stored by the class store
             previous = ss.get(fb_key)
             ss[fb_key] = (fb, student)
             if previous is None or not np.array_equal(previous[1], student):  # the same answer counts once
@@ -751,6 +755,7 @@ def choice_mode(ex: sp.Exercise, eid: str) -> None:
         kinds = () if chosen.correct or chosen.kind not in sp.BY_KIND else (chosen.kind,)
         if ss.get(fb_key, (None,))[0] != pick:  # the same answer counts once
             record(ex.level, chosen.correct, kinds)
+            class_parts.grade_output(ex, chosen.output, k)  # in a class: the chosen output, stored
         ss[fb_key] = (pick, chosen.correct, chosen.kind)
     if fb_key in ss:
         pick, correct, kind = ss[fb_key]
@@ -783,6 +788,8 @@ def render_page() -> None:
     heading.title("Practice", width="content")
     session.url_notice(PREFIX)  # names the link's values read_url could not use, once
     lost_progress()  # a new session: what the URL could not bring along
+    if class_parts.gate(k):  # a class link: the join form (or why the link cannot be used); else the class banner
+        return
     st.container(key="practice-intro").caption(
         "Predict what the operator writes, then see it. Feedback names the misconception behind a wrong answer and "
         "links to an explorer example that shows it.")

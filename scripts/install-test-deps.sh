@@ -106,6 +106,34 @@ else
   echo "  HAPROXY=/path/to/haproxy before running this script and the tests." >&2
 fi
 
+# PostgreSQL, for the class store's tests on a real server (tests/test_classroom.py starts a throwaway
+# cluster with initdb and pg_ctl; as root it runs them as the package's postgres user): Debian's
+# postgresql with apt-get (its binaries in /usr/lib/postgresql/<version>/bin; the package's own cluster
+# is not used), dnf's postgresql-server on Fedora, brew's postgresql on macOS. $PG_BIN overrides.
+# Without it those tests skip (and fail under CI=true).
+pg_found="${PG_BIN:-}"
+if [ -z "$pg_found" ]; then pg_found="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)"; fi
+if [ -z "$pg_found" ] && command -v initdb >/dev/null; then pg_found="$(dirname "$(command -v initdb)")"; fi
+if [ -z "$pg_found" ]; then
+  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
+    $SUDO apt-get update -qq || true
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null || true
+  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
+    $SUDO dnf install -y -q postgresql-server || true
+  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
+    brew install postgresql || true
+  fi
+  pg_found="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)"
+  if [ -z "$pg_found" ] && command -v initdb >/dev/null; then pg_found="$(dirname "$(command -v initdb)")"; fi
+fi
+if [ -n "$pg_found" ] && [ -x "$pg_found/pg_ctl" ]; then
+  echo "install-test-deps: the class store's PostgreSQL tests will use $pg_found"
+else
+  echo "install-test-deps: no PostgreSQL for the class store's tests (apt-get install postgresql failed or" >&2
+  echo "  is not available here). Those tests will skip (and fail under CI=true). Install it, or set" >&2
+  echo "  PG_BIN=/path/to/postgresql/bin before running the tests." >&2
+fi
+
 AXE_VERSION="4.14.1"
 if ! command -v npm >/dev/null && [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
   $SUDO apt-get update -qq || true

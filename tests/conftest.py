@@ -63,9 +63,15 @@ def server():
     require_browser()
     from scatter_ui.player import CHECK_ENV
 
-    srv = AppServer(env={CHECK_ENV: "1"}).start()  # every player checks its payloads and reports (the contract)
+    import shutil
+    import tempfile
+
+    data = tempfile.mkdtemp(prefix="scatter-data-")  # the class store's SQLite file: never the user's own
+    srv = AppServer(env={CHECK_ENV: "1", "SCATTER_EXPLORER_DATA": data}).start()  # players check the contract
+    srv.data_dir = data
     yield srv
     srv.stop()
+    shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

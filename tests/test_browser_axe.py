@@ -200,3 +200,27 @@ def test_from_code_with_a_composition_on_tensors(themed, axe_source):
     settle(pg)
     found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
     assert not found, describe("/from-code with a composition on tensors", scheme, found)
+
+
+@pytest.fixture(scope="module")
+def live_class(server):
+    """A class in the server's store: three students (one named with HTML), answers right, wrong and in progress."""
+    from scatter_practice.classroom import open_store
+
+    store = open_store(f"sqlite:///{server.data_dir}/classes.sqlite3")
+    info = store.start(3, 3, 9, "Whole output")
+    for i, name in enumerate(("<b>Ann</b>", "Bo", "Cy")):
+        sid = store.join(info.code, name)
+        for k in range(i + 1):
+            ex = store.exercise(info.code, k)
+            store.answer(info.code, sid, k, ex.answer if (i + k) % 2 else ex.data)
+    return info
+
+
+@pytest.mark.parametrize("view", ["teacher", "join"])
+def test_class_pages(themed, axe_source, live_class, view):
+    """The teacher's live view of a class with answers (its fragment refreshing), and a student's join form."""
+    scheme, pg = themed
+    path = live_class.teacher_path if view == "teacher" else live_class.student_path
+    failure = problems(pg, axe_source, path, scheme)
+    assert not failure, failure
