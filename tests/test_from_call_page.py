@@ -97,7 +97,9 @@ def test_example_tensors_give_the_result_links_and_a_pytest_export():
 def test_a_typed_tensor_with_an_error_names_it_and_keeps_the_text():
     at = open_from_code(call="np.add.at(a, idx, b)")
     boxes = [t for t in at.text_area if t.label != "Your call"]
-    assert [b.label for b in boxes] == ["a: the tensor written into", "idx: the indices", "b: the values written"]
+    assert [b.label for b in boxes] == ["a: the tensor written into",
+                                        "idx: integer indices or a boolean mask (its dtype decides)",
+                                        "b: the values written"]
     boxes[0].set_value("[1, 2, 3]")
     boxes[1].set_value("[0, 0, -1]")
     boxes[2].set_value("[1, 2, oops]").run()
@@ -111,7 +113,7 @@ def test_a_typed_tensor_with_an_error_names_it_and_keeps_the_text():
 def test_every_framework_map_entry_links_to_the_view(version):
     """Each entry's link, WebNN's and the compositions' included: its own call, or (entry= in the link) the same
     operation as another framework writes it, which the view explains."""
-    from framework_map.from_call import reverse_link
+    from framework_map.from_call import integer_reading, reverse_link
 
     at = app_on("spec-" + sc.family_of(sc.OPERATORS[version]).slug)
     at.query_params.update({"tab": "Framework map", "version": version})
@@ -126,7 +128,7 @@ def test_every_framework_map_entry_links_to_the_view(version):
     assert sorted(unquote_plus(p.proto.query_string) for p in links) == want
     assert any(e.framework == "WebNN" for e in entries)
     for e in entries:  # every linked call is one the view reads, with the configuration's reduction
-        assert fm.from_call(reverse_link(e, config).call).reading.canonical == config.canonical
+        assert integer_reading(fm.from_call(reverse_link(e, config).call)).reading.canonical == config.canonical
 
 
 def test_a_stand_in_link_opens_the_view_with_the_entry_explained():
@@ -297,3 +299,30 @@ def test_a_one_operator_call_keeps_its_equivalence_pytest_and_offers_no_composit
     assert labels == ["Download the pytest (.py)"]
     assert "The pytest runs your call in its framework against the ONNX model on onnxruntime." in all_text(at)
     assert "this composition downloads" not in all_text(at)
+
+
+def test_a_call_the_text_cannot_decide_shows_both_readings_and_the_choice_or_a_bool_tensor_decides():
+    """Issue 31: x[mask] = 0 once said "Exact on both: ScatterND-18(none)" for what is, with a bool mask, a Where."""
+    at = open_from_code(call="x[mask] = 0")
+    text = all_text(at)
+    assert "2 readings, no answer yet" in text and "Exact** on both" not in text
+    assert "Reading 1: mask holds integer indices" in text and "Reading 2: mask is a boolean mask" in text
+    assert "Only if mask holds integer indices" in text and "Only if mask is a boolean mask" in text
+    assert "ScatterND-18(reduction='none')" in [c.value for c in at.code]
+    radio = next(r for r in at.radio if r.label == "mask")
+    radio.set_value("a boolean mask").run()
+    text = all_text(at)
+    assert "No scatter needed" in text and "Reading 1" not in text and "Exact** on both" not in text
+    radio = next(r for r in at.radio if r.label == "mask")
+    radio.set_value("integer indices").run()
+    assert "Exact** on both" in all_text(at)
+    # the choice back to open; a bool tensor typed for mask decides instead
+    next(r for r in at.radio if r.label == "mask").set_value("not said: show every reading").run()
+    boxes = [t for t in at.text_area if t.label != "Your call"]
+    assert [b.label for b in boxes] == ["x: the tensor written into",
+                                        "mask: integer indices or a boolean mask (its dtype decides)"]
+    boxes[0].set_value("[1, 2, 3]")
+    boxes[1].set_value("[True, False, True]").run()
+    text = all_text(at)
+    assert "No scatter needed" in text and "2 readings" not in text
+    assert "[0, 2, 0]" in text.replace("array(", "").replace(")", "") or "[0 2 0]" in text
