@@ -19,7 +19,7 @@ import scatter_core as sc
 from framework_map.from_call import MAX_CALL_TEXT, Translation, stand_in_note, supported_text
 from framework_map.from_call_case import CallCase, case_for, example_tensors, resolve, runs_in, tensor_slots
 from framework_map.from_call_graph import needs_graph
-from framework_map.from_call_run import composition_export, equivalence_pytest, installed, run_guarded
+from framework_map.from_call_run import composition_export, installed, operator_export, run_guarded
 
 from . import attribute_inputs, cache, session
 from .controls import error_text, md, tensor_text
@@ -315,39 +315,33 @@ def tensors_section(tr: Translation) -> None:
             st.code(tensor_text(np.asarray(result.output)), language=None)
     if cc is None:
         return
-    if needs_graph(tr):
-        composition_downloads(tr, tensors)
-        return
-    try:
-        code = equivalence_pytest(tr, tensors)
-    except sc.ScatterError as exc:
-        st.caption("No pytest export: " + md(str(exc)))
-    else:
-        st.download_button(PYTEST_LABEL, code, file_name="test_from_your_code.py", mime="text/x-python",
-                           key=k("pytest"))
-        st.caption("The pytest runs your call in its framework against the ONNX model on onnxruntime.")
+    downloads(tr, tensors)
 
 
 PYTEST_LABEL = "Download the pytest (.py)"  # short enough for a phone's width; the caption below says what it runs
 
 
-def composition_downloads(tr: Translation, tensors: dict) -> None:
-    """A composition's exports: the ONNX model of its nodes and the pytest running it (from_call_run)."""
+def downloads(tr: Translation, tensors: dict) -> None:
+    """The call's exports on these tensors: the ONNX model (one node, or the composition's nodes) and the pytest
+    running it on onnxruntime and onnx.reference, and the call in its framework where that is installed."""
+    composite = needs_graph(tr)
     try:
-        export = composition_export(tr, tensors)
+        export = composition_export(tr, tensors) if composite else operator_export(tr, tensors)
     except sc.ScatterError as exc:
         st.caption("No ONNX export: " + md(str(exc)))
         return
     # "The composition as one ONNX model: 4 nodes (...)", not "...ONNX model: The ONNX model is 4 nodes (...)"
-    st.markdown("**The composition as one ONNX model**: " + md(export.summary.removeprefix("The ONNX model is ")))
+    title = "The composition as one ONNX model" if composite else "The ONNX model"
+    st.markdown(f"**{title}**: " + md(export.summary.removeprefix("The ONNX model is ")))
     left, right = st.columns(2)
     left.download_button(f"Download the ONNX model ({export.nodes} node{'s' if export.nodes != 1 else ''}, .onnx)",
-                         export.model, file_name="from_your_code_composition.onnx",
-                         mime="application/octet-stream", key=k("onnx"), width="stretch")
+                         export.model, file_name="from_your_code.onnx" if not composite else
+                         "from_your_code_composition.onnx", mime="application/octet-stream", key=k("onnx"),
+                         width="stretch")
     right.download_button(PYTEST_LABEL, export.pytest, file_name="test_from_your_code.py", mime="text/x-python",
                           key=k("pytest"), width="stretch")
-    st.caption("The pytest runs the model on onnxruntime and onnx.reference, and your call in its framework where "
-               "that is installed.")
+    st.caption("The pytest runs the model on onnxruntime and onnx.reference against Scatter Explorer's result "
+               f"(no framework needed), and your call in {md(tr.framework)} where that is installed.")
 
 
 def _seed_from_url() -> None:

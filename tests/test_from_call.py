@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import builtins
+import re
 import sys
 from collections import Counter
 
@@ -469,7 +470,10 @@ def test_the_exported_pytest_runs_the_call_against_the_onnx_model(text, dtype, t
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path,
                           env={"PATH": "/usr/bin:/bin", "JAX_PLATFORMS": "cpu"})
-    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    # the model on onnxruntime and onnx.reference, the framework's own call (installed here), and where a cell
+    # repeats, that the recorded result is one the spec allows
+    ok = done.returncode == 0 and re.search(r"\b[34] passed", done.stdout) and "skipped" not in done.stdout
+    assert ok, done.stdout[-2000:] + done.stderr[-2000:]
 
 
 def test_the_export_refuses_a_call_with_no_onnx_operator():

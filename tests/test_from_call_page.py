@@ -291,14 +291,35 @@ def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(ca
     assert re.search(r"\b[23] passed", done.stdout) and "failed" not in done.stdout, done.stdout[-2000:]
 
 
-def test_a_one_operator_call_keeps_its_equivalence_pytest_and_offers_no_composition_model():
+def test_a_one_operator_call_downloads_its_one_node_model_and_a_pytest_that_needs_no_framework(monkeypatch):
+    """Issue 31: a single-operator export was a pytest only, whose one test skipped without the framework."""
+    import onnx
+    from streamlit.delta_generator import DeltaGenerator
+
+    downloads = {}
+    original = DeltaGenerator.download_button
+
+    def recording(self, label, data, *args, **kwargs):
+        downloads[label] = (data, kwargs.get("file_name"))
+        return original(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
     at = open_from_code(call="x.scatter_reduce(1, idx, src, 'amax')")
     at.text_input(key="fromcode:shape").set_value("3, 4")
     next(b for b in at.button if b.label == "Fill with example values").click().run()
     labels = [d.label for d in at.get("download_button")]
-    assert labels == ["Download the pytest (.py)"]
-    assert "The pytest runs your call in its framework against the ONNX model on onnxruntime." in all_text(at)
-    assert "this composition downloads" not in all_text(at)
+    assert labels == ["Download the ONNX model (1 node, .onnx)", "Download the pytest (.py)"]
+    text = all_text(at)
+    assert "**The ONNX model**: one ScatterElements-18 node (axis=1, reduction='max'), opset 18." in text
+    assert "against Scatter Explorer's result (no framework needed)" in text
+    assert "this composition downloads" not in text
+    model, name = downloads["Download the ONNX model (1 node, .onnx)"]
+    assert name == "from_your_code.onnx"
+    onnx.checker.check_model(onnx.load_from_string(model), full_check=True)
+    code, _ = downloads["Download the pytest (.py)"]
+    assert "def test_onnxruntime_runs_the_model_to_the_expected_output" in code
+    assert "def test_onnx_reference_runs_the_model_to_the_expected_output" in code
+    assert 'pytest.importorskip(\'torch\')' in code
 
 
 def test_a_call_the_text_cannot_decide_shows_both_readings_and_the_choice_or_a_bool_tensor_decides():
