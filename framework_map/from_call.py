@@ -28,9 +28,9 @@ import numpy as np
 import scatter_core as sc
 
 from .maps import Config, configurations
-from .records import (BY_ID, JAX_CLIP, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
+from .records import (BY_ID, CAVEATS, JAX_CLIP, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
                       NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
-                      TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG)
+                      TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG, WHERE_BROADCAST, WHERE_DTYPES)
 
 MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
@@ -930,13 +930,19 @@ RUNTIME_TOPICS = {"none": ("duplicates", "duplicates-parallel"), "mean": ("integ
 ALWAYS_TOPICS = ("negative-index", "index-range")
 
 
-def _runtime_sentences(ops: list, canonical: str, dtype=None) -> list[str]:
+def _runtime_sentences(ops: list, canonical: str, dtype=None, reading: Reading | None = None) -> list[str]:
     """The registry's runtime notes on the operators' topics that can apply to data of ``dtype`` (None: every
-    note; a note on int8 data, ``Fact.dtypes``, is left out for float32 data)."""
+    note; a note on int8 data, ``Fact.dtypes``, is left out for float32 data) and to the call's index forms (a
+    topic's caveat record, records.CAVEATS: a mask's core never meets duplicates or out-of-range indices)."""
     out = []
+    kind = None if dtype is None else np.dtype(dtype).kind
+    forms = _index_kinds(reading) if reading is not None else None
     for name, _ in ops:
         spec = sc.OPERATORS[name]
         for topic in RUNTIME_TOPICS.get(canonical, ()) + ALWAYS_TOPICS:
+            if forms is not None and any(c.topic == topic and not c.applies(reading.canonical, kind, forms)
+                                         for c in CAVEATS):
+                continue
             for note in spec.notes_on(topic, dtype):
                 new = "" if note.documented else " (observed by this project's tests, not in semantics.md)"
                 out.append(f"{name} on {note.runtimes}: {note.text}{new}.")
@@ -1045,10 +1051,12 @@ def _translate(call: Call, bound: dict, slots: list, reading: Reading, method: b
     if reading.gather_first or reading.form.mask or (
             entry_id is not None and reading.canonical not in BY_ID[entry_id].reductions):
         skip.add("duplicates")  # read-combine-write (TORCH_AUGMENTED_DUPLICATES), a mask, or another reduction's
+    dkind, forms = (None if dtype is None else np.dtype(dtype).kind), _index_kinds(reading)
+    skip |= {c.topic for c in CAVEATS if c.topic and not c.applies(reading.canonical, dkind, forms)}
     core = onnx + ov or ([] if reading.alpha is not None else [fallback_operator(reading)])
     core_reduction = "none" if reading.gather_first or reading.form.mask else reading.canonical
     caveats = caveats + _call_caveats(call, bound, reading, framework, slots) + _topic_sentences(
-        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction, dtype)
+        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction, dtype, reading)
     if reading.form.flattened:
         caveats.append(NUMPY_PUT_MODES[reading.wrap])
     if negative and not reading.gather_first:
@@ -1062,12 +1070,33 @@ def _translate(call: Call, bound: dict, slots: list, reading: Reading, method: b
     for ops, old in ((onnx, onnx_old), (ov, ov_old)):
         if ops and old:
             oldest[ops[0][0]] = old
+    caveats = [c for c in (_matching(c, reading.canonical, dkind, forms) for c in caveats) if c]
     return Translation(
         framework=framework, onnx=onnx, openvino=ov, exact=bool(onnx or ov),
         caveats=list(dict.fromkeys(caveats)), composition=composition,
         function=_function_name(call, method, kind), call=framework_call(call, bound, reading, slots, method),
         entry=entry_id, oldest=MappingProxyType(oldest), slots=tuple(slots), inputs=tuple(inputs), reading=reading,
         text=text, negatives=negative, assumes=assumes)
+
+
+def _index_kinds(reading: Reading) -> frozenset:
+    """The index forms a call has, as the caveat records name them (records.CAVEATS): its form's, and "nd" for a
+    mask beside integer index tensors (x[i, m])."""
+    mixed = reading.form.mask and any(p[0] == "slot" for p in reading.parts)
+    return frozenset({reading.form.name, *(("nd",) if mixed else ())})
+
+
+def _matching(sentence: str, canonical: str, kind: str | None, forms: frozenset) -> str:
+    """``sentence`` without the clauses whose caveat record (records.CAVEATS) does not concern this call; empty
+    where nothing that concerns it is left."""
+    for caveat in CAVEATS:
+        if not caveat.text or caveat.text not in sentence or caveat.applies(canonical, kind, forms):
+            continue
+        clause = caveat.text
+        joined = next(j for j in ("; " + clause, clause + "; ", ", " + clause, clause) if j in sentence)
+        sentence = sentence.replace(joined, "", 1)
+    body = sentence.split("): ", 1)[-1]
+    return sentence if body.strip(" .;,") else ""
 
 
 def integer_reading(tr: Translation) -> Translation:
@@ -1119,9 +1148,12 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
                    "scatter alone is not the whole call.")
         if TORCH_INDEX_ADD_ALPHA:  # probed by scripts/verify_frameworks.py (verified.py)
             out.append(f"PyTorch, rounding (verified.py): {TORCH_INDEX_ADD_ALPHA}.")
-    if any(s.scalar is not None for s in slots):
+    if any(s.scalar is not None for s in slots) and not reading.where:
         out.append("The value is a number, not a tensor: the operator's updates input is that number expanded to "
                    "the written cells' shape (a constant, or Expand).")
+    if reading.form.mask and not reading.broadcast_mask or reading.form is WHERE:
+        out += [f"{framework}, {WHERE_DTYPES}."] + ([f"{framework}, {WHERE_BROADCAST}."]
+                                                   if reading.form is WHERE else [])
     return out
 
 

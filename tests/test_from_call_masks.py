@@ -232,3 +232,46 @@ def test_every_masked_write_exports_a_model_that_runs_to_the_calls_result():
                 assert got.dtype == want.dtype and np.array_equal(got.reshape(want.shape), want), (text, runtime)
     assert kinds[("Where",)] and any("NonZero" in k and "ScatterND" in k for k in kinds), kinds
     assert any("Tile" in k for k in kinds) and any("GatherND" in k for k in kinds), kinds
+
+
+# ------------------------------------------------------------------------------ caveats that apply
+def test_the_cuda_order_caveat_shows_for_float_sums_and_products_only():
+    from framework_map.records import TORCH_CUDA_ORDER
+
+    for reduce, dtype, shown in (("amax", None, False), ("amin", "float32", False), ("sum", None, True),
+                                 ("prod", "float32", True), ("mean", "float64", True), ("sum", "int32", False)):
+        tr = fm.from_call(f"x.scatter_reduce(0, idx, src, reduce={reduce!r})", dtype)
+        assert any(TORCH_CUDA_ORDER in c for c in tr.caveats) is shown, (reduce, dtype)
+        dtypes = next(c for c in tr.caveats if c.startswith("PyTorch, dtypes"))
+        assert dtypes.endswith(".") and ";." not in dtypes and "; ;" not in dtypes
+        assert ("no bool for mean" in dtypes) is (reduce == "mean")
+    add = fm.from_call("x.scatter_add(0, idx, src)", "int64")
+    assert not any("last bit" in c for c in add.caveats)  # integer sums wrap around alike in any order
+
+
+def test_every_caveat_record_states_what_it_concerns_and_each_clause_is_one_the_answers_say():
+    from framework_map.records import CAVEATS, TOPICS
+    from tests.test_from_call import ALL
+
+    flags = ['x.at[idx].set(v, unique_indices=True, mode="clip", wrap_negative_indices=False)',
+             'x.at[idx].set(v, mode="promise_in_bounds")', "x.index_add(0, idx, src, alpha=2)"]
+    answers = [fm.from_call(text, dtype) for text in [t for _, t in ALL + MASKED_ALL] + flags
+               for dtype in (None, "int32")]
+    said = " ".join(c for tr in answers for one in [tr, *tr.readings] for c in one.caveats)
+    for caveat in CAVEATS:
+        assert (caveat.reductions, caveat.dtypes, caveat.index_kinds) != (None, None, None), caveat
+        assert bool(caveat.text) != bool(caveat.topic), caveat
+        records = " ".join(t for e in fm.ENTRIES for t in e.divergences.values())
+        if caveat.text:  # the clause is one some answer, or some framework map record, says
+            assert caveat.text in said or caveat.text in records, caveat.text[:80]
+        else:
+            assert caveat.topic in TOPICS or caveat.topic in {n.topic for s in sc.OPERATORS_LIST
+                                                              for n in s.runtime_notes}
+
+
+@pytest.mark.parametrize("text", ["x[m] = 0", "x.masked_fill(m, 0)", "np.putmask(a, m, v)", "x[m] += v"])
+def test_a_masks_answer_says_nothing_about_negative_repeated_or_out_of_range_indices(text):
+    tr = fm.from_call(text, tensors=GIVEN)
+    for words in ("negative indices", "out-of-range", "duplicate", "index below", "last write"):
+        assert not any(words in c for c in tr.caveats), (words, tr.caveats)
+    assert any("Where's dtypes" in c for c in tr.caveats)
