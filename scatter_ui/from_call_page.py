@@ -78,11 +78,12 @@ def verdict(tr: Translation) -> str:
         return f"{name}: one operator is exact" if ops else f"{name}: no single operator; use the composition below"
     if tr.readings:
         return (f":material/help: **{len(tr.readings)} readings, no answer yet**: " + md(tr.composition))
-    if tr.assumes:
-        ops = " and ".join(f"{name} {'has' if ops else 'has no'} one exact operator" for name, ops in
-                           (("ONNX", tr.onnx), ("OpenVINO", tr.openvino)))
-        return f":material/help: **Only if {md(tr.assumes)}**: {ops}" + (
-            "" if tr.onnx and tr.openvino else "; the composition below is exact") + "."
+    if tr.assumes:  # one reading of an ambiguous call: what it would be, said as a condition
+        what = ("no scatter is needed: one Where computes it exactly" if tr.reading.where else
+                "one operator computes it exactly on both ONNX and OpenVINO" if tr.onnx and tr.openvino else
+                "no single operator is exact on ONNX or OpenVINO; the composition below is" if not tr.openvino
+                and not tr.onnx else f"{side('ONNX', tr.onnx)}; {side('OpenVINO', tr.openvino)}")
+        return f":material/help: **Only if {md(tr.assumes)}**: {what}."
     if tr.reading is not None and tr.reading.where:
         return (":material/check_circle: **No scatter needed**: one Where (ONNX; Select-1 in OpenVINO) computes this "
                 "call exactly, as the composition below says.")
