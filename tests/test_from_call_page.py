@@ -31,6 +31,21 @@ def all_text(at: AppTest) -> str:
     return unescape("\n".join(str(p) for p in parts))
 
 
+def recorded_downloads(monkeypatch) -> dict:
+    """{label: (data, file_name)} of every download button the page draws from now on."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    downloads = {}
+    original = DeltaGenerator.download_button
+
+    def recording(self, label, data, *args, **kwargs):
+        downloads[label] = (data, kwargs.get("file_name"))
+        return original(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
+    return downloads
+
+
 def call_box(at: AppTest):
     return next(t for t in at.text_area if t.label == "Your call")
 
@@ -250,19 +265,11 @@ def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(ca
     import sys
 
     import onnx
-    from streamlit.delta_generator import DeltaGenerator
 
     from tests.conftest import require_or_skip
 
     require_or_skip("onnxruntime", "onnx.reference")
-    downloads = {}
-    original = DeltaGenerator.download_button
-
-    def recording(self, label, data, *args, **kwargs):
-        downloads[label] = (data, kwargs.get("file_name"))
-        return original(self, label, data, *args, **kwargs)
-
-    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
+    downloads = recorded_downloads(monkeypatch)
     at = open_from_code(call=call)
     assert "this composition downloads as an ONNX model" in all_text(at)
     at.text_input(key="fromcode:shape").set_value("3, 4")
@@ -294,16 +301,8 @@ def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(ca
 def test_a_one_operator_call_downloads_its_one_node_model_and_a_pytest_that_needs_no_framework(monkeypatch):
     """Issue 31: a single-operator export was a pytest only, whose one test skipped without the framework."""
     import onnx
-    from streamlit.delta_generator import DeltaGenerator
 
-    downloads = {}
-    original = DeltaGenerator.download_button
-
-    def recording(self, label, data, *args, **kwargs):
-        downloads[label] = (data, kwargs.get("file_name"))
-        return original(self, label, data, *args, **kwargs)
-
-    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
+    downloads = recorded_downloads(monkeypatch)
     at = open_from_code(call="x.scatter_reduce(1, idx, src, 'amax')")
     at.text_input(key="fromcode:shape").set_value("3, 4")
     next(b for b in at.button if b.label == "Fill with example values").click().run()
