@@ -36,6 +36,7 @@ MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
 MAX_DEPTH = 24  # nesting of the syntax tree
 MAX_CHAIN = 6  # a.b.c.d.e.f: the longest attribute chain read
+MAX_OPEN = 8  # index names the text leaves open (mask or indices): each makes one more reading
 BIG = 2 ** 63 - 1  # an unbounded slice end, as SliceScatter's (Slice-8's) clamping reads it
 
 ONNX, OPENVINO = "ONNX", "OpenVINO"
@@ -538,6 +539,10 @@ def _index_readings(sub: ast.AST, canonical: str, where: str, tensors: Mapping) 
         raise _err(f"{where}: an empty index", argument="index", rule="index")
     kinds = [_element_kind(e, tensors) for e in elts]
     open_ = [j for j, kind in enumerate(kinds) if kind == "either"]
+    if len(open_) > MAX_OPEN:  # one reading per open name, and the all-integer one: bounded
+        raise _err(f"{where}: {len(open_)} index names could each be integer indices or a boolean mask; at most "
+                   f"{MAX_OPEN} are read open: give their tensors (or dtypes) to decide", argument="index",
+                   rule="size")
     if not open_:
         slots: list = []
         return [(_index_reading(elts, kinds, slots, canonical, where), slots, "")]

@@ -275,3 +275,12 @@ def test_a_masks_answer_says_nothing_about_negative_repeated_or_out_of_range_ind
     for words in ("negative indices", "out-of-range", "duplicate", "index below", "last write"):
         assert not any(words in c for c in tr.caveats), (words, tr.caveats)
     assert any("Where's dtypes" in c for c in tr.caveats)
+
+
+def test_the_readings_of_an_open_index_are_bounded():
+    nine = "x[" + ", ".join(f"i{n}" for n in range(9)) + "] = v"
+    with pytest.raises(sc.ScatterError, match="at most 8 are read open") as info:
+        fm.from_call(nine)
+    assert info.value.rule == "size"
+    assert not fm.from_call(nine, tensors={f"i{n}": INT for n in range(9)}).readings  # given: read at once
+    assert len(fm.from_call("x[" + ", ".join(f"i{n}" for n in range(8)) + "] = v").readings) == 9
