@@ -28,7 +28,7 @@ import numpy as np
 import scatter_core as sc
 
 from .maps import Config, configurations
-from .records import (BY_ID, CAVEATS, JAX_CLIP, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
+from .records import (BY_ID, CAVEATS, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
                       NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
                       TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG, WHERE_BROADCAST, WHERE_DTYPES)
 
@@ -1143,6 +1143,8 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
         mode = _jax_mode(bound)
         if mode in JAX_MODE_SENTENCES:  # (drop and fill: the record's own out-of-range sentence says it)
             out.append(JAX_MODE_SENTENCES[mode])
+        if reading.form.mask and call.key.startswith("jax.at."):
+            out.append(JAX_MASK_JIT)
         if "unique_indices" in bound and _literal(bound["unique_indices"], "unique_indices", (bool,)):
             out.append(JAX_UNIQUE)
         if "wrap_negative_indices" in bound and not _literal(bound["wrap_negative_indices"],

@@ -165,6 +165,8 @@ JAX_CLIP = ('JAX mode="clip": out-of-range indices are clamped to the nearest ed
 JAX_PROMISE = ('JAX mode="promise_in_bounds": an out-of-range index is undefined behaviour in JAX; ONNX requires an '
                "error.")
 JAX_UNIQUE = "JAX unique_indices=True promises no duplicates; with duplicates JAX's result is undefined."
+JAX_MASK_JIT = ("JAX, a boolean mask in x.at[...]: read eagerly only; under jax.jit the number of True cells is "
+                "not static and JAX raises NonConcreteBooleanIndexError, so write jnp.where(mask, v, x) there.")
 JAX_NO_WRAP = ("JAX wrap_negative_indices=False: negative indices are out of range (handled by mode), where ONNX "
                "counts them from the end.")
 # NumPy, and PyTorch's augmented index assignment (read by framework_map.from_call; NumPy has no record of its own)
@@ -267,6 +269,7 @@ CAVEATS: tuple[Caveat, ...] = (
     Caveat(JAX_CLIP, index_kinds=INDEXED),
     Caveat(JAX_PROMISE, index_kinds=INDEXED),
     Caveat(JAX_NO_WRAP, index_kinds=INDEXED),
+    Caveat(JAX_MASK_JIT, index_kinds=frozenset({"mask", "mask-axis"})),
     Caveat(WHERE_DTYPES, index_kinds=frozenset({"where", "mask", "mask-axis"})),
     Caveat(WHERE_BROADCAST, index_kinds=frozenset({"where"})),
 ) + ((Caveat(TORCH_INDEX_ADD_ALPHA, dtypes="f"),) if TORCH_INDEX_ADD_ALPHA else ())

@@ -284,3 +284,16 @@ def test_the_readings_of_an_open_index_are_bounded():
     assert info.value.rule == "size"
     assert not fm.from_call(nine, tensors={f"i{n}": INT for n in range(9)}).readings  # given: read at once
     assert len(fm.from_call("x[" + ", ".join(f"i{n}" for n in range(8)) + "] = v").readings) == 9
+
+
+def test_jaxs_mask_caveat_shows_for_a_mask_only_and_what_it_says_holds_under_jit():
+    from framework_map.records import JAX_MASK_JIT
+
+    assert JAX_MASK_JIT in fm.from_call("x.at[m].set(0)", tensors=GIVEN).caveats
+    assert JAX_MASK_JIT not in fm.from_call("x.at[i].set(0)", tensors=GIVEN).caveats
+    require_framework("JAX")
+    import jax
+    import jax.numpy as jnp
+
+    with pytest.raises(Exception, match="NonConcreteBooleanIndex"):
+        jax.jit(lambda x, m: x.at[m].set(0))(jnp.zeros(3), jnp.array([True, False, True]))
