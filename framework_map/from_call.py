@@ -23,17 +23,20 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
+import numpy as np
+
 import scatter_core as sc
 
 from .maps import Config, configurations
-from .records import (BY_ID, JAX_CLIP, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
+from .records import (BY_ID, CAVEATS, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
                       NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
-                      TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG)
+                      TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG, WHERE_BROADCAST, WHERE_DTYPES)
 
 MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
 MAX_DEPTH = 24  # nesting of the syntax tree
 MAX_CHAIN = 6  # a.b.c.d.e.f: the longest attribute chain read
+MAX_OPEN = 8  # index names the text leaves open (mask or indices): each makes one more reading
 BIG = 2 ** 63 - 1  # an unbounded slice end, as SliceScatter's (Slice-8's) clamping reads it
 
 ONNX, OPENVINO = "ONNX", "OpenVINO"
@@ -72,11 +75,19 @@ AXIS = Form("axis", "indices (ScatterUpdate): {index}; (ScatterElements): {index
             entries=MappingProxyType({"JAX": "jax.at.nd", "PyTorch": "torch.index_put"}))
 SLICE = Form("slice", "", "_slice_case", "_draw_slice", strided=True, augments=True,
              entries=MappingProxyType({"JAX": "jax.at.slice", "PyTorch": "torch.slice_scatter"}))
-MASK = Form("mask", "indices: NonZero({mask}) transposed, one row per True cell (mask broadcast to data)",
-            "_mask_case", "_draw_mask", mask=True, core="nd",
+MASK = Form("mask", "indices: NonZero({mask}) transposed, one row per True cell", "_mask_case", "_draw_mask",
+            mask=True, core="nd", augments=True, ufunc_at=True,
             entries=MappingProxyType({"JAX": "jax.at.nd", "PyTorch": "torch.index_put"}))
+# a 1-D mask after whole slices (x[:, m] = v, x[..., m] = v): NonZero(m) is an index along that axis
+MASK_AXIS = Form("mask-axis", "index along axis {axis}: NonZero({mask}) (a 1-D mask)", "_mask_case", "_draw_mask",
+                 mask=True, core="axis", leading_slices=True, augments=True, ufunc_at=True,
+                 entries=MappingProxyType({"JAX": "jax.at.nd", "PyTorch": "torch.index_put"}))
+# masked_fill, torch.where, tf.where, jnp.where, np.where, np.putmask: Where(mask, values, data), no scatter
+WHERE = Form("where", "condition: {mask}; X (taken where True): the values; Y (taken where False): the data",
+             "_where_case", "_draw_where", mask=True, core="nd")
 FLAT = Form("flat", "", "_flat_case", "_draw_flat", flattened=True)
-FORMS: Mapping[str, Form] = MappingProxyType({f.name: f for f in (ELEMENTS, ND, AXIS, SLICE, MASK, FLAT)})
+FORMS: Mapping[str, Form] = MappingProxyType({f.name: f for f in (ELEMENTS, ND, AXIS, SLICE, MASK, MASK_AXIS, WHERE,
+                                                                   FLAT)})
 READ_WRITE_ENTRY = MappingProxyType({"PyTorch": "torch.index_put"})  # x[idx] op= v: index_put_ without accumulate
 # the elementwise ONNX / OpenVINO operator combining two values as a canonical reduction does (a composition
 # that reads cells and combines them before writing: x[idx] += v)
@@ -117,6 +128,12 @@ class Call:
     negatives: bool = False
     # topic -> the call's own sentence where it differs from its record's (index_fill shares index_copy's record)
     topics: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # a masked write by Where (WHERE form): parameter -> role ("mask", "updates": taken where True, "data": where
+    # False); ``code`` is the generated call over the slots' names ({values}, {data}: a name or a number)
+    roles: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    code: str = ""
+    method: bool = True  # PyTorch: also read as x.<name>(...) (torch.where's method form binds self elsewhere)
+    cyclic: bool = False  # np.putmask: the values repeat over data's flat positions, not over the True cells
 
     @property
     def signature(self) -> str:
@@ -160,6 +177,12 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
     _c("torch.index_fill", "PyTorch", ("input", "dim", "index", "value"), entry="torch.index_copy", negatives=True,
        topics=MappingProxyType({"negative indices": TORCH_INDEX_FILL_NEG})),
     _c("torch.masked_scatter", "PyTorch", ("input", "mask", "source")),
+    _c("torch.masked_fill", "PyTorch", ("input", "mask", "value"), entry=None,
+       roles=MappingProxyType({"input": "data", "mask": "mask", "value": "updates"}),
+       code="out = data.masked_fill(mask, {values})"),
+    _c("torch.where", "PyTorch", ("condition", "input", "other"), (), {"input": None, "other": None}, method=False,
+       roles=MappingProxyType({"condition": "mask", "input": "updates", "other": "data"}),
+       code="out = torch.where(mask, {values}, {data})"),
     _c("torch.slice_scatter", "PyTorch", ("input", "src", "dim", "start", "end", "step"), (),
        {"dim": 0, "start": None, "end": None, "step": 1}, entry="torch.slice_scatter"),
     _c("torch.select_scatter", "PyTorch", ("input", "src", "dim", "index")),
@@ -167,6 +190,13 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
          entry=f"tf.{name}") for name in TF_OPS),
     _c("tf.scatter_nd", "TensorFlow", ("indices", "updates", "shape", "name"), (), {"name": None},
        entry="tf.scatter_nd"),
+    _c("tf.where", "TensorFlow", ("condition", "x", "y", "name"), (), {"x": None, "y": None, "name": None},
+       roles=MappingProxyType({"condition": "mask", "x": "updates", "y": "data"}),
+       code="out = tf.where(mask, {values}, {data})"),
+    _c("jnp.where", "JAX", ("condition", "x", "y"), ("size", "fill_value"),
+       {"x": None, "y": None, "size": None, "fill_value": None}, positional_only=True,
+       roles=MappingProxyType({"condition": "mask", "x": "updates", "y": "data"}),
+       code="out = jnp.where(mask, {values}, {data})"),
     *(_c(f"jax.at.{m}", "JAX", ("values",), JAX_KWONLY,
          {"indices_are_sorted": False, "unique_indices": False, "mode": None, "out_sharding": None,
           "wrap_negative_indices": True}, negatives=True) for m in JAX_METHODS),
@@ -174,10 +204,17 @@ CALLS: Mapping[str, Call] = MappingProxyType({c.key: c for c in (
       for u in NUMPY_UFUNCS),
     _c("np.put_along_axis", "NumPy", ("arr", "indices", "values", "axis"), negatives=True),
     _c("np.put", "NumPy", ("a", "ind", "v", "mode"), (), {"mode": "raise"}, negatives=True),
+    _c("np.where", "NumPy", ("condition", "x", "y"), (), {"x": None, "y": None}, positional_only=True,
+       roles=MappingProxyType({"condition": "mask", "x": "updates", "y": "data"}),
+       code="out = np.where(mask, {values}, {data})"),
+    _c("np.putmask", "NumPy", ("a", "mask", "values"), cyclic=True,
+       roles=MappingProxyType({"a": "data", "mask": "mask", "values": "updates"}),
+       code="out = data.copy()\nnp.putmask(out, mask, {values})"),
 )})
 TORCH_NAMES = sorted({k.split(".", 1)[1] for k in CALLS if k.startswith("torch.")})
-TORCH_METHODS = {**{n: n for n in TORCH_NAMES}, **{n + "_": n for n in TORCH_NAMES
-                                                    if n not in ("slice_scatter", "select_scatter")}}
+TORCH_METHODS = {**{n: n for n in TORCH_NAMES if CALLS[f"torch.{n}"].method},
+                 **{n + "_": n for n in TORCH_NAMES if n not in ("slice_scatter", "select_scatter")
+                    and CALLS[f"torch.{n}"].method}}
 MODULE_ALIASES = {"torch": "torch", "tf": "tf", "tensorflow": "tf", "np": "np", "numpy": "np", "jnp": "jnp"}
 
 
@@ -185,9 +222,9 @@ def supported_text() -> str:
     """What from_call reads, in one paragraph (for messages and the page)."""
     torch = ", ".join(f"{n}" for n in TORCH_NAMES)
     return (f"PyTorch: x.<name>(...) or torch.<name>(x, ...) for {torch} (in-place _ forms too), and "
-            "x[i, j] = v / x[idx] += v; TensorFlow: " + ", ".join(f"tf.{n}" for n in TF_OPS) + ", tf.scatter_nd; "
-            "JAX: x.at[...]." + "/".join(JAX_METHODS) + "(v); NumPy: " +
-            ", ".join(f"np.{u}.at" for u in NUMPY_UFUNCS) + ", np.put_along_axis, np.put")
+            "x[i, j] = v / x[idx] += v / x[mask] = v; TensorFlow: " + ", ".join(f"tf.{n}" for n in TF_OPS) +
+            ", tf.scatter_nd, tf.where; JAX: x.at[...]." + "/".join(JAX_METHODS) + "(v), jnp.where; NumPy: " +
+            ", ".join(f"np.{u}.at" for u in NUMPY_UFUNCS) + ", np.put_along_axis, np.put, np.where, np.putmask")
 
 
 # ----------------------------------------------------------------------------- the answer
@@ -215,6 +252,11 @@ class Reading:
     gather_first: bool = False  # x[idx] op= v: read, combine, write (not an accumulation)
     alpha: object = None  # index_add's alpha
     wrap: str | None = None  # np.put's mode
+    # a mask: the values reach the written cells by Where(mask, v, x) (a number, a value broadcast over each True
+    # position's cells, masked_fill, torch.where, np.putmask), not by a scatter of one value per True cell
+    where: bool = False
+    broadcast_mask: bool = False  # the mask broadcasts to data from the right (masked_*), not over leading axes
+    cyclic: bool = False  # np.putmask: values repeat over data's flat positions
 
 
 @dataclass(frozen=True)
@@ -234,6 +276,11 @@ class Translation:
     reading: Reading | None = None
     text: str = ""  # what the user pasted
     negatives: bool = False  # the framework's call accepts negative indices (counted from the end)
+    # where the text alone cannot tell a mask from indices: one Translation per reading (then ``exact`` is False
+    # and the operators are empty: nothing is claimed for a guess); empty otherwise
+    readings: list = field(default_factory=list)
+    assumes: str = ""  # a reading's assumption, e.g. "mask is a boolean mask" (empty where nothing is assumed)
+    undecided: tuple[str, ...] = ()  # the names the text leaves open (mask or indices), for an ambiguous answer
 
     @property
     def target(self) -> str | None:
@@ -441,12 +488,14 @@ def _resolve_call(node: ast.Call):
         return CALLS[key], False, None, None
     if _is_module(owner, "torch") or (isinstance(owner, ast.Attribute) and owner.attr == "Tensor"
                                       and _is_module(owner.value, "torch")):
-        base = TORCH_METHODS.get(name)
+        base = TORCH_METHODS.get(name) or (name if f"torch.{name}" in CALLS else None)
         if base is None:
             raise _unknown(f"torch.{name}")
         return CALLS[f"torch.{base}"], False, None, None
     if _is_module(owner, "jnp"):
-        raise _unknown(f"jnp.{name}")
+        if f"jnp.{name}" not in CALLS:
+            raise _unknown(f"jnp.{name}")
+        return CALLS[f"jnp.{name}"], False, None, None
     base = TORCH_METHODS.get(name)
     if base is None:
         raise _unknown(f"{_src(owner)[:40]}.{name}")
@@ -454,31 +503,83 @@ def _resolve_call(node: ast.Call):
 
 
 # ----------------------------------------------------------------------------- index expressions
-INDEX_FORMS = ("supported: x[i], x[i, j, ...] (leading index arrays or integers), x[:, ..., i] (whole slices, then "
-               "one index array), x[a:b, ...] (slices and integers), x[mask]")
+INDEX_FORMS = ("supported: x[i], x[i, j, ...] (leading index arrays, masks or integers), x[:, i] or x[..., i] "
+               "(whole slices, then one index array or 1-D mask), x[a:b, ...] (slices and integers), x[mask]")
 
 
-def _index_reading(sub: ast.AST, slots: list, canonical: str, where: str) -> Reading:
-    """x[...] / x.at[...]: the form its index expression has (nd, axis, slice or mask)."""
+def _element_kind(e, tensors: Mapping) -> str:
+    """What one element of an index expression is: "colon" (a:b), "ellipsis", "int" (a literal), "mask" (a bool
+    by its syntax: a comparison, ~m, a & b; or a bool tensor given for it), "array" (an integer tensor given for
+    it) or "either": a name or expression the text alone cannot type (indices or a boolean mask; a name never
+    decides)."""
+    if isinstance(e, ast.Slice):
+        return "colon"
+    if isinstance(e, ast.Constant) and e.value is Ellipsis:
+        return "ellipsis"
+    if isinstance(e, ast.Constant) and e.value is None:
+        raise _err("None (a new axis) in an index is not supported", argument="None", rule="index")
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == slice.__name__:
+        raise _err("write slices as a:b inside x[...], not slice(...)", argument="slice", rule="index")
+    if _is_int_literal(e):
+        return "int"
+    if _is_mask(e):
+        return "mask"
+    given = tensors.get(_src(e))
+    if given is None:
+        return "either"
+    return "mask" if np.asarray(given).dtype == np.bool_ else "array"
+
+
+def _index_readings(sub: ast.AST, canonical: str, where: str, tensors: Mapping) -> list[tuple[Reading, list, str]]:
+    """x[...] / x.at[...] / index_put's tuple: every reading its index expression can have, as (reading, the index
+    slots, what it assumes). One where the text (or a tensor given for each open name) decides; otherwise the
+    reading with every open element as integer indices, then one per open element read as a boolean mask."""
     elts = list(sub.elts) if isinstance(sub, ast.Tuple) else [sub]
     if not elts:
         raise _err(f"{where}: an empty index", argument="index", rule="index")
-    if len(elts) == 1 and _is_mask(elts[0]):
-        slots.append(Slot("mask", "mask", _src(elts[0]), "mask"))
-        return Reading(MASK, canonical)
-    kinds = []
-    for e in elts:
-        if isinstance(e, ast.Slice):
-            kinds.append("colon")  # a:b:c
-        elif isinstance(e, ast.Constant) and e.value is Ellipsis or isinstance(e, ast.Constant) and e.value is None:
-            raise _err(f"{where}: ... and None in an index are not supported", argument=_src(e), rule="index")
-        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == slice.__name__:
-            raise _err(f"{where}: write slices as a:b inside x[...], not slice(...)", argument="slice", rule="index")
-        elif _is_int_literal(e):
-            kinds.append("int")
-        else:
-            kinds.append("array")
-    if "array" not in kinds:  # slices and integers: a strided slice (integers are one-element slices)
+    kinds = [_element_kind(e, tensors) for e in elts]
+    open_ = [j for j, kind in enumerate(kinds) if kind == "either"]
+    if len(open_) > MAX_OPEN:  # one reading per open name, and the all-integer one: bounded
+        raise _err(f"{where}: {len(open_)} index names could each be integer indices or a boolean mask; at most "
+                   f"{MAX_OPEN} are read open: give their tensors (or dtypes) to decide", argument="index",
+                   rule="size")
+    if not open_:
+        slots: list = []
+        return [(_index_reading(elts, kinds, slots, canonical, where), slots, "")]
+    choices = [(dict.fromkeys(open_, "array"), " and ".join(_src(elts[j])[:40] for j in open_) +
+                (" hold" if len(open_) > 1 else " holds") + " integer indices")]
+    choices += [({**dict.fromkeys(open_, "array"), j: "mask"}, f"{_src(elts[j])[:40]} is a boolean mask")
+                for j in open_]
+    out, refused = [], []
+    for chosen, label in choices:
+        slots = []
+        try:
+            reading = _index_reading(elts, [chosen.get(j, kind) for j, kind in enumerate(kinds)], slots, canonical,
+                                     where)
+        except sc.ScatterError as exc:
+            refused.append((label, exc))
+            continue
+        out.append((reading, slots, label))
+    if refused and out:  # a reading the frameworks take but this page does not read: say so, claim nothing
+        label, exc = refused[0]
+        raise _err(f"{where}: the text does not say whether {', '.join(_src(elts[j])[:40] for j in open_)} "
+                   f"{'is a boolean mask or holds' if len(open_) == 1 else 'are boolean masks or hold'} integer "
+                   f"indices; where {label}, {exc} (give its values, or its dtype, to decide)",
+                   argument=_src(elts[open_[0]])[:40], rule="ambiguous")
+    if not out:
+        raise refused[0][1]
+    return out
+
+
+def _index_reading(elts: list, kinds: list, slots: list, canonical: str, where: str) -> Reading:
+    """The reading of an index expression whose elements' kinds are known (see :func:`_element_kind`)."""
+    if kinds.count("ellipsis") > 1:
+        raise _err(f"{where}: an index can hold one ... only", argument="...", rule="index")
+    advanced = [j for j, kind in enumerate(kinds) if kind in ("array", "mask")]
+    if not advanced:  # slices and integers: a strided slice (integers are one-element slices)
+        if "ellipsis" in kinds:
+            raise _err(f"{where}: ... with slices and integers only is not supported; " + INDEX_FORMS,
+                       argument="...", rule="index")
         spans = []
         for e, kind in zip(elts, kinds):
             if kind == "int":
@@ -496,26 +597,38 @@ def _index_reading(sub: ast.AST, slots: list, canonical: str, where: str) -> Rea
             raise _err(f"{where}: the index takes every element (x[:] = v is a copy, not a scatter)",
                        argument="index", rule="index")
         return Reading(SLICE, canonical, slices=tuple(spans))
-    first_array = kinds.index("array")
-    if all(k == "colon" for k in kinds[:first_array]) and kinds.count("array") == 1 and first_array > 0 and all(
-            k == "colon" for k in kinds[first_array + 1:]):
-        lead = elts[:first_array]
-        if any(not (e.lower is None and e.upper is None and e.step is None) for e in lead + elts[first_array + 1:]):
-            raise _err(f"{where}: only whole slices (:) may stand beside an index array; " + INDEX_FORMS,
-                       argument="index", rule="index")
-        slots.append(Slot("index", "index", _src(elts[first_array]), "indices"))
-        return Reading(AXIS, canonical, axis=first_array, parts=(("slot", "index"),))
-    if "colon" in kinds:
+    whole = [j for j, kind in enumerate(kinds) if kind in ("colon", "ellipsis")]
+    if any(kinds[j] == "colon" and not (elts[j].lower is None and elts[j].upper is None and elts[j].step is None)
+           for j in whole) and advanced:
+        raise _err(f"{where}: only whole slices (:) may stand beside an index array; " + INDEX_FORMS,
+                   argument="index", rule="index")
+    j = advanced[0]
+    if len(advanced) == 1 and j > 0 and all(kinds[w] in ("colon", "ellipsis") for w in range(j)) and all(
+            kinds[w] == "colon" for w in range(j + 1, len(elts))):
+        # whole slices (or ...) before one index tensor or mask, and only whole slices after it: one axis
+        after = len(elts) - j - 1
+        axis = -(after + 1) if "ellipsis" in kinds[:j] else j
+        if kinds[j] == "mask":
+            name = "mask" if len(elts) == 1 else "index"
+            slots.append(Slot(name, "index", _src(elts[j]), "mask"))
+            return Reading(MASK_AXIS, canonical, axis=axis, parts=(("mask", name),))
+        slots.append(Slot("index", "index", _src(elts[j]), "indices"))
+        return Reading(AXIS, canonical, axis=axis, parts=(("slot", "index"),))
+    if whole:
         raise _err(f"{where}: this index mixes slices and index arrays in a way no single scatter writes; "
                    + INDEX_FORMS, argument="index", rule="index")
     parts = []
     for j, (e, kind) in enumerate(zip(elts, kinds)):
         if kind == "int":
             parts.append(("const", _literal(e, "index", (int,))))
-        else:
-            name = "index" if len(elts) == 1 else f"indices_{j}"
-            slots.append(Slot(name, name, _src(e), "indices"))
-            parts.append(("slot", name))
+            continue
+        name = "index" if len(elts) == 1 else f"indices_{j}"
+        if kind == "mask" and len(elts) == 1 and _is_mask(e):
+            name = "mask"  # x[x > 0] = v: the condition's values
+        slots.append(Slot(name, name, _src(e), "mask" if kind == "mask" else "indices"))
+        parts.append(("mask" if kind == "mask" else "slot", name))
+    if any(p[0] == "mask" for p in parts):
+        return Reading(MASK, canonical, parts=tuple(parts))
     return Reading(ND, canonical, parts=tuple(parts))
 
 
@@ -550,7 +663,50 @@ def _tensor(node, slots: list, name: str, param: str, role: str, allow_scalar=Fa
 
 
 # ----------------------------------------------------------------------------- from the call to its reading
-def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
+def _with_values(prefix: list, alternatives: list, node, param: str, name: str = "values") -> list:
+    """Each index reading's (slots, reading, assumption), its slots between ``prefix`` and the values' slot."""
+    out = []
+    for reading, index_slots, label in alternatives:
+        slots = prefix + index_slots
+        _tensor(node, slots, name, param, "updates", allow_scalar=True)
+        out.append((slots, reading, label))
+    return out
+
+
+def _read_where(call: Call, bound: dict, owner, method: bool) -> list:
+    """A masked write by Where (masked_fill, torch.where, tf.where, jnp.where, np.where, np.putmask): the
+    call's record names each parameter's role (``Call.roles``)."""
+    given = {p: bound.get(p) for p in call.roles}
+    if method:  # x.masked_fill(mask, v): the tensor the method is called on
+        given[call.params[0]] = owner
+    missing = [p for p, node in given.items() if node is None or _is_none(node)]
+    if missing:
+        first = next(p for p, r in call.roles.items() if r == "mask")
+        raise _err(f"{call.key}({first}) without {' and '.join(missing)} is not a masked write: it returns the "
+                   f"True cells' coordinates (NonZero); give both values to read it as one",
+                   argument=missing[0], rule="signature")
+    slots, names = [], {"mask": "mask", "updates": "values", "data": "data"}
+    for param, role in sorted(call.roles.items(), key=lambda pr: ("data", "mask", "updates").index(pr[1])):
+        if role == "mask":
+            _tensor(given[param], slots, "mask", param, "mask")
+        else:
+            _tensor(given[param], slots, names[role], param, role, allow_scalar=True)
+    if all(s.scalar is not None for s in slots if s.role != "mask"):
+        raise _err(f"{call.key}: both values are numbers; give at least one tensor (the data written into)",
+                   argument=next(p for p, r in call.roles.items() if r == "data"), rule="tensor")
+    for p in call.kwonly:  # jnp.where(..., size=, fill_value=): only for the one-argument form
+        if p in bound and not _is_none(bound[p]):
+            raise _err(f"{call.key}: {p} applies to the one-argument form (coordinates) only; leave it out",
+                       argument=p, rule="signature")
+    return [(slots, Reading(WHERE, "none", parts=(("mask", "mask"),), where=True, broadcast_mask=not call.cyclic,
+                            cyclic=call.cyclic), "")]
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _read_torch(call: Call, b: dict, slots: list, caveats: list, tensors: Mapping):
     key = call.key.split(".", 1)[1]
     dim = lambda: _literal(b["dim"], "dim", (int,))  # noqa: E731
     if key in ("scatter", "scatter_add", "scatter_reduce"):
@@ -575,16 +731,17 @@ def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
             raise _err("index_put's indices must be written as a tuple of index tensors, e.g. (i, j) or (idx,)",
                        argument="indices", rule="index")
         acc = _literal(b["accumulate"], "accumulate", (bool,)) if "accumulate" in b else False
-        reading = _index_reading(ast.Tuple(elts=list(tup.elts)), slots, "sum" if acc else "none", "index_put")
-        if not reading.form.coordinates:
-            raise _err("index_put's indices must be index tensors", argument="indices", rule="index")
-        number = next((p[1] for p in reading.parts if p[0] == "const"), None)
-        if number is not None:  # torch 2.13 raises TypeError ("expected Tensor as element 1 ...")
-            raise _err(f"index_put's indices must all be tensors: PyTorch refuses the number {number} there "
-                       f"(TypeError); write x[..., {number}] = v instead, where indexing takes numbers",
-                       argument="indices", rule="index")
-        _tensor(b["values"], slots, "values", "values", "updates", allow_scalar=True)
-        return reading
+        alternatives = _index_readings(ast.Tuple(elts=list(tup.elts)), "sum" if acc else "none", "index_put", tensors)
+        for reading, _, _ in alternatives:
+            if not (reading.form.coordinates or reading.form is MASK):
+                raise _err("index_put's indices must be index tensors or boolean masks", argument="indices",
+                           rule="index")
+            number = next((p[1] for p in reading.parts if p[0] == "const"), None)
+            if number is not None:  # torch 2.13 raises TypeError ("expected Tensor as element 1 ...")
+                raise _err(f"index_put's indices must all be tensors: PyTorch refuses the number {number} there "
+                           f"(TypeError); write x[..., {number}] = v instead, where indexing takes numbers",
+                           argument="indices", rule="index")
+        return _with_values(slots, alternatives, b["values"], "values")
     if key in ("index_add", "index_copy", "index_reduce", "index_fill"):
         axis = dim()
         _tensor(b["index"], slots, "index", "index", "indices")
@@ -603,7 +760,7 @@ def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
     if key == "masked_scatter":
         _tensor(b["mask"], slots, "mask", "mask", "mask")
         _tensor(b["source"], slots, "source", "source", "updates")
-        return Reading(MASK, "none")
+        return Reading(MASK, "none", parts=(("mask", "mask"),), broadcast_mask=True)
     if key == "slice_scatter":
         _tensor(b["src"], slots, "src", "src", "updates")
         axis = _literal(b["dim"], "dim", (int,)) if "dim" in b else 0
@@ -622,41 +779,43 @@ def _read_torch(call: Call, b: dict, slots: list, caveats: list) -> Reading:
     raise _unknown(call.key)  # pragma: no cover - every torch record is handled above
 
 
-def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool]:
-    slots: list[Slot] = []
-    caveats: list[str] = []
+def _read(kind, node, value, aug, tensors: Mapping) -> tuple[Call, dict, list, bool]:
+    """(call record, bound arguments, its readings as (slots, reading, assumption), method form?)."""
     if kind == "assign":
-        slots.append(Slot("data", "x", _src(node.value), "data"))
-        reading = _index_reading(node.slice, slots, aug or "none", "x[...] = v")
+        data = [Slot("data", "x", _src(node.value), "data")]
+        alternatives = _index_readings(node.slice, aug or "none", "x[...] = v", tensors)
         if aug is not None:
-            if not reading.form.augments:
-                raise _err("x[...] op= v is read for index arrays and slices only (x[idx] += v, x[i, j] += v, "
-                           "x[:, idx] += v, x[1:3] += v)", argument="index", rule="index")
-            reading = replace(reading, gather_first=True)
-        _tensor(value, slots, "values", "values", "updates", allow_scalar=True)
+            if not all(r.form.augments for r, _, _ in alternatives):
+                raise _err("x[...] op= v is read for index arrays, masks and slices only (x[idx] += v, x[i, j] += v, "
+                           "x[:, idx] += v, x[1:3] += v, x[m] += v)", argument="index", rule="index")
+            alternatives = [(replace(r, gather_first=True), sl, lb) for r, sl, lb in alternatives]
+        coordinates = all(r.form.coordinates for r, _, _ in alternatives)
         call = Call("torch.index_put" if not aug else "torch.augmented", "PyTorch", ("input", "indices", "values"),
-                    entry="torch.index_put" if reading.form.coordinates and not aug else None, negatives=True)
-        return call, {}, slots, reading, caveats, False
+                    entry="torch.index_put" if coordinates and not aug else None, negatives=True)
+        return call, {}, _with_values(data, alternatives, value, "values"), False
     call, method, owner, at = _resolve_call(node)
     bound = _bind(call, list(node.args), list(node.keywords), method)
+    if call.roles:
+        return call, bound, _read_where(call, bound, owner, method), method
+    slots: list[Slot] = []
     if call.framework == "PyTorch":
         slots.append(Slot("data", "input", _src(owner if method else bound["input"]), "data"))
-        return call, bound, slots, _read_torch(call, bound, slots, caveats), caveats, method
+        read = _read_torch(call, bound, slots, [], tensors)
+        return call, bound, read if isinstance(read, list) else [(slots, read, "")], method
     if call.framework == "TensorFlow":
         if call.key == "tf.scatter_nd":
             shape = bound["shape"]
             _tensor(bound["indices"], slots, "indices", "indices", "indices")
             _tensor(bound["updates"], slots, "updates", "updates", "updates")
             slots.insert(0, Slot("shape", "shape", _src(shape), "shape"))
-            return call, bound, slots, Reading(ND, "sum", parts=(("tuple", "indices"),)), caveats, False
+            return call, bound, [(slots, Reading(ND, "sum", parts=(("tuple", "indices"),)), "")], False
         slots.append(Slot("tensor", "tensor", _src(bound["tensor"]), "data"))
         _tensor(bound["indices"], slots, "indices", "indices", "indices")
         _tensor(bound["updates"], slots, "updates", "updates", "updates")
-        return call, bound, slots, Reading(ND, TF_OPS[call.key[3:]], parts=(("tuple", "indices"),)), caveats, False
+        return call, bound, [(slots, Reading(ND, TF_OPS[call.key[3:]], parts=(("tuple", "indices"),)), "")], False
     if call.framework == "JAX":
         slots.append(Slot("data", "x", _src(owner), "data"))
-        reading = _index_reading(at.slice, slots, JAX_METHODS[call.key.rsplit(".", 1)[1]], "x.at[...]")
-        _tensor(bound["values"], slots, "values", "values", "updates", allow_scalar=True)
+        alternatives = _index_readings(at.slice, JAX_METHODS[call.key.rsplit(".", 1)[1]], "x.at[...]", tensors)
         if "mode" in bound:
             _choice(bound["mode"], "mode", [m for m in JAX_MODES if m is not None])
         for flag in ("indices_are_sorted", "unique_indices", "wrap_negative_indices"):
@@ -665,18 +824,17 @@ def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool
         if "out_sharding" in bound:
             raise _err("out_sharding does not change the values; leave it out", argument="out_sharding",
                        rule="supported")
-        return call, bound, slots, reading, caveats, True
+        return call, bound, _with_values(slots, alternatives, bound["values"], "values"), True
     # NumPy
     if call.key.endswith(".at"):
         slots.append(Slot("data", "a", _src(bound["a"]), "data"))
         if "b" not in bound:
             raise _err(f"{call.key} needs b (the values) for a binary ufunc", argument="b", rule="signature")
-        reading = _index_reading(bound["indices"], slots, NUMPY_UFUNCS[call.key.split(".")[1]], call.key)
-        if not reading.form.ufunc_at:
-            raise _err(f"{call.key}: read for index arrays only (idx, (i, j), (slice, idx) are not supported)",
-                       argument="indices", rule="index")
-        _tensor(bound["b"], slots, "b", "b", "updates", allow_scalar=True)
-        return call, bound, slots, reading, caveats, False
+        alternatives = _index_readings(bound["indices"], NUMPY_UFUNCS[call.key.split(".")[1]], call.key, tensors)
+        if not all(r.form.ufunc_at for r, _, _ in alternatives):
+            raise _err(f"{call.key}: read for index arrays and masks only (idx, (i, j), (slice, idx) are not "
+                       "supported)", argument="indices", rule="index")
+        return call, bound, _with_values(slots, alternatives, bound["b"], "b", "b"), False
     if call.key == "np.put_along_axis":
         slots.append(Slot("data", "arr", _src(bound["arr"]), "data"))
         axis = _literal(bound["axis"], "axis", (int,), allow_none=True)
@@ -685,12 +843,12 @@ def _read(kind, node, value, aug) -> tuple[Call, dict, list, Reading, list, bool
                        argument="axis", rule="choice")
         _tensor(bound["indices"], slots, "indices", "indices", "indices")
         _tensor(bound["values"], slots, "values", "values", "updates", allow_scalar=True)
-        return call, bound, slots, Reading(ELEMENTS, "none", axis=axis), caveats, False
+        return call, bound, [(slots, Reading(ELEMENTS, "none", axis=axis), "")], False
     slots.append(Slot("data", "a", _src(bound["a"]), "data"))
     mode = _choice(bound["mode"], "mode", ("raise", "wrap", "clip")) if "mode" in bound else "raise"
     _tensor(bound["ind"], slots, "ind", "ind", "indices")
     _tensor(bound["v"], slots, "v", "v", "updates", allow_scalar=True)
-    return call, bound, slots, Reading(FLAT, "none", parts=(("slot", "ind"),), wrap=mode), caveats, False
+    return call, bound, [(slots, Reading(FLAT, "none", parts=(("slot", "ind"),), wrap=mode), "")], False
 
 
 # ----------------------------------------------------------------------------- from the reading to operators
@@ -777,29 +935,107 @@ RUNTIME_TOPICS = {"none": ("duplicates", "duplicates-parallel"), "mean": ("integ
 ALWAYS_TOPICS = ("negative-index", "index-range")
 
 
-def _runtime_sentences(ops: list, canonical: str, dtype=None) -> list[str]:
+def _runtime_sentences(ops: list, canonical: str, dtype=None, reading: Reading | None = None) -> list[str]:
     """The registry's runtime notes on the operators' topics that can apply to data of ``dtype`` (None: every
-    note; a note on int8 data, ``Fact.dtypes``, is left out for float32 data)."""
+    note; a note on int8 data, ``Fact.dtypes``, is left out for float32 data) and to the call's index forms (a
+    topic's caveat record, records.CAVEATS: a mask's core never meets duplicates or out-of-range indices)."""
     out = []
+    kind = None if dtype is None else np.dtype(dtype).kind
+    forms = _index_kinds(reading) if reading is not None else None
     for name, _ in ops:
         spec = sc.OPERATORS[name]
         for topic in RUNTIME_TOPICS.get(canonical, ()) + ALWAYS_TOPICS:
+            if forms is not None and any(c.topic == topic and not c.applies(reading.canonical, kind, forms)
+                                         for c in CAVEATS):
+                continue
             for note in spec.notes_on(topic, dtype):
                 new = "" if note.documented else " (observed by this project's tests, not in semantics.md)"
                 out.append(f"{name} on {note.runtimes}: {note.text}{new}.")
     return out
 
 
-def from_call(text: str, dtype=None) -> Translation:
+def from_call(text: str, dtype=None, tensors: Mapping | None = None) -> Translation:
     """Read one framework scatter call (never evaluated) and say which ONNX / OpenVINO operator it is.
 
     ``dtype``: the data's dtype where known (the tensors the call is run on); the runtime caveats are then
-    those that can apply to it. The text itself says no dtype, so None gives every caveat."""
+    those that can apply to it. The text itself says no dtype, so None gives every caveat. ``tensors`` maps the
+    call's names, as written (``{"mask": array}``), to arrays: a bool array makes that index a mask, an integer
+    one indices; where neither the text nor a tensor decides, the answer has one reading per possibility
+    (``readings``) and claims no operator (``exact`` False)."""
     stmt = _parse(text)
+    given = _given(tensors)
     kind, node, value, aug = _recognise(stmt)
-    call, bound, slots, reading, caveats, method = _read(kind, node, value, aug)
+    call, bound, alternatives, method = _read(kind, node, value, aug, given)
+    made = [_translate(call, bound, slots, reading, method, kind, text, dtype, given, label)
+            for slots, reading, label in alternatives]
+    if len(made) == 1:
+        return made[0]
+    undecided = tuple(dict.fromkeys(s.text for tr in made for s in tr.slots if s.role == "mask"))
+    names = " and ".join(undecided)
+    slots = tuple(replace(s, role="either") if s.text in undecided else s for s in made[0].slots)
+    return Translation(
+        framework=made[0].framework, onnx=[], openvino=[], exact=False, caveats=[],
+        composition=(f"The text does not say whether {names} {'is a boolean mask or holds' if len(undecided) == 1 else 'are boolean masks or hold'} "
+                     f"integer indices, and the two are different operators: {len(made)} readings follow, each "
+                     f"with its translation. Give {names}'s values (or dtype) to decide: a bool tensor is a mask."),
+        function=made[0].function, call="", entry=None, slots=slots, text=text, negatives=made[0].negatives,
+        readings=made, undecided=undecided)
+
+
+MAX_GIVEN = 64  # tensors given to from_call by name
+
+
+def _given(tensors) -> dict:
+    """The tensors given by the call's names, as arrays (only their dtypes and shapes are read here)."""
+    if tensors is None:
+        return {}
+    if not isinstance(tensors, Mapping) or len(tensors) > MAX_GIVEN:
+        raise _err(f"tensors must map at most {MAX_GIVEN} of the call's names to arrays", argument="tensors",
+                   rule="type")
+    out = {}
+    for name, arr in tensors.items():
+        if not isinstance(name, str):
+            raise _err(f"tensors: the key {name!r} is not a name from the call", argument="tensors", rule="type")
+        arr = np.asarray(arr)
+        if arr.dtype == object:
+            raise _err(f"tensors[{name[:40]!r}] is not a numeric or bool array", argument=name[:40], rule="dtype")
+        out[name.strip()] = arr
+    return out
+
+
+def _where_fits(reading: Reading, slots: list, given: dict) -> bool:
+    """Whether a mask's values reach its cells by Where alone: a number, or (the whole mask over data's leading
+    axes) values broadcasting to the cells of one True position."""
+    if not reading.form.mask or reading.form is WHERE:
+        return reading.where
+    upd = next((s for s in slots if s.role == "updates"), None)
+    if upd is None or upd.param == "source" or reading.canonical != "none" and not reading.gather_first:
+        return False
+    if upd.scalar is not None:
+        return True
+    masks = [s for s in slots if s.role == "mask"]
+    data = next((s for s in slots if s.role == "data"), None)
+    if reading.form is not MASK or len(reading.parts) != 1 or data is None or not all(
+            s.text in given for s in (upd, data, *masks)):
+        return False
+    mask, values, shape = given[masks[0].text], given[upd.text], given[data.text].shape
+    rest = shape[mask.ndim:]
+    vs = values.shape
+    while len(vs) > len(rest) and vs[0] == 1:
+        vs = vs[1:]
+    try:
+        return len(vs) <= len(rest) and np.broadcast_shapes(vs, rest) == tuple(rest)
+    except ValueError:
+        return False
+
+
+def _translate(call: Call, bound: dict, slots: list, reading: Reading, method: bool, kind: str, text: str, dtype,
+               given: dict, assumes: str) -> Translation:
+    """One reading's translation."""
+    caveats: list[str] = []
     if reading.form.strided and reading.canonical != "none":  # x.at[1:3].add(v): no slice writer reduces
         reading = replace(reading, gather_first=True)
+    reading = replace(reading, where=_where_fits(reading, slots, given))
     framework = call.framework
     entry_id = call.entry_by_reduction.get(reading.canonical, call.entry)
     negative = call.negatives
@@ -808,9 +1044,6 @@ def from_call(text: str, dtype=None) -> Translation:
     if entry_id is None and (framework != "PyTorch" or kind == "assign"):  # indexing: the form says the record
         entry_id = (READ_WRITE_ENTRY if reading.gather_first and not reading.form.strided
                     else reading.form.entries).get(framework)
-    if reading.form.mask and reading.canonical != "none":
-        raise _err("a boolean mask is read with plain assignment or masked_scatter only", argument="mask",
-                   rule="index")
     if reading.alpha is not None:  # index_add's alpha: a Mul comes first, so no single operator is the call
         onnx, ov = [], []
     composition = _composition(reading, onnx, ov, framework)
@@ -823,10 +1056,12 @@ def from_call(text: str, dtype=None) -> Translation:
     if reading.gather_first or reading.form.mask or (
             entry_id is not None and reading.canonical not in BY_ID[entry_id].reductions):
         skip.add("duplicates")  # read-combine-write (TORCH_AUGMENTED_DUPLICATES), a mask, or another reduction's
+    dkind, forms = (None if dtype is None else np.dtype(dtype).kind), _index_kinds(reading)
+    skip |= {c.topic for c in CAVEATS if c.topic and not c.applies(reading.canonical, dkind, forms)}
     core = onnx + ov or ([] if reading.alpha is not None else [fallback_operator(reading)])
     core_reduction = "none" if reading.gather_first or reading.form.mask else reading.canonical
     caveats = caveats + _call_caveats(call, bound, reading, framework, slots) + _topic_sentences(
-        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction, dtype)
+        entry_id, call, skip) + _runtime_sentences([op for op in core if op], core_reduction, dtype, reading)
     if reading.form.flattened:
         caveats.append(NUMPY_PUT_MODES[reading.wrap])
     if negative and not reading.gather_first:
@@ -840,12 +1075,39 @@ def from_call(text: str, dtype=None) -> Translation:
     for ops, old in ((onnx, onnx_old), (ov, ov_old)):
         if ops and old:
             oldest[ops[0][0]] = old
+    caveats = [c for c in (_matching(c, reading.canonical, dkind, forms) for c in caveats) if c]
     return Translation(
         framework=framework, onnx=onnx, openvino=ov, exact=bool(onnx or ov),
         caveats=list(dict.fromkeys(caveats)), composition=composition,
         function=_function_name(call, method, kind), call=framework_call(call, bound, reading, slots, method),
         entry=entry_id, oldest=MappingProxyType(oldest), slots=tuple(slots), inputs=tuple(inputs), reading=reading,
-        text=text, negatives=negative)
+        text=text, negatives=negative, assumes=assumes)
+
+
+def _index_kinds(reading: Reading) -> frozenset:
+    """The index forms a call has, as the caveat records name them (records.CAVEATS): its form's, and "nd" for a
+    mask beside integer index tensors (x[i, m])."""
+    mixed = reading.form.mask and any(p[0] == "slot" for p in reading.parts)
+    return frozenset({reading.form.name, *(("nd",) if mixed else ())})
+
+
+def _matching(sentence: str, canonical: str, kind: str | None, forms: frozenset) -> str:
+    """``sentence`` without the clauses whose caveat record (records.CAVEATS) does not concern this call; empty
+    where nothing that concerns it is left."""
+    for caveat in CAVEATS:
+        if not caveat.text or caveat.text not in sentence or caveat.applies(canonical, kind, forms):
+            continue
+        clause = caveat.text
+        joined = next(j for j in ("; " + clause, clause + "; ", ", " + clause, clause) if j in sentence)
+        sentence = sentence.replace(joined, "", 1)
+    body = sentence.split("): ", 1)[-1]
+    return sentence if body.strip(" .;,") else ""
+
+
+def integer_reading(tr: Translation) -> Translation:
+    """The reading with every name the text leaves open as integer indices (``tr`` itself where nothing is open):
+    the framework map's own calls (their ``idx``, ``i, j`` are index tensors)."""
+    return tr.readings[0] if tr.readings else tr
 
 
 def _function_name(call: Call, method: bool, kind: str) -> str:
@@ -855,7 +1117,7 @@ def _function_name(call: Call, method: bool, kind: str) -> str:
     mod, name = call.key.split(".", 1)
     if call.framework == "PyTorch":
         return f"torch.Tensor.{name}" if method else f"torch.{name}"
-    if call.framework == "JAX":
+    if call.key.startswith("jax.at."):
         return f"jax.Array.at[...].{name.rsplit('.', 1)[1]}"
     return call.key
 
@@ -869,7 +1131,7 @@ def _jax_mode(bound: dict) -> str | None:
 
 def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slots: list) -> list[str]:
     out = []
-    if reading.gather_first and not reading.form.strided:
+    if reading.gather_first and not reading.form.strided and not reading.form.mask:
         out.append(TORCH_AUGMENTED_DUPLICATES)
     if framework == "NumPy" and reading.form.ufunc_at and call.key.endswith(".at"):
         out.append(NUMPY_AT_DUPLICATES)
@@ -881,6 +1143,8 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
         mode = _jax_mode(bound)
         if mode in JAX_MODE_SENTENCES:  # (drop and fill: the record's own out-of-range sentence says it)
             out.append(JAX_MODE_SENTENCES[mode])
+        if reading.form.mask and call.key.startswith("jax.at."):
+            out.append(JAX_MASK_JIT)
         if "unique_indices" in bound and _literal(bound["unique_indices"], "unique_indices", (bool,)):
             out.append(JAX_UNIQUE)
         if "wrap_negative_indices" in bound and not _literal(bound["wrap_negative_indices"],
@@ -891,13 +1155,18 @@ def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slo
                    "scatter alone is not the whole call.")
         if TORCH_INDEX_ADD_ALPHA:  # probed by scripts/verify_frameworks.py (verified.py)
             out.append(f"PyTorch, rounding (verified.py): {TORCH_INDEX_ADD_ALPHA}.")
-    if any(s.scalar is not None for s in slots):
+    if any(s.scalar is not None for s in slots) and not reading.where:
         out.append("The value is a number, not a tensor: the operator's updates input is that number expanded to "
                    "the written cells' shape (a constant, or Expand).")
+    if reading.form.mask and not reading.broadcast_mask or reading.form is WHERE:
+        out += [f"{framework}, {WHERE_DTYPES}."] + ([f"{framework}, {WHERE_BROADCAST}."]
+                                                   if reading.form is WHERE else [])
     return out
 
 
 def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str | None:
+    if reading.form.mask:
+        return _mask_composition(reading)
     if reading.gather_first and reading.form.strided:
         op = ELEMENTWISE[reading.canonical]
         return (f"No operator writes a strided slice with a reduction, but a slice names each element once, so "
@@ -911,11 +1180,6 @@ def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str 
                 "a reduction: with duplicate indices each duplicate combines with the ORIGINAL cell and one of them "
                 "wins. If accumulation was meant, index_put_(..., accumulate=True) (or np.add.at) is ScatterND "
                 "reduction=add exactly.")
-    if reading.form.mask:
-        return ("No scatter operator takes a boolean mask. Exact: NonZero(mask) → Transpose (one row per True "
-                "cell, row-major) → ScatterND (reduction none) with updates = the first count(mask) values of "
-                "source, flattened; for x[mask] = scalar, Where(mask, scalar, x) needs no scatter at all (a "
-                "ScatterElements node for it is what pytorch#126856 saw fail).")
     missing = [t for t, ops in ((ONNX, onnx), (OPENVINO, ov)) if not ops]
     if not missing:
         return None
@@ -948,13 +1212,54 @@ def _composition(reading: Reading, onnx: list, ov: list, framework: str) -> str 
     return "; ".join(why) + "."
 
 
+WHERE_WHY = ("Where(mask, values, x) is exact and needs no scatter: it takes the values where the mask is True "
+             "and x elsewhere (a ScatterElements node for a masked fill is what pytorch#126856 saw fail in "
+             "onnxruntime); OpenVINO's Select-1 is the same operator")
+
+
+def _mask_composition(reading: Reading) -> str:
+    """What computes a masked write exactly, by how its values reach the cells (no scatter operator takes a
+    boolean mask)."""
+    op = ELEMENTWISE.get(reading.canonical)
+    combine = "" if reading.canonical == "none" else f" (the cells combined with the values by {op} first)"
+    if reading.form is WHERE:
+        return WHERE_WHY + (": np.putmask's values repeat over x's flat positions, so they are tiled to x's size "
+                            "and reshaped first (Tile, Slice, Reshape)." if reading.cyclic else
+                            "; the three inputs broadcast together (NumPy's rules).")
+    if reading.where:
+        return (WHERE_WHY.replace("values, x", f"{op or 'values'}, x") + combine +
+                ("; the mask, over data's leading axes, is reshaped with trailing axes of 1 so it broadcasts."
+                 if reading.form is MASK else "; the 1-D mask is reshaped to stand on its axis."))
+    if reading.broadcast_mask:  # masked_scatter
+        return ("No scatter operator takes a boolean mask. Exact: NonZero(mask) → Transpose (one row per True "
+                "cell, row-major) → ScatterND (reduction none) with updates = the first count(mask) values of "
+                "source, flattened.")
+    core = ("ScatterElements along the axis (or ScatterUpdate-3 in OpenVINO), NonZero(mask) as the index"
+            if reading.form is MASK_AXIS else "ScatterND, with indices NonZero(mask) transposed to one row per "
+            "True cell (row-major; a mixed index x[i, m] stacks i with those rows)")
+    how = ("read the cells (GatherND), combine, write back with reduction none" if reading.gather_first else
+           "reduction " + ("none" if reading.canonical == "none" else reading.canonical) +
+           ": a mask names each cell once, so no duplicate ever meets another")
+    return (f"No scatter operator takes a boolean mask. Exact: {core}; {how}. Where the value is a number (or "
+            "broadcasts over the cells of one True position), Where(mask, value, x) alone is exact and needs no "
+            "scatter" + combine + ".")
+
+
 def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
     names = {s.name: s.text for s in slots}
     data = next((s.text for s in slots if s.role == "data"), "zeros(shape)")
+    mask = next((s.text for s in slots if s.role == "mask"), None)
+    if reading.form is WHERE:
+        upd = next(s.text for s in slots if s.role == "updates")
+        return [f"condition: {mask}", f"X (where True): {upd}" + (" tiled to data's size" if reading.cyclic else ""),
+                f"Y (where False): {data}"]
     out = [f"data: {data}" if call.key != "tf.scatter_nd" else f"data: zeros of shape {names.get('shape')}"]
     if reading.form.inputs:  # the form's own template
-        out.append(reading.form.inputs.format(index=names.get("index", names.get("indices")), mask=names.get("mask"),
+        out.append(reading.form.inputs.format(index=names.get("index", names.get("indices")), mask=mask,
                                               axis=reading.axis))
+        if reading.form is MASK and len(reading.parts) > 1:
+            out.append("indices: " + ", ".join(names[p[1]] if p[0] != "const" else str(p[1]) for p in reading.parts)
+                       + ", each mask replaced by its NonZero rows, stacked on a new last axis")
     elif reading.parts:  # coordinates, stacked (a tuple tensor, one index, or one per leading axis)
         parts = [names[p[1]] if p[0] in ("slot", "tuple") else str(p[1]) for p in reading.parts]
         if reading.parts[0][0] == "tuple":
@@ -979,6 +1284,9 @@ def framework_call(call: Call, bound: dict, reading: Reading, slots: list, metho
     """The call with fixed variable names (data, index, src, ...) and the literal values read: ``out = ...``."""
     names = {s.param: (s.name if s.scalar is None else _lit(s.scalar)) for s in slots}
     fw = call.framework
+    if call.code:  # a masked write by Where: the record's own code over the slots' names
+        by_role = {s.role: (s.name if s.scalar is None else _lit(s.scalar)) for s in slots}
+        return call.code.format(values=by_role["updates"], data=by_role["data"])
     if call.key in ("torch.index_put", "torch.augmented") and not bound:
         sub = _subscript_text(reading)
         value = names["values"]
@@ -1018,8 +1326,6 @@ def framework_call(call: Call, bound: dict, reading: Reading, slots: list, metho
 
 
 def _subscript_text(reading: Reading) -> str:
-    if reading.form.mask:
-        return "mask"
     if reading.form.strided:
         out = []
         for s in reading.slices:
@@ -1032,7 +1338,9 @@ def _subscript_text(reading: Reading) -> str:
                 hi = "" if s[1] in (BIG, -BIG - 1) else str(s[1])
                 out.append(f"{lo}:{hi}" + ("" if s[2] == 1 else f":{s[2]}"))
         return ", ".join(out)
-    parts = [p[1] if p[0] == "slot" else str(p[1]) for p in reading.parts]
+    parts = [str(p[1]) for p in reading.parts]
+    if reading.form.leading_slices and reading.axis < 0:  # x[..., idx], x[..., idx, :]
+        return ", ".join(["...", *parts] + [":"] * (-reading.axis - 1))
     if reading.form.leading_slices:
         return ", ".join([":"] * reading.axis + parts)
     return ", ".join(parts)
@@ -1108,7 +1416,7 @@ def reverse_link(entry, config: Config) -> ReverseLink | None:
     family = sc.family_of(config.spec)
 
     def fit(text: str) -> tuple[bool, bool]:  # its reduction, then its operators' family, the configuration's
-        tr = from_call(text)
+        tr = integer_reading(from_call(text))
         return (tr.reading.canonical != config.canonical,
                 not any(sc.family_of(sc.OPERATORS[op]) is family for op, _ in tr.onnx + tr.openvino))
 

@@ -11,14 +11,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
 import numpy as np
 
 import scatter_core as sc
 
-from .from_call import Slot, Translation, _err, fallback_operator
+from .from_call import AXIS, MASK_AXIS, ND, Slot, Translation, _err, fallback_operator, from_call
 
 # ----------------------------------------------------------------------------- with tensors: the case and the run
 @dataclass(frozen=True)
@@ -108,24 +108,47 @@ def _slice_shape(tr: Translation, data) -> tuple[list, tuple]:
     return spans, tuple(shape)
 
 
+def resolve(tr: Translation, tensors: Mapping[str, np.ndarray]) -> Translation:
+    """The translation read again with the tensors given for its slots (by slot name): a bool tensor typed for
+    an open name makes it a mask, an integer one indices, and values typed for a mask decide whether Where alone
+    writes them. Raises ScatterError where the tensors still leave the reading open."""
+    if not tr.text:
+        return tr
+    given = {s.text: np.asarray(tensors[s.name]) for s in tensor_slots(tr) if s.name in tensors}
+    data = next((given[s.text] for s in tr.slots if s.role == "data" and s.text in given), None)
+    out = from_call(tr.text, None if data is None else data.dtype, given)
+    if out.readings:
+        names = ", ".join(out.undecided)
+        raise _err(f"give {names}'s values: the text does not say whether {names} is a boolean mask or integer "
+                   "indices, and each reading is a different operator", argument=out.undecided[0][:40],
+                   rule="ambiguous")
+    return out
+
+
 def case_for(tr: Translation, tensors: Mapping[str, np.ndarray]) -> CallCase:
-    """The call on these tensors (named by ``tensor_slots``) as a case of its target operator (raises ScatterError)."""
+    """The call on these tensors (named by ``tensor_slots``) as a case of its target operator (raises ScatterError).
+    An ambiguous translation (``readings``) is first resolved by the tensors' dtypes (:func:`resolve`)."""
+    if tr.readings:
+        tr = resolve(tr, tensors)
     r = tr.reading
     op = tr.target
     ops = tr.onnx or tr.openvino or [fallback_operator(r)]
     attrs = dict(ops[0][1])
+    data_slot = next((s for s in tr.slots if s.role == "data"), None)
     if tr.slots and tr.slots[0].role == "shape":
         upd = _get(tensors, "updates")
         shape = tuple(int(v) for v in _get(tensors, "shape").reshape(-1))
         data = np.zeros(shape, upd.dtype)
+    elif data_slot.scalar is not None:  # torch.where(m, x, 0): a number where the mask is False
+        data = np.asarray(data_slot.scalar)
     else:
-        data = _get(tensors, next(s.name for s in tr.slots if s.role == "data"))
+        data = _get(tensors, data_slot.name)
     for s in tensor_slots(tr):  # True/False typed into an index box would silently become indices 1 and 0
         if s.role == "indices" and _get(tensors, s.name).dtype == np.bool_:
             raise _err(f"{s.text[:60]} is a bool tensor (True/False), but this call reads it as integer indices "
-                       "(True would be index 1, False index 0), not as a mask. To write through a mask, write "
-                       "the condition in the call (x[x > 0] = v, x[~m] = v) or, in PyTorch, use masked_scatter; else give "
-                       "integer indices", argument=s.param, rule="dtype")
+                       "(True would be index 1, False index 0), not as a mask. To write through a mask, use "
+                       "x[mask] = v, masked_fill, masked_scatter or where; else give integer indices",
+                       argument=s.param, rule="dtype")
     try:
         return CASES[r.form.case](tr, tensors, data, op, attrs)  # the form record names its builder
     except sc.ScatterError as exc:
@@ -232,30 +255,104 @@ def _slice_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict
     return CallCase(sc.case(op, data, None, updates, **attrs), data.shape, note=note, values=values)
 
 
-def _mask_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
-    """a boolean mask: the ScatterND at the core of the composition"""
-    r, dtype = tr.reading, data.dtype
-    mask = _get(tensors, "mask")
+def _bool(tensors, slot) -> np.ndarray:
+    mask = _get(tensors, slot.name)
     if mask.dtype != np.bool_:
-        raise _err(f"mask must be a bool tensor, not {mask.dtype}", argument="mask", rule="dtype")
-    try:
-        mask = np.broadcast_to(mask, data.shape)
-    except ValueError:
-        raise _err(f"mask {mask.shape} does not broadcast to data {data.shape}", argument="mask",
-                   rule="shape") from None
-    where = np.argwhere(mask).astype(np.int64)
-    n = len(where)
+        raise _err(f"{_named(slot)} must be a bool tensor, not {mask.dtype}", argument=slot.param, rule="dtype")
+    return mask
+
+
+def _mask_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
+    """a boolean mask: the scatter at the core of the composition, each mask replaced by its NonZero rows (the
+    integer reading's case on them: NumPy and PyTorch define a mask index so); masked_scatter: ScatterND of the
+    first count(mask) values of source"""
+    r, dtype = tr.reading, data.dtype
     slot = next(s for s in tr.slots if s.role == "updates")
-    if slot.param == "source":  # masked_scatter: the first n values of source, row-major
+    named = {s.name: s for s in tr.slots}
+    if r.broadcast_mask:  # masked_scatter: the mask broadcasts to data from the right
+        mslot = next(s for s in tr.slots if s.role == "mask")
+        mask = _bool(tensors, mslot)
+        try:
+            mask = np.broadcast_to(mask, data.shape)
+        except ValueError:
+            raise _err(f"{_named(mslot)} {mask.shape} does not broadcast to data {data.shape}",
+                       argument=mslot.param, rule="shape") from None
+        where = np.argwhere(mask).astype(np.int64)
+        n = len(where)
         source = _get(tensors, slot.name).reshape(-1)
         if source.size < n:
-            raise _err(f"source has {source.size} elements but mask selects {n}", argument="source",
+            raise _err(f"{_named(slot)} has {source.size} elements but the mask selects {n}", argument=slot.param,
                        rule="shape")
-        updates = source[:n].astype(dtype)
+        return CallCase(sc.case(op, data, where, source[:n].astype(dtype), reduction=_spelling(op, "none")),
+                        data.shape, note="the ScatterND at the core of the composition (indices = NonZero(mask), "
+                        "transposed)")
+    parts, given, slots, at = [], dict(tensors), [s for s in tr.slots if s.role not in ("mask", "indices")], 0
+    for kind, name in r.parts:
+        if kind != "mask":
+            parts.append((kind, name))
+            slots += [named[name]] if kind == "slot" else []
+            at += 1
+            continue
+        mslot = named[name]
+        mask = _bool(tensors, mslot)
+        if r.form is MASK_AXIS:
+            if not -data.ndim <= r.axis < data.ndim:
+                raise _err(f"axis {r.axis} is outside data's {data.ndim} axes", argument="index", rule="range")
+            at = r.axis % data.ndim
+        want = data.shape[at:at + mask.ndim]
+        if mask.ndim == 0 or mask.shape != want or (r.form is MASK_AXIS and mask.ndim != 1):
+            rule = "a 1-D mask of that axis's size" if r.form is MASK_AXIS else "the sizes of the axes it covers"
+            raise _err(f"{_named(mslot)} has shape {mask.shape}; as a mask over data {data.shape} from axis {at} it "
+                       f"must have {rule}, {want if r.form is not MASK_AXIS else data.shape[at:at + 1]}",
+                       argument=mslot.param, rule="shape")
+        for d, rows in enumerate(np.nonzero(mask)):
+            row = f"{name}_nonzero_{d}"
+            given[row] = rows.astype(np.int64)
+            slots.append(Slot(row, mslot.param, f"NonZero({mslot.text})[{d}]", "indices"))
+            parts.append(("slot", row))
+        at += mask.ndim
+    form = AXIS if r.form is MASK_AXIS else ND
+    plain = replace(tr, reading=replace(r, form=form, parts=tuple(parts), where=False), slots=tuple(slots))
+    cc = CASES[form.case](plain, given, data, op, attrs)
+    how = (f"Where(mask, {'the combined values' if r.canonical != 'none' else 'value'}, x) computes it without a "
+           "scatter; this is the scatter writing the same cells" if r.where else "the scatter at the core of the "
+           "composition")
+    return replace(cc, note=f"{how} (indices: NonZero of the mask)" + (f"; {cc.note}" if cc.note else ""))
+
+
+def _where_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
+    """Where(mask, values, data) (masked_fill, torch.where, tf.where, jnp.where, np.where, np.putmask) as the
+    ScatterND writing the values into the True cells of data broadcast to the output's shape"""
+    r = tr.reading
+    mslot, uslot, dslot = (next(s for s in tr.slots if s.role == role) for role in ("mask", "updates", "data"))
+    mask = _bool(tensors, mslot)
+    values = np.asarray(uslot.scalar) if uslot.scalar is not None else _get(tensors, uslot.name)
+    dtype = values.dtype if dslot.scalar is not None else data.dtype if uslot.scalar is not None else \
+        np.result_type(values.dtype, data.dtype)
+    if tr.reading.cyclic:  # np.putmask: a.flat[n] = values[n % values.size] where mask.flat[n]
+        if mask.shape != data.shape:
+            raise _err(f"{_named(mslot)} has shape {mask.shape}; np.putmask needs the shape of {_named(dslot)}, "
+                       f"{data.shape}", argument=mslot.param, rule="shape")
+        if values.size == 0:
+            raise _err(f"{_named(uslot)} is empty; np.putmask needs at least one value", argument=uslot.param,
+                       rule="shape")
+        values, shape = np.resize(values.reshape(-1), data.size).reshape(data.shape), data.shape
     else:
-        updates = _updates(tr, tensors, (n,), dtype)
-    return CallCase(sc.case(op, data, where, updates, reduction=_spelling(op, "none")), data.shape,
-                    note="the ScatterND at the core of the composition (indices = NonZero(mask), transposed)")
+        if uslot.param == "value" and values.ndim:
+            raise _err(f"{_named(uslot)} has shape {values.shape}; masked_fill takes a number or a 0-d tensor "
+                       "(PyTorch refuses more)", argument=uslot.param, rule="shape")
+        try:
+            shape = np.broadcast_shapes(mask.shape, values.shape, data.shape)
+        except ValueError:
+            raise _err(f"{_named(mslot)} {mask.shape}, {_named(uslot)} {values.shape} and {_named(dslot)} "
+                       f"{data.shape} do not broadcast together", argument=mslot.param, rule="shape") from None
+    full = np.broadcast_to(mask, shape)
+    with np.errstate(all="ignore"):
+        base = np.ascontiguousarray(np.broadcast_to(data, shape).astype(dtype))
+        written = np.broadcast_to(values, shape)[full].astype(dtype)
+    return CallCase(sc.case(op, base, np.argwhere(full).astype(np.int64), written, reduction=_spelling(op, "none")),
+                    shape, note="Where(mask, values, x) computes it without a scatter; this is the ScatterND writing "
+                    "the same cells (indices: NonZero of the mask)")
 
 
 def _flat_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
@@ -336,7 +433,8 @@ def _axis_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
                     note=f"indices: the index expanded to updates' shape along axis {a}", values=unscaled)
 
 
-CASES = {f.__name__: f for f in (_elements_case, _slice_case, _mask_case, _flat_case, _nd_case, _axis_case)}
+CASES = {f.__name__: f for f in (_elements_case, _slice_case, _mask_case, _where_case, _flat_case, _nd_case,
+                                  _axis_case)}
 
 
 def _spelling(op: str, canonical: str) -> str:
@@ -452,7 +550,10 @@ def example_tensors(tr: Translation, rng: np.random.Generator, dtype="float32",
     """Valid tensors for the call's slots, drawn to repeat indices often (and negative ones where the framework
     takes them); ``shape`` fixes data's shape. Values are small integers, so sums and products are exact.
     For min and max, drawn again (a bounded number of times) until some cell changes: an example whose
-    output equals data shows nothing."""
+    output equals data shows nothing. An ambiguous translation draws for its first reading (the open names as
+    integer indices): give a bool tensor to draw a mask."""
+    if tr.readings:
+        tr = tr.readings[0]
     tensors = _example(tr, rng, dtype, shape)
     data_slot = next((s for s in tr.slots if s.role == "data"), None)
     if tr.reading.canonical not in COMPARING or data_slot is None:
@@ -560,12 +661,57 @@ def _draw_slice(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
     put_updates(squeezed)
 
 
+def _mask_of(rng, shape) -> np.ndarray:
+    """A random mask, all False or all True now and then (a write of nothing, a write of everything)."""
+    pick = rng.random()
+    return np.zeros(shape, bool) if pick < 0.15 else np.ones(shape, bool) if pick < 0.3 else rng.random(shape) < 0.5
+
+
 def _draw_mask(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
-    mask = rng.random(shape) < 0.5
-    out["mask"] = mask
+    r, rank = tr.reading, len(shape)
     upd = slots.get("updates")
+    masks = [s for s in tr.slots if s.role == "mask"]
+    if r.broadcast_mask:  # masked_scatter: the mask broadcasts from the right; source as large as data
+        k = int(rng.integers(1, rank + 1))
+        out[masks[0].name] = _mask_of(rng, tuple(int(rng.choice([1, n])) for n in shape[rank - k:]))
+        put_updates(shape)
+        return
+    if r.form is MASK_AXIS:
+        a = r.axis % rank
+        out[masks[0].name] = m = _mask_of(rng, (shape[a],))
+        target, each = shape[:a] + (int(m.sum()),) + shape[a + 1:], None
+    elif len(r.parts) == 1:
+        d = int(rng.integers(1, rank + 1))
+        out[masks[0].name] = m = _mask_of(rng, shape[:d])
+        target, each = (int(m.sum()),) + shape[d:], shape[d:]
+    else:  # x[i, m]: 1-D masks with one count of True cells, integer indices broadcasting against it
+        n = int(rng.integers(0, min(shape[j] for j, p in enumerate(r.parts) if p[0] == "mask") + 1))
+        for j, (kind, name) in enumerate(r.parts):
+            if kind == "mask":
+                m = np.zeros(shape[j], bool)
+                m[rng.choice(shape[j], size=n, replace=False)] = True
+                out[name] = m
+            elif kind == "slot":
+                out[name] = idx(shape[j], (int(rng.choice([1, n])) if n else 1,))
+        target, each = (n,) + shape[len(r.parts):], shape[len(r.parts):]
     if upd is not None and upd.scalar is None:
-        out[upd.name] = vals(shape if upd.param == "source" else (int(mask.sum()),))
+        pick = rng.random()
+        out[upd.name] = vals(each if each is not None and pick < 0.3 else (1,) if pick < 0.45 else target)
+
+
+def _draw_where(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
+    r, rank = tr.reading, len(shape)
+    mask, upd, data = (next(s for s in tr.slots if s.role == role) for role in ("mask", "updates", "data"))
+
+    def broadcastable():  # the output's shape, or a shape that broadcasts to it
+        k = int(rng.integers(0, rank + 1))
+        return tuple(int(rng.choice([1, n])) for n in shape[rank - k:])
+
+    out[mask.name] = _mask_of(rng, shape if r.cyclic or data.scalar is not None else broadcastable())
+    if upd.scalar is None:
+        out[upd.name] = (vals((int(rng.integers(1, int(np.prod(shape)) + 3)),)) if r.cyclic else
+                         vals(()) if upd.param == "value" else vals(shape) if data.scalar is not None else
+                         vals(broadcastable()))
 
 
 def _draw_flat(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
@@ -576,4 +722,5 @@ def _draw_flat(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
     put_updates((int(rng.integers(1, n + 1)),))
 
 
-DRAWERS = {f.__name__: f for f in (_draw_elements, _draw_nd, _draw_axis, _draw_slice, _draw_mask, _draw_flat)}
+DRAWERS = {f.__name__: f for f in (_draw_elements, _draw_nd, _draw_axis, _draw_slice, _draw_mask, _draw_where,
+                                    _draw_flat)}

@@ -36,8 +36,8 @@ import numpy as np
 import scatter_core as sc
 from scatter_export.graphs import GraphNode, graph_model
 
-from .from_call import ELEMENTWISE, ND, ONNX, Translation, _err, _pick
-from .from_call_case import CallCase, _slice_shape, case_for
+from .from_call import ELEMENTWISE, MASK, MASK_AXIS, ND, ONNX, WHERE, Translation, _err, _pick
+from .from_call_case import CallCase, _slice_shape, case_for, resolve
 
 CORE_REDUCTION = {"mean": "sum", "sub": "sum"}  # the reduction the core scatter runs where ONNX lacks the call's
 
@@ -72,8 +72,9 @@ class CompositionGraph:
 
 
 def needs_graph(tr: Translation) -> bool:
-    """Whether the call's ONNX form is a composition (no single ONNX operator is exact)."""
-    return not tr.onnx and tr.composition is not None
+    """Whether the call's ONNX form is a composition (no single ONNX operator is exact); an ambiguous answer
+    (``readings``) has none until its tensors decide the reading."""
+    return not tr.onnx and tr.composition is not None and not tr.readings
 
 
 class _Graph:
@@ -98,8 +99,8 @@ def _core(tr: Translation, cc: CallCase) -> tuple[sc.OpSpec, dict]:
     each attribute's codec): the call's form (a slice or a mask: ScatterND's coordinates), the reduction ONNX
     runs (none where the call reads before it writes), the case's own axis."""
     r = tr.reading
-    plain = r.gather_first or r.form.mask or r.form.strided
-    probe = replace(r, form=ND if r.form.strided or r.form.mask else r.form, alpha=None, init=True,
+    plain = r.gather_first or r.form.strided or r.form.mask and r.canonical == "none"
+    probe = replace(r, form=ND if r.form.strided or r.form.mask else r.form, alpha=None, init=True, where=False,
                     gather_first=False, canonical="none" if plain else CORE_REDUCTION.get(r.canonical, r.canonical))
     found = _pick(probe, ONNX, False)[0]
     if not found:
@@ -153,6 +154,8 @@ def _gather_attrs(spec: sc.OpSpec, attrs: dict) -> dict:
 def composition_graph(tr: Translation, tensors) -> CompositionGraph:
     """The ONNX graph of ``tr``'s composition on ``tensors`` (raises ScatterError where the call has one ONNX
     operator, or the tensors do not make a case)."""
+    if tr.readings:  # the tensors decide the reading (a bool tensor: a mask)
+        tr = resolve(tr, tensors)
     if not needs_graph(tr):
         raise _err(f"{tr.function} is one ONNX operator ({tr.onnx[0][0]}): its export is that one node"
                    if tr.onnx else f"{tr.function} has no composition", argument="export", rule="onnx-export")
@@ -165,31 +168,7 @@ def composition_graph(tr: Translation, tensors) -> CompositionGraph:
     scatter = spec.op_type
     feeds: list[tuple[str, np.ndarray]] = [("data", data)]
     if r.form.mask:
-        mask = np.ascontiguousarray(np.broadcast_to(np.asarray(tensors["mask"]), data.shape))
-        feeds.append(("mask", mask))
-        slot = next(s for s in tr.slots if s.role == "updates")
-        if slot.scalar is not None:
-            g.add("Where", "mask", g.const("value", np.asarray(slot.scalar).astype(dtype)), "data", out="output")
-            why = ("x[mask] = a number needs no scatter: Where(mask, number, x) writes it wherever the mask is "
-                   "True (a ScatterElements node for it is what pytorch#126856 saw fail in onnxruntime).")
-        else:
-            rows = g.add("Transpose", g.add("NonZero", "mask"), perm=[1, 0])
-            if slot.param == "source":  # masked_scatter: the first count(mask) values of source, row-major
-                with np.errstate(all="ignore"):
-                    feeds.append(("source", np.asarray(tensors[slot.name]).astype(dtype)))
-                flat = g.add("Reshape", "source", g.const("flat", np.array([-1], dtype=np.int64)))
-                count = g.add("Shape", rows, start=0, end=1)
-                values = g.add("Slice", flat, g.const("first", np.array([0], dtype=np.int64)), count)
-                why = ("no scatter takes a boolean mask: NonZero(mask), transposed to one row per True cell "
-                       "(row-major), is ScatterND's indices, and its updates are the first count(mask) values of "
-                       "source, flattened (Reshape, Shape of the rows, Slice).")
-            else:
-                feeds.append(("values", updates))
-                values = "values"
-                why = ("no scatter takes a boolean mask: NonZero(mask), transposed to one row per True cell "
-                       "(row-major), is ScatterND's indices; the values are the written cells' values in that "
-                       "order.")
-            g.add(scatter, "data", rows, values, out="output", **attrs)
+        why = _mask_graph(g, tr, tensors, cc, spec, attrs, feeds)
     elif r.gather_first or r.form.strided:
         if r.form.strided:
             spans, _ = _slice_shape(tr, data)
@@ -273,3 +252,95 @@ def _reduce_graph(g: _Graph, tr: Translation, spec: sc.OpSpec, attrs: dict, cc: 
                 "alike, so this is exact).")
     raise _err(f"{tr.function}: no ONNX graph is written for this composition", argument="export",
                rule="onnx-export")
+
+
+def _mask_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.OpSpec, attrs: dict, feeds: list) -> str:
+    """A masked write's graph: Where where the values reach the cells without a scatter, else NonZero rows as
+    ScatterND's indices; returns why. ``feeds`` holds data (the case's); the mask and values are added."""
+    r, data = tr.reading, cc.case.data
+    dtype = data.dtype
+    named = {s.role: s for s in tr.slots}
+    mslot, upd = named["mask"], named["updates"]
+    mask = np.asarray(tensors[mslot.name])
+
+    def value(slot, name):  # a number as a constant, a tensor as a graph input (in data's dtype)
+        if slot.scalar is not None:
+            return g.const(name, np.asarray(slot.scalar).astype(dtype))
+        with np.errstate(all="ignore"):
+            feeds.append((name, np.asarray(tensors[slot.name]).astype(dtype)))
+        return name
+
+    if r.form is WHERE:
+        feeds.clear()
+        feeds.append(("mask", mask))
+        y = value(named["data"], "y")
+        x = value(upd, "x")
+        if r.cyclic:  # np.putmask: the values repeat over data's flat positions
+            size = int(np.prod(data.shape))
+            repeats = -(-size // max(int(np.asarray(tensors[upd.name]).size if upd.scalar is None else 1), 1))
+            flat = g.add("Reshape", x, g.const("flat", np.array([-1], dtype=np.int64)))
+            tiled = g.add("Tile", flat, g.const("repeats", np.array([repeats], dtype=np.int64)))
+            cut = g.add("Slice", tiled, g.const("start", np.array([0], dtype=np.int64)),
+                        g.const("size", np.array([size], dtype=np.int64)))
+            x = g.add("Reshape", cut, g.const("data_shape", np.array(data.shape, dtype=np.int64)))
+        g.add("Where", "mask", x, y, out="output")
+        return ("Where(mask, X, Y) computes the call exactly: X where the mask is True, Y elsewhere, the three "
+                "broadcast together" + ("; np.putmask's values are tiled to data's size first (Reshape, Tile, "
+                                        "Slice, Reshape)" if r.cyclic else "") + ": no scatter is needed.")
+    feeds.append(("mask", mask))
+    if r.broadcast_mask:  # masked_scatter: the first count(mask) values of source, row-major
+        feeds[-1] = ("mask", np.ascontiguousarray(np.broadcast_to(mask, data.shape)))
+        rows = g.add("Transpose", g.add("NonZero", "mask"), perm=[1, 0])
+        with np.errstate(all="ignore"):
+            feeds.append(("source", np.asarray(tensors[upd.name]).astype(dtype)))
+        flat = g.add("Reshape", "source", g.const("flat", np.array([-1], dtype=np.int64)))
+        count = g.add("Shape", rows, start=0, end=1)
+        values = g.add("Slice", flat, g.const("first", np.array([0], dtype=np.int64)), count)
+        g.add(spec.op_type, "data", rows, values, out="output", **attrs)
+        return ("no scatter takes a boolean mask: NonZero(mask), transposed to one row per True cell (row-major), "
+                "is ScatterND's indices, and its updates are the first count(mask) values of source, flattened "
+                "(Reshape, Shape of the rows, Slice).")
+    op = ELEMENTWISE.get(r.canonical)
+    if r.where:  # a number, or values broadcasting over the cells of one True position
+        if r.form is MASK_AXIS:
+            a = r.axis % data.ndim
+            stand = (mask.size,) + (1,) * (data.ndim - a - 1)
+        else:
+            stand = mask.shape + (1,) * (data.ndim - mask.ndim)
+        m = "mask" if stand == mask.shape else g.add("Reshape", "mask", g.const("mask_shape", np.array(
+            stand, dtype=np.int64)))
+        if upd.scalar is None:  # the values without the leading axes of 1 that broadcasting adds
+            raw = np.asarray(tensors[upd.name])
+            shape = raw.shape
+            while len(shape) > data.ndim - mask.ndim and shape[0] == 1:
+                shape = shape[1:]
+            with np.errstate(all="ignore"):
+                feeds.append(("values", raw.reshape(shape).astype(dtype)))
+            v = "values"
+        else:
+            v = g.const("value", np.asarray(upd.scalar).astype(dtype))
+        new = v if op is None else g.add(op, "data", v)
+        g.add("Where", m, new, "data", out="output")
+        return ("no scatter is needed: Where(mask, " + ("value" if op is None else f"{op}(x, value)") + ", x) "
+                "writes wherever the mask is True" + (" (the mask reshaped with trailing axes of 1 to broadcast)"
+                                                      if m != "mask" else "") +
+                "; a ScatterElements node for a masked fill is what pytorch#126856 saw fail in onnxruntime.")
+    if r.form is not MASK or len(r.parts) != 1:
+        raise _err(f"the ONNX export of a mask beside other indices or slices ({tr.call.splitlines()[-1]}) is not "
+                   "written yet: the page's case shows the scatter at its core (NonZero of the mask as indices); "
+                   "x[m] = v with a whole mask exports", argument="export", rule="onnx-export")
+    rows = g.add("Transpose", g.add("NonZero", "mask"), perm=[1, 0])
+    feeds.append(("values", cc.values if cc.values is not None else cc.case.updates))
+    scatter = spec.op_type
+    if r.gather_first:
+        old = g.add(scatter.replace("Scatter", "Gather", 1), "data", rows)
+        g.add(scatter, "data", rows, g.add(op, old, "values"), out="output", **attrs)
+        how = f"reads the cells (GatherND), combines once ({op}) and writes back ({scatter}, reduction none)"
+    elif r.canonical == "sub":
+        g.add(scatter, "data", rows, g.add("Neg", "values"), out="output", **attrs)
+        how = f"adds the negated values ({scatter} reduction add after Neg)"
+    else:
+        g.add(scatter, "data", rows, "values", out="output", **attrs)
+        how = f"writes the values ({scatter}, reduction {r.canonical})"
+    return ("no scatter takes a boolean mask: NonZero(mask), transposed to one row per True cell (row-major), is "
+            f"{scatter}'s indices; the graph {how}; a mask names each cell once, so no duplicate meets another.")

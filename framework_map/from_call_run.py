@@ -5,8 +5,9 @@
   runtime_check's guarded runs: the tensors travel as an ``.npz`` read back with ``allow_pickle=False``, the
   call as :func:`framework_script`'s generated script (fixed names and literals we read, never the user's
   text). A crash, a hang or the framework's own error comes back as ``Outcome(ok=False)`` with a message.
-* ``equivalence_pytest(tr, tensors)``: a pytest module comparing the framework's call with the ONNX model
-  of its translation on onnxruntime (scatter_export's model builder and array literals).
+* ``operator_export(tr, tensors)``: a one-operator call's ONNX model and its pytest (the model on onnxruntime and
+  onnx.reference against scatter_core's result, and the framework's own call where it is installed);
+  ``composition_export``: the same for a composition (from_call_graph's graph).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import numpy as np
 import scatter_core as sc
 
 from .from_call import Translation
-from .from_call_case import MODULE_OF, agrees, case_for, framework_code, framework_inputs, framework_script, runs_in
+from .from_call_case import (MODULE_OF, agrees, case_for, framework_code, framework_inputs, framework_script, resolve,
+                             runs_in)
 
 MAX_STDERR = 1200
 
@@ -48,6 +50,11 @@ class Outcome:
 
 def run_guarded(tr: Translation, tensors, framework: str | None = None, timeout: float = 120) -> Outcome:
     """Run the call in ``framework`` (default: its own) in a child process and compare with scatter_core."""
+    if tr.readings:
+        try:
+            tr = resolve(tr, tensors)
+        except sc.ScatterError as exc:
+            return Outcome(framework or tr.framework, False, error=str(exc))
     fw = framework or tr.framework
     if fw not in runs_in(tr):
         return Outcome(fw, False, error=f"{tr.function} does not run in {fw}")
@@ -132,6 +139,8 @@ def composition_export(tr: Translation, tensors) -> CompositionExport:
 
     from .from_call_graph import composition_graph
 
+    if tr.readings:
+        tr = resolve(tr, tensors)
     graph = composition_graph(tr, tensors)
     model = graph.model()
     cc = graph.call_case
@@ -147,14 +156,20 @@ def composition_export(tr: Translation, tensors) -> CompositionExport:
     return CompositionExport(model, code, graph.summary, len(graph.nodes))
 
 
-def equivalence_pytest(tr: Translation, tensors) -> str:
-    """A pytest module: the framework's call on these tensors against the ONNX model of its translation.
+def operator_export(tr: Translation, tensors) -> CompositionExport:
+    """A one-operator call's exports on these tensors: the ONNX model of its one node (onnx's full checker
+    accepts it) and a pytest whose tests need onnxruntime or onnx alone (the model on each, against EXPECTED:
+    scatter_core's result recorded at export time), plus one test running the framework's own call, which skips
+    only where that framework is missing. An ambiguous call is first resolved by the tensors (a bool tensor: a
+    mask). Raises :class:`scatter_core.ScatterError` when the case's operator is not an ONNX one (then no ONNX
+    model can stand for the call). Generated from numbers and names we format, never from the user's text."""
+    import textwrap
 
-    Raises :class:`scatter_core.ScatterError` when the case's operator is not an ONNX one (then no ONNX model
-    can stand for the call). Generated from numbers and names we format, never from the user's text."""
     from scatter_export import onnx_model
-    from scatter_export.builders import array_literal
+    from scatter_export.graphs import model_pytest
 
+    if tr.readings:
+        tr = resolve(tr, tensors)
     cc = case_for(tr, tensors)
     spec = cc.case.spec
     if spec.framework != "ONNX":
@@ -164,52 +179,21 @@ def equivalence_pytest(tr: Translation, tensors) -> str:
     data, indices, updates = cc.case.given()
     model = onnx_model(spec.name, data, indices, updates, attrs=dict(cc.case.attrs))
     by_role = {"data": data, "indices": indices, "updates": updates}
-    feeds = {i.name: by_role[i.role] for i in spec.inputs if by_role[i.role] is not None}
-    module = MODULE_OF[tr.framework]
-    dup_none = tr.reading.canonical == "none" and bool(cc.case.trace().duplicate_groups().size)
-    check = ["    np.testing.assert_array_equal(out, expected)"]
-    if dup_none:
-        written = {}
-        t = cc.case.trace()
-        flat = cc.case.updates.reshape(-1)
-        for i in range(len(t)):
-            for tgt, src in zip(t.plan.targets[i], t.plan.sources[i]):
-                written.setdefault(int(tgt), set()).add(flat[src].item())
-        allowed = {c: sorted(v) for c, v in written.items() if len(v) > 1}
-        check = ["    # duplicate indices under replacement: the framework may let another written value win",
-                 f"    allowed = {allowed!r}",
-                 "    pairs = zip(out.reshape(-1).tolist(), expected.reshape(-1).tolist())",
-                 "    for cell, (got, want) in enumerate(pairs):",
-                 "        assert got == want or got in allowed.get(cell, ()), (cell, got, want)"]
-    onnx_attrs = ", ".join(f"{k}={v!r}" for k, v in cc.case.attrs.items() if v is not None)
-    lines = [
-        f'"""{tr.function} ({tr.framework}) against its ONNX translation {spec.name} ({onnx_attrs}) on '
-        'onnxruntime.',
-        "",
-        "Exported by Scatter Explorer's From your code page. The call, with fixed variable names:",
-        *("    " + line for line in tr.call.splitlines()),
-        "" if not cc.note else f"The ONNX inputs: {cc.note}.",
-        f"Run: python -m pytest <this file>  (needs {module}, numpy and onnxruntime)",
-        '"""',
-        "",
-        "import base64",
-        "",
-        "import numpy as np",
-        "import pytest",
-        "",
-        f"MODEL = base64.b64decode({base64.b64encode(model).decode('ascii')!r})  # one {spec.op_type} node, "
-        f"opset {spec.version}",
-        "ONNX_INPUTS = {" + ", ".join(f"{name!r}: {array_literal(arr)}" for name, arr in feeds.items()) + "}",
-        "",
-        "",
-        f"def test_{tr.framework.lower()}_call_equals_the_onnx_model():",
-        *framework_test_lines(tr, tensors),
-        "    ort = pytest.importorskip(\"onnxruntime\")",
-        "    session = ort.InferenceSession(MODEL, providers=[\"CPUExecutionProvider\"])",
-        "    (expected,) = session.run(None, ONNX_INPUTS)",
-        "    expected = expected.reshape(out.shape)",
-        *check,
-        "",
-    ]
-    return "\n".join(lines)
+    feeds = [(i.name, by_role[i.role]) for i in spec.inputs if by_role[i.role] is not None]
+    attrs = ", ".join(f"{k}={v!r}" for k, v in cc.case.attrs.items() if v is not None)
+    summary = f"The ONNX model is one {spec.name} node ({attrs}), opset {spec.version}."
+    about = ["Exported by Scatter Explorer's From your code page. The call, with fixed variable names:",
+             *("    " + line for line in tr.call.splitlines()), "",
+             *textwrap.wrap(summary + (f" Its inputs: {cc.note}." if cc.note else ""), 110), "",
+             *textwrap.wrap(f"EXPECTED is Scatter Explorer's result of the call ({spec.name}, {cc.case.attr_text()}), "
+                            "recorded at export time: the model's tests need onnxruntime or onnx only; the "
+                            f"framework's own call runs where {MODULE_OF[tr.framework]} is installed.", 110)]
+    code = model_pytest(model, feeds, cc.case, title=f"{tr.function} ({tr.framework}) as the ONNX model of one "
+                        f"{spec.op_type} node, on onnxruntime and onnx.reference.", about=about,
+                        framework_test=framework_test_lines(tr, tensors))
+    return CompositionExport(model, code, summary, 1)
 
+
+def equivalence_pytest(tr: Translation, tensors) -> str:
+    """The pytest of :func:`operator_export` (kept for callers that want the text only)."""
+    return operator_export(tr, tensors).pytest

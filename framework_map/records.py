@@ -165,6 +165,8 @@ JAX_CLIP = ('JAX mode="clip": out-of-range indices are clamped to the nearest ed
 JAX_PROMISE = ('JAX mode="promise_in_bounds": an out-of-range index is undefined behaviour in JAX; ONNX requires an '
                "error.")
 JAX_UNIQUE = "JAX unique_indices=True promises no duplicates; with duplicates JAX's result is undefined."
+JAX_MASK_JIT = ("JAX, a boolean mask in x.at[...]: read eagerly only; under jax.jit the number of True cells is "
+                "not static and JAX raises NonConcreteBooleanIndexError, so write jnp.where(mask, v, x) there.")
 JAX_NO_WRAP = ("JAX wrap_negative_indices=False: negative indices are out of range (handled by mode), where ONNX "
                "counts them from the end.")
 # NumPy, and PyTorch's augmented index assignment (read by framework_map.from_call; NumPy has no record of its own)
@@ -207,6 +209,70 @@ CACHE_OOR = ("linear mode needs write_indices[b] + sequence_length <= max_sequen
              "max_sequence_length, as ONNX does")
 SLICE_CLAMP = "no indices: start and stop past either end are clamped, as Slice-8 does; {}"
 SLICE_ATTRS = ("start", "stop", "step", "axes")
+
+# masked writes by Where (framework_map.from_call: masked_fill, torch.where, tf.where, jnp.where, np.where)
+WHERE_DTYPES = ("Where's dtypes: ONNX's Where takes X and Y of one dtype, where the frameworks promote (a Python float "
+                "with int data gives floats in PyTorch, NumPy and JAX; TensorFlow refuses the mix): Cast the "
+                "values to the output's dtype first")
+WHERE_BROADCAST = ("Where's broadcasting: it broadcasts condition, X and Y together (NumPy's rules), as torch.where, "
+                   "jnp.where, np.where and tf.where (v2) do; PyTorch's in-place masked_fill_ keeps data's shape, "
+                   "so its mask must broadcast to data")
+
+
+@dataclass(frozen=True)
+class Caveat:
+    """The calls a caveat concerns, as data: a sentence (or the clause of a record's sentence that says it), or
+    a whole topic of every record's sentences; a reduction, dtype kind or index kind it does not list means it
+    does not apply (None: every one). From your code shows a caveat only where the call matches."""
+
+    text: str = ""  # the sentence or clause; empty for a whole topic
+    topic: str | None = None  # one of TOPICS: every record's sentence on it
+    reductions: frozenset | None = None  # canonical reductions: none, sum, sub, prod, max, min, mean
+    dtypes: str | None = None  # NumPy dtype kinds of the data: "f" floats, "iu" integers, "b" bool
+    index_kinds: frozenset | None = None  # from_call's index forms: elements, nd, axis, flat, slice, mask, ...
+
+    def applies(self, canonical: str, kind: str | None, forms: frozenset) -> bool:
+        """Whether it concerns a call with this reduction, data dtype kind (None: unknown, so it may) and index
+        forms."""
+        return ((self.reductions is None or canonical in self.reductions)
+                and (self.dtypes is None or kind is None or kind in self.dtypes)
+                and (self.index_kinds is None or bool(self.index_kinds & forms)))
+
+
+INDEXED = frozenset({"elements", "nd", "axis", "flat"})  # index tensors: negative, out-of-range, repeated values
+ORDERED = frozenset({"sum", "sub", "prod", "mean"})  # float results that depend on the order of the duplicates
+CAVEATS: tuple[Caveat, ...] = (
+    # the order of combining duplicates changes a float sum or product, never a max or min (signed zeros aside),
+    # never an integer's wrap-around sum, and nothing where no index repeats
+    Caveat(TORCH_CUDA_ORDER, reductions=ORDERED, dtypes="f", index_kinds=INDEXED),
+    Caveat("float sums with duplicates may differ in the last bit (order)", reductions=ORDERED, dtypes="f",
+           index_kinds=INDEXED),
+    Caveat("float products with duplicates may differ in the last bit (order)", reductions=ORDERED, dtypes="f",
+           index_kinds=INDEXED),
+    Caveat("no bool for mean", reductions=frozenset({"mean"})),
+    Caveat("max/min are spelled amax/amin", reductions=frozenset({"max", "min"})),
+    Caveat("bool has no subtraction", reductions=frozenset({"sub"}), dtypes="b"),
+    # a mask, a Where or a slice has no index tensor: nothing negative, out of range or repeated
+    Caveat(topic="negative indices", index_kinds=INDEXED),
+    Caveat(topic="out-of-range indices", index_kinds=INDEXED),
+    Caveat(topic="duplicates", index_kinds=INDEXED),
+    # the registry's runtime notes on the core operator (scatter_core RuntimeNote topics): a mask's NonZero rows
+    # are distinct and in range, so its core ScatterND never meets what they describe
+    Caveat(topic="duplicates-parallel", index_kinds=INDEXED),
+    Caveat(topic="negative-index", index_kinds=INDEXED),
+    Caveat(topic="index-range", index_kinds=INDEXED),
+    Caveat(NUMPY_INDEXING_NEG, index_kinds=INDEXED),
+    Caveat(NUMPY_INDEXING_OOR, index_kinds=INDEXED),
+    Caveat(NUMPY_AT_DUPLICATES, index_kinds=frozenset({"nd", "axis"})),
+    Caveat(TORCH_AUGMENTED_DUPLICATES, index_kinds=frozenset({"nd", "axis"})),
+    Caveat(JAX_UNIQUE, index_kinds=INDEXED),
+    Caveat(JAX_CLIP, index_kinds=INDEXED),
+    Caveat(JAX_PROMISE, index_kinds=INDEXED),
+    Caveat(JAX_NO_WRAP, index_kinds=INDEXED),
+    Caveat(JAX_MASK_JIT, index_kinds=frozenset({"mask", "mask-axis"})),
+    Caveat(WHERE_DTYPES, index_kinds=frozenset({"where", "mask", "mask-axis"})),
+    Caveat(WHERE_BROADCAST, index_kinds=frozenset({"where"})),
+) + ((Caveat(TORCH_INDEX_ADD_ALPHA, dtypes="f"),) if TORCH_INDEX_ADD_ALPHA else ())
 
 
 ENTRIES: tuple[Entry, ...] = (

@@ -17,9 +17,9 @@ import streamlit as st
 import framework_map as fm
 import scatter_core as sc
 from framework_map.from_call import MAX_CALL_TEXT, Translation, stand_in_note, supported_text
-from framework_map.from_call_case import CallCase, case_for, example_tensors, runs_in, tensor_slots
+from framework_map.from_call_case import CallCase, case_for, example_tensors, resolve, runs_in, tensor_slots
 from framework_map.from_call_graph import needs_graph
-from framework_map.from_call_run import composition_export, equivalence_pytest, installed, run_guarded
+from framework_map.from_call_run import composition_export, installed, operator_export, run_guarded
 
 from . import attribute_inputs, cache, session
 from .controls import error_text, md, tensor_text
@@ -38,6 +38,9 @@ EXAMPLES = (
     "np.add.at(a, (i, j), b)",
     "torch.slice_scatter(x, src, dim=1, start=1, end=3)",
     "x[x > 0] = 0",
+    "x[mask] = 0",
+    "x.masked_fill(mask, 0)",
+    "torch.where(mask, v, x)",
 )
 
 
@@ -69,9 +72,21 @@ def _ops_block(title: str, ops: list, oldest, composition: str | None) -> None:
 
 
 def verdict(tr: Translation) -> str:
-    """One sentence per standard: where a single operator is exact, and where the composition is needed."""
+    """One sentence per standard: where a single operator is exact, and where the composition is needed (a
+    reading of an ambiguous call says its assumption first: nothing is claimed for a guess)."""
     def side(name, ops):
         return f"{name}: one operator is exact" if ops else f"{name}: no single operator; use the composition below"
+    if tr.readings:
+        return (f":material/help: **{len(tr.readings)} readings, no answer yet**: " + md(tr.composition))
+    if tr.assumes:  # one reading of an ambiguous call: what it would be, said as a condition
+        what = ("no scatter is needed: one Where computes it exactly" if tr.reading.where else
+                "one operator computes it exactly on both ONNX and OpenVINO" if tr.onnx and tr.openvino else
+                "no single operator is exact on ONNX or OpenVINO; the composition below is" if not tr.openvino
+                and not tr.onnx else f"{side('ONNX', tr.onnx)}; {side('OpenVINO', tr.openvino)}")
+        return f":material/help: **Only if {md(tr.assumes)}**: {what}."
+    if tr.reading is not None and tr.reading.where:
+        return (":material/check_circle: **No scatter needed**: one Where (ONNX; Select-1 in OpenVINO) computes this "
+                "call exactly, as the composition below says.")
     if tr.onnx and tr.openvino:
         return ":material/check_circle: **Exact** on both: one operator computes this call (up to the caveats below)."
     if not tr.onnx and not tr.openvino:
@@ -82,6 +97,17 @@ def verdict(tr: Translation) -> str:
 def answer(tr: Translation) -> None:
     st.header(md(f"{tr.framework}: {tr.function}"))  # h2 under the page's h1 (axe heading-order)
     st.markdown(verdict(tr))
+    if tr.readings:
+        for n, reading in enumerate(tr.readings, 1):
+            st.subheader(md(f"Reading {n}: {reading.assumes}"))
+            st.markdown(verdict(reading))
+            _details(reading)
+        return
+    _details(tr)
+
+
+def _details(tr: Translation) -> None:
+    """One reading's operators, composition, inputs, call and caveats."""
     left, right = st.columns(2)
     with left:
         _ops_block("ONNX", tr.onnx, tr.oldest, tr.composition)
@@ -135,7 +161,10 @@ def _fill(tr: Translation) -> None:
 
 
 ROLE_WORDS = {"data": "the tensor written into", "indices": "the indices", "updates": "the values written",
-              "mask": "the boolean mask", "shape": "the output's shape"}
+              "mask": "the boolean mask", "shape": "the output's shape",
+              "either": "integer indices or a boolean mask (its dtype decides)"}
+READ_AS = ("not said: show every reading", "a boolean mask", "integer indices")  # an open name, read as
+READ_AS_DTYPE = {READ_AS[1]: np.bool_, READ_AS[2]: np.int64}
 
 
 def _role(slot) -> str:
@@ -159,6 +188,36 @@ def _parsed(tr: Translation) -> dict | None:
     for p in problems:
         st.error(p, icon="🛑")
     return None if problems else tensors
+
+
+def _typed(tr: Translation) -> dict:
+    """The tensors typed so far that read as tensors, by slot name (a box with a problem is left out here: the
+    tensors section names it)."""
+    out = {}
+    for slot in tensor_slots(tr):
+        text = st.session_state.get(_slot_key(tr, slot.name), "")
+        if str(text).strip():
+            try:
+                out[slot.name] = sc.parse_tensor(text, max_elements=cache.MAX_TEXT_ELEMENTS, name=slot.param)
+            except sc.ScatterError:
+                continue
+    return out
+
+
+def _read_as(tr: Translation) -> dict:
+    """For an ambiguous call: a choice per open name (a boolean mask, integer indices), as an empty tensor of
+    that dtype for from_call (a typed tensor decides instead, and its box says so)."""
+    out = {}
+    if not tr.undecided:
+        return out
+    st.markdown("**Read the open names as** (or type their values under *On your tensors*: a bool tensor is a "
+                "mask)")
+    for col, name in zip(st.columns(min(len(tr.undecided), 3)), tr.undecided):
+        key = k(f"as:{hashlib.sha1(tr.text.encode()).hexdigest()[:10]}:{name}")
+        choice = col.radio(md(name[:40]), READ_AS, key=key, horizontal=False)
+        if choice in READ_AS_DTYPE:
+            out[name] = np.zeros(0, READ_AS_DTYPE[choice])
+    return out
 
 
 def _data_dtype(tr: Translation):
@@ -215,6 +274,12 @@ def tensors_section(tr: Translation) -> None:
     tensors = _parsed(tr)
     if tensors is None:
         return
+    if tr.readings:  # the typed tensors decide the reading (a bool tensor: a mask)
+        try:
+            tr = resolve(tr, tensors)
+        except sc.ScatterError as exc:
+            st.error(error_text(exc), icon="🛑")
+            return
     try:
         cc = case_for(tr, tensors)
         output = cc.output()
@@ -251,39 +316,33 @@ def tensors_section(tr: Translation) -> None:
             st.code(tensor_text(np.asarray(result.output)), language=None)
     if cc is None:
         return
-    if needs_graph(tr):
-        composition_downloads(tr, tensors)
-        return
-    try:
-        code = equivalence_pytest(tr, tensors)
-    except sc.ScatterError as exc:
-        st.caption("No pytest export: " + md(str(exc)))
-    else:
-        st.download_button(PYTEST_LABEL, code, file_name="test_from_your_code.py", mime="text/x-python",
-                           key=k("pytest"))
-        st.caption("The pytest runs your call in its framework against the ONNX model on onnxruntime.")
+    downloads(tr, tensors)
 
 
 PYTEST_LABEL = "Download the pytest (.py)"  # short enough for a phone's width; the caption below says what it runs
 
 
-def composition_downloads(tr: Translation, tensors: dict) -> None:
-    """A composition's exports: the ONNX model of its nodes and the pytest running it (from_call_run)."""
+def downloads(tr: Translation, tensors: dict) -> None:
+    """The call's exports on these tensors: the ONNX model (one node, or the composition's nodes) and the pytest
+    running it on onnxruntime and onnx.reference, and the call in its framework where that is installed."""
+    composite = needs_graph(tr)
     try:
-        export = composition_export(tr, tensors)
+        export = composition_export(tr, tensors) if composite else operator_export(tr, tensors)
     except sc.ScatterError as exc:
         st.caption("No ONNX export: " + md(str(exc)))
         return
     # "The composition as one ONNX model: 4 nodes (...)", not "...ONNX model: The ONNX model is 4 nodes (...)"
-    st.markdown("**The composition as one ONNX model**: " + md(export.summary.removeprefix("The ONNX model is ")))
+    title = "The composition as one ONNX model" if composite else "The ONNX model"
+    st.markdown(f"**{title}**: " + md(export.summary.removeprefix("The ONNX model is ")))
     left, right = st.columns(2)
     left.download_button(f"Download the ONNX model ({export.nodes} node{'s' if export.nodes != 1 else ''}, .onnx)",
-                         export.model, file_name="from_your_code_composition.onnx",
-                         mime="application/octet-stream", key=k("onnx"), width="stretch")
+                         export.model, file_name="from_your_code.onnx" if not composite else
+                         "from_your_code_composition.onnx", mime="application/octet-stream", key=k("onnx"),
+                         width="stretch")
     right.download_button(PYTEST_LABEL, export.pytest, file_name="test_from_your_code.py", mime="text/x-python",
                           key=k("pytest"), width="stretch")
-    st.caption("The pytest runs the model on onnxruntime and onnx.reference, and your call in its framework where "
-               "that is installed.")
+    st.caption("The pytest runs the model on onnxruntime and onnx.reference against Scatter Explorer's result "
+               f"(no framework needed), and your call in {md(tr.framework)} where that is installed.")
 
 
 def _seed_from_url() -> None:
@@ -335,13 +394,20 @@ def render_page() -> None:
         st.info("Supported: " + md(supported_text()), icon="ℹ️")
         return
     try:
-        tr = fm.from_call(text)
-        dtype = _data_dtype(tr)
-        if dtype is not None:  # the caveats that can apply to the data typed below (a note on int8 data goes)
-            tr = fm.from_call(text, dtype)
+        first = fm.from_call(text)
     except sc.ScatterError as exc:
         st.error(error_text(exc), icon="🛑")
         return
+    chosen = _read_as(first)
+    # the tensors typed decide what the text leaves open (a bool tensor: a mask) and the caveats that can apply
+    # to the data's dtype (a note on int8 data goes)
+    arrays = _typed(first)
+    typed = {s.text: arrays[s.name] for s in tensor_slots(first) if s.name in arrays}
+    try:
+        tr = fm.from_call(text, _data_dtype(first), {**chosen, **typed}) if (chosen or typed) else first
+    except sc.ScatterError as exc:
+        st.error(error_text(exc), icon="🛑")
+        tr = first
     linked = st.session_state.get(k("linked"))
     if linked and linked[1] == text:
         st.info(md(stand_in_note(linked[0], tr)), icon="↩️")

@@ -48,7 +48,9 @@ STATES = ["/elements?op=ScatterElements-18&example=onnx-node-scatter-elements-wi
           "/practice?seed=2&level=5&op=ScatterElements-11&mode=Multiple+choice",
           "/practice?seed=0&level=4&op=ScatterND-11&mode=Whole+output",
           # From your code with an answer: its headings and the spec links beside each operator
-          "/from-code?call=x.at%5Bidx%5D.set%28v%29"] + _spec_tabs()
+          "/from-code?call=x.at%5Bidx%5D.set%28v%29",
+          # a masked write: Where, no scatter (issue 31)
+          "/from-code?call=x.masked_fill%28m%2C%200%29"] + _spec_tabs()
 
 
 @pytest.fixture(scope="module")

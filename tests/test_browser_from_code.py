@@ -82,3 +82,45 @@ def test_paste_a_call_see_the_answer_and_open_the_case_in_the_explorer(server, b
     assert "This link has value(s) the page could not use" not in body
     assert real_errors(errors) == []
     ctx.close()
+
+
+def test_a_mask_the_text_cannot_type_shows_both_readings_until_the_user_decides(server, browser):
+    """Issue 31: x[mask] = 0 once read as "Exact on both: ScatterND-18(none)". Now two readings, no claim; the
+    user says mask is a boolean mask (or types a bool tensor), and the answer is one Where, exported as a model."""
+    from urllib.parse import quote
+
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    pg = ctx.new_page()
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    pg.on("console", lambda m: m.type == "error" and errors.append(f"{m.type}: {m.text}"))
+    pg.goto(f"{server.url}/from-code?call=" + quote("x[mask] = 0"))
+    pg.get_by_text("Reading 2: mask is a boolean mask").first.wait_for(timeout=60_000)
+    settle(pg)
+    body = pg.locator("[data-testid=stMain]").inner_text()
+    assert "2 readings, no answer yet" in body and "Exact on both" not in body
+    assert "Only if mask holds integer indices" in body and "Only if mask is a boolean mask" in body
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / "from_code_two_readings.png"), full_page=True)
+    pg.get_by_role("radiogroup", name="mask").get_by_text("a boolean mask").click()
+    pg.get_by_text("No scatter needed").first.wait_for(timeout=60_000)
+    settle(pg)
+    assert "Reading 1" not in pg.locator("[data-testid=stMain]").inner_text()
+    pg.get_by_label("data's shape (optional)").fill("3, 4")
+    pg.get_by_role("button", name="Fill with example values").click()
+    pg.get_by_text("The translation's result").first.wait_for(timeout=60_000)
+    settle(pg)
+    body = pg.locator("[data-testid=stMain]").inner_text()
+    # the drawn mask covers data's leading axes: Where alone, or a Reshape first so it broadcasts
+    nodes = 1 if "ONNX model: 1 node (Where, opset 18)" in body else 2
+    assert nodes == 1 or "ONNX model: 2 nodes (Reshape → Where, opset 18)" in body
+    with pg.expect_download(timeout=60_000) as info:
+        pg.get_by_role("button", name=f"Download the ONNX model ({nodes} node{'s' if nodes > 1 else ''}, .onnx)"
+                       ).click()
+    import onnx
+
+    model = onnx.load(info.value.path())
+    assert [n.op_type for n in model.graph.node] in (["Where"], ["Reshape", "Where"])
+    pg.screenshot(path=str(SCREENSHOTS / "from_code_mask_where.png"), full_page=True)
+    assert real_errors(errors) == []
+    ctx.close()

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import builtins
+import re
 import sys
 from collections import Counter
 
@@ -22,6 +23,13 @@ from framework_map.from_call import CALLS, MAX_CALL_TEXT
 from framework_map.from_call_case import (agrees, case_for, example_tensors, framework_code, framework_inputs,
                                           runs_in)
 from tests.conftest import require_framework
+
+def read(text, dtype=None):
+    """from_call's answer, with every name the text leaves open (mask or indices) read as integer indices: the
+    tensors these tests give them are integers (tests/test_from_call_masks.py reads them as masks)."""
+    tr = fm.from_call(text, dtype)
+    return tr.readings[0] if tr.readings else tr
+
 
 def run_framework(tr, tensors, framework=None) -> np.ndarray:
     """The call in its framework, in this process (the app runs the same generated code in a child process).
@@ -69,7 +77,7 @@ JAX_CASES = 3  # JAX compiles per shape and dtype: what 2 cores afford in CI (ab
 # ------------------------------------------------------------------------------ every shape translates
 @pytest.mark.parametrize("framework,text", ALL, ids=[t for _, t in ALL])
 def test_every_supported_call_shape_translates_and_its_case_runs_in_scatter_core(framework, text):
-    tr = fm.from_call(text)
+    tr = read(text)
     assert tr.framework == framework
     assert isinstance(tr.onnx, list) and isinstance(tr.openvino, list) and isinstance(tr.caveats, list)
     assert tr.exact == bool((tr.onnx or tr.openvino) and tr.reading.alpha is None)
@@ -97,7 +105,7 @@ def _differential(framework: str, texts: list[str], run_as: str | None = None):
     rng = np.random.default_rng()  # new cases each run; a failure prints the case
     failures, seen = [], Counter()
     for text in texts:
-        tr = fm.from_call(text)
+        tr = read(text)
         if run_as is not None and run_as not in runs_in(tr):
             continue
         for n in range(JAX_CASES if framework == "JAX" else CASES):
@@ -152,7 +160,7 @@ def test_what_running_pytorch_found_stays_fixed_where_installed():
 
     with pytest.raises(TypeError):
         torch.zeros(3, 2).index_put((torch.tensor([0]), 0), torch.ones(1))
-    tr = fm.from_call("torch.select_scatter(x, src, 0, -1)")
+    tr = read("torch.select_scatter(x, src, 0, -1)")
     tensors = {"data": np.array([1.0, 2.0, 3.0], np.float32), "src": np.array(9.0, np.float32)}
     got = run_framework(tr, tensors)
     assert got.tolist() == [1.0, 2.0, 9.0] and agrees(case_for(tr, tensors), got, "none") == "exact"
@@ -160,7 +168,7 @@ def test_what_running_pytorch_found_stays_fixed_where_installed():
 
 # ------------------------------------------------------------------------------ the issue's examples
 def test_include_self_false_has_no_onnx_attribute_and_is_exact_in_openvino():
-    tr = fm.from_call('x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)')
+    tr = read('x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)')
     assert tr.framework == "PyTorch" and tr.entry == "torch.scatter_reduce"
     assert tr.onnx == []
     assert tr.openvino == [("ScatterElementsUpdate-12", {"axis": 1, "reduction": "max", "use_init_val": False})]
@@ -171,25 +179,25 @@ def test_include_self_false_has_no_onnx_attribute_and_is_exact_in_openvino():
 
 
 def test_the_newest_and_the_oldest_onnx_version():
-    tr = fm.from_call("x.scatter_add(0, idx, src)")
+    tr = read("x.scatter_add(0, idx, src)")
     assert tr.onnx == [("ScatterElements-18", {"axis": 0, "reduction": "add"})]
     assert tr.oldest["ScatterElements-18"] == "ScatterElements-16"  # add arrived in 16
-    tr = fm.from_call("x.scatter_reduce(0, idx, src, 'amin')")
+    tr = read("x.scatter_reduce(0, idx, src, 'amin')")
     assert tr.oldest["ScatterElements-18"] == "ScatterElements-18"  # min arrived in 18
-    tr = fm.from_call("tf.tensor_scatter_nd_update(t, idx, upd)")
+    tr = read("tf.tensor_scatter_nd_update(t, idx, upd)")
     assert tr.onnx == [("ScatterND-18", {"reduction": "none"})] and tr.oldest["ScatterND-18"] == "ScatterND-11"
     assert tr.oldest["ScatterNDUpdate-15"] == "ScatterNDUpdate-3"  # TF refuses negatives itself
 
 
 def test_a_version_refusing_negative_indices_is_not_offered_for_a_call_that_takes_them():
-    tr = fm.from_call("x.at[i, j].set(v)")
+    tr = read("x.at[i, j].set(v)")
     assert tr.oldest["ScatterNDUpdate-15"] == "ScatterNDUpdate-15"
     assert any(c.startswith("ScatterNDUpdate-3 also has this reduction but refuses negative indices")
                for c in tr.caveats)
 
 
 def test_mean_caveats_name_the_integer_truncation_from_the_registry():
-    tr = fm.from_call("x.scatter_reduce(0, idx, src, 'mean')")
+    tr = read("x.scatter_reduce(0, idx, src, 'mean')")
     assert tr.onnx == [] and "no mean" in tr.composition
     note = sc.OPERATORS["ScatterElementsUpdate-12"].notes_on("integer-mean")[0]
     assert any(note.text in c for c in tr.caveats)
@@ -197,26 +205,26 @@ def test_mean_caveats_name_the_integer_truncation_from_the_registry():
 
 
 def test_duplicates_negative_indices_and_out_of_range_caveats_come_from_the_records():
-    jax = fm.from_call("x.at[idx].set(v)")
+    jax = read("x.at[idx].set(v)")
     assert any(fm.BY_ID["jax.at.nd"].divergences["duplicates"] in c for c in jax.caveats)  # unspecified winner
     assert any("ONNX requires an error" in c for c in jax.caveats)  # mode="drop" drops out-of-range silently
-    torch = fm.from_call("x.scatter(1, idx, src)")
+    torch = read("x.scatter(1, idx, src)")
     assert any("CUDA" in c for c in torch.caveats)  # the order of duplicates under CUDA
     assert any(fm.BY_ID["torch.scatter"].divergences["negative indices"] in c for c in torch.caveats)
-    tf = fm.from_call("tf.tensor_scatter_nd_add(t, idx, upd)")
+    tf = read("tf.tensor_scatter_nd_add(t, idx, upd)")
     assert any(fm.BY_ID["tf.tensor_scatter_nd_add"].divergences["out-of-range indices"] in c for c in tf.caveats)
-    assert any("LAST" not in c and "last write" in c for c in fm.from_call("x[i] = v").caveats)  # LAST_WINS note
+    assert any("LAST" not in c and "last write" in c for c in read("x[i] = v").caveats)  # LAST_WINS note
 
 
 def test_augmented_assignment_is_a_read_combine_write_not_an_accumulation():
-    tr = fm.from_call("x[idx] += v")
+    tr = read("x[idx] += v")
     assert tr.onnx == [] and tr.openvino == [] and tr.exact is False
     assert "GatherND" in tr.composition and "accumulate=True" in tr.composition
     data, idx, v = np.zeros(4, np.float32), np.array([1, 1, -1]), np.array([1, 2, 3], np.float32)
     cc = case_for(tr, {"data": data, "index": idx, "values": v})
     got = run_framework(tr, {"data": data, "index": idx, "values": v}, "NumPy")
     assert agrees(cc, got, "none") == "exact" and got[1] == 2  # one duplicate won; they did not add up to 3
-    acc = fm.from_call("x.index_put_((idx,), v, accumulate=True)")
+    acc = read("x.index_put_((idx,), v, accumulate=True)")
     assert acc.onnx == [("ScatterND-18", {"reduction": "add"})]
     assert case_for(acc, {"data": data, "index": idx, "values": v}).output()[1] == 3
 
@@ -228,23 +236,25 @@ def test_an_augmented_subtraction_of_bool_data_is_refused_with_a_message_as_the_
     bools = {"data": np.array([[True, False], [False, True]]), "indices_0": np.array([0, -1]),
              "indices_1": np.array([1, 1]), "values": np.array([True, True])}
     with pytest.raises(sc.ScatterError, match="subtract, which is not defined for bool") as exc:
-        case_for(fm.from_call("x[i, j] -= v"), bools)
+        case_for(read("x[i, j] -= v"), bools)
     assert exc.value.argument == "data" and exc.value.rule == "dtype"
     with pytest.raises(TypeError):  # NumPy, running the same call, refuses it too
-        run_framework(fm.from_call("x[i, j] -= v"), bools, "NumPy")
+        run_framework(read("x[i, j] -= v"), bools, "NumPy")
     for text, want in (("x[i, j] += v", [[True, True], [False, True]]),  # (0, 1): False or True
                        ("x[i, j] *= v", [[True, False], [False, True]])):  # (0, 1): False and True
-        tr = fm.from_call(text)
+        tr = read(text)
         assert case_for(tr, bools).output().tolist() == want
         assert run_framework(tr, bools, "NumPy").tolist() == want
 
 
 def test_mask_assignment_and_masked_scatter_are_compositions_around_scatternd():
-    for text in ("x[x > 0] = 0", "x.masked_scatter(m, src)"):
-        tr = fm.from_call(text)
+    for text in ("x[x > 0] = v", "x.masked_scatter(m, src)"):
+        tr = read(text)
         assert tr.exact is False and tr.onnx == [] and "NonZero" in tr.composition
         assert tr.target == "ScatterND-18"
-    assert "Where(mask" in fm.from_call("x[x > 0] = 0").composition
+    assert "Where(mask" in read("x[x > 0] = v").composition
+    number = read("x[x > 0] = 0")  # a number: Where alone, no scatter
+    assert number.reading.where and number.composition.startswith("Where(mask, values, x) is exact")
 
 
 def test_a_bool_tensor_typed_as_indices_is_refused_not_read_as_indices_1_and_0():
@@ -255,37 +265,37 @@ def test_a_bool_tensor_typed_as_indices_is_refused_not_read_as_indices_1_and_0()
     for text, names in (("x[mask] = v", {"data": data, "index": mask, "values": v}),
                         ("x.scatter_(0, idx, src)", {"data": data, "index": np.ones((1, 3), bool),
                                                      "src": np.ones((1, 3), np.float32)})):
-        tr = fm.from_call(text)
+        tr = read(text)
         with pytest.raises(sc.ScatterError, match="is a bool tensor") as info:
             case_for(tr, names)
         assert info.value.rule == "dtype" and info.value.argument == "index"
         assert str(info.value).startswith(("mask is", "idx is"))
-    assert case_for(fm.from_call("x[mask] = v"), {"data": data, "index": mask.astype(np.int64), "values": v}
+    assert case_for(read("x[mask] = v"), {"data": data, "index": mask.astype(np.int64), "values": v}
                     ).output()[[0, 1]].tolist() == [[9, 9, 9], [9, 9, 9]]  # integer indices still work
     # the framework itself gets the bool tensor as it is: NumPy writes the True rows (0 and 2), not rows 1 and 0
-    got = run_framework(fm.from_call("x[mask] = v"), {"data": data, "index": mask, "values": v}, "NumPy")
+    got = run_framework(read("x[mask] = v"), {"data": data, "index": mask, "values": v}, "NumPy")
     assert got[:, 0].tolist() == [9, 0, 9, 0]
 
 
 def test_slice_scatter_is_openvino_slicescatter_and_a_coordinate_grid_in_onnx():
-    tr = fm.from_call("torch.slice_scatter(x, src, dim=1, start=2)")
+    tr = read("torch.slice_scatter(x, src, dim=1, start=2)")
     assert tr.openvino == [("SliceScatter-15", {"start": [2], "stop": [2 ** 63 - 1], "step": [1], "axes": [1]})]
     assert tr.onnx == [] and "1308" in tr.composition and tr.entry == "torch.slice_scatter"
 
 
 def test_index_put_tuple_and_keyword_only_arguments_follow_the_real_signatures():
-    assert fm.from_call("x.index_put_(indices=(i, j), values=v, accumulate=True)").onnx[0][1] == {"reduction": "add"}
+    assert read("x.index_put_(indices=(i, j), values=v, accumulate=True)").onnx[0][1] == {"reduction": "add"}
     with pytest.raises(sc.ScatterError, match=r"takes 4 positional argument\(s\) here, 5 given"):
-        fm.from_call("x.scatter_reduce(1, idx, src, 'sum', False)")  # include_self is keyword-only
+        read("x.scatter_reduce(1, idx, src, 'sum', False)")  # include_self is keyword-only
     with pytest.raises(sc.ScatterError, match="by position only"):
-        fm.from_call("np.add.at(a, indices=idx, b=v)")
+        read("np.add.at(a, indices=idx, b=v)")
     with pytest.raises(sc.ScatterError, match="has no argument 'axis'"):
-        fm.from_call("x.scatter(axis=1, index=idx, src=src)")  # PyTorch spells it dim
+        read("x.scatter(axis=1, index=idx, src=src)")  # PyTorch spells it dim
     with pytest.raises(sc.ScatterError, match="missing reduce"):
-        fm.from_call("x.scatter_reduce(1, idx, src)")
+        read("x.scatter_reduce(1, idx, src)")
     with pytest.raises(sc.ScatterError, match="got 'dim' twice"):
-        fm.from_call("x.scatter(1, idx, src, dim=1)")
-    assert fm.from_call("torch.scatter(x, 1, idx, value=3)").slots[-1].scalar == 3  # value= is scatter's overload
+        read("x.scatter(1, idx, src, dim=1)")
+    assert read("torch.scatter(x, 1, idx, value=3)").slots[-1].scalar == 3  # value= is scatter's overload
     assert CALLS["torch.scatter_reduce"].kwonly == ("include_self",)
 
 
@@ -300,13 +310,13 @@ def test_index_put_tuple_and_keyword_only_arguments_follow_the_real_signatures()
     ("x.at[idx].set(v, mode='wrap')", "mode", "'clip'"),
     ("np.put(a, ind, v, mode='bounce')", "mode", "'wrap'"),
     ("x[idx] //= v", "//=", "+="),
-    ("x[1:2, idx] = v", "index", "x[:, ..., i]"),
+    ("x[1:2, idx] = v", "index", "x[:, i] or x[..., i]"),
     ("x[idx, :] = v", "index", "mixes slices and index arrays"),
     ("torch.index_put(x, (i, 0), v)", "indices", "x[..., 0] = v"),  # PyTorch's own TypeError, checked below
 ])
 def test_unsupported_functions_and_values_name_them_and_list_what_is_supported(text, argument, words):
     with pytest.raises(sc.ScatterError) as info:
-        fm.from_call(text)
+        read(text)
     assert words in str(info.value)
     if argument:
         assert info.value.argument == argument
@@ -341,7 +351,7 @@ def test_hostile_text_is_answered_with_a_message_and_never_run(text, words, monk
     monkeypatch.setattr(builtins, "eval", refuse)
     monkeypatch.setattr(builtins, "exec", refuse)
     with pytest.raises(sc.ScatterError, match=words):
-        fm.from_call(text)
+        read(text)
 
 
 def test_a_megabyte_of_text_is_refused_by_its_size_before_it_is_parsed(monkeypatch):
@@ -352,14 +362,14 @@ def test_a_megabyte_of_text_is_refused_by_its_size_before_it_is_parsed(monkeypat
 
     monkeypatch.setattr(ast, "parse", no_parse)
     with pytest.raises(sc.ScatterError, match=f"paste one call of at most {MAX_CALL_TEXT:,}") as info:
-        fm.from_call("x.scatter(1, idx, src)" + " " * 1_000_000)
+        read("x.scatter(1, idx, src)" + " " * 1_000_000)
     assert info.value.rule == "size"
     with pytest.raises(sc.ScatterError, match="must be text"):
-        fm.from_call(b"x.scatter(1, i, s)")  # type: ignore[arg-type]
+        read(b"x.scatter(1, i, s)")  # type: ignore[arg-type]
 
 
 def test_generated_code_never_holds_the_users_text():
-    tr = fm.from_call("self.cache_k.scatter_reduce_(dim=1, index=my_idx.unsqueeze(-1), src=new_k, reduce='sum')")
+    tr = read("self.cache_k.scatter_reduce_(dim=1, index=my_idx.unsqueeze(-1), src=new_k, reduce='sum')")
     code = framework_code(tr)
     for users in ("self", "cache_k", "my_idx", "unsqueeze", "new_k"):
         assert users not in code
@@ -378,7 +388,7 @@ def test_every_framework_map_record_with_a_call_reads_back_as_its_configuration(
                 if text is None:
                     continue
                 linked.add(entry.id)
-                tr = fm.from_call(text)
+                tr = read(text)
                 assert tr.framework == entry.framework, (entry.id, text)
                 want = "sum" if entry.id.endswith(".sub") else config.canonical  # x.at[..].add(-v): a sum of -v
                 assert tr.reading.canonical == want, (entry.id, config.label, text)
@@ -389,7 +399,7 @@ def test_every_framework_map_record_with_a_call_reads_back_as_its_configuration(
 
 
 def test_index_add_with_alpha_is_a_mul_then_the_scatter_and_its_case_adds_alpha_times_source():
-    tr = fm.from_call("x.index_add_(1, idx, src, alpha=2)")
+    tr = read("x.index_add_(1, idx, src, alpha=2)")
     assert tr.exact is False and tr.onnx == [] and tr.openvino == []
     assert "Mul(source, alpha), then ScatterElements-18(axis=1, reduction='add')" in tr.composition
     data = np.arange(6, dtype=np.float32).reshape(2, 3)
@@ -406,7 +416,7 @@ def test_index_add_with_alpha_is_a_mul_then_the_scatter_and_its_case_adds_alpha_
 def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
     from framework_map.from_call_run import installed, run_guarded
 
-    tr = fm.from_call("np.put(a, ind, v)")
+    tr = read("np.put(a, ind, v)")
     tensors = {"data": np.zeros(4, np.int32), "ind": np.array([0, -1, 0]), "v": np.array([5, 6, 7], np.int32)}
     out = run_guarded(tr, tensors)
     assert out.ok and out.verdict == "exact" and out.output.tolist() == [7, 0, 0, 6]
@@ -414,13 +424,13 @@ def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
     bad = run_guarded(tr, {**tensors, "ind": np.array([0, 4])})  # out of range: NumPy's own IndexError comes back
     assert not bad.ok and bad.error.startswith("IndexError")
     require_framework("JAX")
-    jax = fm.from_call("x.at[idx].set(v)")  # JAX drops an out-of-range write that the translation refuses
+    jax = read("x.at[idx].set(v)")  # JAX drops an out-of-range write that the translation refuses
     out = run_guarded(jax, {"data": np.zeros(3, np.int32), "index": np.array([1, 5]), "values": np.array([7, 8],
                                                                                                         np.int32)})
     assert out.ok and out.output.tolist() == [0, 7, 0]
     assert out.verdict.startswith("the translation refuses: ") and "out of range" in out.verdict
     if not installed("PyTorch"):
-        torch = run_guarded(fm.from_call("x.scatter_add(0, idx, src)"), {})
+        torch = run_guarded(read("x.scatter_add(0, idx, src)"), {})
         assert not torch.ok and torch.error == "PyTorch is not installed here"
 
 
@@ -430,7 +440,7 @@ def test_the_guarded_worker_finds_the_version_of_tensorflow_cpu_too():
     TensorFlow run (found with tensorflow-cpu 2.21.0; tests/test_from_call_frameworks.py runs it there)."""
     from framework_map.from_call_case import DISTRIBUTIONS_OF, framework_script
 
-    script = framework_script(fm.from_call("tf.scatter_nd(idx, upd, shape)"))
+    script = framework_script(read("tf.scatter_nd(idx, upd, shape)"))
     assert "for dist in ('tensorflow', 'tensorflow-cpu'):" in script and "except PackageNotFoundError:" in script
     assert script.index("PackageNotFoundError:") < script.index("\ntry:")  # a missing name is not the call failing
     assert DISTRIBUTIONS_OF["NumPy"] == ("numpy",)
@@ -447,7 +457,7 @@ def test_the_exported_pytest_runs_the_call_against_the_onnx_model(text, dtype, t
     from tests.conftest import require_or_skip
 
     require_or_skip("onnxruntime")
-    tr = fm.from_call(text)
+    tr = read(text)
     if tr.framework == "JAX":
         require_framework("JAX")
     tensors = example_tensors(tr, np.random.default_rng(7), dtype)
@@ -460,22 +470,25 @@ def test_the_exported_pytest_runs_the_call_against_the_onnx_model(text, dtype, t
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path,
                           env={"PATH": "/usr/bin:/bin", "JAX_PLATFORMS": "cpu"})
-    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    # the model on onnxruntime and onnx.reference, the framework's own call (installed here), and where a cell
+    # repeats, that the recorded result is one the spec allows
+    ok = done.returncode == 0 and re.search(r"\b[34] passed", done.stdout) and "skipped" not in done.stdout
+    assert ok, done.stdout[-2000:] + done.stderr[-2000:]
 
 
 def test_the_export_refuses_a_call_with_no_onnx_operator():
     from framework_map.from_call_run import equivalence_pytest
 
-    tr = fm.from_call("x.at[1:3].set(v)")
+    tr = read("x.at[1:3].set(v)")
     with pytest.raises(sc.ScatterError, match="SliceScatter-15 \\(OpenVINO\\)"):
         equivalence_pytest(tr, example_tensors(tr, np.random.default_rng(0)))
 
 
 def test_scatter_with_a_reduce_argument_takes_the_caveats_of_the_reducing_record():
-    add = fm.from_call("x.scatter(0, idx, src, reduce='add')")
+    add = read("x.scatter(0, idx, src, reduce='add')")
     assert add.entry == "torch.scatter_add" and add.onnx == [("ScatterElements-18", {"axis": 0, "reduction": "add"})]
     assert not any(fm.BY_ID["torch.scatter"].divergences["duplicates"] in c for c in add.caveats)
-    plain = fm.from_call("x.scatter(0, idx, src)")
+    plain = read("x.scatter(0, idx, src)")
     assert plain.entry == "torch.scatter"
     assert any(fm.BY_ID["torch.scatter"].divergences["duplicates"] in c for c in plain.caveats)
 
@@ -489,7 +502,7 @@ def test_a_crash_a_hang_or_no_answer_from_the_child_is_a_message(script, words, 
     import framework_map.from_call_run as run
 
     monkeypatch.setattr(run, "framework_script", lambda *_a: script)
-    tr = fm.from_call("np.put(a, ind, v)")
+    tr = read("np.put(a, ind, v)")
     out = run.run_guarded(tr, {"data": np.zeros(3), "ind": np.array([0]), "v": np.array([1.0])}, timeout=2)
     assert not out.ok and out.error.startswith(words)
 
@@ -497,7 +510,7 @@ def test_a_crash_a_hang_or_no_answer_from_the_child_is_a_message(script, words, 
 # ------------------------------------------------------------------------------ wording a reviewer found
 @pytest.mark.parametrize("framework,text", ALL, ids=[t for _, t in ALL])
 def test_the_answer_says_each_caveat_once_and_no_internal_name(framework, text):
-    tr = fm.from_call(text)
+    tr = read(text)
     said = tr.caveats + [tr.composition or ""] + list(tr.inputs)
     assert not any("framework_map" in s for s in said)  # the package's name is not the user's vocabulary
     topics = Counter(c.split(" (")[0].split(":")[0] for c in tr.caveats if c.startswith(f"{framework}, "))
@@ -507,15 +520,15 @@ def test_the_answer_says_each_caveat_once_and_no_internal_name(framework, text):
 
 def test_jax_mode_replaces_the_records_out_of_range_sentence():
     record = fm.BY_ID["jax.at.nd"].divergences["out-of-range indices"]
-    plain = fm.from_call("x.at[idx].set(v)").caveats
+    plain = read("x.at[idx].set(v)").caveats
     assert sum(record in c for c in plain) == 1 and not any("mode=\"clip\": out-of-range" in c for c in plain)
-    clip = fm.from_call("x.at[idx].set(v, mode='clip')").caveats
+    clip = read("x.at[idx].set(v, mode='clip')").caveats
     assert not any(record in c for c in clip) and sum("clamped to the nearest edge" in c for c in clip) == 1
 
 
 def test_index_fill_takes_negative_indices_unlike_index_copy():
     """Found running torch 2.13: index_fill counts -1 from the end; index_copy and index_add raise."""
-    fill, copy = fm.from_call("x.index_fill(0, idx, -1)"), fm.from_call("x.index_copy(0, idx, src)")
+    fill, copy = read("x.index_fill(0, idx, -1)"), read("x.index_copy(0, idx, src)")
     assert fill.negatives and not copy.negatives
     assert fill.openvino[0][0] == "ScatterElementsUpdate-12"  # ScatterUpdate-3 refuses negative indices
     assert copy.openvino[0][0] == "ScatterUpdate-3"
@@ -543,7 +556,7 @@ def test_every_framework_map_entry_has_a_link_that_reads_as_its_configuration():
             for entry in fm.entries_for(config):
                 link = reverse_link(entry, config)
                 assert link is not None and link.entry == entry.id, (entry.id, config.label)
-                tr = fm.from_call(link.call)
+                tr = read(link.call)
                 want = "sum" if entry.id.endswith(".sub") and not link.stand_in else config.canonical
                 assert tr.reading.canonical == want, (entry.id, config.label, link.call)
                 if link.stand_in:
@@ -565,7 +578,8 @@ def test_the_index_forms_become_the_operators_their_family_records_name():
     want = {"elements": (("ScatterElements",), ("ScatterElementsUpdate",)),
             "nd": (("ScatterND",), ("ScatterNDUpdate",)),
             "axis": (("ScatterElements",), ("ScatterUpdate", "ScatterElementsUpdate")),
-            "slice": ((), ("SliceScatter",)), "mask": ((), ()), "flat": (("ScatterND",), ("ScatterNDUpdate",))}
+            "slice": ((), ("SliceScatter",)), "mask": ((), ()), "mask-axis": ((), ()), "where": ((), ()),
+            "flat": (("ScatterND",), ("ScatterNDUpdate",))}
     assert set(FORMS) == set(want)
     for name, (onnx, openvino) in want.items():
         assert (targets(FORMS[name], "ONNX"), targets(FORMS[name], "OpenVINO")) == (onnx, openvino), name
@@ -590,7 +604,7 @@ def test_the_index_forms_become_the_operators_their_family_records_name():
      "idx[1] = 9 is out of range for x's axis 0 of size 4"),
 ])
 def test_an_out_of_range_index_names_the_users_tensor_and_position(call, tensors, expected):
-    tr = fm.from_call(call)
+    tr = read(call)
     with pytest.raises(sc.ScatterError) as err:
         case_for(tr, {n: np.asarray(v, np.int64) for n, v in tensors.items()})
     message = str(err.value)
@@ -601,7 +615,7 @@ def test_an_out_of_range_index_names_the_users_tensor_and_position(call, tensors
 @pytest.mark.parametrize("call", ["x.at[i, j].min(v)", "x.at[idx].max(v)", "tf.tensor_scatter_nd_min(t, idx, upd)",
                                   "x.scatter_reduce(0, idx, src, reduce='amin')", "np.minimum.at(a, i, b)"])
 def test_example_values_for_min_and_max_change_some_cell(call):
-    tr = fm.from_call(call)
+    tr = read(call)
     data = next(s.name for s in tr.slots if s.role == "data")
     for seed in range(1, 31):
         tensors = example_tensors(tr, np.random.default_rng(seed))
@@ -616,7 +630,7 @@ def test_runtime_caveats_are_those_that_can_apply_to_the_datas_dtype():
     assert "int8" in i8.dtypes and "float32" not in i8.dtypes
     call = "x.scatter_reduce(0, idx, src, 'mean')"
     for dtype, shown in ((None, True), (np.int8, True), ("uint8", True), (np.float32, False), ("int64", False)):
-        caveats = fm.from_call(call, dtype).caveats
+        caveats = read(call, dtype).caveats
         assert any(i8.text in c for c in caveats) is shown, dtype
         assert any("truncat" in c for c in caveats), dtype  # the dtype-free fact stays
 
@@ -631,7 +645,7 @@ def test_runtime_caveats_are_those_that_can_apply_to_the_datas_dtype():
 ])
 def test_a_shape_error_names_the_users_tensor_and_the_argument(call, tensors, expected):
     """A shape error names the tensor as the call writes it (v), with the framework's argument (values)."""
-    tr = fm.from_call(call)
+    tr = read(call)
     with pytest.raises(sc.ScatterError) as err:
         case_for(tr, {n: np.asarray(v, np.int64) for n, v in tensors.items()})
     assert str(err.value).startswith(expected), str(err.value)

@@ -27,7 +27,7 @@ from framework_map.from_call_case import case_for, example_tensors, framework_in
 from framework_map.from_call_graph import needs_graph
 from framework_map.from_call_run import composition_export, equivalence_pytest
 from tests.conftest import require_framework, require_or_skip
-from tests.test_from_call import SHAPES
+from tests.test_from_call import SHAPES, read
 
 DTYPES = ("float32", "int32")
 DRAWS = 60  # tensors drawn per (call, dtype) until they repeat a cell and hold a negative index
@@ -98,7 +98,7 @@ def test_every_exported_pytest_runs_the_frameworks_own_call_and_passes(framework
     rng = np.random.default_rng(24)
     written, missing = {}, []
     for text in SHAPES[framework]:
-        tr = fm.from_call(text)
+        tr = read(text)
         assert tr.framework == framework
         for dtype in DTYPES:
             tensors, code, dup, neg = draw(tr, rng, dtype)
@@ -109,7 +109,7 @@ def test_every_exported_pytest_runs_the_frameworks_own_call_and_passes(framework
             written[name] = (text, dtype, dup, {k: v.tolist() for k, v in tensors.items()})
     assert not missing, "\n".join(missing)
     dups = {text for text, _, dup, _ in written.values() if dup}
-    can_repeat = [t for t in SHAPES[framework] if fm.from_call(t).reading.form.name not in ("slice", "mask")]
+    can_repeat = [t for t in SHAPES[framework] if read(t).reading.form.name not in ("slice", "mask")]
     assert set(can_repeat) <= dups, sorted(set(can_repeat) - dups)  # every call that can repeat a cell did
     outcomes, done = run_exports(tmp_path)
     bad = []
@@ -130,11 +130,11 @@ def test_pytorch_refuses_the_bool_subtraction_the_translation_refuses_and_agrees
     bools = {"data": np.array([[True, False], [False, True]]), "indices_0": np.array([0, -1]),
              "indices_1": np.array([1, 1]), "values": np.array([True, True])}
     with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with two bool tensors is not supported"):
-        run_framework(fm.from_call("x[i, j] -= v"), bools)
+        run_framework(read("x[i, j] -= v"), bools)
     with pytest.raises(sc.ScatterError, match="not defined for bool"):
-        case_for(fm.from_call("x[i, j] -= v"), bools)
+        case_for(read("x[i, j] -= v"), bools)
     for text in ("x[i, j] += v", "x[i, j] *= v"):
-        tr = fm.from_call(text)
+        tr = read(text)
         assert run_framework(tr, bools).tolist() == case_for(tr, bools).output().tolist()
 
 
@@ -149,7 +149,7 @@ def test_a_nan_in_max_min_differs_only_as_the_caveat_says(framework, text):
     require_framework(framework)
     from tests.test_from_call import run_framework
 
-    tr = fm.from_call(text)
+    tr = read(text)
     names = [s.name for s in tr.slots]
     data = np.array([1.0, 4.0, -2.0, np.nan], np.float32)
     index = np.array([0, 0, 1, 2, 3], np.int64)
@@ -182,7 +182,7 @@ def test_index_add_alpha_rounds_as_the_recorded_probe_says():
     if res["version"] != f"torch {importlib.metadata.version('torch')}":
         pytest.skip(f"torch {importlib.metadata.version('torch')} is not the version recorded ({res['version']})")
     assert differential.torch_index_add_alpha() == res["index_add_alpha"]
-    tr = fm.from_call("x.index_add_(0, idx, src, alpha=3)")
+    tr = read("x.index_add_(0, idx, src, alpha=3)")
     assert any("PyTorch computed data + alpha * source with a single rounding" in c for c in tr.caveats)
     src = np.float32(1 + 2.0 ** -23)
     for rank, shape in zip(differential.ALPHA_RANKS, ((4,), (1, 4))):
@@ -216,7 +216,7 @@ def test_the_apps_guarded_run_of_the_frameworks_call_agrees(framework, text):
         except importlib.metadata.PackageNotFoundError:
             return False
 
-    tr = fm.from_call(text)
+    tr = read(text)
     tensors, _, dup, _ = draw(tr, np.random.default_rng(3), "int32")
     out = run_guarded(tr, tensors)
     assert out.ok, out.error

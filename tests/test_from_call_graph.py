@@ -24,9 +24,9 @@ from framework_map.from_call_case import example_tensors
 from framework_map.from_call_graph import composition_graph, needs_graph
 from framework_map.from_call_run import composition_export
 from tests.conftest import require_or_skip
-from tests.test_from_call import ALL
+from tests.test_from_call import ALL, read
 
-COMPOSITIONS = [text for _, text in ALL if needs_graph(fm.from_call(text))]
+COMPOSITIONS = [text for _, text in ALL if needs_graph(read(text))]
 DTYPES = ("float32", "int32", "int64", "float64")
 
 
@@ -48,10 +48,10 @@ def run_model(model: bytes, feeds: dict) -> dict[str, np.ndarray]:
 # ------------------------------------------------------------------------------ which calls, which graphs
 def test_the_compositions_cover_every_kind_and_one_operator_calls_have_none():
     kinds = {(tr.reading.form.name, tr.reading.canonical, tr.reading.init, tr.reading.gather_first,
-              tr.reading.alpha is not None) for tr in map(fm.from_call, COMPOSITIONS)}
+              tr.reading.alpha is not None) for tr in map(read, COMPOSITIONS)}
     assert len(COMPOSITIONS) >= 30 and len(kinds) >= 15
     for text in ("x.scatter_reduce(1, idx, src, 'amax')", "x.at[i, j].add(v)", "tf.tensor_scatter_nd_max(t, idx, upd)"):
-        tr = fm.from_call(text)
+        tr = read(text)
         assert tr.onnx and not needs_graph(tr)
         with pytest.raises(sc.ScatterError, match="is one ONNX operator"):
             composition_graph(tr, example_tensors(tr, np.random.default_rng(0)))
@@ -82,7 +82,7 @@ def test_the_compositions_cover_every_kind_and_one_operator_calls_have_none():
 def test_each_composition_is_the_graph_its_explanation_names(text, dtype, nodes):
     import onnx
 
-    tr = fm.from_call(text)
+    tr = read(text)
     shape = (4, 5) if "1:" in text else (3, 4)
     graph = composition_graph(tr, example_tensors(tr, np.random.default_rng(11), dtype, shape))
     assert [n.op_type for n in graph.nodes] == nodes
@@ -96,7 +96,7 @@ def test_each_composition_is_the_graph_its_explanation_names(text, dtype, nodes)
 
 
 def test_the_model_bytes_are_deterministic():
-    tr = fm.from_call("x.scatter_reduce(0, idx, src, reduce='mean', include_self=False)")
+    tr = read("x.scatter_reduce(0, idx, src, reduce='mean', include_self=False)")
     tensors = example_tensors(tr, np.random.default_rng(5), "float32", (3, 4))
     first = composition_graph(tr, tensors).model()
     assert composition_graph(tr, tensors).model() == first
@@ -106,7 +106,7 @@ def test_the_model_bytes_are_deterministic():
 def test_include_self_false_writes_the_true_neutral_value():
     """max over contributions that are all -inf stays -inf (a dtype's lowest finite value would not); cells no
     index names keep data."""
-    tr = fm.from_call('torch.scatter_reduce(x, 0, idx, src, reduce="amax", include_self=False)')
+    tr = read('torch.scatter_reduce(x, 0, idx, src, reduce="amax", include_self=False)')
     tensors = {"data": np.float32([7, 7, 7]), "index": np.int64([1, 1, 2]),
                "src": np.float32([-np.inf, -np.inf, 2])}
     graph = composition_graph(tr, tensors)
@@ -118,7 +118,7 @@ def test_include_self_false_writes_the_true_neutral_value():
 
 def test_an_integer_mean_rounds_down_in_the_graph_too():
     """scatter_core floors an integer mean (toward -inf): -5 / 2 is -3, where a truncating Div would give -2."""
-    tr = fm.from_call("x.scatter_reduce(0, idx, src, reduce='mean', include_self=False)")
+    tr = read("x.scatter_reduce(0, idx, src, reduce='mean', include_self=False)")
     tensors = {"data": np.int32([9, 9, 9]), "index": np.int64([0, 0, 2]), "src": np.int32([-3, -2, 4])}
     graph = composition_graph(tr, tensors)
     want = np.int32([-3, 9, 4])
@@ -128,7 +128,7 @@ def test_an_integer_mean_rounds_down_in_the_graph_too():
 
 
 def test_an_empty_slice_is_named_instead_of_exported():
-    tr = fm.from_call("x[1:3] = v")
+    tr = read("x[1:3] = v")
     with pytest.raises(sc.ScatterError, match="selects no element on axis 0 \\(size 1\\)"):
         composition_graph(tr, {"data": np.float32([[1, 2]]), "values": np.zeros((0, 2), np.float32)})
 
@@ -166,7 +166,7 @@ def test_every_composition_runs_to_the_calls_result_on_onnxruntime_and_onnx_refe
     rng = np.random.default_rng()  # new cases each run; a failure prints the case
     failures, seen = [], Counter()
     for text in COMPOSITIONS:
-        tr = fm.from_call(text)
+        tr = read(text)
         for n in range(DRAWS):
             tensors = example_tensors(tr, rng, DTYPES[n % len(DTYPES)])
             try:
@@ -206,7 +206,7 @@ def test_the_exported_pytest_of_every_composition_passes_in_a_subprocess(tmp_pat
     rng = np.random.default_rng(2026)
     written = 0
     for text in COMPOSITIONS:
-        tr = fm.from_call(text)
+        tr = read(text)
         for dtype in ("float32", "int32"):
             tensors = example_tensors(tr, rng, dtype, (3, 4))
             export = composition_export(tr, tensors)
@@ -224,7 +224,7 @@ def test_the_exported_pytest_of_every_composition_passes_in_a_subprocess(tmp_pat
 def test_the_exported_pytest_accepts_any_winner_of_a_duplicated_cell():
     """x[idx] += v with a repeated index: which combined value wins is open, so the export lists the cell's
     candidates (the single-node export's conformance rule) rather than pinning the loop's last write."""
-    tr = fm.from_call("x[idx] += v")
+    tr = read("x[idx] += v")
     tensors = {"data": np.float32([1, 2, 3]), "index": np.int64([0, 0]), "values": np.float32([10, 20])}
     code = composition_export(tr, tensors).pytest
     assert "CANDIDATES = {\n    (0,): [11.0, 21.0]," in code and "def assert_conforms(out):" in code
@@ -234,7 +234,7 @@ def test_the_exported_pytest_accepts_any_winner_of_a_duplicated_cell():
 def test_an_exported_pytest_fails_when_the_model_is_not_the_composition(tmp_path):
     """The test can fail: the same file with the one-node ScatterElements max (include_self=True) in place of the
     composition's model fails on both runtimes, since data's 5 takes part there."""
-    tr = fm.from_call('torch.scatter_reduce(x, 0, idx, src, reduce="amax", include_self=False)')
+    tr = read('torch.scatter_reduce(x, 0, idx, src, reduce="amax", include_self=False)')
     tensors = {"data": np.float32([5, 0]), "index": np.int64([0, 0]), "src": np.float32([1, 2])}
     graph = composition_graph(tr, tensors)
     wrong = se.onnx_model("ScatterElements-18", tensors["data"], tensors["index"], tensors["src"],

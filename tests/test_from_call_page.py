@@ -31,6 +31,21 @@ def all_text(at: AppTest) -> str:
     return unescape("\n".join(str(p) for p in parts))
 
 
+def recorded_downloads(monkeypatch) -> dict:
+    """{label: (data, file_name)} of every download button the page draws from now on."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    downloads = {}
+    original = DeltaGenerator.download_button
+
+    def recording(self, label, data, *args, **kwargs):
+        downloads[label] = (data, kwargs.get("file_name"))
+        return original(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
+    return downloads
+
+
 def call_box(at: AppTest):
     return next(t for t in at.text_area if t.label == "Your call")
 
@@ -97,7 +112,9 @@ def test_example_tensors_give_the_result_links_and_a_pytest_export():
 def test_a_typed_tensor_with_an_error_names_it_and_keeps_the_text():
     at = open_from_code(call="np.add.at(a, idx, b)")
     boxes = [t for t in at.text_area if t.label != "Your call"]
-    assert [b.label for b in boxes] == ["a: the tensor written into", "idx: the indices", "b: the values written"]
+    assert [b.label for b in boxes] == ["a: the tensor written into",
+                                        "idx: integer indices or a boolean mask (its dtype decides)",
+                                        "b: the values written"]
     boxes[0].set_value("[1, 2, 3]")
     boxes[1].set_value("[0, 0, -1]")
     boxes[2].set_value("[1, 2, oops]").run()
@@ -111,7 +128,7 @@ def test_a_typed_tensor_with_an_error_names_it_and_keeps_the_text():
 def test_every_framework_map_entry_links_to_the_view(version):
     """Each entry's link, WebNN's and the compositions' included: its own call, or (entry= in the link) the same
     operation as another framework writes it, which the view explains."""
-    from framework_map.from_call import reverse_link
+    from framework_map.from_call import integer_reading, reverse_link
 
     at = app_on("spec-" + sc.family_of(sc.OPERATORS[version]).slug)
     at.query_params.update({"tab": "Framework map", "version": version})
@@ -126,7 +143,7 @@ def test_every_framework_map_entry_links_to_the_view(version):
     assert sorted(unquote_plus(p.proto.query_string) for p in links) == want
     assert any(e.framework == "WebNN" for e in entries)
     for e in entries:  # every linked call is one the view reads, with the configuration's reduction
-        assert fm.from_call(reverse_link(e, config).call).reading.canonical == config.canonical
+        assert integer_reading(fm.from_call(reverse_link(e, config).call)).reading.canonical == config.canonical
 
 
 def test_a_stand_in_link_opens_the_view_with_the_entry_explained():
@@ -248,19 +265,11 @@ def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(ca
     import sys
 
     import onnx
-    from streamlit.delta_generator import DeltaGenerator
 
     from tests.conftest import require_or_skip
 
     require_or_skip("onnxruntime", "onnx.reference")
-    downloads = {}
-    original = DeltaGenerator.download_button
-
-    def recording(self, label, data, *args, **kwargs):
-        downloads[label] = (data, kwargs.get("file_name"))
-        return original(self, label, data, *args, **kwargs)
-
-    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
+    downloads = recorded_downloads(monkeypatch)
     at = open_from_code(call=call)
     assert "this composition downloads as an ONNX model" in all_text(at)
     at.text_input(key="fromcode:shape").set_value("3, 4")
@@ -289,11 +298,51 @@ def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(ca
     assert re.search(r"\b[23] passed", done.stdout) and "failed" not in done.stdout, done.stdout[-2000:]
 
 
-def test_a_one_operator_call_keeps_its_equivalence_pytest_and_offers_no_composition_model():
+def test_a_one_operator_call_downloads_its_one_node_model_and_a_pytest_that_needs_no_framework(monkeypatch):
+    """Issue 31: a single-operator export was a pytest only, whose one test skipped without the framework."""
+    import onnx
+
+    downloads = recorded_downloads(monkeypatch)
     at = open_from_code(call="x.scatter_reduce(1, idx, src, 'amax')")
     at.text_input(key="fromcode:shape").set_value("3, 4")
     next(b for b in at.button if b.label == "Fill with example values").click().run()
     labels = [d.label for d in at.get("download_button")]
-    assert labels == ["Download the pytest (.py)"]
-    assert "The pytest runs your call in its framework against the ONNX model on onnxruntime." in all_text(at)
-    assert "this composition downloads" not in all_text(at)
+    assert labels == ["Download the ONNX model (1 node, .onnx)", "Download the pytest (.py)"]
+    text = all_text(at)
+    assert "**The ONNX model**: one ScatterElements-18 node (axis=1, reduction='max'), opset 18." in text
+    assert "against Scatter Explorer's result (no framework needed)" in text
+    assert "this composition downloads" not in text
+    model, name = downloads["Download the ONNX model (1 node, .onnx)"]
+    assert name == "from_your_code.onnx"
+    onnx.checker.check_model(onnx.load_from_string(model), full_check=True)
+    code, _ = downloads["Download the pytest (.py)"]
+    assert "def test_onnxruntime_runs_the_model_to_the_expected_output" in code
+    assert "def test_onnx_reference_runs_the_model_to_the_expected_output" in code
+    assert 'pytest.importorskip(\'torch\')' in code
+
+
+def test_a_call_the_text_cannot_decide_shows_both_readings_and_the_choice_or_a_bool_tensor_decides():
+    """Issue 31: x[mask] = 0 once said "Exact on both: ScatterND-18(none)" for what is, with a bool mask, a Where."""
+    at = open_from_code(call="x[mask] = 0")
+    text = all_text(at)
+    assert "2 readings, no answer yet" in text and "Exact** on both" not in text
+    assert "Reading 1: mask holds integer indices" in text and "Reading 2: mask is a boolean mask" in text
+    assert "Only if mask holds integer indices" in text and "Only if mask is a boolean mask" in text
+    assert "ScatterND-18(reduction='none')" in [c.value for c in at.code]
+    radio = next(r for r in at.radio if r.label == "mask")
+    radio.set_value("a boolean mask").run()
+    text = all_text(at)
+    assert "No scatter needed" in text and "Reading 1" not in text and "Exact** on both" not in text
+    radio = next(r for r in at.radio if r.label == "mask")
+    radio.set_value("integer indices").run()
+    assert "Exact** on both" in all_text(at)
+    # the choice back to open; a bool tensor typed for mask decides instead
+    next(r for r in at.radio if r.label == "mask").set_value("not said: show every reading").run()
+    boxes = [t for t in at.text_area if t.label != "Your call"]
+    assert [b.label for b in boxes] == ["x: the tensor written into",
+                                        "mask: integer indices or a boolean mask (its dtype decides)"]
+    boxes[0].set_value("[1, 2, 3]")
+    boxes[1].set_value("[True, False, True]").run()
+    text = all_text(at)
+    assert "No scatter needed" in text and "2 readings" not in text
+    assert "[0, 2, 0]" in text.replace("array(", "").replace(")", "") or "[0 2 0]" in text

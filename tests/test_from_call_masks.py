@@ -1,0 +1,299 @@
+"""From your code, round two (issue 31): a name never decides a reading, and masked writes are read.
+
+* ``x[mask] = 0`` from the text alone has two readings (integer indices: ScatterND; a boolean mask: Where), and
+  the answer claims no operator for either (``exact`` False); a bool tensor given for ``mask`` decides it. The
+  same for every advanced-index form (``x[i, mask]``, ``x[..., idx]``, ``x[idx] += v``, ``x.at[m]``,
+  ``index_put``, ``np.add.at``).
+* masked_fill / masked_fill_, masked_scatter, torch.where, tf.where, jnp.where, np.where, np.putmask: Where (or
+  NonZero → ScatterND where a scatter is needed), differential against NumPy and JAX always and PyTorch /
+  TensorFlow where installed: scalar and tensor values, all-False and all-True masks, broadcasting.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import framework_map as fm
+import scatter_core as sc
+from framework_map.from_call_case import agrees, case_for, example_tensors, resolve, runs_in
+from tests.conftest import require_framework
+from tests.test_from_call import run_framework
+
+BOOL, INT = np.zeros(0, bool), np.zeros(0, np.int64)
+
+
+# ------------------------------------------------------------------------------ a name never decides
+@pytest.mark.parametrize("text", ["x[mask] = 0", "x[idx] = 0", "x[m] = v", "x.at[mask].set(0)",
+                                  "x.index_put_((mask,), v)", "np.add.at(a, mask, b)", "x[idx] += v"])
+def test_text_that_cannot_tell_a_mask_from_indices_gives_both_readings_and_claims_nothing(text):
+    tr = fm.from_call(text)
+    assert len(tr.readings) == 2 and tr.exact is False and tr.onnx == [] and tr.openvino == []
+    name = tr.undecided[0]
+    assert [r.assumes for r in tr.readings] == [f"{name} holds integer indices", f"{name} is a boolean mask"]
+    ints, mask = tr.readings
+    assert ints.reading.form.name == "nd" and mask.reading.form.name == "mask"
+    assert not ints.readings and not mask.readings and mask.exact is False and mask.onnx == []
+    assert ints.exact == (not ints.reading.gather_first)  # x[idx] += v is a composition under both readings
+    assert name in tr.composition and "bool tensor is a mask" in tr.composition
+    # the same text with the tensor given: one reading, no assumption
+    for given, form in ((BOOL, "mask"), (INT, "nd")):
+        decided = fm.from_call(text, tensors={name: given})
+        assert not decided.readings and decided.assumes == "" and decided.reading.form.name == form
+
+
+def test_x_mask_equals_zero_with_a_bool_mask_is_where_never_exact_scatternd():
+    """The issue's first example: it once said "Exact on both: ScatterND-18(none)" for a bool mask."""
+    tr = fm.from_call("x[mask] = 0", tensors={"mask": np.array([True, False, True])})
+    assert tr.exact is False and tr.onnx == [] and tr.reading.where
+    assert tr.composition.startswith("Where(mask, values, x) is exact and needs no scatter")
+    integer = fm.from_call("x[mask] = 0", tensors={"mask": np.array([2, 0])})
+    assert integer.exact and integer.onnx == [("ScatterND-18", {"reduction": "none"})]
+
+
+@pytest.mark.parametrize("text,shape,values,where", [
+    ("x[mask] = v", (4, 3), (3,), True),  # a row of values, broadcast over each True row: Where
+    ("x[mask] = v", (4, 3), (1, 3), True),
+    ("x[mask] = v", (4, 3), (2, 3), False),  # one row per True row: a scatter of NonZero's rows
+    ("x[mask] = v", (4,), (1,), True),
+    ("x[mask] = v", (4,), (2,), False),
+])
+def test_values_given_for_a_mask_decide_where_or_the_nonzero_scatter(text, shape, values, where):
+    mask = np.array([True, False, True, False])
+    tr = fm.from_call(text, tensors={"x": np.zeros(shape), "mask": mask, "v": np.ones(values)})
+    assert tr.reading.where is where
+    assert ("NonZero" in tr.composition) is not where or "Where(mask, value, x) alone" in tr.composition
+
+
+@pytest.mark.parametrize("text,readings", [
+    ("x[i, mask] = v", ["i and mask hold integer indices", "i is a boolean mask", "mask is a boolean mask"]),
+    ("x[..., idx] = v", ["idx holds integer indices", "idx is a boolean mask"]),
+    ("x[:, idx] += v", ["idx holds integer indices", "idx is a boolean mask"]),
+    ("x.at[i, 0].max(v)", ["i holds integer indices", "i is a boolean mask"]),
+])
+def test_every_advanced_index_form_gives_every_reading_each_with_its_translation(text, readings):
+    tr = fm.from_call(text)
+    assert [r.assumes for r in tr.readings] == readings and tr.exact is False
+    for r in tr.readings:
+        assert r.reading is not None and (r.onnx or r.openvino or r.composition)
+        assert r.call and r.function == tr.function
+
+
+def test_x_ellipsis_idx_is_an_index_along_the_last_axis():
+    tr = fm.from_call("x[..., idx] = v", tensors={"idx": INT})
+    assert tr.onnx == [("ScatterElements-18", {"axis": -1, "reduction": "none"})]
+    assert tr.call == "out = data.clone()\nout[..., index] = values"
+    data = np.zeros((2, 3), np.float32)
+    got = case_for(tr, {"data": data, "index": np.array([2, 0]), "values": np.ones((2, 2), np.float32)}).output()
+    assert got.tolist() == [[1, 0, 1], [1, 0, 1]]
+
+
+def test_a_bool_tensor_resolves_an_ambiguous_case_and_an_open_name_without_one_is_named():
+    tr = fm.from_call("x[mask] = v")
+    data = np.arange(6, dtype=np.float32).reshape(3, 2)
+    mask = np.array([True, False, True])
+    cc = case_for(tr, {"data": data, "index": mask, "values": np.float32(9)})
+    assert cc.output().tolist() == [[9, 9], [2, 3], [9, 9]]
+    assert resolve(tr, {"index": mask}).reading.form.name == "mask"
+    with pytest.raises(sc.ScatterError, match="give mask's values") as info:
+        resolve(tr, {"data": data})
+    assert info.value.rule == "ambiguous" and info.value.argument == "mask"
+
+
+# ------------------------------------------------------------------------------ masked writes
+MASKED = {
+    "PyTorch": ["x.masked_fill(m, 0)", "x.masked_fill_(m, v)", "x.masked_scatter(m, src)", "torch.where(m, v, x)",
+                "torch.where(m, x, 0)", "x[m] = 0", "x[m] = v", "x[m] += v", "x[i, m] = v", "x[:, m] = v",
+                "x.index_put_((m,), v)", "x.index_put_((m,), v, accumulate=True)"],
+    "TensorFlow": ["tf.where(m, v, t)"],
+    "JAX": ["jnp.where(m, v, x)", "jnp.where(m, x, 0)", "x.at[m].set(v)", "x.at[m].add(v)", "x.at[..., m].set(0)",
+            "x.at[m].max(v)"],
+    "NumPy": ["np.where(m, v, x)", "np.where(m, 1, a)", "np.putmask(a, m, v)", "np.putmask(a, m, 7)",
+              "np.add.at(a, m, b)", "np.subtract.at(a, (i, m), b)"],
+}
+MASKED_ALL = [(fw, t) for fw, texts in MASKED.items() for t in texts]
+GIVEN = {"m": BOOL, "i": INT}  # the names as these tests mean them: m a mask, i indices
+
+
+@pytest.mark.parametrize("framework,text", MASKED_ALL, ids=[t for _, t in MASKED_ALL])
+def test_every_masked_write_is_read_and_translated_to_what_an_exporter_should_emit(framework, text):
+    tr = fm.from_call(text, tensors=GIVEN)
+    assert tr.framework == framework and not tr.readings and tr.reading.form.mask
+    assert tr.exact is False and tr.onnx == [] and tr.composition
+    if tr.reading.form.name == "where" or tr.reading.where:
+        assert "Where(" in tr.composition and "needs no scatter" in tr.composition
+    else:
+        assert "NonZero" in tr.composition
+    rng = np.random.default_rng(len(text))
+    for n in range(4):
+        cc = case_for(tr, example_tensors(tr, rng, "float32" if n % 2 else "int32"))
+        assert cc.output().shape == cc.shape
+
+
+def _masked_differential(framework: str, texts: list[str], run_as: str | None = None, cases: int = 8) -> Counter:
+    rng = np.random.default_rng()  # new cases each run; a failure prints the case
+    failures, seen = [], Counter()
+    for text in texts:
+        first = fm.from_call(text, tensors=GIVEN)
+        if (run_as or framework) not in runs_in(first):
+            continue
+        for n in range(cases):
+            tensors = example_tensors(first, rng, "float32" if n % 2 else "int32")
+            tr = resolve(first, tensors)
+            masks = [tensors[s.name] for s in tr.slots if s.role == "mask"]
+            seen["all-false"] += any(not m.any() for m in masks)
+            seen["all-true"] += any(m.all() for m in masks)
+            seen["scalar"] += any(s.scalar is not None or np.ndim(tensors.get(s.name, 0)) == 0
+                                  for s in tr.slots if s.role == "updates")
+            seen["broadcast"] += any(m.shape != tensors[s.name].shape for m in masks for s in tr.slots
+                                     if s.role == "data" and s.scalar is None)
+            seen["where"] += tr.reading.where
+            cc = case_for(tr, tensors)
+            verdict = agrees(cc, run_framework(tr, tensors, run_as), tr.reading.canonical)
+            if verdict != "exact":
+                failures.append(f"{text}: {({k: v.tolist() for k, v in tensors.items()})}: {verdict}")
+    assert not failures, "\n".join(failures[:10])
+    return seen
+
+
+def test_masked_writes_agree_with_numpy_running_them():
+    seen = _masked_differential("NumPy", MASKED["NumPy"])
+    seen += _masked_differential("PyTorch", MASKED["PyTorch"], run_as="NumPy")  # x[m] = v means the same there
+    assert all(seen[k] > 3 for k in ("all-false", "all-true", "scalar", "broadcast", "where")), seen
+
+
+def test_masked_writes_agree_with_jax_running_them():
+    require_framework("JAX")
+    seen = _masked_differential("JAX", MASKED["JAX"], cases=4)
+    assert all(seen[k] > 1 for k in ("all-false", "all-true", "scalar", "where")), seen
+
+
+@pytest.mark.parametrize("framework", ["PyTorch", "TensorFlow"])
+def test_masked_writes_agree_with_pytorch_and_tensorflow_where_installed(framework):
+    require_framework(framework)
+    seen = _masked_differential(framework, MASKED[framework])
+    assert seen["all-false"] and seen["all-true"], seen
+
+
+@pytest.mark.parametrize("text,argument,words", [
+    ("torch.where(m)", "input", "not a masked write"),
+    ("np.where(m)", "x", "coordinates"),
+    ("jnp.where(m, 1, 2)", "y", "both values are numbers"),
+    ("jnp.where(m, x, y, size=3)", "size", "one-argument form"),
+])
+def test_a_where_that_is_not_a_masked_write_is_named(text, argument, words):
+    with pytest.raises(sc.ScatterError, match=words) as info:
+        fm.from_call(text)
+    assert info.value.argument == argument
+
+
+def test_masked_fill_takes_a_number_or_a_0d_tensor_and_putmask_repeats_its_values_over_flat_positions():
+    tr = fm.from_call("x.masked_fill(m, v)")
+    data = np.zeros((2, 2), np.float32)
+    mask = np.array([[True, False], [False, True]])
+    with pytest.raises(sc.ScatterError, match="0-d tensor") as info:
+        case_for(tr, {"data": data, "mask": mask, "values": np.ones(2, np.float32)})
+    assert info.value.argument == "value"
+    assert case_for(tr, {"data": data, "mask": mask, "values": np.float32(5)}).output().tolist() == [[5, 0], [0, 5]]
+    put = fm.from_call("np.putmask(a, m, v)")
+    got = case_for(put, {"data": np.zeros(5, np.int32), "mask": np.array([0, 1, 0, 1, 1], bool),
+                         "values": np.array([7, 8], np.int32)}).output()
+    assert got.tolist() == [0, 8, 0, 8, 7]  # a.flat[n] = v[n % 2], not the n-th True cell's
+
+
+def test_every_masked_write_exports_a_model_that_runs_to_the_calls_result():
+    """Where, or NonZero → ScatterND, as an ONNX model on onnxruntime and onnx.reference; a mask beside other
+    indices (x[i, m], x[:, m] written by a scatter) is refused by name, not exported wrongly."""
+    from tests.conftest import require_or_skip
+    from tests.test_from_call_graph import run_model
+
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    from framework_map.from_call_graph import composition_graph
+
+    rng = np.random.default_rng(31)
+    kinds, refused = Counter(), 0
+    for _, text in MASKED_ALL:
+        first = fm.from_call(text, tensors=GIVEN)
+        for n in range(6):
+            tensors = example_tensors(first, rng, "float32" if n % 2 else "int32")
+            tr = resolve(first, tensors)
+            try:
+                graph = composition_graph(tr, tensors)
+            except sc.ScatterError as exc:
+                assert exc.rule == "onnx-export" and "not written yet" in str(exc), (text, exc)
+                assert tr.reading.form.name == "mask-axis" or len(tr.reading.parts) > 1, text
+                refused += 1
+                continue
+            kinds[tuple(node.op_type for node in graph.nodes)] += 1
+            want = case_for(tr, tensors).output()
+            for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
+                assert got.dtype == want.dtype and np.array_equal(got.reshape(want.shape), want), (text, runtime)
+    assert kinds[("Where",)] and any("NonZero" in k and "ScatterND" in k for k in kinds), kinds
+    assert any("Tile" in k for k in kinds) and any("GatherND" in k for k in kinds), kinds
+
+
+# ------------------------------------------------------------------------------ caveats that apply
+def test_the_cuda_order_caveat_shows_for_float_sums_and_products_only():
+    from framework_map.records import TORCH_CUDA_ORDER
+
+    for reduce, dtype, shown in (("amax", None, False), ("amin", "float32", False), ("sum", None, True),
+                                 ("prod", "float32", True), ("mean", "float64", True), ("sum", "int32", False)):
+        tr = fm.from_call(f"x.scatter_reduce(0, idx, src, reduce={reduce!r})", dtype)
+        assert any(TORCH_CUDA_ORDER in c for c in tr.caveats) is shown, (reduce, dtype)
+        dtypes = next(c for c in tr.caveats if c.startswith("PyTorch, dtypes"))
+        assert dtypes.endswith(".") and ";." not in dtypes and "; ;" not in dtypes
+        assert ("no bool for mean" in dtypes) is (reduce == "mean")
+    add = fm.from_call("x.scatter_add(0, idx, src)", "int64")
+    assert not any("last bit" in c for c in add.caveats)  # integer sums wrap around alike in any order
+
+
+def test_every_caveat_record_states_what_it_concerns_and_each_clause_is_one_the_answers_say():
+    from framework_map.records import CAVEATS, TOPICS
+    from tests.test_from_call import ALL
+
+    flags = ['x.at[idx].set(v, unique_indices=True, mode="clip", wrap_negative_indices=False)',
+             'x.at[idx].set(v, mode="promise_in_bounds")', "x.index_add(0, idx, src, alpha=2)"]
+    answers = [fm.from_call(text, dtype) for text in [t for _, t in ALL + MASKED_ALL] + flags
+               for dtype in (None, "int32")]
+    said = " ".join(c for tr in answers for one in [tr, *tr.readings] for c in one.caveats)
+    for caveat in CAVEATS:
+        assert (caveat.reductions, caveat.dtypes, caveat.index_kinds) != (None, None, None), caveat
+        assert bool(caveat.text) != bool(caveat.topic), caveat
+        records = " ".join(t for e in fm.ENTRIES for t in e.divergences.values())
+        if caveat.text:  # the clause is one some answer, or some framework map record, says
+            assert caveat.text in said or caveat.text in records, caveat.text[:80]
+        else:
+            assert caveat.topic in TOPICS or caveat.topic in {n.topic for s in sc.OPERATORS_LIST
+                                                              for n in s.runtime_notes}
+
+
+@pytest.mark.parametrize("text", ["x[m] = 0", "x.masked_fill(m, 0)", "np.putmask(a, m, v)", "x[m] += v"])
+def test_a_masks_answer_says_nothing_about_negative_repeated_or_out_of_range_indices(text):
+    tr = fm.from_call(text, tensors=GIVEN)
+    for words in ("negative indices", "out-of-range", "duplicate", "index below", "last write"):
+        assert not any(words in c for c in tr.caveats), (words, tr.caveats)
+    assert any("Where's dtypes" in c for c in tr.caveats)
+
+
+def test_the_readings_of_an_open_index_are_bounded():
+    nine = "x[" + ", ".join(f"i{n}" for n in range(9)) + "] = v"
+    with pytest.raises(sc.ScatterError, match="at most 8 are read open") as info:
+        fm.from_call(nine)
+    assert info.value.rule == "size"
+    assert not fm.from_call(nine, tensors={f"i{n}": INT for n in range(9)}).readings  # given: read at once
+    assert len(fm.from_call("x[" + ", ".join(f"i{n}" for n in range(8)) + "] = v").readings) == 9
+
+
+def test_jaxs_mask_caveat_shows_for_a_mask_only_and_what_it_says_holds_under_jit():
+    from framework_map.records import JAX_MASK_JIT
+
+    assert JAX_MASK_JIT in fm.from_call("x.at[m].set(0)", tensors=GIVEN).caveats
+    assert JAX_MASK_JIT not in fm.from_call("x.at[i].set(0)", tensors=GIVEN).caveats
+    require_framework("JAX")
+    import jax
+    import jax.numpy as jnp
+
+    with pytest.raises(Exception, match="NonConcreteBooleanIndex"):
+        jax.jit(lambda x, m: x.at[m].set(0))(jnp.zeros(3), jnp.array([True, False, True]))
