@@ -20,6 +20,7 @@ from .misconceptions import BY_KIND, MISCONCEPTIONS, Misconception, student_outp
 from .tutor import Choice, choices, output_hints, output_retry_hint, retry_hint, step_hints, step_question
 from .worksheet import (
     PUBLIC_URL_ENV, answer_key_html, answer_key_pdf, public_address, set_link, student_html, student_pdf, tensor_html,
+    this_machine_only,
 )
 
 __all__ = [
@@ -27,5 +28,5 @@ __all__ = [
     "MISCONCEPTIONS", "drawn_cells", "Misconception", "Named", "choices", "exercise_set", "grade_output", "grade_step",
     "levels_for", "make_exercise", "output_hints", "output_retry_hint", "retry_hint", "TRIES", "set_seeds", "step_hints", "step_question", "student_outputs",
     "PUBLIC_URL_ENV", "answer_key_html", "answer_key_pdf", "public_address", "set_link", "student_html",
-    "student_pdf", "tensor_html",
+    "student_pdf", "tensor_html", "this_machine_only",
 ]
