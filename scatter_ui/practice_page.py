@@ -126,7 +126,7 @@ def show_step_figure(ex: sp.Exercise, frame: int, key: str, on_cell=None,
     if chosen is not None:
         outline(fig, view, chosen)
     player(fig, key=key, view=f"{key}:{chosen}", step=frame, name=f"practice-{ex.op}", on_cell=on_cell,
-           controls=STEPPING if frame else STILL, room_below=room_below)
+           controls=STEPPING if frame else STILL, room_below=room_below, steps=ex.steps)
 
 
 def show_inputs(ex: sp.Exercise, key: str, room_below: int) -> None:

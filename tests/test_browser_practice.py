@@ -67,6 +67,16 @@ def click_cell(pg, cell) -> None:
     raise AssertionError(f"clicking output{list(cell)} did not fill the target ({target.input_value()!r})")
 
 
+FEEDBACK = "st-key-practice-feedback"  # the container of what a Check says (practice_page.FEEDBACK_KEY)
+
+
+def wait_focus_in(pg, selector: str, timeout: float = 10_000) -> None:
+    """Wait until keyboard focus is on (or inside) the element matching ``selector``, not on the page's body."""
+    pg.wait_for_function("(s) => { const a = document.activeElement; const el = document.querySelector(s);"
+                         " return a && a !== document.body && el && (el === a || el.contains(a)); }",
+                         arg=selector, timeout=timeout)
+
+
 def test_step_by_step_exercise_by_clicking_cells(server, browser):
     ex = sp.make_exercise(SEED, LEVEL)
     assert ex.data.ndim == 2 and ex.steps == 3
@@ -89,8 +99,15 @@ def test_step_by_step_exercise_by_clicking_cells(server, browser):
             pg.screenshot(path=str(SCREENSHOTS / "practice-step-clicked.png"), full_page=True)
         pg.get_by_role("button", name="Check").click()
         settle(pg)
+        if k == 0:  # the first wrong check: a hint and one more try; focus on what it says, not the page's body
+            pg.get_by_text("Try once more").first.wait_for(timeout=30_000)
+            wait_focus_in(pg, f".{FEEDBACK}")
+            assert f"holds {right} after the step" not in pg.locator("[data-testid=stMain]").inner_text()
+            pg.get_by_role("button", name="Check").click()  # the same wrong value again: the answer
+            settle(pg)
         verdict = pg.get_by_text("Right: target and value.").or_(pg.get_by_text("Not quite:"))
         verdict.first.wait_for(timeout=30_000)
+        wait_focus_in(pg, f".{FEEDBACK}")  # after Check: on the feedback
         body = pg.locator("[data-testid=stMain]").inner_text()
         if k == 0:
             assert "Not quite: the value." in body
@@ -101,8 +118,13 @@ def test_step_by_step_exercise_by_clicking_cells(server, browser):
         # the step is revealed with its caption (the player shows it once its own update has run, which
         # may finish after Streamlit has drawn the verdict)
         pg.locator("[data-testid=stMain]").get_by_text(ex.trace.describe(k), exact=False).first.wait_for(timeout=30_000)
+        # the count names the exercise's steps, not the frames sent (it read "1 / 1" on a 3-step exercise)
+        pg.wait_for_function(f"() => [...document.querySelectorAll('[data-testid=player-count]')].some("
+                             f"c => c.offsetParent && c.textContent === '{k + 1} / {ex.steps}')", timeout=30_000)
         pg.get_by_role("button", name="Next step ▶" if k + 1 < ex.steps else "Finish ▶").click()
         settle(pg)
+        if k + 1 < ex.steps:  # after Next step: on the next step's target box
+            wait_focus_in(pg, "input[aria-label^='Target cell']")
     pg.get_by_text(f"All {ex.steps} steps done").first.wait_for(timeout=30_000)
     sidebar = pg.locator("[data-testid=stSidebar]")
     sidebar.get_by_text("Your progress (this session)").click()
