@@ -53,10 +53,8 @@ PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
   [data-testid="stMainBlockContainer"] h2,
   [data-testid="stMainBlockContainer"] h3 { font-size: 1.35rem; padding: 0.5rem 0 0.3rem; }
   .st-key-practice-intro { display: none; }
-  /* the level's words on one line (cut with an ellipsis; a screen reader still reads them whole): the question
-     under them repeats the attributes */
-  .st-key-practice-about [data-testid="stCaptionContainer"] p { white-space: nowrap; overflow: hidden;
-    text-overflow: ellipsis; }
+  /* the level's words whole (a second line where they need it: the player fits its cells to the room left) */
+  .st-key-practice-about [data-testid="stCaptionContainer"] p { line-height: 1.3; }
 }
 /* the level's words and the spec link on one line where the window is wide: the words wrap beside the link */
 @media (min-width: 700px) {

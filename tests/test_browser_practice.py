@@ -343,3 +343,37 @@ def test_rank3_practice_screenshots(server, browser, width, height, dark):
         pg.screenshot(path=str(SCREENSHOTS / f"practice-rank3-{name}-{width}x{height}{'-dark' if dark else ''}.png"))
     assert real_errors(errors) == []
     ctx.close()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
+def test_multiple_choice_digits_are_at_least_12_px_tall(server, browser, width, height):
+    """Issue 33: the options' digits measured in Chromium: their ink (the canvas's bounding box of 0-9 in the
+    cells' own font) is at least 12 px tall (13 px type drew them 9 px), and no number overflows its cell."""
+    ctx, pg, errors = practice_page(browser, server, "seed=3&level=3&mode=Multiple+choice", width, height)
+    got = pg.evaluate("""() => [...document.querySelectorAll('[data-testid=option-grid] .sx-cells span')].map(s => {
+        const cs = getComputedStyle(s), c = document.createElement('canvas').getContext('2d');
+        c.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const m = c.measureText('0123456789');
+        return [m.actualBoundingBoxAscent + m.actualBoundingBoxDescent, s.scrollWidth <= s.clientWidth]; })""")
+    assert len(got) >= 4 * 6
+    assert min(ink for ink, _ in got) >= 12, sorted({ink for ink, _ in got})
+    assert all(fits for _, fits in got)
+    assert errors == []
+    ctx.close()
+
+
+def test_a_projector_shows_the_levels_words_whole(server, browser):
+    """Issue 33: at 1280×720 the level's words (level 4's are the longest) are not cut off: they wrap, all on
+    screen, and the answer's Check button stays on screen under the figure."""
+    ctx, pg, errors = practice_page(browser, server, "seed=0&level=4&mode=Whole+output", 1280, 720)
+    cap = pg.evaluate("""() => { const p = document.querySelector(
+            '.st-key-practice-about [data-testid=stCaptionContainer] p');
+        const r = p.getBoundingClientRect();
+        return [p.scrollWidth <= p.clientWidth, p.scrollHeight <= p.clientHeight + 1, r.bottom, p.textContent]; }""")
+    fits_across, fits_down, bottom, text = cap
+    assert fits_across and fits_down and bottom <= 720
+    assert text.startswith(sp.LEVELS[4][:1].upper() + sp.LEVELS[4][1:])
+    check = pg.get_by_role("button", name="Check my output").bounding_box()
+    assert check["y"] + check["height"] <= 720
+    assert errors == []
+    ctx.close()
