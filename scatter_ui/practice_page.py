@@ -724,6 +724,8 @@ def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
         if line != caption and line != sp.grading.AFTER_REVEAL:  # the player shows the step's caption
             st.text(line)
     show_misconceptions(fb.misconceptions)
+    for chain in dict.fromkeys(m.chain for m in fb.misconceptions if len(m.chain) > 2):  # earlier writes too
+        st.text("The writes to that cell so far: " + "; ".join(chain) + ".")
     show_step_figure(ex, step + 1, k(f"fig-after:{eid}:{step}"))
 
 

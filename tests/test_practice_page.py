@@ -754,3 +754,30 @@ def test_a_step_right_on_the_second_try_scores():
     predict(at, cell, t.after[0][0])
     assert at.success[0].value == "Right: target and value."
     assert f"Level {level}: 1 of 1 right" in all_text(at)
+
+
+def test_a_step_diagnosis_shows_the_chain_of_writes_that_explains_it():
+    """A value combined under reduction none at a cell an earlier step wrote: the reveal names it ("you added")
+    and shows every write to that cell so far."""
+    for seed in range(80):
+        ex = sp.make_exercise(seed, 5)
+        t = ex.trace
+        if t.reduction.ufunc is not None or t.slice_size != 1:
+            continue
+        ks = [k for k in range(ex.steps) if not t.first_write[k][0] and t.before[k][0] != 0]
+        if ks:
+            break
+    k = ks[0]
+    cells = [tuple(int(v) for v in t.target_cells(i)[0]) for i in range(ex.steps)]
+    earlier = [i for i in range(k) if cells[i] == cells[k]]
+    at = open_practice(seed=seed, level=5)
+    for i in range(k):
+        predict(at, cells[i], t.after[i][0])
+        button(at, "Next step ▶").click().run()
+    combined = t.before[k][0] + t.values[k][0]
+    predict(at, cells[k], combined)
+    predict(at, cells[k], combined)
+    assert any("Combined instead of replaced" in unescape(w.value) and "if you added" in unescape(w.value)
+               for w in at.warning)
+    (chain,) = [x.value for x in at.text if x.value.startswith("The writes to that cell so far: ")]
+    assert all(t.describe(i) in chain for i in earlier + [k]) and f"starts at {ex.data[cells[k]]} (data)" in chain
