@@ -22,14 +22,14 @@ from scatter_core import fmt_value
 
 NAME = "scatter-explorer.grids"
 FONT_PX = 18  # the digits: 12 px of ink (their height on screen), read on a projector (13 px drew them 9 px tall)
-CELL_PX = 28  # a cell's least width (two digits); wider for longer numbers (cell_px)
-ROW_PX = 26  # a cell's height
-CHAR_PX = 10  # a character's width at FONT_PX (tabular digits)
-LABEL_PX = 17  # the line of a slice's label ([0]) above it
+CELL_PX = 24  # a cell's least width (two digits, 18 px of ink); wider for longer numbers (cell_px)
+ROW_PX = 22  # a cell's height (the digits' 12 px of ink with 5 px above and below)
+CHAR_PX = 9  # a character's width at FONT_PX (tabular digits: 0.5 em)
+LABEL_PX = 15  # the line of a slice's label ([0]) above it (12 px type)
 LETTER_PX = 26  # the option's letter and its gap
 SLICE_GAP_PX = 10  # between the slices of one option
-OPTION_GAP_PX = 14  # between options, across and down
-PAD_PX = 4  # an option's padding (each side)
+OPTION_GAP_PX = 10  # between options, across and down
+PAD_PX = 2  # an option's padding (each side)
 
 CSS = f"""
 .sx-options {{ display: flex; flex-wrap: wrap; gap: {OPTION_GAP_PX}px {OPTION_GAP_PX}px; align-items: flex-start;
