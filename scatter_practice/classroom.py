@@ -37,7 +37,7 @@ import sqlalchemy as sa
 import scatter_core as sc
 
 from .exercises import MAX_SEED, MAX_SET, Exercise, make_exercise, set_seeds
-from .grading import Feedback, grade_output, grade_step
+from .grading import TRIES, Feedback, grade_output, grade_step
 
 DB_ENV, DATA_ENV, RETENTION_ENV = "SCATTER_EXPLORER_DB", "SCATTER_EXPLORER_DATA", "SCATTER_EXPLORER_CLASS_DAYS"
 RETENTION_DAYS = 30
@@ -46,7 +46,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read off a pr
 CODE_LENGTH = 6  # 32**6 = 1.07e9 codes
 MAX_NAME = 40
 MAX_ANSWER_BYTES = 16_384  # an answer's text (a whole output of at most MAX_CELLS cells needs a few hundred)
-SCORED_TRIES = 2  # a question's first two tries are scored; the second replaces the first
+SCORED_TRIES = TRIES  # a question's tries before Practice shows the answer are scored; the last replaces the first
 GUESS_LIMIT, GUESS_WINDOW_S = 10, 600.0
 MODES = MappingProxyType({"Step by step": ("step", "steps", "step by step"),
                           "Whole output": ("output", "whole", "whole output"),
@@ -411,7 +411,7 @@ class ClassStore:
         arr = _output_array(output)
         row, k, ex = self._answering(code, student, exercise)
         try:
-            fb = grade_output(ex, arr)
+            fb = grade_output(ex, arr, after_reveal=revealed)
         except ValueError as exc:
             _fail(str(exc), "output", "shape")
         self._store(row.code, student, k, -1, json.dumps(arr.tolist()), fb, revealed)
@@ -424,7 +424,7 @@ class ClassStore:
         row, k, ex = self._answering(code, student, exercise)
         try:
             cell = tuple(int(v) for v in cell)[:16]
-            fb = grade_step(ex, step, cell, value)
+            fb = grade_step(ex, step, cell, value, after_reveal=revealed)
         except (TypeError, ValueError) as exc:
             _fail(str(exc)[:300], "step", "step")
         self._store(row.code, student, k, int(step), json.dumps({"cell": list(cell), "value": float(value)}), fb,

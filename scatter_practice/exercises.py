@@ -122,7 +122,12 @@ class Exercise(sc.HoldsCase):
 
     @property
     def attrs_text(self) -> str:
-        return ", ".join(f"{k}={_show(v)}" for k, v in self.attrs.items() if v is not None) or "no attributes"
+        """The attributes that apply, as the exercise spells them: one that plays no part in this case is left out
+        (use_init_val under reduction none, which replaces every targeted cell: there is nothing to start from)."""
+        idle = {c.name for c in (sc.codec_with_role(self.spec, "init"),) if c is not None} \
+            if self.trace.reduction.ufunc is None else set()
+        return ", ".join(f"{k}={_show(v)}" for k, v in self.attrs.items()
+                         if v is not None and k not in idle) or "no attributes"
 
     @property
     def inputs(self) -> tuple[tuple[str, np.ndarray], ...]:

@@ -20,11 +20,14 @@ loop-order answer) but the cell is ``allowed``, not wrong, and the feedback says
 why the spec allows it and why the loop order gives another value;
 ``conforms`` is True when nothing else is wrong. For one step that applies where
 the step is its cell's last write (its value is then the cell's final one).
+
+Each named misconception keeps the chain of writes that explains it (``Named.chain``). An answer given after
+the answer was shown (``after_reveal=True``) is graded but scores nothing; ``TRIES``: checks before the reveal.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -35,6 +38,11 @@ from .exercises import Exercise
 from .misconceptions import BY_KIND, MISCONCEPTIONS, in_exercise_words, retrace, student_outputs
 
 MAX_EXPLAINED = 12  # wrong cells explained one by one in Feedback.explanation (all are listed)
+TRIES = 2  # checks of one answer before the answer is shown: the first wrong one gets a hint, the second the answer
+AFTER_REVEAL = ("Given after the answer was shown, so it is recorded as answered after the reveal and scores "
+                "nothing.")
+# what a student who combined a write with the cell did, by canonical reduction (reduction none replaces it)
+COMBINED_WORDS = {"sum": "added", "prod": "multiplied", "max": "kept the larger", "min": "kept the smaller"}
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,7 @@ class Named:
 
     kind: str
     message: str
+    chain: tuple[str, ...] = ()  # the writes that explain it: a wrong cell's chain each, or a step's cell's writes
 
     @property
     def title(self) -> str:
@@ -73,6 +82,8 @@ class Feedback:
     # cells whose value differs from the loop-order answer but is one the spec allows (another write kept where
     # several reach one cell under reduction none); each note's chain says why, and why the loop order differs
     allowed: tuple[CellNote, ...] = ()
+    # given after the answer was shown: graded (wrong_cells, the notes), recorded as such, never scored
+    after_reveal: bool = False
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -80,8 +91,19 @@ class Feedback:
 
     @property
     def conforms(self) -> bool:
-        """Right by the spec: the loop-order answer, or another answer the spec allows (nothing wrong)."""
-        return self.correct or (not self.wrong_cells and bool(self.allowed))
+        """Right by the spec: the loop-order answer, or another answer the spec allows (nothing wrong); never for
+        an answer given after the reveal."""
+        return not self.after_reveal and (self.correct or (not self.wrong_cells and bool(self.allowed)))
+
+    @property
+    def matches_answer(self) -> bool:
+        """Nothing wrong, whether or not it scores (an answer after the reveal that repeats the answer)."""
+        return not self.wrong_cells and self.target_correct is not False and self.value_correct is not False
+
+
+def _revealed(fb: Feedback) -> Feedback:
+    """``fb`` for an answer given after the answer was shown: the same grading, recorded as such, no score."""
+    return replace(fb, correct=False, after_reveal=True, explanation=AFTER_REVEAL + "\n" + fb.explanation)
 
 
 def _student_array(ex: Exercise, output) -> np.ndarray:
@@ -115,8 +137,14 @@ def _chain_text(chain, got) -> str:
     return "; ".join(parts) + f". So it ends at {fmt_value(chain.final)}; you wrote {got}."
 
 
-def grade_output(exercise: Exercise, output) -> Feedback:
-    """Grade the student's whole output; see the module docstring."""
+def grade_output(exercise: Exercise, output, *, after_reveal: bool = False) -> Feedback:
+    """Grade the student's whole output; see the module docstring (``after_reveal``: the answer was shown
+    before this one was given, so it scores nothing)."""
+    fb = _grade_output(exercise, output)
+    return _revealed(fb) if after_reveal else fb
+
+
+def _grade_output(exercise: Exercise, output) -> Feedback:
     ex = exercise
     student = _student_array(ex, output)
     wrong_mask = ~_equal_cells(student, ex.answer)
@@ -142,8 +170,12 @@ def grade_output(exercise: Exercise, output) -> Feedback:
     else:
         allowed_notes = ()
     found: dict[str, str] = {}
+    replaces = ex.trace.reduction.ufunc is None
     for d in report.diagnoses:  # the engine reproduces the whole output (its sentences address a checked output)
-        found.setdefault(d.kind, in_exercise_words(d, ex))  # the exercise fixed the op: no "you chose"
+        # another reduction where the exercise's replaces: the student combined (the catalogue's "reduction" is
+        # the other way round, replacing where the exercise combines)
+        kind = "combined" if d.kind == "reduction" and replaces else d.kind
+        found.setdefault(kind, in_exercise_words(d, ex))  # the exercise fixed the op: no "you chose"
     per_cell: dict[tuple, list[str]] = {c: [] for c in wrong}
     partial: dict[str, str] = {}  # kinds whose output agrees with the student at every wrong cell
     exact = bool(found)  # the diagnosis engine reproduces the student's whole output
@@ -165,13 +197,14 @@ def grade_output(exercise: Exercise, output) -> Feedback:
     if len(found) > 1 and found.pop("version", None):  # a neighbouring version differs in just what another
         for kinds in per_cell.values():  # kind names: one misconception, not two
             kinds[:] = [kind for kind in kinds if kind != "version"]
-    order = [m.kind for m in MISCONCEPTIONS]
-    named = tuple(Named(k, found[k]) for k in sorted(found, key=lambda k: order.index(k) if k in order else 99))
     notes = []
     for c in wrong:
         got = _shown(student[c])
         chain = _chain_text(chains[c], got) if c in chains else f"output{fmt_pos(c)} is {fmt_value(ex.answer[c])}."
         notes.append(CellNote(c, ex.answer[c], student[c], chain, tuple(per_cell[c])))
+    order = [m.kind for m in MISCONCEPTIONS]
+    named = tuple(Named(k, found[k], _chains_for(k, notes)) for k in
+                  sorted(found, key=lambda k: order.index(k) if k in order else 99))
     n, size = len(wrong), ex.answer.size
     lines = [f"{n} of {size} cell{'s' if size != 1 else ''} {'are' if n != 1 else 'is'} wrong."]
     lines += [note.chain for note in notes[:MAX_EXPLAINED]]
@@ -183,6 +216,13 @@ def grade_output(exercise: Exercise, output) -> Feedback:
                      f"answer but {'are' if k != 1 else 'is'} not wrong: the spec allows {'them' if k != 1 else 'it'}.")
         lines += [note.chain for note in allowed_notes[:MAX_EXPLAINED]]
     return Feedback(False, wrong, named, "\n".join(lines), cells=tuple(notes), allowed=allowed_notes)
+
+
+def _chains_for(kind: str, notes: list[CellNote]) -> tuple[str, ...]:
+    """The chains of writes of the wrong cells ``kind`` explains: the cells where its output matches the student's,
+    or every wrong cell when it was found reproducing the whole output (at most MAX_EXPLAINED)."""
+    mine = [n.chain for n in notes if kind in n.kinds] or [n.chain for n in notes]
+    return tuple(mine[:MAX_EXPLAINED])
 
 
 def _shown(v) -> str:
@@ -282,8 +322,28 @@ def _value_readings(ex: Exercise, k: int, slot: int) -> list[tuple[str, object, 
             acc, count = int(t.acc_after[k][slot]), max(int(t.counts[k][slot]), 1)
             trunc = -((-acc) // count) if acc < 0 else acc // count
             out.append(("mean-truncated", trunc, "if the running mean were rounded toward zero"))
-    elif not t.first_write[k][slot]:
-        out.append(("first-write-wins", t.before[k][slot], "if the earlier write were kept"))
+    else:
+        out += _combined_readings(t, k, slot)
+        if not t.first_write[k][slot]:
+            out.append(("first-write-wins", t.before[k][slot], "if the earlier write were kept"))
+    return out
+
+
+def _combined_readings(t: sc.Trace, k: int, slot: int) -> list[tuple[str, object, str]]:
+    """Under reduction none: the values a student who combined the update with the cell's old value would write
+    (scatter_core's reductions fold it in), each saying how: "if you added (3 + 85)"."""
+    before, value, dtype = t.before[k][slot], t.values[k][slot], t.data.dtype
+    out = []
+    for name, words in COMBINED_WORDS.items():
+        red = sc.REDUCTIONS[name]
+        fold = red.combiner(dtype)
+        if fold is None:
+            continue
+        with np.errstate(all="ignore"):
+            combined = fold(np.asarray(before, dtype=dtype), np.asarray(value, dtype=dtype))[()]
+        how = (f"{fmt_value(before)} {red.symbol} {fmt_value(value)}" if red.symbol in "+-*" else
+               f"{red.symbol}({fmt_value(before)}, {fmt_value(value)})")
+        out.append(("combined", combined, f"if you {words} ({how} = {fmt_value(combined)})"))
     return out
 
 
@@ -293,8 +353,23 @@ def _same(a, b, dtype) -> bool:
     return float(a) == float(b)
 
 
-def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
-    """Grade the prediction of step ``k`` (0-based): the cell it writes (any cell of a slice) and its value after."""
+def grade_step(exercise: Exercise, k: int, target, value, *, after_reveal: bool = False) -> Feedback:
+    """Grade the prediction of step ``k`` (0-based): the cell it writes (any cell of a slice) and its value after
+    (``after_reveal``: the step was shown before this answer was given, so it scores nothing)."""
+    fb = _grade_step(exercise, k, target, value)
+    return _revealed(fb) if after_reveal else fb
+
+
+def _step_chain(t: sc.Trace, k: int, cell: tuple[int, ...]) -> tuple[str, ...]:
+    """The writes to ``cell`` up to and including step ``k``, in loop order, from data's value."""
+    lines = [f"output{fmt_pos(cell)} starts at {fmt_value(t.data[cell])} (data)"]
+    for i in range(k + 1):
+        if cell in _cells(t, i):
+            lines.append(t.describe(i))
+    return tuple(lines)
+
+
+def _grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
     ex = exercise
     k, cell = _check_step(ex, k, target)
     try:
@@ -322,12 +397,16 @@ def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
                                        + BY_KIND[kind].explanation)
         for m in MISCONCEPTIONS:  # the catalogue's readings that move whole writes
             if cell in m.step_cells(ex, k):
-                found.setdefault(m.kind, f"output{fmt_pos(cell)} is where step {k + 1} would write under this "
-                                         f"misreading; {writes}. " + m.explanation)
+                found.setdefault(m.kind, f"output{fmt_pos(cell)} is where step {k + 1} would write {m.step_words}; "
+                                         f"{writes}. " + m.explanation)
     if not value_ok:
         for kind, other_value, how in _value_readings(ex, k, slot):
             if _same(value, other_value, dtype) and not _same(other_value, right, dtype):
-                found.setdefault(kind, f"{fmt_value(other_value)} is what the cell would hold {how}; it holds "
+                if kind == "combined":  # said as the student did it: "you added; ..."
+                    then = f". With reduction {t.resolved.reduction} the update replaces the cell, so it holds "
+                else:
+                    then = "; it holds "
+                found.setdefault(kind, f"{fmt_value(other_value)} is what the cell would hold {how}{then}"
                                        f"{fmt_value(right)}. " + BY_KIND[kind].explanation)
     where = f"output{fmt_pos(cells[0])}" if len(cells) == 1 else \
         f"{len(cells)} cells, output{fmt_pos(cells[0])} to output{fmt_pos(cells[-1])}"
@@ -337,7 +416,8 @@ def grade_step(exercise: Exercise, k: int, target, value) -> Feedback:
     if not value_ok:
         lines.append(f"You wrote {fmt_value(value if dtype.kind == 'f' else _int_or(value))}; "
                      f"output{fmt_pos(cells[slot])} holds {fmt_value(right)} after the step.")
-    named = tuple(Named(kind, msg) for kind, msg in found.items())
+    chain = _step_chain(t, k, cells[slot])  # the cell the step writes: how it comes to hold its value
+    named = tuple(Named(kind, msg, chain) for kind, msg in found.items())
     return Feedback(target_ok and value_ok, () if target_ok and value_ok else (cells[slot],), named, "\n".join(lines),
                     target_correct=target_ok, value_correct=value_ok)
 

@@ -47,6 +47,7 @@ class Misconception:
     # where a student holding it thinks each step writes: (steps, cells) flat output cells, -1 for a write the
     # student thinks is lost; None (the field, or its result): the misconception does not move whole writes
     targets: Callable[[Exercise], np.ndarray | None] | None = None
+    step_words: str = "under this misreading"  # "output[c] is where step k would write <step_words>"
 
     def step_cells(self, ex: Exercise, k: int) -> tuple[tuple[int, ...], ...]:
         """The output cells a student holding this misconception thinks step ``k`` writes (none if it can't say)."""
@@ -169,6 +170,17 @@ def slice_as_element(ex: Exercise) -> np.ndarray | None:
         return None
 
 
+def combined(ex: Exercise) -> np.ndarray | None:
+    """Reduction none read as add: every write is added to what the cell holds instead of replacing it (the
+    engine's reading for versions with a reduction attribute; scatter_core's add folds each write in)."""
+    t = ex.trace
+    if t.reduction.ufunc is not None or t.data.dtype == np.bool_:
+        return None
+    out = t.data.copy().reshape(-1)
+    sc.REDUCTIONS["sum"].combiner(t.data.dtype).at(out, t.plan.targets.reshape(-1), t.values.reshape(-1))
+    return out.reshape(t.data.shape)
+
+
 def from_zeros(ex: Exercise) -> np.ndarray | None:
     """The output starts empty (zeros) instead of as a copy of data: untouched cells become 0."""
     t = ex.trace
@@ -191,6 +203,20 @@ def _moved(ex: Exercise, targets: np.ndarray | None) -> np.ndarray | None:
         keep = cells >= 0
         out[cells[keep]] = values[keep]
     return out.reshape(t.data.shape)
+
+
+def own_position(ex: Exercise) -> np.ndarray | None:
+    """Each update written at its own position in updates (the index not read as the target): where updates has
+    data's rank and an index is given per update; a position outside data is a lost write (-1)."""
+    t = ex.trace
+    if ex.indices is None or sc.family_of(ex.spec).indices != "required" or t.updates.ndim != t.data.ndim:
+        return None
+    coords = np.stack(np.unravel_index(t.plan.sources, t.updates.shape), axis=-1)  # (steps, slots, rank)
+    inside = (coords < np.array(t.data.shape)).all(axis=-1)
+    flat = np.ravel_multi_index(tuple(np.minimum(coords, np.array(t.data.shape) - 1).transpose(2, 0, 1)),
+                                t.data.shape)
+    targets = np.where(inside, flat, -1)
+    return None if np.array_equal(targets, t.plan.targets) else targets
 
 
 def _for_families(*families: str):
@@ -323,9 +349,9 @@ def bound_wrapped(ex: Exercise) -> np.ndarray | None:
     return _slice_reading(ex, change)
 
 
-def _moves(kind: str, title: str, explanation: str, reading, example: str) -> Misconception:
+def _moves(kind: str, title: str, explanation: str, reading, example: str, **more) -> Misconception:
     """A catalogue row whose misreading moves whole writes: its output and its step targets from one reading."""
-    return Misconception(kind, title, explanation, _moving(reading), example, reading)
+    return Misconception(kind, title, explanation, _moving(reading), example, reading, **more)
 
 
 def _moving(reading):
@@ -384,6 +410,16 @@ MISCONCEPTIONS: tuple[Misconception, ...] = (
         "When an index addresses fewer dimensions than data has, one step writes a whole slice: every cell along "
         "the dimensions the index leaves open. Each cell of the slice gets its own update value.",
         slice_as_element, "onnx-scatternd-18-example-2"),
+    Misconception(
+        "combined", "Combined instead of replaced",
+        "With reduction none each write replaces the cell: the value it held before plays no part. Adding the "
+        "update to it (or multiplying, or keeping the larger) is what a reduction such as add does.",
+        combined, "onnx-scatterelements-18-example-2"),
+    _moves(
+        "update-position", "The update's own position used as the target",
+        "The index, not the update's own position in updates, says where a write goes: it replaces the "
+        "coordinate it indexes. Writing each update where it sits in updates ignores the index.",
+        own_position, "onnx-scatterelements-18-example-2", step_words="if it went to the update's own position"),
     Misconception(
         "start-from-zeros", "Output started empty",
         "The output starts as a copy of data, so every cell no update reaches keeps data's value. It does not "

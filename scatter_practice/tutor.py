@@ -41,6 +41,44 @@ def step_hints(ex: Exercise, k: int) -> tuple[str, str, str]:
     return touch, compete, answer
 
 
+def retry_hint(ex: Exercise, k: int, fb) -> str:
+    """The hint after a first wrong check of step ``k`` (``fb``: its Feedback): what is wrong and what to look at
+    again, never the cell or the value (the second wrong check shows them). A wrong target gets the index to read
+    again (the value hint would name the right cell); a wrong value at the right target, the values that meet."""
+    t = ex.trace
+    k = int(k)
+    named = " ".join(f"It looks like: {BY_KIND[m.kind].title.lower()}. {BY_KIND[m.kind].explanation}"
+                     for m in fb.misconceptions if m.kind in BY_KIND)
+    if fb.target_correct is False:
+        head = (f"Not that cell. Step {k + 1} reads {t.index_label(k)}: work out again which output cell it names "
+                f"(and take {t.source_label(k)} along).") if t.plan.index_raw[k].size else \
+            f"Not that cell. Work out again where the attributes put {t.source_label(k)}."
+        if fb.value_correct is False:
+            head += " The value is not right either."
+        return " ".join(p for p in (head, named) if p)
+    before = t.before[k][list(map(tuple, t.target_cells(k).tolist())).index(_first_wrong(fb, t, k))]
+    head = (f"The target is right; the value is not. Before step {k + 1} that cell holds {fmt_value(before)} and the "
+            f"update brings its own value. Reduction {t.resolved.reduction}: {t.reduction.describe(t.data.dtype)}.")
+    return " ".join(p for p in (head, named) if p)
+
+
+def _first_wrong(fb, t: sc.Trace, k: int) -> tuple[int, ...]:
+    cells = [tuple(int(v) for v in c) for c in t.target_cells(k)]
+    return fb.wrong_cells[0] if fb.wrong_cells and fb.wrong_cells[0] in cells else cells[0]
+
+
+def output_retry_hint(ex: Exercise, fb) -> str:
+    """The hint after a first wrong check of the whole output: how many and which cells are wrong (not their
+    values), and the misconception its output shows, if one does."""
+    n = len(fb.wrong_cells)
+    where = _cells_text(fb.wrong_cells)
+    head = (f"{n} cell{'s are' if n != 1 else ' is'} not right yet: {where}. Follow the writes to "
+            f"{'them' if n != 1 else 'it'} in loop order, starting from data's value.")
+    named = " ".join(f"It looks like: {BY_KIND[m.kind].title.lower()}. {BY_KIND[m.kind].explanation}"
+                     for m in fb.misconceptions if m.kind in BY_KIND)
+    return " ".join(p for p in (head, named) if p)
+
+
 def output_hints(ex: Exercise) -> tuple[str, str, str]:
     """Three hints for the whole output: which cells are written, where writes compete, the step-by-step answer."""
     t = ex.trace

@@ -126,12 +126,23 @@ def public_address(text: str | None) -> str:
     return f"{parts.scheme.lower()}://{netloc}{path}"
 
 
-def set_link(address: str, set_seed: int, level: int, n: int) -> str:
-    """The link that opens set ``set_seed`` on the Practice page of the app at ``address`` ("" if none)."""
+def set_link(address: str, set_seed: int, level: int, n: int, mode: str | None = None) -> str:
+    """The link that opens set ``set_seed`` on the Practice page of the app at ``address`` ("" if none), in
+    ``mode`` (the page's mode name, e.g. "Whole output") when given."""
     base = public_address(address)
     if not base:
         return ""
-    return f"{base}/{PRACTICE_PATH}?{urlencode({'set': int(set_seed), 'level': int(level), 'n': int(n)})}"
+    values = {'set': int(set_seed), 'level': int(level), 'n': int(n), **({"mode": str(mode)} if mode else {})}
+    return f"{base}/{PRACTICE_PATH}?{urlencode(values)}"
+
+
+def this_machine_only(link: str) -> bool:
+    """True when ``link`` names this machine (localhost, 127.x, ::1, 0.0.0.0): no student's device opens it."""
+    try:
+        host = urlsplit(str(link)).hostname
+    except ValueError:
+        return False
+    return bool(host) and _loopback(host)
 
 
 def qr_svg(link: str) -> str:
@@ -189,16 +200,18 @@ def _exercise_block(i: int, ex: Exercise) -> str:
     inputs = "".join(tensor_html(n, a) for n, a in ex.inputs)
     long = " long" if ex.data.ndim > 2 else ""
     return (f'<div class="exercise{long}" id="exercise-{i}"><h2>Exercise {i}</h2>'
-            f'<p>{_esc(ex.prompt)}</p><div class="tensors">{inputs}</div>'
-            f'{tensor_html("your output", ex.answer, blank=True)}</div>')
+            f'<p>{_esc(ex.prompt)}</p><div class="tensors">{inputs}'
+            f'{tensor_html("your output", ex.answer, blank=True)}</div></div>')
 
 
 def _answer_block(i: int, ex: Exercise) -> str:
     t = ex.trace
     steps = "".join(f"<li>{_esc(t.describe(k))}</li>" for k in range(len(t)))
+    inputs = "".join(tensor_html(n, a) for n, a in ex.inputs)  # the key stands alone: the inputs with the answer
     return (f'<div class="answer" id="answer-{i}"><h2>Answer {i}</h2>'
             f'<p class="meta">{_esc(ex.op)} ({_esc(ex.attrs_text)}), seed {ex.seed}, level {ex.level}</p>'
-            f'{tensor_html("output", ex.answer)}<ol class="steps">{steps}</ol></div>')
+            f'<div class="tensors">{inputs}{tensor_html("output", ex.answer)}</div><ol class="steps">{steps}</ol>'
+            f'</div>')
 
 
 def _levels(exercises: list[Exercise]) -> str:
@@ -249,7 +262,8 @@ def ascii_text(text) -> str:
 
 PAGE_W, MARGIN = 210.0, 15.0  # A4, mm
 BODY_W = PAGE_W - 2 * MARGIN
-CELL_H, BLANK_H = 7.5, 9.0  # mm: a grid row, a row to write in
+# mm: a grid row, a row to write in (a handwriting line), a tensor's name: five small exercises on two pages
+CELL_H, BLANK_H, LABEL_H = 6.0, 7.5, 4.0
 VALUE_PT, LABEL_PT, TEXT_PT = 11, 7, 10.5
 
 
@@ -307,8 +321,9 @@ def _draw_grid(pdf, x: float, y: float, arr: np.ndarray, blank: bool) -> None:
             pdf.cell(cell, rh, "" if blank else ascii_text(fmt_value(grid[r, c].item())), border=1, align="C")
 
 
-def _tensor_boxes(pdf, name: str, arr: np.ndarray, blank: bool) -> list[tuple[str, np.ndarray, float, float]]:
-    """(label, 2-D grid, width, height) boxes of one named tensor: one for rank <= 2, one per leading position."""
+def _tensor_boxes(pdf, name: str, arr: np.ndarray, blank: bool) -> list[tuple[str, np.ndarray, float, float, bool]]:
+    """(label, 2-D grid, width, height, blank) boxes of one named tensor: one for rank <= 2, one per leading
+    position."""
     arr = np.asarray(arr)
     head = f"{name} - {arr.dtype} {tuple(arr.shape)}"
     parts = [(head, arr)] if arr.ndim <= 2 else [
@@ -318,43 +333,64 @@ def _tensor_boxes(pdf, name: str, arr: np.ndarray, blank: bool) -> list[tuple[st
         _, w, h = _grid_size(pdf, sub, blank)
         pdf.set_font("Helvetica", "B", 9)
         w = max(w, *(pdf.get_string_width(ascii_text(line)) + 2 for line in label.split("\n")))
-        out.append((label, sub, w, h + 4.5 * (label.count("\n") + 1)))
+        out.append((label, sub, w, h + LABEL_H * (label.count("\n") + 1), blank))
     return out
 
 
-def _flow(pdf, boxes: list[tuple[str, np.ndarray, float, float]], blank: bool) -> None:
-    """Boxes left to right, wrapping to a new row (and a new page) where the line is full."""
-    gap = 7.0
+GAP = 7.0  # mm between boxes on a row
+ROW_GAP = 2.0  # mm under a row
+
+
+def _rows(boxes: list) -> list[list]:
+    """The boxes left to right, wrapped into rows where the line is full."""
     rows, row, width = [], [], 0.0
     for box in boxes:
-        if row and width + gap + box[2] > BODY_W:
+        if row and width + GAP + box[2] > BODY_W:
             rows.append(row)
             row, width = [], 0.0
-        width += (gap if row else 0.0) + box[2]
+        width += (GAP if row else 0.0) + box[2]
         row.append(box)
     if row:
         rows.append(row)
-    for row in rows:
+    return rows
+
+
+def _flow(pdf, boxes: list[tuple[str, np.ndarray, float, float, bool]]) -> None:
+    """Boxes (the inputs, then the output: beside them where the line has room) left to right, wrapping to a new
+    row (and a new page) where the line is full."""
+    for row in _rows(boxes):
         height = max(b[3] for b in row)
         if pdf.will_page_break(height):
             pdf.add_page()
         x, y = MARGIN, pdf.get_y()
-        for label, sub, w, h in row:
+        for label, sub, w, h, blank in row:
             lines = label.split("\n")
             for i, line in enumerate(lines):
-                pdf.set_xy(x, y + 4.5 * i)
+                pdf.set_xy(x, y + LABEL_H * i)
                 pdf.set_font("Helvetica", "B" if i == 0 else "", 9)
-                pdf.cell(w, 4.5, ascii_text(line))
-            _draw_grid(pdf, x, y + 4.5 * len(lines), sub, blank)
-            x += w + gap
-        pdf.set_xy(MARGIN, y + height + 2.0)
+                pdf.cell(w, LABEL_H, ascii_text(line))
+            _draw_grid(pdf, x, y + LABEL_H * len(lines), sub, blank)
+            x += w + GAP
+        pdf.set_xy(MARGIN, y + height + ROW_GAP)
 
 
-def _block_height(pdf, ex: Exercise, boxes: list) -> float:
-    """About how tall an exercise is, to start it on a new page rather than split it (capped at a page)."""
+def _block_height(pdf, text: str, boxes: list) -> float:
+    """How tall an exercise is (its heading, ``text`` and rows of boxes), to start it on a new page rather than
+    split it (capped at a page)."""
     pdf.set_font("Helvetica", "", TEXT_PT)
-    lines = len(pdf.multi_cell(BODY_W, 5, ascii_text(ex.prompt), dry_run=True, output="LINES"))
-    return min(10 + 5 * lines + sum(b[3] for b in boxes[-1:]) + max((b[3] for b in boxes[:-1]), default=0), 200)
+    lines = len(pdf.multi_cell(BODY_W, 5, ascii_text(text), dry_run=True, output="LINES"))
+    return min(7 + 5 * lines + 1.5 + sum(max(b[3] for b in row) + ROW_GAP for row in _rows(boxes)), 200)
+
+
+def _input_boxes(pdf, ex: Exercise) -> list:
+    return [b for n, a in ex.inputs for b in _tensor_boxes(pdf, n, a, False)]
+
+
+def _packed(inputs: list, output: list) -> list:
+    """The inputs in their order with the output's boxes placed where the rows come out shortest (after the
+    inputs, or between two of them: a wide row of updates may go under the output rather than push it down)."""
+    orders = [inputs[:i] + output + inputs[i:] for i in range(len(inputs), -1, -1)]
+    return min(orders, key=lambda boxes: sum(max(b[3] for b in row) + ROW_GAP for row in _rows(boxes)))
 
 
 def _pdf_bytes(pdf) -> bytes:
@@ -390,16 +426,14 @@ def student_pdf(exercises: list[Exercise], title: str, link: str = "") -> bytes:
     _text(pdf, f"{_levels(exercises)}. {FILL_IN}", 9, grey=True, h=4.5)
     pdf.ln(3)
     for i, ex in enumerate(exercises, 1):
-        inputs = [b for n, a in ex.inputs for b in _tensor_boxes(pdf, n, a, False)]
-        blank = _tensor_boxes(pdf, "your output", ex.answer, True)
-        if pdf.will_page_break(_block_height(pdf, ex, inputs + blank)):
+        boxes = _packed(_input_boxes(pdf, ex), _tensor_boxes(pdf, "your output", ex.answer, True))
+        if pdf.will_page_break(_block_height(pdf, ex.prompt, boxes)):
             pdf.add_page()
         _text(pdf, f"Exercise {i}", 12.5, "B", h=7)
         _text(pdf, ex.prompt, h=5)
         pdf.ln(1.5)
-        _flow(pdf, inputs, False)
-        _flow(pdf, blank, True)
-        pdf.ln(4)
+        _flow(pdf, boxes)
+        pdf.ln(2.5)
     return _pdf_bytes(pdf)
 
 
@@ -412,13 +446,14 @@ def answer_key_pdf(exercises: list[Exercise], title: str, link: str = "") -> byt
     _text(pdf, f"Online: {link}" if link else NO_LINK, 9, grey=True, h=4.5)
     pdf.ln(3)
     for i, ex in enumerate(exercises, 1):
-        boxes = _tensor_boxes(pdf, "output", ex.answer, False)
-        if pdf.will_page_break(min(24 + boxes[0][3] + 5 * ex.steps, 200)):
+        boxes = _packed(_input_boxes(pdf, ex), _tensor_boxes(pdf, "output", ex.answer, False))  # the key stands alone
+        meta = f"{ex.op} ({ex.attrs_text}), seed {ex.seed}, level {ex.level}"
+        if pdf.will_page_break(min(_block_height(pdf, meta, boxes) + 5 * ex.steps, 200)):
             pdf.add_page()
         _text(pdf, f"Answer {i}", 12.5, "B", h=7)
-        _text(pdf, f"{ex.op} ({ex.attrs_text}), seed {ex.seed}, level {ex.level}", 9, grey=True, h=4.5)
+        _text(pdf, meta, 9, grey=True, h=4.5)
         pdf.ln(1)
-        _flow(pdf, boxes, False)
+        _flow(pdf, boxes)
         for k in range(ex.steps):
             _text(pdf, f"{k + 1}. {ex.trace.describe(k)}.", 9.5, h=4.8)
         pdf.ln(4)

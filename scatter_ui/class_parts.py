@@ -251,25 +251,27 @@ def _unsaved(exc: Exception, inline: bool) -> None:
         _status()
 
 
-def grade_step(ex, step: int, target, value, key):
-    """Practice's grade_step; in a class, graded and stored by the store."""
+def grade_step(ex, step: int, target, value, key, *, after_reveal: bool = False):
+    """Practice's grade_step; in a class, graded and stored by the store (``after_reveal``: stored, never scored)."""
     import scatter_practice as sp
 
     index = _class_index(ex, key)
     if index is not None:
         state = st.session_state[STATE]
         try:
-            fb = store().answer_step(state["code"], state["student"], index, step, target, value)
+            fb = store().answer_step(state["code"], state["student"], index, step, target, value,
+                                     revealed=after_reveal)
         except sc.ScatterError as exc:
             _unsaved(exc, inline=False)
         else:
             _saved(index, f"step {step + 1}", inline=False)
             return fb
-    return sp.grade_step(ex, step, target, value)
+    return sp.grade_step(ex, step, target, value, after_reveal=after_reveal)
 
 
-def grade_output(ex, output, key):
-    """Practice's grade_output; in a class, graded and stored by the store (the same answer twice is stored once)."""
+def grade_output(ex, output, key, *, after_reveal: bool = False):
+    """Practice's grade_output; in a class, graded and stored by the store (the same answer twice is stored once;
+    ``after_reveal``: stored, never scored)."""
     import numpy as np
 
     import scatter_practice as sp
@@ -278,14 +280,14 @@ def grade_output(ex, output, key):
     if index is not None:
         state = st.session_state[STATE]
         last = state.setdefault("last", {})
-        if index in last and np.array_equal(last[index][0], output):
+        if index in last and last[index][2] == after_reveal and np.array_equal(last[index][0], output):
             return last[index][1]
         try:
-            fb = store().answer(state["code"], state["student"], index, np.asarray(output))
+            fb = store().answer(state["code"], state["student"], index, np.asarray(output), revealed=after_reveal)
         except sc.ScatterError as exc:
             _unsaved(exc, inline=True)
         else:
-            last[index] = (np.array(output), fb)
+            last[index] = (np.array(output), fb, after_reveal)
             _saved(index, "output", inline=True)
             return fb
-    return sp.grade_output(ex, output)
+    return sp.grade_output(ex, output, after_reveal=after_reveal)

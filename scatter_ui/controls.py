@@ -83,6 +83,47 @@ def lazy_expander(label: str, key: str, expanded: bool = False):
 
 
 _styles: dict[str, Callable] = {}
+_focus = None
+FOCUS_KEY = "scatter-explorer-focus"
+# Moves keyboard focus to the first element matching a selector once per token, when the run that asked for it
+# has drawn it (a container gets tabindex=-1 so it can hold focus). For a few seconds it puts focus back there if
+# Streamlit's redraw drops it to the body (the element replaced); focus the user moved elsewhere is left alone.
+FOCUS_JS = """export default function (component) {
+  const doc = component.parentElement.ownerDocument;
+  const data = component.data || {};
+  if (!data.selector || doc.scatterExplorerFocus === data.token) return;
+  doc.scatterExplorerFocus = data.token;
+  const deadline = Date.now() + 3000;
+  let placed = null;
+  const place = () => {
+    const active = doc.activeElement;
+    const lost = !active || active === doc.body || !active.isConnected;
+    if (placed === null || lost) {
+      const el = doc.querySelector(data.selector);
+      if (el) {
+        if (!el.matches("input, textarea, select, button, a[href], [tabindex]")) el.setAttribute("tabindex", "-1");
+        el.focus({ preventScroll: true });
+        el.scrollIntoView({ block: "nearest" });
+        if (doc.activeElement === el) placed = el;
+      }
+    } else if (active !== placed) {
+      return;  // the user moved on
+    }
+    if (Date.now() < deadline) doc.defaultView.setTimeout(place, 120);
+  };
+  doc.defaultView.setTimeout(place, 60);
+}
+"""
+
+
+def focus(selector: str, token: int) -> None:
+    """Move keyboard focus to ``selector`` (a constant of the calling page, never user text) once per ``token``,
+    after this run draws it; draw it on every run of the page (an invisible components-v2 element)."""
+    global _focus
+    if _focus is None:
+        _focus = st.components.v2.component(f"{FOCUS_KEY}.element", html="<span></span>", js=FOCUS_JS,
+                                            css=f".st-key-{FOCUS_KEY} {{ display: none; }}", isolate_styles=False)
+    _focus(key=FOCUS_KEY, data={"selector": selector, "token": int(token)})
 
 
 def page_style(name: str, css: str) -> None:

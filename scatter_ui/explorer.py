@@ -20,13 +20,23 @@ from scatter_core import fmt_shape
 
 from . import attribute_inputs, cache, large, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, lazy_expander, md,
-                       operator_picker, settle_attributes, spec_link, tensor_text)
+                       operator_picker, page_style, settle_attributes, spec_link, tensor_text)
 from .player import player, rerun_relay
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
 from .figures import StepFigure, overview_figure
 
 CUSTOM = "__custom__"
 TEXT_ROLES = ("data", "indices", "updates")
+# A projector (a window at most 820 px tall, 700 wide or more: 1280x720 with the sidebar open) shows the title, the
+# figure with its step controls and the output on one screen: the page's top margin and gaps shrink, and the player
+# fits its cells to the height left (room_below=0: nothing of the page needs to stay on screen under it). Only this
+# page's own layout: Streamlit's block container, its gaps and the page's title.
+PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
+  [data-testid="stMainBlockContainer"] { padding: 3.25rem 2rem 3rem; }
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.5rem; }
+  [data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding: 0 0 0.25rem; }
+}
+"""
 
 
 @dataclass(frozen=True)
@@ -277,6 +287,7 @@ class ExplorerPage:
         texts = tuple(ss.get(self.k(f"text_{r}"), "") for r in TEXT_ROLES) if edited else None
         shown = tuple(attribute_inputs.url_values(spec, self.k).items())  # as typed, under their URL names
         attrs = None
+        page_style("explorer-projector", PROJECTOR_CSS)
         st.title(f"{op}")
         st.caption(md(f"{sc.FAMILY_TITLES[self.family]} explorer · {spec.summary}"))
         try:
@@ -331,7 +342,7 @@ class ExplorerPage:
         view = f"{case.key}:{follow}:{pins}:{panel_axis}"
         anchor = self._anchor(sf, view, step)
         player(lambda: sf.figure(anchor), key=self.k("player"), view=view, step=anchor, name=f"{link[0]}-{link[1]}",
-               on_step=self._set_step, on_cell=self._set_cell, cache_key=(view, anchor))
+               on_step=self._set_step, on_cell=self._set_cell, cache_key=(view, anchor), room_below=0)
         self.cell_chain(sf, trace, step, view)
         self._url(*link[:3], step, *link[3:], notice=False)
         with slots.findings:
@@ -390,7 +401,7 @@ class ExplorerPage:
         view = f"stand-in:{example.id}"
         anchor = self._anchor(sf, view, step)
         player(lambda: sf.figure(anchor), key=self.k("player"), view=view, step=anchor,
-               name=f"{op}-{example.id}-stand-in", on_step=self._set_step, cache_key=(view, anchor))
+               name=f"{op}-{example.id}-stand-in", on_step=self._set_step, cache_key=(view, anchor), room_below=0)
         self._url(op, example.id, shown, step, False, None, notice=False)
         with findings:
             panels.findings(trace, step, self.k("findings"))

@@ -21,14 +21,15 @@ import streamlit as st
 from scatter_core import fmt_value
 
 NAME = "scatter-explorer.grids"
-FONT_PX = 13  # the digits
-CELL_PX = 20  # a cell's least width (two digits); wider for longer numbers (cell_px)
-ROW_PX = 20  # a cell's height
-LABEL_PX = 17  # the line of a slice's label ([0]) above it
+FONT_PX = 18  # the digits: 12 px of ink (their height on screen), read on a projector (13 px drew them 9 px tall)
+CELL_PX = 24  # a cell's least width (two digits, 18 px of ink); wider for longer numbers (cell_px)
+ROW_PX = 22  # a cell's height (the digits' 12 px of ink with 5 px above and below)
+CHAR_PX = 9  # a character's width at FONT_PX (tabular digits: 0.5 em)
+LABEL_PX = 15  # the line of a slice's label ([0]) above it (12 px type)
 LETTER_PX = 26  # the option's letter and its gap
 SLICE_GAP_PX = 10  # between the slices of one option
-OPTION_GAP_PX = 14  # between options, across and down
-PAD_PX = 4  # an option's padding (each side)
+OPTION_GAP_PX = 10  # between options, across and down
+PAD_PX = 2  # an option's padding (each side)
 
 CSS = f"""
 .sx-options {{ display: flex; flex-wrap: wrap; gap: {OPTION_GAP_PX}px {OPTION_GAP_PX}px; align-items: flex-start;
@@ -121,9 +122,9 @@ def options_data(options: list[tuple[str, np.ndarray]]) -> dict:
 
 
 def cell_px(arr: np.ndarray) -> int:
-    """The width of an option's cells: CELL_PX, or more where its longest number needs it (7 px a character)."""
+    """The width of an option's cells: CELL_PX, or more where its longest number needs it (CHAR_PX a character)."""
     longest = max((len(fmt_value(v)) for v in np.ravel(arr)), default=1)
-    return max(CELL_PX, 7 * longest + 6)
+    return max(CELL_PX, CHAR_PX * longest + 6)
 
 
 def option_width(arr: np.ndarray) -> int:

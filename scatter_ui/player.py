@@ -3,7 +3,7 @@
 Python API
 ----------
 ``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None, url_param="step",
-controls=None, cache_key=None, room_below=None) -> PlayerResult``
+controls=None, cache_key=None, room_below=None, steps=None) -> PlayerResult``
 
 * ``figure``: :meth:`scatter_ui.figures.StepFigure.figure` of the current step (three heatmaps,
   the frames of a window ``k0..k1``, one caption per step, panel sizes in cells), or a function
@@ -43,6 +43,8 @@ controls=None, cache_key=None, room_below=None) -> PlayerResult``
   at least 28 px, the shortest at 28 px (the page scrolls a little). Before the first step (one
   frame, nothing drawn on it) the legend of the marks is left out. None (the default): cells
   sized by the width alone.
+* ``steps``: the case's steps when ``figure`` holds only the first ones (Practice sends the steps done, ``n``
+  the last of them): the count reads "k / steps" and the table view "after step k of steps". None: ``n``.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
   page keeps no step in its URL). The browser checks it 2.5 s after a report; if the URL does not
   carry it, it first asks for a run of the whole page (through :func:`rerun_relay`, which a page
@@ -259,13 +261,15 @@ class PlayerResult:
 def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int, name: str = "scatter",
            on_step: Callable[[int], None] | None = None,
            on_cell: Callable[[list], None] | None = None, url_param: str | None = "step",
-           controls: tuple[str, ...] | None = None, cache_key=None, room_below: int | None = None) -> PlayerResult:
+           controls: tuple[str, ...] | None = None, cache_key=None, room_below: int | None = None,
+           steps: int | None = None) -> PlayerResult:
     """Show the player (see the module docstring)."""
     options = {"view": view, "step": int(step), "name": name, "report": on_step is not None,
                "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url(),
                "contract_url": asset_url(SCHEMA_FILE.name), "check": checking(),
                "controls": None if controls is None else list(controls),
-               "room_below": None if room_below is None else int(room_below)}
+               "room_below": None if room_below is None else int(room_below),
+               "steps": None if steps is None else int(steps)}
     data = payload(figure, options, cache_key)
 
     def _step_changed():

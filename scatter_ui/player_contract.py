@@ -236,6 +236,8 @@ class Payload(TypedDict):
     k0: Annotated[int, Min(0), "the first step of the frames"]
     k1: Annotated[int, Min(0), "the last step of the frames"]
     n: Annotated[int, Min(0), "the number of steps"]
+    steps: NotRequired[Annotated[Union[int, None], "the steps the count names when the page sends only the first n (Practice "
+                     "stops at the step to predict); null or left out: n"]]
     active: Annotated[int, Min(0), "the step the figure's data shows"]
     units: Annotated[list[Count], Len(3), "each panel's width in cells"]
     rows: Annotated[list[Count], Len(3), "each panel's height in cells"]

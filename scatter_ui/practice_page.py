@@ -42,7 +42,7 @@ MAX_SEED_SHOWN = 999_999  # seeds drawn for a new exercise (any seed up to MAX_S
 MAX_TEXT = 20_000  # characters of a typed output
 MAX_TARGET_TEXT = 60  # characters of a typed target cell
 MAX_VALUE_TEXT = 100  # characters of a typed value (room for every digit of a float64)
-OUTPUT_LABEL = "Output (nested lists, e.g. [[1, 2], [3, 4]])"
+OUTPUT_LABEL = "Output: one row a line (spaces or commas between the numbers), or nested lists"
 # A projector (1280x720) shows the question, the figure and the answer on one screen: on a short, wide window the
 # page's margins and gaps shrink (wider cells too) and the intro line, said once, goes. Only this page's own
 # layout: Streamlit's block container, its gaps, this page's title and its keyed intro container.
@@ -53,10 +53,8 @@ PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
   [data-testid="stMainBlockContainer"] h2,
   [data-testid="stMainBlockContainer"] h3 { font-size: 1.35rem; padding: 0.5rem 0 0.3rem; }
   .st-key-practice-intro { display: none; }
-  /* the level's words on one line (cut with an ellipsis; a screen reader still reads them whole): the question
-     under them repeats the attributes */
-  .st-key-practice-about [data-testid="stCaptionContainer"] p { white-space: nowrap; overflow: hidden;
-    text-overflow: ellipsis; }
+  /* the level's words whole (a second line where they need it: the player fits its cells to the room left) */
+  .st-key-practice-about [data-testid="stCaptionContainer"] p { line-height: 1.3; }
 }
 /* the level's words and the spec link on one line where the window is wide: the words wrap beside the link */
 @media (min-width: 700px) {
@@ -68,6 +66,13 @@ PROJECTOR_CSS = """@media (max-height: 820px) and (min-width: 700px) {
 # the first step there is nothing to step to: a still picture (the explorer exports frames), one screen row saved
 STEPPING = ("first", "prev", "play", "next", "last", "slider", "count", "export", "keys")
 STILL = ()
+HINT_LABELS = ("Hint: which cells?", "Stronger hint: which values compete?", "Show the answer")
+FEEDBACK_KEY = "practice-feedback"  # the container of what a Check says: focus moves to it after a Check
+TARGET_SELECTOR = "input[aria-label^='Target cell']"  # focus moves to the next step's target box
+# the target box's placeholder names the coordinates (a number there would look like an answer)
+TARGET_PLACEHOLDER = {1: "position", 2: "row, column", 3: "i, j, k"}
+TARGET_HELP = {2: "Row first, then column, e.g. typed as two numbers with a comma or a space between them.",
+               3: "Three numbers, outermost first."}
 
 
 def k(name: str) -> str:
@@ -119,7 +124,7 @@ def show_step_figure(ex: sp.Exercise, frame: int, key: str, on_cell=None,
     if chosen is not None:
         outline(fig, view, chosen)
     player(fig, key=key, view=f"{key}:{chosen}", step=frame, name=f"practice-{ex.op}", on_cell=on_cell,
-           controls=STEPPING if frame else STILL, room_below=room_below)
+           controls=STEPPING if frame else STILL, room_below=room_below, steps=ex.steps)
 
 
 def show_inputs(ex: sp.Exercise, key: str, room_below: int) -> None:
@@ -318,6 +323,19 @@ def record(level: int, correct: bool, kinds=()) -> None:
         p["met"][kind] = p["met"].get(kind, 0) + 1
 
 
+def record_after_reveal() -> None:
+    """An answer checked after the answer was shown: counted as such, never in the score or the streak."""
+    p = st.session_state[k("progress")]
+    p["after_reveal"] = p.get("after_reveal", 0) + 1
+
+
+def focus_next(selector: str) -> None:
+    """Ask the page to move keyboard focus to ``selector`` (one of this module's constants) once it is drawn:
+    a Check or Next step replaces the button pressed, and focus would fall to the page's body."""
+    ss = st.session_state
+    ss[k("focus")] = (selector, int((ss.get(k("focus")) or ("", 0))[1]) + 1)
+
+
 def new_exercise() -> None:
     ss = st.session_state
     ss[k("set")] = None
@@ -340,11 +358,13 @@ def on_level() -> None:
         ss[k("op")] = ANY_OP
 
 
-def set_link(set_seed: int, level: int, n: int) -> str:
+def set_link(set_seed: int, level: int, n: int, mode: str | None = None) -> str:
+    """The set's link on this browser's address, in ``mode`` when given (a set shared from Whole output opens
+    in Whole output)."""
     from urllib.parse import urlencode
 
     base = session.share_link(URL_PATH, {}).split("?")[0]
-    return f"{base}?{urlencode({'set': set_seed, 'level': level, 'n': n})}"
+    return f"{base}?{urlencode({'set': set_seed, 'level': level, 'n': n, **({'mode': mode} if mode else {})})}"
 
 
 # -- the sidebar ---------------------------------------------------------------------------------------------
@@ -442,7 +462,8 @@ def share_and_print(seed: int, level: int) -> None:
                            f"settable for every session with the environment variable {sp.PUBLIC_URL_ENV}, or as "
                            "serverAddress under [browser] in .streamlit/config.toml; this field comes first.")
         address, where, error = public_address()
-        link = sp.set_link(address, set_seed, set_level, n) if address else ""
+        mode = ss[k("mode")] if ss[k("mode")] != MODES[0] else None  # the default mode needs no word in the link
+        link = sp.set_link(address, set_seed, set_level, n, mode=mode) if address else ""
         if error:
             st.error(md(error), icon="🛑")
         if link:
@@ -451,7 +472,12 @@ def share_and_print(seed: int, level: int) -> None:
         else:
             st.caption("Every student who opens this link gets the same exercises. It is this browser's address; "
                        "the worksheets carry a link and a QR code once a public address is set above.")
-            st.code(set_link(set_seed, set_level, n), language=None, wrap_lines=True)
+            here = set_link(set_seed, set_level, n, mode)
+            st.code(here, language=None, wrap_lines=True)
+            if sp.this_machine_only(here):
+                st.warning("Only this machine can open this link: it names localhost, so a student's device "
+                           "finds nothing there. Set the public address above (the address students reach this "
+                           "app at) to share the set.", icon="⚠️")
         exercises = [exercise(s, set_level, None) for s in sp.set_seeds(set_seed, n)]
         worksheets(exercises, f"Scatter practice · set {set_seed} · level {set_level}",
                    link, f"scatter-practice-set{set_seed}-level{set_level}")
@@ -465,6 +491,8 @@ def progress() -> None:
         for level in sorted(p["levels"]):
             right, tried = p["levels"][level]
             st.text(f"Level {level}: {right} of {tried} right")
+        if p.get("after_reveal"):
+            st.text(f"Checked after the answer was shown: {p['after_reveal']} (no score)")
         if p["met"]:
             st.caption("Misconceptions met so far (each opens an explorer example that shows it):")
             for kind, count in p["met"].items():
@@ -484,9 +512,8 @@ def show_misconceptions(named) -> None:
 def show_hints(hints: tuple[str, ...], key: str) -> None:
     ss = st.session_state
     shown = int(ss.get(key, 0))
-    labels = ("Hint: which cells?", "Stronger hint: which values compete?", "Show the answer")
     if shown < len(hints):
-        st.button(labels[shown], key=key + ":btn", on_click=lambda: ss.__setitem__(key, shown + 1))
+        st.button(HINT_LABELS[shown], key=key + ":btn", on_click=lambda: ss.__setitem__(key, shown + 1))
     for i in range(shown):
         st.info(md(hints[i]), icon="💡")
 
@@ -504,9 +531,28 @@ def within_limit(what: str, text, limit: int) -> str:
     return text
 
 
+def bracketed(text: str, ndim: int) -> str:
+    """Rows typed without brackets (``8 45 68`` on a line, spaces or commas between the numbers) as the nested
+    list they mean for an output of rank ``ndim``: one line a row, a blank line between a rank-3 output's blocks.
+    Text with a bracket is left as typed."""
+    if "[" in text or "]" in text or not text.strip():
+        return text
+    blocks = [[line for line in block.splitlines() if line.strip()] for block in re.split(r"\n\s*\n", text.strip())]
+
+    def row(line: str) -> str:
+        return "[" + ", ".join(p for p in re.split(r"[\s,;]+", line.strip()) if p) + "]"
+
+    if ndim <= 1:
+        return row(" ".join(line for block in blocks for line in block))
+    rows = [[row(line) for line in block] for block in blocks]
+    if ndim == 2:
+        return "[" + ", ".join(r for block in rows for r in block) + "]"
+    return "[" + ", ".join("[" + ", ".join(block) + "]" for block in rows) + "]"
+
+
 def parse_output(text: str, ex: sp.Exercise) -> np.ndarray:
     text = within_limit("output", text, MAX_TEXT)
-    arr = sc.parse_tensor(text, name="output", max_elements=sp.MAX_CELLS)
+    arr = sc.parse_tensor(bracketed(text, ex.answer.ndim), name="output", max_elements=sp.MAX_CELLS)
     if arr.shape != ex.answer.shape:
         raise sc.ScatterError(f"output has shape {arr.shape}; this exercise's output has data's shape "
                               f"{ex.answer.shape}", argument="output", rule="shape")
@@ -555,7 +601,7 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
         next_exercise_button(c2, eid)
         return
     st.text(sp.step_question(ex, step))
-    keys = {name: k(f"{name}:{eid}:{step}") for name in ("fb", "target", "value", "error")}
+    keys = {name: k(f"{name}:{eid}:{step}") for name in ("fb", "target", "value", "error", "try", "hints")}
     feedback = ss.get(keys["fb"])
     if feedback is None:
         try:
@@ -568,18 +614,45 @@ def step_mode(ex: sp.Exercise, eid: str) -> None:
             c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
             c1.text_input(f"Target cell: click it on the output, or type {ex.answer.ndim} "
                           f"number{'s' if ex.answer.ndim > 1 else ''}",
-                          key=keys["target"], help=f"At most {MAX_TARGET_TEXT} characters.",
-                          placeholder=", ".join("0" for _ in ex.answer.shape))
+                          key=keys["target"], help=f"At most {MAX_TARGET_TEXT} characters. "
+                                                   f"{TARGET_HELP.get(ex.answer.ndim, '')}",
+                          placeholder=TARGET_PLACEHOLDER.get(ex.answer.ndim))  # words, never an answer-like number
             c2.text_input("Value after the step", key=keys["value"], help=f"At most {MAX_VALUE_TEXT} characters.")
             c3.form_submit_button("Check", use_container_width=True, on_click=check_step,
                                   args=(ex.seed, ex.level, _op_arg(), step, keys))
-        if ss.get(keys["error"]):
-            st.error(md(ss[keys["error"]]), icon="🛑")
-        show_hints(sp.step_hints(ex, step), k(f"hints:{eid}:{step}"))
+        with st.container(key=FEEDBACK_KEY):  # what a Check says; focus moves here after it
+            if ss.get(keys["error"]):
+                st.error(md(ss[keys["error"]]), icon="🛑")
+            first = ss.get(keys["try"])
+            if first is not None:
+                show_retry(first, sp.retry_hint(ex, step, first))
+        show_hints(sp.step_hints(ex, step), keys["hints"])
         return
-    reveal_step(ex, step, feedback, eid)
+    with st.container(key=FEEDBACK_KEY):
+        reveal_step(ex, step, feedback, eid)
     st.button("Next step ▶" if step + 1 < n else "Finish ▶", key=k(f"next:{eid}:{step}"), type="primary",
-              on_click=lambda: ss.__setitem__(sk, step + 1))
+              on_click=next_step, args=(sk, step + 1, n))
+
+
+def next_step(sk: str, step: int, n: int) -> None:
+    """Next step's callback: the step moves on, and focus to its target box (or, after the last, to the summary)."""
+    st.session_state[sk] = step
+    focus_next(TARGET_SELECTOR if step < n else f".st-key-{FEEDBACK_KEY}")
+
+
+def show_retry(fb: sp.Feedback, hint: str) -> None:
+    """The first wrong check: what is wrong, one more try, and a hint (never the answer: that comes after the
+    second wrong check)."""
+    if fb.target_correct is not None:  # a step
+        what = [] if fb.target_correct else ["the target cell"]
+        what += [] if fb.value_correct else ["the value"]
+        st.error(f"Not quite: {' and '.join(what)}. Try once more; the answer is shown after a second wrong check.",
+                 icon="❌")
+    else:
+        n = len(fb.wrong_cells)
+        st.error(f"Not quite: {n} cell{'s are' if n != 1 else ' is'} wrong. Try once more; the answer is shown "
+                 f"after a second wrong check.", icon="❌")
+    st.info(md(hint), icon="💡")
 
 
 def pick_cell(coords, keys: dict) -> None:
@@ -591,7 +664,7 @@ def restart_steps(eid: str, n: int) -> None:
     ss = st.session_state
     ss[k(f"step:{eid}")] = 0
     for i in range(n):
-        for name in ("fb", "target", "value", "error", "hints"):
+        for name in ("fb", "target", "value", "error", "hints", "try"):
             ss.pop(k(f"{name}:{eid}:{i}"), None)
 
 
@@ -622,13 +695,26 @@ def check_step(seed: int, level: int, op: str | None, step: int, keys: dict) -> 
         ss[keys["error"]] = str(exc)
         return
     ss[keys["error"]] = None
-    fb = class_parts.grade_step(ex, step, target, value, k)  # in a class: graded and stored by the class store
+    focus_next(f".st-key-{FEEDBACK_KEY}")
+    first = ss.get(keys["try"])
+    if int(ss.get(keys["hints"], 0)) >= len(HINT_LABELS):  # "Show the answer" was pressed: nothing scores now
+        fb = class_parts.grade_step(ex, step, target, value, k, after_reveal=True)  # in a class: stored
+        ss[keys["fb"]] = fb
+        record_after_reveal()
+        return
+    fb = class_parts.grade_step(ex, step, target, value, k)  # in a class: graded and stored by the store
+    if not fb.conforms and first is None and sp.TRIES > 1:  # the first wrong check: a hint, one more try
+        ss[keys["try"]] = fb
+        return
     ss[keys["fb"]] = fb
-    record(ex.level, fb.conforms, fb.kinds)
+    record(ex.level, fb.conforms, (first.kinds if first is not None else ()) + fb.kinds)
 
 
 def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
-    if fb.correct:
+    if fb.after_reveal:
+        st.info(f"{'Right, but the' if fb.matches_answer else 'The'} answer was shown before this check, so it is "
+                f"recorded as answered after the reveal and scores nothing.", icon=":material/visibility:")
+    elif fb.correct:
         st.success("Right: target and value.", icon="✅")
     elif fb.conforms:
         st.info("≈ **Allowed by the spec**, though the loop order gives another value (see why below).",
@@ -639,9 +725,11 @@ def reveal_step(ex: sp.Exercise, step: int, fb: sp.Feedback, eid: str) -> None:
         st.error(f"Not quite: {' and '.join(what)}.", icon="❌")
     caption = ex.trace.describe(step) + "."
     for line in fb.explanation.splitlines():
-        if line != caption:  # the player shows the step's caption
+        if line != caption and line != sp.grading.AFTER_REVEAL:  # the player shows the step's caption
             st.text(line)
     show_misconceptions(fb.misconceptions)
+    for chain in dict.fromkeys(m.chain for m in fb.misconceptions if len(m.chain) > 2):  # earlier writes too
+        st.text("The writes to that cell so far: " + "; ".join(chain) + ".")
     show_step_figure(ex, step + 1, k(f"fig-after:{eid}:{step}"))
 
 
@@ -672,21 +760,48 @@ def output_mode(ex: sp.Exercise, eid: str) -> None:
             if how == "text":
                 student = parse_output(ss.get(k(f"text:{eid}"), ""), ex)
             elif student is None:
-                raise ValueError("fill every cell of the grid first")
+                raise ValueError("a cell of the grid is empty: give every cell a number")
         except (sc.ScatterError, ValueError) as exc:
             if len(ss.get(k(f"text:{eid}")) or "") <= MAX_TEXT or how != "text":  # else the box says it already
                 st.error(md(exc), icon="🛑")
         else:
-            fb = class_parts.grade_output(ex, student, k)  # in a class: graded and stored by the class store
-            previous = ss.get(fb_key)
-            ss[fb_key] = (fb, student)
-            if previous is None or not np.array_equal(previous[1], student):  # the same answer counts once
-                record(ex.level, fb.conforms, fb.kinds)
-    show_hints(sp.output_hints(ex), k(f"out-hints:{eid}"))
-    if fb_key in ss:
-        fb, student = ss[fb_key]
-        show_output_feedback(ex, fb, student, eid)
-        next_exercise_button(st.columns(3)[0], eid)
+            check_output(ex, eid, student)
+    hints_key = k(f"out-hints:{eid}")
+    show_hints(sp.output_hints(ex), hints_key)
+    with st.container(key=FEEDBACK_KEY):  # what a Check says; focus moves here after it
+        if fb_key in ss:
+            fb, student = ss[fb_key]
+            show_output_feedback(ex, fb, student, eid)
+            next_exercise_button(st.columns(3)[0], eid)
+        elif k(f"out-try:{eid}") in ss:
+            first, _ = ss[k(f"out-try:{eid}")]
+            show_retry(first, sp.output_retry_hint(ex, first))
+
+
+def check_output(ex: sp.Exercise, eid: str, student: np.ndarray) -> None:
+    """Grade a whole output: a first wrong one gets a hint and one more try; a right one or a second wrong one
+    shows the spec's result; anything checked once it was shown (or the last hint, the answer, was opened) is
+    recorded as answered after the reveal and scores nothing. The same answer twice counts once."""
+    ss = st.session_state
+    fb_key, try_key = k(f"out-fb:{eid}"), k(f"out-try:{eid}")
+    focus_next(f".st-key-{FEEDBACK_KEY}")
+    previous = ss.get(fb_key) or ss.get(try_key)
+    again = previous is not None and np.array_equal(previous[1], student)
+    if fb_key in ss or int(ss.get(k(f"out-hints:{eid}"), 0)) >= len(HINT_LABELS):  # the answer was shown
+        fb = class_parts.grade_output(ex, student, k, after_reveal=True)  # in a class: stored, unscored
+        ss[fb_key] = (fb, student)
+        if not again:
+            record_after_reveal()
+        return
+    fb = class_parts.grade_output(ex, student, k)  # in a class: graded and stored by the class store
+    first = ss.get(try_key)
+    if not fb.conforms and first is None and sp.TRIES > 1:
+        ss[try_key] = (fb, student)
+        return
+    if again and not fb.conforms:
+        return  # the first try's answer checked again: still one more try
+    ss[fb_key] = (fb, student)
+    record(ex.level, fb.conforms, (first[0].kinds if first is not None else ()) + fb.kinds)
 
 
 def grid_input(ex: sp.Exercise, eid: str, note=st) -> np.ndarray | None:
@@ -695,9 +810,11 @@ def grid_input(ex: sp.Exercise, eid: str, note=st) -> np.ndarray | None:
     shape = ex.answer.shape
     rows = shape[0] if ex.answer.ndim == 2 else 1
     cols = shape[-1]
-    frame = pd.DataFrame(np.full((rows, cols), np.nan), columns=[str(c) for c in range(cols)])
+    # the grid starts as a copy of data, as the output does: the student changes the cells the updates write
+    frame = pd.DataFrame(np.asarray(ex.data).reshape(rows, cols), columns=[str(c) for c in range(cols)])
     frame.index.name = "row"  # the row numbers' column gets a header a screen reader can read (axe: empty-table-header)
-    note.caption("Type every cell of the output (row 0 at the top). The output starts as a copy of data.")
+    note.caption("The grid starts as a copy of data, as the output does: change the cells the updates write "
+                 "(row 0 at the top).")
     # rows of 28 px (Streamlit: 35), still above the 24 px of WCAG 2.5.8: a four-row grid stays on a projector
     edited = st.data_editor(frame, key=k(f"grid:{eid}"), num_rows="fixed", hide_index=False, row_height=28)
     values = edited.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -708,7 +825,12 @@ def grid_input(ex: sp.Exercise, eid: str, note=st) -> np.ndarray | None:
 
 def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, eid: str) -> None:
     allowed = [note.cell for note in fb.allowed]
-    if fb.correct:
+    if fb.after_reveal:
+        st.info(f"{'Right, but the' if fb.matches_answer else 'The'} spec's result was shown before this check, so "
+                f"it is recorded as answered after the reveal and scores nothing.", icon=":material/visibility:")
+        if not fb.matches_answer:
+            st.error(f"{len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined, solid).", icon="❌")
+    elif fb.correct:
         st.success(f"Right! {fb.explanation}", icon="✅")
     elif fb.conforms:
         why = fb.explanation.splitlines()[0].removeprefix("Allowed by the spec: ")
@@ -749,28 +871,50 @@ def choice_mode(ex: sp.Exercise, eid: str) -> None:
         pick = st.radio("Which output is right?", [LETTERS[i] for i in range(len(options))], horizontal=True,
                         index=None, key=k(f"pick:{eid}"), width="content", label_visibility="collapsed")
         checked = st.button("Check", key=k(f"mc-check:{eid}"), type="primary", disabled=pick is None)
-    fb_key = k(f"mc-fb:{eid}")
+    fb_key, try_key = k(f"mc-fb:{eid}"), k(f"mc-try:{eid}")
     if checked:
+        focus_next(f".st-key-{FEEDBACK_KEY}")
         chosen = options[LETTERS.index(pick)]
         kinds = () if chosen.correct or chosen.kind not in sp.BY_KIND else (chosen.kind,)
-        if ss.get(fb_key, (None,))[0] != pick:  # the same answer counts once
-            record(ex.level, chosen.correct, kinds)
+        first = ss.get(try_key)
+        if fb_key in ss:  # the right output was shown: recorded as answered after it, no score
+            if ss[fb_key][0] != pick:
+                record_after_reveal()
+                class_parts.grade_output(ex, chosen.output, k, after_reveal=True)  # in a class: stored, unscored
+            ss[fb_key] = (pick, chosen.correct, chosen.kind, True)
+        elif not chosen.correct and first is None and sp.TRIES > 1:
+            ss[try_key] = (pick, chosen.kind)
             class_parts.grade_output(ex, chosen.output, k)  # in a class: the chosen output, stored
-        ss[fb_key] = (pick, chosen.correct, chosen.kind)
-    if fb_key in ss:
-        pick, correct, kind = ss[fb_key]
-        right = LETTERS[next(i for i, c in enumerate(options) if c.correct)]
-        if correct:
-            st.success(f"Right: {pick} is the spec's result.", icon="✅")
-        else:
-            st.error(f"{pick} is not it; the right output is {right}.", icon="❌")
-            if kind in sp.BY_KIND:
-                show_misconceptions([sp.Named(kind, sp.BY_KIND[kind].explanation)])
-            else:
-                st.info("That output has one cell off: a slip rather than a misconception.", icon="ℹ️")
-        for i in range(len(ex.trace)):
-            st.text(ex.trace.describe(i) + ".")
-        next_exercise_button(st.columns(3)[0], eid)
+        elif first is None or first[0] != pick:  # the first try's pick again: still one more try
+            record(ex.level, chosen.correct, kinds + (() if first is None or first[1] not in sp.BY_KIND
+                                                      else (first[1],)))
+            class_parts.grade_output(ex, chosen.output, k)  # in a class: the chosen output, stored
+            ss[fb_key] = (pick, chosen.correct, chosen.kind, False)
+    with st.container(key=FEEDBACK_KEY):  # what a Check says; focus moves here after it
+        if fb_key in ss:
+            pick, correct, kind, late = ss[fb_key]
+            right = LETTERS[next(i for i, c in enumerate(options) if c.correct)]
+            if late:
+                st.info(f"{pick} was picked after the right output was shown, so it is recorded as answered after "
+                        f"the reveal and scores nothing.", icon=":material/visibility:")
+            elif correct:
+                st.success(f"Right: {pick} is the spec's result.", icon="✅")
+            if not correct:
+                st.error(f"{pick} is not it; the right output is {right}.", icon="❌")
+                if kind in sp.BY_KIND:
+                    show_misconceptions([sp.Named(kind, sp.BY_KIND[kind].explanation)])
+                else:
+                    st.info("That output has one cell off: a slip rather than a misconception.", icon="ℹ️")
+            for i in range(len(ex.trace)):
+                st.text(ex.trace.describe(i) + ".")
+            next_exercise_button(st.columns(3)[0], eid)
+        elif try_key in ss:
+            pick, kind = ss[try_key]
+            st.error(f"{pick} is not it. Pick once more; the right output is shown after a second wrong pick.",
+                     icon="❌")
+            st.info(md(f"It looks like: {sp.BY_KIND[kind].title.lower()}. {sp.BY_KIND[kind].explanation}"
+                       if kind in sp.BY_KIND else "That output has one cell off somewhere: follow the writes again."),
+                    icon="💡")
 
 
 # -- the page ---------------------------------------------------------------------------------------------------------
@@ -810,6 +954,8 @@ def render_page() -> None:
         # contrast); beside it even when the caption wraps (a line saved on a projector)
     mode = st.session_state[k("mode")]
     {"Step by step": step_mode, "Whole output": output_mode, "Multiple choice": choice_mode}[mode](ex, eid)
+    selector, token = st.session_state.get(k("focus")) or ("", 0)
+    controls.focus(selector, token)  # after a Check or Next step: on the feedback or the next field
 
 
 def render() -> None:

@@ -226,3 +226,23 @@ def test_class_pages(themed, axe_source, live_class, view):
     path = live_class.teacher_path if view == "teacher" else live_class.student_path
     failure = problems(pg, axe_source, path, scheme)
     assert not failure, failure
+
+
+def test_practice_after_a_wrong_check_and_the_reveal(themed, axe_source):
+    """Practice's second try (the hint under a first wrong check, focus on it) and the reveal after the second
+    (issue 33)."""
+    scheme, pg = themed
+    pg.goto(pg.base + "/practice?seed=15&level=1")
+    settle(pg)
+    pg.locator("input[aria-label^='Target cell']").fill("0, 0")
+    pg.locator("input[aria-label='Value after the step']").fill("1000")
+    pg.get_by_role("button", name="Check").click()
+    pg.get_by_text("Try once more").first.wait_for(timeout=60_000)
+    settle(pg)
+    found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
+    assert not found, describe("/practice after a first wrong check", scheme, found)
+    pg.get_by_role("button", name="Check").click()
+    pg.get_by_role("button", name="Next step ▶").wait_for(timeout=60_000)
+    settle(pg)
+    found = [v for v in audit(pg, axe_source) if v["impact"] in BLOCKING] + audit(pg, axe_source, STRUCTURE)
+    assert not found, describe("/practice after the reveal", scheme, found)

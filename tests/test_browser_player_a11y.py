@@ -147,3 +147,37 @@ def test_the_current_write_is_marked_by_a_filled_corner_not_colour_alone(server,
         assert errors(pg) == []
     finally:
         ctx.close()
+
+
+def test_the_keys_work_on_a_freshly_loaded_page_without_clicking_the_player(server, browser):
+    """Issue 33: the legend and the README say ←/→, space and Home/End step the player; on a page just loaded
+    (focus on the body) they do, and a focused text box keeps its own keys."""
+    ctx, pg = _context(browser)
+    try:
+        start = open_player(pg, server.url + SEU1 + "&step=2")
+        pg.wait_for_timeout(500)
+        assert focused(pg) == "BODY"
+        pg.keyboard.press("ArrowRight")
+        pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '{start + 1}'",
+                             timeout=10_000)
+        pg.keyboard.press("ArrowLeft")
+        pg.keyboard.press("ArrowLeft")
+        pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '{start - 1}'",
+                             timeout=10_000)
+        pg.keyboard.press("Home")
+        pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.step === '0'", timeout=10_000)
+        pg.keyboard.press(" ")  # plays (the page does not scroll instead)
+        pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.playing === '1'", timeout=10_000)
+        pg.keyboard.press(" ")
+        pg.wait_for_function(f"() => document.querySelector('{PLAYER}').dataset.playing === '0'", timeout=10_000)
+        assert focused(pg) == "BODY"
+        shown = player_step(pg)
+        box = pg.locator("[data-testid=stSidebar] input[type=text], [data-testid=stSidebar] textarea").first
+        if box.count():
+            box.focus()
+            pg.keyboard.press("ArrowRight")  # the text box's own key
+            pg.wait_for_timeout(400)
+            assert player_step(pg) == shown
+        assert errors(pg) == []
+    finally:
+        ctx.close()

@@ -67,6 +67,16 @@ def click_cell(pg, cell) -> None:
     raise AssertionError(f"clicking output{list(cell)} did not fill the target ({target.input_value()!r})")
 
 
+FEEDBACK = "st-key-practice-feedback"  # the container of what a Check says (practice_page.FEEDBACK_KEY)
+
+
+def wait_focus_in(pg, selector: str, timeout: float = 10_000) -> None:
+    """Wait until keyboard focus is on (or inside) the element matching ``selector``, not on the page's body."""
+    pg.wait_for_function("(s) => { const a = document.activeElement; const el = document.querySelector(s);"
+                         " return a && a !== document.body && el && (el === a || el.contains(a)); }",
+                         arg=selector, timeout=timeout)
+
+
 def test_step_by_step_exercise_by_clicking_cells(server, browser):
     ex = sp.make_exercise(SEED, LEVEL)
     assert ex.data.ndim == 2 and ex.steps == 3
@@ -89,8 +99,15 @@ def test_step_by_step_exercise_by_clicking_cells(server, browser):
             pg.screenshot(path=str(SCREENSHOTS / "practice-step-clicked.png"), full_page=True)
         pg.get_by_role("button", name="Check").click()
         settle(pg)
+        if k == 0:  # the first wrong check: a hint and one more try; focus on what it says, not the page's body
+            pg.get_by_text("Try once more").first.wait_for(timeout=30_000)
+            wait_focus_in(pg, f".{FEEDBACK}")
+            assert f"holds {right} after the step" not in pg.locator("[data-testid=stMain]").inner_text()
+            pg.get_by_role("button", name="Check").click()  # the same wrong value again: the answer
+            settle(pg)
         verdict = pg.get_by_text("Right: target and value.").or_(pg.get_by_text("Not quite:"))
         verdict.first.wait_for(timeout=30_000)
+        wait_focus_in(pg, f".{FEEDBACK}")  # after Check: on the feedback
         body = pg.locator("[data-testid=stMain]").inner_text()
         if k == 0:
             assert "Not quite: the value." in body
@@ -101,8 +118,13 @@ def test_step_by_step_exercise_by_clicking_cells(server, browser):
         # the step is revealed with its caption (the player shows it once its own update has run, which
         # may finish after Streamlit has drawn the verdict)
         pg.locator("[data-testid=stMain]").get_by_text(ex.trace.describe(k), exact=False).first.wait_for(timeout=30_000)
+        # the count names the exercise's steps, not the frames sent (it read "1 / 1" on a 3-step exercise)
+        pg.wait_for_function(f"() => [...document.querySelectorAll('[data-testid=player-count]')].some("
+                             f"c => c.offsetParent && c.textContent === '{k + 1} / {ex.steps}')", timeout=30_000)
         pg.get_by_role("button", name="Next step ▶" if k + 1 < ex.steps else "Finish ▶").click()
         settle(pg)
+        if k + 1 < ex.steps:  # after Next step: on the next step's target box
+            wait_focus_in(pg, "input[aria-label^='Target cell']")
     pg.get_by_text(f"All {ex.steps} steps done").first.wait_for(timeout=30_000)
     sidebar = pg.locator("[data-testid=stSidebar]")
     sidebar.get_by_text("Your progress (this session)").click()
@@ -320,4 +342,38 @@ def test_rank3_practice_screenshots(server, browser, width, height, dark):
         name = mode.lower().replace(" ", "-")
         pg.screenshot(path=str(SCREENSHOTS / f"practice-rank3-{name}-{width}x{height}{'-dark' if dark else ''}.png"))
     assert real_errors(errors) == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (390, 844)])
+def test_multiple_choice_digits_are_at_least_12_px_tall(server, browser, width, height):
+    """Issue 33: the options' digits measured in Chromium: their ink (the canvas's bounding box of 0-9 in the
+    cells' own font) is at least 12 px tall (13 px type drew them 9 px), and no number overflows its cell."""
+    ctx, pg, errors = practice_page(browser, server, "seed=3&level=3&mode=Multiple+choice", width, height)
+    got = pg.evaluate("""() => [...document.querySelectorAll('[data-testid=option-grid] .sx-cells span')].map(s => {
+        const cs = getComputedStyle(s), c = document.createElement('canvas').getContext('2d');
+        c.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const m = c.measureText('0123456789');
+        return [m.actualBoundingBoxAscent + m.actualBoundingBoxDescent, s.scrollWidth <= s.clientWidth]; })""")
+    assert len(got) >= 4 * 6
+    assert min(ink for ink, _ in got) >= 12, sorted({ink for ink, _ in got})
+    assert all(fits for _, fits in got)
+    assert errors == []
+    ctx.close()
+
+
+def test_a_projector_shows_the_levels_words_whole(server, browser):
+    """Issue 33: at 1280×720 the level's words (level 4's are the longest) are not cut off: they wrap, all on
+    screen, and the answer's Check button stays on screen under the figure."""
+    ctx, pg, errors = practice_page(browser, server, "seed=0&level=4&mode=Whole+output", 1280, 720)
+    cap = pg.evaluate("""() => { const p = document.querySelector(
+            '.st-key-practice-about [data-testid=stCaptionContainer] p');
+        const r = p.getBoundingClientRect();
+        return [p.scrollWidth <= p.clientWidth, p.scrollHeight <= p.clientHeight + 1, r.bottom, p.textContent]; }""")
+    fits_across, fits_down, bottom, text = cap
+    assert fits_across and fits_down and bottom <= 720
+    assert text.startswith(sp.LEVELS[4][:1].upper() + sp.LEVELS[4][1:])
+    check = pg.get_by_role("button", name="Check my output").bounding_box()
+    assert check["y"] + check["height"] <= 720
+    assert errors == []
     ctx.close()

@@ -210,3 +210,56 @@ def test_a_projector_fits_the_largest_exercise_of_every_level_4_and_5_kind(serve
     """The largest exercise of each level 4-5 kind (every version offering the level, and any version) whose shapes
     the sweep did not try: every mode fits, step by step after two steps too."""
     every_mode_fits(browser, server, level, seed, op, dark=False, shots=None)
+
+
+# -- the explorer on a projector (issue 33) ------------------------------------------------------------------------
+def _explorer_examples() -> list:
+    """Every spec example but the layers given by shapes only whose panels are windowed to MAX_SIDE rows (24 rows
+    of 24 px cells are taller than a projector's room): a panel over MAX_SIDE rows, or a reduced stand-in of a
+    tensor too large to run (3 of the 74; they scroll)."""
+    import spec_examples
+    from scatter_ui import large
+    from scatter_ui.views import MAX_SIDE
+
+    def tall(e) -> bool:
+        return any(a is not None and a.ndim >= 2 and a.shape[-2] > MAX_SIDE for a in (e.data, e.indices, e.updates))
+
+    return [e for e in spec_examples.load_all() if not large.too_large(e) and not tall(e)]
+
+
+EXPLORER_CHUNKS = 2
+
+
+@pytest.mark.parametrize("chunk", range(EXPLORER_CHUNKS))
+def test_the_explorer_shows_every_examples_controls_and_output_on_a_projector(server, browser, chunk):
+    """At 1280×720 with the sidebar open, every example's page shows its title, the whole figure (the output
+    panel is its last) and the step controls under it without scrolling, cells at least PROJECTOR_CELL px wide
+    (ScatterND-18 example 2 had its controls and most of its output below the window); every other example in
+    the dark theme."""
+    from urllib.parse import urlencode
+
+    examples = _explorer_examples()[chunk::EXPLORER_CHUNKS]
+    assert len(examples) >= 35 and len(_explorer_examples()) == 71
+    for j, scheme in enumerate(("light", "dark")):
+        ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, color_scheme=scheme)
+        pg = ctx.new_page()
+        errors = []
+        pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+        for example in examples[j::2]:
+            slug = sc.family_of(sc.OPERATORS[example.op]).slug
+            pg.goto(f"{server.url}/{slug}?{urlencode({'op': example.op, 'example': example.id})}")
+            pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=60_000)
+            settle(pg)
+            steady(pg)
+            where = (example.id, scheme)
+            assert pg.locator("[data-testid=stSidebar]").bounding_box()["width"] > 200, where  # the sidebar open
+            boxes = {"title": pg.locator("[data-testid=stMain] h1").first.bounding_box(),
+                     "figure": pg.locator(FIGURE).first.bounding_box(),
+                     **{name: pg.get_by_test_id(f"player-{name}").bounding_box() for name in ("play", "next", "last")}}
+            assert pg.evaluate("() => [window.scrollY, document.querySelector('[data-testid=stMain]').scrollTop]") \
+                == [0, 0], where
+            for name, box in boxes.items():
+                assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT, (name, box, where)
+            assert output_cell_px(pg) >= PROJECTOR_CELL - 0.01, (output_cell_px(pg), where)
+        assert real_errors(errors) == []
+        ctx.close()

@@ -407,6 +407,10 @@ def test_practice_keeps_the_students_place_after_a_failover_and_says_what_stayed
         pg.get_by_role("textbox", name=re.compile("^Target cell")).fill(", ".join("0" for _ in ex.answer.shape))
         pg.get_by_role("textbox", name="Value after the step").fill("1")
         pg.get_by_role("button", name="Check").click()
+        verdict = pg.get_by_text("Try once more").or_(pg.get_by_role("button", name=re.compile("^(Next step|Finish)")))
+        verdict.first.wait_for(timeout=120_000)
+        if pg.get_by_text("Try once more").count():  # a first wrong check gets one more try: the answer is checked
+            pg.get_by_role("button", name="Check").click()  # to the end on the second
         pg.wait_for_function("() => new URL(location.href).searchParams.get('answered') === '1'", timeout=120_000)
         _settled(pg)
         query = parse_qs(urlparse(pg.url).query)

@@ -623,3 +623,159 @@ def test_no_exercise_draws_more_cells_than_a_projector_shows(level):
             assert drawn <= sp.MAX_DRAWN == 64, (seed, op, summary(ex))
             most = max(most, drawn)
     assert (most == sp.MAX_DRAWN) == (level >= 4), most
+
+
+# -- issue 33: feedback that teaches on every wrong answer -----------------------------------------------------
+def _none_steps(levels=(1, 2), seeds=range(40)):
+    """(exercise, step) pairs under reduction none whose one cell held a non-zero value before the step."""
+    for level in levels:
+        for seed in seeds:
+            ex = sp.make_exercise(seed, level)
+            t = ex.trace
+            if t.reduction.ufunc is not None or t.slice_size != 1:
+                continue
+            for k in range(ex.steps):
+                if t.before[k][0] != 0:
+                    yield ex, k
+
+
+def test_step_value_combined_under_reduction_none_is_named_combined():
+    """Under reduction none, old 9 + update 62 = 71 instead of 62: "you added; with reduction none the update
+    replaces the cell", with the chain of writes to that cell."""
+    found = 0
+    for ex, k in _none_steps():
+        t = ex.trace
+        before, value, right = t.before[k][0], t.values[k][0], t.after[k][0]
+        cell = cells_of(ex, k)[0]
+        fb = sp.grade_step(ex, k, cell, before + value)
+        assert fb.target_correct is True and fb.value_correct is False, (ex.seed, k)
+        assert "combined" in fb.kinds, (ex.seed, k, fb.kinds)
+        named = next(m for m in fb.misconceptions if m.kind == "combined")
+        assert f"if you added ({before} + {value} = {before + value})" in named.message
+        assert f"With reduction {t.resolved.reduction} the update replaces the cell, so it holds {right}" \
+            in named.message
+        # the chain: data's value, then each write to the cell up to this step
+        assert named.chain[0] == f"output[{', '.join(map(str, cell))}] starts at {ex.data[cell]} (data)"
+        assert named.chain[-1] == t.describe(k)
+        found += 1
+        if max(before, value) != value and before + value != before:  # kept the larger: named too
+            fb = sp.grade_step(ex, k, cell, max(before, value))
+            assert "combined" in fb.kinds and "kept the larger" in fb.misconceptions[0].message
+    assert found >= 30
+
+
+def test_whole_output_combined_under_reduction_none_is_named_combined_not_replaced():
+    """The engine finds "what reduction add gives" for such an output: the catalogue names it combined (the
+    student combined where the exercise replaces), never "replaced instead of combined"."""
+    seen = 0
+    for level in (1, 2):
+        for seed in range(40):
+            ex = sp.make_exercise(seed, level)
+            out = sp.BY_KIND["combined"].student(ex)
+            if out is None or np.array_equal(out, ex.answer):
+                continue
+            fb = sp.grade_output(ex, out)
+            assert "combined" in fb.kinds and "reduction" not in fb.kinds, (level, seed, fb.kinds)
+            named = next(m for m in fb.misconceptions if m.kind == "combined")
+            assert named.chain and all("starts at" in c and "you wrote" in c for c in named.chain)
+            assert {n.cell for n in fb.cells} == set(fb.wrong_cells)
+            seen += 1
+    assert seen >= 40
+
+
+def test_step_target_at_the_updates_own_position_is_named():
+    found = 0
+    for level in (1, 2):
+        for seed in range(40):
+            ex = sp.make_exercise(seed, level)
+            t = ex.trace
+            if t.updates.ndim != t.data.ndim or ex.indices is None:
+                continue
+            for k in range(ex.steps):
+                own = tuple(int(v) for v in t.source_cells(k)[0])
+                if own in cells_of(ex, k) or any(o >= s for o, s in zip(own, ex.answer.shape)):
+                    continue
+                fb = sp.grade_step(ex, k, own, t.after[k][0])
+                assert fb.target_correct is False and "update-position" in fb.kinds, (level, seed, k, fb.kinds)
+                named = next(m for m in fb.misconceptions if m.kind == "update-position")
+                assert "the update's own position" in named.message
+                right = cells_of(ex, k)[0]
+                assert named.chain[0].startswith(f"output[{', '.join(map(str, right))}] starts at")
+                found += 1
+    assert found >= 30
+
+
+def test_every_diagnosis_keeps_its_chain_of_writes():
+    for level in LEVELS:
+        for seed in range(15):
+            ex = sp.make_exercise(seed, level)
+            for kind, out in sp.student_outputs(ex).items():
+                fb = sp.grade_output(ex, out)
+                for m in fb.misconceptions:
+                    assert m.chain, (level, seed, m.kind)
+                    cells = {f"output[{', '.join(map(str, n.cell))}]" for n in fb.cells}
+                    assert all(any(cell in c for cell in cells) for c in m.chain)
+
+
+def test_an_answer_after_the_reveal_is_recorded_as_such_and_scores_nothing():
+    ex = sp.make_exercise(3, 1)
+    fb = sp.grade_output(ex, ex.answer.copy(), after_reveal=True)  # the spec's result pasted back
+    assert fb.after_reveal and not fb.correct and not fb.conforms and fb.matches_answer
+    assert "scores nothing" in fb.explanation and "All" in fb.explanation
+    wrong = ex.answer.copy()
+    wrong.reshape(-1)[0] += 500
+    fb = sp.grade_output(ex, wrong, after_reveal=True)
+    assert fb.after_reveal and not fb.conforms and not fb.matches_answer and fb.wrong_cells
+    t = ex.trace
+    fb = sp.grade_step(ex, 0, cells_of(ex, 0)[0], t.after[0][0], after_reveal=True)
+    assert fb.after_reveal and not fb.correct and not fb.conforms and fb.matches_answer
+    assert sp.grade_step(ex, 0, cells_of(ex, 0)[0], t.after[0][0]).conforms  # before the reveal it scores
+    assert sp.grade_output(ex, ex.answer).conforms
+
+
+def test_the_hint_after_a_first_wrong_try_never_gives_the_answer_away():
+    for level in LEVELS:
+        for seed in range(20):
+            ex = sp.make_exercise(seed, level)
+            t = ex.trace
+            for k in range(ex.steps):
+                right = cells_of(ex, k)
+                wrong_cell = next((c for c in np.ndindex(ex.answer.shape) if c not in right), None)
+                value = t.after[k][0]
+                if wrong_cell is not None:
+                    fb = sp.grade_step(ex, k, wrong_cell, value)
+                    hint = sp.retry_hint(ex, k, fb)
+                    assert hint.startswith("Not that cell")
+                    assert not any(f"output[{', '.join(map(str, c))}]" in hint for c in right), hint
+                fb = sp.grade_step(ex, k, right[0], value + 1000)
+                head = sp.retry_hint(ex, k, fb).split(" It looks like")[0]  # the catalogue's words follow
+                assert head.startswith("The target is right; the value is not")
+                # the only numbers: the step's and the value the cell held before it (not the one after)
+                assert set(re.findall(r"-?\d+(?:\.\d+)?", head)) <= {str(k + 1), fmt(t.before[k][0])}, head
+            wrong = ex.answer.copy()
+            cell = tuple(s - 1 for s in ex.answer.shape)
+            wrong[cell] += 1000
+            fb = sp.grade_output(ex, wrong)
+            assert sp.output_retry_hint(ex, fb) == (
+                f"1 cell is not right yet: output[{', '.join(map(str, cell))}]. Follow the writes to it in loop "
+                f"order, starting from data's value.")
+
+
+def fmt(v) -> str:
+    return sc.fmt_value(v.item() if hasattr(v, "item") else v)
+
+
+def test_attributes_that_do_not_apply_are_not_printed():
+    """use_init_val plays no part under reduction none: the prompt and the worksheet leave it out."""
+    seen = 0
+    for level in (1, 2, 5):
+        for seed in range(40):
+            ex = sp.make_exercise(seed, level)
+            if "use_init_val" not in ex.attrs:
+                continue
+            if ex.trace.reduction.ufunc is None:
+                assert "use_init_val" not in ex.attrs_text and "use_init_val" not in ex.prompt
+                seen += 1
+            else:
+                assert "use_init_val=" in ex.attrs_text
+    assert seen >= 5

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
+import scatter_core as sc
 import scatter_practice as sp
 from scatter_ui import grids
 from scatter_ui.practice_page import LETTERS, grid_text, md
@@ -83,6 +84,13 @@ def test_step_mode_right_then_wrong_with_the_misconception_named():
         predict(at, cell, t.after[_][0])
         button(at, "Next step ▶").click().run()
     assert sp.step_question(ex, k) in [x.value for x in at.text]
+    predict(at, tuple(int(v) for v in t.target_cells(k)[0]), t.values[k][0])
+    # the first wrong check: one more try, with a hint that names the misconception but not the answer
+    assert at.error[0].value == "Not quite: the value. Try once more; the answer is shown after a second wrong check."
+    assert not at.warning and "replaced instead of combined" in unescape(at.info[-1].value)
+    assert str(t.after[k][0]) not in unescape(at.info[-1].value).split("It looks like")[0].replace(
+        f"holds {t.before[k][0]}", "")
+    assert text_input(at, "Value after the step").value == str(t.values[k][0])  # kept, to change
     predict(at, tuple(int(v) for v in t.target_cells(k)[0]), t.values[k][0])
     assert at.error[0].value == "Not quite: the value."
     (warning,) = at.warning
@@ -201,7 +209,18 @@ def test_feedback_names_what_the_exercise_fixed_and_one_misconception():
     seed, level = 0, 3  # ScatterND-18 with reduction min: the replaced output is also ScatterND-16's
     ex = sp.make_exercise(seed, level)
     at = open_practice(seed=seed, level=level, mode="Whole output")
-    type_output(at, grid_text(sp.student_outputs(ex)["reduction"]))
+    replaced = sp.student_outputs(ex)["reduction"]
+    type_output(at, grid_text(replaced))
+    # the first wrong check: a hint naming it, one more try, the spec's result not shown
+    assert not at.warning and at.error[0].value.startswith("Not quite") and "Try once more" in at.error[0].value
+    assert "replaced instead of combined" in unescape(at.info[-1].value) and not at.get("plotly_chart")
+    type_output(at, grid_text(replaced))  # the same output again does not use up the second try
+    assert not at.warning and "Try once more" in at.error[0].value
+    slip = replaced.copy()
+    slip.reshape(-1)[0] += 100
+    type_output(at, grid_text(slip))  # a second, other wrong output: the answer is shown, and what it names
+    type_output(at, grid_text(replaced))  # after the reveal: graded, recorded as such, no score
+    assert any("scores nothing" in i.value for i in at.info)
     (warning,) = at.warning  # "Another version's rules" is not named beside it
     said = unescape(warning.value)
     assert "Replaced instead of combined" in said and "Another version" not in said
@@ -511,6 +530,9 @@ def test_new_operator_step_mode_right_then_a_named_misconception(op, level, kind
         button(at, "Next step ▶").click().run()
     assert sp.step_question(ex, k) in [x.value for x in at.text]
     predict(at, wrong, t.after[k][0])
+    assert at.error[0].value.startswith("Not quite: the target cell. Try once more")
+    assert sp.BY_KIND[kind].title.lower() in unescape(at.info[-1].value)  # the hint names it
+    predict(at, wrong, t.after[k][0])
     assert at.error[0].value == "Not quite: the target cell."
     (warning,) = at.warning
     assert sp.BY_KIND[kind].title in unescape(warning.value) and f"({kind})" in unescape(warning.value)
@@ -545,8 +567,18 @@ def test_new_operator_multiple_choice_offers_its_own_misconception(op, level, ki
     next(r for r in at.radio if r.label == "Which output is right?").set_value(LETTERS[i]).run()
     button(at, "Check").click().run()
     right = LETTERS[next(j for j, c in enumerate(options) if c.correct)]
-    assert at.error[0].value == f"{LETTERS[i]} is not it; the right output is {right}."
-    assert any(sp.BY_KIND[kind].title in unescape(w.value) for w in at.warning)
+    # the first wrong pick: one more, with a hint naming the misconception; the right letter is not said
+    assert at.error[0].value == (f"{LETTERS[i]} is not it. Pick once more; the right output is shown after a "
+                                 f"second wrong pick.")
+    assert sp.BY_KIND[kind].title.lower() in unescape(at.info[-1].value) and f" {right} " not in at.info[-1].value
+    j = next(j for j, c in enumerate(options) if not c.correct and j != i)
+    next(r for r in at.radio if r.label == "Which output is right?").set_value(LETTERS[j]).run()
+    button(at, "Check").click().run()
+    assert at.error[0].value == f"{LETTERS[j]} is not it; the right output is {right}."
+    next(r for r in at.radio if r.label == "Which output is right?").set_value(right).run()
+    button(at, "Check").click().run()  # the right one, picked once it was shown: no score
+    assert any("scores nothing" in x.value for x in at.info) and not at.success
+    assert f"Level {level}: 0 of 1 right" in all_text(at)
 
 
 def test_new_operators_are_offered_and_a_left_out_input_is_said():
@@ -620,5 +652,132 @@ def test_the_room_kept_under_the_player_on_a_projector_is_the_answer_s_height():
     for ex in (four, one, cube):
         assert page.answer_px(ex, "Multiple choice", "a") == page.OPTIONS_PX + grids.options_height(
             [c.output for c in sp.choices(ex)], page.MAIN_PX)
-    assert (page.answer_px(four, "Multiple choice", "a") - page.answer_px(one, "Multiple choice", "b")
-            == 3 * grids.ROW_PX)
+    assert grids.option_height(four.answer) - grids.option_height(one.answer) == 3 * grids.ROW_PX
+
+
+# -- issue 33: the small things -------------------------------------------------------------------------------------
+def test_a_set_shared_from_whole_output_opens_in_whole_output(monkeypatch):
+    monkeypatch.setenv(sp.PUBLIC_URL_ENV, "https://scatter.example.edu/")
+    at = open_practice(set=7, level=3, n=4, mode="Whole output")
+    link = "https://scatter.example.edu/practice?set=7&level=3&n=4&mode=Whole+output"
+    assert link in [c.value for c in at.code]
+    from urllib.parse import parse_qsl, urlsplit
+
+    opened = open_practice(**dict(parse_qsl(urlsplit(link).query)))
+    assert opened.session_state["practice:mode"] == "Whole output"
+    assert [b for b in opened.button if b.label == "Check my output"]
+    monkeypatch.delenv(sp.PUBLIC_URL_ENV)
+    at = open_practice(set=7, level=3, n=4, mode="Whole output")  # no public address: this browser's address
+    assert any(c.value.endswith("?set=7&level=3&n=4&mode=Whole+output") for c in at.code)
+
+
+def test_a_link_only_this_machine_can_open_is_flagged(monkeypatch):
+    from scatter_ui import session
+
+    monkeypatch.delenv(sp.PUBLIC_URL_ENV, raising=False)
+    monkeypatch.setattr(session, "share_link", lambda path, values: f"http://localhost:8501/{path}")
+    at = open_practice(set=7, level=3, n=4)
+    assert "http://localhost:8501/practice?set=7&level=3&n=4" in [c.value for c in at.code]
+    (warning,) = [w for w in at.warning if "Only this machine" in w.value]
+    assert "public address" in warning.value
+    monkeypatch.setattr(session, "share_link", lambda path, values: f"http://10.1.2.3:8501/{path}")
+    at = open_practice(set=7, level=3, n=4)
+    assert not [w for w in at.warning if "Only this machine" in w.value]
+
+
+def test_rows_typed_with_spaces_are_read_as_rows():
+    from scatter_ui.practice_page import bracketed, parse_output
+
+    ex = sp.make_exercise(0, 1)  # a 4x5 output
+    rows = "\n".join(" ".join(str(v) for v in row) for row in ex.answer.tolist())
+    assert np.array_equal(parse_output(rows, ex), ex.answer)
+    assert np.array_equal(parse_output(rows.replace(" ", ", "), ex), ex.answer)  # commas, no brackets
+    assert bracketed("8 45 68", 1) == "[8, 45, 68]" and bracketed("[8 45 68]", 1) == "[8 45 68]"
+    assert bracketed("1 2\n3 4\n\n5 6\n7 8", 3) == "[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]"
+    at = open_practice(seed=0, level=1, mode="Whole output")
+    type_output(at, rows)
+    assert at.success and "Right!" in at.success[0].value
+    with pytest.raises(sc.ScatterError, match="shape"):
+        parse_output("8 45 68", ex)
+
+
+def test_the_answer_grid_starts_as_a_copy_of_data():
+    ex = sp.make_exercise(0, 1)
+    at = open_practice(seed=0, level=1, mode="Whole output")
+    (grid,) = at.dataframe
+    shown = grid.value.to_numpy()
+    assert shown.shape == ex.data.shape and np.array_equal(shown, ex.data)
+    assert "copy of data" in " ".join(c.value for c in at.caption)
+
+
+def test_no_placeholder_looks_like_an_answer():
+    at = open_practice(seed=0, level=1)
+    target = text_input(at, "Target cell")
+    assert target.placeholder == "row, column" and not re.search(r"\d", target.placeholder)
+    assert not any(re.search(r"\d", t.placeholder or "") for t in at.text_input if t.label != "Public address "
+                   "of this app")
+
+
+def test_checking_again_after_the_reveal_scores_nothing():
+    """Pasting the revealed spec result back is no "Right!": recorded as answered after the reveal."""
+    seed, level = 2, 3
+    ex = sp.make_exercise(seed, level)
+    at = open_practice(seed=seed, level=level, mode="Whole output")
+    slip = ex.answer.copy()
+    slip.reshape(-1)[0] += 100
+    type_output(at, grid_text(slip))
+    assert "Try once more" in at.error[0].value and not at.get("plotly_chart")  # the result is not shown yet
+    slip.reshape(-1)[-1] += 100
+    type_output(at, grid_text(slip))
+    assert at.get("plotly_chart")  # the second wrong check shows the spec's result beside it
+    type_output(at, grid_text(ex.answer))
+    assert not at.success and any("scores nothing" in i.value for i in at.info)
+    at.run()
+    body = all_text(at)
+    assert f"Level {level}: 0 of 1 right" in body and "Checked after the answer was shown: 1 (no score)" in body
+    # "Show the answer" (the last hint) counts as a reveal too
+    at = open_practice(seed=seed, level=level, mode="Whole output")
+    for label in ("Hint: which cells?", "Stronger hint: which values compete?", "Show the answer"):
+        button(at, label).click().run()
+    type_output(at, grid_text(ex.answer))
+    assert not at.success and any("scores nothing" in i.value for i in at.info)
+
+
+def test_a_step_right_on_the_second_try_scores():
+    seed, level = 1, 3
+    ex = sp.make_exercise(seed, level)
+    t = ex.trace
+    at = open_practice(seed=seed, level=level)
+    cell = tuple(int(v) for v in t.target_cells(0)[0])
+    predict(at, cell, t.after[0][0] + 100)
+    assert "Try once more" in at.error[0].value and not at.success
+    predict(at, cell, t.after[0][0])
+    assert at.success[0].value == "Right: target and value."
+    assert f"Level {level}: 1 of 1 right" in all_text(at)
+
+
+def test_a_step_diagnosis_shows_the_chain_of_writes_that_explains_it():
+    """A value combined under reduction none at a cell an earlier step wrote: the reveal names it ("you added")
+    and shows every write to that cell so far."""
+    for seed in range(80):
+        ex = sp.make_exercise(seed, 5)
+        t = ex.trace
+        if t.reduction.ufunc is not None or t.slice_size != 1:
+            continue
+        ks = [k for k in range(ex.steps) if not t.first_write[k][0] and t.before[k][0] != 0]
+        if ks:
+            break
+    k = ks[0]
+    cells = [tuple(int(v) for v in t.target_cells(i)[0]) for i in range(ex.steps)]
+    earlier = [i for i in range(k) if cells[i] == cells[k]]
+    at = open_practice(seed=seed, level=5)
+    for i in range(k):
+        predict(at, cells[i], t.after[i][0])
+        button(at, "Next step ▶").click().run()
+    combined = t.before[k][0] + t.values[k][0]
+    predict(at, cells[k], combined)
+    predict(at, cells[k], combined)
+    assert any("Combined instead of replaced" in unescape(w.value) and "if you added" in unescape(w.value)
+               for w in at.warning)
+    (chain,) = [x.value for x in at.text if x.value.startswith("The writes to that cell so far: ")]
+    assert all(t.describe(i) in chain for i in earlier + [k]) and f"starts at {ex.data[cells[k]]} (data)" in chain

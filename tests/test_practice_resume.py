@@ -15,7 +15,11 @@ def warnings(at) -> list[str]:
 
 
 def any_answer(at, ex: sp.Exercise):
-    return predict(at, (0,) * ex.answer.ndim, 1)
+    """One answer checked to the end: a wrong first check gets one more try, so it is checked again."""
+    predict(at, (0,) * ex.answer.ndim, 1)
+    if any("Try once more" in e.value for e in at.error):
+        predict(at, (0,) * ex.answer.ndim, 1)
+    return at
 
 
 def test_the_url_says_which_exercise_of_the_set_and_a_link_reopens_it():

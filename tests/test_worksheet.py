@@ -197,3 +197,61 @@ def test_pdf_text_is_ascii_for_the_core_fonts():
     assert ws.ascii_text("naïve ☃") == "na?ve ?"
     data = sp.student_pdf(MIXED, "a × b → c")
     assert "a x b -> c" in pdf_text(data)
+
+
+# -- issue 33: two pages, only the attributes that apply, a key with the inputs -----------------------------------------
+def pdf_page_count(data: bytes) -> int:
+    """The page count the PDF itself declares: /Count of its root /Pages node (fpdf2 keeps it uncompressed)."""
+    (count,) = re.findall(rb"/Type\s*/Pages\b.*?/Count\s+(\d+)", data, re.S)[:1] or \
+        re.findall(rb"/Count\s+(\d+).*?/Type\s*/Pages\b", data, re.S)[:1]
+    return int(count)
+
+
+@pytest.mark.parametrize("level", (1, 2, 3))
+def test_five_small_exercises_fit_on_two_a4_pages(level):
+    """Levels 1-3 (rank 1-2): every set of five, each with its name and date line, link and QR code, on two
+    A4 pages (the output grid beside the inputs where a line has room)."""
+    for seed in range(40):
+        data = sp.student_pdf(sp.exercise_set(seed, level, 5), f"Set {seed} · level {level}", LINK)
+        assert pdf_page_count(data) == pdf_pages(data)
+        assert pdf_page_count(data) <= 2, (level, seed)
+
+
+def test_an_attribute_that_does_not_apply_is_not_printed():
+    """use_init_val plays no part under reduction none: neither sheet, in HTML or PDF, prints it."""
+    ex = next(e for e in (sp.make_exercise(s, 1) for s in range(60))
+              if "use_init_val" in e.attrs and e.trace.reduction.ufunc is None)
+    for doc in (sp.student_html([ex], "t"), sp.answer_key_html([ex], "t")):
+        assert "use_init_val" not in doc
+    for data in (sp.student_pdf([ex], "t"), sp.answer_key_pdf([ex], "t")):
+        assert "use_init_val" not in pdf_text(data) and "reduction='none'" in pdf_text(data)
+    combining = next(e for e in (sp.make_exercise(s, 4, "ScatterElementsUpdate-12") for s in range(60))
+                     if e.trace.reduction.ufunc is not None)
+    assert "use_init_val=" in pdf_text(sp.student_pdf([combining], "t"))  # where it applies it is printed
+
+
+def test_the_answer_key_carries_the_inputs():
+    """A key read on its own shows what each answer was computed from: every input with its values."""
+    words = " ".join(parse(sp.answer_key_html(SET, "Set 3")).text)
+    text = pdf_text(sp.answer_key_pdf(SET, "Set 3"))
+    for ex in SET:
+        for name, arr in ex.inputs:
+            label = f"{name} · {arr.dtype} {tuple(arr.shape)}"
+            assert label in words
+            assert ws.ascii_text(label) in text
+    assert text.count("data - int") == len(SET)
+
+
+def test_the_sets_link_carries_the_mode():
+    link = sp.set_link("https://scatter.example.edu", 3, 2, 5, mode="Whole output")
+    assert link == LINK + "&mode=Whole+output"
+
+
+@pytest.mark.parametrize("link, local", [
+    ("http://localhost:8501/practice?set=1", True), ("http://127.0.0.1:8501/practice", True),
+    ("http://127.4.5.6/practice", True), ("http://[::1]:8501/practice", True), ("http://0.0.0.0:8501/", True),
+    ("http://192.168.1.20:8501/practice", False), ("https://scatter.example.edu/practice", False),
+    ("/practice?set=1", False),
+])
+def test_a_link_only_this_machine_can_open_is_told_apart(link, local):
+    assert sp.this_machine_only(link) is local

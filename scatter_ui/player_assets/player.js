@@ -947,7 +947,7 @@ class Player {
     this.step = k;
     this.caption.textContent = d.captions[String(k)] || "";
     this.slider.value = String(k);
-    this.count.textContent = `${k} / ${d.n}`;
+    this.count.textContent = `${k} / ${d.steps != null ? d.steps : d.n}`; // Practice sends only the steps done
     this.gotoInput.value = String(k);
     this.setEnds(k, d.n);
     this.box.dataset.step = String(k);
@@ -1016,7 +1016,7 @@ class Player {
         for (let c = Math.ceil(sh.x0); c <= Math.floor(sh.x1); c++) if (marked[i]) marked[i].add(`${r},${c}`);
       }
     }
-    const when = k === 0 ? "initial state" : `after step ${k} of ${d.n}`;
+    const when = k === 0 ? "initial state" : `after step ${k} of ${d.steps != null ? d.steps : d.n}`;
     const out = [];
     for (let i = 0; i < 3; i++) {
       if (d.hidden && d.hidden[i]) continue;
@@ -1606,6 +1606,31 @@ function readData(player, raw) {
   return player.parsed;
 }
 
+// The page's keys: with nothing focused (a freshly loaded page, or after a click on plain text) ←/→, space and
+// Home/End go to the page's first visible player, as its legend says; a focused control keeps its own keys. The
+// players live on the document (one listener a document, whichever copy of this module registered it).
+function pageKey(ev) {
+  const doc = ev.currentTarget;
+  const t = ev.target;
+  if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  if (t !== doc.body && t !== doc.documentElement && t !== doc) return;
+  for (const p of doc.scatterExplorerPlayers) {
+    if (!p.box.isConnected) { doc.scatterExplorerPlayers.delete(p); continue; }
+    if (!p.data || p.box.offsetParent === null) continue;
+    p.onKey(ev);
+    return;
+  }
+}
+
+function listenToPage(player, root) {
+  const doc = root.ownerDocument;
+  if (!doc.scatterExplorerPlayers) {
+    doc.scatterExplorerPlayers = new Set();
+    doc.addEventListener("keydown", pageKey);
+  }
+  doc.scatterExplorerPlayers.add(player);
+}
+
 export default function (component) {
   const { data: raw, parentElement, setStateValue, setTriggerValue } = component;
   const api = { setStateValue, setTriggerValue };
@@ -1613,6 +1638,7 @@ export default function (component) {
   if (!player) {
     player = new Player(parentElement, api);
     players.set(parentElement, player);
+    listenToPage(player, parentElement);
   }
   let data = null;
   try { data = raw ? readData(player, raw) : null; } catch (e) { player.error(e); }
@@ -1629,6 +1655,8 @@ export default function (component) {
       if (player.resizeObserver) player.resizeObserver.disconnect();
       if (player.topWatch) player.topWatch.disconnect();
       players.delete(parentElement);
+      const live = parentElement.ownerDocument.scatterExplorerPlayers;
+      if (live) live.delete(player);
     }, 0);
   };
 }
