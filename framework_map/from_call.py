@@ -27,6 +27,7 @@ import numpy as np
 
 import scatter_core as sc
 
+from .from_call_guard import check_call_text
 from .maps import Config, configurations
 from .records import (BY_ID, CAVEATS, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
                       NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
@@ -350,6 +351,7 @@ def _parse(text: str) -> ast.stmt:
     if not text.strip():
         raise _err("paste one call, e.g. x.scatter_reduce(1, idx, src, reduce=\"amax\", include_self=False)",
                    rule="empty")
+    check_call_text(text)  # names in ASCII, no control characters (from_call_guard)
     try:
         module = ast.parse(text.strip(), mode="exec")
     except SyntaxError as exc:

@@ -9,8 +9,9 @@ every session, with
   holds, its key included; values that keep filling caches of their own, a trace
   or a StepFigure, again by the sweeper after they were used), and the least
   recently used entries are dropped until the total fits again;
-* a time to live (:data:`TTL_SECONDS`): an entry not used for that long is
-  dropped; a sweeper thread checks every :data:`SWEEP_SECONDS`, so an idle
+* a time to live (:data:`TTL_SECONDS`, env ``SCATTER_CACHE_IDLE_S``, 180 s): an entry not used for that long is
+  dropped; a sweeper thread checks every :data:`SWEEP_SECONDS` (and closes the sessions whose browser
+  left, which hold their traces: :mod:`scatter_ui.reaper`), so an idle
   server gives its memory back within a few minutes, and hands freed heap back
   to the system (``malloc_trim``); when the store is empty it also lets go of the
   large examples' generated arrays and the scatter buffer pool (:func:`release_idle`);
@@ -51,8 +52,8 @@ from .figures import StepFigure
 
 MAX_TEXT_ELEMENTS = 10_000  # typed tensors (and the text editors) stay below this many elements
 MAX_CACHE_BYTES = int(float(os.environ.get("SCATTER_CACHE_MB", "1024")) * 2**20)
-TTL_SECONDS = 180.0  # an entry unused this long is dropped
-SWEEP_SECONDS = 30.0  # how often the sweeper looks for expired entries
+TTL_SECONDS = max(1.0, float(os.environ.get("SCATTER_CACHE_IDLE_S", "180")))  # an entry unused this long is dropped
+SWEEP_SECONDS = min(30.0, TTL_SECONDS / 4)  # how often the sweeper looks for expired entries
 GROW_SECONDS = 2 * SWEEP_SECONDS  # a growing value is measured again by every sweep this long after its use
 
 
@@ -319,6 +320,24 @@ def _trim_heap() -> None:
         pass
 
 
+MMAP_THRESHOLD = 1 << 20  # blocks this large or larger get pages of their own, returned when freed
+
+
+def _fix_mmap_threshold() -> None:
+    """glibc serves a block of MMAP_THRESHOLD bytes or more with pages of its own, given back when it
+    is freed. Left alone, glibc raises its threshold to the size of each large block freed (to 32 MB),
+    so a trace's 1 to 30 MB records came from the heap, where blocks still in use between them kept
+    about 100 MB that ``malloc_trim`` could not give back (bench/idle_memory.py: +127 MB idle, +40 MB
+    with this). glibc only; elsewhere a no-op."""
+    try:
+        ctypes.CDLL("libc.so.6").mallopt(-3, MMAP_THRESHOLD)  # M_MMAP_THRESHOLD
+    except (OSError, AttributeError):
+        pass
+
+
+_fix_mmap_threshold()
+
+
 def release_idle() -> None:
     """Once nothing is cached any more (every entry expired: no one has used the app for
     TTL_SECONDS), let go of what the store's builders keep warm beside it: the generated arrays of
@@ -332,16 +351,35 @@ def release_idle() -> None:
     _trim_heap()
 
 
+def _close_left_sessions() -> int:
+    """Close the sessions whose browser left TTL_SECONDS ago (scatter_ui.reaper): they hold their
+    fragments' cases and traces. Waits (a few seconds at most) for Streamlit's loop to do it."""
+    from . import reaper
+
+    closed: list = []
+    done = threading.Event()
+    if reaper.reap(TTL_SECONDS, lambda ids: (closed.extend(ids), done.set())):
+        done.wait(5)
+    return len(closed)
+
+
+def sweep_once() -> None:
+    """One sweep: close the sessions whose browser left, drop the expired entries, and when either
+    happened hand the memory back (all of it once the store is empty: :func:`release_idle`)."""
+    closed = _close_left_sessions()
+    if STORE.sweep() or closed:
+        if len(STORE) == 0:
+            release_idle()
+        else:
+            gc.collect()
+            _trim_heap()
+
+
 def _sweep_forever() -> None:
     while True:
         time.sleep(SWEEP_SECONDS)
         try:
-            if STORE.sweep():
-                if len(STORE) == 0:
-                    release_idle()
-                else:
-                    gc.collect()
-                    _trim_heap()
+            sweep_once()
         except Exception:  # noqa: BLE001 - the sweeper must outlive any one bad sweep
             continue
 

@@ -27,7 +27,7 @@ import scatter_core as sc
 import spec_examples
 from scatter_core import DEFAULT_ATOL, DEFAULT_RTOL, choices_accepting, versions_accepting
 
-from . import attribute_inputs, cache, exports_panel, session
+from . import attribute_inputs, cache, exports_panel, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, md, operator_picker,
                        spec_link, tensor_text)
 from .crosscheck_panel import crosscheck_panel
@@ -121,6 +121,16 @@ def tolerance_inputs() -> None:
                "Integers and bools compare exactly.")
 
 
+def _url_tolerance(name: str):
+    """A link's rtol or atol: a finite number in range, else None (the link's value is then named as ignored)."""
+    lo, hi = TOLERANCE_RANGE[name]
+
+    def read(text: str) -> float | None:
+        value = float(text)
+        return value if np.isfinite(value) and lo <= value <= hi else None
+    return read
+
+
 def _parse(role: str, text: str) -> np.ndarray:
     return cache.parse_text(role, text)  # parsed once per text, a failure too
 
@@ -133,21 +143,30 @@ class CheckPage:
         ss = st.session_state
         attrs = attribute_inputs.url_converters(sc.OPERATORS_LIST)  # every attribute, read by its codec
         fresh = session.seed_from_url(PREFIX, {"op": lambda v: v if v in self.names else None, "example": str,
-                                               "data": str, "indices": str, "updates": str, **attrs})
-        typed = fresh and st.query_params.get("op") in self.names and "data" in st.query_params
-        if k("op") not in ss or typed:
+                                               "data": str, "indices": str, "updates": str, "expected": str,
+                                               "rtol": _url_tolerance("rtol"), "atol": _url_tolerance("atol"),
+                                               **attrs})
+        linked = fresh and st.query_params.get("op") in self.names
+        typed = linked and "data" in st.query_params
+        if k("op") not in ss or linked:
             ss[k("op")] = session.from_url(PREFIX, "op") or DEFAULT_OP
             wanted = session.from_url(PREFIX, "example")
             ids = [e.id for e in _examples(ss[k("op")])]
             self._load_example(CUSTOM if typed else wanted if wanted in ids else (ids[0] if ids else CUSTOM))
-            if typed:  # a case linked from another page (From your code): its tensors and attributes; the
-                for role in INPUTS:  # expected output is the user's to type
+            if typed:  # a case linked (From your code, a shared check): its tensors
+                for role in INPUTS:
                     ss[k(f"text_{role}")] = session.from_url(PREFIX, role, "")
                 ss[k("text_expected")] = ""
-                for name in attrs:
-                    value = session.from_url(PREFIX, name)
-                    if value is not None:
-                        ss[k(name)] = value
+            # the expected output (from another page, the user's to type), attributes and tolerances a link gives
+            ss[k("text_expected")] = session.from_url(PREFIX, "expected", ss[k("text_expected")])
+            for name in attrs:
+                value = session.from_url(PREFIX, name)
+                if value is not None:
+                    ss[k(name)] = value
+            for name in TOLERANCE_DEFAULTS:
+                value = session.from_url(PREFIX, name)
+                if value is not None:
+                    ss[k(name)], ss[k(f"{name}_text")] = value, _format_tolerance(value)
         for name in session.URL_KEYS:  # values the URL offered that this run did not use
             session.from_url(PREFIX, name)
         for role in ROLES:  # a grid edit of the previous run becomes the text (before the text widgets exist)
@@ -174,6 +193,7 @@ class CheckPage:
             ss[k(f"text_{role}")] = tensor_text(getattr(ex, role))
         ss[k("text_expected")] = tensor_text(expected)
         ss[k("loaded")] = tuple(ss[k(f"text_{r}")] for r in INPUTS)
+        ss[k("loaded_expected")] = ss[k("text_expected")]
 
     def _on_op(self) -> None:
         ss = st.session_state
@@ -306,6 +326,7 @@ class CheckPage:
                    "operator that gives your output, and exports the case as a test.")
         self.inputs()
         self.inputs_drawn = True
+        self.url(spec)
         arrays = {}
         for role in ROLES:
             text = ss.get(k(f"text_{role}"), "")
@@ -342,6 +363,37 @@ class CheckPage:
             self.mismatches(report, spec, attrs)
         self.exports(report, arrays, attrs, rtol, atol)
         crosscheck_panel(op, arrays["data"], arrays["indices"], arrays["updates"], attrs, key=k("crosscheck"))
+
+    def url(self, spec) -> None:
+        """Mirror the check into the URL: the operator, its attributes, the example or the typed inputs, the
+        expected output and the tolerances, so a copied link reopens the same check and verdict. Texts travel
+        only within the explorer's limit (session.MAX_URL_TEXT characters); past it the page says so and
+        points to the JSON export, and the link keeps the operator, example and attributes."""
+        ss = st.session_state
+        values = {"op": spec.name, **attribute_inputs.url_values(spec, k)}
+        ex_id = self._example_unedited()
+        values["example"] = ex_id or CUSTOM
+        texts = {} if ex_id else {r: ss.get(k(f"text_{r}"), "") for r in INPUTS}
+        expected = ss.get(k("text_expected"), "")
+        if not ex_id or expected != ss.get(k("loaded_expected")):
+            texts["expected"] = expected
+        for name, default in TOLERANCE_DEFAULTS.items():
+            if float(ss.get(k(name), default)) != default:
+                values[name] = repr(float(ss[k(name)]))
+        size = sum(len(str(t)) for t in texts.values())
+        fits = size <= session.MAX_URL_TEXT
+        if fits:
+            values.update(texts)
+        session.write_url(values, PREFIX)
+        with st.sidebar:
+            if fits:
+                st.caption("Share this check (the link reopens the operator, attributes, inputs, expected output and "
+                           "tolerance): " + panels.inline_code(session.share_link("check", values)))
+            else:
+                st.warning(f"This case is too large for a link: its texts take {size:,} characters, and a link "
+                           f"carries at most {session.MAX_URL_TEXT:,}. The page's link keeps only the operator and "
+                           "attributes; to share the whole case, download its JSON export (\"spec_examples JSON\" "
+                           "under **Export this case**).", icon=":material/link_off:")
 
     @staticmethod
     def expected_prompt(data) -> None:

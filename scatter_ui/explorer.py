@@ -315,7 +315,11 @@ class ExplorerPage:
                       findings=st.container(), large=st.container(), log=st.container())
         with slots.player:
             rerun_relay()  # outside the fragment: the player's way to a whole run when its reports get lost
-            st.fragment(self.stepped)(case, trace, (op, ex_id, shown, edited, texts), panel_axis, slots)
+            # the fragment gets the case's inputs, not the case: a session keeps its fragments' arguments
+            # after its tab closed (Streamlit's own loop may hold the last one for good), so it must not
+            # hold a trace the bounded cache has let go of (scatter_ui.reaper)
+            st.fragment(self.stepped)((op, None if edited else ex_id, texts, attrs), (op, ex_id, shown, edited, texts),
+                                      panel_axis, slots)
         with slots.notice:
             session.url_notice(self.family)  # names the link's values the page could not use, once
         with slots.header:
@@ -328,12 +332,15 @@ class ExplorerPage:
                          key=self.k("crosscheck"))
         panels.spec_facts(spec, self.k("spec_facts_open"))
 
-    def stepped(self, case: sc.Case, trace: sc.Trace, link: tuple, panel_axis: int | None, slots: "Slots") -> None:
+    def stepped(self, inputs: tuple, link: tuple, panel_axis: int | None, slots: "Slots") -> None:
         """Everything that depends on the step: the player, the clicked cell's chain, the URL and the share
         link, the findings' "at step k", a windowed output's slice, the step log. Run as an ``st.fragment``:
         the player's step report (and a click on a cell, the follow/pin widgets, these panels' expanders)
-        reruns this alone, not the page; it writes into the page's ``slots`` (containers made by the page)."""
+        reruns this alone, not the page; it writes into the page's ``slots`` (containers made by the page).
+        ``inputs`` are :func:`cache.case_for`'s arguments, which the page's run has just built a case from."""
         ss = st.session_state
+        case = cache.case_for(*inputs)
+        trace = cache.trace_of(case)
         step = min(max(int(ss.get(self.k("step"), 0)), 0), len(trace))
         ss[self.k("step")] = step
         follow = bool(ss.get(self.k("follow"), True))

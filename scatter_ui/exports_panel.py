@@ -15,12 +15,13 @@ import scatter_core as sc
 import scatter_export as se
 
 from .controls import lazy_expander
+from .text import file_stem
 
 MAX_EXPORT_ELEMENTS = 100_000  # per tensor: the exports inline every value as text
 
 
 def _slug(op: str) -> str:
-    return "".join(ch if ch.isalnum() else "_" for ch in op.lower())
+    return file_stem(op.lower())  # ASCII only: an operator or a choice named by a model never makes a path
 
 
 def _onnx_available() -> bool:

@@ -39,6 +39,7 @@ from .figures import comparison_figure
 from .history import cell_writes, parse_cell
 from .panels import findings as findings_panel
 from .player import player
+from .text import file_stem
 
 PREFIX = "model"
 PAGE_SIZE = 50
@@ -752,7 +753,7 @@ def bug_report_file(model, cap, name) -> bytes:
 def take_away(model, cap, name, rec) -> None:
     case = rec.case
     cols = st.columns(2)
-    slug = "".join(ch if ch.isalnum() else "_" for ch in f"{case.op}_{name}")[:60]
+    slug = file_stem(f"{case.op}_{name}")  # a node's name may hold ../, control characters, look-alikes
     cols[0].download_button("Bug report (.zip)", data=lambda: bug_report_file(model, cap, name),
                             file_name=f"{slug}_bug_report.zip", mime="application/zip", key=k("bug_report"),
                             on_click="ignore", icon=":material/bug_report:",

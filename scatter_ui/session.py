@@ -23,7 +23,7 @@ import spec_examples
 
 from .attribute_inputs import codec_for_param, state_name
 
-URL_KEYS = ("op", "example", "step", "follow", "data", "indices", "updates")
+URL_KEYS = ("op", "example", "step", "follow", "data", "indices", "updates", "expected", "rtol", "atol")  # the last three: the check page
 # every attribute a registry record declares (axis, reduction, use_init_val, mode, start, stop, step, axes ...)
 # travels too (under "attr_<name>" where the name is a page key: SliceScatter's step is not the step shown)
 URL_KEYS += tuple(sorted({state_name(a.name) for s in sc.OPERATORS_LIST for a in s.attributes} - set(URL_KEYS)))

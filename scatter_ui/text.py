@@ -43,3 +43,21 @@ def _code_span(text: str) -> str:
     fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_UNSAFE_IN_FILE_NAME = re.compile(r"[^A-Za-z0-9]+")
+
+
+def file_stem(text, limit: int = 60, fallback: str = "case") -> str:
+    """A download's file name stem from user or model text (a node name, an operator, a call): ASCII letters
+    and digits only, every other run of characters one ``_`` (so ``../``, control characters,
+    path separators, look-alike letters and direction marks never reach a file name), at most ``limit``
+    characters, ``fallback`` when nothing is left.
+
+    >>> file_stem("ScatterND-18_../../etc/passwd\\x00\\n")
+    'ScatterND_18_etc_passwd'
+    >>> file_stem("\\u0445\\u202e\\uff58"), file_stem("a" * 100, 8)
+    ('case', 'aaaaaaaa')
+    """
+    stem = _UNSAFE_IN_FILE_NAME.sub("_", str(text)).strip("_")[:limit].strip("_")
+    return stem or fallback

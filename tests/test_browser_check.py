@@ -167,3 +167,32 @@ def test_comparison_figure_follows_the_theme(server, browser, scheme):
     pg.screenshot(path=str(SCREENSHOTS / f"check-comparison-{scheme}.png"))
     assert real_errors(errors) == []
     ctx.close()
+
+
+def test_a_check_reopens_from_its_link_with_the_same_verdict(server, browser):
+    """Issue 35 §2: the check's URL carries the operator, inputs, expected output and tolerance; the copied
+    link, opened in a new tab, shows the same inputs and verdict."""
+    ctx, pg = watched_page(browser, viewport={"width": 1400, "height": 1400})
+    pg.goto(f"{server.url}/check?op=ScatterND-16")
+    pg.get_by_text("Check an expected output").first.wait_for(timeout=60_000)
+    settle(pg)
+    type_into(pg, "data", "[1, 2, 3, 4]")
+    type_into(pg, "indices", "[[0], [2], [0]]")
+    type_into(pg, "updates", "[10, 20, 30]")
+    type_into(pg, "expected output", "[10, 2, 20, 4]")
+    pg.get_by_text("Outside the spec, accepted").first.wait_for(timeout=60_000)
+    pg.wait_for_function("() => location.search.includes('expected=')", timeout=30_000)
+    link = pg.url
+    query = parse_qs(urlparse(link).query)
+    assert query["op"] == ["ScatterND-16"] and query["expected"] == ["[10, 2, 20, 4]"]
+    verdict = pg.locator("[data-testid=stAlert]", has_text="Outside the spec").first.inner_text()
+    other = ctx.new_page()
+    other.goto(link)
+    other.get_by_text("Outside the spec, accepted").first.wait_for(timeout=60_000)
+    settle(other)
+    from playwright.sync_api import expect
+
+    expect(other.locator("textarea[aria-label='expected output']")).to_have_value("[10, 2, 20, 4]", timeout=30_000)
+    assert other.locator("[data-testid=stAlert]", has_text="Outside the spec").first.inner_text() == verdict
+    assert not real_errors(pg.errors)
+    ctx.close()

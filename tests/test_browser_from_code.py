@@ -124,3 +124,46 @@ def test_a_mask_the_text_cannot_type_shows_both_readings_until_the_user_decides(
     pg.screenshot(path=str(SCREENSHOTS / "from_code_mask_where.png"), full_page=True)
     assert real_errors(errors) == []
     ctx.close()
+def test_hostile_calls_get_messages_and_the_server_gives_its_memory_back(browser):
+    """Issue 35 §3 in Chromium: text at and over the size limit, deep nesting, look-alike names, a control
+    character and calls inside calls, each answered on the page with the text kept; then the tab closes and
+    the real server's VmRSS (from /proc) comes back within 100 MB of where it started."""
+    import time
+    from pathlib import Path
+
+    from tests.browser_support import AppServer
+    from tests.test_browser_idle_memory import rss_mb
+
+    if not Path("/proc/self/status").exists():
+        pytest.skip("reads the server's memory from /proc")
+    call = "x.scatter_add(0, idx, src)"
+    cases = [(call + " " * (2_000 - len(call) - 3) + "# z", "ScatterElements"),
+             (call + " " * (2_001 - len(call)), "paste one call of at most 2,000"),
+             ("x.scatter_add(0, " + "[" * 150 + "]" * 150 + ", src)", "nests deeper than 24 levels"),
+             ("х.scatter_add(0, idx, src)", "CYRILLIC SMALL LETTER HA"),
+             ("ｔｏｒｃｈ.scatter(x, 0, idx, src)", "FULLWIDTH LATIN SMALL LETTER T"),
+             ("torch.scatter(torch.scatter(x, 0, idx, src), 0, idx, src)", "torch.scatter(x, 0, idx, src): the tensor")]
+    server = AppServer(env={"SCATTER_CACHE_IDLE_S": "3"}).start()
+    try:
+        ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+        pg = ctx.new_page()
+        pg.goto(f"{server.url}/from-code")
+        box = pg.locator("textarea[aria-label='Your call']")
+        box.wait_for(timeout=60_000)
+        settle(pg)
+        start = rss_mb(server.proc.pid)
+        for text, says in cases:
+            box.fill(text)
+            box.press("Control+Enter")
+            pg.get_by_text(says).first.wait_for(timeout=60_000)
+            settle(pg)
+            assert box.input_value() == text
+        assert "Traceback" not in pg.locator("[data-testid=stMain]").inner_text()
+        ctx.close()
+        deadline, now = time.monotonic() + 90, rss_mb(server.proc.pid)  # a bound, not a speed
+        while now > start + 100 and time.monotonic() < deadline:
+            time.sleep(1)
+            now = rss_mb(server.proc.pid)
+        assert now <= start + 100, f"{now:.0f} MB held against {start:.0f} MB at the start"
+    finally:
+        server.stop()

@@ -392,3 +392,67 @@ def test_allowed_cells_are_dashed_and_cells_that_really_differ_solid(op, who):
                             + [(ref, 1, 3, 0, "dash") for ref in ("x", "x2")])
     legend = next(shown(c.value) for c in at.caption if "Outlined" in c.value)
     assert f"Solid frame: differs (1); dashed frame: differs, but {who} there (3)" in legend
+
+
+def _verdict(at: AppTest) -> str:
+    """The verdict box's text, whichever kind it is."""
+    boxes = [b for b in list(at.success) + list(at.info) + list(at.error)
+             if b.proto.icon in (":material/check_circle:", ":material/alt_route:", ":material/cancel:")]
+    assert boxes, "no verdict shown"
+    return shown(boxes[0].value)
+
+
+def test_the_check_lives_in_its_url_and_the_link_reopens_the_same_verdict():
+    """Issue 35 §2: operator, attributes, typed inputs, expected output and tolerance travel in the URL;
+    a fresh session opened on that URL shows the same inputs and the same verdict."""
+    at = open_check()
+    set_case(at, "ScatterND-18", data=ISSUE_DATA, indices="[[0], [2], [0]]", updates=ISSUE_UPDATES,
+             expected=ISSUE_FIRST_WINS)
+    at.text_input(key="check:rtol_text").set_value("0.001").run()
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert params["op"] == "ScatterND-18" and params["example"] == "__custom__"
+    assert params["data"] == ISSUE_DATA and params["expected"] == ISSUE_FIRST_WINS
+    assert params["reduction"] == "none" and float(params["rtol"]) == 0.001
+    verdict = _verdict(at)
+    assert verdict.startswith("Outside the spec, accepted")
+    link = next(shown(c.value) for c in at.sidebar.caption if "Share this check" in shown(c.value))
+    assert "expected=" in link and "op=ScatterND-18" in link
+    again = open_check(**params)  # the link, in a new session
+    assert again.selectbox(key="check:op").value == "ScatterND-18"
+    assert again.text_area(key="check:text_expected").value == ISSUE_FIRST_WINS
+    assert again.text_area(key="check:text_indices").value == "[[0], [2], [0]]"
+    assert again.text_input(key="check:rtol_text").value == "0.001"
+    assert _verdict(again) == verdict
+
+
+def test_an_example_with_a_changed_expected_output_and_attribute_links_by_example_id():
+    at = open_check()  # the page's first example
+    ex = at.selectbox(key="check:example").value
+    op = at.selectbox(key="check:op").value
+    at.text_area(key="check:text_expected").set_value("[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]").run()
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert params["example"] == ex and "data" not in params  # the example's inputs travel as its id
+    assert params["expected"].startswith("[[1.0, 2.0")
+    again = open_check(**params)
+    assert again.selectbox(key="check:op").value == op and again.selectbox(key="check:example").value == ex
+    assert again.text_area(key="check:text_expected").value == params["expected"]
+    assert _verdict(again) == _verdict(at) and _verdict(at).startswith("Differs")
+
+
+def test_a_case_too_large_for_a_link_says_so_and_points_to_the_json_export():
+    at = open_check()
+    big = "[" + ", ".join(str(i) for i in range(600)) + "]"
+    set_case(at, "ScatterElements-18", data=big, indices="[0]", updates="[7]",
+             expected="[7, " + big[1:].split(", ", 1)[1])
+    (warning,) = [w for w in at.sidebar.warning if "too large for a link" in shown(w.value)]
+    assert "at most 1,500" in shown(warning.value) and "spec_examples JSON" in shown(warning.value)
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert params["op"] == "ScatterElements-18" and "data" not in params and "expected" not in params
+    assert "spec_examples JSON" in downloads(at)
+    assert _verdict(at).startswith("Matches")
+
+
+def test_a_links_bad_tolerance_is_named_and_the_default_kept():
+    at = open_check(op="ScatterND-16", example="teach-duplicates-none", rtol="nan")
+    assert at.text_input(key="check:rtol_text").value == "1e-06"
+    assert any("rtol=nan" in shown(w.value) for w in at.warning)

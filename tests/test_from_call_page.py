@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 import framework_map as fm
 import scatter_core as sc
+from framework_map.from_call import MAX_CALL_TEXT
 from scatter_ui.from_call_page import EXAMPLES
 from tests.apptest_helpers import app_on, open_page
 from tests.conftest import require_framework
@@ -346,3 +347,51 @@ def test_a_call_the_text_cannot_decide_shows_both_readings_and_the_choice_or_a_b
     text = all_text(at)
     assert "No scatter needed" in text and "2 readings" not in text
     assert "[0, 2, 0]" in text.replace("array(", "").replace(")", "") or "[0 2 0]" in text
+    assert labels == ["Download the pytest (.py)"]
+    assert "The pytest runs your call in its framework against the ONNX model on onnxruntime." in all_text(at)
+    assert "this composition downloads" not in all_text(at)
+
+
+CALL = "x.scatter_add(0, idx, src)"
+HOSTILE_CALLS = [  # issue 35 §3: (text, what the message says); each keeps its text and names the call
+    (CALL + " " * (MAX_CALL_TEXT - len(CALL) + 1), "2,001 characters; paste one call of at most 2,000"),
+    ("x.scatter_add(0, " + "[" * 150 + "]" * 150 + ", src)", "nests deeper than 24 levels"),
+    ("х.scatter_add(0, idx, src)", "'х' (U+0445 CYRILLIC SMALL LETTER HA), which looks like 'x'"),
+    ("ｔｏｒｃｈ.scatter(x, 0, idx, src)", "'ｔ' (U+FF54 FULLWIDTH LATIN SMALL LETTER T), which looks like 't'"),
+    ("x.scatter_add(0, idx, ѕrc)", "which looks like 's'"),
+    ("x.scatter_add(0,\x1b[2J idx, src)", "control character, '\\x1b'"),
+]
+
+
+@pytest.mark.parametrize("text, says", HOSTILE_CALLS, ids=["size", "nesting", "cyrillic", "fullwidth", "greek-like",
+                                                           "control"])
+def test_hostile_call_text_gets_a_message_naming_the_call_and_keeps_the_text(text, says):
+    at = open_from_code()
+    call_box(at).set_value(text).run()
+    assert not at.exception and call_box(at).value == text
+    errors = unescape(" ".join(e.value for e in at.error))
+    assert errors.startswith("**call**:") and says in errors, errors
+
+
+def test_a_call_at_the_size_limit_is_read():
+    text = CALL + " " * (MAX_CALL_TEXT - len(CALL) - 3) + "# z"
+    assert len(text) == MAX_CALL_TEXT
+    at = open_from_code()
+    call_box(at).set_value(text).run()
+    assert not at.error and "ScatterElements" in all_text(at)
+
+
+def test_calls_inside_calls_become_inputs_named_by_their_text():
+    at = open_from_code()
+    call_box(at).set_value("torch.scatter(torch.scatter(x, 0, idx, src), 0, idx.long(), torch.ones_like(src))").run()
+    assert not at.error and not at.exception
+    labels = [t.label for t in at.text_area]
+    assert "torch.scatter(x, 0, idx, src): the tensor written into" in labels
+    assert "idx.long(): the indices" in labels
+    assert any(lbl.startswith("torch.ones") and lbl.endswith(": the values written") for lbl in labels)
+
+
+def test_strings_and_comments_may_hold_any_character():
+    at = open_from_code()
+    call_box(at).set_value('x.scatter_reduce(1, idx, src, reduce="amax", include_self=False)  # 最大値 ≥ 0').run()
+    assert not at.error and "ScatterElements" in all_text(at)

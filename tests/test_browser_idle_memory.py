@@ -1,0 +1,65 @@
+"""An idle server gives its memory back (issue #35 §5): a real `streamlit run` whose cache idle time is a
+few seconds (SCATTER_CACHE_IDLE_S) opens large examples by deep link in Chromium, every page closes, and
+the server's resident memory, read from /proc, comes back to within 100 MB of where it started (after a
+small example: the app and its libraries loaded). The sessions the closed tabs leave are closed
+(scatter_ui.reaper); they held their traces."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser_support import AppServer, launch, require_browser
+
+START = "elements?op=ScatterElements-16&example=onnx-scatterelements-16-example-1"
+LARGE = ["elements?op=ScatterElementsUpdate-12&example=ov-scatter-elements-update-12-example-6&reduction=sum",
+         "nd?op=ScatterNDUpdate-15&example=ov-scatter-nd-update-15-xml-example-5&reduction=max",
+         "nd?op=ScatterNDUpdate-3&example=ov-scatter-nd-update-3-layer-example"]
+READY = "[data-testid=scatter-figure][data-ready='1']"
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS in /proc/{pid}/status")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's memory from /proc")
+def test_idle_server_gives_memory_back():
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    server = AppServer(env={"SCATTER_CACHE_IDLE_S": "3"}).start()
+    pid = server.proc.pid
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{server.url}/{START}", timeout=120_000)
+            page.wait_for_selector(READY, timeout=120_000)
+            page.close()
+            time.sleep(1)
+            start = rss_mb(pid)
+            pages, peak = [], start
+            for path in LARGE:  # open together, as a class would: each session holds its case until it closes
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.goto(f"{server.url}/{path}", timeout=120_000)
+                page.wait_for_selector(READY, timeout=300_000)
+                pages.append(page)
+                peak = max(peak, rss_mb(pid))
+            for page in pages:
+                page.close()
+            browser.close()
+        assert peak > start + 300, f"the large examples should have taken memory: {start:.0f} -> {peak:.0f} MB"
+        deadline = time.monotonic() + 120  # a bound, not a speed: idle time 3 s, sweeps every 0.75 s
+        now = rss_mb(pid)
+        while now > start + 100 and time.monotonic() < deadline:
+            time.sleep(1)
+            now = rss_mb(pid)
+        assert server.proc.poll() is None, "the server died"
+        assert now <= start + 100, f"idle server holds {now:.0f} MB against {start:.0f} MB at the start (peak {peak:.0f})"
+    finally:
+        server.stop()
