@@ -145,7 +145,8 @@ def test_steps_two_scored_tries_and_the_students_progress(store):
                                                              (3, False, "wrong")]
     assert store.progress(info.code, sid)[(0, last)] == "right"
     late = store.answer(info.code, sid, 1, store.exercise(info.code, 1).answer, revealed=True)  # after a reveal
-    assert late.correct and store.summary(info.code, info.teacher_key).exercises[1].right == 0
+    assert late.after_reveal and late.matches_answer and not late.correct  # graded as Practice grades it
+    assert store.summary(info.code, info.teacher_key).exercises[1].right == 0
     assert [(a.try_no, a.scored) for a in store.answers(info.code, info.teacher_key) if a.exercise == 1] == [(1, False)]
     with pytest.raises(ScatterError, match="step"):
         store.answer_step(info.code, sid, 0, 99, (0,), 1)
