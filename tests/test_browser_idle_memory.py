@@ -13,6 +13,8 @@ import pytest
 
 from tests.browser_support import AppServer, launch, require_browser
 
+pytestmark = pytest.mark.browser
+
 START = "elements?op=ScatterElements-16&example=onnx-scatterelements-16-example-1"
 LARGE = ["elements?op=ScatterElementsUpdate-12&example=ov-scatter-elements-update-12-example-6&reduction=sum",
          "nd?op=ScatterNDUpdate-15&example=ov-scatter-nd-update-15-xml-example-5&reduction=max",
