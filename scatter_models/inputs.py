@@ -5,7 +5,7 @@ Read: an ``.npz`` (one array per input name), an ``.npy`` (one input), the ONNX 
 the folder's path) and typed values (:func:`typed_input`). Before any array is made, the sizes its header
 declares are checked: an array over the capture budget (:func:`scatter_models.max_capture_bytes`), a header
 declaring more data than the file holds, a zip member that unpacks past the budget or at a ratio deflate cannot
-reach (a zip bomb), a member whose path leaves the zip (``../``, absolute), an object dtype or a pickle (never
+reach (a zip bomb), a member whose path leaves the zip (``../``, absolute), an object dtype or pickled objects (never
 unpickled), a ``.pb`` that is not a tensor, a tensor stored as external data (never followed) and an input that
 names no model input are each refused with a :class:`ModelError` naming the file, the input and the rule.
 """
