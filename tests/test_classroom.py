@@ -10,6 +10,7 @@ import json
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -24,6 +25,15 @@ from scatter_practice.classroom import open_store
 from tests.pg_support import postgres_server
 
 SPAWN = multiprocessing.get_context("spawn")
+
+
+@pytest.fixture(autouse=True)
+def _no_main_to_rerun(monkeypatch):
+    """A spawned child re-runs the parent's ``__main__`` file; after an AppTest in the same xdist worker that is
+    app.py, which cannot run outside Streamlit (the child exited 1). The children here need no main module."""
+    import types
+
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
 
 
 @pytest.fixture(scope="module")
