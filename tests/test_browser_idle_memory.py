@@ -55,7 +55,9 @@ def test_idle_server_gives_memory_back():
             for page in pages:
                 page.close()
             browser.close()
-        assert peak > start + 300, f"the large examples should have taken memory: {start:.0f} -> {peak:.0f} MB"
+        # more than the 100 MB the server may keep, by a margin: else the check below could not fail (on merged main
+        # the three examples take about 180 MB: the explorer no longer keeps a trace per session)
+        assert peak > start + 150, f"the large examples should have taken memory: {start:.0f} -> {peak:.0f} MB"
         deadline = time.monotonic() + 120  # a bound, not a speed: idle time 3 s, sweeps every 0.75 s
         now = rss_mb(pid)
         while now > start + 100 and time.monotonic() < deadline:
