@@ -132,8 +132,11 @@ def test_every_masked_write_is_read_and_translated_to_what_an_exporter_should_em
         assert cc.output().shape == cc.shape
 
 
+SEED = 20261128  # the masked differential's draws; change it to see other cases (a failure prints the case)
+
+
 def _masked_differential(framework: str, texts: list[str], run_as: str | None = None, cases: int = 8) -> Counter:
-    rng = np.random.default_rng()  # new cases each run; a failure prints the case
+    rng = np.random.default_rng(SEED)  # fixed: the coverage asserted below must not depend on chance
     failures, seen = [], Counter()
     for text in texts:
         first = fm.from_call(text, tensors=GIVEN)
