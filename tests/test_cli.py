@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.skipping import skip_or_fail
+
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 60  # seconds: a command that started a server instead of refusing would hit it
 
@@ -123,7 +125,7 @@ VENVS = {"venv": str(Path(sys.executable).parent.parent), "no-venv": "/nonexiste
                                        (["2", "--replicas", "3", "x"], "'x'")])
 def test_serve_class_script_refuses_words_it_does_not_take_before_installing_anything(venv, argv, word, tmp_path):
     if venv == "no-venv" and shutil.which("python3") is None:
-        pytest.skip("no python3 on PATH")
+        skip_or_fail("no python3 on PATH")
     result = run_script(*argv, venv=VENVS[venv])
     assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
     assert word in result.stderr and "usage:" in result.stderr, result.stderr
