@@ -116,7 +116,7 @@ def _mean(reduction: Reduction, spelling: str, dtype: np.dtype, values, taking_p
     rule = ROUNDINGS[reduction.integer_rounding]
     said = [f"{rule[0]} as the spec says: {fmt_value(rule[1](q))}"]
     said += [f"{ROUNDINGS[r][0]}, as the {label} does: {fmt_value(ROUNDINGS[r][1](q))}" for label, r in roundings]
-    said_text = "; ".join(said)
+    said_text = "; ".join(said) if q.denominator != 1 else "an exact quotient, so no rounding"
     text = f"{head} over count {n}: {quotient_text(q)}. {said_text[:1].upper()}{said_text[1:]}."
     if expected is None or isinstance(expected, (bool, np.bool_)):
         return text, ""
