@@ -69,7 +69,7 @@ class Chain:
     initial: object  # data's value at the cell
     steps: tuple[ChainStep, ...]
     final: object  # the computed value
-    expected: object  # the user's value (after the cast)
+    expected: object  # the user's value (after the cast); None: nobody's (``chain_of``)
     reduction: str
     allowed: str = ""  # when the spec allows the expected value here: why, in a sentence (else "")
     not_allowed: str = ""  # a cell the spec leaves open whose expected value is still not allowed: why (else "")
@@ -285,6 +285,14 @@ def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray, allowed:
         out.append(Chain(pos, trace.data[pos], tuple(by_cell[flat]), trace.output[pos], expected[pos], spelling,
                          allowed.get(flat, ""), refused.get(flat, ""), **about))
     return out
+
+
+def chain_of(trace: Trace, cell) -> Chain:
+    """How output ``cell`` of ``trace`` gets its value (``Chain.explain()``: its writes, then the reduction as the
+    spec defines it), with nobody's expected value to compare."""
+    flat = int(np.ravel_multi_index(tuple(int(c) for c in cell), trace.data.shape))
+    (chain,) = _chains(trace, np.array([flat]), trace.output, {}, {})
+    return dataclasses.replace(chain, expected=None)
 
 
 # -- alternatives ------------------------------------------------------------------------------------

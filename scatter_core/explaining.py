@@ -19,6 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from .errors import fmt_pos
+from .facts import facts_for
 from .formatting import fmt_value
 from .reductions import Reduction
 
@@ -30,7 +31,7 @@ ROUNDINGS = {
     "to nearest": ("rounded to the nearest (ties to even)", round),
     "up": ("rounded up (toward +∞)", math.ceil),
 }
-MAX_TERMS = 12  # terms written out in a cell's sum (the rest counted)
+MAX_TERMS = 12  # writes listed, and terms written out in a cell's sum (the rest counted)
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,6 @@ def mean_roundings(op_name: str, dtype) -> tuple[tuple[str, str], ...]:
     >>> mean_roundings("ScatterElementsUpdate-12", np.float32), mean_roundings("ScatterND-18", np.int32)
     ((), ())
     """
-    from .facts import facts_for
-
     dt = np.dtype(dtype)
     if dt.kind not in "iu":
         return ()
@@ -172,15 +171,20 @@ expected 127.
     taking_part = ("data's value and every update aimed at the cell" if use_init else
                    f"every update aimed at the cell ({init_words}: data's value takes no part)")
     how = ""
+    k = len(writes)
+    shown = list(writes) if k <= MAX_TERMS else list(writes[:MAX_TERMS - 1])
+    more = f"… {k - len(shown) - 1} more" if k > MAX_TERMS else ""  # then the last write
     if reduction.divides:
-        k = len(writes)
-        listed = ", ".join(f"step {w.step + 1} updates{fmt_pos(w.source)} = {fmt_value(w.value)}" for w in writes)
+        listed = ", ".join([f"step {w.step + 1} updates{fmt_pos(w.source)} = {fmt_value(w.value)}" for w in shown]
+                           + ([more, f"step {writes[-1].step + 1} updates{fmt_pos(writes[-1].source)} = "
+                                     f"{fmt_value(writes[-1].value)}"] if more else []))
         text = (f"{where} starts at {fmt_value(initial)} (data) and gets {k} update{'s' if k != 1 else ''} in the "
                 f"spec's loop order: {listed}. ")
         definition, how = _mean(reduction, spelling, dtype, values, taking_part, roundings, final, expected)
         text += definition
     else:
-        text = "; ".join([f"{where} starts at {fmt_value(initial)} (data)"] + [w.text(spelling) for w in writes])
+        text = "; ".join([f"{where} starts at {fmt_value(initial)} (data)"] + [w.text(spelling) for w in shown]
+                         + ([more, writes[-1].text(spelling)] if more else []))
         text += ". " + _definition(reduction, spelling, dtype, values, taking_part, len(writes), final)
     text += f" Computed {fmt_value(final)}"
     return text + (f"; {expected_by} {fmt_value(expected)}{how}." if expected is not None else ".")

@@ -119,7 +119,8 @@ REDUCTIONS: dict[str, Reduction] = {
                   total="the difference of {}, the updates subtracted in turn", joiner=" - ", bool_total="the logical XOR of {}", bool_joiner=" xor "),
         Reduction("mean", "mean", np.add, None, False, _zero, divides=True,
                   order_sensitive_for_floats=True,
-                  words="the cell becomes the mean of its contributions; integers are floored",
+                  words=("the cell becomes the sum of its contributions over their count, divided once after its last write "
+                         "(an integer quotient rounded down)"),
                   total="the mean of {}: their sum over their count", joiner=" + ", integer_rounding="down"),
     )
 }
