@@ -13,8 +13,8 @@ output with the result and returns a :class:`CheckReport`:
   conform without matching (:mod:`scatter_core.conformance` says what is open);
   ``allowed`` lists the mismatched cells the spec allows, ``open_cells``
   explains them, ``verdict`` is ``"matches"``, ``"conforms"`` or ``"differs"``;
-* ``chains``: per mismatched cell, the writes that reached it (value before,
-  each update applied, final value);
+* ``chains``: per mismatched cell, the writes that reached it; ``Chain.explain``
+  says them as the spec defines the reduction (:mod:`scatter_core.explaining`);
 * ``diagnoses``: every plausible other reading of the operator that gives the
   user's expected output exactly (within the same tolerance). When the output
   conforms they explain how it arose (``Diagnosis.allowed``), not a mistake.
