@@ -129,6 +129,8 @@ def _mean(reduction: Reduction, spelling: str, dtype: np.dtype, values, taking_p
     if not how and exact != wrapped:
         how = next((f"{quotient_text(Fraction(exact, n))} {w}, from the unwrapped sum" for w, f in ROUNDINGS.values()
                     if f(Fraction(exact, n)) == given), "")
+    if not how and q.denominator == 1 and exact == wrapped:  # an exact quotient: nothing was rounded
+        return text, ""
     return text, (f", which is {how}" if how else ", which is no rounding of that quotient")
 
 

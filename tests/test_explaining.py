@@ -143,3 +143,23 @@ def test_any_cell_of_a_trace_is_said_and_a_long_list_of_writes_is_cut():
     text = sc.chain_of(t, (0,)).explain()
     assert "… 2 more; step 14 applies updates[13] = 6 (none): 5 → 6." in text and "stays: 6." in text
     assert sc.chain_of(t, (1,)).explain() == "No update reaches output[1], so it keeps data's value 0."
+
+
+def test_practice_feedback_on_a_mean_says_the_sum_over_the_count():
+    import scatter_practice as sp
+
+    def inexact(e):  # the written cells whose mean is not a whole number
+        cells, acc, count = e.trace.mean_parts()
+        return cells[acc % count != 0]
+
+    ex = next(e for e in (sp.make_exercise(s, 4) for s in range(400))
+              if e.trace.reduction.divides and e.answer.dtype.kind == "i" and inexact(e).size)
+    cell = tuple(int(v) for v in np.unravel_index(int(inexact(ex)[0]), ex.answer.shape))
+    out = ex.answer.copy()
+    out[cell] += 1  # the mean rounded up (or toward zero, where it is negative)
+    fb = sp.grade_output(ex, out)
+    (note,) = [n for n in fb.cells if n.cell == cell]
+    assert "their sum over their count, taken once after the last write" in note.chain
+    assert re.search(r"Sum .* over count \d+", note.chain) and "as the spec says" in note.chain
+    assert re.search(rf"you wrote {out[cell]}, which is -?\d+/\d+ ≈ \S+ (rounded up|truncated toward zero)", note.chain)
+    assert "→" not in note.chain
