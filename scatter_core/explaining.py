@@ -103,15 +103,16 @@ def _mean(reduction: Reduction, spelling: str, dtype: np.dtype, values, taking_p
     n = len(values)
     terms = _terms(values, reduction.joiner, reduction.symbol)
     head = (f"Reduction {spelling}: {reduction.total.format(taking_part)}, taken once after the last write, not "
-            f"two at a time. Sum {terms} = ")
+            f"two at a time. Sum {terms}")
     total = _loop_sum(values, dtype)
     if dtype.kind not in "iu":
-        return (f"{head}{fmt_value(total)} over count {n}: {fmt_value(final)} in {dtype} (the sum taken in the "
-                f"spec's loop order, then one division).", "")
+        return (f"{head}{f' = {fmt_value(total)}' if n > 1 else ''} over count {n}: {fmt_value(final)} in {dtype} (the "
+                f"sum taken in the spec's loop order, then one division).", "")
     exact, wrapped = sum(int(v) for v in values), int(total)
     q = Fraction(wrapped, n)
-    head += (fmt_value(exact) if exact == wrapped else
-             f"{fmt_value(exact)}, which wraps to {fmt_value(wrapped)} in {dtype},")
+    if n > 1:
+        head += (f" = {fmt_value(exact)}" if exact == wrapped else
+                 f" = {fmt_value(exact)}, which wraps to {fmt_value(wrapped)} in {dtype},")
     rule = ROUNDINGS[reduction.integer_rounding]
     said = [f"{rule[0]} as the spec says: {fmt_value(rule[1](q))}"]
     said += [f"{ROUNDINGS[r][0]}, as the {label} does: {fmt_value(ROUNDINGS[r][1](q))}" for label, r in roundings]
