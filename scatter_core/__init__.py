@@ -12,7 +12,9 @@ Pure NumPy. The public API:
 * ``sample_case(rng, op, ...)``: a random valid :class:`Case`, drawn by its family's ``sample`` hook.
 * ``scatter(op, data, indices, updates, **attrs)``: the result.
 * ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
-* ``check_expected(...)``: compare a hand-written output and diagnose the mistake.
+* ``check_expected(...)``: compare a hand-written output and diagnose the mistake; ``explain_cell(...)``: a
+  cell's writes and its reduction as the spec defines it (a mean: sum over count, then each rounding), as
+  ``chain_of(trace, cell).explain()`` says any cell.
 * ``open_cells(trace)``, ``conforming(trace, expected)``: what the spec leaves open (a duplicated cell's
   winner under reduction none, a float reduction's rounding), and whether an output is one it allows.
 * ``ScatterError``: raised for every invalid input.
@@ -30,11 +32,13 @@ from .attributes import AttrCodec, codec_of, codec_with_role, codecs_of, reducti
 from .case import Case, HoldsCase, Unchecked, prepare
 from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, alt_axis, alt_family,
                        alt_first_write_wins, alt_mean_truncated, alt_negative_indices, alt_reduction,
-                       alt_use_init_val, alt_version, check_expected, choices_accepting, versions_accepting)
+                       alt_use_init_val, alt_version, chain_of, check_expected, choices_accepting,
+                       versions_accepting)
 from .checks import MAX_ELEMENTS, UntypedArray, coerce_updates, is_typed, untyped
 from .conformance import OpenCell, OpenCells, conforming, open_cells
 from .describe import attr_text, fmt_attr, fmt_shape
 from .engine import scatter
+from .explaining import ChainStep, explain_cell, mean_roundings
 from .errors import ScatterError, fmt_pos
 from .families import FAMILIES, Family, family_by_slug, family_of
 from .fast.buffers import release as release_buffers
@@ -67,14 +71,14 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FACTS", "FACT_BY_ID", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE",
     "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS", "RUNTIME_NAMES",
-    "AttrCodec", "AttrSpec", "Case", "CellWrites", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family",
+    "AttrCodec", "AttrSpec", "Case", "CellWrites", "ChainStep", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family",
     "Finding", "HoldsCase", "IndexRule", "Lesson", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote",
     "ScatterError",
     "Trace", "Unchecked", "UntypedArray", "alt_axis", "alt_family", "alt_first_write_wins", "alt_mean_truncated",
-    "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "check_expected", "choices_accepting", "codec_of",
+    "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "chain_of", "check_expected", "choices_accepting", "codec_of",
     "codec_with_role", "codecs_of", "coerce_updates",
-    "conforming", "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr",
-    "fmt_pos", "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "open_cells",
+    "conforming", "explain_cell", "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr",
+    "fmt_pos", "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "mean_roundings", "open_cells",
     "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "reduction_codec", "release_buffers", "resolve_versions",
     "sample_case", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting",
     "versions_of",

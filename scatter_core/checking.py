@@ -13,8 +13,8 @@ output with the result and returns a :class:`CheckReport`:
   conform without matching (:mod:`scatter_core.conformance` says what is open);
   ``allowed`` lists the mismatched cells the spec allows, ``open_cells``
   explains them, ``verdict`` is ``"matches"``, ``"conforms"`` or ``"differs"``;
-* ``chains``: per mismatched cell, the writes that reached it (value before,
-  each update applied, final value);
+* ``chains``: per mismatched cell, the writes that reached it; ``Chain.explain``
+  says them as the spec defines the reduction (:mod:`scatter_core.explaining`);
 * ``diagnoses``: every plausible other reading of the operator that gives the
   user's expected output exactly (within the same tolerance). When the output
   conforms they explain how it arose (``Diagnosis.allowed``), not a mistake.
@@ -53,26 +53,12 @@ from .describe import fmt_attr, fmt_value
 from .errors import ScatterError, fmt_pos
 from .families import family_of
 from .plan import unravel
-from .reductions import truncate_mean
+from .explaining import ChainStep, explain_cell, mean_roundings
+from .reductions import REDUCTIONS, Reduction, truncate_mean
 from .registry import OPERATORS_LIST, family_members, get_spec, versions_of
 from .tracing import Trace
 
 MAX_CHAINS = 200  # mismatched cells explained step by step (all are listed in ``mismatches``)
-
-
-@dataclass(frozen=True)
-class ChainStep:
-    """One write that reached a cell."""
-
-    step: int  # 0-based loop iteration
-    source: tuple[int, ...]  # position in updates
-    value: object  # the update value
-    before: object  # the cell as shown before the write
-    after: object  # and after it
-
-    def text(self, reduction: str) -> str:
-        return (f"step {self.step + 1} applies updates{fmt_pos(self.source)} = {fmt_value(self.value)} "
-                f"({reduction}): {fmt_value(self.before)} → {fmt_value(self.after)}")
 
 
 @dataclass(frozen=True)
@@ -83,27 +69,30 @@ class Chain:
     initial: object  # data's value at the cell
     steps: tuple[ChainStep, ...]
     final: object  # the computed value
-    expected: object  # the user's value (after the cast)
+    expected: object  # the user's value (after the cast); None: nobody's (``chain_of``)
     reduction: str
     allowed: str = ""  # when the spec allows the expected value here: why, in a sentence (else "")
     not_allowed: str = ""  # a cell the spec leaves open whose expected value is still not allowed: why (else "")
+    row: Reduction | None = None  # the reduction's record (None: read from ``reduction`` as a canonical name)
+    use_init: bool = True  # data's value takes part (use_init_val, where the version has it)
+    init_words: str = "use_init_val=false"  # how the version says it does not
+    roundings: tuple[tuple[str, str], ...] = ()  # (runtime, rounding) of an integer mean, from the facts table
 
     @property
     def first_step(self) -> int | None:
         return self.steps[0].step if self.steps else None
 
     def explain(self, expected_by: str = "you expected") -> str:
-        """The cell's writes in words; ``expected_by`` says whose value ``expected`` is (a runtime's output
-        is not the user's expectation: "onnxruntime gave")."""
-        where = f"output{fmt_pos(self.cell)}"
-        if not self.steps:
-            return (f"No update reaches {where}, so it keeps data's value {fmt_value(self.initial)}; "
-                    f"{expected_by} {fmt_value(self.expected)}.")
-        parts = [f"{where} starts at {fmt_value(self.initial)} (data)"]
-        parts += [s.text(self.reduction) for s in self.steps]
-        tail = f" {self.allowed or self.not_allowed}" if self.allowed or self.not_allowed else ""
-        return "; ".join(parts) + (f". Computed {fmt_value(self.final)}; {expected_by} {fmt_value(self.expected)}."
-                                   + tail)
+        """The cell as the spec defines its reduction (:func:`scatter_core.explaining.explain_cell`: a mean as the
+        sum over the count, then the rounding); ``expected_by`` says whose value ``expected`` is (a runtime's
+        output is not the user's expectation: "onnxruntime gave")."""
+        row = self.row if self.row is not None else REDUCTIONS[self.reduction]
+        dtype = np.asarray(self.initial).dtype
+        text = explain_cell(f"output{fmt_pos(self.cell)}", row, self.reduction, dtype, self.initial, self.steps,
+                            final=self.final, use_init=self.use_init, init_words=self.init_words,
+                            roundings=self.roundings, expected=self.expected, expected_by=expected_by)
+        tail = self.allowed or self.not_allowed
+        return f"{text} {tail}" if tail and self.steps else text
 
 
 @dataclass(frozen=True)
@@ -287,11 +276,23 @@ def _chains(trace: Trace, cells_flat: np.ndarray, expected: np.ndarray, allowed:
         by_cell[cell].append(ChainStep(i, src, trace.values[i, s], trace.before[i, s], trace.after[i, s]))
     out = []
     spelling = trace.resolved.reduction
+    init = codec_with_role(trace.spec, "init")
+    about = dict(row=trace.reduction, use_init=bool(trace.use_init),
+                 init_words=init.display(False) if init is not None else "use_init_val=false",
+                 roundings=mean_roundings(trace.spec.name, trace.data.dtype) if trace.reduction.divides else ())
     for flat in cells_flat.tolist():
         pos = tuple(int(v) for v in np.unravel_index(flat, trace.data.shape))
         out.append(Chain(pos, trace.data[pos], tuple(by_cell[flat]), trace.output[pos], expected[pos], spelling,
-                         allowed.get(flat, ""), refused.get(flat, "")))
+                         allowed.get(flat, ""), refused.get(flat, ""), **about))
     return out
+
+
+def chain_of(trace: Trace, cell) -> Chain:
+    """How output ``cell`` of ``trace`` gets its value (``Chain.explain()``: its writes, then the reduction as the
+    spec defines it), with nobody's expected value to compare."""
+    flat = int(np.ravel_multi_index(tuple(int(c) for c in cell), trace.data.shape))
+    (chain,) = _chains(trace, np.array([flat]), trace.output, {}, {})
+    return dataclasses.replace(chain, expected=None)
 
 
 # -- alternatives ------------------------------------------------------------------------------------

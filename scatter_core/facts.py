@@ -72,6 +72,7 @@ class Fact:
     families: tuple[str, ...] = ()  # the families it concerns (empty: as ``operators`` say, or any)
     status: str = "holds"  # "not reproduced": a report that the pinned runtimes do not bear out
     dtypes: tuple[str, ...] = ()  # the data dtypes it concerns, where its text names them (empty: any)
+    rounding: str = ""  # how it rounds an integer mean, where that is the fact (a key of explaining.ROUNDINGS)
     holds_in: str = ""  # tracker facts: the versions the reported behaviour holds in (older ones are named as
     #                     such; the pinned one only as a placeholder) and where it was fixed
 
@@ -389,7 +390,7 @@ FACTS: tuple[Fact, ...] = (
          "the text says: data 0, update -3 gives -1 on CPU, -2 in the reference",
          Source(SEMANTICS_MD, "semantics.md §2 Reductions, exact results: mean",
                 quote="**OV-ref floors; OV-CPU truncates toward zero**"),
-         operators=("ScatterElementsUpdate-12",)),
+         operators=("ScatterElementsUpdate-12",), rounding="toward zero"),
     Fact("ov-ref-mean-i8", "integer-mean", OV_REF, OV_REF_LABEL,
          "has no int8/uint8 mean kernel",
          Source(SEMANTICS_MD, "semantics.md §2 Reductions, exact results: mean",

@@ -10,7 +10,10 @@ A row says
   means the reduction has no bool meaning and is refused);
 * ``neutral``: where a cell starts when ``use_init_val`` is false;
 * ``divides``: the result is the accumulated sum divided once, at the end, by
-  the number of contributions (mean).
+  the number of contributions (mean), an integer one rounded as ``integer_rounding`` says;
+* ``total``/``joiner`` (and their bool forms): how a cell's whole result is said
+  ("the sum of {}", " + "; an empty joiner writes ``symbol(a, b, c)``), for
+  :mod:`scatter_core.explaining`.
 """
 
 from __future__ import annotations
@@ -60,6 +63,11 @@ class Reduction:
     words: str = ""
     bool_words: str = ""
     nan_undefined: bool = False  # neither spec says what a NaN taking part gives (max/min): a finding says so
+    total: str = ""  # the cell's whole result in words, "{}" for what takes part: "the sum of {}" (empty: replace)
+    joiner: str = ""  # between the terms: " + " (empty: written as symbol(a, b, ...))
+    bool_total: str = ""
+    bool_joiner: str = ""
+    integer_rounding: str = ""  # divides: how the spec rounds an integer quotient (a key of explaining.ROUNDINGS)
 
     def describe(self, dtype: np.dtype) -> str:
         """What the reduction does to a cell of ``dtype``, in words."""
@@ -93,22 +101,27 @@ REDUCTIONS: dict[str, Reduction] = {
                   words="each update replaces the cell's value"),
         Reduction("sum", "+", np.add, np.logical_or, True, _zero,
                   order_sensitive_for_floats=True,
-                  words="each update is added to the cell", bool_words="the cell becomes the logical OR of itself and each update"),
+                  words="each update is added to the cell", bool_words="the cell becomes the logical OR of itself and each update",
+                  total="the sum of {}", joiner=" + ", bool_total="the logical OR of {}", bool_joiner=" or "),
         Reduction("prod", "*", np.multiply, np.logical_and, True, _one,
                   order_sensitive_for_floats=True,
-                  words="the cell is multiplied by each update", bool_words="the cell becomes the logical AND of itself and each update"),
+                  words="the cell is multiplied by each update", bool_words="the cell becomes the logical AND of itself and each update",
+                  total="the product of {}", joiner=" × ", bool_total="the logical AND of {}", bool_joiner=" and "),
         Reduction("max", "max", np.maximum, np.logical_or, True, _lowest,
                   words="the cell keeps the larger of its value and the update", bool_words="the cell becomes the logical OR of itself and each update",
-                  nan_undefined=True),
+                  nan_undefined=True, total="the largest of {}", bool_total="the logical OR of {}", bool_joiner=" or "),
         Reduction("min", "min", np.minimum, np.logical_and, True, _highest,
                   words="the cell keeps the smaller of its value and the update", bool_words="the cell becomes the logical AND of itself and each update",
-                  nan_undefined=True),
+                  nan_undefined=True, total="the smallest of {}", bool_total="the logical AND of {}", bool_joiner=" and "),
         Reduction("sub", "-", np.subtract, np.logical_xor, True, _zero,
                   order_sensitive_for_floats=True,
-                  words="each update is subtracted from the cell", bool_words="the cell becomes the logical XOR of itself and each update"),
+                  words="each update is subtracted from the cell", bool_words="the cell becomes the logical XOR of itself and each update",
+                  total="the difference of {}, the updates subtracted in turn", joiner=" - ", bool_total="the logical XOR of {}", bool_joiner=" xor "),
         Reduction("mean", "mean", np.add, None, False, _zero, divides=True,
                   order_sensitive_for_floats=True,
-                  words="the cell becomes the mean of its contributions; integers are floored"),
+                  words=("the cell becomes the sum of its contributions over their count, divided once after its last write "
+                         "(an integer quotient rounded down)"),
+                  total="the mean of {}: their sum over their count", joiner=" + ", integer_rounding="down"),
     )
 }
 

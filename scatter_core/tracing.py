@@ -24,6 +24,7 @@ from .fast import buffers
 from .fast.copying import copy_later
 from .describe import fmt_index, fmt_shape, fmt_value, fmt_values
 from .errors import fmt_pos
+from .explaining import mean_step
 from .families import family_of
 from .fast.kernel import assign_in_order, values_in_loop_order
 from .plan import unravel  # noqa: F401 - re-exported: tracing.unravel is older than plan.unravel
@@ -307,10 +308,8 @@ class Trace:
         if red.ufunc is None:
             return f"{spelling}: {fmt_value(before)} is replaced by {fmt_value(after)}"
         if red.divides:
-            count = int(self.counts[i][0])
-            return (prefix + f"{spelling}: running sum {fmt_value(start)} + {fmt_value(value)} = "
-                    f"{fmt_value(self.acc_after[i][0])} over {count} value(s) → {fmt_value(after)}"
-                    + (" (floored)" if self.data.dtype.kind in "iu" else ""))
+            return prefix + mean_step(spelling, red, self.data.dtype, start, value, self.acc_after[i][0],
+                                      int(self.counts[i][0]), after)
         if red.symbol in "+-*":
             return prefix + f"{spelling}: {fmt_value(start)} {red.symbol} {fmt_value(value)} = {fmt_value(after)}"
         return prefix + f"{spelling}: {red.symbol}({fmt_value(start)}, {fmt_value(value)}) = {fmt_value(after)}"

@@ -1,39 +1,19 @@
-"""A differing output cell in words, as the spec defines the node's reduction.
+"""A differing output cell in words, as the spec defines the node's reduction, and what a capture says at its top.
 
-scatter_core's chain (``Chain.explain``) tells a cell's writes in loop order, one running value after each:
-that is the spec's definition of none (the last write stays), sum, prod, sub, max and min. A mean is not a
-running pair: the spec sums every contribution (data's value too with ``use_init_val``) and divides once by
-their count, then rounds an integer result down. :func:`cell_words` says a mean that way, and which rounding
-of that one quotient the runtime's value is (floored, truncated toward zero, rounded); :func:`mean_facts`
-gives the runtime facts about integer means that name the runtime, said once under the cells.
+:func:`cell_words` is scatter_core's one text for a cell (``Chain.explain``, from
+``scatter_core.explaining``): the writes in the spec's loop order, then the reduction's definition with the
+cell's numbers; a mean as the sum over the count, taken once, then the rounding the spec and each runtime apply,
+and which rounding the runtime's value is. :func:`mean_facts` gives the runtime facts about integer means that
+name the runtime, said once under the cells.
 """
 
 from __future__ import annotations
-
-import math
-from fractions import Fraction
 
 import numpy as np
 
 import scatter_core as sc
 
 MEAN_TOPICS = {"integer-mean": (), "integer-mean-int16": ("int16",)}  # topic -> the dtypes it is about (any)
-
-
-def _roundings(q: Fraction) -> dict:
-    """The integer readings of quotient ``q``: words -> value (first match wins when several agree).
-
-    >>> list(_roundings(Fraction(-1, 3)).values())
-    [-1, 0, 0, 0]
-    """
-    return {"floored (the spec's rounding)": math.floor(q), "truncated toward zero": math.trunc(q),
-            "rounded to the nearest": round(q), "rounded up": math.ceil(q)}
-
-
-def _number(q: Fraction) -> str:
-    if q.denominator == 1:
-        return sc.fmt_value(q.numerator)
-    return f"{q.numerator}/{q.denominator} ≈ {float(q):.4g}"
 
 
 def mean_facts(case, fact_runtime: str | None) -> list[str]:
@@ -49,44 +29,8 @@ def mean_facts(case, fact_runtime: str | None) -> list[str]:
 
 def cell_words(chain, case, gave: str) -> str:
     """One differing cell of ``case`` in words (``chain`` from ``scatter_core.check_expected``; ``gave`` names
-    whose value ``chain.expected`` is, e.g. "OpenVINO CPU gave"). A mean: the sum over the count, then the
-    rounding; any other reduction: scatter_core's chain, which is the spec's own loop."""
-    if not case.reduction.divides or not chain.steps:
-        return chain.explain(gave)
-    dtype = case.given()[0].dtype
-    where = f"output{sc.fmt_pos(chain.cell)}"
-    with_data = bool(case.resolved.use_init_val)
-    values = ([chain.initial] if with_data else []) + [s.value for s in chain.steps]
-    named = ([f"data's {sc.fmt_value(chain.initial)}"] if with_data else []) + [
-        f"updates{sc.fmt_pos(s.source)} = {sc.fmt_value(s.value)}" for s in chain.steps]
-    n = len(values)
-    head = (f"{where} is the mean of {n} contribution{'s' if n != 1 else ''} ({', '.join(named)}): the spec "
-            f"sums them and divides once by their count, not two at a time.")
-    if dtype.kind in "iu":
-        exact = sum(int(v) for v in values)
-        wrapped = int(np.array(values, dtype=dtype).sum(dtype=dtype))
-        total = wrapped
-        sum_text = sc.fmt_value(exact) if exact == wrapped else (
-            f"{sc.fmt_value(exact)}, which wraps to {sc.fmt_value(wrapped)} in {dtype}")
-        q = Fraction(total, n)
-        text = (f"{head} Sum {sum_text} over count {n} = {_number(q)}; the spec rounds an integer mean down: "
-                f"{sc.fmt_value(math.floor(q))}.")
-        try:
-            given = int(chain.expected)
-        except (TypeError, ValueError):
-            return f"{text} {gave} {sc.fmt_value(chain.expected)}."
-        how = next((w for w, v in _roundings(q).items() if v == given), None)
-        if how is None and exact != wrapped:
-            how = next((f"{w}, from the unwrapped sum" for w, v in _roundings(Fraction(exact, n)).items()
-                        if v == given), None)
-        text += f" {gave} {sc.fmt_value(given)}" + (f": {_number(q)} {how}." if how else
-                                                     ", which is no rounding of that quotient.")
-    else:
-        total = np.array(values, dtype=dtype).sum(dtype=dtype)
-        text = (f"{head} Sum {sc.fmt_value(total)} over count {n}, in {dtype}: {sc.fmt_value(chain.final)}. "
-                f"{gave} {sc.fmt_value(chain.expected)} (a sum taken in another order or precision rounds "
-                f"differently).")
-    return text
+    whose value ``chain.expected`` is, e.g. "OpenVINO CPU gave"): scatter_core's text, the same on every page."""
+    return chain.explain(gave)
 
 
 def differing_cells(record) -> int:

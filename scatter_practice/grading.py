@@ -128,13 +128,10 @@ def _equal_cells(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.isclose(x, y, rtol=1e-6, atol=1e-9, equal_nan=True)
 
 
-def _chain_text(chain, got) -> str:
-    where = f"output{fmt_pos(chain.cell)}"
-    if not chain.steps:
-        return f"No update reaches {where}, so it keeps data's value {fmt_value(chain.initial)}; you wrote {got}."
-    parts = [f"{where} starts at {fmt_value(chain.initial)} (data)"]
-    parts += [s.text(chain.reduction) for s in chain.steps]
-    return "; ".join(parts) + f". So it ends at {fmt_value(chain.final)}; you wrote {got}."
+def _chain_text(chain) -> str:
+    """A wrong or allowed cell as the spec defines its reduction (scatter_core's text: a mean as the sum over the
+    count, then the rounding), with the student's value."""
+    return chain.explain("you wrote")
 
 
 def grade_output(exercise: Exercise, output, *, after_reveal: bool = False) -> Feedback:
@@ -162,7 +159,7 @@ def _grade_output(exercise: Exercise, output) -> Feedback:
     allowed = tuple(c for c in report.allowed if typed[c] and c in chains)
     if allowed:
         allowed_notes = tuple(
-            CellNote(c, ex.answer[c], student[c], _chain_text(chains[c], _shown(student[c])) + " " + chains[c].allowed)
+            CellNote(c, ex.answer[c], student[c], _chain_text(chains[c]))
             for c in allowed)
         wrong = tuple(c for c in wrong if c not in set(allowed))
         if not wrong:
@@ -199,8 +196,10 @@ def _grade_output(exercise: Exercise, output) -> Feedback:
             kinds[:] = [kind for kind in kinds if kind != "version"]
     notes = []
     for c in wrong:
-        got = _shown(student[c])
-        chain = _chain_text(chains[c], got) if c in chains else f"output{fmt_pos(c)} is {fmt_value(ex.answer[c])}."
+        if c in chains:  # what the student typed, not its cast (2.5 typed into an integer output)
+            chain = _chain_text(chains[c] if typed[c] else replace(chains[c], expected=student[c]))
+        else:
+            chain = f"output{fmt_pos(c)} is {fmt_value(ex.answer[c])}."
         notes.append(CellNote(c, ex.answer[c], student[c], chain, tuple(per_cell[c])))
     order = [m.kind for m in MISCONCEPTIONS]
     named = tuple(Named(k, found[k], _chains_for(k, notes)) for k in
@@ -223,10 +222,6 @@ def _chains_for(kind: str, notes: list[CellNote]) -> tuple[str, ...]:
     or every wrong cell when it was found reproducing the whole output (at most MAX_EXPLAINED)."""
     mine = [n.chain for n in notes if kind in n.kinds] or [n.chain for n in notes]
     return tuple(mine[:MAX_EXPLAINED])
-
-
-def _shown(v) -> str:
-    return fmt_value(v.item() if hasattr(v, "item") else v)
 
 
 def _conforming_feedback(ex: Exercise, allowed: tuple[CellNote, ...]) -> Feedback:
@@ -319,8 +314,7 @@ def _value_readings(ex: Exercise, k: int, slot: int) -> list[tuple[str, object, 
             if other is not None:
                 out.append(("use_init_val", other.after[k][slot], f"with {init.display(flipped)}"))
         if t.reduction.divides and t.data.dtype.kind in "iu":
-            acc, count = int(t.acc_after[k][slot]), max(int(t.counts[k][slot]), 1)
-            trunc = -((-acc) // count) if acc < 0 else acc // count
+            trunc = int(sc.truncate_mean(t.acc_after[k][slot], t.counts[k][slot]))
             out.append(("mean-truncated", trunc, "if the running mean were rounded toward zero"))
     else:
         out += _combined_readings(t, k, slot)

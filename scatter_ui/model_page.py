@@ -665,6 +665,7 @@ def cell_finder(trace, history, step_key: str, case_key: str) -> None:
     steps = [r["step"] for r in rows]
     st.caption(md(f"{label} is written by {len(rows):,} of the {n:,} steps ({sc.fmt_value(trace.data[cell])} before "
                   f"the first, {rows[-1]['after']} after the last). Pick one to show it in the player."))
+    st.text(sc.chain_of(trace, cell).explain())  # the cell as the spec defines its reduction (scatter_core says it)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={"step": st.column_config.NumberColumn("step", format="%d")})
     box = k(f"cellstep:{case_key}:{cell}")

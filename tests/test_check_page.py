@@ -456,3 +456,24 @@ def test_a_links_bad_tolerance_is_named_and_the_default_kept():
     at = open_check(op="ScatterND-16", example="teach-duplicates-none", rtol="nan")
     assert at.text_input(key="check:rtol_text").value == "1e-06"
     assert any("rtol=nan" in shown(w.value) for w in at.warning)
+
+
+def test_a_mean_is_explained_as_the_sum_over_the_count_then_each_rounding():
+    """Issue 32 §6: the CPU plugin's truncated means typed as the expected output. Each cell says the mean as the
+    spec defines it (the sum of data's value and every update aimed at the cell over their count, once) and the
+    rounding the spec and the runtime apply, never a running pair ("-3 → -1")."""
+    at = open_check(op="ScatterElementsUpdate-12", example="teach-mean-negative-int")
+    assert at.selectbox(key="check:reduction").value == "mean"
+    at.text_area(key="check:text_expected").set_value("[-1, -1, -1, 3]").run()
+    assert not at.exception, at.exception
+    assert "2 of 4 cells differ" in shown(at.error[0].value)
+    first = shown(chain_of(at, "output[0]"))
+    assert "gets 1 update in the spec's loop order: step 1 updates[0] = -3" in first
+    assert "Sum 0 + -3 = -3 over count 2: -3/2 ≈ -1.5" in first
+    assert "Rounded down (toward −∞) as the spec says: -2" in first
+    assert "truncated toward zero, as the OpenVINO 2026" in first and "CPU plugin does: -1" in first
+    assert "Computed -2; you expected -1, which is -3/2 ≈ -1.5 truncated toward zero" in first
+    third = shown(chain_of(at, "output[2]"))
+    assert "Sum 1 + -6 + 0 = -5 over count 3: -5/3 ≈ -1.667" in third and "as the spec says: -2" in third
+    assert all("→" not in c for c in (first, third))  # no running value after each write
+    assert "mean-truncated" in texts(at)  # and the diagnosis names the rounding

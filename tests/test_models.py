@@ -509,10 +509,12 @@ def test_a_bug_report_names_the_runtime_whose_output_differs_not_the_user():
               "updates": np.array([[-2, -4, 0], [-2, -4, 1]], dtype=np.int32) + zero_point}
     cap = model.capture(inputs, runtime="openvino")
     text = summary(model, cap, "mean_update")
-    assert ("output[1, 0] is the mean of 3 contributions (data's -4, updates[0, 0] = -2, updates[1, 0] = -2): the "
-            "spec sums them and divides once by their count, not two at a time. Sum -8 over count 3 = -8/3 ≈ -2.667; "
-            "the spec rounds an integer mean down: -3. OpenVINO CPU gave -2: -8/3 ≈ -2.667 truncated toward zero."
-            ) in text and "you expected" not in text
+    assert ("output[1, 0] starts at -4 (data) and gets 2 updates in the spec's loop order: step 1 updates[0, 0] = -2, "
+            "step 4 updates[1, 0] = -2. Reduction mean: the mean of data's value and every update aimed at the cell: "
+            "their sum over their count, taken once after the last write, not two at a time. Sum -4 + -2 + -2 = -8 "
+            "over count 3: -8/3 ≈ -2.667. Rounded down (toward −∞) as the spec says: -3; truncated toward zero, as "
+            "the OpenVINO ") in text and "you expected" not in text
+    assert "CPU plugin does: -2. Computed -3; OpenVINO CPU gave -2, which is -8/3 ≈ -2.667 truncated toward zero." in text
     assert text.index("differs from the spec's loop") < text.index("## The node")  # said first
     reference = summary(model, model.capture(inputs, runtime="reference"), "mean_update")  # an IR's "reference": OpenVINO's kernels
     assert "runtime:        OpenVINO reference kernels (the scatter nodes; the CPU plugin runs the rest)" in reference

@@ -360,7 +360,7 @@ def test_an_ir_capture_says_first_where_the_cpu_plugin_differs_and_explains_the_
     first = at.main.error[0].value.replace("\\", "")
     assert first.startswith("OpenVINO CPU differs from the spec's loop on 2 cells: node mean_update (2 of 12 cells)")
     texts = " ".join(t.value for t in at.text)
-    assert "the spec sums them and divides once by their count, not two at a time" in texts
+    assert "their sum over their count, taken once after the last write, not two at a time" in texts
     assert "truncated toward zero" in texts and "→" not in texts  # no running pair
     assert any("may repeat (from the graph); 2 cells were written more than once" in c.value.replace("\\", "")
                for c in at.caption)

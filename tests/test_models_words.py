@@ -122,10 +122,11 @@ def test_an_integer_mean_is_the_sum_over_the_count_then_the_rounding():
     case, chain = _chain("ScatterElementsUpdate-12", np.array([-2, 5], np.int32), [0, 0],
                          np.array([0, 1], np.int32), [0, 5], axis=0, reduction="mean", use_init_val=True)
     text = explain.cell_words(chain, case, "OpenVINO CPU gave")
-    assert text == ("output[0] is the mean of 3 contributions (data's -2, updates[0] = 0, updates[1] = 1): the "
-                    "spec sums them and divides once by their count, not two at a time. Sum -1 over count 3 = -1/3 "
-                    "≈ -0.3333; the spec rounds an integer mean down: -1. OpenVINO CPU gave 0: -1/3 ≈ -0.3333 "
-                    "truncated toward zero.")
+    assert text == chain.explain("OpenVINO CPU gave")  # scatter_core's one text, as on the Check page
+    assert ("Sum -2 + 0 + 1 = -1 over count 3: -1/3 ≈ -0.3333. Rounded down (toward −∞) as the spec says: -1; "
+            "truncated toward zero, as the OpenVINO") in text
+    assert text.endswith("Computed -1; OpenVINO CPU gave 0, which is -1/3 ≈ -0.3333 truncated toward zero.")
+    assert "→" not in text  # no running pair
     facts = explain.mean_facts(case, "openvino-cpu")
     assert len(facts) == 1 and "truncates toward zero" in facts[0]  # the int16 fact is not about int32
     assert explain.mean_facts(case, "openvino-reference") == []
@@ -136,8 +137,8 @@ def test_a_mean_without_data_counts_only_the_updates_and_a_float_mean_is_one_div
                          np.array([1.0, 1.0, 2.0], np.float32), [1.5, 1.0], axis=0, reduction="mean",
                          use_init_val=False)
     text = explain.cell_words(chain, case, "a runtime gave")
-    assert "mean of 3 contributions (updates[0] = 1, updates[1] = 1, updates[2] = 2)" in text
-    assert "Sum 4 over count 3, in float32" in text and "data's" not in text
+    assert "gets 3 updates in the spec's loop order: step 1 updates[0] = 1, step 2 updates[1] = 1, step 3 updates[2] = 2" in text
+    assert "Sum 1 + 1 + 2 = 4 over count 3: 1.3333334 in float32" in text and "data's value takes no part" in text
 
 
 def test_other_reductions_keep_the_spec_loop_chain():
