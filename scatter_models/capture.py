@@ -12,7 +12,8 @@ passes a limit, and is replaced by a one-shot worker when another capture is usi
 ``SCATTER_MODELS_WARM_WORKER=0`` starts a fresh process for every capture. :func:`prewarm` starts it ahead
 and, given the model, has it parse the model and build the chosen runtime's evaluator or session ahead too
 (the page does when a model opens and when another runtime is chosen), so the first capture pays the run. Jobs travel through a folder in ``/dev/shm`` when it has room (else the
-system's temporary folder; ``SCATTER_MODELS_JOB_DIR`` chooses one), removed after each capture.
+system's temporary folder; ``SCATTER_MODELS_JOB_DIR`` chooses one), removed after each capture; the tensors
+cross it as one raw file each way (:mod:`.tensor_file`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import numpy as np
 
 import scatter_core as sc
 
-from . import draws, support
+from . import draws, support, tensor_file
 from .errors import ModelError
 from .inputs import given_dims, inputs_from_path
 from .limits import DEFAULT_DIM, MAX_DIM, max_capture_bytes, shape_text
@@ -559,10 +560,8 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
     request = _request(model, runtime, feed_names)
     with tempfile.TemporaryDirectory(prefix="scatter_models_", dir=job_parent(need + model.size)) as tmp:
         directory = Path(tmp)
-        (directory / "feeds").mkdir()  # one .npy per input: no zip and no CRC pass over every byte, both ways
-        for i, name in enumerate(feed_names):
-            # np.asarray keeps a 0-d input 0-d (np.ascontiguousarray made it shape (1,): OpenVINO refused it)
-            np.save(directory / "feeds" / f"f{i}.npy", np.asarray(feeds[name], order="C"), allow_pickle=False)
+        # one file of raw bytes for all the inputs (a 0-d input stays 0-d: OpenVINO refuses shape (1,))
+        request["feeds"] = tensor_file.write(directory / "feeds.bin", feeds)
         (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
         _execute(directory, model, request, model.where, seconds, max_rss)
         answer = json.loads((directory / "result.json").read_text(encoding="utf-8"))
@@ -578,10 +577,7 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
             hint = draws.dims_hint(model, settled)
             raise ModelError(f"{model.where}: " + (said.rstrip(". ") + "." + hint if hint else said),
                              argument="runtime", rule=answer.get("rule") or "runtime-error")
-        captured = {}
-        folder = directory / "captured"
-        if folder.is_dir():
-            captured = {p.stem: np.load(p, allow_pickle=False) for p in folder.glob("*.npy")}
+        captured = tensor_file.read(directory / "captured.bin", answer["tensors"]) if answer.get("tensors") else {}
     records, missing = {}, {}
     for node in model.nodes:
         meta = answer["captured"].get(node.name)

@@ -1,9 +1,9 @@
 """The capture's child process: ``python -m scatter_models.worker DIR``.
 
 Reads ``DIR/request.json``, the model (``DIR/model.onnx``, or ``DIR/model.xml`` + ``DIR/model.bin``) and
-the feeds (``DIR/feeds/f<i>.npy``, read without pickles); runs the model once on the chosen runtime and writes
-every scatter node's first-call inputs and output to ``DIR/captured/*.npy`` and what happened to
-``DIR/result.json``. The parent (:mod:`scatter_models.capture`) watches its time and memory.
+the feeds (``DIR/feeds.bin``, :mod:`scatter_models.tensor_file`: no pickles); runs the model once on the chosen
+runtime and writes every scatter node's first-call inputs and output to ``DIR/captured.bin`` and what
+happened to ``DIR/result.json``. The parent (:mod:`scatter_models.capture`) watches its time and memory.
 
 * ``reference``: onnx.reference, with the scatter kernels wrapped so each call of a wanted node records its
   inputs and output (subgraphs, Loop bodies and local functions included) and is first checked by
@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 import scatter_core as sc
+from scatter_models import tensor_file
 
 MAX_MESSAGE = 3000
 _ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped kernels read it)
@@ -423,14 +424,12 @@ def _plain_session(request: dict, keys: list, why: str) -> dict:
 
 def main(argv: list[str]) -> int:
     """Run the job in the folder ``argv[0]``: capture the scatter nodes of its model on its feeds, and write
-    ``result.json`` (and one ``.npy`` per captured tensor). A *prepare* job (``"prepare": true`` in its request,
+    ``result.json`` (and the captured tensors, ``captured.bin``). A *prepare* job (``"prepare": true`` in its request,
     no feeds) only takes the model and builds the evaluator or session a capture of it will use, so that a
     warm worker has it ready before the user asks (:func:`scatter_models.prewarm` with a model)."""
     directory = Path(argv[0])
     request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
-    feeds = None if request.get("prepare") else {
-        name: np.load(directory / "feeds" / f"f{i}.npy", allow_pickle=False)
-        for i, name in enumerate(request["feed_names"])}
+    feeds = None if request.get("prepare") else tensor_file.read(directory / "feeds.bin", request["feeds"])
     recorder = Recorder({k: v for k, v in request["nodes"].items()})
     keys = list(request.get("keys") or request["nodes"])
     answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}
@@ -506,11 +505,7 @@ def main(argv: list[str]) -> int:
         arrays[f"n{i}_out"] = np.ascontiguousarray(out)
         meta[key] = {"index": i, "inputs": len(args), "calls": recorder.calls.get(key, 0),
                      "source": recorder.source.get(key, runtime), "fed": fed}
-    if arrays:
-        out = directory / "captured"  # one .npy per array: read back without a zip's CRC pass over every byte
-        out.mkdir(exist_ok=True)
-        for name, arr in arrays.items():
-            np.save(out / f"{name}.npy", arr, allow_pickle=False)
+    answer["tensors"] = tensor_file.write(directory / "captured.bin", arrays) if arrays else []
     answer["captured"] = meta
     tmp = directory / "result.json.tmp"
     tmp.write_text(json.dumps(answer), encoding="utf-8")
