@@ -93,8 +93,23 @@ class Capture(dict):
         self.dims = dims
 
 
+_FOUND: set = set()  # runtimes found installed (asked once: a capture asked six times, 0.4 ms)
+
+
 def runtime_available(runtime: str) -> bool:
-    return importlib.util.find_spec(MODULE[runtime]) is not None
+    if runtime not in _FOUND and importlib.util.find_spec(MODULE[runtime]) is not None:
+        _FOUND.add(runtime)
+    return runtime in _FOUND
+
+
+def _memo(model) -> dict:
+    """What a capture derives from the model alone and would derive again every time (the runtime's checks, the
+    graph's hints for drawn inputs, the byte estimate, the worker's request), kept on the model: a few small
+    values per runtime, let go with the model (the page's model cache gives that back when idle)."""
+    memo = getattr(model, "_capture_memo", None)
+    if memo is None:
+        memo = model._capture_memo = {}
+    return memo
 
 
 def default_runtime(model) -> str:
@@ -217,7 +232,10 @@ def settle_inputs(model, inputs, seed: int, dims: dict) -> dict:
             raise ModelError(f"{model.where} has no input named {name!r} (its inputs: {', '.join(declared)})",
                              argument="inputs", rule="unknown-input")
     rng = np.random.default_rng(int(seed))
-    derived = draws.derive(model)
+    memo = _memo(model)
+    if "derived" not in memo:
+        memo["derived"] = draws.derive(model)
+    derived = memo["derived"]
     feeds = {}
     for inp in model.inputs:
         shape = _concrete(inp.shape, dims)
@@ -338,7 +356,7 @@ class _WarmWorker:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                      cwd=tempfile.gettempdir(), env=env)
         self.holds = None  # the digest of the model it has parsed
-        self.prepared: set = set()  # (digest, runtime) of the held model whose evaluator or session is built
+        self.prepared: set = set()  # (digest, "reference" / "onnxruntime" / "openvino"): built for the held model
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -420,7 +438,7 @@ def _prepare(warm: _WarmWorker, model, runtime: str) -> None:
         request = dict(_request(model, runtime, [i.name for i in model.inputs]), prepare=True)
         with tempfile.TemporaryDirectory(prefix="scatter_models_", dir=job_parent(model.size)) as tmp:
             directory = Path(tmp)
-            if warm.holds != model.digest:
+            if _sends_model(warm, model, runtime):
                 _write_model(directory, model)
             (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
             try:
@@ -431,13 +449,13 @@ def _prepare(warm: _WarmWorker, model, runtime: str) -> None:
             hit = _watch(warm.proc, lambda: (directory / "result.json").exists(), time_limit(), memory_limit(),
                          warm.proc.stdout)
             done = (directory / "result.json").exists()
-            ok = done and json.loads((directory / "result.json").read_text(encoding="utf-8")).get("ok")
+            answer = json.loads((directory / "result.json").read_text(encoding="utf-8")) if done else {}
         if hit is not None or not done:  # a capture would hit that too: it starts another worker and says so
             warm.stop()
             if _WARM is warm:
                 _WARM = None
             return
-        _holds(warm, model.digest, runtime if ok else None)
+        _holds(warm, model.digest, answer)
     except Exception:  # noqa: BLE001 - a preparation is only ahead of time: the capture does it again and reports
         warm.stop()
         if _WARM is warm:
@@ -447,13 +465,24 @@ def _prepare(warm: _WarmWorker, model, runtime: str) -> None:
         _WARM_LOCK.release()
 
 
-def _holds(warm: _WarmWorker, digest, runtime) -> None:
-    """After a job: which model the worker holds now, and that ``runtime``'s evaluator or session is built."""
-    if warm.holds != digest:
-        warm.prepared = set()
+def _holds(warm: _WarmWorker, digest, answer: dict) -> None:
+    """After a job: which model the worker holds now, and what it holds built for it (its answer's "held":
+    the evaluator, the session, the compiled model)."""
     warm.holds = digest
-    if digest is not None and runtime is not None:
-        warm.prepared.add((digest, runtime))
+    warm.prepared = {(digest, held) for held in answer.get("held", ())}
+
+
+def _built_by(model, runtime: str) -> str:
+    """What the worker builds to capture ``model`` on ``runtime``: an IR and OpenVINO compile on OpenVINO."""
+    return "openvino" if runtime == "openvino" or model.kind != "onnx" else runtime
+
+
+def _sends_model(warm: _WarmWorker, model, runtime: str) -> bool:
+    """Whether the job must carry the model's files: not when the worker holds the model and, for OpenVINO (which
+    compiles from the files), the compiled model too."""
+    if warm.holds != model.digest:
+        return True
+    return _built_by(model, runtime) == "openvino" and (model.digest, "openvino") not in warm.prepared
 
 
 def _acquire_warm(seconds: float) -> bool:
@@ -463,19 +492,22 @@ def _acquire_warm(seconds: float) -> bool:
     return _PREPARING.is_set() and _WARM_LOCK.acquire(timeout=seconds)
 
 
-def _execute(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> None:
-    """Run the job in ``directory`` on the warm worker when it is free, else in a one-shot worker."""
+def _answer(directory: Path) -> dict:
+    return json.loads((directory / "result.json").read_text(encoding="utf-8"))
+
+
+def _execute(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> dict:
+    """Run the job in ``directory`` on the warm worker when it is free, else in a one-shot worker; its answer."""
     global _WARM
-    digest = request["model_digest"]
     if not (warm_enabled() and _acquire_warm(seconds)):
         _write_model(directory, model)
         _run_worker(directory, where, seconds, max_rss)
-        return
+        return _answer(directory)
     try:
         if _WARM is None or not _WARM.alive():
             _WARM = _WarmWorker(request["runtime"])
         warm = _WARM
-        if warm.holds != digest or model.kind != "onnx" or request["runtime"] == "openvino":
+        if _sends_model(warm, model, request["runtime"]):
             _write_model(directory, model)
         try:
             warm.proc.stdin.write(f"{directory}\n".encode())
@@ -495,11 +527,13 @@ def _execute(directory: Path, model, request: dict, where: str, seconds: float, 
             if not (directory / "model.onnx").exists() and not (directory / "model.xml").exists():
                 _write_model(directory, model)
             _run_worker(directory, where, seconds, max_rss)
-            return
-        _holds(warm, digest if model.kind == "onnx" else None, request["runtime"])
+            return _answer(directory)
+        answer = _answer(directory)
+        _holds(warm, model.digest, answer)
         if _rss(warm.proc.pid) > max_rss // 2:
             warm.stop()
             _WARM = None
+        return answer
     finally:
         _WARM_LOCK.release()
 
@@ -535,11 +569,15 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
     """See :meth:`scatter_models.Model.capture`."""
     from .limits import memory_limit as default_memory, time_limit as default_time
 
+    memo = _memo(model)
     if runtime is None:
-        runtime = default_runtime(model)
-    problem = runtime_problem(model, runtime)
-    if problem is not None:
-        raise ModelError(f"{model.where}: {problem}", argument="runtime", rule="runtime")
+        runtime = memo.get("default") or default_runtime(model)
+        memo["default"] = runtime
+    if ("runs", runtime) not in memo:  # only a runtime that can run the model is remembered
+        problem = runtime_problem(model, runtime)
+        if problem is not None:
+            raise ModelError(f"{model.where}: {problem}", argument="runtime", rule="runtime")
+        memo["runs", runtime] = True
     if isinstance(inputs, (str, os.PathLike)):  # a test_data_set_N folder, or an inputs file
         inputs = inputs_from_path(inputs, model)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -547,7 +585,10 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
     settled = _settle_dims(model, given_dims(model, dims, inputs))
     budget = max_capture_bytes() if max_bytes is None else int(max_bytes)
     given_shapes = {k: np.shape(v) for k, v in inputs.items()} if isinstance(inputs, dict) else None
-    need, unknown = estimate_bytes(model, settled, given_shapes)
+    key = (tuple(settled.items()), tuple((given_shapes or {}).items()))
+    if memo.get("bytes", (None,))[0] != key:  # the last dims and shapes only
+        memo["bytes"] = (key, estimate_bytes(model, settled, given_shapes))
+    need, unknown = memo["bytes"][1]
     if need > budget:
         raise ModelError(f"{model.where}: with dims {settled or '(none)'} the inputs and scatter tensors take "
                          f"{need:,} bytes, over the capture budget of {budget:,} bytes (smaller symbolic dims, or "
@@ -557,14 +598,15 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
     seconds = default_time() if time_limit is None else float(time_limit)
     max_rss = default_memory() if memory_limit is None else int(memory_limit)
     feed_names = list(feeds)
-    request = _request(model, runtime, feed_names)
+    if memo.get("request", (None,))[0] != (runtime, feed_names):
+        memo["request"] = ((runtime, feed_names), _request(model, runtime, feed_names))
+    request = dict(memo["request"][1])
     with tempfile.TemporaryDirectory(prefix="scatter_models_", dir=job_parent(need + model.size)) as tmp:
         directory = Path(tmp)
         # one file of raw bytes for all the inputs (a 0-d input stays 0-d: OpenVINO refuses shape (1,))
         request["feeds"] = tensor_file.write(directory / "feeds.bin", feeds)
         (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
-        _execute(directory, model, request, model.where, seconds, max_rss)
-        answer = json.loads((directory / "result.json").read_text(encoding="utf-8"))
+        answer = _execute(directory, model, request, model.where, seconds, max_rss)
         if not answer["ok"]:
             node = answer.get("node")
             if node:

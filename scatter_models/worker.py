@@ -38,10 +38,10 @@ from scatter_models import tensor_file
 MAX_MESSAGE = 3000
 _ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped kernels read it)
 # A serving worker (--serve) keeps the last model it parsed (its nodes renamed to their keys) and its
-# onnx.reference evaluator and onnxruntime session, so capturing the same model again skips parsing and
-# building.
+# onnx.reference evaluator, onnxruntime session and OpenVINO compiled model, so capturing the same model
+# again skips parsing, building and compiling.
 _HELD: dict = {"digest": None, "payload": None, "model": None, "evaluator": None, "onnxruntime": None,
-               "loops_given_a_condition": 0}
+               "openvino": None, "loops_given_a_condition": 0}
 
 
 class Stop(Exception):
@@ -303,7 +303,9 @@ def run_alone_on_onnxruntime(recorder: Recorder, keys: list, why: dict | None = 
                                     f"refused to run it alone: {str(res.error).splitlines()[0][:300]})")
 
 
-def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
+def prepare_openvino(request: dict, directory: Path, wanted: dict) -> dict:
+    """The model read and compiled on OpenVINO's CPU plugin, the scatter nodes' input and output ports as extra
+    model outputs, and the plan to read them back: built once per model and held (``_HELD["openvino"]``)."""
     import openvino as ov
 
     core = ov.Core()
@@ -321,7 +323,7 @@ def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder
                 by_tensor.setdefault(name, out)
     plan = []  # (key, slots): per input and the output, ("const", array) | ("out", port) | ("missing", None)
     extra = []
-    for key, info in recorder.wanted.items():
+    for key, info in wanted.items():
         if request["kind"] == "onnx":
             outs = [by_tensor.get(n) if n else None for n in info["inputs"] + [info["output"]]]
         else:
@@ -349,17 +351,29 @@ def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder
         src = res.input_value(0)
         position.setdefault((src.get_node().get_friendly_name(), src.get_index()), i)
     compiled = core.compile_model(model, "CPU")
-    request_ = compiled.create_infer_request()
+    ports = [(port, sorted(port.get_names()), port.get_node().get_friendly_name()) for port in compiled.inputs]
+    return {"compiled": compiled, "request": compiled.create_infer_request(), "plan": plan, "position": position,
+            "ports": ports}
+
+
+def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
+    """One run on the held compiled model (compiled first when the worker does not hold it for this model)."""
+    prepared = _HELD.get("openvino")
+    if prepared is None:
+        prepared = prepare_openvino(request, directory, recorder.wanted)
+        _HELD["openvino"] = prepared
+    compiled = prepared["compiled"]
     feed_by_port = {}
-    for port in compiled.inputs:
-        for name in port.get_names():
+    for port, names, friendly in prepared["ports"]:
+        for name in names:
             if name in feeds:
                 feed_by_port[port] = feeds[name]
-        if port not in feed_by_port and port.get_node().get_friendly_name() in feeds:
-            feed_by_port[port] = feeds[port.get_node().get_friendly_name()]
-    result = request_.infer(feed_by_port)
+        if port not in feed_by_port and friendly in feeds:
+            feed_by_port[port] = feeds[friendly]
+    result = prepared["request"].infer(feed_by_port)
     values = [np.array(result[compiled.outputs[i]]) for i in range(len(compiled.outputs))]
-    for key, slots in plan:
+    position = prepared["position"]
+    for key, slots in prepared["plan"]:
         arrays = []
         for kind, value in slots:
             arrays.append(value if kind == "const" else values[position[value]] if kind == "out" else None)
@@ -435,8 +449,7 @@ def main(argv: list[str]) -> int:
     answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}
     runtime = request["runtime"]
     try:
-        if request["kind"] == "onnx":
-            _take_payload(directory, request)
+        _take_payload(directory, request)
         if feeds is None and (request["kind"] != "onnx" or runtime not in ("reference", "onnxruntime")):
             raise _Prepared  # only an ONNX model's evaluator or session is held between jobs
         if runtime == "reference" and request["kind"] == "onnx":
@@ -505,6 +518,7 @@ def main(argv: list[str]) -> int:
         arrays[f"n{i}_out"] = np.ascontiguousarray(out)
         meta[key] = {"index": i, "inputs": len(args), "calls": recorder.calls.get(key, 0),
                      "source": recorder.source.get(key, runtime), "fed": fed}
+    answer["held"] = held_runtimes()
     answer["tensors"] = tensor_file.write(directory / "captured.bin", arrays) if arrays else []
     answer["captured"] = meta
     tmp = directory / "result.json.tmp"
@@ -529,15 +543,26 @@ def _fed_inputs(request: dict, key: str, args, feeds: dict) -> dict:
 
 
 def _take_payload(directory: Path, request: dict) -> None:
-    """Hold the bytes of this request's model: ``model.onnx`` when the parent sent it (a new model: what was
-    held is dropped), else the model already held (the parent sends none when the digest matches)."""
-    path = directory / "model.onnx"
+    """Hold this request's model: when the parent sent a model other than the one held (``model.onnx``, or an
+    IR's ``model.xml``), what was held is dropped and an ONNX model's bytes are kept; when it sent the held
+    one again (OpenVINO compiles from the files), what is held stays; when it sent none, the model held must
+    be this one (the parent sends none when the digest matches)."""
+    path = directory / ("model.onnx" if request["kind"] == "onnx" else "model.xml")
     digest = request.get("model_digest")
     if path.exists():
-        _HELD.update(digest=digest, payload=path.read_bytes(), model=None, evaluator=None, onnxruntime=None,
-                     loops_given_a_condition=0)
+        if digest and digest == _HELD["digest"]:
+            return
+        _HELD.update(digest=digest, payload=path.read_bytes() if request["kind"] == "onnx" else None, model=None,
+                     evaluator=None, onnxruntime=None, openvino=None, loops_given_a_condition=0)
     elif not digest or _HELD["digest"] != digest:
         raise RuntimeError("the worker was sent no model and holds another one")
+
+
+def held_runtimes() -> list:
+    """What the worker holds built for its model: "reference" (the evaluator), "onnxruntime" (the session),
+    "openvino" (the compiled model); the parent sends the model's files again only for what is not held."""
+    return [name for name, slot in (("reference", "evaluator"), ("onnxruntime", "onnxruntime"),
+                                    ("openvino", "openvino")) if _HELD.get(slot) is not None]
 
 
 def _onnx_model(keys: list):
