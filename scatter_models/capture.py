@@ -396,8 +396,8 @@ def warm_enabled() -> bool:
 def prewarm(runtime: str = "reference", model=None) -> bool:
     """Start the warm worker now if none is running (it imports onnx, and ``runtime``'s package, while the user
     reads the node table), so the first capture does not wait for a Python interpreter and its imports. Given
-    an ONNX ``model`` to capture on onnx.reference or onnxruntime, the worker also takes the model and builds
-    its evaluator or session then (a *prepare* job), so the first capture pays only the run.
+    the ``model`` to capture, the worker also takes it and builds its evaluator, session or OpenVINO compiled
+    model then (a *prepare* job), so the first capture pays only the run.
 
     Returns whether it started a worker or a preparation. Never blocks: a capture using the worker leaves it
     alone, and the preparation is watched, with the capture's time and memory limits, by a thread of its own
@@ -410,9 +410,8 @@ def prewarm(runtime: str = "reference", model=None) -> bool:
         if _WARM is None or not _WARM.alive():
             _WARM = _WarmWorker(runtime if runtime in RUNTIMES and runtime_available(runtime) else "reference")
             started = True
-        if (model is None or model.kind != "onnx" or runtime not in ("reference", "onnxruntime")
-                or not runtime_available(runtime) or runtime_problem(model, runtime) is not None
-                or (model.digest, runtime) in _WARM.prepared):
+        if (model is None or runtime not in RUNTIMES or runtime_problem(model, runtime) is not None
+                or (model.digest, _built_by(model, runtime)) in _WARM.prepared):
             return started
         _PREPARING.set()
         thread = threading.Thread(target=_prepare, args=(_WARM, model, runtime), name="scatter-models-prepare",

@@ -358,10 +358,7 @@ def prepare_openvino(request: dict, directory: Path, wanted: dict) -> dict:
 
 def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
     """One run on the held compiled model (compiled first when the worker does not hold it for this model)."""
-    prepared = _HELD.get("openvino")
-    if prepared is None:
-        prepared = prepare_openvino(request, directory, recorder.wanted)
-        _HELD["openvino"] = prepared
+    prepared = _held_openvino(request, directory, recorder.wanted)
     compiled = prepared["compiled"]
     feed_by_port = {}
     for port, names, friendly in prepared["ports"]:
@@ -380,6 +377,13 @@ def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder
         if arrays[-1] is not None and arrays[0] is not None:
             recorder.record(key, arrays[:-1], arrays[-1], "OpenVINO CPU")
     return []
+
+
+def _held_openvino(request: dict, directory: Path, wanted: dict) -> dict:
+    """The compiled model for the held model: compiled once per model (from the job's files) and held."""
+    if _HELD.get("openvino") is None:
+        _HELD["openvino"] = prepare_openvino(request, directory, wanted)
+    return _HELD["openvino"]
 
 
 def _openvino_reference_outputs(recorder: Recorder) -> None:
@@ -438,9 +442,9 @@ def _plain_session(request: dict, keys: list, why: str) -> dict:
 
 def main(argv: list[str]) -> int:
     """Run the job in the folder ``argv[0]``: capture the scatter nodes of its model on its feeds, and write
-    ``result.json`` (and the captured tensors, ``captured.bin``). A *prepare* job (``"prepare": true`` in its request,
-    no feeds) only takes the model and builds the evaluator or session a capture of it will use, so that a
-    warm worker has it ready before the user asks (:func:`scatter_models.prewarm` with a model)."""
+    ``result.json`` (and the captured tensors, ``captured.bin``). A *prepare* job (``"prepare": true`` in its
+    request, no feeds) only takes the model and builds the evaluator, session or compiled model a capture of
+    it will use, so that a warm worker has it ready before the user asks (:func:`scatter_models.prewarm`)."""
     directory = Path(argv[0])
     request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
     feeds = None if request.get("prepare") else tensor_file.read(directory / "feeds.bin", request["feeds"])
@@ -450,8 +454,6 @@ def main(argv: list[str]) -> int:
     runtime = request["runtime"]
     try:
         _take_payload(directory, request)
-        if feeds is None and (request["kind"] != "onnx" or runtime not in ("reference", "onnxruntime")):
-            raise _Prepared  # only an ONNX model's evaluator or session is held between jobs
         if runtime == "reference" and request["kind"] == "onnx":
             import onnx
 
@@ -491,6 +493,9 @@ def main(argv: list[str]) -> int:
             import openvino
 
             answer["version"] = f"openvino {openvino.__version__}"
+            if feeds is None:  # a prepare job: the compiled model is built and held
+                _held_openvino(request, directory, recorder.wanted)
+                raise _Prepared
             if request["kind"] == "onnx":
                 _locate_invalid_first(_onnx_model(keys), feeds, recorder)
             run_openvino(request, directory, feeds, recorder, {})
