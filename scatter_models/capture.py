@@ -5,15 +5,14 @@ the capture may allocate are estimated from the shapes and refused over the budg
 checked (installed, able to run every op in the model). Then ``python -m scatter_models.worker`` runs the
 model with a time limit and a resident-memory limit the parent enforces (it says which one was hit).
 
-The worker is kept warm between captures (:class:`_WarmWorker`: onnx imported, the last model parsed and
-its onnx.reference evaluator built), so capturing the same model again costs about the run itself. It
-exits by itself after ``SCATTER_MODELS_WORKER_IDLE`` seconds without a job (180), is killed when a capture
+The worker is kept warm between captures (:class:`_WarmWorker`: onnx imported, the last model parsed, its
+evaluator, session or OpenVINO compiled model built), so capturing the same model again costs about the run.
+It exits by itself after ``SCATTER_MODELS_WORKER_IDLE`` seconds without a job (180), is killed when a capture
 passes a limit, and is replaced by a one-shot worker when another capture is using it.
 ``SCATTER_MODELS_WARM_WORKER=0`` starts a fresh process for every capture. :func:`prewarm` starts it ahead
-and, given the model, has it parse the model and build the chosen runtime's evaluator or session ahead too
-(the page does when a model opens and when another runtime is chosen), so the first capture pays the run. Jobs travel through a folder in ``/dev/shm`` when it has room (else the
-system's temporary folder; ``SCATTER_MODELS_JOB_DIR`` chooses one), removed after each capture; the tensors
-cross it as one raw file each way (:mod:`.tensor_file`).
+and, given the model, has it build the chosen runtime's evaluator, session or compiled model too (the page
+does when a model opens), so the first capture pays the run. Jobs go through a folder in ``/dev/shm`` when it has
+room (else the temp folder; ``SCATTER_MODELS_JOB_DIR``), the tensors as one raw file each way (:mod:`.tensor_file`).
 """
 
 from __future__ import annotations
