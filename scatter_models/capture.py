@@ -5,14 +5,14 @@ the capture may allocate are estimated from the shapes and refused over the budg
 checked (installed, able to run every op in the model). Then ``python -m scatter_models.worker`` runs the
 model with a time limit and a resident-memory limit the parent enforces (it says which one was hit).
 
-The worker is kept warm between captures (:class:`_WarmWorker`: onnx imported, the last model parsed and
-its onnx.reference evaluator built), so capturing the same model again costs about the run itself. It
-exits by itself after ``SCATTER_MODELS_WORKER_IDLE`` seconds without a job (180), is killed when a capture
+The worker is kept warm between captures (:class:`_WarmWorker`: onnx imported, the last model parsed, its
+evaluator, session or OpenVINO compiled model built), so capturing the same model again costs about the run.
+It exits by itself after ``SCATTER_MODELS_WORKER_IDLE`` seconds without a job (180), is killed when a capture
 passes a limit, and is replaced by a one-shot worker when another capture is using it.
 ``SCATTER_MODELS_WARM_WORKER=0`` starts a fresh process for every capture. :func:`prewarm` starts it ahead
-and, given the model, has it parse the model and build the chosen runtime's evaluator or session ahead too
-(the page does when a model opens and when another runtime is chosen), so the first capture pays the run. Jobs travel through a folder in ``/dev/shm`` when it has room (else the
-system's temporary folder; ``SCATTER_MODELS_JOB_DIR`` chooses one), removed after each capture.
+and, given the model, has it build the chosen runtime's evaluator, session or compiled model too (the page
+does when a model opens), so the first capture pays the run. Jobs go through a folder in ``/dev/shm`` when it has
+room (else the temp folder; ``SCATTER_MODELS_JOB_DIR``), the tensors as one raw file each way (:mod:`.tensor_file`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import numpy as np
 
 import scatter_core as sc
 
-from . import draws, support
+from . import draws, support, tensor_file
 from .errors import ModelError
 from .inputs import given_dims, inputs_from_path
 from .limits import DEFAULT_DIM, MAX_DIM, max_capture_bytes, shape_text
@@ -92,8 +92,23 @@ class Capture(dict):
         self.dims = dims
 
 
+_FOUND: set = set()  # runtimes found installed (asked once: a capture asked six times, 0.4 ms)
+
+
 def runtime_available(runtime: str) -> bool:
-    return importlib.util.find_spec(MODULE[runtime]) is not None
+    if runtime not in _FOUND and importlib.util.find_spec(MODULE[runtime]) is not None:
+        _FOUND.add(runtime)
+    return runtime in _FOUND
+
+
+def _memo(model) -> dict:
+    """What a capture derives from the model alone and would derive again every time (the runtime's checks, the
+    graph's hints for drawn inputs, the byte estimate, the worker's request), kept on the model: a few small
+    values per runtime, let go with the model (the page's model cache gives that back when idle)."""
+    memo = getattr(model, "_capture_memo", None)
+    if memo is None:
+        memo = model._capture_memo = {}
+    return memo
 
 
 def default_runtime(model) -> str:
@@ -216,7 +231,10 @@ def settle_inputs(model, inputs, seed: int, dims: dict) -> dict:
             raise ModelError(f"{model.where} has no input named {name!r} (its inputs: {', '.join(declared)})",
                              argument="inputs", rule="unknown-input")
     rng = np.random.default_rng(int(seed))
-    derived = draws.derive(model)
+    memo = _memo(model)
+    if "derived" not in memo:
+        memo["derived"] = draws.derive(model)
+    derived = memo["derived"]
     feeds = {}
     for inp in model.inputs:
         shape = _concrete(inp.shape, dims)
@@ -337,7 +355,7 @@ class _WarmWorker:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
                                      cwd=tempfile.gettempdir(), env=env)
         self.holds = None  # the digest of the model it has parsed
-        self.prepared: set = set()  # (digest, runtime) of the held model whose evaluator or session is built
+        self.prepared: set = set()  # (digest, "reference" / "onnxruntime" / "openvino"): built for the held model
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -377,8 +395,8 @@ def warm_enabled() -> bool:
 def prewarm(runtime: str = "reference", model=None) -> bool:
     """Start the warm worker now if none is running (it imports onnx, and ``runtime``'s package, while the user
     reads the node table), so the first capture does not wait for a Python interpreter and its imports. Given
-    an ONNX ``model`` to capture on onnx.reference or onnxruntime, the worker also takes the model and builds
-    its evaluator or session then (a *prepare* job), so the first capture pays only the run.
+    the ``model`` to capture, the worker also takes it and builds its evaluator, session or OpenVINO compiled
+    model then (a *prepare* job), so the first capture pays only the run.
 
     Returns whether it started a worker or a preparation. Never blocks: a capture using the worker leaves it
     alone, and the preparation is watched, with the capture's time and memory limits, by a thread of its own
@@ -391,9 +409,8 @@ def prewarm(runtime: str = "reference", model=None) -> bool:
         if _WARM is None or not _WARM.alive():
             _WARM = _WarmWorker(runtime if runtime in RUNTIMES and runtime_available(runtime) else "reference")
             started = True
-        if (model is None or model.kind != "onnx" or runtime not in ("reference", "onnxruntime")
-                or not runtime_available(runtime) or runtime_problem(model, runtime) is not None
-                or (model.digest, runtime) in _WARM.prepared):
+        if (model is None or runtime not in RUNTIMES or runtime_problem(model, runtime) is not None
+                or (model.digest, _built_by(model, runtime)) in _WARM.prepared):
             return started
         _PREPARING.set()
         thread = threading.Thread(target=_prepare, args=(_WARM, model, runtime), name="scatter-models-prepare",
@@ -419,7 +436,7 @@ def _prepare(warm: _WarmWorker, model, runtime: str) -> None:
         request = dict(_request(model, runtime, [i.name for i in model.inputs]), prepare=True)
         with tempfile.TemporaryDirectory(prefix="scatter_models_", dir=job_parent(model.size)) as tmp:
             directory = Path(tmp)
-            if warm.holds != model.digest:
+            if _sends_model(warm, model, runtime):
                 _write_model(directory, model)
             (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
             try:
@@ -430,13 +447,13 @@ def _prepare(warm: _WarmWorker, model, runtime: str) -> None:
             hit = _watch(warm.proc, lambda: (directory / "result.json").exists(), time_limit(), memory_limit(),
                          warm.proc.stdout)
             done = (directory / "result.json").exists()
-            ok = done and json.loads((directory / "result.json").read_text(encoding="utf-8")).get("ok")
+            answer = json.loads((directory / "result.json").read_text(encoding="utf-8")) if done else {}
         if hit is not None or not done:  # a capture would hit that too: it starts another worker and says so
             warm.stop()
             if _WARM is warm:
                 _WARM = None
             return
-        _holds(warm, model.digest, runtime if ok else None)
+        _holds(warm, model.digest, answer)
     except Exception:  # noqa: BLE001 - a preparation is only ahead of time: the capture does it again and reports
         warm.stop()
         if _WARM is warm:
@@ -446,13 +463,24 @@ def _prepare(warm: _WarmWorker, model, runtime: str) -> None:
         _WARM_LOCK.release()
 
 
-def _holds(warm: _WarmWorker, digest, runtime) -> None:
-    """After a job: which model the worker holds now, and that ``runtime``'s evaluator or session is built."""
-    if warm.holds != digest:
-        warm.prepared = set()
+def _holds(warm: _WarmWorker, digest, answer: dict) -> None:
+    """After a job: which model the worker holds now, and what it holds built for it (its answer's "held":
+    the evaluator, the session, the compiled model)."""
     warm.holds = digest
-    if digest is not None and runtime is not None:
-        warm.prepared.add((digest, runtime))
+    warm.prepared = {(digest, held) for held in answer.get("held", ())}
+
+
+def _built_by(model, runtime: str) -> str:
+    """What the worker builds to capture ``model`` on ``runtime``: an IR and OpenVINO compile on OpenVINO."""
+    return "openvino" if runtime == "openvino" or model.kind != "onnx" else runtime
+
+
+def _sends_model(warm: _WarmWorker, model, runtime: str) -> bool:
+    """Whether the job must carry the model's files: not when the worker holds the model and, for OpenVINO (which
+    compiles from the files), the compiled model too."""
+    if warm.holds != model.digest:
+        return True
+    return _built_by(model, runtime) == "openvino" and (model.digest, "openvino") not in warm.prepared
 
 
 def _acquire_warm(seconds: float) -> bool:
@@ -462,19 +490,22 @@ def _acquire_warm(seconds: float) -> bool:
     return _PREPARING.is_set() and _WARM_LOCK.acquire(timeout=seconds)
 
 
-def _execute(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> None:
-    """Run the job in ``directory`` on the warm worker when it is free, else in a one-shot worker."""
+def _answer(directory: Path) -> dict:
+    return json.loads((directory / "result.json").read_text(encoding="utf-8"))
+
+
+def _execute(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> dict:
+    """Run the job in ``directory`` on the warm worker when it is free, else in a one-shot worker; its answer."""
     global _WARM
-    digest = request["model_digest"]
     if not (warm_enabled() and _acquire_warm(seconds)):
         _write_model(directory, model)
         _run_worker(directory, where, seconds, max_rss)
-        return
+        return _answer(directory)
     try:
         if _WARM is None or not _WARM.alive():
             _WARM = _WarmWorker(request["runtime"])
         warm = _WARM
-        if warm.holds != digest or model.kind != "onnx" or request["runtime"] == "openvino":
+        if _sends_model(warm, model, request["runtime"]):
             _write_model(directory, model)
         try:
             warm.proc.stdin.write(f"{directory}\n".encode())
@@ -494,11 +525,13 @@ def _execute(directory: Path, model, request: dict, where: str, seconds: float, 
             if not (directory / "model.onnx").exists() and not (directory / "model.xml").exists():
                 _write_model(directory, model)
             _run_worker(directory, where, seconds, max_rss)
-            return
-        _holds(warm, digest if model.kind == "onnx" else None, request["runtime"])
+            return _answer(directory)
+        answer = _answer(directory)
+        _holds(warm, model.digest, answer)
         if _rss(warm.proc.pid) > max_rss // 2:
             warm.stop()
             _WARM = None
+        return answer
     finally:
         _WARM_LOCK.release()
 
@@ -534,11 +567,15 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
     """See :meth:`scatter_models.Model.capture`."""
     from .limits import memory_limit as default_memory, time_limit as default_time
 
+    memo = _memo(model)
     if runtime is None:
-        runtime = default_runtime(model)
-    problem = runtime_problem(model, runtime)
-    if problem is not None:
-        raise ModelError(f"{model.where}: {problem}", argument="runtime", rule="runtime")
+        runtime = memo.get("default") or default_runtime(model)
+        memo["default"] = runtime
+    if ("runs", runtime) not in memo:  # only a runtime that can run the model is remembered
+        problem = runtime_problem(model, runtime)
+        if problem is not None:
+            raise ModelError(f"{model.where}: {problem}", argument="runtime", rule="runtime")
+        memo["runs", runtime] = True
     if isinstance(inputs, (str, os.PathLike)):  # a test_data_set_N folder, or an inputs file
         inputs = inputs_from_path(inputs, model)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -546,7 +583,10 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
     settled = _settle_dims(model, given_dims(model, dims, inputs))
     budget = max_capture_bytes() if max_bytes is None else int(max_bytes)
     given_shapes = {k: np.shape(v) for k, v in inputs.items()} if isinstance(inputs, dict) else None
-    need, unknown = estimate_bytes(model, settled, given_shapes)
+    key = (tuple(settled.items()), tuple((given_shapes or {}).items()))
+    if memo.get("bytes", (None,))[0] != key:  # the last dims and shapes only
+        memo["bytes"] = (key, estimate_bytes(model, settled, given_shapes))
+    need, unknown = memo["bytes"][1]
     if need > budget:
         raise ModelError(f"{model.where}: with dims {settled or '(none)'} the inputs and scatter tensors take "
                          f"{need:,} bytes, over the capture budget of {budget:,} bytes (smaller symbolic dims, or "
@@ -556,16 +596,15 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
     seconds = default_time() if time_limit is None else float(time_limit)
     max_rss = default_memory() if memory_limit is None else int(memory_limit)
     feed_names = list(feeds)
-    request = _request(model, runtime, feed_names)
+    if memo.get("request", (None,))[0] != (runtime, feed_names):
+        memo["request"] = ((runtime, feed_names), _request(model, runtime, feed_names))
+    request = dict(memo["request"][1])
     with tempfile.TemporaryDirectory(prefix="scatter_models_", dir=job_parent(need + model.size)) as tmp:
         directory = Path(tmp)
-        (directory / "feeds").mkdir()  # one .npy per input: no zip and no CRC pass over every byte, both ways
-        for i, name in enumerate(feed_names):
-            # np.asarray keeps a 0-d input 0-d (np.ascontiguousarray made it shape (1,): OpenVINO refused it)
-            np.save(directory / "feeds" / f"f{i}.npy", np.asarray(feeds[name], order="C"), allow_pickle=False)
+        # one file of raw bytes for all the inputs (a 0-d input stays 0-d: OpenVINO refuses shape (1,))
+        request["feeds"] = tensor_file.write(directory / "feeds.bin", feeds)
         (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
-        _execute(directory, model, request, model.where, seconds, max_rss)
-        answer = json.loads((directory / "result.json").read_text(encoding="utf-8"))
+        answer = _execute(directory, model, request, model.where, seconds, max_rss)
         if not answer["ok"]:
             node = answer.get("node")
             if node:
@@ -578,10 +617,7 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
             hint = draws.dims_hint(model, settled)
             raise ModelError(f"{model.where}: " + (said.rstrip(". ") + "." + hint if hint else said),
                              argument="runtime", rule=answer.get("rule") or "runtime-error")
-        captured = {}
-        folder = directory / "captured"
-        if folder.is_dir():
-            captured = {p.stem: np.load(p, allow_pickle=False) for p in folder.glob("*.npy")}
+        captured = tensor_file.read(directory / "captured.bin", answer["tensors"]) if answer.get("tensors") else {}
     records, missing = {}, {}
     for node in model.nodes:
         meta = answer["captured"].get(node.name)

@@ -1,9 +1,9 @@
 """The capture's child process: ``python -m scatter_models.worker DIR``.
 
 Reads ``DIR/request.json``, the model (``DIR/model.onnx``, or ``DIR/model.xml`` + ``DIR/model.bin``) and
-the feeds (``DIR/feeds/f<i>.npy``, read without pickles); runs the model once on the chosen runtime and writes
-every scatter node's first-call inputs and output to ``DIR/captured/*.npy`` and what happened to
-``DIR/result.json``. The parent (:mod:`scatter_models.capture`) watches its time and memory.
+the feeds (``DIR/feeds.bin``, :mod:`scatter_models.tensor_file`: no pickles); runs the model once on the chosen
+runtime and writes every scatter node's first-call inputs and output to ``DIR/captured.bin`` and what
+happened to ``DIR/result.json``. The parent (:mod:`scatter_models.capture`) watches its time and memory.
 
 * ``reference``: onnx.reference, with the scatter kernels wrapped so each call of a wanted node records its
   inputs and output (subgraphs, Loop bodies and local functions included) and is first checked by
@@ -33,14 +33,15 @@ from pathlib import Path
 import numpy as np
 
 import scatter_core as sc
+from scatter_models import tensor_file
 
 MAX_MESSAGE = 3000
 _ACTIVE: dict = {}  # the run in progress: "recorder" and "wanted" (the wrapped kernels read it)
 # A serving worker (--serve) keeps the last model it parsed (its nodes renamed to their keys) and its
-# onnx.reference evaluator and onnxruntime session, so capturing the same model again skips parsing and
-# building.
+# onnx.reference evaluator, onnxruntime session and OpenVINO compiled model, so capturing the same model
+# again skips parsing, building and compiling.
 _HELD: dict = {"digest": None, "payload": None, "model": None, "evaluator": None, "onnxruntime": None,
-               "loops_given_a_condition": 0}
+               "openvino": None, "loops_given_a_condition": 0}
 
 
 class Stop(Exception):
@@ -302,7 +303,9 @@ def run_alone_on_onnxruntime(recorder: Recorder, keys: list, why: dict | None = 
                                     f"refused to run it alone: {str(res.error).splitlines()[0][:300]})")
 
 
-def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
+def prepare_openvino(request: dict, directory: Path, wanted: dict) -> dict:
+    """The model read and compiled on OpenVINO's CPU plugin, the scatter nodes' input and output ports as extra
+    model outputs, and the plan to read them back: built once per model and held (``_HELD["openvino"]``)."""
     import openvino as ov
 
     core = ov.Core()
@@ -320,7 +323,7 @@ def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder
                 by_tensor.setdefault(name, out)
     plan = []  # (key, slots): per input and the output, ("const", array) | ("out", port) | ("missing", None)
     extra = []
-    for key, info in recorder.wanted.items():
+    for key, info in wanted.items():
         if request["kind"] == "onnx":
             outs = [by_tensor.get(n) if n else None for n in info["inputs"] + [info["output"]]]
         else:
@@ -348,23 +351,39 @@ def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder
         src = res.input_value(0)
         position.setdefault((src.get_node().get_friendly_name(), src.get_index()), i)
     compiled = core.compile_model(model, "CPU")
-    request_ = compiled.create_infer_request()
+    ports = [(port, sorted(port.get_names()), port.get_node().get_friendly_name()) for port in compiled.inputs]
+    return {"compiled": compiled, "request": compiled.create_infer_request(), "plan": plan, "position": position,
+            "ports": ports}
+
+
+def run_openvino(request: dict, directory: Path, feeds: dict, recorder: Recorder, nodes_by_layer: dict):
+    """One run on the held compiled model (compiled first when the worker does not hold it for this model)."""
+    prepared = _held_openvino(request, directory, recorder.wanted)
+    compiled = prepared["compiled"]
     feed_by_port = {}
-    for port in compiled.inputs:
-        for name in port.get_names():
+    for port, names, friendly in prepared["ports"]:
+        for name in names:
             if name in feeds:
                 feed_by_port[port] = feeds[name]
-        if port not in feed_by_port and port.get_node().get_friendly_name() in feeds:
-            feed_by_port[port] = feeds[port.get_node().get_friendly_name()]
-    result = request_.infer(feed_by_port)
+        if port not in feed_by_port and friendly in feeds:
+            feed_by_port[port] = feeds[friendly]
+    result = prepared["request"].infer(feed_by_port)
     values = [np.array(result[compiled.outputs[i]]) for i in range(len(compiled.outputs))]
-    for key, slots in plan:
+    position = prepared["position"]
+    for key, slots in prepared["plan"]:
         arrays = []
         for kind, value in slots:
             arrays.append(value if kind == "const" else values[position[value]] if kind == "out" else None)
         if arrays[-1] is not None and arrays[0] is not None:
             recorder.record(key, arrays[:-1], arrays[-1], "OpenVINO CPU")
     return []
+
+
+def _held_openvino(request: dict, directory: Path, wanted: dict) -> dict:
+    """The compiled model for the held model: compiled once per model (from the job's files) and held."""
+    if _HELD.get("openvino") is None:
+        _HELD["openvino"] = prepare_openvino(request, directory, wanted)
+    return _HELD["openvino"]
 
 
 def _openvino_reference_outputs(recorder: Recorder) -> None:
@@ -423,23 +442,18 @@ def _plain_session(request: dict, keys: list, why: str) -> dict:
 
 def main(argv: list[str]) -> int:
     """Run the job in the folder ``argv[0]``: capture the scatter nodes of its model on its feeds, and write
-    ``result.json`` (and one ``.npy`` per captured tensor). A *prepare* job (``"prepare": true`` in its request,
-    no feeds) only takes the model and builds the evaluator or session a capture of it will use, so that a
-    warm worker has it ready before the user asks (:func:`scatter_models.prewarm` with a model)."""
+    ``result.json`` (and the captured tensors, ``captured.bin``). A *prepare* job (``"prepare": true`` in its
+    request, no feeds) only takes the model and builds the evaluator, session or compiled model a capture of
+    it will use, so that a warm worker has it ready before the user asks (:func:`scatter_models.prewarm`)."""
     directory = Path(argv[0])
     request = json.loads((directory / "request.json").read_text(encoding="utf-8"))
-    feeds = None if request.get("prepare") else {
-        name: np.load(directory / "feeds" / f"f{i}.npy", allow_pickle=False)
-        for i, name in enumerate(request["feed_names"])}
+    feeds = None if request.get("prepare") else tensor_file.read(directory / "feeds.bin", request["feeds"])
     recorder = Recorder({k: v for k, v in request["nodes"].items()})
     keys = list(request.get("keys") or request["nodes"])
     answer = {"ok": True, "error": None, "node": None, "rule": None, "version": None}
     runtime = request["runtime"]
     try:
-        if request["kind"] == "onnx":
-            _take_payload(directory, request)
-        if feeds is None and (request["kind"] != "onnx" or runtime not in ("reference", "onnxruntime")):
-            raise _Prepared  # only an ONNX model's evaluator or session is held between jobs
+        _take_payload(directory, request)
         if runtime == "reference" and request["kind"] == "onnx":
             import onnx
 
@@ -479,6 +493,9 @@ def main(argv: list[str]) -> int:
             import openvino
 
             answer["version"] = f"openvino {openvino.__version__}"
+            if feeds is None:  # a prepare job: the compiled model is built and held
+                _held_openvino(request, directory, recorder.wanted)
+                raise _Prepared
             if request["kind"] == "onnx":
                 _locate_invalid_first(_onnx_model(keys), feeds, recorder)
             run_openvino(request, directory, feeds, recorder, {})
@@ -506,11 +523,8 @@ def main(argv: list[str]) -> int:
         arrays[f"n{i}_out"] = np.ascontiguousarray(out)
         meta[key] = {"index": i, "inputs": len(args), "calls": recorder.calls.get(key, 0),
                      "source": recorder.source.get(key, runtime), "fed": fed}
-    if arrays:
-        out = directory / "captured"  # one .npy per array: read back without a zip's CRC pass over every byte
-        out.mkdir(exist_ok=True)
-        for name, arr in arrays.items():
-            np.save(out / f"{name}.npy", arr, allow_pickle=False)
+    answer["held"] = held_runtimes()
+    answer["tensors"] = tensor_file.write(directory / "captured.bin", arrays) if arrays else []
     answer["captured"] = meta
     tmp = directory / "result.json.tmp"
     tmp.write_text(json.dumps(answer), encoding="utf-8")
@@ -534,15 +548,26 @@ def _fed_inputs(request: dict, key: str, args, feeds: dict) -> dict:
 
 
 def _take_payload(directory: Path, request: dict) -> None:
-    """Hold the bytes of this request's model: ``model.onnx`` when the parent sent it (a new model: what was
-    held is dropped), else the model already held (the parent sends none when the digest matches)."""
-    path = directory / "model.onnx"
+    """Hold this request's model: when the parent sent a model other than the one held (``model.onnx``, or an
+    IR's ``model.xml``), what was held is dropped and an ONNX model's bytes are kept; when it sent the held
+    one again (OpenVINO compiles from the files), what is held stays; when it sent none, the model held must
+    be this one (the parent sends none when the digest matches)."""
+    path = directory / ("model.onnx" if request["kind"] == "onnx" else "model.xml")
     digest = request.get("model_digest")
     if path.exists():
-        _HELD.update(digest=digest, payload=path.read_bytes(), model=None, evaluator=None, onnxruntime=None,
-                     loops_given_a_condition=0)
+        if digest and digest == _HELD["digest"]:
+            return
+        _HELD.update(digest=digest, payload=path.read_bytes() if request["kind"] == "onnx" else None, model=None,
+                     evaluator=None, onnxruntime=None, openvino=None, loops_given_a_condition=0)
     elif not digest or _HELD["digest"] != digest:
         raise RuntimeError("the worker was sent no model and holds another one")
+
+
+def held_runtimes() -> list:
+    """What the worker holds built for its model: "reference" (the evaluator), "onnxruntime" (the session),
+    "openvino" (the compiled model); the parent sends the model's files again only for what is not held."""
+    return [name for name, slot in (("reference", "evaluator"), ("onnxruntime", "onnxruntime"),
+                                    ("openvino", "openvino")) if _HELD.get(slot) is not None]
 
 
 def _onnx_model(keys: list):

@@ -363,15 +363,16 @@ def _wait_prepared(capture_module, seconds: float = 120) -> None:
     assert not capture_module._PREPARING.is_set(), "the preparation did not end"
 
 
-@pytest.mark.parametrize("runtime", ["reference", "onnxruntime"])
-def test_prewarm_with_the_model_builds_its_run_ahead_and_the_capture_only_runs(monkeypatch, runtime):
+@pytest.mark.parametrize("runtime, key", [("reference", "kv_cache"), ("onnxruntime", "kv_cache"),
+                                          ("openvino", "kv_cache"), ("openvino", "ov_mean")])
+def test_prewarm_with_the_model_builds_its_run_ahead_and_the_capture_only_runs(monkeypatch, runtime, key):
     import scatter_models.capture as capture_module
 
-    if runtime == "onnxruntime":
-        require_or_skip("onnxruntime")
+    if runtime != "reference":
+        require_or_skip(runtime)
     capture_module._stop_warm()
     capture_module._WARM = None
-    model = _model("kv_cache")
+    model = _model(key)
     assert sm.prewarm(runtime, model) is True
     _wait_prepared(capture_module)
     warm = capture_module._WARM
@@ -384,9 +385,14 @@ def test_prewarm_with_the_model_builds_its_run_ahead_and_the_capture_only_runs(m
     cap = model.capture(seed=1, runtime=runtime)
     assert sent == [] and one_shot == []  # the worker held the model: nothing was sent, no other process ran
     assert capture_module._WARM is warm
-    reference = _model("kv_cache").capture(seed=1)  # the same answer as a capture without any preparation
-    np.testing.assert_array_equal(cap["kv_write"].output, reference["kv_write"].output)
-    np.testing.assert_array_equal(cap["kv_write"].case.data, reference["kv_write"].case.data)
+    monkeypatch.undo()
+    monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")
+    reference = _model(key).capture(seed=1, runtime=runtime)  # the same answer as a one-shot worker's
+    node = model.nodes[0].name
+    assert cap[node].output_source == reference[node].output_source
+    np.testing.assert_array_equal(cap[node].output, reference[node].output)
+    np.testing.assert_array_equal(cap[node].case.data, reference[node].case.data)
+    np.testing.assert_array_equal(cap[node].case.indices, reference[node].case.indices)
 
 
 def test_a_capture_asked_while_the_model_is_prepared_waits_for_the_warm_worker(monkeypatch):

@@ -1,0 +1,111 @@
+"""A repeated capture (issue #32, Speed): what the warm worker and the model keep between captures changes no
+result and no check. The time itself is measured by bench/bench_models_small.py, never here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import scatter_models as sm
+import scatter_models.capture as capture_module
+from scatter_models import tensor_file
+from scatter_models.samples import sample_path
+from tests.conftest import require_or_skip
+
+
+def _model(key):
+    return sm.open_model(sample_path(key))
+
+
+def _same(a: sm.Capture, b: sm.Capture) -> None:
+    assert set(a) == set(b) and a.missing == b.missing and a.version == b.version
+    for name in a:
+        x, y = a[name], b[name]
+        assert (x.op, x.calls, x.output_source) == (y.op, y.calls, y.output_source)
+        assert x.output.dtype == y.output.dtype
+        np.testing.assert_array_equal(x.output, y.output)
+        for role in ("data", "indices", "updates"):
+            np.testing.assert_array_equal(getattr(x.case, role), getattr(y.case, role))
+    for name, value in a.feeds.items():
+        assert value.dtype == b.feeds[name].dtype
+        np.testing.assert_array_equal(value, b.feeds[name])
+
+
+def test_tensor_file_gives_back_every_array_exactly_and_refuses_what_is_not_a_plain_tensor(tmp_path):
+    arrays = {"f16": np.arange(6, dtype=np.float16).reshape(2, 3), "scalar": np.array(True),
+              "empty": np.zeros((0, 3), np.int64), "0-d int": np.int32(-5),
+              "fortran": np.asfortranarray(np.arange(6.0).reshape(2, 3)), "strided": np.arange(8)[::3],
+              "big-endian": np.arange(3, dtype=">i4"), "u64": np.array([2**64 - 1], np.uint64)}
+    index = tensor_file.write(tmp_path / "t.bin", arrays)
+    back = tensor_file.read(tmp_path / "t.bin", index)
+    assert list(back) == list(arrays)
+    for name, value in arrays.items():
+        value = np.asarray(value)
+        assert back[name].dtype == value.dtype and back[name].shape == value.shape, name
+        np.testing.assert_array_equal(back[name], value)
+        assert back[name].flags.writeable and back[name].flags.owndata, name
+    with pytest.raises(TypeError, match="'names' has dtype"):
+        tensor_file.write(tmp_path / "o.bin", {"names": np.array(["a"], dtype=object)})
+    with pytest.raises(ValueError, match="not a plain numeric or bool dtype"):
+        tensor_file.read(tmp_path / "t.bin", [["x", "|O", [1], 0]])
+    with pytest.raises(ValueError, match="the file ends before"):
+        tensor_file.read(tmp_path / "t.bin", [["x", "<f8", [1000], 0]])
+
+
+@pytest.mark.parametrize("key, runtime", [("kv_cache", "openvino"), ("ov_mean", "openvino"),
+                                          ("ov_mean", "reference")])
+def test_the_warm_worker_keeps_the_openvino_compiled_model_and_a_repeated_capture_is_the_same(monkeypatch, key,
+                                                                                               runtime):
+    """The first capture compiles the model on OpenVINO and the worker holds it: the next capture sends no
+    model file and its result is a one-shot worker's, to the bit."""
+    require_or_skip("openvino")
+    model = _model(key)
+    model.capture(seed=3, runtime=runtime)
+    warm = capture_module._WARM
+    assert warm is not None and (model.digest, "openvino") in warm.prepared
+    sent = []
+    real_write = capture_module._write_model
+    monkeypatch.setattr(capture_module, "_write_model", lambda *a: (sent.append(a), real_write(*a)))
+    again = model.capture(seed=4, runtime=runtime)
+    assert sent == [] and capture_module._WARM is warm
+    monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")
+    _same(again, model.capture(seed=4, runtime=runtime))
+
+
+def test_switching_runtimes_on_one_model_keeps_what_the_worker_built_for_each():
+    """onnxruntime, OpenVINO, onnx.reference, then each again: the model is sent once, plus once for OpenVINO
+    to compile from; the worker keeps all three built, and each capture agrees with a fresh model's."""
+    require_or_skip("onnxruntime", "openvino")
+    capture_module._stop_warm()
+    capture_module._WARM = None
+    model = _model("kv_cache")
+    first = {rt: model.capture(seed=1, runtime=rt) for rt in ("onnxruntime", "openvino", "reference")}
+    warm = capture_module._WARM
+    assert warm.prepared == {(model.digest, rt) for rt in ("onnxruntime", "openvino", "reference")}
+    for rt, cap in first.items():
+        _same(model.capture(seed=1, runtime=rt), cap)
+        _same(_model("kv_cache").capture(seed=1, runtime=rt), cap)  # another Model object: nothing kept on it
+    assert capture_module._WARM is warm
+
+
+def test_a_repeated_capture_still_checks_its_budget_its_runtime_and_its_inputs():
+    model = _model("kv_cache")
+    model.capture(seed=0, runtime="reference")
+    with pytest.raises(sm.ModelError) as info:
+        model.capture(seed=0, runtime="reference", dims={"max_seq": 4096}, max_bytes=10_000)
+    assert info.value.rule == "byte-budget"
+    big = model.capture(seed=0, runtime="reference", dims={"max_seq": 9})
+    assert big["kv_write"].case.data.shape == (2, 9, 4) and big.dims == {"max_seq": 9}
+    with pytest.raises(sm.ModelError, match="not one of"):
+        model.capture(runtime="tvm")
+    other = model.capture(seed=5, runtime="reference")
+    given = {name: value + 1 if value.dtype.kind == "f" else value for name, value in other.feeds.items()}
+    mine = model.capture(given, runtime="reference")
+    np.testing.assert_array_equal(mine.feeds["new_key"], other.feeds["new_key"] + 1)
+    np.testing.assert_array_equal(mine["kv_write"].case.updates, mine.feeds["new_key"].reshape(
+        mine["kv_write"].case.updates.shape))
+    ir = _model("ov_mean")
+    if sm.runtime_available("openvino"):
+        ir.capture(runtime="openvino")
+    with pytest.raises(sm.ModelError, match="onnxruntime runs ONNX models only"):
+        ir.capture(runtime="onnxruntime")
