@@ -6,7 +6,8 @@
 
 The HTML prints from any browser (print CSS); the PDF is made with fpdf2 in its core fonts
 (Helvetica), so its text is ASCII: "×" prints as "x", "→" as "->" (:func:`ascii_text`). The QR code
-is drawn by the ``qrcode`` package (SVG: inline in the HTML, a vector image in the PDF).
+is drawn by the ``qrcode`` package (SVG: inline in the HTML, a vector image in the PDF). Five exercises
+fit two A4 pages at every level: the PDF takes a tighter :class:`Style` only when that saves a page.
 
 The set's link is built from a *public address* a teacher sets (:func:`public_address` validates
 it: http or https, a host other than this machine, at most ``MAX_URL`` characters). Without one the
@@ -283,7 +284,7 @@ PAGES = 2  # a set of five small exercises prints on two pages (issue 33)
 @dataclass(frozen=True)
 class Style:
     """How roomy a PDF sheet is laid out (mm, pt). :data:`STYLES` go from roomy to tight; a sheet takes the first
-    that prints on the fewest pages (:func:`_fitted`). ``split``: an exercise may run over a page between two rows of
+    that prints five exercises on two pages (:func:`_fitted`). ``split``: an exercise may run over a page between two rows of
     grids (never inside a grid), its heading repeated."""
 
     cell_h: float = 6.0  # a grid row
@@ -468,15 +469,15 @@ def _packed(inputs: list[list[Box]], output: list[Box], st: Style) -> list[Box]:
     return min(orders, key=lambda boxes: sum(_rows_height(boxes, st)))
 
 
-def _fitted(build) -> bytes:
-    """``build(style)``'s PDF in the first of :data:`STYLES` that prints on the fewest pages (the roomy one unless a
-    tighter one saves a page)."""
-    best = None
+def _fitted(build, n: int) -> bytes:
+    """``build(style)``'s PDF of ``n`` exercises in the first of :data:`STYLES` that prints five exercises on
+    ``PAGES`` pages (more exercises: as many pages in proportion), else in the one with the fewest pages."""
+    want, best = max(PAGES, -(-PAGES * n // 5)), None
     for st in STYLES:
         pdf = build(st)
         if best is None or pdf.pages_count < best.pages_count:
             best = pdf
-        if best.pages_count <= PAGES:
+        if best.pages_count <= want:
             break
     return bytes(best.output())
 
@@ -485,7 +486,7 @@ def student_pdf(exercises: list[Exercise], title: str, link: str = "") -> bytes:
     """The student sheet as a PDF (A4): as :func:`student_html`; without a link the sheet has none (and no note:
     the note on where to set one is on the answer key, the teacher's copy). Five small exercises print on
     ``PAGES`` pages at every level (:func:`_fitted`)."""
-    return _fitted(lambda st: _student(exercises, title, link, st))
+    return _fitted(lambda st: _student(exercises, title, link, st), len(exercises))
 
 
 def _student(exercises: list[Exercise], title: str, link: str, st: Style):
@@ -529,7 +530,7 @@ def _student(exercises: list[Exercise], title: str, link: str, st: Style):
 def answer_key_pdf(exercises: list[Exercise], title: str, link: str = "") -> bytes:
     """The answer key as a PDF (A4): as :func:`answer_key_html` (laid out as tight as saves a page, as the
     student sheet)."""
-    return _fitted(lambda st: _key(exercises, title, link, st))
+    return _fitted(lambda st: _key(exercises, title, link, st), len(exercises))
 
 
 def _key(exercises: list[Exercise], title: str, link: str, st: Style):
