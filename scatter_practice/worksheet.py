@@ -6,7 +6,8 @@
 
 The HTML prints from any browser (print CSS); the PDF is made with fpdf2 in its core fonts
 (Helvetica), so its text is ASCII: "×" prints as "x", "→" as "->" (:func:`ascii_text`). The QR code
-is drawn by the ``qrcode`` package (SVG: inline in the HTML, a vector image in the PDF).
+is drawn by the ``qrcode`` package (SVG: inline in the HTML, a vector image in the PDF). Five exercises
+fit two A4 pages at every level: the PDF takes a tighter :class:`Style` only when that saves a page.
 
 The set's link is built from a *public address* a teacher sets (:func:`public_address` validates
 it: http or https, a host other than this machine, at most ``MAX_URL`` characters). Without one the
@@ -19,6 +20,7 @@ from __future__ import annotations
 import html
 import io
 import ipaddress
+from dataclasses import dataclass, replace
 from urllib.parse import urlencode, urlsplit
 
 import numpy as np
@@ -62,11 +64,24 @@ table.blank td { height: 2.1em; min-width: 3em; }
 .slice { break-inside: avoid; page-break-inside: avoid; }
 .slice .sub { font-size: .8em; color: #444; }
 .exercise.long { break-inside: auto; page-break-inside: auto; }  /* rank 3: may run over a page, never inside a grid */
-h2 { break-after: avoid; page-break-after: avoid; }
+h2, .exercise > p { break-after: avoid; page-break-after: avoid; }
 .steps { font-size: .85em; color: #333; margin: .2em 0 0 1.2em; }
-@media print {
-  body { margin: 0; }
+@page { size: A4; margin: 12mm; }
+@media print {  /* five small exercises on two A4 pages: 10 pt text, digits 10 pt (over 12 px), rows 1.5 em */
+  body { margin: 0; font-size: 10pt; }
   .noprint { display: none; }
+  .who { margin: .3em 0 .5em; }
+  .share { margin: 0 0 .4em; }
+  .share svg { width: 22mm; height: 22mm; }
+  .exercise, .answer { margin: 0 0 .8em; }
+  p { margin: .2em 0 .4em; }
+  .tensors { gap: .2em 1em; }
+  table.grid { margin: .05em 0 .2em; }
+  table.grid td { height: 1.45em; min-width: 2em; }
+  table.grid tr:first-child th { height: 1.1em; line-height: 1; }
+  h2 { font-size: 1.05em; margin: 0 0 .15em; }
+  table.blank td { height: 1.8em; min-width: 2.4em; }
+  .slices { gap: 0 .6em; }
 }
 """
 
@@ -262,17 +277,41 @@ def ascii_text(text) -> str:
 
 PAGE_W, MARGIN = 210.0, 15.0  # A4, mm
 BODY_W = PAGE_W - 2 * MARGIN
-# mm: a grid row, a row to write in (a handwriting line), a tensor's name: five small exercises on two pages
-CELL_H, BLANK_H, LABEL_H = 6.0, 7.5, 4.0
-VALUE_PT, LABEL_PT, TEXT_PT = 11, 7, 10.5
+LABEL_H, LABEL_PT, TEXT_PT = 4.0, 7, 10.5  # mm of a tensor's name line; pt of row/column numbers, of sentences
+PAGES = 2  # a set of five small exercises prints on two pages (issue 33)
 
 
-def _pdf(title: str):
+@dataclass(frozen=True)
+class Style:
+    """How roomy a PDF sheet is laid out (mm, pt). :data:`STYLES` go from roomy to tight; a sheet takes the first
+    that prints five exercises on two pages (:func:`_fitted`). ``split``: an exercise may run over a page between two rows of
+    grids (never inside a grid), its heading repeated."""
+
+    cell_h: float = 6.0  # a grid row
+    blank_h: float = 7.5  # a row to write in (a handwriting line)
+    value_pt: float = 11  # the digits (9 pt is 12 px: never below)
+    gap: float = 7.0  # between boxes on a row
+    slice_gap: float = 7.0  # between two slices of one rank-3 tensor
+    row_gap: float = 2.0  # under a row of boxes
+    after: float = 2.5  # under an exercise
+    split: bool = False
+    edge: float = MARGIN  # the top and bottom margins
+
+
+_CLOSE = dict(gap=5.0, slice_gap=3.0, row_gap=1.5, after=2.0)
+STYLES = (Style(), Style(cell_h=5.5, blank_h=7.0, value_pt=10, **_CLOSE),
+          Style(cell_h=5.0, blank_h=6.5, value_pt=9, **_CLOSE),
+          Style(cell_h=5.0, blank_h=6.5, value_pt=9, split=True, edge=10.0, **_CLOSE),
+          Style(cell_h=4.6, blank_h=6.0, value_pt=9, split=True, edge=10.0, **_CLOSE))  # 6 mm: narrow ruled
+ROOMY = STYLES[0]
+
+
+def _pdf(title: str, edge: float = MARGIN):
     from fpdf import FPDF
 
     pdf = FPDF(orientation="P", unit="mm", format="A4")
-    pdf.set_margins(MARGIN, MARGIN, MARGIN)
-    pdf.set_auto_page_break(True, margin=MARGIN)
+    pdf.set_margins(MARGIN, edge, MARGIN)
+    pdf.set_auto_page_break(True, margin=edge)
     pdf.set_title(ascii_text(title))
     pdf.set_creator("Scatter Explorer")
     pdf.set_text_color(17, 17, 17)
@@ -286,22 +325,22 @@ def _text(pdf, text: str, size: float = TEXT_PT, style: str = "", grey: bool = F
     pdf.set_text_color(17, 17, 17)
 
 
-def _grid_size(pdf, arr: np.ndarray, blank: bool) -> tuple[float, float, float]:
+def _grid_size(pdf, arr: np.ndarray, blank: bool, st: Style) -> tuple[float, float, float]:
     """(cell width, grid width, grid height) in mm of one 2-D grid with its row and column numbers."""
     grid = arr.reshape(1, -1) if arr.ndim <= 1 else arr
-    pdf.set_font("Helvetica", "", VALUE_PT)
+    pdf.set_font("Helvetica", "", st.value_pt)
     widest = max((pdf.get_string_width(ascii_text(fmt_value(v))) for v in grid.reshape(-1).tolist()), default=0)
     cell = max(10.0 if blank else 8.0, widest + 3.0)
     cols = grid.shape[1]
     label = 5.0
     cell = min(cell, max((BODY_W - label) / max(cols, 1), 5.0))  # a grid never runs off the page
-    return cell, label + cols * cell, 4.0 + grid.shape[0] * (BLANK_H if blank else CELL_H)
+    return cell, label + cols * cell, 4.0 + grid.shape[0] * (st.blank_h if blank else st.cell_h)
 
 
-def _draw_grid(pdf, x: float, y: float, arr: np.ndarray, blank: bool) -> None:
+def _draw_grid(pdf, x: float, y: float, arr: np.ndarray, blank: bool, st: Style) -> None:
     grid = arr.reshape(1, -1) if arr.ndim <= 1 else arr
-    cell, _, _ = _grid_size(pdf, arr, blank)
-    rh, label = (BLANK_H if blank else CELL_H), 5.0
+    cell, _, _ = _grid_size(pdf, arr, blank, st)
+    rh, label = (st.blank_h if blank else st.cell_h), 5.0
     pdf.set_font("Helvetica", "", LABEL_PT)
     pdf.set_text_color(90, 90, 90)
     for c in range(grid.shape[1]):
@@ -314,93 +353,144 @@ def _draw_grid(pdf, x: float, y: float, arr: np.ndarray, blank: bool) -> None:
     pdf.set_text_color(17, 17, 17)
     pdf.set_draw_color(40, 40, 40)
     pdf.set_line_width(0.3)
-    pdf.set_font("Helvetica", "", VALUE_PT)
+    pdf.set_font("Helvetica", "", st.value_pt)
     for r in range(grid.shape[0]):
         for c in range(grid.shape[1]):
             pdf.set_xy(x + label + c * cell, y + 4.0 + r * rh)
             pdf.cell(cell, rh, "" if blank else ascii_text(fmt_value(grid[r, c].item())), border=1, align="C")
 
 
-def _tensor_boxes(pdf, name: str, arr: np.ndarray, blank: bool) -> list[tuple[str, np.ndarray, float, float, bool]]:
-    """(label, 2-D grid, width, height, blank) boxes of one named tensor: one for rank <= 2, one per leading
-    position."""
+@dataclass(frozen=True)
+class Box:
+    """One grid to place: its label lines, the 2-D values, its size (mm, label included), whether it is blank, and
+    the room (mm) to leave before it on a row (less between two slices of one tensor)."""
+
+    label: str
+    grid: np.ndarray
+    w: float
+    h: float
+    blank: bool
+    gap: float
+    name: str = ""  # the tensor's name on a slice labelled by its position alone (it may start a row)
+
+
+def _tensor_boxes(pdf, name: str, arr: np.ndarray, blank: bool, st: Style) -> list[Box]:
+    """The boxes of one named tensor: one for rank <= 2, one per leading position. In a style with a close
+    ``slice_gap`` the slices are labelled by their position alone (``[1, :, :]``) and the tensor's name line runs
+    over them (the last slice widened if they are narrower than it)."""
     arr = np.asarray(arr)
     head = f"{name} - {arr.dtype} {tuple(arr.shape)}"
+    close = st.slice_gap < st.gap and arr.ndim > 2
     parts = [(head, arr)] if arr.ndim <= 2 else [
-        ((head + "\n" if i == 0 else "\n") + label, sub) for i, (label, sub) in enumerate(_slices(name, arr))]
+        ((head + "\n" if i == 0 else "\n") + (label[len(name):] if close else label), sub)
+        for i, (label, sub) in enumerate(_slices(name, arr))]
     out = []
-    for label, sub in parts:
-        _, w, h = _grid_size(pdf, sub, blank)
+    for i, (label, sub) in enumerate(parts):
+        _, w, h = _grid_size(pdf, sub, blank, st)
         pdf.set_font("Helvetica", "B", 9)
-        w = max(w, *(pdf.get_string_width(ascii_text(line)) + 2 for line in label.split("\n")))
-        out.append((label, sub, w, h + LABEL_H * (label.count("\n") + 1), blank))
+        lines = label.split("\n")[1:] if close else label.split("\n")
+        w = max(w, *(pdf.get_string_width(ascii_text(line)) + 2 for line in lines))
+        out.append(Box(label, sub, w, h + LABEL_H * (label.count("\n") + 1), blank, st.slice_gap if i else st.gap,
+                       name if close else ""))
+    if close:
+        pdf.set_font("Helvetica", "B", 9)
+        short = pdf.get_string_width(ascii_text(head)) + 2 - (sum(b.w + b.gap for b in out) - out[0].gap)
+        if short > 0:
+            out[-1] = replace(out[-1], w=out[-1].w + short)
     return out
 
 
-GAP = 7.0  # mm between boxes on a row
-ROW_GAP = 2.0  # mm under a row
-
-
-def _rows(boxes: list) -> list[list]:
-    """The boxes left to right, wrapped into rows where the line is full."""
+def _rows(boxes: list[Box]) -> list[list[Box]]:
+    """The boxes left to right, wrapped into rows where the line is full; the slices of one tensor set close
+    together stay on one row where a line holds them all."""
     rows, row, width = [], [], 0.0
-    for box in boxes:
-        if row and width + GAP + box[2] > BODY_W:
+    for i, box in enumerate(boxes):
+        group = box.w
+        if box.name and box.label.split("\n")[0]:  # the first of close slices (it carries the name): all of them
+            for nxt in boxes[i + 1:]:
+                if nxt.name != box.name or nxt.label.split("\n")[0]:
+                    break
+                group += nxt.gap + nxt.w
+        if row and width + box.gap + (group if group <= BODY_W else box.w) > BODY_W:
             rows.append(row)
             row, width = [], 0.0
-        width += (GAP if row else 0.0) + box[2]
+        width += (box.gap if row else 0.0) + box.w
         row.append(box)
     if row:
         rows.append(row)
     return rows
 
 
-def _flow(pdf, boxes: list[tuple[str, np.ndarray, float, float, bool]]) -> None:
+def _rows_height(boxes: list[Box], st: Style) -> list[float]:
+    return [max(b.h for b in row) + st.row_gap for row in _rows(boxes)]
+
+
+def _flow(pdf, boxes: list[Box], st: Style, heading: str) -> None:
     """Boxes (the inputs, then the output: beside them where the line has room) left to right, wrapping to a new
-    row (and a new page) where the line is full."""
+    row (and a new page, under ``heading`` "continued") where the line is full."""
     for row in _rows(boxes):
-        height = max(b[3] for b in row)
+        height = max(b.h for b in row)
         if pdf.will_page_break(height):
             pdf.add_page()
+            _text(pdf, f"{heading} (continued)", 10, "B", grey=True, h=5.5)
         x, y = MARGIN, pdf.get_y()
-        for label, sub, w, h, blank in row:
-            lines = label.split("\n")
+        for j, box in enumerate(row):
+            x += box.gap if j else 0.0
+            lines = box.label.split("\n")
+            if j == 0 and box.name and not lines[0]:  # a slice starting a row: its tensor named on it
+                lines[1] = box.name + lines[1]
             for i, line in enumerate(lines):
                 pdf.set_xy(x, y + LABEL_H * i)
                 pdf.set_font("Helvetica", "B" if i == 0 else "", 9)
-                pdf.cell(w, LABEL_H, ascii_text(line))
-            _draw_grid(pdf, x, y + LABEL_H * len(lines), sub, blank)
-            x += w + GAP
-        pdf.set_xy(MARGIN, y + height + ROW_GAP)
+                pdf.cell(box.w, LABEL_H, ascii_text(line))
+            _draw_grid(pdf, x, y + LABEL_H * len(lines), box.grid, box.blank, st)
+            x += box.w
+        pdf.set_xy(MARGIN, y + height + st.row_gap)
 
 
-def _block_height(pdf, text: str, boxes: list) -> float:
-    """How tall an exercise is (its heading, ``text`` and rows of boxes), to start it on a new page rather than
-    split it (capped at a page)."""
+def _keep_height(pdf, text: str, boxes: list[Box], st: Style) -> float:
+    """How much of an exercise (its heading, ``text`` and rows of boxes: all of it, or only its first row when
+    ``st.split``) must fit on a page, to start it on a new page rather than split it there (capped at a page)."""
     pdf.set_font("Helvetica", "", TEXT_PT)
     lines = len(pdf.multi_cell(BODY_W, 5, ascii_text(text), dry_run=True, output="LINES"))
-    return min(7 + 5 * lines + 1.5 + sum(max(b[3] for b in row) + ROW_GAP for row in _rows(boxes)), 200)
+    rows = _rows_height(boxes, st)
+    return min(7 + 5 * lines + 1.5 + sum(rows[:1] if st.split else rows), 200)
 
 
-def _input_boxes(pdf, ex: Exercise) -> list:
-    return [b for n, a in ex.inputs for b in _tensor_boxes(pdf, n, a, False)]
+def _input_boxes(pdf, ex: Exercise, st: Style) -> list[list[Box]]:
+    return [_tensor_boxes(pdf, n, a, False, st) for n, a in ex.inputs]
 
 
-def _packed(inputs: list, output: list) -> list:
-    """The inputs in their order with the output's boxes placed where the rows come out shortest (after the
-    inputs, or between two of them: a wide row of updates may go under the output rather than push it down)."""
-    orders = [inputs[:i] + output + inputs[i:] for i in range(len(inputs), -1, -1)]
-    return min(orders, key=lambda boxes: sum(max(b[3] for b in row) + ROW_GAP for row in _rows(boxes)))
+def _packed(inputs: list[list[Box]], output: list[Box], st: Style) -> list[Box]:
+    """The inputs' boxes (one list a tensor) in their order with the output's placed where the rows come out
+    shortest (after the inputs, or between two of them: a wide row of updates may go under the output rather than
+    push it down)."""
+    orders = [sum(inputs[:i], []) + output + sum(inputs[i:], []) for i in range(len(inputs), -1, -1)]
+    return min(orders, key=lambda boxes: sum(_rows_height(boxes, st)))
 
 
-def _pdf_bytes(pdf) -> bytes:
-    return bytes(pdf.output())
+def _fitted(build, n: int) -> bytes:
+    """``build(style)``'s PDF of ``n`` exercises in the first of :data:`STYLES` that prints five exercises on
+    ``PAGES`` pages (more exercises: as many pages in proportion), else in the one with the fewest pages."""
+    want, best = max(PAGES, -(-PAGES * n // 5)), None
+    for st in STYLES:
+        pdf = build(st)
+        if best is None or pdf.pages_count < best.pages_count:
+            best = pdf
+        if best.pages_count <= want:
+            break
+    return bytes(best.output())
 
 
 def student_pdf(exercises: list[Exercise], title: str, link: str = "") -> bytes:
     """The student sheet as a PDF (A4): as :func:`student_html`; without a link the sheet has none (and no note:
-    the note on where to set one is on the answer key, the teacher's copy)."""
-    pdf = _pdf(title)
+    the note on where to set one is on the answer key, the teacher's copy). Five small exercises print on
+    ``PAGES`` pages at every level (:func:`_fitted`)."""
+    return _fitted(lambda st: _student(exercises, title, link, st), len(exercises))
+
+
+def _student(exercises: list[Exercise], title: str, link: str, st: Style):
+    pdf = _pdf(title, st.edge)
     pdf.add_page()
     top = pdf.get_y()
     qr = 28.0 if link else 0.0
@@ -426,35 +516,40 @@ def student_pdf(exercises: list[Exercise], title: str, link: str = "") -> bytes:
     _text(pdf, f"{_levels(exercises)}. {FILL_IN}", 9, grey=True, h=4.5)
     pdf.ln(3)
     for i, ex in enumerate(exercises, 1):
-        boxes = _packed(_input_boxes(pdf, ex), _tensor_boxes(pdf, "your output", ex.answer, True))
-        if pdf.will_page_break(_block_height(pdf, ex.prompt, boxes)):
+        boxes = _packed(_input_boxes(pdf, ex, st), _tensor_boxes(pdf, "your output", ex.answer, True, st), st)
+        if pdf.will_page_break(_keep_height(pdf, ex.prompt, boxes, st)):
             pdf.add_page()
         _text(pdf, f"Exercise {i}", 12.5, "B", h=7)
         _text(pdf, ex.prompt, h=5)
         pdf.ln(1.5)
-        _flow(pdf, boxes)
-        pdf.ln(2.5)
-    return _pdf_bytes(pdf)
+        _flow(pdf, boxes, st, f"Exercise {i}")
+        pdf.ln(st.after)
+    return pdf
 
 
 def answer_key_pdf(exercises: list[Exercise], title: str, link: str = "") -> bytes:
-    """The answer key as a PDF (A4): as :func:`answer_key_html`."""
-    pdf = _pdf(f"Answer key: {title}")
+    """The answer key as a PDF (A4): as :func:`answer_key_html` (laid out as tight as saves a page, as the
+    student sheet)."""
+    return _fitted(lambda st: _key(exercises, title, link, st), len(exercises))
+
+
+def _key(exercises: list[Exercise], title: str, link: str, st: Style):
+    pdf = _pdf(f"Answer key: {title}", st.edge)
     pdf.add_page()
     _text(pdf, f"Answer key: {title}", 16, "B", h=8)
     _text(pdf, f"{_levels(exercises)}.", 9, grey=True, h=4.5)
     _text(pdf, f"Online: {link}" if link else NO_LINK, 9, grey=True, h=4.5)
     pdf.ln(3)
     for i, ex in enumerate(exercises, 1):
-        boxes = _packed(_input_boxes(pdf, ex), _tensor_boxes(pdf, "output", ex.answer, False))  # the key stands alone
+        boxes = _packed(_input_boxes(pdf, ex, st), _tensor_boxes(pdf, "output", ex.answer, False, st), st)
         meta = f"{ex.op} ({ex.attrs_text}), seed {ex.seed}, level {ex.level}"
-        if pdf.will_page_break(min(_block_height(pdf, meta, boxes) + 5 * ex.steps, 200)):
+        if pdf.will_page_break(min(_keep_height(pdf, meta, boxes, st) + (0 if st.split else 5 * ex.steps), 200)):
             pdf.add_page()
         _text(pdf, f"Answer {i}", 12.5, "B", h=7)
         _text(pdf, meta, 9, grey=True, h=4.5)
         pdf.ln(1)
-        _flow(pdf, boxes)
+        _flow(pdf, boxes, st, f"Answer {i}")
         for k in range(ex.steps):
             _text(pdf, f"{k + 1}. {ex.trace.describe(k)}.", 9.5, h=4.8)
         pdf.ln(4)
-    return _pdf_bytes(pdf)
+    return pdf

@@ -374,24 +374,28 @@ class ExplorerPage:
         return step
 
     def large_example(self, example, op: str, shown: tuple) -> None:
-        """An example above the core's limit: its shapes, why, and a labelled reduced stand-in, whose player,
-        findings and URL are a step fragment (:meth:`stand_in_stepped`) as on a small case."""
+        """An example above the core's limit: a labelled reduced stand-in, whose player, findings and URL are a step
+        fragment (:meth:`stand_in_stepped`) as on a small case, first (a projector shows the title, the figure and
+        its controls on one screen), then the example's header, its shapes and why it cannot run in full."""
+        trace = _stand_in_trace(op, example.id, self.family)
+        si = None if trace is None else large.stand_in(example, self.family)
+        if si is not None:
+            st.caption(md(f"A reduced stand-in (the example is too large to run): a cell a step where it writes a "
+                          f"{fmt_shape(si.slice_shape)} slice; details below."))
+        box, notice, findings = st.container(), st.container(), st.container()
         panels.example_header(example, None, False)
         with st.container(border=True):
             st.markdown("**Too large to run in full**")
             for line in large.summary(example):
                 st.text(line)
-        trace = _stand_in_trace(op, example.id, self.family)
         if trace is None:
             self._url(op, example.id, shown, 0, False, None)
             return
-        si = large.stand_in(example, self.family)
-        st.markdown(md(f"Below: a reduced stand-in with the example's real {example.indices.size:,} index values "
+        st.markdown(md(f"Above: a reduced stand-in with the example's real {example.indices.size:,} index values "
                        f"and every {fmt_shape(si.slice_shape)} slice shrunk to one cell, so each step writes one "
                        f"cell where the full example writes {int(np.prod(si.slice_shape)):,}. Which positions are "
                        f"written, how often (×n) and which write wins are exactly the full example's; the values "
                        f"are placeholders (data 0, updates numbered 1, 2, … in loop order)."))
-        box, notice, findings = st.container(), st.container(), st.container()
         with box:
             rerun_relay()  # outside the fragment, as on a small case (a failover)
             st.fragment(self.stand_in_stepped)(example, op, trace, shown, findings)

@@ -25,7 +25,7 @@ from .history import CellHistory
 # (Payload.palette); the figures drawn here by st.plotly_chart use the same ones.
 from .player_contract import (APART, APART_BAND, DARK_APART, DARK_CELL_TEXT, DARK_VALUE_SCALE, DESTINATION, HIGHLIGHT,
                               VALUE_SCALE, WRITTEN, banded)
-from .views import GAP, View, make_view
+from .views import GAP, View, make_view, row_window
 
 DARK_PAGE_TEXT, LIGHT_PAGE_TEXT = "#fafafa", "#31333f"  # Streamlit's text colours in its dark and light themes
 TRANSPARENT = "rgba(0,0,0,0)"
@@ -368,18 +368,22 @@ class StepFigure:
         return min(max(k - 1, 0), n - 1)
 
     def views_for(self, k: int) -> tuple[View, View, View]:
+        """The indices', updates' and output's views at frame ``k``: an input's long row axis shows the rows a
+        projector has room for over the output's (views.row_window), around the step's cell."""
         t = self.trace
         step = self._focus_step(k)
         if step is None:
-            return (make_view(self.index_shape), make_view(self.update_shape),
-                    make_view(self.data_shape, pinned=self.pinned, panel_axis=self.panel_axis))
+            out = make_view(self.data_shape, pinned=self.pinned, panel_axis=self.panel_axis)
+            rows = row_window(out.row_len)
+            return make_view(self.index_shape, rows=rows), make_view(self.update_shape, rows=rows), out
         idx_cells = t.index_cells(step)
         idx_focus = tuple(idx_cells[0]) if len(idx_cells) and t.indices.ndim else None
         src_focus = tuple(t.source_cells(step)[0]) if t.updates.ndim else None
         out_focus = tuple(t.target_cells(step)[0]) if self.follow else None
-        return (make_view(self.index_shape, idx_focus), make_view(self.update_shape, src_focus),
-                make_view(self.data_shape, out_focus, pinned=None if self.follow else self.pinned,
-                          panel_axis=self.panel_axis))
+        out = make_view(self.data_shape, out_focus, pinned=None if self.follow else self.pinned,
+                        panel_axis=self.panel_axis)
+        rows = row_window(out.row_len)
+        return make_view(self.index_shape, idx_focus, rows=rows), make_view(self.update_shape, src_focus, rows=rows), out
 
     def _static(self, which: int, view: View) -> dict:
         """Per-view parts that do not change from frame to frame (cells, hover text, input panels)."""

@@ -5,7 +5,8 @@
 * rank 3 and up: the last two axes form a matrix; the axis before them is shown
   as small multiples side by side when it is short, every other axis is fixed at
   one index (a slider in the page, or the current step's cell when following).
-Long axes are windowed around the focus cell so a panel stays readable.
+Long axes are windowed around the focus cell so a panel stays readable (an input's long row
+axis to the rows a projector has room for: row_window); windows follow the step.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import numpy as np
 
 MAX_PANELS = 8  # small multiples shown side by side before the panel axis becomes a slider
 MAX_SIDE = 24  # cells along one displayed axis before it is windowed
+FIGURE_ROWS = 12  # rows of 28 px cells a 1280x720 projector shows of an input's window and the output under it
+MIN_ROW_WINDOW = 4  # the fewest rows a windowed row axis shows
 GAP = 1  # empty columns between small multiples
 
 
@@ -109,17 +112,26 @@ class View:
             or self.col_len < self.shape[self.col_axis]
 
 
-def _window(size: int, focus: int) -> tuple[int, int]:
+def _window(size: int, focus: int, length: int = MAX_SIDE) -> tuple[int, int]:
+    """(start, length) of an axis of ``size`` shown around ``focus``: all of it up to MAX_SIDE, else ``length``."""
     if size <= MAX_SIDE:
         return 0, size
-    start = min(max(focus - MAX_SIDE // 2, 0), size - MAX_SIDE)
-    return start, MAX_SIDE
+    start = min(max(focus - length // 2, 0), size - length)
+    return start, length
 
 
-def make_view(shape, focus=None, pinned: dict[int, int] | None = None, panel_axis: int | None = None) -> View:
+def row_window(beside: int) -> int:
+    """Rows an input's row axis over MAX_SIDE long shows in a figure whose output panel has ``beside`` rows: the two
+    stacked fit FIGURE_ROWS (a projector's room), at least MIN_ROW_WINDOW."""
+    return max(MIN_ROW_WINDOW, FIGURE_ROWS - int(beside))
+
+
+def make_view(shape, focus=None, pinned: dict[int, int] | None = None, panel_axis: int | None = None,
+              rows: int = MAX_SIDE) -> View:
     """Lay out ``shape``; ``focus`` (a coordinate tuple) picks fixed indices and windows;
     ``pinned`` {axis: index} overrides fixed axes chosen by the user; ``panel_axis`` picks the
-    axis shown as small multiples (rank >= 3; default: the one before the last two)."""
+    axis shown as small multiples (rank >= 3; default: the one before the last two); ``rows``: the rows
+    shown of a row axis over MAX_SIDE long (:func:`row_window`)."""
     shape = tuple(int(s) for s in shape)
     rank = len(shape)
     if rank == 0:
@@ -146,5 +158,5 @@ def make_view(shape, focus=None, pinned: dict[int, int] | None = None, panel_axi
         idx = pinned.get(axis, focus[axis])
         fixed.append((axis, min(max(int(idx), 0), shape[axis] - 1)))
     col_start, col_len = _window(shape[col_axis], focus[col_axis])
-    row_start, row_len = (0, 1) if row_axis is None else _window(shape[row_axis], focus[row_axis])
+    row_start, row_len = (0, 1) if row_axis is None else _window(shape[row_axis], focus[row_axis], min(rows, MAX_SIDE))
     return View(shape, row_axis, col_axis, panel_axis, panels, tuple(fixed), row_start, row_len, col_start, col_len)

@@ -14,11 +14,14 @@ stay at least PROJECTOR_CELL px wide with digits of at least MIN_FONT px (the pl
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import scatter_core as sc
 import scatter_practice as sp
 from tests.browser_support import SCREENSHOTS, real_errors
+from scatter_ui.views import MAX_SIDE
 from tests.test_browser_practice import FIGURE, answer_boxes, output_cell_px, settle, steady
 
 pytestmark = pytest.mark.browser
@@ -214,17 +217,12 @@ def test_a_projector_fits_the_largest_exercise_of_every_level_4_and_5_kind(serve
 
 # -- the explorer on a projector (issue 33) ------------------------------------------------------------------------
 def _explorer_examples() -> list:
-    """Every spec example but the layers given by shapes only whose panels are windowed to MAX_SIDE rows (24 rows
-    of 24 px cells are taller than a projector's room): a panel over MAX_SIDE rows, or a reduced stand-in of a
-    tensor too large to run (3 of the 74; they scroll)."""
+    """Every spec example, the layers given by shapes only too: an input's row axis over MAX_SIDE long is windowed
+    to the rows a projector has room for (views.row_window), and a stand-in's player comes before the example's
+    header."""
     import spec_examples
-    from scatter_ui import large
-    from scatter_ui.views import MAX_SIDE
 
-    def tall(e) -> bool:
-        return any(a is not None and a.ndim >= 2 and a.shape[-2] > MAX_SIDE for a in (e.data, e.indices, e.updates))
-
-    return [e for e in spec_examples.load_all() if not large.too_large(e) and not tall(e)]
+    return list(spec_examples.load_all())
 
 
 EXPLORER_CHUNKS = 2
@@ -234,12 +232,12 @@ EXPLORER_CHUNKS = 2
 def test_the_explorer_shows_every_examples_controls_and_output_on_a_projector(server, browser, chunk):
     """At 1280×720 with the sidebar open, every example's page shows its title, the whole figure (the output
     panel is its last) and the step controls under it without scrolling, cells at least PROJECTOR_CELL px wide
-    (ScatterND-18 example 2 had its controls and most of its output below the window); every other example in
-    the dark theme."""
+    (ScatterND-18 example 2 had its controls and most of its output below the window), the layers of 125-row
+    inputs too (their windowed rows labelled); every other example in the dark theme."""
     from urllib.parse import urlencode
 
     examples = _explorer_examples()[chunk::EXPLORER_CHUNKS]
-    assert len(examples) >= 35 and len(_explorer_examples()) == 71
+    assert len(examples) >= 37 and len(_explorer_examples()) == 74
     for j, scheme in enumerate(("light", "dark")):
         ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, color_scheme=scheme)
         pg = ctx.new_page()
@@ -261,5 +259,10 @@ def test_the_explorer_shows_every_examples_controls_and_output_on_a_projector(se
             for name, box in boxes.items():
                 assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT, (name, box, where)
             assert output_cell_px(pg) >= PROJECTOR_CELL - 0.01, (output_cell_px(pg), where)
+            if any(a is not None and a.ndim >= 2 and a.shape[-2] > MAX_SIDE for a in (example.indices, example.updates)):
+                # a windowed input says which rows it shows ("indices[0:11, :]"; the step moves the window)
+                notes = pg.evaluate("() => document.querySelector('[data-testid=scatter-figure]')._fullLayout"
+                                    ".annotations.map((a) => a.text)")
+                assert any(re.search(r"\b0:\d+\b", str(t)) for t in notes), (notes, where)
         assert real_errors(errors) == []
         ctx.close()

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from scatter_ui.views import MAX_PANELS, MAX_SIDE, make_view
+from scatter_ui.views import FIGURE_ROWS, MAX_PANELS, MAX_SIDE, MIN_ROW_WINDOW, make_view, row_window
 
 
 @pytest.mark.parametrize("shape,focus", [
@@ -48,3 +48,18 @@ def test_chosen_panel_axis(shape, panel_axis):
         block = ref[v.slices(panel)].reshape(v.row_len, v.col_len)
         off = v.panel_offset(p)
         assert (cells[:, off:off + v.col_len] == block).all()
+
+
+@pytest.mark.parametrize("shape, focus, beside, rows", [
+    ((25, 125, 3), (3, 100, 1), 10, MIN_ROW_WINDOW),  # a layer's indices over a 10-row output: the fewest rows
+    ((125, 20), (7, 4), 1, FIGURE_ROWS - 1),  # a stand-in's indices over a 1-row output
+    ((125, 20), (124, 0), 1, FIGURE_ROWS - 1),  # the window ends at the last row
+    ((24, 5), (23, 0), 10, 24),  # MAX_SIDE rows or fewer are all shown
+])
+def test_a_long_row_axis_shows_the_rows_a_projector_has_room_for(shape, focus, beside, rows):
+    v = make_view(shape, focus, rows=row_window(beside))
+    assert v.row_len == rows
+    assert v.locate(np.array([focus]))[2][0]  # the step's cell is in the window
+    assert v.row_start + v.row_len <= shape[-2]
+    if rows < shape[-2]:
+        assert f"{v.row_start}:{v.row_start + rows}" in v.label("indices")

@@ -6,6 +6,7 @@ import re
 import zlib
 from html.parser import HTMLParser
 
+import numpy as np
 import pytest
 
 import scatter_core as sc
@@ -207,14 +208,60 @@ def pdf_page_count(data: bytes) -> int:
     return int(count)
 
 
-@pytest.mark.parametrize("level", (1, 2, 3))
+@pytest.mark.parametrize("level", (1, 2, 3, 4, 5))
 def test_five_small_exercises_fit_on_two_a4_pages(level):
-    """Levels 1-3 (rank 1-2): every set of five, each with its name and date line, link and QR code, on two
-    A4 pages (the output grid beside the inputs where a line has room)."""
-    for seed in range(40):
+    """Every level, rank 3 too: every set of five over 60 seeds, each with its name and date line, link and QR
+    code, on two A4 pages (the output grid beside the inputs where a line has room; a tighter layout only when
+    the roomy one takes a third page)."""
+    for seed in range(60):
         data = sp.student_pdf(sp.exercise_set(seed, level, 5), f"Set {seed} · level {level}", LINK)
         assert pdf_page_count(data) == pdf_pages(data)
         assert pdf_page_count(data) <= 2, (level, seed)
+
+
+def font_sizes(data: bytes) -> set[float]:
+    """The font sizes (pt) the PDF's content streams set."""
+    streams = b"".join(zlib.decompress(raw) for raw in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S)
+                       if raw[:1] == b"x")
+    return {float(v) for v in re.findall(rb"/F\d+ ([\d.]+) Tf", streams)}
+
+
+def test_a_tighter_layout_is_taken_only_to_save_a_page():
+    """Level 5's set 37 takes three pages laid out roomy: its sheet is the next layout's, on two pages, digits of
+    10 pt (over 12 px) and every exercise whole; a set that fits roomy keeps the roomy layout (11 pt digits, no
+    10 pt). No layout prints digits under 9 pt (12 px)."""
+    tight = sp.exercise_set(37, 5, 5)
+    assert [ws._student(tight, "t", LINK, st).pages_count for st in ws.STYLES[:2]] == [3, 2]
+    data = sp.student_pdf(tight, "t", LINK)
+    assert pdf_page_count(data) == 2 and "continued" not in pdf_text(data)
+    assert 10 in font_sizes(data) and all(f"Exercise {i}" in pdf_text(data) for i in range(1, 6))
+    assert ws._student(SET, "t", LINK, ws.ROOMY).pages_count <= 2
+    assert 10 not in font_sizes(sp.student_pdf(SET, "t", LINK)) and 11 in font_sizes(sp.student_pdf(SET, "t", LINK))
+    assert min(st.value_pt for st in ws.STYLES) >= 9
+
+
+def test_the_last_resort_runs_an_exercise_over_a_page_between_rows():
+    """Level 5's set 194 needs the tightest layout: an exercise continues on the next page under its heading."""
+    data = sp.student_pdf(sp.exercise_set(194, 5, 5), "t", LINK)
+    assert pdf_page_count(data) == 2 and "(continued)" in pdf_text(data)
+
+
+def test_close_slices_stay_on_one_row_and_are_named():
+    """In the tight layout a rank-3 tensor's slices are labelled by position under one name line and never split
+    from it by the output's grids."""
+    ex = sp.exercise_set(37, 5, 5)[2]  # data, indices, updates of shape (3, 3, 2), (3, 2, 1), (3, 2, 1)
+    pdf = ws._pdf("t")
+    pdf.add_page()
+    st = ws.STYLES[1]
+    boxes = ws._packed(ws._input_boxes(pdf, ex, st), ws._tensor_boxes(pdf, "your output", ex.answer, True, st), st)
+    for row in ws._rows(boxes):
+        for box in row:
+            assert box.label.split("\n")[1].startswith("[")
+        names = [b.name for b in row]
+        for name in set(names):  # each tensor's slices are together, and all of them on this row
+            first = names.index(name)
+            assert names[first:first + names.count(name)] == [name] * names.count(name)
+            assert names.count(name) == np.asarray(dict([*ex.inputs, ("your output", ex.answer)])[name]).shape[0]
 
 
 def test_an_attribute_that_does_not_apply_is_not_printed():
