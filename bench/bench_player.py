@@ -13,7 +13,8 @@ context (median of --repeats):
 * a step shown after a click / a key press on the player (in the browser), and until the page's
   URL carries it (the server round trip), against a bare st.button rerun (click until its new
   text is shown);
-* playback at 4x on the 3x3 example: frames shown per second against the asked 1 / 0.225 s.
+* playback at 4x on the 3x3 example: frames shown per second against the asked 1 / 0.225 s;
+* beside the first draws: when the sidebar's first select box was shown.
 
 Targets (issues #13, #35): 3x3 and Example 6 figures <= 1.5x bare load; step <= 2x bare rerun;
 4x playback within 10% of the asked rate. Run: python bench/bench_player.py [--repeats 5] [--loads: page loads only]
@@ -130,7 +131,7 @@ CONTROLS = []  # (3x3 or Example 6, ms until the sidebar's first select box was 
 
 def figure_drawn(browser, url: str) -> tuple[float, float]:
     """(until the figure is on screen, until plotly.js has drawn it too); notes in CONTROLS when the sidebar's
-    widgets came (they wait for the first figure: scatter_ui.explorer.after_figure)."""
+    widgets were shown (docs/performance.md: whether they come before or after the figure)."""
     ctx, pg = _new(browser)
     goto_ready(pg, url, selector=DRAWN)
     drawn, ready = mark(pg, "drawn"), mark(pg, "ready")
