@@ -79,9 +79,9 @@ with ``textContent``: nothing is read as Markdown or HTML.
 The assets are package data of ``scatter_ui`` (``player_assets/``), the component's
 ``asset_dir``: :func:`ensure_registered` declares that folder to the running Streamlit the first
 time a player is drawn (in a checkout and in an installed wheel alike), and Streamlit serves it at
-``/_stcore/bidi-components/...`` (``player.css``, and plotly.js at :func:`plotly_url`); no file is
-copied at run time. ``player.js`` itself is passed as content (``JS``), which Streamlit imports
-from a Blob URL without a round trip for the file. (pyproject.toml has no
+``/_stcore/bidi-components/...`` (plotly.js at :func:`plotly_url`, the contract); no file is
+copied at run time. ``player.js`` and ``player.css`` are passed as content (``JS``, ``CSS``): Streamlit
+imports the script from a Blob URL and inlines the style, without a round trip for either file. (pyproject.toml has no
 ``[tool.streamlit.component]`` table: Streamlit's start-up scan would resolve its ``asset_dir``
 under the ``scatter_explorer`` package, named like the project, and log a warning.)
 """
@@ -146,6 +146,9 @@ _serial = 0
 # once instead of first loading it through a script tag (about 0.1 s sooner on a first visit,
 # bench/bench_player.py). plotly.js stays a file in asset_dir, loaded from plotly_url().
 JS = (ASSET_DIR / "player.js").read_text(encoding="utf-8")
+# The style is passed as content too: as a file, Streamlit fetches it only once the element has mounted, and the
+# player's first layout pass may measure the page before its rules apply.
+CSS = (ASSET_DIR / "player.css").read_text(encoding="utf-8")
 
 
 def asset_url(name: str) -> str:
@@ -174,7 +177,7 @@ def _renderer():
     with _lock:
         hit = _renderers.get(id(manager))
         if hit is None:
-            hit = st.components.v2.component(NAME, js=JS, css="player.css", isolate_styles=False)
+            hit = st.components.v2.component(NAME, js=JS, css=CSS, isolate_styles=False)
             _renderers.clear()
             _renderers[id(manager)] = hit
     return hit
