@@ -1013,6 +1013,8 @@ def _where_fits(reading: Reading, slots: list, given: dict) -> bool:
     upd = next((s for s in slots if s.role == "updates"), None)
     if upd is None or upd.param == "source" or reading.canonical != "none" and not reading.gather_first:
         return False
+    if reading.form is MASK and len(reading.parts) != 1:  # x[i, m] = 0: the mask's cells on row i only, not Where
+        return False
     if upd.scalar is not None:
         return True
     masks = [s for s in slots if s.role == "mask"]
@@ -1236,12 +1238,17 @@ def _mask_composition(reading: Reading) -> str:
         return ("No scatter operator takes a boolean mask. Exact: NonZero(mask) → Transpose (one row per True "
                 "cell, row-major) → ScatterND (reduction none) with updates = the first count(mask) values of "
                 "source, flattened.")
-    core = ("ScatterElements along the axis (or ScatterUpdate-3 in OpenVINO), NonZero(mask) as the index"
-            if reading.form is MASK_AXIS else "ScatterND, with indices NonZero(mask) transposed to one row per "
-            "True cell (row-major; a mixed index x[i, m] stacks i with those rows)")
+    core = ("ScatterND on coordinates built in the graph: NonZero(mask) on its axis and a Range for each whole "
+            "axis before it (or ScatterElements along the axis with NonZero(mask) as the index, ScatterUpdate-3 "
+            "in OpenVINO)" if reading.form is MASK_AXIS else "ScatterND, with indices NonZero(mask) transposed to "
+            "one row per True cell (row-major; a mixed index x[i, m] broadcasts i with those rows, NumPy's rules)")
+    ints = any(p[0] in ("slot", "const") for p in reading.parts)
     how = ("read the cells (GatherND), combine, write back with reduction none" if reading.gather_first else
            "reduction " + ("none" if reading.canonical == "none" else reading.canonical) +
-           ": a mask names each cell once, so no duplicate ever meets another")
+           (": a repeated integer index writes a cell more than once" if ints else
+            ": a mask names each cell once, so no duplicate ever meets another"))
+    if reading.form is MASK and len(reading.parts) > 1:  # x[i, m], x[m1, m2]: no one mask covers the cells
+        return f"No scatter operator takes a boolean mask. Exact: {core}; {how}."
     return (f"No scatter operator takes a boolean mask. Exact: {core}; {how}. Where the value is a number (or "
             "broadcasts over the cells of one True position), Where(mask, value, x) alone is exact and needs no "
             "scatter" + combine + ".")
