@@ -248,7 +248,8 @@ class Reading:
     canonical: str  # canonical reduction: none, sum, prod, max, min, mean, sub
     init: bool = True  # use_init_val: whether the written cell takes part
     axis: int | None = None
-    parts: tuple = ()  # nd/axis: per leading coordinate ("slot", name) or ("const", int)
+    parts: tuple = ()  # nd/axis: per leading coordinate ("slot", name) or ("const", int); a mask reading also
+    # ("mask", name) and, beside a mask, ("colon", ":") / ("ellipsis", "...") for whole slices
     slices: tuple = ()  # slice: per data axis (start, stop, step, squeeze) or None for a whole axis
     gather_first: bool = False  # x[idx] op= v: read, combine, write (not an accumulation)
     alpha: object = None  # index_add's alpha
@@ -506,7 +507,8 @@ def _resolve_call(node: ast.Call):
 
 # ----------------------------------------------------------------------------- index expressions
 INDEX_FORMS = ("supported: x[i], x[i, j, ...] (leading index arrays, masks or integers), x[:, i] or x[..., i] "
-               "(whole slices, then one index array or 1-D mask), x[a:b, ...] (slices and integers), x[mask]")
+               "(whole slices, then one index array or 1-D mask), x[a:b, ...] (slices and integers), x[mask], and "
+               "whole slices beside a mask anywhere (x[i, :, m])")
 
 
 def _element_kind(e, tensors: Mapping) -> str:
@@ -616,11 +618,14 @@ def _index_reading(elts: list, kinds: list, slots: list, canonical: str, where: 
             return Reading(MASK_AXIS, canonical, axis=axis, parts=(("mask", name),))
         slots.append(Slot("index", "index", _src(elts[j]), "indices"))
         return Reading(AXIS, canonical, axis=axis, parts=(("slot", "index"),))
-    if whole:
+    if whole and not any(kinds[j] == "mask" for j in advanced):
         raise _err(f"{where}: this index mixes slices and index arrays in a way no single scatter writes; "
                    + INDEX_FORMS, argument="index", rule="index")
-    parts = []
+    parts = []  # a mask beside whole slices (x[i, :, m], x[m, :]): ScatterND on coordinates NumPy's rules place
     for j, (e, kind) in enumerate(zip(elts, kinds)):
+        if kind in ("colon", "ellipsis"):
+            parts.append((kind, ":" if kind == "colon" else "..."))
+            continue
         if kind == "int":
             parts.append(("const", _literal(e, "index", (int,))))
             continue
@@ -1267,8 +1272,20 @@ def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
         out.append(reading.form.inputs.format(index=names.get("index", names.get("indices")), mask=mask,
                                               axis=reading.axis))
         if reading.form is MASK and len(reading.parts) > 1:
-            out.append("indices: " + ", ".join(names[p[1]] if p[0] != "const" else str(p[1]) for p in reading.parts)
-                       + ", each mask replaced by its NonZero rows, stacked on a new last axis")
+            out.append("indices: " + ", ".join(names[p[1]] if p[0] in ("slot", "mask") else str(p[1])
+                                               for p in reading.parts)
+                       + ", each mask replaced by its NonZero rows" + (
+                           ", and a Range of each whole axis, placed by NumPy's rules (the indices' broadcast "
+                           "axes first where a slice separates them)" if any(
+                               p[0] in ("colon", "ellipsis") for p in reading.parts) else "")
+                       + ", stacked on a new last axis")
+            if any(p[0] == "const" for p in reading.parts) and any(p[0] in ("colon", "ellipsis")
+                                                                    for p in reading.parts):
+                out.append("an integer beside slices: " + (
+                    "PyTorch applies it first (a select: x[0, :, m] is x[0][:, m]), where NumPy and JAX count "
+                    "it among the advanced indices" if call.framework == "PyTorch" else
+                    f"{call.framework} counts it among the advanced indices (NumPy's rule), where PyTorch "
+                    "applies it first (a select)"))
     elif reading.parts:  # coordinates, stacked (a tuple tensor, one index, or one per leading axis)
         parts = [names[p[1]] if p[0] in ("slot", "tuple") else str(p[1]) for p in reading.parts]
         if reading.parts[0][0] == "tuple":

@@ -37,7 +37,7 @@ import scatter_core as sc
 from scatter_export.graphs import GraphNode, graph_model
 
 from .from_call import ELEMENTWISE, MASK, MASK_AXIS, ND, ONNX, WHERE, Translation, _err, _pick
-from .from_call_case import CallCase, _slice_shape, case_for, resolve
+from .from_call_case import CallCase, _slice_shape, advanced_kinds, case_for, index_elements, resolve
 
 CORE_REDUCTION = {"mean": "sum", "sub": "sum"}  # the reduction the core scatter runs where ONNX lacks the call's
 
@@ -344,15 +344,6 @@ def _mask_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.OpSp
             f"{scatter}'s indices; the graph {how}; a mask names each cell once, so no duplicate meets another.")
 
 
-def _elements(tr: Translation, tensors, data: np.ndarray) -> list[tuple[str, object]]:
-    """The index expression as (kind, payload) per element, left to right: ("whole", None) for : (and the axes
-    ... stands for), ("const", int), ("slot", name) an integer index tensor, ("mask", name) a boolean mask."""
-    r = tr.reading
-    if r.form is MASK_AXIS:
-        return [("whole", None)] * (r.axis % data.ndim) + [r.parts[0]]
-    return [("whole", None) if kind == "colon" else (kind, name) for kind, name in r.parts]
-
-
 def _advanced_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.OpSpec, attrs: dict,
                     feeds: list) -> str:
     """A mask beside integer indices or whole slices (x[i, m], x[:, m], x[..., m], x[i, :, m]) as ScatterND on
@@ -364,10 +355,10 @@ def _advanced_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.
     expanded to the written cells' shape. Returns why."""
     r, data = tr.reading, cc.case.data
     dtype, named = data.dtype, {s.name: s for s in tr.slots}
-    elements = _elements(tr, tensors, data)
+    elements = index_elements(tr, tensors, data)
     per_axis, ranks = [], []  # per data axis: ("whole", size) or ("adv", graph name, rank); ranks: advanced only
     for j, (kind, name) in enumerate(elements):
-        if kind == "whole":
+        if kind == "colon":
             per_axis.append(("whole", data.shape[len(per_axis)]))
         elif kind == "const":
             per_axis.append(("adv", g.const(f"index_{j}", np.int64(name)), 0))
@@ -381,14 +372,17 @@ def _advanced_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.
             rows = g.add("NonZero", name)
             for d in range(mask.ndim):  # one 1-D index per axis the mask covers
                 per_axis.append(("adv", g.add("Gather", rows, g.const(f"row_{j}_{d}", np.int64(d)), axis=0), 1))
-        if kind != "whole":
+        if kind != "colon":
             ranks.append(per_axis[-1][2])
-    advanced = [j for j, (kind, _) in enumerate(elements) if kind != "whole"]
+    kept = [j for j, (kind, _) in enumerate(elements) if kind == "colon" or kind in advanced_kinds(tr)]
+    advanced = [n for n, j in enumerate(kept) if elements[j][0] != "colon"]  # PyTorch's integers select first
     adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
     k = max(a for a, p in enumerate(per_axis) if p[0] == "adv") + 1  # the axes after stay whole (ScatterND slices)
     b = max(ranks)
     wholes = [a for a in range(k) if per_axis[a][0] == "whole"]
-    first = next(a for a, p in enumerate(per_axis) if p[0] == "adv")
+    axis_of = [a for j, (kind, name) in enumerate(elements)
+               for a in [sum(np.asarray(tensors[n]).ndim if kd == "mask" else 1 for kd, n in elements[:j])]]
+    first = axis_of[kept[advanced[0]]]
     at_b = sum(1 for a in wholes if a < first) if adjacent else 0  # where B stands among the written cells' axes
     rank = b + len(wholes)
     columns = []
