@@ -431,8 +431,8 @@ def _advanced_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.
         g.add(scatter, "data", coords, new, out="output", **attrs)
         how = f"writes the values ({scatter}, reduction {r.canonical})"
     ints = any(kind in ("slot", "const") for kind, _ in elements)
-    order = ("" if not wholes else " placed where the indices stand" if adjacent else
-             " first, since a slice separates the indices (NumPy's rule), then the sliced axes")
+    order = ("" if not wholes else ", placed where the indices stand" if adjacent else
+             ", then the sliced axes: a slice separates the indices, so their axes come first by NumPy's rule")
     return ("no scatter takes a boolean mask: its NonZero rows (Gather: one 1-D index per axis the mask covers)"
             + (", broadcast with the integer indices," if ints else "") + " and a Range per whole axis"
             + (f" up to axis {k - 1}" if k < data.ndim else "") + f" are unsqueezed to their places (the indices' "
