@@ -22,7 +22,8 @@ tensors, around the newest ONNX operator that the composition needs (ScatterElem
   reshaped and expanded into a grid of the SLICE's size and concatenated, then ScatterND (and the Gather and
   combination first for ``x[1:3] += v``);
 * **a boolean mask**: NonZero, transposed to one row per True cell, as ScatterND's indices (masked_scatter: the
-  first count(mask) values of source, flattened: Reshape, Shape, Slice); ``x[mask] = number``: one Where.
+  first count(mask) values of source, flattened: Reshape, Shape, Slice); ``x[mask] = number``: one Where; beside
+  indices or whole slices (``x[i, :, m]``): NonZero rows and Ranges placed by NumPy's rules, then ScatterND.
 
 The expected output is the case's (:func:`~framework_map.from_call_case.case_for`): what the page shows.
 """
