@@ -435,8 +435,9 @@ def _advanced_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.
     order = ("" if not wholes else ", placed where the indices stand" if adjacent else
              ", then the sliced axes: a slice separates the indices, so their axes come first by NumPy's rule")
     return ("no scatter takes a boolean mask: its NonZero rows (Gather: one 1-D index per axis the mask covers)"
-            + (", broadcast with the integer indices," if ints else "") + " and a Range per whole axis"
-            + (f" up to axis {k - 1}" if k < data.ndim else "") + f" are unsqueezed to their places (the indices' "
+            + (", broadcast with the integer indices," if ints else "")
+            + (" and a Range per whole axis" + (f" up to axis {k - 1}" if k < data.ndim else "") if wholes else "")
+            + f" are unsqueezed to their places (the indices' "
             f"broadcast shape{order}), expanded to one shape (Add, Shape, Expand) and concatenated (Concat) into "
             f"{scatter}'s indices, one row per written cell; the values are expanded to the cells' shape (Shape, "
             + ("Concat, " if k < data.ndim else "") + f"Expand); the graph {how}"
