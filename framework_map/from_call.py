@@ -29,7 +29,8 @@ import scatter_core as sc
 
 from .from_call_guard import check_call_text
 from .maps import Config, configurations
-from .records import (BY_ID, CAVEATS, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
+from .records import (BY_ID, CAVEATS, INTEGERS_SELECT_FIRST, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE,
+                      JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
                       NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
                       TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG, WHERE_BROADCAST, WHERE_DTYPES)
 
@@ -1283,7 +1284,7 @@ def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
                                                                     for p in reading.parts):
                 out.append("an integer beside slices: " + (
                     "PyTorch applies it first (a select: x[0, :, m] is x[0][:, m]), where NumPy and JAX count "
-                    "it among the advanced indices" if call.framework == "PyTorch" else
+                    "it among the advanced indices" if call.framework in INTEGERS_SELECT_FIRST else
                     f"{call.framework} counts it among the advanced indices (NumPy's rule), where PyTorch "
                     "applies it first (a select)"))
     elif reading.parts:  # coordinates, stacked (a tuple tensor, one index, or one per leading axis)

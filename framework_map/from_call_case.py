@@ -19,6 +19,7 @@ import numpy as np
 import scatter_core as sc
 
 from .from_call import AXIS, MASK_AXIS, ND, Slot, Translation, _err, fallback_operator, from_call
+from .records import INTEGERS_SELECT_FIRST
 
 # ----------------------------------------------------------------------------- with tensors: the case and the run
 @dataclass(frozen=True)
@@ -345,7 +346,7 @@ def tr_slot(tr: Translation, name: str) -> Slot:
 def advanced_kinds(tr: Translation) -> tuple[str, ...]:
     """The index elements that broadcast together as advanced indices: PyTorch applies an integer first (a select,
     x[0, :, m] is x[0][:, m]); NumPy and JAX count it among the advanced indices (x[0, :, m] puts m's axis first)."""
-    return ("slot", "mask") if tr.framework == "PyTorch" else ("slot", "mask", "const")
+    return ("slot", "mask") if tr.framework in INTEGERS_SELECT_FIRST else ("slot", "mask", "const")
 
 
 def _mixed_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:

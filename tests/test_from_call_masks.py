@@ -372,7 +372,8 @@ def test_separated_indices_put_their_broadcast_axes_first_in_the_case_and_the_mo
     assert np.array_equal(case_for(tr, named).output(), want)
     graph = composition_graph(tr, named)
     nodes = [n.op_type for n in graph.nodes]
-    assert nodes[:3] == ["NonZero", "Gather", "Unsqueeze"] and "Range" in nodes and nodes[-1] == "ScatterND" and "Concat" in nodes
+    assert nodes[:3] == ["NonZero", "Gather", "Unsqueeze"] and nodes[-1] == "ScatterND"
+    assert "Range" in nodes and "Concat" in nodes
     onnx.checker.check_model(onnx.load_from_string(graph.model()), full_check=True)
     assert "so their axes come first by NumPy's rule" in graph.summary
     for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
