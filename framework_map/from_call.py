@@ -535,6 +535,19 @@ def _element_kind(e, tensors: Mapping) -> str:
     return "mask" if np.asarray(given).dtype == np.bool_ else "array"
 
 
+class _Readings(list):
+    """An index expression's readings, and those the text allows but this page does not read, as (what each
+    assumes, why it is not read): the answer says them, claims nothing, and offers the others."""
+
+    refused: tuple = ()
+
+
+def _like(source, items) -> _Readings:
+    out = _Readings(items)
+    out.refused = getattr(source, "refused", ())
+    return out
+
+
 def _index_readings(sub: ast.AST, canonical: str, where: str, tensors: Mapping) -> list[tuple[Reading, list, str]]:
     """x[...] / x.at[...] / index_put's tuple: every reading its index expression can have, as (reading, the index
     slots, what it assumes). One where the text (or a tensor given for each open name) decides; otherwise the
@@ -565,14 +578,11 @@ def _index_readings(sub: ast.AST, canonical: str, where: str, tensors: Mapping) 
             refused.append((label, exc))
             continue
         out.append((reading, slots, label))
-    if refused and out:  # a reading the frameworks take but this page does not read: say so, claim nothing
-        label, exc = refused[0]
-        raise _err(f"{where}: the text does not say whether {', '.join(_src(elts[j])[:40] for j in open_)} "
-                   f"{'is a boolean mask or holds' if len(open_) == 1 else 'are boolean masks or hold'} integer "
-                   f"indices; where {label}, {exc} (give its values, or its dtype, to decide)",
-                   argument=_src(elts[open_[0]])[:40], rule="ambiguous")
     if not out:
         raise refused[0][1]
+    if refused:  # a reading the frameworks take but this page does not read: say so, claim nothing
+        out = _Readings(out)
+        out.refused = tuple((label, str(exc).split("; supported")[0]) for label, exc in refused)
     return out
 
 
@@ -673,7 +683,7 @@ def _tensor(node, slots: list, name: str, param: str, role: str, allow_scalar=Fa
 # ----------------------------------------------------------------------------- from the call to its reading
 def _with_values(prefix: list, alternatives: list, node, param: str, name: str = "values") -> list:
     """Each index reading's (slots, reading, assumption), its slots between ``prefix`` and the values' slot."""
-    out = []
+    out = _like(alternatives, [])
     for reading, index_slots, label in alternatives:
         slots = prefix + index_slots
         _tensor(node, slots, name, param, "updates", allow_scalar=True)
@@ -796,7 +806,7 @@ def _read(kind, node, value, aug, tensors: Mapping) -> tuple[Call, dict, list, b
             if not all(r.form.augments for r, _, _ in alternatives):
                 raise _err("x[...] op= v is read for index arrays, masks and slices only (x[idx] += v, x[i, j] += v, "
                            "x[:, idx] += v, x[1:3] += v, x[m] += v)", argument="index", rule="index")
-            alternatives = [(replace(r, gather_first=True), sl, lb) for r, sl, lb in alternatives]
+            alternatives = _like(alternatives, [(replace(r, gather_first=True), sl, lb) for r, sl, lb in alternatives])
         coordinates = all(r.form.coordinates for r, _, _ in alternatives)
         call = Call("torch.index_put" if not aug else "torch.augmented", "PyTorch", ("input", "indices", "values"),
                     entry="torch.index_put" if coordinates and not aug else None, negatives=True)
@@ -976,16 +986,19 @@ def from_call(text: str, dtype=None, tensors: Mapping | None = None) -> Translat
     call, bound, alternatives, method = _read(kind, node, value, aug, given)
     made = [_translate(call, bound, slots, reading, method, kind, text, dtype, given, label)
             for slots, reading, label in alternatives]
-    if len(made) == 1:
+    refused = getattr(alternatives, "refused", ())
+    if len(made) == 1 and not refused:
         return made[0]
     undecided = tuple(dict.fromkeys(s.text for tr in made for s in tr.slots if s.role == "mask"))
     names = " and ".join(undecided)
     slots = tuple(replace(s, role="either") if s.text in undecided else s for s in made[0].slots)
+    follow = f"{len(made)} readings follow, each" if len(made) > 1 else "1 reading follows"
+    unread = "".join(f" Where {label}, this page does not read the call ({why})." for label, why in refused)
     return Translation(
         framework=made[0].framework, onnx=[], openvino=[], exact=False, caveats=[],
         composition=(f"The text does not say whether {names} {'is a boolean mask or holds' if len(undecided) == 1 else 'are boolean masks or hold'} "
-                     f"integer indices, and the two are different operators: {len(made)} readings follow, each "
-                     f"with its translation. Give {names}'s values (or dtype) to decide: a bool tensor is a mask."),
+                     f"integer indices, and the two are different operators: {follow} with its translation."
+                     f"{unread} Give {names}'s values (or dtype) to decide: a bool tensor is a mask."),
         function=made[0].function, call="", entry=None, slots=slots, text=text, negatives=made[0].negatives,
         readings=made, undecided=undecided)
 

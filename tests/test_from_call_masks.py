@@ -81,6 +81,26 @@ def test_every_advanced_index_form_gives_every_reading_each_with_its_translation
         assert r.call and r.function == tr.function
 
 
+@pytest.mark.parametrize("text,readings", [
+    ("x[i, :, m] = v", ["i is a boolean mask", "m is a boolean mask"]),
+    ("x[idx, :] = v", ["idx is a boolean mask"]),
+])
+def test_a_reading_this_page_does_not_read_is_named_and_the_others_are_offered(text, readings):
+    """x[i, :, m] = v with i and m both integer indices mixes slices and index arrays (not read here); the mask
+    readings are: the answer offers them, says why the integer one is not read, and claims nothing; integer
+    tensors given for every name get the refusal itself."""
+    tr = fm.from_call(text)
+    assert [r.assumes for r in tr.readings] == readings and tr.exact is False and tr.onnx == []
+    assert "hold integer indices, this page does not read the call" in tr.composition or \
+        "holds integer indices, this page does not read the call" in tr.composition
+    assert "mixes slices and index arrays" in tr.composition
+    with pytest.raises(sc.ScatterError, match="mixes slices and index arrays"):
+        fm.from_call(text, tensors={name: INT for name in tr.undecided})
+    decided = fm.from_call(text, tensors={name: BOOL if n else INT for n, name in enumerate(tr.undecided)}
+                           if len(tr.undecided) > 1 else {tr.undecided[0]: BOOL})
+    assert not decided.readings and decided.reading.form.name == "mask"
+
+
 def test_x_ellipsis_idx_is_an_index_along_the_last_axis():
     tr = fm.from_call("x[..., idx] = v", tensors={"idx": INT})
     assert tr.onnx == [("ScatterElements-18", {"axis": -1, "reduction": "none"})]
