@@ -7,6 +7,8 @@
 * masked_fill / masked_fill_, masked_scatter, torch.where, tf.where, jnp.where, np.where, np.putmask: Where (or
   NonZero → ScatterND where a scatter is needed), differential against NumPy and JAX always and PyTorch /
   TensorFlow where installed: scalar and tensor values, all-False and all-True masks, broadcasting.
+* a mask beside indices or whole slices (x[i, m], x[:, m], x[i, :, m]): its ONNX model (NonZero rows, Ranges
+  placed by NumPy's rules, ScatterND) and the framework agree with the case; the export runs without frameworks.
 """
 
 from __future__ import annotations
