@@ -29,7 +29,8 @@ import scatter_core as sc
 
 from .from_call_guard import check_call_text
 from .maps import Config, configurations
-from .records import (BY_ID, CAVEATS, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE, JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
+from .records import (BY_ID, CAVEATS, INTEGERS_SELECT_FIRST, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE,
+                      JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
                       NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
                       TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG, WHERE_BROADCAST, WHERE_DTYPES)
 
@@ -248,7 +249,8 @@ class Reading:
     canonical: str  # canonical reduction: none, sum, prod, max, min, mean, sub
     init: bool = True  # use_init_val: whether the written cell takes part
     axis: int | None = None
-    parts: tuple = ()  # nd/axis: per leading coordinate ("slot", name) or ("const", int)
+    parts: tuple = ()  # nd/axis: per leading coordinate ("slot", name) or ("const", int); a mask reading also
+    # ("mask", name) and, beside a mask, ("colon", ":") / ("ellipsis", "...") for whole slices
     slices: tuple = ()  # slice: per data axis (start, stop, step, squeeze) or None for a whole axis
     gather_first: bool = False  # x[idx] op= v: read, combine, write (not an accumulation)
     alpha: object = None  # index_add's alpha
@@ -506,7 +508,8 @@ def _resolve_call(node: ast.Call):
 
 # ----------------------------------------------------------------------------- index expressions
 INDEX_FORMS = ("supported: x[i], x[i, j, ...] (leading index arrays, masks or integers), x[:, i] or x[..., i] "
-               "(whole slices, then one index array or 1-D mask), x[a:b, ...] (slices and integers), x[mask]")
+               "(whole slices, then one index array or 1-D mask), x[a:b, ...] (slices and integers), x[mask], and "
+               "whole slices beside a mask anywhere (x[i, :, m])")
 
 
 def _element_kind(e, tensors: Mapping) -> str:
@@ -530,6 +533,19 @@ def _element_kind(e, tensors: Mapping) -> str:
     if given is None:
         return "either"
     return "mask" if np.asarray(given).dtype == np.bool_ else "array"
+
+
+class _Readings(list):
+    """An index expression's readings, and those the text allows but this page does not read, as (what each
+    assumes, why it is not read): the answer says them, claims nothing, and offers the others."""
+
+    refused: tuple = ()
+
+
+def _like(source, items) -> _Readings:
+    out = _Readings(items)
+    out.refused = getattr(source, "refused", ())
+    return out
 
 
 def _index_readings(sub: ast.AST, canonical: str, where: str, tensors: Mapping) -> list[tuple[Reading, list, str]]:
@@ -562,14 +578,11 @@ def _index_readings(sub: ast.AST, canonical: str, where: str, tensors: Mapping) 
             refused.append((label, exc))
             continue
         out.append((reading, slots, label))
-    if refused and out:  # a reading the frameworks take but this page does not read: say so, claim nothing
-        label, exc = refused[0]
-        raise _err(f"{where}: the text does not say whether {', '.join(_src(elts[j])[:40] for j in open_)} "
-                   f"{'is a boolean mask or holds' if len(open_) == 1 else 'are boolean masks or hold'} integer "
-                   f"indices; where {label}, {exc} (give its values, or its dtype, to decide)",
-                   argument=_src(elts[open_[0]])[:40], rule="ambiguous")
     if not out:
         raise refused[0][1]
+    if refused:  # a reading the frameworks take but this page does not read: say so, claim nothing
+        out = _Readings(out)
+        out.refused = tuple((label, str(exc).split("; supported")[0]) for label, exc in refused)
     return out
 
 
@@ -616,11 +629,14 @@ def _index_reading(elts: list, kinds: list, slots: list, canonical: str, where: 
             return Reading(MASK_AXIS, canonical, axis=axis, parts=(("mask", name),))
         slots.append(Slot("index", "index", _src(elts[j]), "indices"))
         return Reading(AXIS, canonical, axis=axis, parts=(("slot", "index"),))
-    if whole:
+    if whole and not any(kinds[j] == "mask" for j in advanced):
         raise _err(f"{where}: this index mixes slices and index arrays in a way no single scatter writes; "
                    + INDEX_FORMS, argument="index", rule="index")
-    parts = []
+    parts = []  # a mask beside whole slices (x[i, :, m], x[m, :]): ScatterND on coordinates NumPy's rules place
     for j, (e, kind) in enumerate(zip(elts, kinds)):
+        if kind in ("colon", "ellipsis"):
+            parts.append((kind, ":" if kind == "colon" else "..."))
+            continue
         if kind == "int":
             parts.append(("const", _literal(e, "index", (int,))))
             continue
@@ -667,7 +683,7 @@ def _tensor(node, slots: list, name: str, param: str, role: str, allow_scalar=Fa
 # ----------------------------------------------------------------------------- from the call to its reading
 def _with_values(prefix: list, alternatives: list, node, param: str, name: str = "values") -> list:
     """Each index reading's (slots, reading, assumption), its slots between ``prefix`` and the values' slot."""
-    out = []
+    out = _like(alternatives, [])
     for reading, index_slots, label in alternatives:
         slots = prefix + index_slots
         _tensor(node, slots, name, param, "updates", allow_scalar=True)
@@ -790,7 +806,7 @@ def _read(kind, node, value, aug, tensors: Mapping) -> tuple[Call, dict, list, b
             if not all(r.form.augments for r, _, _ in alternatives):
                 raise _err("x[...] op= v is read for index arrays, masks and slices only (x[idx] += v, x[i, j] += v, "
                            "x[:, idx] += v, x[1:3] += v, x[m] += v)", argument="index", rule="index")
-            alternatives = [(replace(r, gather_first=True), sl, lb) for r, sl, lb in alternatives]
+            alternatives = _like(alternatives, [(replace(r, gather_first=True), sl, lb) for r, sl, lb in alternatives])
         coordinates = all(r.form.coordinates for r, _, _ in alternatives)
         call = Call("torch.index_put" if not aug else "torch.augmented", "PyTorch", ("input", "indices", "values"),
                     entry="torch.index_put" if coordinates and not aug else None, negatives=True)
@@ -970,16 +986,19 @@ def from_call(text: str, dtype=None, tensors: Mapping | None = None) -> Translat
     call, bound, alternatives, method = _read(kind, node, value, aug, given)
     made = [_translate(call, bound, slots, reading, method, kind, text, dtype, given, label)
             for slots, reading, label in alternatives]
-    if len(made) == 1:
+    refused = getattr(alternatives, "refused", ())
+    if len(made) == 1 and not refused:
         return made[0]
     undecided = tuple(dict.fromkeys(s.text for tr in made for s in tr.slots if s.role == "mask"))
     names = " and ".join(undecided)
     slots = tuple(replace(s, role="either") if s.text in undecided else s for s in made[0].slots)
+    follow = f"{len(made)} readings follow, each" if len(made) > 1 else "1 reading follows"
+    unread = "".join(f" Where {label}, this page does not read the call ({why})." for label, why in refused)
     return Translation(
         framework=made[0].framework, onnx=[], openvino=[], exact=False, caveats=[],
         composition=(f"The text does not say whether {names} {'is a boolean mask or holds' if len(undecided) == 1 else 'are boolean masks or hold'} "
-                     f"integer indices, and the two are different operators: {len(made)} readings follow, each "
-                     f"with its translation. Give {names}'s values (or dtype) to decide: a bool tensor is a mask."),
+                     f"integer indices, and the two are different operators: {follow} with its translation."
+                     f"{unread} Give {names}'s values (or dtype) to decide: a bool tensor is a mask."),
         function=made[0].function, call="", entry=None, slots=slots, text=text, negatives=made[0].negatives,
         readings=made, undecided=undecided)
 
@@ -1012,6 +1031,8 @@ def _where_fits(reading: Reading, slots: list, given: dict) -> bool:
         return reading.where
     upd = next((s for s in slots if s.role == "updates"), None)
     if upd is None or upd.param == "source" or reading.canonical != "none" and not reading.gather_first:
+        return False
+    if reading.form is MASK and len(reading.parts) != 1:  # x[i, m] = 0: the mask's cells on row i only, not Where
         return False
     if upd.scalar is not None:
         return True
@@ -1236,12 +1257,17 @@ def _mask_composition(reading: Reading) -> str:
         return ("No scatter operator takes a boolean mask. Exact: NonZero(mask) → Transpose (one row per True "
                 "cell, row-major) → ScatterND (reduction none) with updates = the first count(mask) values of "
                 "source, flattened.")
-    core = ("ScatterElements along the axis (or ScatterUpdate-3 in OpenVINO), NonZero(mask) as the index"
-            if reading.form is MASK_AXIS else "ScatterND, with indices NonZero(mask) transposed to one row per "
-            "True cell (row-major; a mixed index x[i, m] stacks i with those rows)")
+    core = ("ScatterND on coordinates built in the graph: NonZero(mask) on its axis and a Range for each whole "
+            "axis before it (or ScatterElements along the axis with NonZero(mask) as the index, ScatterUpdate-3 "
+            "in OpenVINO)" if reading.form is MASK_AXIS else "ScatterND, with indices NonZero(mask) transposed to "
+            "one row per True cell (row-major; a mixed index x[i, m] broadcasts i with those rows, NumPy's rules)")
+    ints = any(p[0] in ("slot", "const") for p in reading.parts)
     how = ("read the cells (GatherND), combine, write back with reduction none" if reading.gather_first else
            "reduction " + ("none" if reading.canonical == "none" else reading.canonical) +
-           ": a mask names each cell once, so no duplicate ever meets another")
+           (": a repeated integer index writes a cell more than once" if ints else
+            ": a mask names each cell once, so no duplicate ever meets another"))
+    if reading.form is MASK and len(reading.parts) > 1:  # x[i, m], x[m1, m2]: no one mask covers the cells
+        return f"No scatter operator takes a boolean mask. Exact: {core}; {how}."
     return (f"No scatter operator takes a boolean mask. Exact: {core}; {how}. Where the value is a number (or "
             "broadcasts over the cells of one True position), Where(mask, value, x) alone is exact and needs no "
             "scatter" + combine + ".")
@@ -1260,8 +1286,20 @@ def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
         out.append(reading.form.inputs.format(index=names.get("index", names.get("indices")), mask=mask,
                                               axis=reading.axis))
         if reading.form is MASK and len(reading.parts) > 1:
-            out.append("indices: " + ", ".join(names[p[1]] if p[0] != "const" else str(p[1]) for p in reading.parts)
-                       + ", each mask replaced by its NonZero rows, stacked on a new last axis")
+            out.append("indices: " + ", ".join(names[p[1]] if p[0] in ("slot", "mask") else str(p[1])
+                                               for p in reading.parts)
+                       + ", each mask replaced by its NonZero rows" + (
+                           ", and a Range of each whole axis, placed by NumPy's rules (the indices' broadcast "
+                           "axes first where a slice separates them)" if any(
+                               p[0] in ("colon", "ellipsis") for p in reading.parts) else "")
+                       + ", stacked on a new last axis")
+            if any(p[0] == "const" for p in reading.parts) and any(p[0] in ("colon", "ellipsis")
+                                                                    for p in reading.parts):
+                out.append("an integer beside slices: " + (
+                    "PyTorch applies it first (a select: x[0, :, m] is x[0][:, m]), where NumPy and JAX count "
+                    "it among the advanced indices" if call.framework in INTEGERS_SELECT_FIRST else
+                    f"{call.framework} counts it among the advanced indices (NumPy's rule), where PyTorch "
+                    "applies it first (a select)"))
     elif reading.parts:  # coordinates, stacked (a tuple tensor, one index, or one per leading axis)
         parts = [names[p[1]] if p[0] in ("slot", "tuple") else str(p[1]) for p in reading.parts]
         if reading.parts[0][0] == "tuple":

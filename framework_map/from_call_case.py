@@ -19,6 +19,7 @@ import numpy as np
 import scatter_core as sc
 
 from .from_call import AXIS, MASK_AXIS, ND, Slot, Translation, _err, fallback_operator, from_call
+from .records import INTEGERS_SELECT_FIRST
 
 # ----------------------------------------------------------------------------- with tensors: the case and the run
 @dataclass(frozen=True)
@@ -286,6 +287,8 @@ def _mask_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
         return CallCase(sc.case(op, data, where, source[:n].astype(dtype), reduction=_spelling(op, "none")),
                         data.shape, note="the ScatterND at the core of the composition (indices = NonZero(mask), "
                         "transposed)")
+    if any(kind in ("colon", "ellipsis") for kind, _ in r.parts):
+        return _mixed_case(tr, tensors, data, op, attrs)
     parts, given, slots, at = [], dict(tensors), [s for s in tr.slots if s.role not in ("mask", "indices")], 0
     for kind, name in r.parts:
         if kind != "mask":
@@ -318,6 +321,86 @@ def _mask_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
            "scatter; this is the scatter writing the same cells" if r.where else "the scatter at the core of the "
            "composition")
     return replace(cc, note=f"{how} (indices: NonZero of the mask)" + (f"; {cc.note}" if cc.note else ""))
+
+
+def index_elements(tr: Translation, tensors, data: np.ndarray) -> list[tuple[str, object]]:
+    """A mask reading's index expression as (kind, name) per element, ``...`` spread into ("colon", ":") per axis
+    it stands for (x[:, m] and x[..., m] too), each kind one of colon, const, slot, mask."""
+    r = tr.reading
+    if r.form is MASK_AXIS:
+        return [("colon", ":")] * (r.axis % max(data.ndim, 1)) + [r.parts[0]]
+    used = sum(_bool(tensors, tr_slot(tr, name)).ndim if kind == "mask" else kind != "ellipsis"
+               for kind, name in r.parts)
+    if used > data.ndim:
+        raise _err(f"the index names {used} axes but data has {data.ndim}", argument="index", rule="shape")
+    out = []
+    for kind, name in r.parts:
+        out += [("colon", ":")] * (data.ndim - used) if kind == "ellipsis" else [(kind, name)]
+    return out
+
+
+def tr_slot(tr: Translation, name: str) -> Slot:
+    return next(s for s in tr.slots if s.name == name)
+
+
+def advanced_kinds(tr: Translation) -> tuple[str, ...]:
+    """The index elements that broadcast together as advanced indices: PyTorch applies an integer first (a select,
+    x[0, :, m] is x[0][:, m]); NumPy and JAX count it among the advanced indices (x[0, :, m] puts m's axis first)."""
+    return ("slot", "mask") if tr.framework in INTEGERS_SELECT_FIRST else ("slot", "mask", "const")
+
+
+def _mixed_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
+    """a mask beside whole slices (x[i, :, m], x[m, :]): ScatterND on the coordinates NumPy's advanced indexing
+    names, one row per written cell (the broadcast index axes first where a slice separates the indices), the
+    axes after the last index left whole"""
+    elements, index, at = index_elements(tr, tensors, data), [], 0
+    for kind, name in elements:
+        if kind == "mask":
+            mask = _bool(tensors, tr_slot(tr, name))
+            want = data.shape[at:at + mask.ndim]
+            if mask.ndim == 0 or mask.shape != want:
+                raise _err(f"{_named(tr_slot(tr, name))} has shape {mask.shape}; as a mask over data {data.shape} "
+                           f"from axis {at} it must have the sizes of the axes it covers, {want}",
+                           argument=tr_slot(tr, name).param, rule="shape")
+            index.append(mask)
+            at += mask.ndim
+            continue
+        index.append(slice(None) if kind == "colon" else np.int64(name) if kind == "const" else
+                     _get(tensors, name).astype(np.int64))
+        at += 1
+    last = max(j for j, (kind, _) in enumerate(elements) if kind != "colon")
+    index, elements = index[:last + 1], elements[:last + 1]
+    k = sum(i.ndim if isinstance(i, np.ndarray) and i.dtype == np.bool_ else 1 for i in index)
+    advanced = [j for j, (kind, _) in enumerate(elements) if kind in advanced_kinds(tr)]
+    shapes = [(int(index[j].sum()),) if index[j].dtype == np.bool_ else index[j].shape for j in advanced]
+    try:
+        b = len(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise _err("the index arrays do not broadcast together (each mask as its count of True cells): "
+                   + ", ".join(map(str, shapes)), argument="indices", rule="shape") from None
+    grid = np.indices(data.shape[:k], dtype=np.int64)
+    try:
+        if "const" not in advanced_kinds(tr):  # PyTorch: the integers select first, then the advanced indices
+            first = [i if kind == "const" else slice(None) for i, (kind, _) in zip(index, elements)
+                     for _ in range(i.ndim if kind == "mask" else 1)]
+            grid = grid[(slice(None), *first)]
+            index = [i for i, (kind, _) in zip(index, elements) if kind != "const"]
+            advanced = [j for j, (kind, _) in enumerate(e for e in elements if e[0] != "const") if kind != "colon"]
+        picked = grid[(slice(None), *index)]
+    except IndexError as exc:
+        raise _err(f"an index is out of range for data {data.shape}: {exc}", argument="indices",
+                   rule="range") from None
+    adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
+    coords = np.ascontiguousarray(np.moveaxis(picked, 0 if adjacent else b, -1))
+    name = "mask_coordinates"
+    slots = [s for s in tr.slots if s.role not in ("mask", "indices")]
+    slots.append(Slot(name, "indices", "NonZero rows and whole axes' ranges, by NumPy's rules", "indices"))
+    plain = replace(tr, reading=replace(tr.reading, form=ND, parts=(("tuple", name),), where=False),
+                    slots=tuple(slots))
+    cc = CASES[ND.case](plain, {**tensors, name: coords}, data, op, attrs)
+    return replace(cc, note="the ScatterND at the core of the composition (indices: the NonZero rows and the "
+                   "whole axes' coordinates, " + ("in place" if adjacent else "the index axes first") + ")"
+                   + (f"; {cc.note}" if cc.note else ""))
 
 
 def _where_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
@@ -684,16 +767,30 @@ def _draw_mask(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
         d = int(rng.integers(1, rank + 1))
         out[masks[0].name] = m = _mask_of(rng, shape[:d])
         target, each = (int(m.sum()),) + shape[d:], shape[d:]
-    else:  # x[i, m]: 1-D masks with one count of True cells, integer indices broadcasting against it
-        n = int(rng.integers(0, min(shape[j] for j, p in enumerate(r.parts) if p[0] == "mask") + 1))
+    else:  # x[i, m], x[i, :, m]: 1-D masks with one count of True cells, integer indices broadcasting against it
+        axes, at = [], 0  # each part's first axis (... stands for the axes the other parts leave)
+        for kind, _ in r.parts:
+            axes.append(at)
+            at += rank - len(r.parts) + 1 if kind == "ellipsis" else 1
+        n = int(rng.integers(0, min(shape[axes[j]] for j, p in enumerate(r.parts) if p[0] == "mask") + 1))
+        index = []
         for j, (kind, name) in enumerate(r.parts):
             if kind == "mask":
-                m = np.zeros(shape[j], bool)
-                m[rng.choice(shape[j], size=n, replace=False)] = True
+                m = np.zeros(shape[axes[j]], bool)
+                m[rng.choice(shape[axes[j]], size=n, replace=False)] = True
                 out[name] = m
             elif kind == "slot":
-                out[name] = idx(shape[j], (int(rng.choice([1, n])) if n else 1,))
-        target, each = (n,) + shape[len(r.parts):], shape[len(r.parts):]
+                out[name] = idx(shape[axes[j]], (int(rng.choice([1, n])) if n else 1,))
+            index.append(out[name] if kind in ("mask", "slot") else slice(None) if kind == "colon" else
+                         Ellipsis if kind == "ellipsis" else name)
+        cells = np.empty(shape, bool)
+        if "const" not in advanced_kinds(tr):  # PyTorch: the integers select first
+            cells = cells[tuple(name if kind == "const" else ... if kind == "ellipsis" else slice(None)
+                                for kind, name in r.parts)]
+            index = [i for i, (kind, _) in zip(index, r.parts) if kind != "const"]
+        target = cells[tuple(index)].shape  # NumPy's own rules place the written cells' axes
+        whole = any(kind in ("colon", "ellipsis") for kind, _ in r.parts)
+        each = target[int(rng.integers(1, len(target) + 1)):] if whole else shape[len(r.parts):]
     if upd is not None and upd.scalar is None:
         pick = rng.random()
         out[upd.name] = vals(each if each is not None and pick < 0.3 else (1,) if pick < 0.45 else target)

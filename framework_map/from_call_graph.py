@@ -22,7 +22,8 @@ tensors, around the newest ONNX operator that the composition needs (ScatterElem
   reshaped and expanded into a grid of the SLICE's size and concatenated, then ScatterND (and the Gather and
   combination first for ``x[1:3] += v``);
 * **a boolean mask**: NonZero, transposed to one row per True cell, as ScatterND's indices (masked_scatter: the
-  first count(mask) values of source, flattened: Reshape, Shape, Slice); ``x[mask] = number``: one Where.
+  first count(mask) values of source, flattened: Reshape, Shape, Slice); ``x[mask] = number``: one Where; beside
+  indices or whole slices (``x[i, :, m]``): NonZero rows and Ranges placed by NumPy's rules, then ScatterND.
 
 The expected output is the case's (:func:`~framework_map.from_call_case.case_for`): what the page shows.
 """
@@ -37,7 +38,7 @@ import scatter_core as sc
 from scatter_export.graphs import GraphNode, graph_model
 
 from .from_call import ELEMENTWISE, MASK, MASK_AXIS, ND, ONNX, WHERE, Translation, _err, _pick
-from .from_call_case import CallCase, _slice_shape, case_for, resolve
+from .from_call_case import CallCase, _slice_shape, advanced_kinds, case_for, index_elements, resolve
 
 CORE_REDUCTION = {"mean": "sum", "sub": "sum"}  # the reduction the core scatter runs where ONNX lacks the call's
 
@@ -325,10 +326,8 @@ def _mask_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.OpSp
                 "writes wherever the mask is True" + (" (the mask reshaped with trailing axes of 1 to broadcast)"
                                                       if m != "mask" else "") +
                 "; a ScatterElements node for a masked fill is what pytorch#126856 saw fail in onnxruntime.")
-    if r.form is not MASK or len(r.parts) != 1:
-        raise _err(f"the ONNX export of a mask beside other indices or slices ({tr.call.splitlines()[-1]}) is not "
-                   "written yet: the page's case shows the scatter at its core (NonZero of the mask as indices); "
-                   "x[m] = v with a whole mask exports", argument="export", rule="onnx-export")
+    if r.form is not MASK or len(r.parts) != 1:  # a mask beside integer indices or whole slices
+        return _advanced_graph(g, tr, tensors, cc, spec, attrs, feeds)
     rows = g.add("Transpose", g.add("NonZero", "mask"), perm=[1, 0])
     feeds.append(("values", cc.values if cc.values is not None else cc.case.updates))
     scatter = spec.op_type
@@ -344,3 +343,103 @@ def _mask_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.OpSp
         how = f"writes the values ({scatter}, reduction {r.canonical})"
     return ("no scatter takes a boolean mask: NonZero(mask), transposed to one row per True cell (row-major), is "
             f"{scatter}'s indices; the graph {how}; a mask names each cell once, so no duplicate meets another.")
+
+
+def _advanced_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.OpSpec, attrs: dict,
+                    feeds: list) -> str:
+    """A mask beside integer indices or whole slices (x[i, m], x[:, m], x[..., m], x[i, :, m]) as ScatterND on
+    coordinates built in the graph, by NumPy's advanced-indexing rules: each mask's NonZero rows (one 1-D index
+    per axis it covers), the integer tensors and numbers broadcast together to the shape B; a Range per whole
+    axis; B stands where the advanced indices are when they are adjacent, first when a slice separates them.
+    Each coordinate is unsqueezed to its place, all are expanded to their broadcast shape and concatenated: one
+    row per written cell (the axes after the last index stay whole in ScatterND's slices). The values are
+    expanded to the written cells' shape. Returns why."""
+    r, data = tr.reading, cc.case.data
+    dtype, named = data.dtype, {s.name: s for s in tr.slots}
+    elements = index_elements(tr, tensors, data)
+    per_axis, ranks = [], []  # per data axis: ("whole", size) or ("adv", graph name, rank); ranks: advanced only
+    for j, (kind, name) in enumerate(elements):
+        if kind == "colon":
+            per_axis.append(("whole", data.shape[len(per_axis)]))
+        elif kind == "const":
+            per_axis.append(("adv", g.const(f"index_{j}", np.int64(name)), 0))
+        elif kind == "slot":
+            arr = np.asarray(tensors[name]).astype(np.int64)
+            feeds.append((name, arr))
+            per_axis.append(("adv", name, arr.ndim))
+        else:
+            mask = np.asarray(tensors[name])
+            feeds.append((name, mask))
+            rows = g.add("NonZero", name)
+            for d in range(mask.ndim):  # one 1-D index per axis the mask covers
+                per_axis.append(("adv", g.add("Gather", rows, g.const(f"row_{j}_{d}", np.int64(d)), axis=0), 1))
+        if kind != "colon":
+            ranks.append(per_axis[-1][2])
+    kept = [j for j, (kind, _) in enumerate(elements) if kind == "colon" or kind in advanced_kinds(tr)]
+    advanced = [n for n, j in enumerate(kept) if elements[j][0] != "colon"]  # PyTorch's integers select first
+    adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
+    k = max(a for a, p in enumerate(per_axis) if p[0] == "adv") + 1  # the axes after stay whole (ScatterND slices)
+    b = max(ranks)
+    wholes = [a for a in range(k) if per_axis[a][0] == "whole"]
+    axis_of = [a for j, (kind, name) in enumerate(elements)
+               for a in [sum(np.asarray(tensors[n]).ndim if kd == "mask" else 1 for kd, n in elements[:j])]]
+    first = axis_of[kept[advanced[0]]]
+    at_b = sum(1 for a in wholes if a < first) if adjacent else 0  # where B stands among the written cells' axes
+    rank = b + len(wholes)
+    columns = []
+    for a in range(k):
+        kind, *rest = per_axis[a]
+        if kind == "whole":
+            pos = (list(range(at_b)) + list(range(at_b + b, rank)) if adjacent else list(range(b, rank)))[
+                wholes.index(a)]
+            column, taken = g.add("Range", *(g.const(f"{w}_{a}", np.int64(v)) for w, v in
+                                             zip(("start", "limit", "delta"), (0, rest[0], 1)))), [pos]
+        else:
+            column, taken = rest[0], list(range(at_b + b - rest[1], at_b + b))  # NumPy aligns ranks on the right
+        axes = [p for p in range(rank + 1) if p not in taken]
+        columns.append(g.add("Unsqueeze", column, g.const(f"axes_{a}", np.array(axes, dtype=np.int64))))
+    if len(columns) > 1:
+        together = columns[0]
+        for c in columns[1:]:  # the shape all coordinates broadcast to (Add of the coordinates: only its shape)
+            together = g.add("Add", together, c)
+        shape = g.add("Shape", together)
+        columns = [g.add("Expand", c, shape) for c in columns]
+    coords = g.add("Concat", *columns, axis=-1) if len(columns) > 1 else columns[0]
+    cells = g.add("Shape", coords, start=0, end=-1)
+    if k < data.ndim:
+        cells = g.add("Concat", cells, g.const("rest_shape", np.array(data.shape[k:], dtype=np.int64)), axis=0)
+    upd = named[next(s.name for s in tr.slots if s.role == "updates")]
+    if upd.scalar is not None:
+        raw = g.const("value", np.asarray(upd.scalar).astype(dtype))
+    else:  # the values without the leading axes of 1 that broadcasting adds
+        values = np.asarray(tensors[upd.name])
+        shape = values.shape
+        while len(shape) > rank + data.ndim - k and shape[0] == 1:
+            shape = shape[1:]
+        with np.errstate(all="ignore"):
+            feeds.append(("values", values.reshape(shape).astype(dtype)))
+        raw = "values"
+    new = g.add("Expand", raw, cells)
+    scatter, op = spec.op_type, ELEMENTWISE.get(r.canonical)
+    if r.gather_first:
+        old = g.add(scatter.replace("Scatter", "Gather", 1), "data", coords)
+        g.add(scatter, "data", coords, g.add(op, old, new), out="output", **attrs)
+        how = f"reads the cells (GatherND), combines once ({op}) and writes back ({scatter}, reduction none)"
+    elif r.canonical == "sub":
+        g.add(scatter, "data", coords, g.add("Neg", new), out="output", **attrs)
+        how = f"adds the negated values ({scatter} reduction add after Neg)"
+    else:
+        g.add(scatter, "data", coords, new, out="output", **attrs)
+        how = f"writes the values ({scatter}, reduction {r.canonical})"
+    ints = any(kind in ("slot", "const") for kind, _ in elements)
+    order = ("" if not wholes else ", placed where the indices stand" if adjacent else
+             ", then the sliced axes: a slice separates the indices, so their axes come first by NumPy's rule")
+    return ("no scatter takes a boolean mask: its NonZero rows (Gather: one 1-D index per axis the mask covers)"
+            + (", broadcast with the integer indices," if ints else "")
+            + (" and a Range per whole axis" + (f" up to axis {k - 1}" if k < data.ndim else "") if wholes else "")
+            + f" are unsqueezed to their places (the indices' "
+            f"broadcast shape{order}), expanded to one shape (Add, Shape, Expand) and concatenated (Concat) into "
+            f"{scatter}'s indices, one row per written cell; the values are expanded to the cells' shape (Shape, "
+            + ("Concat, " if k < data.ndim else "") + f"Expand); the graph {how}"
+            + ("; a repeated integer index writes a cell twice (one write wins, as in the framework)."
+               if ints else "; a mask names each cell once, so no duplicate meets another."))

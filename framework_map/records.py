@@ -165,6 +165,9 @@ JAX_CLIP = ('JAX mode="clip": out-of-range indices are clamped to the nearest ed
 JAX_PROMISE = ('JAX mode="promise_in_bounds": an out-of-range index is undefined behaviour in JAX; ONNX requires an '
                "error.")
 JAX_UNIQUE = "JAX unique_indices=True promises no duplicates; with duplicates JAX's result is undefined."
+# the frameworks whose indexing applies an integer first, as a select (x[0, :, m] is x[0][:, m]): NumPy and JAX
+# count an integer among the advanced indices, so there a slice between it and m puts m's axis first
+INTEGERS_SELECT_FIRST = frozenset({"PyTorch"})
 JAX_MASK_JIT = ("JAX, a boolean mask in x.at[...]: read eagerly only; under jax.jit the number of True cells is "
                 "not static and JAX raises NonConcreteBooleanIndexError, so write jnp.where(mask, v, x) there.")
 JAX_NO_WRAP = ("JAX wrap_negative_indices=False: negative indices are out of range (handled by mode), where ONNX "

@@ -77,7 +77,8 @@ def verdict(tr: Translation) -> str:
     def side(name, ops):
         return f"{name}: one operator is exact" if ops else f"{name}: no single operator; use the composition below"
     if tr.readings:
-        return (f":material/help: **{len(tr.readings)} readings, no answer yet**: " + md(tr.composition))
+        n = len(tr.readings)
+        return (f":material/help: **{n} reading{'s' if n != 1 else ''}, no answer yet**: " + md(tr.composition))
     if tr.assumes:  # one reading of an ambiguous call: what it would be, said as a condition
         what = ("no scatter is needed: one Where computes it exactly" if tr.reading.where else
                 "one operator computes it exactly on both ONNX and OpenVINO" if tr.onnx and tr.openvino else

@@ -311,7 +311,6 @@ def test_index_put_tuple_and_keyword_only_arguments_follow_the_real_signatures()
     ("np.put(a, ind, v, mode='bounce')", "mode", "'wrap'"),
     ("x[idx] //= v", "//=", "+="),
     ("x[1:2, idx] = v", "index", "x[:, i] or x[..., i]"),
-    ("x[idx, :] = v", "index", "mixes slices and index arrays"),
     ("torch.index_put(x, (i, 0), v)", "indices", "x[..., 0] = v"),  # PyTorch's own TypeError, checked below
 ])
 def test_unsupported_functions_and_values_name_them_and_list_what_is_supported(text, argument, words):

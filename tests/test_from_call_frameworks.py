@@ -223,3 +223,33 @@ def test_the_apps_guarded_run_of_the_frameworks_call_agrees(framework, text):
     assert out.version in {f"{d} {importlib.metadata.version(d)}" for d in DISTRIBUTIONS_OF[framework] if _has(d)}
     assert out.verdict == "exact" or (out.verdict == "other-winner" and tr.reading.canonical == "none" and dup), \
         out.verdict
+
+
+@pytest.mark.parametrize("framework", ["PyTorch", "TensorFlow"])
+def test_every_masked_writes_exported_pytest_runs_the_frameworks_own_call_and_passes(framework, tmp_path):
+    """masked_fill, torch.where, x[i, :, m] = v ... and tf.where (issue 31): each call's export on drawn tensors
+    (a scalar, a tensor, all-False and all-True masks among them), run where the framework is installed: the
+    framework's own test RAN and passed, beside the model's on onnxruntime and onnx.reference."""
+    require_framework(framework)
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    from framework_map.from_call_case import resolve
+    from tests.test_from_call_masks import GIVEN, MASKED, MIXED, TORCH_SELECTS
+
+    rng = np.random.default_rng(31)
+    texts = MASKED[framework] + MIXED.get(framework, []) + (TORCH_SELECTS if framework == "PyTorch" else [])
+    written = {}
+    for text in texts:
+        first = fm.from_call(text, tensors=GIVEN)
+        for n in range(3):
+            tensors = example_tensors(first, rng, DTYPES[n % 2])
+            name = f"test_masked_{len(written):03d}.py"
+            (tmp_path / name).write_text(_export(resolve(first, tensors), tensors))
+            written[name] = (text, {k: v.tolist() for k, v in tensors.items()})
+    outcomes, done = run_exports(tmp_path)
+    bad = []
+    for name, (text, tensors) in written.items():
+        ran = {test: outcome for (f, test), outcome in outcomes.items() if f == name}
+        own = [outcome for test, outcome in ran.items() if test in FRAMEWORK_TESTS]
+        if own != ["PASSED"] or any(o != "PASSED" for o in ran.values()):
+            bad.append(f"{name}: {text} {tensors}: {ran}")
+    assert not bad, "\n".join(bad[:20]) + "\n" + done.stdout[-4000:]

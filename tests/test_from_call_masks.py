@@ -7,6 +7,8 @@
 * masked_fill / masked_fill_, masked_scatter, torch.where, tf.where, jnp.where, np.where, np.putmask: Where (or
   NonZero → ScatterND where a scatter is needed), differential against NumPy and JAX always and PyTorch /
   TensorFlow where installed: scalar and tensor values, all-False and all-True masks, broadcasting.
+* a mask beside indices or whole slices (x[i, m], x[:, m], x[i, :, m]): its ONNX model (NonZero rows, Ranges
+  placed by NumPy's rules, ScatterND) and the framework agree with the case; the export runs without frameworks.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pytest
 import framework_map as fm
 import scatter_core as sc
 from framework_map.from_call_case import agrees, case_for, example_tensors, resolve, runs_in
-from tests.conftest import require_framework
+from tests.conftest import require_framework, require_or_skip
 from tests.test_from_call import run_framework
 
 BOOL, INT = np.zeros(0, bool), np.zeros(0, np.int64)
@@ -79,6 +81,26 @@ def test_every_advanced_index_form_gives_every_reading_each_with_its_translation
     for r in tr.readings:
         assert r.reading is not None and (r.onnx or r.openvino or r.composition)
         assert r.call and r.function == tr.function
+
+
+@pytest.mark.parametrize("text,readings", [
+    ("x[i, :, m] = v", ["i is a boolean mask", "m is a boolean mask"]),
+    ("x[idx, :] = v", ["idx is a boolean mask"]),
+])
+def test_a_reading_this_page_does_not_read_is_named_and_the_others_are_offered(text, readings):
+    """x[i, :, m] = v with i and m both integer indices mixes slices and index arrays (not read here); the mask
+    readings are: the answer offers them, says why the integer one is not read, and claims nothing; integer
+    tensors given for every name get the refusal itself."""
+    tr = fm.from_call(text)
+    assert [r.assumes for r in tr.readings] == readings and tr.exact is False and tr.onnx == []
+    assert "hold integer indices, this page does not read the call" in tr.composition or \
+        "holds integer indices, this page does not read the call" in tr.composition
+    assert "mixes slices and index arrays" in tr.composition
+    with pytest.raises(sc.ScatterError, match="mixes slices and index arrays"):
+        fm.from_call(text, tensors={name: INT for name in tr.undecided})
+    decided = fm.from_call(text, tensors={name: BOOL if n else INT for n, name in enumerate(tr.undecided)}
+                           if len(tr.undecided) > 1 else {tr.undecided[0]: BOOL})
+    assert not decided.readings and decided.reading.form.name == "mask"
 
 
 def test_x_ellipsis_idx_is_an_index_along_the_last_axis():
@@ -208,7 +230,8 @@ def test_masked_fill_takes_a_number_or_a_0d_tensor_and_putmask_repeats_its_value
 
 def test_every_masked_write_exports_a_model_that_runs_to_the_calls_result():
     """Where, or NonZero → ScatterND, as an ONNX model on onnxruntime and onnx.reference; a mask beside other
-    indices (x[i, m], x[:, m] written by a scatter) is refused by name, not exported wrongly."""
+    indices or whole slices (x[i, m], x[:, m], x[..., m], np.subtract.at(a, (i, m), b)) too: ScatterND on
+    coordinates built in the graph (NonZero rows, Range per whole axis, Unsqueeze, Expand, Concat)."""
     from tests.conftest import require_or_skip
     from tests.test_from_call_graph import run_model
 
@@ -216,25 +239,214 @@ def test_every_masked_write_exports_a_model_that_runs_to_the_calls_result():
     from framework_map.from_call_graph import composition_graph
 
     rng = np.random.default_rng(31)
-    kinds, refused = Counter(), 0
+    kinds, mixed = Counter(), 0
     for _, text in MASKED_ALL:
         first = fm.from_call(text, tensors=GIVEN)
         for n in range(6):
             tensors = example_tensors(first, rng, "float32" if n % 2 else "int32")
             tr = resolve(first, tensors)
-            try:
-                graph = composition_graph(tr, tensors)
-            except sc.ScatterError as exc:
-                assert exc.rule == "onnx-export" and "not written yet" in str(exc), (text, exc)
-                assert tr.reading.form.name == "mask-axis" or len(tr.reading.parts) > 1, text
-                refused += 1
-                continue
+            graph = composition_graph(tr, tensors)
             kinds[tuple(node.op_type for node in graph.nodes)] += 1
+            mixed += tr.reading.form.name == "mask-axis" or len(tr.reading.parts) > 1
             want = case_for(tr, tensors).output()
             for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
                 assert got.dtype == want.dtype and np.array_equal(got.reshape(want.shape), want), (text, runtime)
     assert kinds[("Where",)] and any("NonZero" in k and "ScatterND" in k for k in kinds), kinds
     assert any("Tile" in k for k in kinds) and any("GatherND" in k for k in kinds), kinds
+    assert mixed >= 20 and any("Range" in k and "Concat" in k and "NonZero" in k for k in kinds), kinds
+
+
+# ------------------------------------------------------------------------------ a mask beside indices or slices
+MIXED = {  # the separated ones (a slice between two indices): NumPy puts the indices' broadcast axes first
+    "PyTorch": ["x[i, m] = v", "x[i, m] = 0", "x[:, m] = v", "x[m, :] = v", "x[i, :, m] = v", "x[:, m, i] = v",
+                "x[i, ..., m] = v", "x[:, i, :, m] += v", "x.index_put_((i, m), v)",
+                "x.index_put_((i, m), v, accumulate=True)", "x[i, m] -= v"],
+    "JAX": ["x.at[i, m].set(v)", "x.at[..., m].set(v)", "x.at[i, :, m].set(v)", "x.at[:, m, i].add(v)",
+            "x.at[m, :, i].multiply(v)", "x.at[0, :, m].set(v)", "x.at[:, 1, :, m].set(v)"],
+    "NumPy": ["np.add.at(a, (i, m), b)", "np.subtract.at(a, (i, m), b)"],
+}
+TORCH_SELECTS = ["x[0, :, m] = v", "x[:, 1, :, m] = v"]  # PyTorch selects by an integer first; NumPy does not
+MIXED_ALL = [(fw, t) for fw, texts in MIXED.items() for t in texts] + [("PyTorch", t) for t in TORCH_SELECTS]
+
+
+def _separated(tr) -> bool:
+    parts = [kind != "colon" for kind, _ in tr.reading.parts if kind != "ellipsis"]
+    on = [j for j, advanced in enumerate(parts) if advanced]
+    return tr.reading.form.name == "mask" and on != list(range(on[0], on[-1] + 1))
+
+
+def _mixed_runs(framework: str, texts: list[str], run_as: str | None, cases: int) -> Counter:
+    """Each call on drawn tensors (fixed seed): its ONNX model on onnxruntime and onnx.reference and the framework
+    running the call, both graded against the case (any winner of a cell an integer index repeats)."""
+    from framework_map.from_call_graph import composition_graph
+    from tests.test_from_call_graph import run_model
+
+    rng = np.random.default_rng(SEED + 31)
+    failures, seen = [], Counter()
+    for text in texts:
+        first = fm.from_call(text, tensors=GIVEN)
+        assert first.reading.form.mask and not first.readings, text
+        for n in range(cases):
+            tensors = example_tensors(first, rng, ("float32", "int32", "int64", "float64")[n % 4])
+            tr = resolve(first, tensors)
+            cc = case_for(tr, tensors)
+            graph = composition_graph(tr, tensors)
+            masks = [tensors[s.name] for s in tr.slots if s.role == "mask"]
+            data = next(tensors[s.name] for s in tr.slots if s.role == "data")
+            upd = next(s for s in tr.slots if s.role == "updates")
+            seen["all-false"] += any(not m.any() for m in masks)
+            seen["all-true"] += any(m.all() and m.size > 1 for m in masks)
+            seen["middle axis"] += any(kind == "mask" and 0 < j < data.ndim - 1
+                                       for j, (kind, _) in enumerate(tr.reading.parts)) or (
+                tr.reading.form.name == "mask-axis" and 0 < tr.reading.axis % data.ndim < data.ndim - 1)
+            seen["broadcast values"] += upd.scalar is not None or tensors[upd.name].shape != cc.case.updates.shape
+            seen["separated"] += _separated(tr)
+            seen["negative"] += any(np.asarray(tensors[s.name]).min(initial=0) < 0 for s in tr.slots
+                                    if s.role == "indices")
+            trace = cc.case.trace()
+            for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
+                if not (got.dtype == data.dtype and got.shape == data.shape and sc.conforming(trace, got).all()):
+                    failures.append(f"{runtime}: {text}: {({k: v.tolist() for k, v in tensors.items()})}")
+            seen["runs"] += 1
+            if (run_as or framework) not in runs_in(first):  # index_put_ runs in PyTorch only
+                continue
+            try:
+                verdict = agrees(cc, run_framework(tr, tensors, run_as), tr.reading.canonical)
+            except Exception as exc:  # noqa: BLE001 - the framework refusing what the case wrote is a failure
+                verdict = f"raised {exc}"
+            if verdict != "exact":
+                failures.append(f"{run_as or framework}: {text}: {({k: v.tolist() for k, v in tensors.items()})}: "
+                                f"{verdict}")
+    assert not failures, "\n".join(failures[:10])
+    return seen
+
+
+def test_a_mask_beside_indices_or_slices_exports_a_model_that_agrees_with_numpy():
+    """x[i, m] = t, x[:, m] = t, x[i, :, m] = t (separated: the broadcast index axes first), the += forms,
+    index_put_, np.add.at: the ONNX model (NonZero rows, Range per whole axis, Unsqueeze, Expand, Concat,
+    ScatterND) on both runtimes and NumPy running the call agree with the case: all-False and all-True masks,
+    masks on a middle axis, values broadcast to the written cells, negative integer indices."""
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    seen = _mixed_runs("NumPy", MIXED["NumPy"], None, 12)
+    seen += _mixed_runs("PyTorch", MIXED["PyTorch"], "NumPy", 12)  # the same indexing rules in NumPy
+    for key in ("all-false", "all-true", "middle axis", "broadcast values", "separated", "negative"):
+        assert seen[key] >= 5, seen
+
+
+def test_a_mask_beside_indices_or_slices_agrees_with_jax_running_it():
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    require_framework("JAX")
+    seen = _mixed_runs("JAX", MIXED["JAX"], None, 8)
+    assert all(seen[k] >= 2 for k in ("all-false", "all-true", "separated", "broadcast values")), seen
+
+
+def test_a_mask_beside_indices_or_slices_agrees_with_pytorch_where_installed():
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    require_framework("PyTorch")
+    seen = _mixed_runs("PyTorch", MIXED["PyTorch"] + TORCH_SELECTS, None, 8)
+    assert all(seen[k] >= 2 for k in ("all-false", "all-true", "separated", "middle axis")), seen
+
+
+def test_an_integer_beside_slices_and_a_mask_follows_each_frameworks_rule():
+    """x[:, 1, :, m] on data (2, 3, 4, 5) with 3 True cells: PyTorch selects 1 first (cells (2, 4, 3)); NumPy and
+    JAX count 1 among the advanced indices, separated from m by a slice (cells (3, 2, 4)). The case and the model
+    follow the call's framework, and the answer says which rule applies."""
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    from framework_map.from_call_graph import composition_graph
+    from tests.test_from_call_graph import run_model
+
+    data = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
+    mask = np.array([True, False, True, True, False])
+    for text, shape in (("x[:, 1, :, m] = v", (2, 4, 3)), ("x.at[:, 1, :, m].set(v)", (3, 2, 4))):
+        tr = fm.from_call(text, tensors=GIVEN)
+        assert any(("applies it first" if tr.framework == "PyTorch" else "counts it among") in line
+                   for line in tr.inputs)
+        values = -np.arange(24, dtype=np.float32).reshape(shape)
+        want = data.copy()
+        if tr.framework == "PyTorch":
+            want[:, 1][:, :, mask] = values
+        else:
+            want[:, 1, :, mask] = values  # NumPy's own rule
+        tensors = {"data": data, "indices_3": mask, "values": values}
+        assert np.array_equal(case_for(tr, tensors).output(), want), text
+        graph = composition_graph(tr, tensors)
+        for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
+            assert np.array_equal(got, want), (text, runtime)
+
+
+def test_separated_indices_put_their_broadcast_axes_first_in_the_case_and_the_model():
+    """x[i, :, m] = v on data (2, 3, 4): i and m are separated by a slice, so the written cells' shape is
+    (count, 3) (NumPy's rule), not (3, count); values of shape (2, 3) go row by row to i's and m's pairs."""
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    import onnx
+
+    from framework_map.from_call_graph import composition_graph
+    from tests.test_from_call_graph import run_model
+
+    data = np.zeros((2, 3, 4), np.float32)
+    tensors = {"x": data, "i": np.array([1, 0]), "m": np.array([False, True, False, True]),
+               "v": np.arange(6, dtype=np.float32).reshape(2, 3)}
+    tr = fm.from_call("x[i, :, m] = v", tensors=tensors)
+    named = {"data": data, "indices_0": tensors["i"], "indices_2": tensors["m"], "values": tensors["v"]}
+    want = data.copy()
+    want[tensors["i"], :, tensors["m"]] = tensors["v"]
+    assert want[1, :, 1].tolist() == [0, 1, 2] and want[0, :, 3].tolist() == [3, 4, 5]
+    assert np.array_equal(case_for(tr, named).output(), want)
+    graph = composition_graph(tr, named)
+    nodes = [n.op_type for n in graph.nodes]
+    assert nodes[:3] == ["NonZero", "Gather", "Unsqueeze"] and nodes[-1] == "ScatterND"
+    assert "Range" in nodes and "Concat" in nodes
+    onnx.checker.check_model(onnx.load_from_string(graph.model()), full_check=True)
+    assert "so their axes come first by NumPy's rule" in graph.summary
+    for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
+        assert np.array_equal(got, want), runtime
+    with pytest.raises(sc.ScatterError, match="do not broadcast together") as info:  # a count of 2 against 3
+        case_for(tr, {**named, "indices_0": np.array([0, 1, 0])})
+    assert info.value.rule == "shape"
+
+
+def test_the_exported_pytest_of_a_mask_beside_slices_runs_without_any_framework_and_fails_a_wrong_model(tmp_path):
+    """The composition's download, run where neither PyTorch nor TensorFlow nor JAX imports: the model's tests
+    pass (the framework's own test skips); the same file with ScatterND fed updates + 1 fails."""
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    import base64
+
+    import onnx
+    from onnx import helper, numpy_helper
+
+    from framework_map.from_call_run import composition_export
+    from tests.test_from_call_exports import BLOCKER, run_without_frameworks
+
+    blocker, good, wrong = (tmp_path / name for name in ("blocker", "good", "wrong"))
+    for d in (blocker, good, wrong):
+        d.mkdir()
+    (blocker / "sitecustomize.py").write_text(BLOCKER)
+    rng = np.random.default_rng(7)
+    for n, text in enumerate(["x[i, :, m] = v", "x[:, m] += v", "x.at[i, m].set(v)", "x[m, :] = 0"]):
+        first = fm.from_call(text, tensors=GIVEN)
+        while True:  # a draw that writes something, so a wrong value shows
+            tensors = example_tensors(first, rng, "float32", (3, 4, 2))
+            if all(tensors[s.name].any() for s in first.slots if s.role == "mask"):
+                break
+        export = composition_export(first, tensors)
+        (good / f"test_mixed_{n}.py").write_text(export.pytest)
+        proto = onnx.load_from_string(export.model)
+        node = proto.graph.node[-1]
+        assert node.op_type == "ScatterND"
+        node.input[2], original = "wrong_updates", node.input[2]
+        proto.graph.initializer.append(numpy_helper.from_array(np.array(1, np.float32), "one"))
+        proto.graph.node.insert(len(proto.graph.node) - 1, helper.make_node("Add", [original, "one"],
+                                                                            ["wrong_updates"]))
+        code = export.pytest.replace(repr(base64.b64encode(export.model).decode()),
+                                     repr(base64.b64encode(proto.SerializeToString()).decode()))
+        assert code != export.pytest
+        (wrong / f"test_mixed_{n}.py").write_text(code)
+    passed = run_without_frameworks(good, blocker)
+    model_tests = {t: v for (f, t), v in passed.items() if "onnx" in t}
+    assert model_tests and set(model_tests.values()) == {"PASSED"}, passed
+    assert {v for (f, t), v in passed.items() if "framework" in t} <= {"SKIPPED"}, passed
+    failed = run_without_frameworks(wrong, blocker)
+    assert [v for (f, t), v in failed.items() if "onnx" in t].count("FAILED") == 2 * 4, failed
 
 
 # ------------------------------------------------------------------------------ caveats that apply
