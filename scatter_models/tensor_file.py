@@ -3,8 +3,8 @@
 The parent writes the feeds, the worker the captured tensors, each as one file of the arrays' bytes back to
 back (C order), with ``[name, dtype, shape, offset]`` per array in the job's JSON. One file and no per-array
 header to parse (``.npy`` parses each header as a Python literal): a small model's capture moved 5 to 25
-files per job. Only plain numeric and bool dtypes are read; anything else is refused, so no pickle and no
-object array can come through. Each array read back owns its memory (writable, as ``np.load`` gave).
+files per job. Only plain numeric and bool dtypes are read; anything else is refused, so no serialized
+Python object and no object array can come through. Each array read back owns its memory (writable, as ``np.load`` gave).
 """
 
 from __future__ import annotations
