@@ -1290,7 +1290,7 @@ def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
                                                for p in reading.parts)
                        + ", each mask replaced by its NonZero rows" + (
                            ", and a Range of each whole axis, placed by NumPy's rules (the indices' broadcast "
-                           "axes first where a slice separates them)" if any(
+                           "axes first where a slice separates them, or in NumPy and JAX any ellipsis)" if any(
                                p[0] in ("colon", "ellipsis") for p in reading.parts) else "")
                        + ", stacked on a new last axis")
             if any(p[0] == "const" for p in reading.parts) and any(p[0] in ("colon", "ellipsis")

@@ -19,7 +19,7 @@ import numpy as np
 import scatter_core as sc
 
 from .from_call import AXIS, MASK_AXIS, ND, Slot, Translation, _err, fallback_operator, from_call
-from .records import INTEGERS_SELECT_FIRST
+from .records import ELLIPSIS_SPREAD_FIRST, INTEGERS_SELECT_FIRST
 
 # ----------------------------------------------------------------------------- with tensors: the case and the run
 @dataclass(frozen=True)
@@ -349,6 +349,17 @@ def advanced_kinds(tr: Translation) -> tuple[str, ...]:
     return ("slot", "mask") if tr.framework in INTEGERS_SELECT_FIRST else ("slot", "mask", "const")
 
 
+def ellipsis_separates(tr: Translation) -> bool:
+    """Whether an ellipsis stands between two advanced indices in a framework that counts it as a separator even
+    where it stands for no axis (NumPy, JAX: x[:, i, ..., m] on 3 axes puts the index axes first, where PyTorch
+    reads x[:, i, m] and keeps them in place)."""
+    if tr.framework in ELLIPSIS_SPREAD_FIRST:
+        return False
+    kinds = [kind for kind, _ in tr.reading.parts]
+    advanced = [j for j, kind in enumerate(kinds) if kind in advanced_kinds(tr)]
+    return bool(advanced) and "ellipsis" in kinds[advanced[0]:advanced[-1] + 1]
+
+
 def _mixed_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict) -> CallCase:
     """a mask beside whole slices (x[i, :, m], x[m, :]): ScatterND on the coordinates NumPy's advanced indexing
     names, one row per written cell (the broadcast index axes first where a slice separates the indices), the
@@ -391,7 +402,12 @@ def _mixed_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict
         raise _err(f"an index is out of range for data {data.shape}: {exc}", argument="indices",
                    rule="range") from None
     adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
-    coords = np.ascontiguousarray(np.moveaxis(picked, 0 if adjacent else b, -1))
+    coords = np.moveaxis(picked, 0 if adjacent else b, -1)
+    if adjacent and ellipsis_separates(tr):  # an empty ellipsis between them: the index axes first all the same
+        at_b = sum(1 for kind, _ in elements[:advanced[0]] if kind == "colon")
+        coords = np.moveaxis(coords, list(range(at_b, at_b + b)), list(range(b)))
+        adjacent = False
+    coords = np.ascontiguousarray(coords)
     name = "mask_coordinates"
     slots = [s for s in tr.slots if s.role not in ("mask", "indices")]
     slots.append(Slot(name, "indices", "NonZero rows and whole axes' ranges, by NumPy's rules", "indices"))

@@ -38,7 +38,8 @@ import scatter_core as sc
 from scatter_export.graphs import GraphNode, graph_model
 
 from .from_call import ELEMENTWISE, MASK, MASK_AXIS, ND, ONNX, WHERE, Translation, _err, _pick
-from .from_call_case import CallCase, _slice_shape, advanced_kinds, case_for, index_elements, resolve
+from .from_call_case import (CallCase, _slice_shape, advanced_kinds, case_for, ellipsis_separates, index_elements,
+                              resolve)
 
 CORE_REDUCTION = {"mean": "sum", "sub": "sum"}  # the reduction the core scatter runs where ONNX lacks the call's
 
@@ -377,7 +378,7 @@ def _advanced_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.
             ranks.append(per_axis[-1][2])
     kept = [j for j, (kind, _) in enumerate(elements) if kind == "colon" or kind in advanced_kinds(tr)]
     advanced = [n for n, j in enumerate(kept) if elements[j][0] != "colon"]  # PyTorch's integers select first
-    adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
+    adjacent = advanced == list(range(advanced[0], advanced[-1] + 1)) and not ellipsis_separates(tr)
     k = max(a for a, p in enumerate(per_axis) if p[0] == "adv") + 1  # the axes after stay whole (ScatterND slices)
     b = max(ranks)
     wholes = [a for a in range(k) if per_axis[a][0] == "whole"]
@@ -433,7 +434,8 @@ def _advanced_graph(g: _Graph, tr: Translation, tensors, cc: CallCase, spec: sc.
         how = f"writes the values ({scatter}, reduction {r.canonical})"
     ints = any(kind in ("slot", "const") for kind, _ in elements)
     order = ("" if not wholes else ", placed where the indices stand" if adjacent else
-             ", then the sliced axes: a slice separates the indices, so their axes come first by NumPy's rule")
+             ", then the sliced axes: a slice (or, in NumPy and JAX, an ellipsis) separates the indices, so their "
+             "axes come first by NumPy's rule")
     return ("no scatter takes a boolean mask: its NonZero rows (Gather: one 1-D index per axis the mask covers)"
             + (", broadcast with the integer indices," if ints else "")
             + (" and a Range per whole axis" + (f" up to axis {k - 1}" if k < data.ndim else "") if wholes else "")

@@ -168,6 +168,10 @@ JAX_UNIQUE = "JAX unique_indices=True promises no duplicates; with duplicates JA
 # the frameworks whose indexing applies an integer first, as a select (x[0, :, m] is x[0][:, m]): NumPy and JAX
 # count an integer among the advanced indices, so there a slice between it and m puts m's axis first
 INTEGERS_SELECT_FIRST = frozenset({"PyTorch"})
+# the frameworks that spread an ellipsis into its slices before placing the advanced indices, so one that stands
+# for no axis separates nothing (torch: x[:, i, ..., m] on 3 axes is x[:, i, m]); NumPy and JAX count any
+# ellipsis between two advanced indices as a separator, even an empty one (their axes then come first)
+ELLIPSIS_SPREAD_FIRST = frozenset({"PyTorch"})
 JAX_MASK_JIT = ("JAX, a boolean mask in x.at[...]: read eagerly only; under jax.jit the number of True cells is "
                 "not static and JAX raises NonConcreteBooleanIndexError, so write jnp.where(mask, v, x) there.")
 JAX_NO_WRAP = ("JAX wrap_negative_indices=False: negative indices are out of range (handled by mode), where ONNX "

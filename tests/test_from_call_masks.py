@@ -512,3 +512,36 @@ def test_jaxs_mask_caveat_shows_for_a_mask_only_and_what_it_says_holds_under_jit
 
     with pytest.raises(Exception, match="NonConcreteBooleanIndex"):
         jax.jit(lambda x, m: x.at[m].set(0))(jnp.zeros(3), jnp.array([True, False, True]))
+
+
+def test_an_ellipsis_for_no_axis_between_indices_follows_each_frameworks_rule():
+    """x[:, i, ..., m] on data (5, 3, 4): the ellipsis stands for no axis. JAX (as NumPy) counts it as a separator
+    all the same, so the index axes come first (cells (2, 5)); PyTorch spreads it into no slice and keeps them in
+    place (cells (5, 2)). The case and both runtimes' model follow the call's framework, checked against each
+    framework running the call where it is installed and against NumPy's own rule."""
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    from framework_map.from_call_case import tensor_slots
+    from framework_map.from_call_graph import composition_graph
+    from tests.test_from_call_graph import run_model
+
+    data = np.arange(60, dtype=np.float32).reshape(5, 3, 4)
+    i, m = np.array([2, 0]), np.array([True, False, False, True])
+    for text, shape in (("x = x.at[:, i, ..., m].set(v)", (2, 5)), ("x[:, i, ..., m] = v", (5, 2))):
+        values = -np.arange(10, dtype=np.float32).reshape(shape) - 1
+        given = {"x": data, "i": i, "m": m, "v": values}
+        tr = fm.from_call(text, tensors=given)
+        tensors = {s.name: given[s.text] for s in tensor_slots(tr)}
+        want = data.copy()
+        if shape == (2, 5):
+            want[:, i, ..., m] = values  # NumPy's own rule, JAX's too
+        else:
+            want[:, i, m] = values
+        assert np.array_equal(case_for(tr, tensors).output(), want), text
+        graph = composition_graph(tr, tensors)
+        for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
+            assert np.array_equal(got, want), (text, runtime)
+        try:
+            got = run_framework(tr, tensors, None)
+        except ImportError:
+            continue
+        assert np.array_equal(np.asarray(got), want), (text, tr.framework)
