@@ -29,7 +29,7 @@ import scatter_core as sc
 
 from .from_call_guard import check_call_text
 from .maps import Config, configurations
-from .records import (BY_ID, CAVEATS, INTEGERS_SELECT_FIRST, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE,
+from .records import (BY_ID, CAVEATS, ELLIPSIS_SPREAD_FIRST, INTEGERS_SELECT_FIRST, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE,
                       JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
                       NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
                       TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG, WHERE_BROADCAST, WHERE_DTYPES)
@@ -1300,6 +1300,14 @@ def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
                     "it among the advanced indices" if call.framework in INTEGERS_SELECT_FIRST else
                     f"{call.framework} counts it among the advanced indices (NumPy's rule), where PyTorch "
                     "applies it first (a select)"))
+            kinds = [p[0] for p in reading.parts]
+            if "ellipsis" in kinds[1:-1] and any(k != "colon" for k in kinds[:kinds.index("ellipsis")]):
+                out.append("an ellipsis between indices: " + (
+                    "PyTorch spreads it into its slices, so where it stands for no axis the indices stay "
+                    "adjacent, where NumPy and JAX still count it as a separator (their axes first)"
+                    if call.framework in ELLIPSIS_SPREAD_FIRST else
+                    f"{call.framework} counts it as a separator even where it stands for no axis (the indices' "
+                    "axes first), where PyTorch spreads it into its slices"))
     elif reading.parts:  # coordinates, stacked (a tuple tensor, one index, or one per leading axis)
         parts = [names[p[1]] if p[0] in ("slot", "tuple") else str(p[1]) for p in reading.parts]
         if reading.parts[0][0] == "tuple":

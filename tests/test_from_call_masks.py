@@ -545,3 +545,17 @@ def test_an_ellipsis_for_no_axis_between_indices_follows_each_frameworks_rule():
         except ImportError:
             continue
         assert np.array_equal(np.asarray(got), want), (text, tr.framework)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("x[:, i, ..., m] = v", "PyTorch spreads it into its slices"),
+    ("x = x.at[:, i, ..., m].set(v)", "JAX counts it as a separator even where it stands for no axis"),
+])
+def test_an_ellipsis_between_indices_is_said_with_each_frameworks_rule(text, words):
+    """The answer names the rule the call's framework applies to an ellipsis between two indices, and the other."""
+    tr = fm.from_call(text, tensors={"x": np.zeros((5, 3, 4)), "i": np.array([0]),
+                                     "m": np.array([True, False, True, False]), "v": np.zeros(1)})
+    assert any(line.startswith("an ellipsis between indices: ") and words in line for line in tr.inputs), tr.inputs
+    plain = fm.from_call("x[:, i, m] = v", tensors={"x": np.zeros((5, 3, 4)), "i": np.array([0]),
+                                                    "m": np.array([True, False, True, False]), "v": np.zeros(1)})
+    assert not any(line.startswith("an ellipsis between indices") for line in plain.inputs), plain.inputs
