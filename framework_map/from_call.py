@@ -561,9 +561,11 @@ def _index_readings(sub: ast.AST, canonical: str, where: str, tensors: Mapping) 
         raise _err(f"{where}: {len(open_)} index names could each be integer indices or a boolean mask; at most "
                    f"{MAX_OPEN} are read open: give their tensors (or dtypes) to decide", argument="index",
                    rule="size")
+    # a mask given with two axes or more covers that many axes: never the one-axis reading (x[:, m2d] = v)
+    wide = frozenset(j for j, e in enumerate(elts) if kinds[j] == "mask" and np.ndim(tensors.get(_src(e), ())) > 1)
     if not open_:
         slots: list = []
-        return [(_index_reading(elts, kinds, slots, canonical, where), slots, "")]
+        return [(_index_reading(elts, kinds, slots, canonical, where, wide), slots, "")]
     choices = [(dict.fromkeys(open_, "array"), " and ".join(_src(elts[j])[:40] for j in open_) +
                 (" hold" if len(open_) > 1 else " holds") + " integer indices")]
     choices += [({**dict.fromkeys(open_, "array"), j: "mask"}, f"{_src(elts[j])[:40]} is a boolean mask")
@@ -586,8 +588,10 @@ def _index_readings(sub: ast.AST, canonical: str, where: str, tensors: Mapping) 
     return out
 
 
-def _index_reading(elts: list, kinds: list, slots: list, canonical: str, where: str) -> Reading:
-    """The reading of an index expression whose elements' kinds are known (see :func:`_element_kind`)."""
+def _index_reading(elts: list, kinds: list, slots: list, canonical: str, where: str,
+                   wide: frozenset = frozenset()) -> Reading:
+    """The reading of an index expression whose elements' kinds are known (see :func:`_element_kind`); ``wide``:
+    the elements that are masks given with two axes or more."""
     if kinds.count("ellipsis") > 1:
         raise _err(f"{where}: an index can hold one ... only", argument="...", rule="index")
     advanced = [j for j, kind in enumerate(kinds) if kind in ("array", "mask")]
@@ -618,7 +622,7 @@ def _index_reading(elts: list, kinds: list, slots: list, canonical: str, where: 
         raise _err(f"{where}: only whole slices (:) may stand beside an index array; " + INDEX_FORMS,
                    argument="index", rule="index")
     j = advanced[0]
-    if len(advanced) == 1 and j > 0 and all(kinds[w] in ("colon", "ellipsis") for w in range(j)) and all(
+    if len(advanced) == 1 and j > 0 and j not in wide and all(kinds[w] in ("colon", "ellipsis") for w in range(j)) and all(
             kinds[w] == "colon" for w in range(j + 1, len(elts))):
         # whole slices (or ...) before one index tensor or mask, and only whole slices after it: one axis
         after = len(elts) - j - 1

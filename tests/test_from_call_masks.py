@@ -559,3 +559,40 @@ def test_an_ellipsis_between_indices_is_said_with_each_frameworks_rule(text, wor
     plain = fm.from_call("x[:, i, m] = v", tensors={"x": np.zeros((5, 3, 4)), "i": np.array([0]),
                                                     "m": np.array([True, False, True, False]), "v": np.zeros(1)})
     assert not any(line.startswith("an ellipsis between indices") for line in plain.inputs), plain.inputs
+
+
+@pytest.mark.parametrize("text", ["x[:, m] = v", "x[..., m] = v", "x[:, m] += v", "x = x.at[:, m].set(v)",
+                                  "x = x.at[..., m].add(v)", "x[:, m] = 0"])
+def test_a_mask_of_two_axes_after_slices_covers_both(text):
+    """x[:, m] with m of shape (3, 4) on data (2, 3, 4) masks the last two axes (cells (2, count)): read as a mask
+    over the axes it covers, never the one-axis reading, and the case, the model on both runtimes and the
+    framework (where installed) agree with NumPy's own rule."""
+    require_or_skip("onnx", "onnxruntime", "onnx.reference")
+    from framework_map.from_call_case import tensor_slots
+    from framework_map.from_call_graph import composition_graph
+    from tests.test_from_call_graph import run_model
+
+    data = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    mask = np.zeros((3, 4), bool)
+    mask[0, 1] = mask[2, 3] = mask[1, 0] = True
+    values = -np.arange(6, dtype=np.float32).reshape(2, 3) - 1
+    given = {"x": data, "m": mask, **({} if text.endswith("0") else {"v": values})}
+    tr = fm.from_call(text, tensors=given)
+    assert tr.reading.form.name == "mask", tr.reading
+    tensors = {s.name: given[s.text] for s in tensor_slots(tr)}
+    want = data.copy()
+    if text.endswith("0"):
+        want[:, mask] = 0
+    elif "+=" in text or ".add(" in text:
+        want[:, mask] += values
+    else:
+        want[:, mask] = values
+    assert np.array_equal(case_for(tr, tensors).output(), want), text
+    graph = composition_graph(tr, tensors)
+    for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
+        assert np.array_equal(got, want), (text, runtime)
+    try:
+        got = run_framework(tr, tensors, None)
+    except ImportError:
+        return
+    assert np.array_equal(np.asarray(got), want), (text, tr.framework)
