@@ -27,21 +27,7 @@ from locust import User, between, events, task
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from devtools.protocol import ProtocolError, StreamSession  # noqa: E402
-
-def examples() -> list[str]:
-    """The explorer links of the spec examples that run (not the shapes-only large ones), in a fixed order."""
-    import spec_examples
-    from scatter_core import FAMILIES, OPERATORS, trace
-
-    out = []
-    for e in spec_examples.load_all():
-        if e.shapes_only:
-            continue
-        n = len(trace(e.op, e.data, e.indices, e.updates, **e.attrs))
-        if n > 0:
-            out.append(f"/{FAMILIES[OPERATORS[e.op].family].slug}?op={e.op}&example={e.id}")
-    return out
+from devtools.protocol import ProtocolError, StreamSession, example_links  # noqa: E402
 
 
 def _wait() -> tuple[float, float]:
@@ -62,7 +48,7 @@ class StepperUser(User):
 
     def on_start(self) -> None:
         if not _links:
-            _links.extend(examples())
+            _links.extend(example_links())
         self.link = _links[next(_next) % len(_links)]
         self.session = StreamSession(self.host, timeout=float(os.environ.get("STEP_TIMEOUT", "30")))
         self.k = 0

@@ -23,6 +23,15 @@ FINISHED = ("FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY")
 CONTEXT = {"timezone": "UTC", "timezone_offset": 0, "locale": "en-US", "is_embedded": False, "color_scheme": "light"}
 
 
+def example_links() -> list[str]:
+    """The explorer links of the spec examples that run (not the shapes-only large ones), in a fixed order."""
+    import spec_examples
+    from scatter_core import FAMILIES, OPERATORS, trace
+
+    return [f"/{FAMILIES[OPERATORS[e.op].family].slug}?op={e.op}&example={e.id}" for e in spec_examples.load_all()
+            if not e.shapes_only and len(trace(e.op, e.data, e.indices, e.updates, **e.attrs)) > 0]
+
+
 class ProtocolError(AssertionError):
     """A reply that is not what the browser would have been sent for the step (or none in time)."""
 
@@ -52,17 +61,24 @@ def _mount_value(kind: str, el, fresh: bool):
         if el.HasField("raw_value"):
             return "string_value", el.raw_value
         return ("string_value", el.options[el.default]) if el.HasField("default") and el.options else None
+    if kind not in ("number_input", "checkbox", "text_input", "text_area"):
+        return None
+    value = _field(el, "value") if el.set_value else None
+    value = _field(el, "default") if value is None else value
+    if value is None:
+        return None
     if kind == "number_input":
-        value = el.value if el.HasField("value") else (el.default if el.HasField("default") else None)
-        if value is None:
-            return None
         return ("int_value", int(value)) if el.data_type == el.INT else ("double_value", float(value))
-    if kind in ("checkbox", "text_input", "text_area"):
-        value = el.value if el.HasField("value") else (el.default if el.HasField("default") else None)
-        if value is None:
-            return None
-        return ("bool_value" if kind == "checkbox" else "string_value"), value
-    return None
+    return ("bool_value" if kind == "checkbox" else "string_value"), value
+
+
+def _field(el, name: str):
+    """``el.name``, or None when it is an optional field left unset."""
+    try:
+        present = el.HasField(name)
+    except ValueError:  # a plain field (no presence): always has its value
+        present = True
+    return getattr(el, name) if present else None
 
 
 class StreamSession:
