@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -91,20 +92,11 @@ class StepperUser(User):
             response_length=length, exception=exc, context={"link": getattr(self, "link", "")})
 
 
-def percentile(values: list, q: float) -> float:
-    """The q-th percentile (0..100) by linear interpolation between the sorted values (as bench/load_test.py)."""
-    v = sorted(values)
-    if not v:
-        return float("nan")
-    pos = (len(v) - 1) * q / 100
-    lo = int(pos)
-    hi = min(lo + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
-
-
 def summary(steps: list, lost: list) -> dict:
-    return {"steps": len(steps), "lost": len(lost), "p50_ms": round(percentile(steps, 50), 1),
-            "p95_ms": round(percentile(steps, 95), 1), "max_ms": round(max(steps), 1) if steps else None,
+    """The steps' count, p50/p95/max (ms, interpolated between the sorted values) and what was lost."""
+    q = statistics.quantiles(steps, n=100, method="inclusive") if len(steps) > 1 else steps * 99
+    ms = [round(q[49], 1), round(q[94], 1), round(max(steps), 1)] if q else [None] * 3
+    return {"steps": len(steps), "lost": len(lost), "p50_ms": ms[0], "p95_ms": ms[1], "max_ms": ms[2],
             "lost_examples": lost[:10]}
 
 
