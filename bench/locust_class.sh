@@ -20,10 +20,15 @@ for _ in $(seq 120); do
 done
 PYTHONPATH=$PWD "$py" -c "from devtools.protocol import StreamSession as S; s = S('http://127.0.0.1:$port'); \
 s.open('/elements?op=Scatter-9&example=onnx-scatter-9-example-1'); s.step(1); s.close()"
-cpu() { awk '{print ($14 + $15) / 100}' "/proc/$server/stat"; }  # utime + stime, at 100 ticks a second
-before=$(cpu)
-status=0
+cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat" 2>/dev/null; }  # utime + stime, at 100 ticks a second
+before=$(cpu "$server")
 taskset -c 1 "$py" -m locust -f bench/locust_steps.py --headless -u "$users" -r 10 -t "${secs}s" \
-  -H "http://127.0.0.1:$port" --only-summary --loglevel WARNING || status=$?
-echo "server CPU during the run: $(awk -v a="$before" -v b="$(cpu)" 'BEGIN {printf "%.1f", b - a}') s in ${secs} s (core 0)"
+  -H "http://127.0.0.1:$port" --only-summary --loglevel WARNING &
+locust=$!
+used=0
+while kill -0 "$locust" 2>/dev/null; do used=$(cpu "$locust" || echo "$used"); after=$(cpu "$server"); sleep 1; done
+status=0
+wait "$locust" || status=$?
+echo "server CPU during the run: $(awk -v a="$before" -v b="$after" 'BEGIN {printf "%.1f", b - a}') s in ${secs} s (core 0)"
+echo "Locust's CPU: ${used} s (core 1; the load generator itself, at most the last second unseen)"
 exit "$status"
