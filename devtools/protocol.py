@@ -101,6 +101,7 @@ class StreamSession:
         self.fragment_id = ""
         self.view = ""
         self.n = 0
+        self.start = 0  # the step the page sent the player to start at
         self.reports = 0
         self.seen_ids: set = set()
 
