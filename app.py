@@ -20,7 +20,7 @@ and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server'
 
 import streamlit as st
 
-from scatter_ui.navigation import family_pages, kebab_aliases, nav_helper, sidebar_links
+from scatter_ui.navigation import family_pages, kebab_aliases, sidebar_links
 from scatter_ui.player import warm_up
 
 st.set_page_config(page_title="Scatter Explorer", page_icon="🧮", layout="wide")
@@ -45,9 +45,5 @@ PAGES = {
 
 # the sidebar's page list is the app's own (axe: list); /slice-scatter reaches /slice_scatter (hidden aliases)
 navigation = st.navigation({**PAGES, "Aliases": kebab_aliases(PAGES)}, position="hidden")
-nav_helper(navigation)  # in the main area, after the player's warm-up element
-links = st.sidebar.container()  # the links sit at the top of the sidebar but are sent after the page's elements
-try:
-    navigation.run()
-finally:
-    sidebar_links(PAGES, navigation, links)  # the same st.Page objects: a page added above gets its link
+sidebar_links(PAGES, navigation)  # the same st.Page objects: a page added above gets its link
+navigation.run()

@@ -132,13 +132,14 @@ def kebab_aliases(pages: Mapping[str, Sequence[st.Page]]) -> list[st.Page]:
     return aliases
 
 
-def sidebar_links(pages: Mapping[str, Sequence[st.Page]], current: st.Page | None = None, box=None) -> None:
+def sidebar_links(pages: Mapping[str, Sequence[st.Page]], current: st.Page | None = None) -> None:
     """Every page of ``pages`` (section name -> its st.Page objects, as given to st.navigation) as a link
-    under its section's name, in ``box`` (a container at the top of the sidebar made before the page ran, so
-    the links follow the page's own elements; default: the sidebar); ``current`` (what st.navigation
-    returned) is the shown page, whose link gets ``aria-current="page"`` (nav_helper, called before the page)."""
-    with box if box is not None else st.sidebar:
+    at the top of the sidebar, under its section's name; ``current`` (what st.navigation returned) is the
+    shown page, whose link gets ``aria-current="page"``. Call it before the page runs."""
+    with st.sidebar:
         for section, entries in pages.items():
             st.caption(section)
             for page in entries:
                 st.page_link(page, width="stretch")
+    # in the main area, after the player's warm-up element (the sidebar holds only the links)
+    nav_helper(current)
