@@ -491,8 +491,8 @@ def trace_for(op: str, example_id: str | None, texts: tuple[str, str, str] | Non
 
 
 @bounded(shared=(sc.Trace,), grows=True, key=by_case)
-def step_figure(case: sc.Case, follow: bool, pins: tuple, panel_axis: int | None = None) -> StepFigure:
-    return StepFigure(trace_of(case), pinned=dict(pins), follow=follow, panel_axis=panel_axis)
+def step_figure(case: sc.Case, follow: bool, pins: tuple, panel_axis: int | None = None, tall: bool = False) -> StepFigure:
+    return StepFigure(trace_of(case), pinned=dict(pins), follow=follow, panel_axis=panel_axis, tall=tall)
 
 
 @bounded(key=by_case)

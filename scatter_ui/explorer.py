@@ -21,7 +21,7 @@ from scatter_core import fmt_shape
 from . import attribute_inputs, cache, large, panels, session
 from .controls import (INPUT_FORMATS, attribute_widgets, editable, error_text, lazy_expander, md,
                        operator_picker, page_style, settle_attributes, spec_link, tensor_text)
-from .player import player, rerun_relay
+from .player import player, rerun_relay, tall_window
 from .crosscheck_panel import crosscheck_panel, crosscheck_refused
 from .figures import StepFigure, overview_figure
 
@@ -345,8 +345,9 @@ class ExplorerPage:
         ss[self.k("step")] = step
         follow = bool(ss.get(self.k("follow"), True))
         pins = tuple(sorted(ss.get(self.k("pins"), {}).items())) if not follow else ()
-        sf = cache.step_figure(case, follow, pins, panel_axis)
-        view = f"{case.key}:{follow}:{pins}:{panel_axis}"
+        tall = tall_window()  # a taller window shows more of a long input's rows (views.row_window)
+        sf = cache.step_figure(case, follow, pins, panel_axis, tall)
+        view = f"{case.key}:{follow}:{pins}:{panel_axis}" + (":tall" if tall and sf.rows_windowed else "")
         anchor = self._anchor(sf, view, step)
         player(lambda: sf.figure(anchor), key=self.k("player"), view=view, step=anchor, name=f"{link[0]}-{link[1]}",
                on_step=self._set_step, on_cell=self._set_cell, cache_key=(view, anchor), room_below=0)
@@ -408,8 +409,8 @@ class ExplorerPage:
         ss = st.session_state
         step = min(max(int(ss.get(self.k("step"), 0)), 0), len(trace))
         ss[self.k("step")] = step
-        sf = _stand_in_figure(op, example.id, self.family)
-        view = f"stand-in:{example.id}"
+        sf = _stand_in_figure(op, example.id, self.family, tall_window())
+        view = f"stand-in:{example.id}" + (":tall" if sf.tall and sf.rows_windowed else "")
         anchor = self._anchor(sf, view, step)
         player(lambda: sf.figure(anchor), key=self.k("player"), view=view, step=anchor,
                name=f"{op}-{example.id}-stand-in", on_step=self._set_step, cache_key=(view, anchor), room_below=0)
@@ -476,8 +477,8 @@ def _stand_in_trace(op: str, example_id: str, family: str) -> sc.Trace | None:
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def _stand_in_figure(op: str, example_id: str, family: str):
-    return StepFigure(_stand_in_trace(op, example_id, family))
+def _stand_in_figure(op: str, example_id: str, family: str, tall: bool = False):
+    return StepFigure(_stand_in_trace(op, example_id, family), tall=tall)
 
 
 def page(family: sc.Family | str) -> st.Page:

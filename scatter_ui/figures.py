@@ -25,7 +25,7 @@ from .history import CellHistory
 # (Payload.palette); the figures drawn here by st.plotly_chart use the same ones.
 from .player_contract import (APART, APART_BAND, DARK_APART, DARK_CELL_TEXT, DARK_VALUE_SCALE, DESTINATION, HIGHLIGHT,
                               VALUE_SCALE, WRITTEN, banded)
-from .views import GAP, View, make_view, row_window
+from .views import GAP, MAX_SIDE, View, make_view, row_window
 
 DARK_PAGE_TEXT, LIGHT_PAGE_TEXT = "#fafafa", "#31333f"  # Streamlit's text colours in its dark and light themes
 TRANSPARENT = "rgba(0,0,0,0)"
@@ -333,8 +333,9 @@ class StepFigure:
     """Builds the animated figure (and single frames) for one trace."""
 
     def __init__(self, trace, history: CellHistory | None = None, pinned: dict | None = None, follow: bool = True,
-                 panel_axis: int | None = None):
+                 panel_axis: int | None = None, tall: bool = False):
         self.trace = trace
+        self.tall = bool(tall)  # for a window over 820 px tall: an input's long row axis shows MAX_SIDE rows
         self.history = history or CellHistory(trace)
         self.pinned = dict(pinned or {})
         self.follow = follow
@@ -353,6 +354,9 @@ class StepFigure:
         self.hidden = [not trace.indices_given and trace.indices.size == 0, False, False]
         # the drawn panels' width in columns (the canvas shapes are the same in every frame)
         self.units = sum(u for u, hidden in zip(panel_units(self.views_for(0)), self.hidden) if not hidden)
+        # an input's row axis over MAX_SIDE long: its window's rows follow the screen (views.row_window, ``tall``)
+        self.rows_windowed = any(not hidden and v.row_axis is not None and v.shape[v.row_axis] > MAX_SIDE
+                                 for v, hidden in zip(self.views_for(0)[:2], self.hidden))
         self.names = (trace.spec.input_name("indices"), "updates", "output")  # as the captions name them
         # when the attributes (not index values) place every write, the whole destination is known at
         # step 0 (SliceScatter's strided slice): drawn dotted in every frame, the current cell on top
@@ -369,12 +373,12 @@ class StepFigure:
 
     def views_for(self, k: int) -> tuple[View, View, View]:
         """The indices', updates' and output's views at frame ``k``: an input's long row axis shows the rows a
-        projector has room for over the output's (views.row_window), around the step's cell."""
+        projector has room for over the output's (views.row_window; MAX_SIDE when ``tall``), around the step's cell."""
         t = self.trace
         step = self._focus_step(k)
         if step is None:
             out = make_view(self.data_shape, pinned=self.pinned, panel_axis=self.panel_axis)
-            rows = row_window(out.row_len)
+            rows = row_window(out.row_len, self.tall)
             return make_view(self.index_shape, rows=rows), make_view(self.update_shape, rows=rows), out
         idx_cells = t.index_cells(step)
         idx_focus = tuple(idx_cells[0]) if len(idx_cells) and t.indices.ndim else None
@@ -382,7 +386,7 @@ class StepFigure:
         out_focus = tuple(t.target_cells(step)[0]) if self.follow else None
         out = make_view(self.data_shape, out_focus, pinned=None if self.follow else self.pinned,
                         panel_axis=self.panel_axis)
-        rows = row_window(out.row_len)
+        rows = row_window(out.row_len, self.tall)
         return make_view(self.index_shape, idx_focus, rows=rows), make_view(self.update_shape, src_focus, rows=rows), out
 
     def _static(self, which: int, view: View) -> dict:
@@ -476,7 +480,8 @@ class StepFigure:
                 "units": panel_units(first.views), "rows": [v.canvas_shape[0] for v in first.views],
                 "panel_cols": [v.col_len for v in first.views],
                 "multiples": [[len(v.panels), v.col_len, v.row_len] for v in first.views], "gap": GAP,
-                "hidden": self.hidden, "apart": apart_payload(self.scale_note)}
+                "hidden": self.hidden, "apart": apart_payload(self.scale_note),
+                "tall": self.tall if self.rows_windowed else None}
 
     def window_for(self, active: int) -> tuple[int, int]:
         """Frames sent for step ``active``: all of them when they fit the budget, else a window.

@@ -43,6 +43,9 @@ controls=None, cache_key=None, room_below=None, steps=None) -> PlayerResult``
   at least 28 px, the shortest at 28 px (the page scrolls a little). Before the first step (one
   frame, nothing drawn on it) the legend of the marks is left out. None (the default): cells
   sized by the width alone.
+* A figure whose ``tall`` is not None (an input row axis windowed to the screen: views.row_window) is checked
+  against the window: when its kind differs (over 820 px tall or not), the browser reports its step with its
+  ``height``, which :func:`tall_window` then reads (the explorer builds its figures with it).
 * ``steps``: the case's steps when ``figure`` holds only the first ones (Practice sends the steps done, ``n``
   the last of them): the count reads "k / steps" and the table view "after step k of steps". None: ``n``.
 * ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
@@ -276,7 +279,10 @@ def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int,
     data = payload(figure, options, cache_key)
 
     def _step_changed():
-        new = reported_step(st.session_state.get(key), view)
+        state = st.session_state.get(key)
+        new = reported_step(state, view)
+        if new is not None and _get(_get(state, "step"), "height") is not None:
+            st.session_state[TALL_KEY] = int(_get(_get(state, "step"), "height")) > SHORT_WINDOW
         if on_step is not None and new is not None:
             on_step(new)
             step_times.record(name, new)  # off unless $SCATTER_EXPLORER_STEP_TIMES names a file (bench)
@@ -289,6 +295,17 @@ def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int,
     result = _renderer()(key=key, data=data, default={"step": {"step": int(step), "view": view}},
                          height="content", on_step_change=_step_changed, on_cell_change=_cell_clicked)
     return PlayerResult(reported_step(result, view), read_cell_click(_get(result, "cell")))
+
+
+SHORT_WINDOW = 820  # px: player.js's SHORT, a window at most this tall is a projector's (its figure fits the height)
+TALL_KEY = "scatter_player_tall"  # session state: the browser's window is over SHORT_WINDOW tall (StepReport.height)
+
+
+def tall_window() -> bool:
+    """Whether the session's browser window is over SHORT_WINDOW px tall, as its player last reported (a step report
+    carries the height when a figure's long input rows were windowed for the other kind: Payload.tall); False
+    (a projector's few rows, which fit every screen) until one says otherwise."""
+    return bool(st.session_state.get(TALL_KEY, False))
 
 
 def payload(figure, options: dict, cache_key=None) -> bytes:
@@ -312,7 +329,7 @@ def payload(figure, options: dict, cache_key=None) -> bytes:
     data = {**options, "palette": PALETTE, "figure": {"data": fig["data"], "layout": fig["layout"]},
             **{k: fig[k] for k in ("frames", "captions", "k0", "k1", "n", "active", "units", "rows",
                                    "panel_cols", "multiples", "gap", "hidden")},
-            "apart": fig.get("apart")}
+            "apart": fig.get("apart"), "tall": fig.get("tall")}
     body = json.dumps(data, separators=(",", ":")).encode()
     with _lock:
         _serial += 1

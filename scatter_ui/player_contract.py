@@ -247,6 +247,9 @@ class Payload(TypedDict):
     hidden: Annotated[list[bool], Len(3), "the panels left out"]
     apart: Annotated[Union[Apart, None], "values kept off the colour scale (±inf, a dtype's extremes written as a "
                      "fill), their cells grey (null: none)"]
+    tall: NotRequired[Annotated[Union[bool, None], "whether an input's long row axis was windowed for a window taller "
+                      "than 820 px (more rows; false: a projector's few); the browser reports its height "
+                      "(StepReport.height) when its window is the other kind (null or left out: no such axis)"]]
 
 
 class StepReport(TypedDict):
@@ -254,6 +257,7 @@ class StepReport(TypedDict):
     step: Annotated[int, Min(0), "the step the browser shows"]
     view: Annotated[str, "the view it shows it for (Payload.view)"]
     n: NotRequired[Annotated[int, Min(1), "a count of reports, so a repeated step is a new value"]]
+    height: NotRequired[Annotated[int, Min(0), "the window's height in px (Payload.tall)"]]
 
 
 CellClick = Annotated[list[Annotated[int, Min(0)]], "the clicked output cell's coordinates (the trigger 'cell')"]

@@ -6,7 +6,7 @@
   as small multiples side by side when it is short, every other axis is fixed at
   one index (a slider in the page, or the current step's cell when following).
 Long axes are windowed around the focus cell so a panel stays readable (an input's long row
-axis to the rows a projector has room for: row_window); windows follow the step.
+axis to the rows a projector has room for, all MAX_SIDE in a taller window: row_window); windows follow the step.
 """
 
 from __future__ import annotations
@@ -120,10 +120,11 @@ def _window(size: int, focus: int, length: int = MAX_SIDE) -> tuple[int, int]:
     return start, length
 
 
-def row_window(beside: int) -> int:
+def row_window(beside: int, tall: bool = False) -> int:
     """Rows an input's row axis over MAX_SIDE long shows in a figure whose output panel has ``beside`` rows: the two
-    stacked fit FIGURE_ROWS (a projector's room), at least MIN_ROW_WINDOW."""
-    return max(MIN_ROW_WINDOW, FIGURE_ROWS - int(beside))
+    stacked fit FIGURE_ROWS (a projector's room), at least MIN_ROW_WINDOW; MAX_SIDE in a ``tall`` window (over
+    820 px: the player sizes cells by the width there, and the page scrolls)."""
+    return MAX_SIDE if tall else max(MIN_ROW_WINDOW, FIGURE_ROWS - int(beside))
 
 
 def make_view(shape, focus=None, pinned: dict[int, int] | None = None, panel_axis: int | None = None,

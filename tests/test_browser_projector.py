@@ -266,3 +266,47 @@ def test_the_explorer_shows_every_examples_controls_and_output_on_a_projector(se
                 assert any(re.search(r"\b0:\d+\b", str(t)) for t in notes), (notes, where)
         assert real_errors(errors) == []
         ctx.close()
+
+
+TALL_LAYERS = ("ov-scatter-nd-update-3-layer-example", "ov-scatter-update-3-example-1")  # a case; a stand-in
+
+
+def _row_ranges(pg) -> list[int]:
+    """The rows each windowed panel's label says it shows ("updates[0, 5:29, :]" -> 24)."""
+    notes = pg.evaluate("() => document.querySelector('[data-testid=scatter-figure]')._fullLayout"
+                        ".annotations.map((a) => String(a.text))")
+    return [int(b) - int(a) for t in notes for a, b in re.findall(r"\b(\d+):(\d+)\b", t)]
+
+
+@pytest.mark.parametrize("example_id", TALL_LAYERS)
+def test_the_explorer_windows_a_long_input_to_a_tall_screen(server, browser, example_id):
+    """At 1400×1000 (over the player's 820 px: cells sized by the width, the page scrolls) a 125-row input shows
+    MAX_SIDE rows where a projector shows 4: the player reports its height and the page sends them, the label
+    says which rows, and the window follows the step (here the last), the step's highlighted row in it."""
+    from urllib.parse import urlencode
+
+    import spec_examples
+
+    example = spec_examples.by_id(example_id)
+    slug = sc.family_of(sc.OPERATORS[example.op]).slug
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    pg.goto(f"{server.url}/{slug}?{urlencode({'op': example.op, 'example': example.id})}")
+    pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=60_000)
+    pg.wait_for_function("""() => [...document.querySelector('[data-testid=scatter-figure]')._fullLayout.annotations]
+        .some((a) => /\\b0:24\\b/.test(String(a.text)))""", timeout=60_000)
+    settle(pg)
+    assert max(_row_ranges(pg)) == MAX_SIDE >= 12, _row_ranges(pg)
+    pg.get_by_test_id("player-last").click()
+    settle(pg)
+    pg.wait_for_function("""() => [...document.querySelector('[data-testid=scatter-figure]')._fullLayout.annotations]
+        .some((a) => /\\b101:125\\b/.test(String(a.text)))""", timeout=30_000)
+    # the step's highlighted input cell lies inside the drawn rows (it was the last row, 124)
+    rows = pg.evaluate("""() => { const l = document.querySelector('[data-testid=scatter-figure]')._fullLayout;
+        return l.shapes.filter((s) => s.yref === 'y2' && s.line && s.line.width >= 3).map((s) => (s.y0 + s.y1) / 2); }""")
+    assert rows and all(0 <= r < MAX_SIDE for r in rows), rows
+    pg.screenshot(path=str(SCREENSHOTS / f"explorer-tall-{example_id}.png"))
+    assert real_errors(errors) == []
+    ctx.close()

@@ -157,3 +157,25 @@ def test_an_explorer_draws_the_rerun_relay_outside_its_step_fragment():
     assert f'const RERUN_EVENT = "{player_mod.RERUN_EVENT}"' in js and "dispatchEvent(new CustomEvent(RERUN_EVENT))" in js
     names = [e.proto.component_name for e in at.get("bidi_component")]
     assert names.index(relays[0].proto.component_name) < names.index(player_mod.NAME)  # drawn before the fragment
+
+
+def test_a_long_input_says_which_window_its_rows_were_windowed_for():
+    """A figure with an input row axis over MAX_SIDE sends ``tall`` (the browser reports its height when its window
+    is the other kind): a projector's few rows, or MAX_SIDE for a taller window; a figure without one sends null."""
+    import spec_examples
+    from scatter_ui.player_contract import check_payload, read_step_report
+    from scatter_ui.views import MAX_SIDE, MIN_ROW_WINDOW
+
+    e = spec_examples.by_id("ov-scatter-nd-update-3-layer-example")
+    t = sc.trace(e.op, e.data, e.indices, e.updates, **e.attrs)
+    for tall, rows in ((False, MIN_ROW_WINDOW), (True, MAX_SIDE)):
+        sf = StepFigure(t, tall=tall)
+        fig = sf.figure(1)
+        assert fig["tall"] is tall and fig["rows"][1] == rows and sf.views_for(1)[1].row_len == rows
+        options = {"view": "v", "step": 1, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js",
+                   "contract_url": "/c.json", "check": False, "controls": None, "room_below": 0}
+        check_payload(player_mod.read_payload(player_mod.payload(fig, options), check=False))
+    small = sc.trace("ScatterElements-18", np.zeros(4), [1, 1], [1.0, 2.0])
+    assert StepFigure(small, tall=True).figure(1)["tall"] is None
+    assert read_step_report({"step": 1, "view": "v", "height": 1000})["height"] == 1000
+    assert reported_step({"step": {"step": 1, "view": "v", "height": -5}}, "v") is None  # off the contract

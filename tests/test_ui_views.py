@@ -63,3 +63,12 @@ def test_a_long_row_axis_shows_the_rows_a_projector_has_room_for(shape, focus, b
     assert v.row_start + v.row_len <= shape[-2]
     if rows < shape[-2]:
         assert f"{v.row_start}:{v.row_start + rows}" in v.label("indices")
+
+
+def test_a_tall_window_shows_max_side_rows_of_a_long_row_axis():
+    """Over 820 px tall (the player sizes cells by the width there) a long input's window is MAX_SIDE rows, the
+    step's row in it and the label saying which; a projector keeps its few rows."""
+    assert row_window(10, tall=True) == MAX_SIDE and row_window(10) == MIN_ROW_WINDOW
+    v = make_view((25, 125, 3), (3, 100, 1), rows=row_window(10, tall=True))
+    assert v.row_len == MAX_SIDE and v.locate(np.array([(3, 100, 1)]))[2][0]
+    assert f"{v.row_start}:{v.row_start + MAX_SIDE}" in v.label("indices")

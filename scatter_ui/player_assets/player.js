@@ -405,6 +405,13 @@ class Player {
       this.waitingForWindow = false;
       this.schedule();
     }
+    // an input's long rows windowed for the other kind of window (data.tall: over SHORT px tall or not): say the
+    // height once for this view, and Python sends the rows this window has room for (views.row_window)
+    if (data.tall != null && data.report !== false && (window.innerHeight > SHORT) !== data.tall
+        && this.heightSaid !== data.view) {
+      this.heightSaid = data.view;
+      this.report(true, true);
+    }
   }
 
   themed(traces) {
@@ -1148,6 +1155,7 @@ class Player {
       this.lastReported = this.step;
       this.reports = (this.reports || 0) + 1; // each report is a new value, even for the same step
       const report = { step: this.step, view: this.view, n: this.reports };
+      if (this.data.tall != null) report.height = Math.round(window.innerHeight); // (Payload.tall)
       this.checkMessage("StepReport", report);
       this.api.setStateValue("step", report);
       this.box.dataset.reports = String(this.reports);
