@@ -521,8 +521,6 @@ def test_an_ellipsis_for_no_axis_between_indices_follows_each_frameworks_rule():
     framework running the call where it is installed and against NumPy's own rule."""
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
     from framework_map.from_call_case import tensor_slots
-    from framework_map.from_call_graph import composition_graph
-    from tests.test_from_call_graph import run_model
 
     data = np.arange(60, dtype=np.float32).reshape(5, 3, 4)
     i, m = np.array([2, 0]), np.array([True, False, False, True])
@@ -536,15 +534,7 @@ def test_an_ellipsis_for_no_axis_between_indices_follows_each_frameworks_rule():
             want[:, i, ..., m] = values  # NumPy's own rule, JAX's too
         else:
             want[:, i, m] = values
-        assert np.array_equal(case_for(tr, tensors).output(), want), text
-        graph = composition_graph(tr, tensors)
-        for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
-            assert np.array_equal(got, want), (text, runtime)
-        try:
-            got = run_framework(tr, tensors, None)
-        except ImportError:
-            continue
-        assert np.array_equal(np.asarray(got), want), (text, tr.framework)
+        _agrees_everywhere(tr, tensors, want, text)
 
 
 @pytest.mark.parametrize("text, words", [
@@ -569,8 +559,6 @@ def test_a_mask_of_two_axes_after_slices_covers_both(text):
     framework (where installed) agree with NumPy's own rule."""
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
     from framework_map.from_call_case import tensor_slots
-    from framework_map.from_call_graph import composition_graph
-    from tests.test_from_call_graph import run_model
 
     data = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     mask = np.zeros((3, 4), bool)
@@ -587,6 +575,14 @@ def test_a_mask_of_two_axes_after_slices_covers_both(text):
         want[:, mask] += values
     else:
         want[:, mask] = values
+    _agrees_everywhere(tr, tensors, want, text)
+
+
+def _agrees_everywhere(tr, tensors, want, text) -> None:
+    """The case, the composition's model on both runtimes and the call's framework (where installed) give want."""
+    from framework_map.from_call_graph import composition_graph
+    from tests.test_from_call_graph import run_model
+
     assert np.array_equal(case_for(tr, tensors).output(), want), text
     graph = composition_graph(tr, tensors)
     for runtime, got in run_model(graph.model(), dict(graph.feeds)).items():
