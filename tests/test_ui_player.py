@@ -179,3 +179,13 @@ def test_a_long_input_says_which_window_its_rows_were_windowed_for():
     assert StepFigure(small, tall=True).figure(1)["tall"] is None
     assert read_step_report({"step": 1, "view": "v", "height": 1000})["height"] == 1000
     assert reported_step({"step": {"step": 1, "view": "v", "height": -5}}, "v") is None  # off the contract
+
+
+def test_the_short_window_is_one_number_in_python_and_in_the_player():
+    """Python's SHORT_WINDOW (which rows a long input shows) and player.js's SHORT (when the player fits the
+    figure to the height, and when it reports its height) are the same threshold."""
+    import re
+
+    js = (ASSET_DIR / "player.js").read_text(encoding="utf-8")
+    found = re.findall(r"^const SHORT = (\d+);", js, flags=re.M)
+    assert found == [str(player_mod.SHORT_WINDOW)], found
