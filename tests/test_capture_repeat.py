@@ -109,3 +109,37 @@ def test_a_repeated_capture_still_checks_its_budget_its_runtime_and_its_inputs()
         ir.capture(runtime="openvino")
     with pytest.raises(sm.ModelError, match="onnxruntime runs ONNX models only"):
         ir.capture(runtime="onnxruntime")
+
+
+def _fed_index_model(reduction: str = "none") -> bytes:
+    """ScatterND on data (4, 2) with its indices a model input: a capture can be fed a bad index."""
+    from onnx import TensorProto as T, helper as h
+
+    node = h.make_node("ScatterND", ["d", "idx", "u"], ["o"], name="fed", reduction=reduction)
+    graph = h.make_graph([node], "g", [
+        h.make_tensor_value_info("d", T.FLOAT, [4, 2]), h.make_tensor_value_info("idx", T.INT64, [2, 1]),
+        h.make_tensor_value_info("u", T.FLOAT, [2, 2])], [h.make_tensor_value_info("o", T.FLOAT, [4, 2])])
+    return h.make_model(graph, opset_imports=[h.make_opsetid("", 18)]).SerializeToString()
+
+
+@pytest.mark.parametrize("bad", [[[7], [0]], [[0], [-5]]])
+def test_an_onnx_model_on_openvino_stops_at_a_bad_index_before_openvino_runs(bad):
+    """Before OpenVINO's CPU plugin runs an ONNX model (it may crash on a bad index), the worker checks the scatter
+    nodes' inputs (onnxruntime's held session where installed, else a reference run): an index out of range is
+    refused naming the node and the rule, as on onnx.reference, on the first capture and on a repeated one; good
+    indices still capture exactly."""
+    require_or_skip("openvino", "onnxruntime")
+    model = sm.open_model(_fed_index_model())
+    feeds = {"d": np.zeros((4, 2), np.float32), "idx": np.array(bad, np.int64), "u": np.ones((2, 2), np.float32)}
+    with pytest.raises(sm.ModelError) as on_reference:
+        model.capture(dict(feeds), runtime="reference")
+    for _ in range(2):
+        with pytest.raises(sm.ModelError) as on_openvino:
+            model.capture(dict(feeds), runtime="openvino")
+        assert on_openvino.value.node == on_reference.value.node == "fed"
+        assert on_openvino.value.rule == on_reference.value.rule
+    good = dict(feeds, idx=np.array([[3], [1]], np.int64))
+    cap = model.capture(dict(good), runtime="openvino")
+    want = np.zeros((4, 2), np.float32)
+    want[[3, 1]] = 1
+    assert np.array_equal(next(iter(cap.values())).case.trace().output, want)
