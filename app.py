@@ -1,8 +1,8 @@
 """Scatter Explorer: the Streamlit entry point (run with `streamlit run app.py`).
 
 Routes with st.navigation over an explicit page list; the sidebar's page links are drawn from the same
-list (scatter_ui.navigation). Each family record gives its explorer and spec page (callable st.Pages made by
-scatter_ui.navigation.family_pages, so a new family needs no page file); every other page is a file in
+list (scatter_ui.pages.navigation). Each family record gives its explorer and spec page (callable st.Pages made by
+scatter_ui.pages.navigation.family_pages, so a new family needs no page file); every other page is a file in
 app_pages/, a thin call into scatter_ui. The tests open a callable page by its URL path, as a browser does
 (Streamlit's AppTest.switch_page takes only page files: devtools.apptest.switch_to).
 
@@ -20,11 +20,11 @@ and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server'
 
 import streamlit as st
 
-from scatter_ui.navigation import family_pages, kebab_aliases, sidebar_links
-from scatter_ui.player import warm_up
+from scatter_ui.pages.navigation import family_pages, kebab_aliases, sidebar_links
+from scatter_ui.player.component import warm_up
 
 st.set_page_config(page_title="Scatter Explorer", page_icon="🧮", layout="wide")
-warm_up()  # the app's first element: starts loading the player's frontend code (scatter_ui.player.warm_up)
+warm_up()  # the app's first element: starts loading the player's frontend code (scatter_ui.player.component.warm_up)
 
 explorers, specs = family_pages()  # one explorer and one spec page per family record (scatter_core.FAMILIES)
 PAGES = {

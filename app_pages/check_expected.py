@@ -1,5 +1,5 @@
 """Check a hand-computed expected output: verdict, explanation, diagnosis, export."""
 
-from scatter_ui.check_page import render
+from scatter_ui.pages.check_expected import render
 
 render()

@@ -1,5 +1,5 @@
 """Home: what scatter is, and a gallery of every spec example."""
 
-from scatter_ui.home import render
+from scatter_ui.pages.home import render
 
 render()

@@ -1,5 +1,5 @@
 """Your model: list an ONNX model's or OpenVINO IR's scatter nodes, capture them, step through them."""
 
-from scatter_ui.model_page import render
+from scatter_ui.pages.model import render
 
 render()

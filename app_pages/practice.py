@@ -1,5 +1,5 @@
 """Practice: predict each write, then see it (served at /practice)."""
 
-from scatter_ui.practice_page import render
+from scatter_ui.pages.practice import render
 
 render()

@@ -43,15 +43,15 @@ st.button("Run again")
 '''
 QUERY = {"op": "ScatterElements-18", "example": "onnx-scatterelements-18-example-1"}
 SECTIONS = {  # label: (module, attribute path) of the function timed
-    "sidebar (widgets)": ("scatter_ui.explorer", "ExplorerPage.sidebar"),
-    "sidebar (page list)": ("scatter_ui.navigation", "sidebar_links"),
-    "step fragment": ("scatter_ui.explorer", "ExplorerPage.stepped"),
-    "example header": ("scatter_ui.panels", "example_header"),
-    "editor": ("scatter_ui.explorer", "ExplorerPage.editor"),
-    "exports": ("scatter_ui.exports_panel", "render_for_trace"),
-    "cross-check": ("scatter_ui.explorer", "crosscheck_panel"),
-    "rules panel": ("scatter_ui.panels", "spec_facts"),
-    "share link (_url)": ("scatter_ui.explorer", "ExplorerPage._url"),
+    "sidebar (widgets)": ("scatter_ui.pages.explorer", "ExplorerPage.sidebar"),
+    "sidebar (page list)": ("scatter_ui.pages.navigation", "sidebar_links"),
+    "step fragment": ("scatter_ui.pages.explorer", "ExplorerPage.stepped"),
+    "example header": ("scatter_ui.parts.panels", "example_header"),
+    "editor": ("scatter_ui.pages.explorer", "ExplorerPage.editor"),
+    "exports": ("scatter_ui.parts.exports_panel", "render_for_trace"),
+    "cross-check": ("scatter_ui.pages.explorer", "crosscheck_panel"),
+    "rules panel": ("scatter_ui.parts.panels", "spec_facts"),
+    "share link (_url)": ("scatter_ui.pages.explorer", "ExplorerPage._url"),
 }
 
 
@@ -106,7 +106,7 @@ def side(repeats: int, query: dict, profile: bool) -> dict:
         import pstats
 
         prof = cProfile.Profile()
-        from scatter_ui import explorer as ex_mod
+        from scatter_ui.pages import explorer as ex_mod
         real = ex_mod.ExplorerPage.render
 
         def render(self):

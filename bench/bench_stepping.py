@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 from bench.load_test import percentile  # noqa: E402
 from bench.server_steps import QUIET_MS, match_taken, press_listener, read_presses, watch_session_ids  # noqa: E402
 from devtools.browser import CHROMIUM, LAUNCH_ARGS, AppServer  # noqa: E402
-from scatter_ui import step_times  # noqa: E402
+from scatter_ui.state import step_times  # noqa: E402
 
 SMALL = "/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1"
 PLAYER = "[data-testid=scatter-player]"

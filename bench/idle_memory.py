@@ -1,7 +1,7 @@
 """Does an idle server give memory back? Opens deep links to the largest cases one after another in
 Chromium against a fresh `streamlit run`, closes every page (and the sessions they leave are closed:
-scatter_ui/reaper.py), then samples the server's resident
-memory (VmRSS) while it sits idle. The byte-bounded cache (scatter_ui/cache.py) drops entries
+scatter_ui/state/reaper.py), then samples the server's resident
+memory (VmRSS) while it sits idle. The byte-bounded cache (scatter_ui/state/cache.py) drops entries
 unused for TTL_SECONDS; its sweeper runs every SWEEP_SECONDS and trims the heap.
 
 Run: python bench/idle_memory.py [--idle 300] [--every 30] [--together] [--ttl SECONDS]

@@ -12,7 +12,7 @@ presses "next" ``--steps`` times (at the last step, "first"), and times each pre
   handled the reply: with many Chromium pages on the same cores, mostly browser time);
 - ``taken``: from the press until the server took the step, which is what issue #26 §2's goal
   names. The bench starts the server with ``$SCATTER_EXPLORER_STEP_TIMES`` naming a file
-  (scatter_ui/step_times.py): the server appends ``time.time()``, its session id, the player's name
+  (scatter_ui/state/step_times.py): the server appends ``time.time()``, its session id, the player's name
   and the step each time it reads a step report. The press is the page's ``Date.now()`` in a click
   listener (capture phase, before the player's own), the same machine clock (CLOCK_REALTIME; the
   bench checks each page's ``Date.now()`` against Python's ``time.time()`` once); each page's
@@ -57,7 +57,7 @@ from bench.load_test import percentile  # noqa: E402
 from devtools.browser import CHROMIUM, LAUNCH_ARGS  # noqa: E402
 from devtools.balancer import Balancer  # noqa: E402
 from bench.server_steps import QUIET_MS, check_clock, match_taken, press_listener, read_presses, watch_session_ids  # noqa: E402
-from scatter_ui import step_times  # noqa: E402
+from scatter_ui.state import step_times  # noqa: E402
 
 PAGE = {name: family.slug for name, family in FAMILIES.items()}
 CAPTION = "[data-testid=scatter-caption]"

@@ -1,7 +1,7 @@
 """What the load benches share to time "press → the server took the step" (issue #26 §2).
 
 The server appends a line per step it takes when ``$SCATTER_EXPLORER_STEP_TIMES`` names a file
-(scatter_ui/step_times.py: ``time.time()``, Streamlit's session id, the player's name, the step). A
+(scatter_ui/state/step_times.py: ``time.time()``, Streamlit's session id, the player's name, the step). A
 bench records each press in the page with ``Date.now()`` (a capture-phase listener, before the
 player's own handler), learns each page's Streamlit session id from its websocket's ``new_session``
 message, and matches the two here. ``Date.now()`` and ``time.time()`` read the same clock
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-QUIET_MS = int(re.search(r"const QUIET_MS = (\d+)", (ROOT / "scatter_ui/player_assets/player.js").read_text())[1])
+QUIET_MS = int(re.search(r"const QUIET_MS = (\d+)", (ROOT / "scatter_ui/player/assets/player.js").read_text())[1])
 
 
 def press_listener(event: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from scatter_ui.player import read_payload
+from scatter_ui.player.component import read_payload
 
 
 def figures(at: AppTest) -> list[dict]:

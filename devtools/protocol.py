@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
-PLAYER = "scatter-explorer.player"  # the player's components-v2 name (scatter_ui.player.NAME)
+PLAYER = "scatter-explorer.player"  # the player's components-v2 name (scatter_ui.player.component.NAME)
 FINISHED = ("FINISHED_SUCCESSFULLY", "FINISHED_FRAGMENT_RUN_SUCCESSFULLY")
 CONTEXT = {"timezone": "UTC", "timezone_offset": 0, "locale": "en-US", "is_embedded": False, "color_scheme": "light"}
 

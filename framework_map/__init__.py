@@ -11,15 +11,14 @@ Pure data plus small functions (no streamlit); uses scatter_core's public API on
 * ``source_of(entry)``: the record's code, verbatim, for the exports.
 * ``divergences(entry, config)``: the record's divergences in the chosen version's own terms.
 * ``VERIFIED``: what scripts/verify_frameworks.py last recorded (verified.py).
-* ``from_call(text)``: the other way round: one PyTorch, TensorFlow, JAX or NumPy scatter call (read with
-  ``ast``, never evaluated) -> its ONNX / OpenVINO operator, caveats or composition (from_call.py).
+
+The other way round, a framework call read as an operator, is the package above this one: :mod:`from_code`.
 """
 
-from .from_call import Translation, from_call
 from .maps import (Config, by_framework, call_kwargs, configurations, divergences, entries_for, faithful_for, run,
                    source_of, takes_indices)
 from .records import BY_ID, CONVERT, ENTRIES, FRAMEWORKS, KINDS, MODULES, TOPICS, Entry
 
-__all__ = ["BY_ID", "CONVERT", "Config", "ENTRIES", "Entry", "FRAMEWORKS", "KINDS", "MODULES", "TOPICS", "Translation",
-           "by_framework", "call_kwargs", "configurations", "divergences", "entries_for", "faithful_for", "from_call",
+__all__ = ["BY_ID", "CONVERT", "Config", "ENTRIES", "Entry", "FRAMEWORKS", "KINDS", "MODULES", "TOPICS",
+           "by_framework", "call_kwargs", "configurations", "divergences", "entries_for", "faithful_for",
            "run", "source_of", "takes_indices"]

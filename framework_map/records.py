@@ -176,7 +176,7 @@ JAX_MASK_JIT = ("JAX, a boolean mask in x.at[...]: read eagerly only; under jax.
                 "not static and JAX raises NonConcreteBooleanIndexError, so write jnp.where(mask, v, x) there.")
 JAX_NO_WRAP = ("JAX wrap_negative_indices=False: negative indices are out of range (handled by mode), where ONNX "
                "counts them from the end.")
-# NumPy, and PyTorch's augmented index assignment (read by framework_map.from_call; NumPy has no record of its own)
+# NumPy, and PyTorch's augmented index assignment (read by from_code.translate; NumPy has no record of its own)
 NUMPY_INDEXING_NEG = ("NumPy, negative indices: allowed, counted from the end, as ONNX does (ScatterUpdate-3 and "
                       "ScatterNDUpdate-3 forbid them).")
 NUMPY_INDEXING_OOR = "NumPy, out-of-range indices: an IndexError, like ONNX."
@@ -217,7 +217,7 @@ CACHE_OOR = ("linear mode needs write_indices[b] + sequence_length <= max_sequen
 SLICE_CLAMP = "no indices: start and stop past either end are clamped, as Slice-8 does; {}"
 SLICE_ATTRS = ("start", "stop", "step", "axes")
 
-# masked writes by Where (framework_map.from_call: masked_fill, torch.where, tf.where, jnp.where, np.where)
+# masked writes by Where (from_code.translate: masked_fill, torch.where, tf.where, jnp.where, np.where)
 WHERE_DTYPES = ("Where's dtypes: ONNX's Where takes X and Y of one dtype, where the frameworks promote (a Python float "
                 "with int data gives floats in PyTorch, NumPy and JAX; TensorFlow refuses the mix): Cast the "
                 "values to the output's dtype first")

@@ -109,7 +109,7 @@ class AttrCodec:
     attr: AttrSpec
     order = 3  # resolve_attrs checks axis, reduction and init first, then the others as declared
     unreadable = "not a value of its kind"  # why a link's text is not used, when from_text refuses it
-    # the widget a page draws for the kind (scatter_ui.attribute_inputs keys its drawers by it): "axis" (a number
+    # the widget a page draws for the kind (scatter_ui.parts.attribute_inputs keys its drawers by it): "axis" (a number
     # within the data's rank), "number", "select" (one of ``choices``), "list" (integers as text), "switch", "text"
     widget = "text"
     replaced = "not a value the operator shown offers"  # why, when the page shows another value

@@ -110,7 +110,7 @@ class Family:
     # example above the element limit; None: the large view shows only the shapes and the reason
     shrink: Callable[..., tuple[tuple, tuple, tuple] | None] | None = None
     writes_once: bool = False  # no two iterations can write one cell (no duplicate writes to meet)
-    # The framework call forms (framework_map.from_call's Form records: "elements", "nd", "axis", "slice",
+    # The framework call forms (from_code.translate's Form records: "elements", "nd", "axis", "slice",
     # "flat") whose calls this family's operators write, each with its preference among the families writing that
     # form (0 first): x[:, idx] = v is ScatterUpdate before ScatterElementsUpdate in OpenVINO.
     call_forms: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))

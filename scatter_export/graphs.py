@@ -1,7 +1,7 @@
 """ONNX models of more than one node, and the pytest that runs one on onnxruntime and onnx.reference.
 
 A composition (From your code: a framework call no single ONNX operator computes) is written as plain data,
-:class:`GraphNode` records in order, by whoever knows the composition (framework_map.from_call_graph); this
+:class:`GraphNode` records in order, by whoever knows the composition (from_code.graph); this
 module only builds the model (:func:`graph_model`, the multi-node sibling of ``single_node_model``) and the
 exported test (:func:`model_pytest`), which grades a runtime's output with the same "any conforming output" rule
 as the single-node pytest export (``builders._grading``: a duplicated cell's winner, a float sum's rounding).

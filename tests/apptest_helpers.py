@@ -73,7 +73,7 @@ def texts(at: AppTest) -> str:
 
 def open_expander(at: AppTest, label: str) -> AppTest:
     """Open the expander(s) whose label starts with ``label`` (a lazy one builds its content only while
-    open: scatter_ui.controls.lazy_expander) and rerun, as a click on it does."""
+    open: scatter_ui.parts.controls.lazy_expander) and rerun, as a click on it does."""
     found = [e for e in at.expander if e.label.startswith(label)]
     assert found, f"no expander labelled {label!r}"
     for e in found:

@@ -57,11 +57,11 @@ def require_framework(framework: str) -> None:
 @pytest.fixture(scope="module")
 def server():
     """The app served by `streamlit run` on a free localhost port (browser tests), its players checking the
-    contract (scatter_ui/player_contract.py): a payload or report off it is a console error, which the tests see."""
+    contract (scatter_ui/player/contract.py): a payload or report off it is a console error, which the tests see."""
     from tests.browser_support import AppServer, require_browser
 
     require_browser()
-    from scatter_ui.player import CHECK_ENV
+    from scatter_ui.player.component import CHECK_ENV
 
     import shutil
     import tempfile

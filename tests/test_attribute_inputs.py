@@ -1,4 +1,4 @@
-"""scatter_ui/attribute_inputs.py and the pages of the newest operators (AppTest)."""
+"""scatter_ui/parts/attribute_inputs.py and the pages of the newest operators (AppTest)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import pytest
 
 import scatter_core as sc
 import spec_examples
-from scatter_ui import attribute_inputs as ai
-from scatter_ui import controls
-from scatter_ui import session
+from scatter_ui.parts import attribute_inputs as ai
+from scatter_ui.state.cache import parse_input
+from scatter_ui.parts import controls
+from scatter_ui.parts import session
 from tests.apptest_helpers import open_page, shown
 
 SS, TS = sc.OPERATORS["SliceScatter-15"], sc.OPERATORS["TensorScatter-24"]
@@ -48,11 +49,11 @@ def test_empty_indices_text_is_none_only_where_the_family_allows_it():
     def parse(role, text):
         return sc.parse_tensor(text, name=role)
 
-    assert ai.parse_input(TS, "indices", " ", parse) is None  # write_indices left out
-    assert ai.parse_input(SS, "indices", "", parse) is None  # SliceScatter reads none
+    assert parse_input(TS, "indices", " ", parse) is None  # write_indices left out
+    assert parse_input(SS, "indices", "", parse) is None  # SliceScatter reads none
     with pytest.raises(sc.ScatterError):
-        ai.parse_input(sc.OPERATORS["ScatterND-18"], "indices", "", parse)
-    assert ai.parse_input(TS, "indices", "[1, 2]", parse).tolist() == [1, 2]
+        parse_input(sc.OPERATORS["ScatterND-18"], "indices", "", parse)
+    assert parse_input(TS, "indices", "[1, 2]", parse).tolist() == [1, 2]
     assert controls.tensor_text(None) == "" and controls.tensor_text(np.array([1])) == "array([1])"
 
 

@@ -33,7 +33,7 @@ def axe_path() -> Path:
 
 def _spec_tabs() -> list[str]:
     """Every tab but the first of the two largest spec pages (the others draw the same sections)."""
-    from scatter_ui.spec_page import TABS
+    from scatter_ui.pages.spec import TABS
 
     return [f"/spec-{slug}?tab={tab.replace(' ', '+')}" for slug in ("nd", "elements") for tab in TABS[1:]]
 

@@ -2,7 +2,7 @@
 few seconds (SCATTER_CACHE_IDLE_S) opens large examples by deep link in Chromium, every page closes, and
 the server's resident memory, read from /proc, comes back to within 100 MB of where it started (after a
 small example: the app and its libraries loaded). The sessions the closed tabs leave are closed
-(scatter_ui.reaper); they held their traces."""
+(scatter_ui.state.reaper); they held their traces."""
 
 from __future__ import annotations
 

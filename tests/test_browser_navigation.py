@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from scatter_ui.navigation import STYLE_KEY
+from scatter_ui.pages.navigation import STYLE_KEY
 from tests.browser_support import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,7 @@ FOCUSED = """() => { const e = document.activeElement; const s = getComputedStyl
 
 
 def settle(pg, timeout: float = 60_000) -> None:
-    """The run is over and the navigation's page-wide style (scatter_ui.navigation) has been applied."""
+    """The run is over and the navigation's page-wide style (scatter_ui.pages.navigation) has been applied."""
     pg.wait_for_selector("[data-testid=stMain]", timeout=timeout)
     pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
     pg.wait_for_function(f"() => {{ const e = document.querySelector('.st-key-{STYLE_KEY}');"

@@ -1,7 +1,7 @@
-"""player.js in real Chromium against its contract (scatter_ui/player_contract.py), without Streamlit.
+"""player.js in real Chromium against its contract (scatter_ui/player/contract.py), without Streamlit.
 
-A bare page (served by Playwright's routing, not a server) imports player_assets/player.js as Streamlit does
-and mounts it with a payload built by Python (scatter_ui.player.payload): the player validates the payload
+A bare page (served by Playwright's routing, not a server) imports assets/player.js as Streamlit does
+and mounts it with a payload built by Python (scatter_ui.player.component.payload): the player validates the payload
 against the shipped JSON Schema, checks its own step reports, and colours the cells with the palette Python
 sent (change the scale in the payload and the drawn colours follow). The app's own players are checked the
 same way in every browser test (tests/conftest.py's server sets SCATTER_PLAYER_CHECK=1).
@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import scatter_core as sc
-from scatter_ui import player as player_mod
-from scatter_ui import player_contract as pc
-from scatter_ui.figures import StepFigure
-from scatter_ui.player import ASSET_DIR
+from scatter_ui.player import component as player_mod
+from scatter_ui.player import contract as pc
+from scatter_ui.figures.heatmaps import StepFigure
+from scatter_ui.player.component import ASSET_DIR
 from tests.browser_support import SCREENSHOTS, real_errors
 
 pytestmark = pytest.mark.browser

@@ -21,7 +21,7 @@ import pytest
 import scatter_core as sc
 import scatter_practice as sp
 from tests.browser_support import SCREENSHOTS, real_errors
-from scatter_ui.views import MAX_SIDE
+from scatter_ui.figures.views import MAX_SIDE
 from tests.test_browser_practice import FIGURE, answer_boxes, output_cell_px, settle, steady
 
 pytestmark = pytest.mark.browser

@@ -1,4 +1,4 @@
-"""scatter_ui.cache: the byte-bounded LRU store with a time to live that every cached builder uses."""
+"""scatter_ui.state.cache: the byte-bounded LRU store with a time to live that every cached builder uses."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import scatter_core as sc
-from scatter_ui import cache
-from scatter_ui.cache import BoundedCache, nbytes_of
+from scatter_ui.state import cache
+from scatter_ui.state.cache import BoundedCache, nbytes_of
 from tests.apptest_helpers import open_page
 
 
@@ -179,7 +179,7 @@ def test_using_a_value_that_holds_a_cached_one_keeps_that_one_alive_and_measured
 
 def test_the_same_case_typed_as_text_or_picked_as_an_example_builds_one_trace(monkeypatch):
     import spec_examples
-    from scatter_ui.controls import tensor_text
+    from scatter_ui.parts.controls import tensor_text
 
     cache.STORE.clear()
     built = []
@@ -214,8 +214,8 @@ def test_an_examples_inputs_are_counted_once_however_many_cases_use_them():
     assert all(c.data is cases[0].data for c in cases)  # one read-only array, in an entry of its own
     assert ex.data.nbytes <= cache.STORE.bytes < 1.5 * ex.data.nbytes
     assert abs(cache.STORE.measured_bytes() - cache.STORE.bytes) <= 64 * 1024  # small objects resize as used
-    cache.STORE._drop(("scatter_ui.cache._example_input", (ex.id, "data"), ()))
-    assert not any(k[0] == "scatter_ui.cache._case_for" for k in cache.STORE._entries)  # they went with it
+    cache.STORE._drop(("scatter_ui.state.cache._example_input", (ex.id, "data"), ()))
+    assert not any(k[0] == "scatter_ui.state.cache._case_for" for k in cache.STORE._entries)  # they went with it
 
 
 def test_a_refused_case_is_cached_and_refused_again_without_a_trace(monkeypatch):

@@ -210,7 +210,7 @@ def test_idle_students_are_named_or_counted_and_the_csv_holds_every_answer(store
 
     import sqlalchemy as sa
 
-    from scatter_ui import class_page
+    from scatter_ui.pages import class_view as class_page
 
     info = store.start(1, 2, 5, "output")
     ex = store.exercise(info.code, 0)

@@ -1,11 +1,11 @@
 """Download names built from user or model text (issue 35 §3): a node or operator name holding ``../``, control
-characters, path separators or look-alike letters never reaches a file name (scatter_ui.text.file_stem)."""
+characters, path separators or look-alike letters never reaches a file name (scatter_ui.figures.text.file_stem)."""
 
 from __future__ import annotations
 
 import pytest
 
-from scatter_ui.text import file_stem
+from scatter_ui.figures.text import file_stem
 from tests.test_models_page import _page_with
 
 HOSTILE = ["../../etc/passwd", "..\\..\\windows\\system32", "a\x00b\nc\rd\x1b[31m", "\u202eexe.txt",

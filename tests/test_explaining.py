@@ -107,7 +107,7 @@ def test_the_explorer_caption_of_a_mean_step_is_a_running_sum_over_a_count():
     assert "-4 / 3 = -4/3 ≈ -1.333, rounded down (toward −∞): -2" in t.describe(1)
 
 
-VIEWS = ("scatter_ui", "scatter_practice", "scatter_models", "scatter_export", "app_pages", "framework_map",
+VIEWS = ("scatter_ui", "scatter_practice", "scatter_models", "scatter_export", "app_pages", "framework_map", "from_code",
          "runtime_check")
 OWN_MEAN_TEXT = re.compile(r"Fraction\(|math\.(floor|trunc)\(|over count|running sum|divides once|"
                            r"rounds an integer mean|applies updates")
@@ -124,7 +124,7 @@ def test_no_view_builds_its_own_mean_or_chain_text():
                     found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert not found, "\n".join(found)
     users = [p for pkg in VIEWS for p in (ROOT / pkg).rglob("*.py") if ".explain(" in p.read_text(encoding="utf-8")]
-    assert {p.relative_to(ROOT).as_posix() for p in users} >= {"scatter_ui/check_page.py",
+    assert {p.relative_to(ROOT).as_posix() for p in users} >= {"scatter_ui/pages/check_expected.py",
                                                                 "scatter_practice/grading.py",
                                                                 "scatter_models/explain.py"}
 

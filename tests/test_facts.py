@@ -182,7 +182,7 @@ def test_scatter_nd_update_15_prod_example():
 
 
 def test_the_runtimes_tab_lists_tracker_reports_with_versions_from_the_pins():
-    from scatter_ui.specdiff import runtime_rows, tracker_rows
+    from scatter_ui.figures.specdiff import runtime_rows, tracker_rows
 
     rows = tracker_rows("elements")
     assert {r["on the pinned runtimes"] for r in rows} == {"not reproduced"}

@@ -16,7 +16,7 @@ from scatter_core.families import FAMILIES, Family, family_by_slug, family_of
 
 ROOT = Path(__file__).resolve().parent.parent
 # every package and the app: only the records (registry.py, families.py) may name a family or an operator
-PACKAGES = ("scatter_core", "scatter_ui", "scatter_export", "runtime_check", "scatter_practice", "framework_map",
+PACKAGES = ("scatter_core", "scatter_ui", "scatter_export", "runtime_check", "scatter_practice", "framework_map", "from_code",
             "spec_examples", "scatter_models", "scatter_explorer")
 RECORDS = ("scatter_core/registry.py", "scatter_core/families.py")
 # (file, a piece of the line): what the guard's patterns meet that is not a branch on a family or operator name
@@ -56,7 +56,7 @@ def test_every_version_has_a_complete_family_record():
         f = family_of(spec)
         assert f.name == spec.family and f.title and f.slug and f.reading and callable(f.plan)
         assert callable(f.updates_shape) and callable(f.export_loop)
-        assert f.explorer_title and f.spec_page_title and f.icon  # its two pages (scatter_ui.navigation)
+        assert f.explorer_title and f.spec_page_title and f.icon  # its two pages (scatter_ui.pages.navigation)
         for flag in f.spec_flags:
             assert hasattr(spec, flag)
     assert sc.FAMILY_TITLES == {name: f.title for name, f in FAMILIES.items()}
@@ -131,14 +131,14 @@ def test_the_guard_pattern_lets_record_reads_through(line):
 ATTRIBUTE_RECORDS = ("scatter_core/attributes.py", "scatter_core/registry.py")
 # (file, a piece of the line, why): a name the attribute guard meets that is not one of our attributes
 ATTRIBUTE_ALLOWED = (
-    ("scatter_ui/practice_page.py", '"mode" in given', "Practice's own mode parameter (predict, fill, pick)"),
-    ("scatter_ui/spec_page.py", 'k != "axis"', "a framework call's keywords (the framework map's axis=)"),
+    ("scatter_ui/pages/practice.py", '"mode" in given', "Practice's own mode parameter (predict, fill, pick)"),
+    ("scatter_ui/pages/spec.py", 'k != "axis"', "a framework call's keywords (the framework map's axis=)"),
     ("scatter_practice/grading.py", 'd.kind == "reduction"', "a diagnosis kind (combining instead of replacing)"),
 )
 # Whole files the attribute guard does not read, each with why.
 ATTRIBUTE_ALLOWED_FILES = {
     "scatter_models/draws.py": "reads a user's graph node's own attributes (a Gather's axis), not a case's",
-    "framework_map/from_call.py": "reads a framework call's own keywords (NumPy's mode=, a Python slice's start "
+    "from_code/translate.py": "reads a framework call's own keywords (NumPy's mode=, a Python slice's start "
                                   "and step): not our attributes",
 }
 
@@ -237,9 +237,9 @@ CASE_HOLDERS_ALLOWED = {
     ("scatter_export/graphs.py", "GraphNode"):
         "a node of any ONNX operator in an exported composition (Where, Reshape, ...): attributes in "
         "onnx.helper's form, no tensors",
-    ("scatter_ui/player_contract.py", "Figure"):
+    ("scatter_ui/player/contract.py", "Figure"):
         "the type of a Plotly figure sent to the player: its key 'data' is Plotly's list of traces",
-    ("scatter_ui/player_contract.py", "Frame"):
+    ("scatter_ui/player/contract.py", "Frame"):
         "the type of a Plotly animation frame: its key 'data' is Plotly's list of traces",
     ("bench/bench_core.py", "Workload"):
         "a benchmark's raw arrays, timed under several versions and reductions and fed to the runtimes as "
@@ -318,7 +318,7 @@ def test_the_case_holders_the_issue_named_hold_the_cores_record():
     from framework_map import Config, differential
     from runtime_check.divergences import RuntimeCase
     from scatter_practice import make_exercise
-    from scatter_ui import large
+    from scatter_ui.state import large
 
     ex = spec_examples.by_id("onnx-scatterelements-18-example-2")
     assert isinstance(ex.record, sc.Case) and ex.case is ex.record and ex.data is ex.record.data

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import from_code as fc
 import framework_map as fm
 import scatter_core as sc
 from framework_map import differential
@@ -47,7 +48,7 @@ def test_every_entry_names_its_divergences_on_every_topic(entry):
 
 def test_ids_are_unique_and_the_map_is_pure():
     assert len(fm.BY_ID) == len(fm.ENTRIES)
-    for path in (ROOT / "framework_map").glob("*.py"):
+    for path in [*(ROOT / "framework_map").glob("*.py"), *(ROOT / "from_code").glob("*.py")]:
         tree = ast.parse(path.read_text())
         top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
         mods = {a.name.split(".")[0] for n in top if isinstance(n, ast.Import) for a in n.names} | {
@@ -271,8 +272,8 @@ def test_the_tensorflow_nan_max_min_sentence_says_what_verify_frameworks_probed(
     for entry_id in said:
         text = fm.BY_ID[entry_id].divergences["dtypes"]
         assert tf_res["version"] in text and f"a NaN update is {tf_res['nan_max_min']['NaN update']}" in text
-    assert any("a NaN update is ignored" in c for c in fm.from_call("tf.tensor_scatter_nd_min(t, idx, upd)").caveats)
-    assert not any("NaN" in c for c in fm.from_call("tf.tensor_scatter_nd_add(t, idx, upd)").caveats)
+    assert any("a NaN update is ignored" in c for c in fc.from_call("tf.tensor_scatter_nd_min(t, idx, upd)").caveats)
+    assert not any("NaN" in c for c in fc.from_call("tf.tensor_scatter_nd_add(t, idx, upd)").caveats)
     for framework, res, probe, dists in (("TensorFlow", tf_res, differential.tensorflow_nan_max_min,
                                           ("tensorflow-cpu", "tensorflow")),
                                          ("PyTorch", torch_res, differential.torch_nan_max_min, ("torch",))):
@@ -292,13 +293,13 @@ def test_the_index_add_alpha_caveat_says_what_verify_frameworks_probed():
     res = VERIFIED["PyTorch"]
     probed = res["index_add_alpha"]
     assert probed["cases"] == 2 and set(probed) == {*differential.ALPHA_RANKS, "cases"}
-    said = [c for c in fm.from_call("x.index_add(1, idx, src, alpha=0.5)").caveats if "alpha * source" in c]
+    said = [c for c in fc.from_call("x.index_add(1, idx, src, alpha=0.5)").caveats if "alpha * source" in c]
     if all(probed[r] == "rounded twice" for r in differential.ALPHA_RANKS):
         assert not said  # PyTorch rounds as the composition does: nothing to say
         return
     assert len(said) == 1 and res["version"] in said[0]
     assert all(f"data of {r}: {probed[r]}" in said[0] for r in differential.ALPHA_RANKS)
-    assert not any("alpha * source" in c for c in fm.from_call("x.index_add(1, idx, src)").caveats)
+    assert not any("alpha * source" in c for c in fc.from_call("x.index_add(1, idx, src)").caveats)
 
 
 def _installed(dist: str) -> bool:

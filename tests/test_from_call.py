@@ -1,4 +1,4 @@
-"""framework_map.from_call: a framework's scatter call -> its ONNX / OpenVINO operator (issue 24).
+"""from_code.translate: a framework's scatter call -> its ONNX / OpenVINO operator (issue 24).
 
 * Differential, for every supported call shape: random cases (duplicates and negative indices drawn often)
   run through the framework's own call (JAX and NumPy always; PyTorch and TensorFlow where installed, as
@@ -17,17 +17,18 @@ from collections import Counter
 import numpy as np
 import pytest
 
+import from_code as fc
 import framework_map as fm
 import scatter_core as sc
-from framework_map.from_call import CALLS, MAX_CALL_TEXT
-from framework_map.from_call_case import (agrees, case_for, example_tensors, framework_code, framework_inputs,
+from from_code.translate import CALLS, MAX_CALL_TEXT
+from from_code.case import (agrees, case_for, example_tensors, framework_code, framework_inputs,
                                           runs_in)
 from tests.conftest import require_framework
 
 def read(text, dtype=None):
     """from_call's answer, with every name the text leaves open (mask or indices) read as integer indices: the
     tensors these tests give them are integers (tests/test_from_call_masks.py reads them as masks)."""
-    tr = fm.from_call(text, dtype)
+    tr = fc.from_call(text, dtype)
     return tr.readings[0] if tr.readings else tr
 
 
@@ -377,7 +378,7 @@ def test_generated_code_never_holds_the_users_text():
 
 
 def test_every_framework_map_record_with_a_call_reads_back_as_its_configuration():
-    from framework_map.from_call import call_for
+    from from_code.translate import call_for
 
     linked = set()
     for spec in sc.OPERATORS_LIST:
@@ -413,7 +414,7 @@ def test_index_add_with_alpha_is_a_mul_then_the_scatter_and_its_case_adds_alpha_
 
 # ------------------------------------------------------------------------------ guarded run and the exported test
 def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
-    from framework_map.from_call_run import installed, run_guarded
+    from from_code.run import installed, run_guarded
 
     tr = read("np.put(a, ind, v)")
     tensors = {"data": np.zeros(4, np.int32), "ind": np.array([0, -1, 0]), "v": np.array([5, 6, 7], np.int32)}
@@ -437,7 +438,7 @@ def test_the_guarded_worker_finds_the_version_of_tensorflow_cpu_too():
     """The worker's version lookup tries each distribution that installs the module: with tensorflow-cpu alone
     (this project's verified build) importlib.metadata knows no "tensorflow", and asking for it failed every
     TensorFlow run (found with tensorflow-cpu 2.21.0; tests/test_from_call_frameworks.py runs it there)."""
-    from framework_map.from_call_case import DISTRIBUTIONS_OF, framework_script
+    from from_code.case import DISTRIBUTIONS_OF, framework_script
 
     script = framework_script(read("tf.scatter_nd(idx, upd, shape)"))
     assert "for dist in ('tensorflow', 'tensorflow-cpu'):" in script and "except PackageNotFoundError:" in script
@@ -452,7 +453,7 @@ def test_the_guarded_worker_finds_the_version_of_tensorflow_cpu_too():
 def test_the_exported_pytest_runs_the_call_against_the_onnx_model(text, dtype, tmp_path):
     import subprocess
 
-    from framework_map.from_call_run import equivalence_pytest
+    from from_code.run import equivalence_pytest
     from tests.conftest import require_or_skip
 
     require_or_skip("onnxruntime")
@@ -476,7 +477,7 @@ def test_the_exported_pytest_runs_the_call_against_the_onnx_model(text, dtype, t
 
 
 def test_the_export_refuses_a_call_with_no_onnx_operator():
-    from framework_map.from_call_run import equivalence_pytest
+    from from_code.run import equivalence_pytest
 
     tr = read("x.at[1:3].set(v)")
     with pytest.raises(sc.ScatterError, match="SliceScatter-15 \\(OpenVINO\\)"):
@@ -498,7 +499,7 @@ def test_scatter_with_a_reduce_argument_takes_the_caveats_of_the_reducing_record
     ("raise SystemExit(3)\n", "NumPy worker exited with code 3 without an answer"),
 ])
 def test_a_crash_a_hang_or_no_answer_from_the_child_is_a_message(script, words, monkeypatch):
-    import framework_map.from_call_run as run
+    import from_code.run as run
 
     monkeypatch.setattr(run, "framework_script", lambda *_a: script)
     tr = read("np.put(a, ind, v)")
@@ -547,7 +548,7 @@ def test_index_fill_takes_negative_indices_unlike_index_copy():
 def test_every_framework_map_entry_has_a_link_that_reads_as_its_configuration():
     """WebNN's and the compositions' entries too: their link opens the same operation as another framework's call,
     preferring one whose operators include the configuration's own family (ScatterND mul: x.at[i, j].multiply)."""
-    from framework_map.from_call import reverse_link, stand_in_note
+    from from_code.translate import reverse_link, stand_in_note
 
     stand_ins = set()
     for spec in sc.OPERATORS_LIST:
@@ -572,7 +573,7 @@ def test_every_framework_map_entry_has_a_link_that_reads_as_its_configuration():
 
 def test_the_index_forms_become_the_operators_their_family_records_name():
     """Issue 25: the operator types each form becomes come from the family records' call_forms, in their order."""
-    from framework_map.from_call import FORMS, targets
+    from from_code.translate import FORMS, targets
 
     want = {"elements": (("ScatterElements",), ("ScatterElementsUpdate",)),
             "nd": (("ScatterND",), ("ScatterNDUpdate",)),

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from framework_map.from_call_case import example_tensors
-from framework_map.from_call_graph import needs_graph
-from framework_map.from_call_run import operator_export
+from from_code.case import example_tensors
+from from_code.graph import needs_graph
+from from_code.run import operator_export
 from tests.conftest import require_or_skip
 from tests.test_from_call import ALL, read
 

@@ -21,11 +21,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import from_code as fc
 import framework_map as fm
 import scatter_core as sc
-from framework_map.from_call_case import case_for, example_tensors, framework_inputs
-from framework_map.from_call_graph import needs_graph
-from framework_map.from_call_run import composition_export, equivalence_pytest
+from from_code.case import case_for, example_tensors, framework_inputs
+from from_code.graph import needs_graph
+from from_code.run import composition_export, equivalence_pytest
 from tests.conftest import require_framework, require_or_skip
 from tests.test_from_call import SHAPES, read
 
@@ -122,7 +123,7 @@ def test_every_exported_pytest_runs_the_frameworks_own_call_and_passes(framework
 
 
 def test_pytorch_refuses_the_bool_subtraction_the_translation_refuses_and_agrees_on_bool_or_and():
-    """The reason framework_map.from_call_case._combine refuses x[i, j] -= v on bool data: PyTorch raises for it
+    """The reason from_code.case._combine refuses x[i, j] -= v on bool data: PyTorch raises for it
     as NumPy does; += and *= on bool (or / and) give the case's output."""
     require_framework("PyTorch")
     from tests.test_from_call import run_framework
@@ -207,8 +208,8 @@ def test_the_apps_guarded_run_of_the_frameworks_call_agrees(framework, text):
     require_framework(framework)
     import importlib.metadata
 
-    from framework_map.from_call_case import DISTRIBUTIONS_OF
-    from framework_map.from_call_run import run_guarded
+    from from_code.case import DISTRIBUTIONS_OF
+    from from_code.run import run_guarded
 
     def _has(dist):
         try:
@@ -232,14 +233,14 @@ def test_every_masked_writes_exported_pytest_runs_the_frameworks_own_call_and_pa
     framework's own test RAN and passed, beside the model's on onnxruntime and onnx.reference."""
     require_framework(framework)
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
-    from framework_map.from_call_case import resolve
+    from from_code.case import resolve
     from tests.test_from_call_masks import GIVEN, MASKED, MIXED, TORCH_SELECTS
 
     rng = np.random.default_rng(31)
     texts = MASKED[framework] + MIXED.get(framework, []) + (TORCH_SELECTS if framework == "PyTorch" else [])
     written = {}
     for text in texts:
-        first = fm.from_call(text, tensors=GIVEN)
+        first = fc.from_call(text, tensors=GIVEN)
         for n in range(3):
             tensors = example_tensors(first, rng, DTYPES[n % 2])
             name = f"test_masked_{len(written):03d}.py"

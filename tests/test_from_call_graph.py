@@ -1,4 +1,4 @@
-"""From your code: the ONNX model of a composition (framework_map.from_call_graph, scatter_export.graphs).
+"""From your code: the ONNX model of a composition (from_code.graph, scatter_export.graphs).
 
 A call no single ONNX operator computes (include_self=False, mean, sub, alpha, x[idx] += v, a strided slice,
 a mask) gets its composition built as a real multi-node graph: these tests pin each graph's nodes, run every
@@ -20,9 +20,9 @@ import pytest
 import framework_map as fm
 import scatter_core as sc
 import scatter_export as se
-from framework_map.from_call_case import example_tensors
-from framework_map.from_call_graph import composition_graph, needs_graph
-from framework_map.from_call_run import composition_export
+from from_code.case import example_tensors
+from from_code.graph import composition_graph, needs_graph
+from from_code.run import composition_export
 from tests.conftest import require_or_skip
 from tests.test_from_call import ALL, read
 

@@ -18,9 +18,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
+import from_code as fc
 import framework_map as fm
 import scatter_core as sc
-from framework_map.from_call_case import agrees, case_for, example_tensors, resolve, runs_in
+from from_code.case import agrees, case_for, example_tensors, resolve, runs_in
 from tests.conftest import require_framework, require_or_skip
 from tests.test_from_call import run_framework
 
@@ -31,7 +32,7 @@ BOOL, INT = np.zeros(0, bool), np.zeros(0, np.int64)
 @pytest.mark.parametrize("text", ["x[mask] = 0", "x[idx] = 0", "x[m] = v", "x.at[mask].set(0)",
                                   "x.index_put_((mask,), v)", "np.add.at(a, mask, b)", "x[idx] += v"])
 def test_text_that_cannot_tell_a_mask_from_indices_gives_both_readings_and_claims_nothing(text):
-    tr = fm.from_call(text)
+    tr = fc.from_call(text)
     assert len(tr.readings) == 2 and tr.exact is False and tr.onnx == [] and tr.openvino == []
     name = tr.undecided[0]
     assert [r.assumes for r in tr.readings] == [f"{name} holds integer indices", f"{name} is a boolean mask"]
@@ -42,16 +43,16 @@ def test_text_that_cannot_tell_a_mask_from_indices_gives_both_readings_and_claim
     assert name in tr.composition and "bool tensor is a mask" in tr.composition
     # the same text with the tensor given: one reading, no assumption
     for given, form in ((BOOL, "mask"), (INT, "nd")):
-        decided = fm.from_call(text, tensors={name: given})
+        decided = fc.from_call(text, tensors={name: given})
         assert not decided.readings and decided.assumes == "" and decided.reading.form.name == form
 
 
 def test_x_mask_equals_zero_with_a_bool_mask_is_where_never_exact_scatternd():
     """The issue's first example: it once said "Exact on both: ScatterND-18(none)" for a bool mask."""
-    tr = fm.from_call("x[mask] = 0", tensors={"mask": np.array([True, False, True])})
+    tr = fc.from_call("x[mask] = 0", tensors={"mask": np.array([True, False, True])})
     assert tr.exact is False and tr.onnx == [] and tr.reading.where
     assert tr.composition.startswith("Where(mask, values, x) is exact and needs no scatter")
-    integer = fm.from_call("x[mask] = 0", tensors={"mask": np.array([2, 0])})
+    integer = fc.from_call("x[mask] = 0", tensors={"mask": np.array([2, 0])})
     assert integer.exact and integer.onnx == [("ScatterND-18", {"reduction": "none"})]
 
 
@@ -64,7 +65,7 @@ def test_x_mask_equals_zero_with_a_bool_mask_is_where_never_exact_scatternd():
 ])
 def test_values_given_for_a_mask_decide_where_or_the_nonzero_scatter(text, shape, values, where):
     mask = np.array([True, False, True, False])
-    tr = fm.from_call(text, tensors={"x": np.zeros(shape), "mask": mask, "v": np.ones(values)})
+    tr = fc.from_call(text, tensors={"x": np.zeros(shape), "mask": mask, "v": np.ones(values)})
     assert tr.reading.where is where
     assert ("NonZero" in tr.composition) is not where or "Where(mask, value, x) alone" in tr.composition
 
@@ -76,7 +77,7 @@ def test_values_given_for_a_mask_decide_where_or_the_nonzero_scatter(text, shape
     ("x.at[i, 0].max(v)", ["i holds integer indices", "i is a boolean mask"]),
 ])
 def test_every_advanced_index_form_gives_every_reading_each_with_its_translation(text, readings):
-    tr = fm.from_call(text)
+    tr = fc.from_call(text)
     assert [r.assumes for r in tr.readings] == readings and tr.exact is False
     for r in tr.readings:
         assert r.reading is not None and (r.onnx or r.openvino or r.composition)
@@ -91,20 +92,20 @@ def test_a_reading_this_page_does_not_read_is_named_and_the_others_are_offered(t
     """x[i, :, m] = v with i and m both integer indices mixes slices and index arrays (not read here); the mask
     readings are: the answer offers them, says why the integer one is not read, and claims nothing; integer
     tensors given for every name get the refusal itself."""
-    tr = fm.from_call(text)
+    tr = fc.from_call(text)
     assert [r.assumes for r in tr.readings] == readings and tr.exact is False and tr.onnx == []
     assert "hold integer indices, this page does not read the call" in tr.composition or \
         "holds integer indices, this page does not read the call" in tr.composition
     assert "mixes slices and index arrays" in tr.composition
     with pytest.raises(sc.ScatterError, match="mixes slices and index arrays"):
-        fm.from_call(text, tensors={name: INT for name in tr.undecided})
-    decided = fm.from_call(text, tensors={name: BOOL if n else INT for n, name in enumerate(tr.undecided)}
+        fc.from_call(text, tensors={name: INT for name in tr.undecided})
+    decided = fc.from_call(text, tensors={name: BOOL if n else INT for n, name in enumerate(tr.undecided)}
                            if len(tr.undecided) > 1 else {tr.undecided[0]: BOOL})
     assert not decided.readings and decided.reading.form.name == "mask"
 
 
 def test_x_ellipsis_idx_is_an_index_along_the_last_axis():
-    tr = fm.from_call("x[..., idx] = v", tensors={"idx": INT})
+    tr = fc.from_call("x[..., idx] = v", tensors={"idx": INT})
     assert tr.onnx == [("ScatterElements-18", {"axis": -1, "reduction": "none"})]
     assert tr.call == "out = data.clone()\nout[..., index] = values"
     data = np.zeros((2, 3), np.float32)
@@ -113,7 +114,7 @@ def test_x_ellipsis_idx_is_an_index_along_the_last_axis():
 
 
 def test_a_bool_tensor_resolves_an_ambiguous_case_and_an_open_name_without_one_is_named():
-    tr = fm.from_call("x[mask] = v")
+    tr = fc.from_call("x[mask] = v")
     data = np.arange(6, dtype=np.float32).reshape(3, 2)
     mask = np.array([True, False, True])
     cc = case_for(tr, {"data": data, "index": mask, "values": np.float32(9)})
@@ -141,7 +142,7 @@ GIVEN = {"m": BOOL, "i": INT}  # the names as these tests mean them: m a mask, i
 
 @pytest.mark.parametrize("framework,text", MASKED_ALL, ids=[t for _, t in MASKED_ALL])
 def test_every_masked_write_is_read_and_translated_to_what_an_exporter_should_emit(framework, text):
-    tr = fm.from_call(text, tensors=GIVEN)
+    tr = fc.from_call(text, tensors=GIVEN)
     assert tr.framework == framework and not tr.readings and tr.reading.form.mask
     assert tr.exact is False and tr.onnx == [] and tr.composition
     if tr.reading.form.name == "where" or tr.reading.where:
@@ -161,7 +162,7 @@ def _masked_differential(framework: str, texts: list[str], run_as: str | None = 
     rng = np.random.default_rng(SEED)  # fixed: the coverage asserted below must not depend on chance
     failures, seen = [], Counter()
     for text in texts:
-        first = fm.from_call(text, tensors=GIVEN)
+        first = fc.from_call(text, tensors=GIVEN)
         if (run_as or framework) not in runs_in(first):
             continue
         for n in range(cases):
@@ -210,19 +211,19 @@ def test_masked_writes_agree_with_pytorch_and_tensorflow_where_installed(framewo
 ])
 def test_a_where_that_is_not_a_masked_write_is_named(text, argument, words):
     with pytest.raises(sc.ScatterError, match=words) as info:
-        fm.from_call(text)
+        fc.from_call(text)
     assert info.value.argument == argument
 
 
 def test_masked_fill_takes_a_number_or_a_0d_tensor_and_putmask_repeats_its_values_over_flat_positions():
-    tr = fm.from_call("x.masked_fill(m, v)")
+    tr = fc.from_call("x.masked_fill(m, v)")
     data = np.zeros((2, 2), np.float32)
     mask = np.array([[True, False], [False, True]])
     with pytest.raises(sc.ScatterError, match="0-d tensor") as info:
         case_for(tr, {"data": data, "mask": mask, "values": np.ones(2, np.float32)})
     assert info.value.argument == "value"
     assert case_for(tr, {"data": data, "mask": mask, "values": np.float32(5)}).output().tolist() == [[5, 0], [0, 5]]
-    put = fm.from_call("np.putmask(a, m, v)")
+    put = fc.from_call("np.putmask(a, m, v)")
     got = case_for(put, {"data": np.zeros(5, np.int32), "mask": np.array([0, 1, 0, 1, 1], bool),
                          "values": np.array([7, 8], np.int32)}).output()
     assert got.tolist() == [0, 8, 0, 8, 7]  # a.flat[n] = v[n % 2], not the n-th True cell's
@@ -236,12 +237,12 @@ def test_every_masked_write_exports_a_model_that_runs_to_the_calls_result():
     from tests.test_from_call_graph import run_model
 
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
-    from framework_map.from_call_graph import composition_graph
+    from from_code.graph import composition_graph
 
     rng = np.random.default_rng(31)
     kinds, mixed = Counter(), 0
     for _, text in MASKED_ALL:
-        first = fm.from_call(text, tensors=GIVEN)
+        first = fc.from_call(text, tensors=GIVEN)
         for n in range(6):
             tensors = example_tensors(first, rng, "float32" if n % 2 else "int32")
             tr = resolve(first, tensors)
@@ -278,13 +279,13 @@ def _separated(tr) -> bool:
 def _mixed_runs(framework: str, texts: list[str], run_as: str | None, cases: int) -> Counter:
     """Each call on drawn tensors (fixed seed): its ONNX model on onnxruntime and onnx.reference and the framework
     running the call, both graded against the case (any winner of a cell an integer index repeats)."""
-    from framework_map.from_call_graph import composition_graph
+    from from_code.graph import composition_graph
     from tests.test_from_call_graph import run_model
 
     rng = np.random.default_rng(SEED + 31)
     failures, seen = [], Counter()
     for text in texts:
-        first = fm.from_call(text, tensors=GIVEN)
+        first = fc.from_call(text, tensors=GIVEN)
         assert first.reading.form.mask and not first.readings, text
         for n in range(cases):
             tensors = example_tensors(first, rng, ("float32", "int32", "int64", "float64")[n % 4])
@@ -352,13 +353,13 @@ def test_an_integer_beside_slices_and_a_mask_follows_each_frameworks_rule():
     JAX count 1 among the advanced indices, separated from m by a slice (cells (3, 2, 4)). The case and the model
     follow the call's framework, and the answer says which rule applies."""
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
-    from framework_map.from_call_graph import composition_graph
+    from from_code.graph import composition_graph
     from tests.test_from_call_graph import run_model
 
     data = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
     mask = np.array([True, False, True, True, False])
     for text, shape in (("x[:, 1, :, m] = v", (2, 4, 3)), ("x.at[:, 1, :, m].set(v)", (3, 2, 4))):
-        tr = fm.from_call(text, tensors=GIVEN)
+        tr = fc.from_call(text, tensors=GIVEN)
         assert any(("applies it first" if tr.framework == "PyTorch" else "counts it among") in line
                    for line in tr.inputs)
         values = -np.arange(24, dtype=np.float32).reshape(shape)
@@ -380,13 +381,13 @@ def test_separated_indices_put_their_broadcast_axes_first_in_the_case_and_the_mo
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
     import onnx
 
-    from framework_map.from_call_graph import composition_graph
+    from from_code.graph import composition_graph
     from tests.test_from_call_graph import run_model
 
     data = np.zeros((2, 3, 4), np.float32)
     tensors = {"x": data, "i": np.array([1, 0]), "m": np.array([False, True, False, True]),
                "v": np.arange(6, dtype=np.float32).reshape(2, 3)}
-    tr = fm.from_call("x[i, :, m] = v", tensors=tensors)
+    tr = fc.from_call("x[i, :, m] = v", tensors=tensors)
     named = {"data": data, "indices_0": tensors["i"], "indices_2": tensors["m"], "values": tensors["v"]}
     want = data.copy()
     want[tensors["i"], :, tensors["m"]] = tensors["v"]
@@ -414,7 +415,7 @@ def test_the_exported_pytest_of_a_mask_beside_slices_runs_without_any_framework_
     import onnx
     from onnx import helper, numpy_helper
 
-    from framework_map.from_call_run import composition_export
+    from from_code.run import composition_export
     from tests.test_from_call_exports import BLOCKER, run_without_frameworks
 
     blocker, good, wrong = (tmp_path / name for name in ("blocker", "good", "wrong"))
@@ -423,7 +424,7 @@ def test_the_exported_pytest_of_a_mask_beside_slices_runs_without_any_framework_
     (blocker / "sitecustomize.py").write_text(BLOCKER)
     rng = np.random.default_rng(7)
     for n, text in enumerate(["x[i, :, m] = v", "x[:, m] += v", "x.at[i, m].set(v)", "x[m, :] = 0"]):
-        first = fm.from_call(text, tensors=GIVEN)
+        first = fc.from_call(text, tensors=GIVEN)
         while True:  # a draw that writes something, so a wrong value shows
             tensors = example_tensors(first, rng, "float32", (3, 4, 2))
             if all(tensors[s.name].any() for s in first.slots if s.role == "mask"):
@@ -455,12 +456,12 @@ def test_the_cuda_order_caveat_shows_for_float_sums_and_products_only():
 
     for reduce, dtype, shown in (("amax", None, False), ("amin", "float32", False), ("sum", None, True),
                                  ("prod", "float32", True), ("mean", "float64", True), ("sum", "int32", False)):
-        tr = fm.from_call(f"x.scatter_reduce(0, idx, src, reduce={reduce!r})", dtype)
+        tr = fc.from_call(f"x.scatter_reduce(0, idx, src, reduce={reduce!r})", dtype)
         assert any(TORCH_CUDA_ORDER in c for c in tr.caveats) is shown, (reduce, dtype)
         dtypes = next(c for c in tr.caveats if c.startswith("PyTorch, dtypes"))
         assert dtypes.endswith(".") and ";." not in dtypes and "; ;" not in dtypes
         assert ("no bool for mean" in dtypes) is (reduce == "mean")
-    add = fm.from_call("x.scatter_add(0, idx, src)", "int64")
+    add = fc.from_call("x.scatter_add(0, idx, src)", "int64")
     assert not any("last bit" in c for c in add.caveats)  # integer sums wrap around alike in any order
 
 
@@ -470,7 +471,7 @@ def test_every_caveat_record_states_what_it_concerns_and_each_clause_is_one_the_
 
     flags = ['x.at[idx].set(v, unique_indices=True, mode="clip", wrap_negative_indices=False)',
              'x.at[idx].set(v, mode="promise_in_bounds")', "x.index_add(0, idx, src, alpha=2)"]
-    answers = [fm.from_call(text, dtype) for text in [t for _, t in ALL + MASKED_ALL] + flags
+    answers = [fc.from_call(text, dtype) for text in [t for _, t in ALL + MASKED_ALL] + flags
                for dtype in (None, "int32")]
     said = " ".join(c for tr in answers for one in [tr, *tr.readings] for c in one.caveats)
     for caveat in CAVEATS:
@@ -486,7 +487,7 @@ def test_every_caveat_record_states_what_it_concerns_and_each_clause_is_one_the_
 
 @pytest.mark.parametrize("text", ["x[m] = 0", "x.masked_fill(m, 0)", "np.putmask(a, m, v)", "x[m] += v"])
 def test_a_masks_answer_says_nothing_about_negative_repeated_or_out_of_range_indices(text):
-    tr = fm.from_call(text, tensors=GIVEN)
+    tr = fc.from_call(text, tensors=GIVEN)
     for words in ("negative indices", "out-of-range", "duplicate", "index below", "last write"):
         assert not any(words in c for c in tr.caveats), (words, tr.caveats)
     assert any("Where's dtypes" in c for c in tr.caveats)
@@ -495,17 +496,17 @@ def test_a_masks_answer_says_nothing_about_negative_repeated_or_out_of_range_ind
 def test_the_readings_of_an_open_index_are_bounded():
     nine = "x[" + ", ".join(f"i{n}" for n in range(9)) + "] = v"
     with pytest.raises(sc.ScatterError, match="at most 8 are read open") as info:
-        fm.from_call(nine)
+        fc.from_call(nine)
     assert info.value.rule == "size"
-    assert not fm.from_call(nine, tensors={f"i{n}": INT for n in range(9)}).readings  # given: read at once
-    assert len(fm.from_call("x[" + ", ".join(f"i{n}" for n in range(8)) + "] = v").readings) == 9
+    assert not fc.from_call(nine, tensors={f"i{n}": INT for n in range(9)}).readings  # given: read at once
+    assert len(fc.from_call("x[" + ", ".join(f"i{n}" for n in range(8)) + "] = v").readings) == 9
 
 
 def test_jaxs_mask_caveat_shows_for_a_mask_only_and_what_it_says_holds_under_jit():
     from framework_map.records import JAX_MASK_JIT
 
-    assert JAX_MASK_JIT in fm.from_call("x.at[m].set(0)", tensors=GIVEN).caveats
-    assert JAX_MASK_JIT not in fm.from_call("x.at[i].set(0)", tensors=GIVEN).caveats
+    assert JAX_MASK_JIT in fc.from_call("x.at[m].set(0)", tensors=GIVEN).caveats
+    assert JAX_MASK_JIT not in fc.from_call("x.at[i].set(0)", tensors=GIVEN).caveats
     require_framework("JAX")
     import jax
     import jax.numpy as jnp
@@ -520,14 +521,14 @@ def test_an_ellipsis_for_no_axis_between_indices_follows_each_frameworks_rule():
     place (cells (5, 2)). The case and both runtimes' model follow the call's framework, checked against each
     framework running the call where it is installed and against NumPy's own rule."""
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
-    from framework_map.from_call_case import tensor_slots
+    from from_code.case import tensor_slots
 
     data = np.arange(60, dtype=np.float32).reshape(5, 3, 4)
     i, m = np.array([2, 0]), np.array([True, False, False, True])
     for text, shape in (("x = x.at[:, i, ..., m].set(v)", (2, 5)), ("x[:, i, ..., m] = v", (5, 2))):
         values = -np.arange(10, dtype=np.float32).reshape(shape) - 1
         given = {"x": data, "i": i, "m": m, "v": values}
-        tr = fm.from_call(text, tensors=given)
+        tr = fc.from_call(text, tensors=given)
         tensors = {s.name: given[s.text] for s in tensor_slots(tr)}
         want = data.copy()
         if shape == (2, 5):
@@ -543,10 +544,10 @@ def test_an_ellipsis_for_no_axis_between_indices_follows_each_frameworks_rule():
 ])
 def test_an_ellipsis_between_indices_is_said_with_each_frameworks_rule(text, words):
     """The answer names the rule the call's framework applies to an ellipsis between two indices, and the other."""
-    tr = fm.from_call(text, tensors={"x": np.zeros((5, 3, 4)), "i": np.array([0]),
+    tr = fc.from_call(text, tensors={"x": np.zeros((5, 3, 4)), "i": np.array([0]),
                                      "m": np.array([True, False, True, False]), "v": np.zeros(1)})
     assert any(line.startswith("an ellipsis between indices: ") and words in line for line in tr.inputs), tr.inputs
-    plain = fm.from_call("x[:, i, m] = v", tensors={"x": np.zeros((5, 3, 4)), "i": np.array([0]),
+    plain = fc.from_call("x[:, i, m] = v", tensors={"x": np.zeros((5, 3, 4)), "i": np.array([0]),
                                                     "m": np.array([True, False, True, False]), "v": np.zeros(1)})
     assert not any(line.startswith("an ellipsis between indices") for line in plain.inputs), plain.inputs
 
@@ -558,14 +559,14 @@ def test_a_mask_of_two_axes_after_slices_covers_both(text):
     over the axes it covers, never the one-axis reading, and the case, the model on both runtimes and the
     framework (where installed) agree with NumPy's own rule."""
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
-    from framework_map.from_call_case import tensor_slots
+    from from_code.case import tensor_slots
 
     data = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     mask = np.zeros((3, 4), bool)
     mask[0, 1] = mask[2, 3] = mask[1, 0] = True
     values = -np.arange(6, dtype=np.float32).reshape(2, 3) - 1
     given = {"x": data, "m": mask, **({} if text.endswith("0") else {"v": values})}
-    tr = fm.from_call(text, tensors=given)
+    tr = fc.from_call(text, tensors=given)
     assert tr.reading.form.name == "mask", tr.reading
     tensors = {s.name: given[s.text] for s in tensor_slots(tr)}
     want = data.copy()
@@ -580,7 +581,7 @@ def test_a_mask_of_two_axes_after_slices_covers_both(text):
 
 def _agrees_everywhere(tr, tensors, want, text) -> None:
     """The case, the composition's model on both runtimes and the call's framework (where installed) give want."""
-    from framework_map.from_call_graph import composition_graph
+    from from_code.graph import composition_graph
     from tests.test_from_call_graph import run_model
 
     assert np.array_equal(case_for(tr, tensors).output(), want), text

@@ -9,10 +9,11 @@ from urllib.parse import unquote_plus
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import from_code as fc
 import framework_map as fm
 import scatter_core as sc
-from framework_map.from_call import MAX_CALL_TEXT
-from scatter_ui.from_call_page import EXAMPLES
+from from_code.translate import MAX_CALL_TEXT
+from scatter_ui.pages.from_code import EXAMPLES
 from tests.apptest_helpers import app_on, open_page
 from tests.conftest import require_framework
 
@@ -129,7 +130,7 @@ def test_a_typed_tensor_with_an_error_names_it_and_keeps_the_text():
 def test_every_framework_map_entry_links_to_the_view(version):
     """Each entry's link, WebNN's and the compositions' included: its own call, or (entry= in the link) the same
     operation as another framework writes it, which the view explains."""
-    from framework_map.from_call import integer_reading, reverse_link
+    from from_code.translate import integer_reading, reverse_link
 
     at = app_on("spec-" + sc.family_of(sc.OPERATORS[version]).slug)
     at.query_params.update({"tab": "Framework map", "version": version})
@@ -144,11 +145,11 @@ def test_every_framework_map_entry_links_to_the_view(version):
     assert sorted(unquote_plus(p.proto.query_string) for p in links) == want
     assert any(e.framework == "WebNN" for e in entries)
     for e in entries:  # every linked call is one the view reads, with the configuration's reduction
-        assert integer_reading(fm.from_call(reverse_link(e, config).call)).reading.canonical == config.canonical
+        assert integer_reading(fc.from_call(reverse_link(e, config).call)).reading.canonical == config.canonical
 
 
 def test_a_stand_in_link_opens_the_view_with_the_entry_explained():
-    from framework_map.from_call import reverse_link
+    from from_code.translate import reverse_link
 
     config = fm.configurations("ScatterND-18")[0]
     link = reverse_link(fm.BY_ID["webnn.scatterND"], config)

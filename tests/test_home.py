@@ -5,7 +5,7 @@ from __future__ import annotations
 import scatter_core as sc
 import pytest
 
-from scatter_ui import home
+from scatter_ui.pages import home
 from tests.apptest_helpers import open_page, texts
 
 LABELS = list(sc.FAMILY_TITLES.values())

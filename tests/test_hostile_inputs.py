@@ -12,7 +12,7 @@ import pytest
 import scatter_core as sc
 import spec_examples
 from scatter_core.families import FAMILIES, family_by_slug
-from scatter_ui import attribute_inputs
+from scatter_ui.parts import attribute_inputs
 from tests.apptest_helpers import app_on, open_expander, open_page
 
 LIMIT = 2_000_000  # scatter_core.parsing.MAX_TEXT

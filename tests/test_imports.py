@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("scatter_core", "scatter_ui", "scatter_export", "runtime_check", "scatter_practice", "framework_map",
+PACKAGES = ("scatter_core", "scatter_ui", "scatter_export", "runtime_check", "scatter_practice", "framework_map", "from_code",
             "spec_examples", "scatter_models", "scatter_explorer", "devtools")
 
 
@@ -186,3 +186,66 @@ def test_bench_and_scripts_never_import_the_tests():
             offenders += [f"{path.relative_to(ROOT)} line {node.lineno}: {n}" for n in names
                           if n == "tests" or n.startswith("tests.")]
     assert not offenders, "bench/ and scripts/ use devtools/, not tests/: " + "; ".join(offenders)
+
+
+# The packages from the bottom up: a module imports its own package or a package of a lower layer, never one
+# of its own layer or above (scatter_ui's parts are layers of their own). A new package gets a row here.
+LAYERS = (
+    ("scatter_core",),
+    ("spec_examples", "framework_map", "scatter_practice"),
+    ("scatter_export",),
+    ("runtime_check", "from_code"),
+    ("scatter_models",),
+    ("scatter_ui.figures",),  # pure drawing: never Streamlit (test_figures_never_import_streamlit)
+    ("scatter_ui.state",),
+    ("scatter_ui.player",),
+    ("scatter_ui.parts",),
+    ("scatter_ui.pages",),
+    ("scatter_explorer",),
+    ("devtools",),
+)
+LAYER = {package: rank for rank, row in enumerate(LAYERS) for package in row}
+
+
+def _layer_of(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "scatter_ui" and len(parts) > 1 else parts[0]
+
+
+def _arrows_up(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for name, deps in graph.items():
+        mine = _layer_of(name)
+        for dep in deps:
+            theirs = _layer_of(dep)
+            if theirs != mine and dep != "scatter_ui" and LAYER[theirs] >= LAYER[mine]:
+                found.append(f"{name} -> {dep} ({mine} is layer {LAYER[mine]}, {theirs} layer {LAYER[theirs]})")
+    return sorted(found)
+
+
+def test_every_package_has_a_layer():
+    packages = {_layer_of(m) for m in _modules()} - {"scatter_ui"}
+    assert packages == set(LAYER), f"give these a row in LAYERS: {packages ^ set(LAYER)}"
+
+
+def test_the_layer_check_finds_a_planted_arrow_up():
+    planted = {"framework_map.maps": {"from_code.translate"}, "scatter_ui.figures.views": {"scatter_ui.parts.controls"},
+               "from_code.case": {"framework_map.records"}, "runtime_check.pins": {"from_code.translate"}}
+    assert [a.split(" ")[0] for a in _arrows_up(planted)] == ["framework_map.maps", "runtime_check.pins",
+                                                               "scatter_ui.figures.views"]
+
+
+def test_no_package_imports_one_above_it():
+    arrows = _arrows_up(_graph())
+    assert not arrows, "imports that point up the package order (tests/test_imports.py LAYERS): " + "; ".join(arrows)
+
+
+def test_figures_never_import_streamlit():
+    offenders = []
+    for path in (ROOT / "scatter_ui" / "figures").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(ROOT)} line {node.lineno}" for n in names if n.split(".")[0] == "streamlit"]
+    assert not offenders, "scatter_ui/figures/ is pure drawing; read the theme or draw in parts/ or pages/: " + \
+        "; ".join(offenders)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scatter_ui import model_page
+from scatter_ui.pages import model as model_page
 from tests.apptest_helpers import app_on, figures
 
 PAGE = "app_pages/model.py"
@@ -234,7 +234,7 @@ def test_server_holds_tensors_only_of_the_nodes_opened():
     from onnx import helper as h
 
     import scatter_models as sm
-    from scatter_ui import cache
+    from scatter_ui.state import cache
     from tests.test_models_hostile import _graph_model, _io, _scatter_nd
 
     nodes = [_scatter_nd(name=f"n{j}", out=f"o{j}") for j in range(3)]
@@ -243,7 +243,7 @@ def test_server_holds_tensors_only_of_the_nodes_opened():
 
     def held():
         return sorted(key[2] for key in list(cache.STORE._entries)
-                      if key[0] == "scatter_ui.model_page._node" and key[1][0] == m.digest)
+                      if key[0] == "scatter_ui.pages.model._node" and key[1][0] == m.digest)
 
     at = _page_with(m)
     at.button(key="model:capture").click().run()

@@ -1,4 +1,4 @@
-"""The sidebar's page list (scatter_ui.navigation): one link per st.Page the navigation routes, by section."""
+"""The sidebar's page list (scatter_ui.pages.navigation): one link per st.Page the navigation routes, by section."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""The step player's contract (scatter_ui/player_contract.py): the payloads Python sends conform to it, the
+"""The step player's contract (scatter_ui/player/contract.py): the payloads Python sends conform to it, the
 reports Python reads are checked against it, the shipped JSON Schema is generated from it, and player.js
 validates with the same rules (run under Node here; in Chromium in tests/test_browser_player_contract.py).
 
-Every AppTest that reads a player's payload (devtools.apptest.figures -> scatter_ui.player.read_payload) checks
+Every AppTest that reads a player's payload (devtools.apptest.figures -> scatter_ui.player.component.read_payload) checks
 it against the contract too: every spec example on its explorer page (tests/test_app.py), large stand-ins,
 Practice, the model page.
 """
@@ -22,11 +22,11 @@ import pytest
 import scatter_core as sc
 import spec_examples
 from scatter_core.families import FAMILIES
-from scatter_ui import figures
-from scatter_ui import player as player_mod
-from scatter_ui import player_contract as pc
-from scatter_ui.figures import StepFigure
-from scatter_ui.player import ASSET_DIR, read_payload, reported_step
+from scatter_ui.figures import heatmaps as figures
+from scatter_ui.player import component as player_mod
+from scatter_ui.player import contract as pc
+from scatter_ui.figures.heatmaps import StepFigure
+from scatter_ui.player.component import ASSET_DIR, read_payload, reported_step
 from tests.skipping import skip_or_fail
 
 OPTIONS = {"view": "v", "step": 0, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js",
@@ -54,7 +54,7 @@ EXAMPLES = runnable_examples()
 def test_the_shipped_schema_is_generated_from_the_typed_description_and_is_valid_json_schema():
     assert pc.SCHEMA_FILE.parent == ASSET_DIR  # shipped with the player's assets (package data)
     assert pc.SCHEMA_FILE.read_text(encoding="utf-8") == pc.schema_text(), \
-        "player-contract.json is stale: python -m scatter_ui.player_contract"
+        "player-contract.json is stale: python -m scatter_ui.player.contract"
     doc = pc.shipped()
     jsonschema.Draft202012Validator.check_schema(doc)
     assert doc["$ref"] == "#/$defs/Payload"
@@ -104,8 +104,8 @@ def test_large_views_windows_small_multiples_and_pinned_views_are_on_the_contrac
     wide = sc.trace("ScatterElements-18", np.zeros((40, 40)), np.zeros((1, 40), dtype=np.int64), np.ones((1, 40)))
     pinned = StepFigure(wide, pinned={0: 10}, follow=False).figure(3)
     pc.check_payload(payload_of(pinned, step=3))
-    from scatter_ui import large
-    from scatter_ui.explorer import _stand_in_figure
+    from scatter_ui.state import large
+    from scatter_ui.pages.explorer import _stand_in_figure
 
     stand_ins = [ex for ex in spec_examples.load_all() if large.too_large(ex)]
     assert stand_ins
@@ -119,7 +119,7 @@ def test_practice_payloads_are_on_the_contract():
     """The Practice page's step figure: a window ending at the step, its own colour range, the picked cell
     outlined, fewer controls and no reports."""
     import scatter_practice as sp
-    from scatter_ui.practice_page import STEPPING, STILL, outline, step_figure
+    from scatter_ui.pages.practice import STEPPING, STILL, outline, step_figure
 
     for seed, level in ((1, 1), (2, 3), (5, 2)):
         ex = sp.make_exercise(seed, level)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gzip
 
-from scatter_ui.player import ASSET_DIR
+from scatter_ui.player.component import ASSET_DIR
 
 
 def test_the_gzipped_plotly_is_exactly_the_plain_file():

@@ -13,8 +13,8 @@ from streamlit.testing.v1 import app_test as app_test_module
 
 import scatter_core as sc
 import scatter_practice as sp
-from scatter_ui import grids
-from scatter_ui.practice_page import LETTERS, grid_text, md
+from scatter_ui.parts import grids
+from scatter_ui.pages.practice import LETTERS, grid_text, md
 from tests.apptest_helpers import app_on, figures
 
 PAGE = "app_pages/practice.py"
@@ -30,7 +30,7 @@ def open_practice(timeout: float = 120, **params) -> AppTest:
 
 
 def option_grids(at: AppTest) -> list[dict]:
-    """What each multiple-choice grids element on the page was sent (scatter_ui.grids)."""
+    """What each multiple-choice grids element on the page was sent (scatter_ui.parts.grids)."""
     return [json.loads(el.proto.json) for el in at.get("bidi_component") if el.proto.component_name == grids.NAME]
 
 
@@ -457,7 +457,7 @@ def test_chosen_output_position_is_outlined_on_the_player():
 
 def test_every_output_cell_can_be_clicked_in_every_frame():
     """The player reports a click by parsing the output cell's hover text 'output[i, j]...'."""
-    from scatter_ui.practice_page import step_figure
+    from scatter_ui.pages.practice import step_figure
 
     cases = [(seed, level, None) for level in (1, 4, 5) for seed in range(25)]
     cases += [(seed, level, op) for op in ("TensorScatter-24", "SliceScatter-15") for level in sp.levels_for(op)
@@ -487,7 +487,7 @@ def test_each_misconception_links_to_an_explorer_example_showing_it():
 
     import spec_examples
     from scatter_core import OPERATORS
-    from scatter_ui.practice_page import explorer_link
+    from scatter_ui.pages.practice import explorer_link
 
     paths = {"nd": "/nd", "elements": "/elements", "update": "/update", "cache": "/tensor_scatter",
              "slice": "/slice_scatter"}
@@ -596,7 +596,7 @@ def test_new_operators_are_offered_and_a_left_out_input_is_said():
 def test_long_typed_value_and_target_are_kept_and_the_limit_named():
     """A box with max_chars drops a longer paste (the browser does; AppTest's input() does the same) and keeps
     its old text: Check then said "value '' is not a number". The boxes take any length; Check names the limit."""
-    from scatter_ui.practice_page import MAX_TARGET_TEXT, MAX_VALUE_TEXT
+    from scatter_ui.pages.practice import MAX_TARGET_TEXT, MAX_VALUE_TEXT
 
     at = open_practice(seed=15, level=1)
     long_value = "1" * (MAX_VALUE_TEXT + 1)
@@ -617,7 +617,7 @@ def test_long_typed_value_and_target_are_kept_and_the_limit_named():
 
 
 def test_long_whole_output_paste_is_kept_and_the_limit_named():
-    from scatter_ui.practice_page import MAX_TEXT
+    from scatter_ui.pages.practice import MAX_TEXT
 
     at = open_practice(seed=2, level=3, mode="Whole output")
     entry = at.radio(key=next(r.key for r in at.radio if r.label == "Enter the output as"))
@@ -639,7 +639,7 @@ def test_the_room_kept_under_the_player_on_a_projector_is_the_answer_s_height():
     grid grows by a row's height per row of the output; a rank-3 output's text box (two lines, no "Enter the output
     as" line) is shorter than the 1-D output's text box; multiple choice keeps the options' lines (grids)."""
     import scatter_practice as sp
-    from scatter_ui import practice_page as page
+    from scatter_ui.pages import practice as page
 
     four, one = sp.make_exercise(0, 1), sp.make_exercise(1, 3)  # a 4×5 output; a 1-D output (one grid row)
     assert four.answer.shape[0] == 4 and one.answer.ndim == 1
@@ -672,7 +672,7 @@ def test_a_set_shared_from_whole_output_opens_in_whole_output(monkeypatch):
 
 
 def test_a_link_only_this_machine_can_open_is_flagged(monkeypatch):
-    from scatter_ui import session
+    from scatter_ui.parts import session
 
     monkeypatch.delenv(sp.PUBLIC_URL_ENV, raising=False)
     monkeypatch.setattr(session, "share_link", lambda path, values: f"http://localhost:8501/{path}")
@@ -686,7 +686,7 @@ def test_a_link_only_this_machine_can_open_is_flagged(monkeypatch):
 
 
 def test_rows_typed_with_spaces_are_read_as_rows():
-    from scatter_ui.practice_page import bracketed, parse_output
+    from scatter_ui.pages.practice import bracketed, parse_output
 
     ex = sp.make_exercise(0, 1)  # a 4x5 output
     rows = "\n".join(" ".join(str(v) for v in row) for row in ex.answer.tolist())

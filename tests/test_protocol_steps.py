@@ -1,6 +1,6 @@
 """The protocol-level load generator against the real app: sessions that speak Streamlit's websocket
 protocol with no browser (devtools/protocol.py) open examples and step through them, and every step's
-reply is the step sent; the server's own record of the steps it took (scatter_ui/step_times.py) agrees.
+reply is the step sent; the server's own record of the steps it took (scatter_ui/state/step_times.py) agrees.
 Then bench/locust_steps.py's user class runs headless under Locust. No timing is asserted."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from devtools.browser import ROOT, AppServer
 from devtools.protocol import ProtocolError, StreamSession, example_links
-from scatter_ui import step_times
+from scatter_ui.state import step_times
 
 # one example of three families, each a different page (elements, nd, slice_scatter) and widget set
 LINKS = ["/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1",

@@ -48,7 +48,7 @@ def test_two_sessions_never_see_each_others_state():
     assert b.text_area(key="nd:text_updates").value != "[90, 100, 110, 120]"
     assert "120" not in " ".join(str(v) for v in b.session_state["nd:text_updates"])
     (fa,), (fb,) = figures(a), figures(b)
-    # (a player's data keeps the step its view started at: the browser owns the step; scatter_ui/player.py)
+    # (a player's data keeps the step its view started at: the browser owns the step; scatter_ui/player/component.py)
     assert (fa["step"], fb["step"]) == (0, 0) and fa["view"] != fb["view"]
     assert a.query_params["step"] == "4" and b.query_params.get("step") == "0"
 
@@ -61,7 +61,7 @@ def _digest(arrays) -> str:
 
 
 def test_cached_arrays_are_never_mutated():
-    from scatter_ui import cache
+    from scatter_ui.state import cache
 
     small = [e for e in spec_examples.load_all() if not e.shapes_only][:12]
     before = {e.id: _digest(e.inputs) for e in small}
@@ -92,7 +92,7 @@ FORBIDDEN = [
     (r"\bshell\s*=\s*True", "shell=True"), (r"\bst\.html\(", "st.html"),
 ]
 SOURCE_DIRS = ["scatter_core", "scatter_ui", "spec_examples", "app_pages", "runtime_check", "scatter_export",
-               "scatter_practice", "framework_map", "scatter_explorer", "scatter_models"]
+               "scatter_practice", "framework_map", "from_code", "scatter_explorer", "scatter_models"]
 
 
 def test_no_code_path_evaluates_or_unpickles_or_injects_html():

@@ -16,7 +16,7 @@ import runtime_check as rc
 import scatter_core as sc
 import spec_examples
 from scatter_core.registry import OPERATORS_LIST
-from scatter_ui import specdiff
+from scatter_ui.figures import specdiff
 from tests.apptest_helpers import open_page, sources as texts  # the spec pages' Markdown as written
 
 FAMILIES = tuple(sc.families.FAMILIES)  # every family record has its spec page
@@ -544,7 +544,7 @@ def test_every_erratum_is_listed_on_the_page_it_concerns_and_only_there(pages):
 
 
 def test_erratum_figure_outlines_exactly_the_differing_cells():
-    from scatter_ui.spec_page import erratum_figure
+    from scatter_ui.pages.spec import erratum_figure
 
     er = spec_examples.erratum("onnx-node-scatternd-add-output")
     printed, gives = np.asarray(er.printed), np.asarray(er.spec_rules_give)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from scatter_ui import player as player_mod
-from scatter_ui import step_times
+from scatter_ui.player import component as player_mod
+from scatter_ui.state import step_times
 
 
 def _fake_renderer(**kwargs):
@@ -27,8 +27,8 @@ def _script():
     import streamlit as st
 
     import scatter_core as sc
-    from scatter_ui.figures import StepFigure
-    from scatter_ui.player import player
+    from scatter_ui.figures.heatmaps import StepFigure
+    from scatter_ui.player.component import player
 
     fig = StepFigure(sc.trace("ScatterElements-18", np.zeros(3), [1, 2], [5.0, 6.0])).figure(0)
     player(fig, key="p", view="v", step=0, name="ScatterElements-18-demo",

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import scatter_core as sc
-from scatter_ui import figures
-from scatter_ui.history import CellHistory, cell_writes, parse_cell
-from scatter_ui.player_contract import APART, DARK_APART, VALUE_SCALE, banded, check_payload
-from scatter_ui.player import payload, read_payload
+from scatter_ui.figures import heatmaps as figures
+from scatter_ui.figures.history import CellHistory, cell_writes, parse_cell
+from scatter_ui.player.contract import APART, DARK_APART, VALUE_SCALE, banded, check_payload
+from scatter_ui.player.component import payload, read_payload
 
 LOW = np.finfo(np.float32).min
 

@@ -1,12 +1,12 @@
-"""scatter_ui.figures: cell text that fits the cells it is drawn in."""
+"""scatter_ui.figures.heatmaps: cell text that fits the cells it is drawn in."""
 
 import re
 
 import numpy as np
 
 import scatter_core as sc
-from scatter_ui.figures import StepFigure, _Formatter, density, panel_units
-from scatter_ui.views import make_view
+from scatter_ui.figures.heatmaps import StepFigure, _Formatter, density, panel_units
+from scatter_ui.figures.views import make_view
 
 
 def test_density_follows_the_panel_and_the_whole_figure():
@@ -101,7 +101,7 @@ def test_left_out_write_indices_are_titled_as_left_out():
 
 
 def test_plotly_chart_figures_take_the_theme_scale_and_keep_titles_apart():
-    from scatter_ui.figures import DARK_CELL_TEXT, DARK_VALUE_SCALE, VALUE_SCALE, comparison_figure, overview_figure
+    from scatter_ui.figures.heatmaps import DARK_CELL_TEXT, DARK_VALUE_SCALE, VALUE_SCALE, comparison_figure, overview_figure
 
     trace = sc.trace("ScatterND-16", np.array([1, 2, 3, 4]), np.array([[0], [2], [0]]), np.array([10, 20, 30]))
     flat = np.array([0])
@@ -116,7 +116,7 @@ def test_plotly_chart_figures_take_the_theme_scale_and_keep_titles_apart():
     assert light.layout.font.color == "#31333f"
     titles = [a.text for a in dark.layout.annotations[:2]]
     assert titles == ["your expected<br>output", "ScatterND-16<br>computes"]  # short lines: side by side on a phone
-    from scatter_ui.figures import _short_lines
+    from scatter_ui.figures.heatmaps import _short_lines
 
     assert _short_lines("first write wins") == "first write wins"
     assert _short_lines("last write wins (loop order, what runtimes do)") == \
@@ -134,7 +134,7 @@ def _corners(shapes: list) -> list:
 
 
 def test_the_current_write_is_marked_by_a_filled_corner_not_by_colour_alone():
-    from scatter_ui.figures import HIGHLIGHT, NOW_CORNER
+    from scatter_ui.figures.heatmaps import HIGHLIGHT, NOW_CORNER
 
     sf = _example_figure("onnx-scatterelements-18-example-1")
     fig = sf.figure(2)
@@ -155,7 +155,7 @@ def test_the_current_write_is_marked_by_a_filled_corner_not_by_colour_alone():
 
 
 def test_a_slice_write_gets_one_corner_per_frame_and_the_overview_marks_its_bin():
-    from scatter_ui.figures import NOW_CORNER, overview_figure
+    from scatter_ui.figures.heatmaps import NOW_CORNER, overview_figure
 
     t = sc.trace("ScatterND-18", np.zeros((4, 3)), [[1], [3]], np.ones((2, 3)))  # each step writes a whole row
     corners, _ = _corners(StepFigure(t).figure(1)["frames"][1]["layout"]["shapes"])
@@ -168,7 +168,7 @@ def test_a_slice_write_gets_one_corner_per_frame_and_the_overview_marks_its_bin(
 
 
 def test_allowed_differences_are_dashed_and_real_ones_solid():
-    from scatter_ui.figures import comparison_figure
+    from scatter_ui.figures.heatmaps import comparison_figure
 
     t = sc.trace("ScatterND-18", np.zeros(4), [[0], [2], [0]], np.array([1.0, 2.0, 3.0]))
     first_wins = np.array([1.0, 0.0, 2.0, 0.0])

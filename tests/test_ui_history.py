@@ -1,10 +1,10 @@
-"""scatter_ui.history: the cell values the figures show equal the trace's state_at."""
+"""scatter_ui.figures.history: the cell values the figures show equal the trace's state_at."""
 
 import numpy as np
 from hypothesis import given, settings
 
 from scatter_core import trace
-from scatter_ui.history import CellHistory
+from scatter_ui.figures.history import CellHistory
 from tests.strategies import cases
 
 

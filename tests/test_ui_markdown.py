@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 import spec_examples
-from scatter_ui.controls import md
+from scatter_ui.parts.controls import md
 from tests.apptest_helpers import open_page
 
 TOO_LARGE = 50_000_000

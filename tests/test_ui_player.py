@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 
 import scatter_core as sc
-from scatter_ui import player as player_mod
-from scatter_ui.figures import StepFigure
-from scatter_ui.player import ASSET_DIR, reported_step
+from scatter_ui.player import component as player_mod
+from scatter_ui.figures.heatmaps import StepFigure
+from scatter_ui.player.component import ASSET_DIR, reported_step
 
 
 def test_a_report_counts_only_for_its_own_view():
@@ -104,8 +104,8 @@ def test_a_page_without_on_step_asks_for_no_step_reports():
         import numpy as np
 
         import scatter_core as sc
-        from scatter_ui.figures import StepFigure
-        from scatter_ui.player import player
+        from scatter_ui.figures.heatmaps import StepFigure
+        from scatter_ui.player.component import player
 
         fig = StepFigure(sc.trace("ScatterElements-18", np.zeros(3), [1, 2], [5.0, 6.0])).figure(0)
         player(fig, key="quiet", view="v", step=0)
@@ -163,8 +163,8 @@ def test_a_long_input_says_which_window_its_rows_were_windowed_for():
     """A figure with an input row axis over MAX_SIDE sends ``tall`` (the browser reports its height when its window
     is the other kind): a projector's few rows, or MAX_SIDE for a taller window; a figure without one sends null."""
     import spec_examples
-    from scatter_ui.player_contract import check_payload, read_step_report
-    from scatter_ui.views import MAX_SIDE, MIN_ROW_WINDOW
+    from scatter_ui.player.contract import check_payload, read_step_report
+    from scatter_ui.figures.views import MAX_SIDE, MIN_ROW_WINDOW
 
     e = spec_examples.by_id("ov-scatter-nd-update-3-layer-example")
     t = sc.trace(e.op, e.data, e.indices, e.updates, **e.attrs)

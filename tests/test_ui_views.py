@@ -1,9 +1,9 @@
-"""scatter_ui.views: every displayed cell maps back to the right tensor position."""
+"""scatter_ui.figures.views: every displayed cell maps back to the right tensor position."""
 
 import numpy as np
 import pytest
 
-from scatter_ui.views import FIGURE_ROWS, MAX_PANELS, MAX_SIDE, MIN_ROW_WINDOW, make_view, row_window
+from scatter_ui.figures.views import FIGURE_ROWS, MAX_PANELS, MAX_SIDE, MIN_ROW_WINDOW, make_view, row_window
 
 
 @pytest.mark.parametrize("shape,focus", [
