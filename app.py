@@ -4,18 +4,11 @@ Routes with st.navigation over an explicit page list; the sidebar's page links a
 list (scatter_ui.pages.navigation). Each family record gives its explorer and spec page (callable st.Pages made by
 scatter_ui.pages.navigation.family_pages, so a new family needs no page file); every other page is a file in
 app_pages/, a thin call into scatter_ui. The tests open a callable page by its URL path, as a browser does
-(Streamlit's AppTest.switch_page takes only page files: devtools.apptest.switch_to).
+(devtools.apptest.switch_to).
 
-The page files must not live in a directory named ``pages/`` beside this file. Streamlit decides once
-per server process, when the first session starts and before this script has ever called
-st.navigation, whether the app is an old-style "pages directory" app
-(``PagesManager.uses_pages_directory``, set from whether ``pages/`` exists). With that directory
-present, the first session's first run builds its pages from the file names (``nd_family``, not our
-``nd``), does not find a deep link's page, sends "Page not found" and only then runs this script,
-whose st.navigation finds the right page under the dialog. Every later session was fine, so the bug
-hit exactly the first visitor after a restart. Upstream: streamlit/streamlit#8860 ("Page not found
-when using MPAv2"), and the review of streamlit/streamlit#10276 describing a pages folder with MPAv2
-and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server's first session.
+The page files must not live in a directory named ``pages/`` beside this file: with one, a fresh server's
+first visitor to a deep link got "Page not found" (streamlit/streamlit#8860; why: docs/architecture.md, app.py;
+tests/test_first_visit.py checks it).
 """
 
 import streamlit as st

@@ -2,30 +2,15 @@
 
 Where :func:`~from_code.translate.from_call` finds no exact ONNX operator (``Translation.onnx`` empty), its
 ``composition`` text says which operators are. :func:`composition_graph` builds exactly that graph on the call's
-tensors, around the newest ONNX operator that the composition needs (ScatterElements-18, ScatterND-18), as plain
+tensors, around the newest ONNX operator the composition needs (ScatterElements-18, ScatterND-18), as
 :class:`scatter_export.graphs.GraphNode` records; scatter_export builds and checks the model
-(:meth:`CompositionGraph.model`). The compositions, by what the call needs:
+(:meth:`CompositionGraph.model`). The compositions: include_self=False (the reduction's neutral value written
+first), mean (sums and counts, then a division), sub (Neg), index_add's alpha (Mul), read-combine-write
+(``x[idx] += v``: Gather first), a strided slice (its coordinates built from Ranges, then ScatterND) and a
+boolean mask (NonZero, or one Where), alone or beside indices and whole slices.
 
-* **include_self=False** (use_init_val = false; sum, prod, max, min): the reduction's neutral value expanded to
-  updates' shape and written into the indexed cells (ScatterElements, reduction none), then the reducing
-  ScatterElements (torch.onnx's TorchScript exporter refuses include_self=False, pytorch#106373; onnxscript's
-  torchlib writes a start value first too, PR #2090). The neutral value is the reduction's own (scatter_core's
-  table: -inf for a float max), so a cell whose contributions are all -inf stays -inf;
-* **mean** (ONNX has none): sums and counts by two ScatterElements add and a division (integers: floor
-  division, written exactly as ``(sum - Mod(sum, count)) / count``); with include_self=False the sums start
-  from zeros written into the indexed cells, and Where keeps data where nothing was written;
-* **sub** (ONNX has none): Neg on the updates, then the adding scatter;
-* **index_add's alpha**: Mul on the source, then the adding scatter;
-* **read, combine, write** (``x[idx] += v``): Gather of the same cells, the elementwise operator, the scatter
-  with reduction none;
-* **a strided slice** (``x[1:3] = v``, slice_scatter): its coordinates built in the graph, a Range per axis
-  reshaped and expanded into a grid of the SLICE's size and concatenated, then ScatterND (and the Gather and
-  combination first for ``x[1:3] += v``);
-* **a boolean mask**: NonZero, transposed to one row per True cell, as ScatterND's indices (masked_scatter: the
-  first count(mask) values of source, flattened: Reshape, Shape, Slice); ``x[mask] = number``: one Where; beside
-  indices or whole slices (``x[i, :, m]``): NonZero rows and Ranges placed by NumPy's rules, then ScatterND.
-
-The expected output is the case's (:func:`~from_code.case.case_for`): what the page shows.
+The expected output is the case's (:func:`~from_code.case.case_for`): what the page shows. Each composition
+in detail, with the upstream threads: docs/architecture.md, from_code/graph.py.
 """
 
 from __future__ import annotations

@@ -1,21 +1,15 @@
 """runtime_check: run scatter operators on real runtimes and compare them with scatter_core.
 
-Runtimes: ``"onnxruntime"`` (CPUExecutionProvider), ``"onnx.reference"``,
-``"openvino-onnx"`` (the CPU plugin running the ONNX model through OpenVINO's ONNX
-frontend; see :mod:`runtime_check.openvino_onnx_backend`), ``"openvino-cpu"`` (the
-CPU plugin) and ``"openvino-reference"`` (OpenVINO's reference kernels through
-``Node.evaluate``; see :mod:`runtime_check.openvino_backend`).
+Runtimes: ``"onnxruntime"``, ``"onnx.reference"``, ``"openvino-onnx"`` (the CPU plugin through OpenVINO's ONNX
+frontend), ``"openvino-cpu"`` and ``"openvino-reference"`` (``Node.evaluate``).
 
-* :func:`available` - runtime -> installed version (or None);
-* :func:`runtimes_for` - which runtimes can execute an operator version (from its registry record);
-* :func:`run` - one single-node model of that exact version, in this process;
-* :func:`run_guarded` - the same in a child process with a timeout (crashes and hangs become errors);
-* :func:`compare` - scatter_core next to every available runtime, with known divergences named;
-* :func:`save_openvino_ir` - an OpenVINO operator version as a one-node IR (``.xml`` and ``.bin``);
-* :func:`verified_versions`, :func:`version_skew` - the runtime versions semantics.md was verified on.
+* :func:`available`, :func:`runtimes_for`: what is installed, and which runtimes can run a version;
+* :func:`run` (in this process) and :func:`run_guarded` (in a child process with a timeout);
+* :func:`compare`: scatter_core next to every available runtime, with known divergences named;
+* :func:`save_openvino_ir`: an OpenVINO operator version as a one-node IR;
+* :func:`verified_versions`, :func:`version_skew`: the runtime versions the facts were verified on.
 
-Importing this package never imports onnx, onnxruntime or openvino: they are
-imported inside the functions that need them.
+Importing this package never imports onnx, onnxruntime or openvino. More: docs/architecture.md, runtime_check.
 """
 
 from ._common import FRONTEND_RUNTIMES, RUNTIME_FRAMEWORK, RUNTIME_TITLES, RUNTIMES, RunResult

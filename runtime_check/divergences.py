@@ -1,25 +1,15 @@
 """The known runtime divergences, as data.
 
-Each :class:`Divergence` record says *where* a runtime departs from the spec
-text (``applies``: a predicate over the :class:`RuntimeCase`: runtime, operator
-record, inputs and attributes), *how* (``outcome``: it computes another value,
-refuses a case the text allows, accepts a case the text forbids, or crashes),
-and, where the runtime's behaviour is predictable, *what exactly* it produces
-(``model``: the runtime's output, computed with scatter_core on transformed
-inputs; or ``relation``: how its output relates to scatter_core's) or says
-(``error``: a regular expression its message must match). A difference only
-counts as a known divergence when all of that holds, so a new behaviour hiding
-behind a known predicate is still reported as new.
+A :class:`Divergence` says where a runtime departs from the spec text (``applies``: a predicate over the
+:class:`RuntimeCase`), how (``outcome``: another value, a refusal, an acceptance, a crash) and, where
+predictable, what exactly it produces (``model`` or ``relation``) or says (``error``). A difference counts as
+known only when all of that holds, so a new behaviour behind a known predicate is still reported as new.
 
-``DOCUMENTED`` holds the divergences ``../shared/semantics.md`` records. Each
-names its fact in the one table of runtime facts (``fact``: an id in
-``scatter_core.FACTS``), which gives its words (``text``), its source and a
-literal excerpt (``quote``) that the tests look up in the file; this module
-holds only the predicates. ``OBSERVED`` holds behaviours this package's tests found on the
-pinned runtimes (the ``runtimes`` extra's pins, :mod:`runtime_check.pins`) that
-semantics.md does not (yet) record; :func:`runtime_check.compare` names them but
-still flags them ``new=True``. Matching walks ``KNOWN_DIVERGENCES`` in order
-and takes the first record that fits.
+``DOCUMENTED`` holds the divergences the semantics notes record, each naming its fact (``fact``: an id in
+``scatter_core.FACTS``, which gives its words, source and quote); ``OBSERVED`` holds what this package's
+tests found on the pinned runtimes beyond them, named but still ``new=True``. Matching walks
+``KNOWN_DIVERGENCES`` in order and takes the first record that fits.
+More: docs/architecture.md, runtime_check/divergences.py.
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
 """``run_guarded``: :func:`runtime_check.run` in a child Python process.
 
-A runtime can take the whole process down (the OpenVINO CPU plugin segfaults
-on an index below ``-s`` for the Elements ops) or hang. The child runs
-``python -m runtime_check.worker <dir>``; the case travels as files, never as
-pickles:
+A runtime can take the whole process down (the OpenVINO CPU plugin segfaults on an index below ``-s`` for the
+Elements ops) or hang. The child runs ``python -m runtime_check.worker <dir>``; the case travels as files,
+never as pickles: ``inputs.npz`` (read with ``allow_pickle=False``; object arrays refused before writing) and
+``request.json``; the child answers with ``result.json`` and, on success, ``output.npz``.
 
-* ``<dir>/inputs.npz``: ``data``, ``indices`` (absent when None), ``updates``
-  (and ``attr:<name>`` for an attribute given as an array, its dtype kept), written with ``np.savez`` and read back with
-  ``np.load(allow_pickle=False)``; object arrays are refused before writing;
-* ``<dir>/request.json``: runtime, op and the scalar (or integer-list) attributes;
-* the child answers with ``<dir>/result.json`` (ok, error, version) and, on
-  success, ``<dir>/output.npz``.
-
-A child killed by a signal, exiting without an answer, or running past
-``timeout`` seconds becomes ``RunResult(ok=False)`` with an error saying so.
+A child killed by a signal, exiting without an answer, or running past ``timeout`` seconds becomes
+``RunResult(ok=False)`` with an error saying so. The files in full: docs/architecture.md, runtime_check/guarded.py.
 """
 
 from __future__ import annotations

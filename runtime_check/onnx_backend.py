@@ -1,28 +1,14 @@
 """ONNX runtimes: onnxruntime (CPUExecutionProvider) and ``onnx.reference``.
 
-One single-node model per call, built by scatter_export's one ONNX builder
-(:func:`scatter_export.single_node_model`):
+One single-node model per call, built by :func:`scatter_export.single_node_model`: the version's tensor
+inputs as graph inputs (never initializers, so nothing is folded away) with their exact dtypes and shapes,
+one node, exactly the version's default-domain opset, the smallest IR that supports it, and the attributes
+as given (a value of the declared kind in its codec's ONNX form). The ONNX checker is deliberately not run:
+the point is what the runtime does.
 
-* the graph has the version's tensor inputs (``data``, ``indices``, ``updates``;
-  TensorScatter-24's ``past_cache``, ``update``, ``write_indices``: the record's
-  ``inputs``, in the node's order, an optional one left out when None) as graph
-  inputs, not initializers, so nothing is constant-folded away, with their exact
-  dtypes and shapes, and one node of the record's ``op_type``;
-* the model imports exactly the default-domain opset of the version
-  (``ScatterND-16`` -> opset 16, ``Scatter-9`` -> opset 9), so the runtime picks
-  that version's kernel and attribute rules;
-* ``ir_version`` is the smallest IR that supports the opset
-  (``onnx.helper.find_min_ir_version_for``);
-* attributes are passed as given (``axis``, ``reduction`` and anything else),
-  so a runtime's own reaction to an unusual attribute is what is seen: a value
-  of the kind the version declares is written in its codec's ONNX form
-  (``AttrCodec.to_onnx``), anything else as it is.
-  The ONNX checker is deliberately not run: the point is what the runtime does.
-
-onnxruntime runs the model on the CPUExecutionProvider with one intra-op
-thread (fast session start-up; the scatter kernels loop in spec order either
-way), errors come back as exceptions with the runtime's own message.
-``onnx.reference.ReferenceEvaluator`` runs the same model in Python/NumPy.
+onnxruntime runs it with one intra-op thread; errors come back with the runtime's own message.
+``onnx.reference.ReferenceEvaluator`` runs the same model in Python.
+More: docs/architecture.md, runtime_check/onnx_backend.py.
 """
 
 from __future__ import annotations

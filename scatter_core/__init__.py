@@ -1,29 +1,18 @@
-"""scatter_core: exact, traced semantics of ONNX and OpenVINO scatter operators.
+"""scatter_core: exact, traced semantics of ONNX and OpenVINO scatter operators. Pure NumPy.
 
-Pure NumPy. The public API:
+The public API (every name in ``__all__``; other packages import nothing else from here):
 
-* ``OPERATORS``: versioned name -> spec record (:class:`OpSpec`).
-* ``FAMILIES``: family name -> :class:`Family` record (planner, updates-shape rule,
-  reading, export loop, title, URL slug); ``family_of(spec)``.
-* ``case(op, data, indices, updates, **attrs)``: the checked, planned :class:`Case`
-  (``run()``, ``trace()``, ``replace()``, ``for_version()``, ``attr_text()``, ``key``); ``HoldsCase``: the
-  inputs of a record that holds a Case (an exercise, a stand-in ...), read from it; ``Unchecked``: inputs and
-  attributes as given where the core refuses them (what a runtime was given), never run.
-* ``sample_case(rng, op, ...)``: a random valid :class:`Case`, drawn by its family's ``sample`` hook.
-* ``scatter(op, data, indices, updates, **attrs)``: the result.
-* ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
-* ``check_expected(...)``: compare a hand-written output and diagnose the mistake; ``explain_cell(...)``: a
-  cell's writes and its reduction as the spec defines it (a mean: sum over count, then each rounding), as
-  ``chain_of(trace, cell).explain()`` says any cell.
-* ``open_cells(trace)``, ``conforming(trace, expected)``: what the spec leaves open (a duplicated cell's
-  winner under reduction none, a float reduction's rounding), and whether an output is one it allows.
-* ``ScatterError``: raised for every invalid input.
-* ``codec_of(spec, attr)`` / ``codecs_of(spec)``: the :class:`AttrCodec` of an attribute, which reads, writes
-  and checks each of its forms (URL text, session value, JSON, ONNX, OpenVINO, display text).
-* ``fmt_value(v, dtype=None, width=None)``: the one number formatter for every label.
-* ``release_buffers()``: empty the pool of freed large results (``scatter_core.fast``), returning the bytes freed.
-* ``float_literal``, ``json_array_text``, ``from_json_values``: numbers written into files (exports)
-  as the shortest exact text, and arrays as strict JSON read back bit-exactly.
+* ``OPERATORS`` (versioned name -> :class:`OpSpec`), ``FAMILIES`` (-> :class:`Family`), ``family_of(spec)``;
+* ``case(op, data, indices, updates, **attrs)``: the checked, planned :class:`Case`; ``HoldsCase``,
+  ``Unchecked``; ``sample_case(rng, op, ...)``: a random valid case from its family's ``sample`` hook;
+* ``scatter(...)``: the result; ``trace(...)``: the result step by step, with findings;
+* ``check_expected(...)``, ``explain_cell(...)``, ``open_cells(trace)``, ``conforming(trace, expected)``;
+* ``ScatterError``: raised for every invalid input;
+* ``codec_of(spec, attr)`` / ``codecs_of(spec)``: an attribute's :class:`AttrCodec`;
+* ``fmt_value``: the one number formatter; ``float_literal``, ``json_array_text``, ``from_json_values``:
+  numbers written into files; ``release_buffers()``: empty the pool of freed large results.
+
+Each name in a sentence: docs/architecture.md, scatter_core/__init__.py.
 """
 
 from __future__ import annotations

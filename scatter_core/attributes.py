@@ -1,38 +1,17 @@
 """Attributes: one codec per kind, each version's checks, and one version's attributes in another's spellings.
 
-Every attribute of a registry record has one codec (:func:`codec_of`), chosen by its ``AttrSpec``:
-its ``codec`` field when set (``"axis"``: an integer bounded by the data's rank; ``"reduction"``:
-one of the version's spellings; ``"init"``: a bool that only counts with a reduction that combines),
-else its ``kind`` (``"int"``, ``"ints"``, ``"str"`` with ``choices``, ``"bool"``). A codec reads and
-writes every form an attribute takes in the project, and nothing outside this module branches on
-an attribute's name:
+Every attribute of a registry record has one codec (:func:`codec_of`), chosen by its ``AttrSpec``: its
+``codec`` field when set (``"axis"``, ``"reduction"``, ``"init"``), else its ``kind`` (``"int"``, ``"ints"``,
+``"str"`` with ``choices``, ``"bool"``). A codec checks the attribute (``resolve``) and reads and writes every
+form it takes in the project: URL text, session value, JSON, ONNX, OpenVINO, what a runtime gets, display text
+and the widget a page draws. Nothing outside this module branches on an attribute's name.
 
-==============  ==============================================================================
-form            methods
-==============  ==============================================================================
-scatter_core    ``resolve(raw, rank)``: the check :func:`resolve_attrs` applies, the value normalised
-URL text        ``from_text(text)`` (raises ScatterError) / ``to_text(value)``
-session/widget  ``to_session(value)`` / ``from_session(value)``; ``session_from_text`` (a link's text;
-                None: unusable), ``session_text`` (the URL text of a session value), ``start``
-                (the value a page starts from), ``fits`` / ``settled`` (a value its widget can show)
-JSON            ``to_json(value)`` / ``from_json(value)``
-ONNX            ``to_onnx(value)`` (what ``onnx.helper.make_attribute`` takes) / ``from_onnx(value)``
-                (what ``onnx.helper.get_attribute_value`` gives: bytes become str; a value of another
-                kind is kept as given, for the check to name)
-OpenVINO        ``to_openvino(value)`` (IR text; an int64 array for an attribute passed as an input)
-                / ``from_openvino(value)`` (IR text or an input's array)
-runtimes        ``of_kind(value)``: a value of the kind, which a runtime gets in the forms above (one of
-                another kind goes as given); ``plain(value)``: plain, hashable Python
-display         ``display(value)``: ``axis=0``, ``reduction='add'``, ``use_init_val=false``
-widget          ``widget``: the widget a page draws ("axis", "number", "select", "list", "switch",
-                "text"), with ``bounds(rank)``, ``choices`` and ``max_text`` for it
-==============  ==============================================================================
+:func:`resolve_attrs` turns the attributes a user passes into :class:`Resolved` by asking each codec (axis,
+reduction, init, then the others as declared); a version that declares no reduction still reads ``'none'``
+(``IMPLIED``). :func:`translate_attrs` carries attributes from one version to another by meaning (ONNX ``add``
+is OpenVINO ``sum``).
 
-:func:`resolve_attrs` turns the attributes a user passes (the version's names and spellings)
-into :class:`Resolved` by asking each codec, in a fixed order (axis, reduction, init, then the
-others as declared). Every version reads a reduction: one that declares none still takes its
-only spelling, ``'none'`` (``IMPLIED``). :func:`translate_attrs` carries attributes from one
-version to another by meaning (ONNX ``add`` is OpenVINO ``sum``).
+The table of forms and methods: docs/architecture.md, scatter_core/attributes.py.
 """
 
 from __future__ import annotations

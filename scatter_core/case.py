@@ -1,25 +1,15 @@
 """The public case object: one operator version with its inputs and attributes, checked and planned.
 
-``scatter_core.case(op, data, indices, updates, **attrs)`` checks everything
-(raising :class:`ScatterError`) and returns an immutable :class:`Case`:
+``scatter_core.case(op, data, indices, updates, **attrs)`` checks everything (raising :class:`ScatterError`)
+and returns an immutable :class:`Case`: ``run(out=None)`` (what ``scatter()`` returns), ``trace()``,
+``replace(**changes)`` (``None`` drops an attribute back to its default), ``for_version(other_op)`` (the same
+case in another version's names and spellings, or a ScatterError saying what it cannot express),
+``attr_text()``, ``given()`` / ``given_attrs`` (as given; ``attrs`` after the version's defaults and rules)
+and ``key`` (stable and hashable: equal keys mean equal cases).
 
-* ``run(out=None)``: the result (what ``scatter()`` returns);
-* ``trace()``: the step-by-step :class:`~scatter_core.Trace`;
-* ``replace(**changes)``: the same case with some inputs or attributes changed
-  (``data=``, ``indices=``, ``updates=``, or attribute names; ``None`` drops an
-  attribute back to its default);
-* ``for_version(other_op)``: the same case in another version's names and
-  spellings (ONNX ``add`` is OpenVINO ``sum``), or a ScatterError saying what the
-  other version cannot express;
-* ``attr_text()``: ``axis=0, reduction='add'`` (or ``no attributes``);
-* ``given()`` / ``given_attrs``: the inputs and the attributes exactly as given (``attrs`` are
-  the attributes after the version's defaults and rules: ``axis=-1`` given is ``axis=1`` there);
-* ``key``: a stable hashable key (operator, attributes, and a digest of the
-  tensors' dtypes, shapes and bytes); equal keys mean equal cases.
-
-The arrays a Case holds are read-only views of the inputs (no copy): a caller
-who changes its own arrays afterwards changes what a later ``run`` reads. The
-trace copies what it keeps.
+The arrays a Case holds are read-only views of the inputs, not copies: a caller who changes its own arrays
+afterwards changes what a later ``run`` reads. The trace copies what it keeps.
+More: docs/architecture.md, scatter_core/case.py.
 """
 
 from __future__ import annotations

@@ -1,38 +1,17 @@
 """Check a hand-written expected output against the spec's result, and diagnose the mistake.
 
-``check_expected(op, data, indices, updates, expected, **attrs)`` runs the
-operator (as :func:`scatter_core.trace` does), compares the user's expected
-output with the result and returns a :class:`CheckReport`:
+``check_expected(op, data, indices, updates, expected, **attrs)`` returns a :class:`CheckReport`:
+``matches`` / ``mismatches`` (against the spec's loop in row-major order, what runtimes give today),
+``conforms`` / ``allowed`` / ``open_cells`` / ``verdict`` (``"matches"``, ``"conforms"`` or ``"differs"``:
+an output the spec allows, see :mod:`scatter_core.conformance`), ``chains`` (the writes that reached each
+mismatched cell) and ``diagnoses`` (every other reading of the operator that gives the expected output).
 
-* ``matches``, ``mismatches`` (output positions), under an explicit tolerance:
-  equal to the result of the spec's loop in row-major order, the one real
-  runtimes give today;
-* ``conforms``: the expected output is one the spec allows. Where the order of
-  the writes matters (a duplicated cell under reduction none, a float
-  reduction's rounding) the texts leave the result open, so an output may
-  conform without matching (:mod:`scatter_core.conformance` says what is open);
-  ``allowed`` lists the mismatched cells the spec allows, ``open_cells``
-  explains them, ``verdict`` is ``"matches"``, ``"conforms"`` or ``"differs"``;
-* ``chains``: per mismatched cell, the writes that reached it; ``Chain.explain``
-  says them as the spec defines the reduction (:mod:`scatter_core.explaining`);
-* ``diagnoses``: every plausible other reading of the operator that gives the
-  user's expected output exactly (within the same tolerance). When the output
-  conforms they explain how it arose (``Diagnosis.allowed``), not a mistake.
+Tolerance: integers and bools compare exactly; floats agree when ``|computed - expected| <= atol + rtol *
+|computed|`` (defaults ``rtol = 1e-6``, ``atol = 1e-9``; pass 0 and 0 for bit-exact); NaN agrees with NaN,
+``inf`` only with ``inf`` of the same sign. A lossy cast of the expected output is reported in ``lossy_cast``.
 
-Tolerance: integer and bool outputs compare exactly. Float outputs agree when
-``|computed - expected| <= atol + rtol * |computed|`` with the defaults
-``rtol = 1e-6`` and ``atol = 1e-9`` (pass ``rtol=0, atol=0`` for a bit-exact
-comparison). NaN agrees with NaN; ``inf`` agrees only with ``inf`` of the same
-sign. Conformance uses the same rule for a duplicated cell's candidate values,
-and adds a float reduction's rounding bound (``CheckReport.tolerance`` says it).
-The expected output is cast to the output's dtype first; a cast that changes a
-value (2.5 into an integer output, 300 into uint8) is reported in ``lossy_cast``.
-
-The diagnosis search is data-driven: the alternatives come from the registry
-record (its reductions, attributes, ``previous`` and neighbouring versions,
-the other families' records) and from the trace, never from an operator's
-name. Each alternative is a small generator yielding candidates; an
-alternative the inputs do not support (a :class:`ScatterError`) is skipped.
+The alternatives (``ALTERNATIVES``) come from the registry records and the trace, never from an operator's
+name. Details: docs/architecture.md, scatter_core/checking.py.
 """
 
 from __future__ import annotations

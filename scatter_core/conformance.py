@@ -1,36 +1,17 @@
 """What the spec leaves open: the set of outputs a conforming kernel may return.
 
-The spec texts describe their operators as a loop, and scatter_core runs that
-loop in row-major order: that gives one output, the one real runtimes give
-today. But no text in scope fixes the order of the writes, so where the order
-matters, other outputs conform too:
+scatter_core runs the spec's loop in row-major order, which gives the output real runtimes give today. No text
+in scope fixes the order of the writes, so where the order matters other outputs conform too:
 
-* **reduction none, a cell written more than once**: the texts leave open which
-  write wins (ONNX says duplicates are not supported or the order is
-  undefined; OpenVINO says the order is undefined). Such a cell may hold any
-  one of the values written to it, and each cell independently: a kernel may
-  write the elements of an ND slice one by one, in parallel, so two cells of
-  one slice may keep writes from different steps.
-* **a float reduction that rounds (add/sum, mul/prod, sub, mean), a cell with at
-  least three contributions** (data's value under use_init_val, and each
-  update): combining them in another order rounds differently. Any order's
-  result lies within ``γ(n)·Σ|x|`` of the exact one (``n`` roundings, ``γ(n) =
-  n·u / (1 − n·u)``, ``u`` the unit roundoff of the output's dtype, half its
-  ``eps``; ``Σ|x|`` the sum of the contributions' magnitudes, divided by their
-  count for mean; ``Π|x|`` for prod), so two orders differ by at most
-  twice that: the cell's ``slack``. A kernel that accumulates in a wider type
-  (OpenVINO does for float16) stays within it too. When ``n·u ≥ 1`` the bound
-  says nothing and any finite value is allowed. A cell whose loop-order value
-  is ±inf or NaN is not given any slack: whether another order overflows is
-  not modelled.
-* everything else is fixed: integer and bool reductions give one result in any
-  order (integers wrap around, which keeps sums and products
-  order-independent; a mean divides once at the end); max and min too; and a
-  cell written once holds what the loop gives.
+* reduction none, a cell written more than once: the cell may hold any one of the values written to it,
+  each cell independently;
+* a float reduction that rounds (add/sum, mul/prod, sub, mean), a cell with at least three contributions:
+  another order rounds differently, within the cell's ``slack`` (twice the bound ``γ(n)·Σ|x|``);
+* everything else is fixed (integer and bool reductions, max and min, a cell written once).
 
-:func:`open_cells` lists the cells left open for one trace, with their candidate
-values or slack; :func:`conforming` says, cell by cell, whether an output is one
-the spec allows.
+:func:`open_cells` lists the cells left open for one trace, with their candidate values or slack;
+:func:`conforming` says, cell by cell, whether an output is one the spec allows. The bound, its limits
+(``n·u ≥ 1``, ±inf and NaN) and why: docs/architecture.md, scatter_core/conformance.py.
 """
 
 from __future__ import annotations

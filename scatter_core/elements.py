@@ -1,10 +1,5 @@
 """Scatter, ScatterElements and ScatterElementsUpdate: one element per update.
-
-Iteration ``i`` runs over ``indices.shape`` in row-major order and writes
-``updates[i]`` to the output cell whose coordinates are ``i``'s own, except on
-``axis``, where the coordinate is ``norm(indices[i])``.
-
-Equivalent to this loop (``f`` the reduction; ``none`` replaces)::
+Equivalent to this loop (``f`` the reduction, ``none`` replaces; row-major over ``indices.shape``)::
 
     out = data.copy()
     for i in np.ndindex(indices.shape):

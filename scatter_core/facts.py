@@ -1,30 +1,17 @@
 """The one table of runtime facts: what real runtimes do with scatter operators, beside the spec text.
 
-A :class:`Fact` is one behaviour of one or more runtimes: its words (``text``, read after the runtimes'
-label: "OpenVINO 2026.x CPU plugin: computes int64 data in int32 ..."), its :class:`Source` (a passage of
-``../shared/semantics.md``, an observation by this project's tests, or another project's tracker), the
-topic it concerns, the operator versions (``operators``) or families (``families``) it is about, the
-runtimes it holds for, and whether it holds on the pinned runtimes (``status``).
+A :class:`Fact` is one behaviour of one or more runtimes: its words (``text``), its :class:`Source` (a passage
+of the project's semantics notes, an observation by this project's tests, or another project's tracker), its
+topic, the operator versions or families it concerns, the runtimes it holds for, and ``status`` on the pins.
 
-Where each part lives, and why:
+* The table is data here, read without any runtime installed; the records' ``runtime_notes`` are views of it.
+* No version is written in the table: labels carry placeholders (``{openvino}``) that :func:`resolve` fills
+  from pins; :func:`pinned_versions` reads the pins from the ``runtimes`` extra.
+* The predicates live in ``runtime_check.divergences``, keyed by fact id.
+* Tracker reports are facts too, each run on the pinned runtimes by ``tests/test_facts.py``; one that could
+  not be checked is in :data:`UNVERIFIED`.
 
-* **The table is data here, in scatter_core.** The spec pages (Runtimes tab), the error messages'
-  "Observed:" notes (``OpSpec.note_text``), the static findings and the tests read it without any runtime
-  installed, and scatter_core may import nothing outside NumPy and the standard library. The operator
-  records' ``runtime_notes`` are views of this table (:func:`notes_for`), built once.
-* **No version is written in the table.** A fact names runtimes (``"openvino-cpu"``) and its label carries
-  placeholders (``"OpenVINO {openvino} CPU plugin"``). :func:`resolve` fills them from pins it is given
-  (a pure function); :func:`pinned_versions` reads those pins from the ``runtimes`` extra in
-  ``pyproject.toml`` (or the installed package's metadata) with the standard library, importing no
-  runtime. ``runtime_check.pins`` re-exports it, so the pins are read in one place.
-* **The predicates live in runtime_check.** When a fact applies to a case and a runtime result (an output,
-  a refusal, a crash) needs NumPy work on real runtime outputs; ``runtime_check.divergences`` keeps each
-  predicate in a ``Divergence`` keyed by fact id (``Divergence.fact``; an observed one by the ids of its
-  per-runtime facts, ``Divergence.observed_facts``) and takes its words and source from here. A fact
-  without a divergence is shown, not matched.
-* **Tracker reports** (``Source.kind == "tracker"``) are facts too, each run on the pinned runtimes by
-  ``tests/test_facts.py``: ``status`` says whether it holds there, ``holds_in`` in which versions it holds.
-  A report that could not be checked at all is listed in :data:`UNVERIFIED`, not in the table.
+Why each part lives where it does: docs/architecture.md, scatter_core/facts.py.
 """
 
 from __future__ import annotations

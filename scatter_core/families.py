@@ -1,72 +1,18 @@
-"""Family records: everything that differs between loop shapes, as data.
+"""Family records: everything that differs between loop shapes, as data; nothing outside this module branches
+on a family's name. The full guide, every field and hook: docs/architecture.md, scatter_core/families.py.
 
-An operator *version* is an :class:`~scatter_core.spec.OpSpec` in ``registry.py``;
-its ``family`` names one :class:`Family` record here. A family is one loop
-shape (one element per update, one k-tuple per iteration, one slice per index
-...). Everything else (attribute rules, the kernel, the trace, findings,
-checking, exports, runtime checks, the pages) is shared and reads these records;
-no code outside this module branches on a family's name.
+How to add a family:
 
-How to add a family (e.g. a new operator whose loop is unlike the others):
+1. a planner module ``scatter_core/<family>.py``, opening with the loop it is equivalent to, with
+   ``plan(spec, data, indices, updates, attrs) -> Plan`` (check shapes and index values, raise ScatterError;
+   per iteration the output cells written and the updates cells read) and ``updates_shape(...)``;
+2. one ``Family`` record in ``FAMILIES``: the planner, ``updates_shape``, ``reading``, ``export_loop``,
+   ``title``, ``slug`` (its pages' URL paths), ``indices``, ``spec_flags``, and the optional hooks
+   ``sample``, ``shrink``, ``writes_once``, ``practice_from`` and ``lesson``;
+3. one ``OpSpec`` record per version in ``registry.py`` (``family=<name>``, ``AttrSpec`` attributes, ``inputs``);
+4. one example file in ``spec_examples/data/``.
 
-1. **A planner module** ``scatter_core/<family>.py`` with
-
-   * ``plan(spec, data, indices, updates, attrs) -> Plan``: check the shapes and
-     index values (raise :class:`ScatterError` naming the input, the rule and
-     the values) and return a :class:`~scatter_core.plan.Plan`: per loop
-     iteration, in the spec's loop order, the flat output cells written
-     (``targets``) and the flat updates cells read (``sources``), plus the
-     index cells read. ``attrs`` is the resolved attributes (:class:`Resolved`:
-     ``attrs.axis``, ``attrs.reduction``, ``attrs.use_init_val`` and
-     ``attrs[name]`` / ``attrs.get(name)`` for any other attribute, e.g.
-     ``attrs["mode"]``, ``attrs["start"]``). ``indices`` is None when the
-     caller left out an optional indices input (``indices="optional"`` below):
-     the planner then puts the indices its loop reads in ``Plan.indices``, or
-     leaves ``Plan.indices`` None when the family reads no indices at all.
-   * ``updates_shape(data_shape, indices_shape, attrs) -> tuple | None``: the
-     updates shape the family needs (``attrs``: a plain mapping of the
-     version's attribute names to values; ``indices_shape`` may be None). Used
-     by the checker's "another family's reading" diagnosis; None when the rule
-     cannot say.
-
-2. **One** ``Family`` **record** in ``FAMILIES`` below: the planner, the
-   updates-shape rule, ``reading`` (how the family reads its indices, one
-   phrase), ``export_loop`` (the loop of the exported NumPy/pytest code: lines
-   that call ``apply(out, contributions, cell, value)`` once per write, in loop
-   order; see the three below), ``title`` and ``slug`` (the explorer page's URL
-   path; the spec page's is ``spec-<slug>``: ``app.py`` builds both pages from
-   the record, with ``page_title``, ``spec_title`` and ``icon`` if the defaults
-   do not suit), ``indices`` ("required", "optional"
-   or "unused": may ``indices`` be None?) and ``spec_flags`` (the OpSpec
-   shape flags that mean something for this family; the spec pages show "n/a"
-   for the others). Optional hooks the outer packages read instead of restating
-   the family's shape rules: ``sample(rng, spec, limits) -> Drawn`` (a random
-   valid draw of data's shape, the indices, the updates' shape and the family's
-   own attributes; ``scatter_core.sample_case`` turns it into a :class:`Case`
-   for the tests' strategies, the framework differential and Practice),
-   ``shrink(shapes, attrs)`` (the large-tensor stand-in's shapes),
-   ``writes_once`` (no two iterations can write one cell), and for Practice
-   ``practice_from`` (the first level whose mixed exercises may pick the
-   family) and ``lesson(rng, level) -> Lesson`` (what each level practises
-   there, when the levels' common recipes do not fit the family's loop).
-
-3. **One** ``OpSpec`` **record per version** in ``registry.py`` with
-   ``family=<name>``; its attributes are ``AttrSpec`` records (kind "int",
-   "ints", "str" with ``choices``, or "bool"; ``codec="axis"``, "reduction" or
-   "init" for an axis, a reduction or a use_init_val-like switch): one codec
-   per kind checks them and reads and writes their URL, session, JSON, ONNX
-   and OpenVINO forms (``attributes.CODECS``), with no code elsewhere. ``inputs`` gives the operator's tensor inputs
-   as ``InputSpec(role, name)`` in its own order (default data, indices,
-   updates; TensorScatter-24: past_cache, update, write_indices); attributes
-   that the runtime takes as inputs have ``is_input=True`` and follow in
-   record order. The runtime backends and the ONNX export build
-   their models from these. Runtime observations are ``RuntimeNote`` records
-   there, once; a ``runtime_check`` divergence names its note's ``topic``.
-
-4. **One example file** in ``spec_examples/data/``.
-
-Nothing else: ``scatter``, ``trace``, ``check_expected``, :class:`Case`, the
-exports and the pages pick the family up from these records.
+Nothing else: ``scatter``, ``trace``, ``check_expected``, ``Case``, the exports and the pages read the records.
 """
 
 from __future__ import annotations

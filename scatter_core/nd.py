@@ -1,11 +1,7 @@
 """ScatterND and ScatterNDUpdate: one k-tuple per iteration, writing a slice.
 
-``indices`` is read as a tensor of k-tuples (k = ``indices.shape[-1]``).
-Iteration ``idx`` runs over ``indices.shape[:-1]`` in row-major order and
-writes ``updates[idx]`` (shape ``data.shape[k:]``) to the slice
-``output[tuple(norm(indices[idx]))]``.
-
-Equivalent to this loop (``f`` the reduction, elementwise; ``none`` replaces)::
+Equivalent to this loop (k = ``indices.shape[-1]``; ``f`` the reduction, elementwise; ``none`` replaces;
+``updates[idx]`` has shape ``data.shape[k:]``)::
 
     out = data.copy()
     for idx in np.ndindex(indices.shape[:-1]):

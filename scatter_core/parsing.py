@@ -1,19 +1,14 @@
 """A safe parser for tensors typed by people.
 
-Accepts JSON (``[[1, 2], [3, 4]]``), Python lists (``[[1, 2,], [3, 4]]``, with
-``True``/``False``, trailing commas) and NumPy's repr (``array([[1, 2]],
-dtype=int32)``), plus NumPy's str form without commas (``[[1 2] [3 4]]``).
-Nothing is evaluated: a small tokenizer and a recursive-descent reader with a
-depth bound. Every rejection is a :class:`ScatterError` naming the problem and
-where in the text it is.
+Accepts JSON (``[[1, 2], [3, 4]]``), Python lists (with ``True``/``False`` and trailing commas), NumPy's repr
+(``array([[1, 2]], dtype=int32)``) and NumPy's str form (``[[1 2] [3 4]]``). Nothing is evaluated: a small
+tokenizer and a recursive-descent reader with a depth bound. Every rejection is a :class:`ScatterError`
+naming the problem and where in the text it is.
 
-The work is bounded, not only the result: the text's length, each number's
-length (so ``int()`` never meets Python's digit limit), the nesting depth, the
-count of numbers and the count of tokens (brackets, commas, numbers: at most
-``TOKENS_PER_ELEMENT`` per allowed number, so two megabytes of ``[],`` stop
-after a few thousand tokens when 10,000 numbers are allowed). Every pass is
-linear in the tokens read; :func:`parse_work` reports the operations one parse
-took (tests/test_parsing.py holds it to ``WORK_PER_CHARACTER`` per character).
+The work is bounded, not only the result: the text's length, each number's length, the nesting depth, the
+count of numbers and of tokens (at most ``TOKENS_PER_ELEMENT`` per allowed number). Every pass is linear in
+the tokens read; :func:`parse_work` reports a parse's operations (tests/test_parsing.py holds it to
+``WORK_PER_CHARACTER``). Why: docs/architecture.md, scatter_core/parsing.py.
 """
 
 from __future__ import annotations

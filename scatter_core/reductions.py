@@ -1,19 +1,12 @@
 """The reduction table.
 
-Each operator version names its reductions in its own spelling (ONNX ``add``,
-OpenVINO ``sum``); the registry maps those spellings to the canonical rows of
-this table. The engine never branches on a reduction's name: it reads the row.
-
-A row says
-* ``ufunc``: how two values combine (``None`` means "replace");
-* ``bool_ufunc``: the same for bool tensors (``None`` with ``bool_ok`` False
-  means the reduction has no bool meaning and is refused);
-* ``neutral``: where a cell starts when ``use_init_val`` is false;
-* ``divides``: the result is the accumulated sum divided once, at the end, by
-  the number of contributions (mean), an integer one rounded as ``integer_rounding`` says;
-* ``total``/``joiner`` (and their bool forms): how a cell's whole result is said
-  ("the sum of {}", " + "; an empty joiner writes ``symbol(a, b, c)``), for
-  :mod:`scatter_core.explaining`.
+Each operator version names its reductions in its own spelling (ONNX ``add``, OpenVINO ``sum``); the
+registry maps those spellings to the canonical rows of this table. The engine never branches on a
+reduction's name: it reads the row, which says ``ufunc`` (how two values combine; ``None`` replaces),
+``bool_ufunc`` (the same for bool tensors; with ``bool_ok`` False the reduction is refused on bools),
+``neutral`` (where a cell starts when ``use_init_val`` is false), ``divides`` (mean: the sum divided once,
+at the end, by the count, an integer one rounded as ``integer_rounding`` says) and ``total``/``joiner``
+(how :mod:`scatter_core.explaining` says a cell's whole result: "the sum of {}", " + ").
 """
 
 from __future__ import annotations

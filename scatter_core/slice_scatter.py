@@ -1,17 +1,6 @@
 """SliceScatter (OpenVINO 15): updates replace a strided slice of data, one element per iteration.
-
-``start``, ``stop`` and ``step`` (one entry per sliced axis; ``axes`` names the
-axes, all leading axes in order when left out) select the positions along each
-sliced axis exactly as Slice-8 does, which is Python's slicing: a negative value
-counts from the end, values past either end are clamped, a negative step walks
-backwards, and ``stop`` is excluded. Unsliced axes are taken whole. ``updates``
-has the slice's shape; iteration ``u`` runs over ``updates.shape`` in row-major
-order and writes ``updates[u]`` to the slice's element ``u``.
-
-The operator has no indices input and no reduction; no two iterations write one
-cell.
-
-Equivalent to this loop::
+Equivalent to this loop (``start``/``stop``/``step`` per sliced axis, read as Slice-8 and Python read them;
+no indices, no reduction, no cell written twice; more in docs/architecture.md, scatter_core/slice_scatter.py)::
 
     out = data.copy()
     where = [slice(None)] * data.ndim

@@ -1,20 +1,6 @@
 """TensorScatter (ONNX 24): the key/value-cache write, one sequence position per iteration.
-
-``past_cache`` (data) has a batch axis 0 and a sequence axis ``axis`` (never 0)
-of length ``max_sequence_length``; ``update`` has the same shape except a
-sequence length ``sequence_length <= max_sequence_length`` on that axis;
-``write_indices`` (one per batch entry, zeros when left out) says where each
-batch entry's update starts. The loop runs over every prefix (the coordinates
-before ``axis``, batch first) and, inside it, over the sequence positions ``s``:
-iteration ``(prefix, s)`` copies the slice ``update[prefix, s, ...]`` to
-``present_cache[prefix, p, ...]`` with ``p = write_indices[prefix[0]] + s``,
-taken modulo ``max_sequence_length`` in circular mode (the write wraps around to
-position 0). Linear mode needs ``write_indices[b] + sequence_length <=
-max_sequence_length``.
-
-No two iterations write one cell, so there are no duplicates and no reduction.
-
-Equivalent to this loop::
+Equivalent to this loop (write_indices zeros when left out; linear mode needs ``write_indices[b] +
+sequence_length <= max_sequence_length``; no cell written twice; docs/architecture.md says more)::
 
     out = past_cache.copy()
     for prefix in np.ndindex(update.shape[:axis]):

@@ -1,10 +1,7 @@
 """ScatterUpdate: one index per iteration, replacing a slice along ``axis``.
 
-Iteration ``j`` runs over ``indices.shape`` in row-major order and writes the
-slice ``updates[:, ..., j, ..., :]`` (``j`` spanning ``indices.ndim`` axes that
-start at ``axis``) to ``output[:, ..., norm(indices[j]), ..., :]``.
-
-Equivalent to this loop::
+Equivalent to this loop (iteration ``j`` over ``indices.shape`` in row-major order; ``j`` spans
+``indices.ndim`` axes of updates starting at ``axis``)::
 
     out = data.copy()
     before = (slice(None),) * axis

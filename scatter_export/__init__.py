@@ -1,25 +1,17 @@
 """scatter_export: turn one scatter case into a test, an example, a NumPy loop or an ONNX model.
 
-Pure functions of a case (operator version, data, indices, updates, expected
-output, attributes):
+Pure functions of a case:
 
-* ``pytest_case(...)``: a pytest module in plain NumPy (the spec's loop inlined,
-  the arrays and the expected output inlined); it does not import this project.
-* ``example_json(...)``: a ``spec_examples`` data file holding the case as one of
-  our teaching examples (``"ours": true``).
-* ``numpy_loop(...)``: a short self-contained script reproducing the output.
-* ``onnx_model(...)``: the case as an ONNX model (needs the ``runtimes`` extra);
-  ``onnx_test_case(...)``: a zip with that model and its input and output
-  tensors in ONNX's test-data layout (``test_data_set_0/input_0.pb`` ...).
-* ``graph_model(nodes, inputs, ...)``: an ONNX model of several nodes (``GraphNode`` records), checked and
-  serialized deterministically; ``model_pytest(model, feeds, case, ...)``: a pytest running such a model on
-  onnxruntime and onnx.reference against the case's output, by the same conformance rule (graphs.py: the
-  compositions From your code exports).
-* ``framework_snippet(framework, ...)``: the case as a PyTorch, TensorFlow or JAX script,
-  from framework_map's verified records (frameworks.py).
+* ``pytest_case(...)``: a pytest module in plain NumPy that does not import this project;
+* ``example_json(...)``: a ``spec_examples`` data file holding the case (``"ours": true``);
+* ``numpy_loop(...)``: a short self-contained script reproducing the output;
+* ``onnx_model(...)`` / ``onnx_test_case(...)``: the case as an ONNX model, or a zip in ONNX's test-data layout;
+* ``graph_model(nodes, inputs, ...)`` / ``model_pytest(...)``: a model of several ``GraphNode`` records and a
+  pytest running it on onnxruntime and onnx.reference (graphs.py: From your code's compositions);
+* ``framework_snippet(framework, ...)``: the case as a PyTorch, TensorFlow or JAX script (frameworks.py).
 
-Generated text never contains user text: only numbers we format from parsed
-arrays, dtype names, and names taken from the operator registry.
+Generated text never contains user text: only numbers formatted from parsed arrays, dtype names, and names
+from the operator registry. More: docs/architecture.md, scatter_export.
 """
 
 from __future__ import annotations

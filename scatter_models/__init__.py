@@ -2,23 +2,17 @@
 
 Pure (no streamlit, no plotly); uses scatter_core's public API. The public API:
 
-* ``open_model(source)``: a path (``.onnx``, or ``.xml`` with its ``.bin`` beside it) or the raw bytes of an
-  ONNX model -> :class:`Model`. Listing never runs the model.
-* ``Model.nodes``: one :class:`ScatterNode` per scatter node (subgraphs and local functions included):
-  ``.name``, ``.op`` (``"ScatterND-18"``), ``.attrs``, ``.findings``, shapes known from the model, and
-  ``.index_verdict`` (``"unique"`` | ``"may-repeat"`` | ``"repeats"``) with ``.index_proof`` (the chain, in words).
-* ``Model.inputs``: the declared inputs (:class:`ModelInput`: name, dtype, shape; symbolic dims as strings).
-* ``Model.capture(inputs=None, *, seed=0, dims=None, runtime=None)``: node name ->
-  :class:`CapturedNode` (``.case``, ``.output``, ``.calls``, ``.output_source``), run in a guarded child
-  process with time and memory limits (``prewarm()`` starts that process ahead, e.g. when a model opens).
-  ``inputs`` is a dict name -> array, or a path: a ``test_data_set_N`` folder of ``input_K.pb`` or an inputs file.
-* ``read_inputs(files, model)``: the arrays in uploaded ``.npz``/``.npy``/``.pb``/zip files, bounded before reading.
-  ``runtime`` None is :func:`default_runtime`: what gets deployed (an IR's CPU plugin; onnxruntime for ONNX
-  where installed, else onnx.reference).
-* ``ModelError``: the only exception a bad file or a failed run raises (a ``scatter_core.ScatterError``).
-* ``audit(model, inputs=None, runtimes=None)``: one :class:`AuditRow` per scatter node, each runtime's output
-  against the exact result and the facts that explain a difference (``scatter-explorer audit``; :mod:`.auditing`).
+* ``open_model(source)`` -> :class:`Model` (a path to ``.onnx`` or ``.xml``, or ONNX bytes); listing never runs it;
+* ``Model.nodes`` (:class:`ScatterNode`: op, attrs, findings, shapes, ``index_verdict`` and ``index_proof``),
+  ``Model.inputs`` (:class:`ModelInput`);
+* ``Model.capture(inputs=None, *, seed=0, dims=None, runtime=None)`` -> node name -> :class:`CapturedNode`, run
+  in a guarded child process (``prewarm()`` starts it ahead); ``runtime`` None is :func:`default_runtime`;
+* ``read_inputs(files, model)``: the arrays of uploaded inputs files, bounded before reading;
+* ``ModelError``: the only exception a bad file or a failed run raises;
+* ``audit(model, inputs=None, runtimes=None)``: one :class:`AuditRow` per scatter node;
 * ``SAMPLES``: the sample models shipped with the package (:func:`sample_path`).
+
+Each entry in full: docs/architecture.md, scatter_models/__init__.py.
 """
 
 from __future__ import annotations

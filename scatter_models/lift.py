@@ -1,24 +1,14 @@
 """Lift a subgraph node's tensors out to the model's outputs, so onnxruntime's run of the whole model gives them.
 
-onnxruntime only returns a model's graph outputs; a tensor inside an ``If``, ``Loop`` or ``Scan`` body (or in
-a local function) has no name there. :func:`lift_nodes` rewrites a copy of the model so it does, without
-changing what the model computes:
+onnxruntime returns only a model's graph outputs; a tensor inside an ``If``, ``Loop`` or ``Scan`` body (or a
+local function) has no name there. :func:`lift_nodes` rewrites a copy of the model so it does, without
+changing what it computes: local functions inlined first, a Loop or Scan body's value as an extra scan output
+(one slice per iteration), an If branch's value beside an empty placeholder in the other branch (with a flag
+saying which branch ran), level by level up to the main graph.
 
-* local functions are inlined first (``onnx.inliner.inline_local_functions``): a function's node becomes a
-  node of the graph that calls it (once per call, named ``<name>__<n>``, each instance found again here);
-* a value made inside a ``Loop`` or ``Scan`` body becomes an extra body output, which the op stacks along a
-  new leading axis, one slice per iteration (an extra scan output of the node);
-* a value made inside an ``If`` branch becomes an extra output of that branch, with an empty placeholder of
-  the same element type in the other branch (the branches' output shapes may differ), and a ``bool`` flag
-  (true in the branch holding the node) says whether the branch ran;
-* nesting repeats this level by level up to the main graph, where the value becomes a graph output. A value
-  of an enclosing graph that a body reads (not made in the body) is taken at the level that makes it, with
-  no stacking.
-
-:func:`read_calls` turns the run's outputs back into each node's calls: their number, and the inputs and
-output of the first (the iterations in execution order, the ones whose If branch did not run left out), as
-the onnx.reference capture records a node that runs several times. Everything here runs in the capture's
-child process; onnx is imported only there.
+:func:`read_calls` turns the run's outputs back into each node's calls: their number, and the first call's
+inputs and output, as the onnx.reference capture records them. Everything here runs in the capture's child
+process; onnx is imported only there. The rewrite rule by rule: docs/architecture.md, scatter_models/lift.py.
 """
 
 from __future__ import annotations

@@ -1,21 +1,13 @@
 """A captured node as a self-contained bug report: a zip a tracker issue can carry.
 
-``bug_report(model, capture, name)`` -> zip bytes holding
-
-* ``README.md``: the operator, attributes, shapes, where the node sits in the model, the run (runtime,
-  version, seed, dims, calls), the findings on the real data and the runtime's output vs scatter_core's
-  exact result cell by cell (with each differing cell's chain of writes);
-* the existing exports of the case (``scatter_export``): a pytest test, a spec_examples JSON file, a
-  NumPy loop and, for ONNX operators, a one-node ONNX model with its tensors;
-* for OpenVINO operators, the node alone as an IR (``node.xml``, ``node.bin``, made with OpenVINO's Python API
-  in a child process) and ``test_openvino.py``, a pytest running it on the CPU plugin;
-* ``tensors.npz``: data, indices, updates, the runtime's output and the exact result.
-
-The README says at its top where the runtime differs from the spec's loop, explains each differing cell as the
-spec defines the reduction (a mean: the sum over the count, then the rounding), gives the cross-check of every
-installed runtime, and lists exactly the files the zip holds.
+``bug_report(model, capture, name)`` -> zip bytes holding a ``README.md`` (the node, the run, the findings on
+the real data, where the runtime differs from the spec's loop with each differing cell explained, the
+cross-check of every installed runtime, and exactly the files the zip holds), the case's exports
+(``scatter_export``: pytest, JSON, NumPy loop, an ONNX model for ONNX operators), for OpenVINO operators the
+node alone as an IR with ``test_openvino.py``, and ``tensors.npz``.
 
 Names from the model go into the Markdown inside code blocks only, so they are never read as Markdown.
+The files in full: docs/architecture.md, scatter_models/report.py.
 """
 
 from __future__ import annotations

@@ -1,24 +1,16 @@
 """The capture's child process: ``python -m scatter_models.worker DIR``.
 
-Reads ``DIR/request.json``, the model (``DIR/model.onnx``, or ``DIR/model.xml`` + ``DIR/model.bin``) and
-the feeds (``DIR/feeds.bin``, :mod:`scatter_models.tensor_file`: no pickles); runs the model once on the chosen
-runtime and writes every scatter node's first-call inputs and output to ``DIR/captured.bin`` and what
-happened to ``DIR/result.json``. The parent (:mod:`scatter_models.capture`) watches its time and memory.
+Reads ``DIR/request.json``, the model and the feeds (``DIR/feeds.bin``, :mod:`scatter_models.tensor_file`: no
+pickles); runs the model once on the chosen runtime and writes every scatter node's first-call inputs and
+output to ``DIR/captured.bin`` and what happened to ``DIR/result.json``. The parent
+(:mod:`scatter_models.capture`) watches its time and memory.
 
-* ``reference``: onnx.reference, with the scatter kernels wrapped so each call of a wanted node records its
-  inputs and output (subgraphs, Loop bodies and local functions included) and is first checked by
-  scatter_core (an invalid index stops the run naming the node and the rule). An operator onnx.reference
-  has no kernel for (``Scatter``, opsets 9 and 10) is run by scatter_core's exact semantics instead.
-* ``onnxruntime``: the main graph's scatter nodes' tensors become extra graph outputs; a node in a subgraph
-  (an If, Loop or Scan body, nested ones too) or a local function has its tensors lifted out to extra graph
-  outputs (:mod:`scatter_models.lift`: functions inlined, a Loop's or Scan's values as extra scan outputs,
-  one slice per iteration, so the first slice is the first call and their number the calls; an If branch's
-  beside an empty placeholder in the other branch), and onnxruntime runs the rewritten model once. Only where
-  the rewrite is impossible (or onnxruntime refuses the rewritten model) are the node's inputs captured by a
-  reference run and the node run alone on onnxruntime with them (its record says so and why; where
-  onnxruntime refuses it alone, the reference's output stays, and says why).
-* ``openvino``: the nodes' input and output ports become extra model outputs (ONNX models through
-  OpenVINO's ONNX frontend, IR as it is).
+* ``reference``: onnx.reference with the scatter kernels wrapped (each call checked by scatter_core first);
+* ``onnxruntime``: the nodes' tensors as extra graph outputs (a subgraph's lifted out by
+  :mod:`scatter_models.lift`), one run of the whole model; only where that is impossible, the node alone;
+* ``openvino``: the nodes' ports as extra model outputs.
+
+Each runtime's path in full: docs/architecture.md, scatter_models/worker.py.
 """
 
 from __future__ import annotations

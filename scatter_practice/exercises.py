@@ -1,36 +1,15 @@
 """Exercises: small scatter cases a student can compute by hand, generated from a seed.
 
-``make_exercise(seed, level, op=None)`` is deterministic on any machine: one
-``numpy.random.default_rng`` seeded from (seed, level, a CRC-32 of the op name)
-draws integers only, operator pools are tuples in registry order, and a
-candidate that misses the level's rules is redrawn from the same generator.
+``make_exercise(seed, level, op=None)`` is deterministic on any machine (one ``numpy.random.default_rng``
+seeded from seed, level and a CRC-32 of the op name; integers only; pools in registry order; a candidate that
+misses the level's rules is redrawn from the same generator). ``LEVELS`` says in words what each of the five
+levels adds, from reduction none on rank 1-2 to mixed rank-3 cases.
 
-The levels, from easy to hard (``LEVELS`` says the same in words):
-
-1. rank 1-2, the Elements family (any version for an explicit ``op``), reduction
-   none, no duplicate indices, indices >= 0;
-2. negative indices (where the version allows them) and other axes;
-3. duplicate indices combined by a reduction (add/sum, mul/prod, max, min);
-4. OpenVINO ``use_init_val=false`` and ``mean`` on integers (floored), and
-   slices (ScatterND with k < rank, ScatterUpdate on rank 2); for an explicit
-   ``op``: circular cache writes that wrap around (TensorScatter), negative
-   steps and clamped bounds (SliceScatter);
-5. mixed: any version and attribute on rank-3 data; under reduction none,
-   duplicates where the version allows them, so the loop order decides.
-
-Every case is drawn by the family record's ``sample`` hook, fitted to the
-recipe (data shape, axis, k, duplicates, the family's own feature wishes). The
-families whose loops read no per-update index (the KV cache, the strided
-slice) have a curriculum of their own (their record's ``lesson`` hook); with no
-``op``, a level picks among the families whose record's ``practice_from`` is at
-most that level (1: the Elements family alone; 5, the mixed level, for the
-cache and the slice).
-
-Every exercise has at most ``MAX_CELLS`` output cells, ``MAX_STEPS`` loop steps and ``MAX_DRAWN`` cells to
-draw (indices, updates and output: a case worked by hand, and one a 1280x720 projector shows whole with the
-answer under it; only levels 4-5 ever drew more, and those candidates are redrawn).
-The operator facts (families, attributes, reductions, the index rule) are read
-from the registry records; nothing branches on an operator's name.
+Every case is drawn by the family record's ``sample`` hook, fitted to the level's recipe; a family whose loop
+reads no per-update index has its own curriculum (its record's ``lesson`` hook), and with no ``op`` a level
+picks among the families whose ``practice_from`` is at most that level. Every exercise has at most
+``MAX_CELLS`` output cells, ``MAX_STEPS`` steps and ``MAX_DRAWN`` cells to draw. Nothing branches on an
+operator's name. The levels in full: docs/architecture.md, scatter_practice/exercises.py.
 """
 
 from __future__ import annotations

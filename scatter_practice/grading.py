@@ -1,28 +1,14 @@
 """Grading a student's whole output or one predicted step, with feedback in plain words.
 
-``grade_output`` compares the student's output with the answer through
-``scatter_core.check_expected`` (chains of writes, the diagnosis engine) and
-adds the catalogue's own kinds: a misconception is named when the diagnosis
-engine or the catalogue's output for that kind reproduces the whole output;
-when none does, each kind whose output agrees with the student at every wrong
-cell is named (a student may hold one misconception and slip elsewhere).
+``grade_output`` compares the output with the answer through ``scatter_core.check_expected`` and names the
+misconceptions that explain it; ``grade_step`` checks one step's target cell and value against the same step
+under other readings, each traced by scatter_core, never recomputed here.
 
-``grade_step`` checks one step: the target cell (any cell of a slice) and the
-value the cell holds after the step. A wrong target or value is compared with
-the same step under other readings, each traced by scatter_core on changed
-inputs or attributes, never recomputed here.
-
-Both grade by the spec, not by one loop order (scatter_core's conformance:
-``CheckReport.allowed``, ``sc.conforming``). Under reduction none the spec
-leaves open which write to a duplicated cell wins, so a student who keeps
-another write there is not wrong: ``correct`` stays False (it is not the
-loop-order answer) but the cell is ``allowed``, not wrong, and the feedback says
-why the spec allows it and why the loop order gives another value;
-``conforms`` is True when nothing else is wrong. For one step that applies where
-the step is its cell's last write (its value is then the cell's final one).
-
-Each named misconception keeps the chain of writes that explains it (``Named.chain``). An answer given after
-the answer was shown (``after_reveal=True``) is graded but scores nothing; ``TRIES``: checks before the reveal.
+Both grade by the spec, not by one loop order: a student who keeps another write to a duplicated cell under
+reduction none is not wrong (``correct`` False, the cell ``allowed``, ``conforms`` True when nothing else is
+wrong), and the feedback says why. Each named misconception keeps the chain of writes that explains it
+(``Named.chain``); an answer given after the answer was shown (``after_reveal=True``) scores nothing;
+``TRIES``: checks before the reveal. The rules in full: docs/architecture.md, scatter_practice/grading.py.
 """
 
 from __future__ import annotations

@@ -1,22 +1,11 @@
 """The misconception catalogue, as data.
 
-One row per kind: the kind (``check_expected``'s diagnosis vocabulary, plus
-``slice-as-element``, ``start-from-zeros`` and the KV cache's and strided
-slice's own kinds), a title, two sentences a
-student can read, a spec example that shows it in the explorer, and a function
-giving the output a student holding that misconception would write for an
-exercise (None where the misconception cannot show: no negative index, no
-duplicates, no axis ...).
-
-The outputs of the kinds ``check_expected`` knows come from its own diagnosis
-engine (``scatter_core.checking.ALTERNATIVES``), so grading and the catalogue
-never disagree about what a reading gives. Readings with several variants
-(negative indices, family, version) give the first variant, in the engine's
-order, whose output differs from the answer.
-
-The kinds of the families that read no per-update index (the KV cache, the
-strided slice) move whole writes: their rows also say where the student thinks
-each step writes (``targets``), which ``grade_step`` uses to name a wrong target.
+One row per kind: the kind (``check_expected``'s diagnosis vocabulary plus this catalogue's own), a title, two
+sentences a student can read, a spec example that shows it in the explorer, and a function giving the output
+a student holding it would write (None where it cannot show). The kinds ``check_expected`` knows take their
+outputs from its diagnosis engine (``scatter_core.checking.ALTERNATIVES``), so grading and the catalogue never
+disagree; the kinds of the KV cache and the strided slice also say where each step writes (``targets``), which
+``grade_step`` uses to name a wrong target. More: docs/architecture.md, scatter_practice/misconceptions.py.
 """
 
 from __future__ import annotations

@@ -1,22 +1,17 @@
 """Warm memory for large results: a small pool of freed output buffers.
 
-A new 48 MB NumPy array costs more than its copy: the kernel maps, faults and zeroes
-every page on first touch. onnxruntime avoids that by handing out its output from a
-memory arena that keeps freed blocks. This module does the same for ``scatter()``'s
-new results, in a small and bounded way:
+A new 48 MB array costs more than its copy (the kernel maps, faults and zeroes every page on first touch);
+onnxruntime avoids that with an arena. This pool does the same for ``scatter()``'s new results, bounded:
 
-* only results of at least :data:`MIN_BYTES` are pooled (smaller ones come warm from
-  the C allocator anyway);
-* when a pooled result and every view of it are gone, its block goes back to the
-  pool, which keeps at most :data:`MAX_BUFFERS` blocks and :data:`MAX_BYTES` in all
-  (least recently freed ones are dropped first);
-* a block not taken again within :data:`KEEP_SECONDS` is freed, so a long-running
-  process (the app's server) doesn't hold idle memory after a burst of large scatters;
-* :func:`release` frees everything the pool holds; ``MAX_BYTES = 0`` turns it off.
+* only results of at least :data:`MIN_BYTES` are pooled;
+* a freed block returns to the pool, which keeps at most :data:`MAX_BUFFERS` blocks and :data:`MAX_BYTES`
+  (least recently freed dropped first);
+* a block not taken again within :data:`KEEP_SECONDS` is freed;
+* :func:`release` frees everything; ``MAX_BYTES = 0`` turns the pool off.
 
-A pooled result is an ordinary writeable, aligned, C-contiguous ``ndarray``. The only
-difference a caller can see is that it does not own its memory (``flags.owndata`` is
-false and ``base`` is a :class:`Block`), so ``ndarray.resize`` in place is refused.
+A pooled result is an ordinary writeable, aligned, C-contiguous ``ndarray`` that does not own its memory
+(``base`` is a :class:`Block`), so ``ndarray.resize`` in place is refused.
+More: docs/architecture.md, scatter_core/fast/buffers.py.
 """
 
 from __future__ import annotations

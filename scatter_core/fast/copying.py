@@ -1,28 +1,13 @@
-"""Copying data into the output: most of a large scatter's time.
+"""Copying data into the output: most of a large scatter's time (about 95% on the spec's large examples).
 
-Every scatter starts from a copy of ``data``; on the spec's large examples that copy is about
-95% of ``scatter()``. Two facts of the machine decide how fast it runs:
+:func:`copy_plan` lays a copy out in element ranges taken in turn by this thread and a small pool (one core
+rarely uses all the memory bandwidth; NumPy releases the GIL while it copies). When the copy is large enough,
+the first ranges are whole pieces of at least glibc's ``x86_non_temporal_threshold``, each one streaming
+``memcpy``; the rest is 4 MB chunks for whichever thread is free. The threshold is read once per process from
+the dynamic loader's ``--list-tunables``; where it can't be read, every range is a chunk (always correct,
+only sometimes slower). The bytes copied are the same in every case.
 
-* One core rarely uses all of the memory bandwidth, so a large copy is shared out among the
-  cores (NumPy releases the GIL while it copies).
-* On x86, glibc's ``memcpy`` switches to non-temporal ("streaming") stores for a single call
-  of at least ``glibc.cpu.x86_non_temporal_threshold`` bytes. Those stores skip reading each
-  destination cache line before overwriting it, so such a call moves about 1.6x the bytes per
-  second of a smaller one on the project VM. Cutting a copy into small pieces for the
-  threads would lose them.
-
-:func:`copy_plan` therefore lays a copy out in element ranges taken in turn by this thread
-and a small pool. When the copy is large enough, the first ranges are whole pieces of at
-least the threshold, each one ``memcpy`` call that streams; the rest is 4 MB chunks handed to
-whichever thread is free. The threshold is read once per process from glibc's own list
-(the dynamic loader's ``--list-tunables``, glibc 2.33 and later). Where it can't be read
-(another C library, another CPU, a sandbox), every range is a chunk, which is always correct
-and only sometimes slower. The bytes copied are the same in every case.
-
-Measured on the project VM (Intel Xeon, threshold 99 MiB, 2 cores), 144 MiB float32, copy
-alone: one whole call 13.6 ms, 4 MB chunks on both cores 12.8 ms, one streamed 99 MiB
-piece beside chunks 10.4 ms. Just above the threshold (100 MB) a lone streamed piece is
-the long pole and loses (8.8 ms against 8.2 ms), hence :data:`STREAM_MARGIN`.
+Why, and the measurements behind :data:`STREAM_MARGIN`: docs/architecture.md, scatter_core/fast/copying.py.
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
 """The "Check expected output" page: a verdict, an explanation and a ready test for a hand-computed output.
 
-The user picks an operator version and its attributes (as on the explorer
-pages), types or edits data, indices, updates and the expected output (text
-in JSON / Python-list / NumPy-repr form, or a grid for rank <= 2), or starts
-from a spec example. The page shows the verdict under an explicit tolerance,
-expected and computed outputs side by side, each mismatched cell's chain of
-writes with a link replaying it in the explorer, the diagnoses, and the
-export buttons.
+The user picks an operator version and its attributes, types or edits data, indices, updates and the expected
+output (text, or a grid for rank <= 2), or starts from a spec example. The page shows the verdict under an
+explicit tolerance, expected and computed outputs side by side, each mismatched cell's chain of writes with a
+link replaying it in the explorer, the diagnoses, and the export buttons.
 
-The verdict is one of three (``CheckReport.verdict``), each with its own
-words and icon, never told by colour alone: the output matches the spec's
-loop-order result; it conforms (the spec leaves a duplicated cell's winner,
-or a float reduction's order, open, and the output is another one it allows);
-or it differs. When it conforms, the diagnoses explain how it arose rather than
-name a mistake.
+The verdict is one of three (``CheckReport.verdict``: matches, conforms, differs), each with its own words and
+icon, never told by colour alone; when the output conforms, the diagnoses say how it arose rather than name a
+mistake. More: docs/architecture.md, scatter_ui/pages/check_expected.py.
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
 """The app's page list in the sidebar, drawn from the same st.Page objects st.navigation routes (app.py).
 
-st.navigation's own list is hidden (``position="hidden"``): its markup puts each page's ``<li>`` inside
-a ``<div>`` rather than directly in the ``<ul>``, which axe reports as serious ``list`` and ``listitem``
-violations on every page (issue 22). Here each section's name is a caption and each page an
-st.page_link: a plain link (Tab reaches it, Enter follows it) whose title and icon come from its
-st.Page, with the current page's link highlighted and bold by Streamlit.
+st.navigation's own list is hidden (its markup fails axe's ``list`` rules, issue 22): each section's name is a
+caption and each page an st.page_link, a plain link whose title and icon come from its st.Page.
 
-A hidden components-v2 element adds two page-wide rules (NAV_CSS), closes a phone's sidebar once one
-of its links is followed, and marks the shown page's link with ``aria-current="page"`` (NAV_JS), which
-Streamlit does not (it bolds the link on a tinted background: more than colour, but nothing for a screen
-reader). Streamlit removes the focus outline of a page link and marks focus only
-by the background the current page's link already has, so focus on that link did not show at all: every
-page link with keyboard focus gets an outline (WCAG 2.4.7). And a collapsed sidebar (a phone's, or one
-the user closed) is only moved off screen, so Tab walked through its links out of sight: its content is
-hidden while collapsed (WCAG 2.4.11, 2.4.3).
+A hidden components-v2 element adds page-wide rules (NAV_CSS), closes a phone's sidebar once one of its links
+is followed, marks the shown page's link with ``aria-current="page"`` (NAV_JS), gives every focused page link
+an outline (WCAG 2.4.7), and hides a collapsed sidebar's content so Tab does not walk through links out of
+sight (WCAG 2.4.11, 2.4.3). Why each of these: docs/architecture.md, scatter_ui/pages/navigation.py.
 """
 
 from __future__ import annotations

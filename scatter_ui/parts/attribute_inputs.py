@@ -1,36 +1,17 @@
 """The attributes' widgets and page state, every attribute drawn and loaded by its codec (issue 25).
 
-Each attribute of a registry record has one codec (``scatter_core.codec_of``) that says how its
-URL text, session value and scatter_core value read and write each other. This module is the one
-attribute-loading path of the explorer and check pages (and the links other pages make):
+The one attribute-loading path of the explorer and check pages (and the links other pages make), by each
+attribute's codec (``scatter_core.codec_of``):
 
-* :func:`url_converters`: a link's text -> the session value (``seed_from_url``);
-* :func:`load`: an example's attributes (or the records' defaults) -> the session;
-* :func:`settle_all`: the session's values made ones the widgets can show (an axis within the
-  data's rank, a choice among its choices);
+* :func:`url_converters`: a link's text -> the session value; :func:`load`: an example's attributes (or the
+  defaults) -> the session; :func:`settle_all`: the session's values made ones the widgets can show;
 * :func:`widgets`: one widget per attribute, by its codec;
 * :func:`core_values`: the session -> the values scatter_core takes (raises ScatterError naming it);
 * :func:`url_values` / :func:`url_params`: the session, or a case's attributes -> the URL's text.
 
-=============  =======================================  =====================================
-codec          widget                                   value given to scatter_core
-=============  =======================================  =====================================
-axis           a number input within the data's rank    ``int``
-reduction      a select box of the version's spellings  the chosen spelling
-init           a checkbox, off while the reduction      ``bool``
-               does not combine
-``str``        a select box of ``choices``              the chosen string
-``int``        a number input                           ``int``
-``bool``       a checkbox                               ``bool``
-``ints``       a text input, e.g. ``0, -1`` or ``[2]``  ``tuple`` of ints; empty text: None
-               (read by ``parse_tensor``, never eval)   (the attribute left out)
-=============  =======================================  =====================================
-
-The session (and so the URL) keeps an ``ints`` attribute as its text.
-
-Optional inputs: a family whose ``indices`` rule is "optional" (TensorScatter's
-write_indices) or "unused" (SliceScatter) takes None; an empty text box means None,
-and None shows as an empty box.
+The session (and so the URL) keeps an ``ints`` attribute as its text; an optional input (TensorScatter's
+write_indices, SliceScatter's unused indices) takes None, shown as an empty box. The table of each codec's
+widget and value: docs/architecture.md, scatter_ui/parts/attribute_inputs.py.
 """
 
 from __future__ import annotations

@@ -1,33 +1,18 @@
 """Cached computations shared by the pages, under one byte budget.
 
-Everything cached here (parsed texts, cases, traces, step figures, figure pages,
-step tables) lives in one :class:`BoundedCache`: a process-wide store shared by
-every session, with
+Everything cached here (parsed texts, cases, traces, step figures, figure pages, step tables) lives in one
+process-wide :class:`BoundedCache`, with
 
-* a byte budget (:data:`MAX_CACHE_BYTES`, env ``SCATTER_CACHE_MB``): each entry is
-  measured when stored (:func:`nbytes_of`: the arrays, strings and containers it
-  holds, its key included; values that keep filling caches of their own, a trace
-  or a StepFigure, again by the sweeper after they were used), and the least
-  recently used entries are dropped until the total fits again;
-* a time to live (:data:`TTL_SECONDS`, env ``SCATTER_CACHE_IDLE_S``, 180 s): an entry not used for that long is
-  dropped; a sweeper thread checks every :data:`SWEEP_SECONDS` (and closes the sessions whose browser
-  left, which hold their traces: :mod:`scatter_ui.state.reaper`), so an idle
-  server gives its memory back within a few minutes, and hands freed heap back
-  to the system (``malloc_trim``); when the store is empty it also lets go of the
-  large examples' generated arrays and the scatter buffer pool (:func:`release_idle`);
-* failures cached like successes: a text that fails to parse, or a case the
-  operator refuses, costs its work once; the same ``ScatterError`` is raised
-  again from the cache.
+* a byte budget (:data:`MAX_CACHE_BYTES`, env ``SCATTER_CACHE_MB``): each entry measured when stored
+  (:func:`nbytes_of`), least recently used entries dropped until the total fits;
+* a time to live (:data:`TTL_SECONDS`, env ``SCATTER_CACHE_IDLE_S``, 180 s), checked by a sweeper thread
+  every :data:`SWEEP_SECONDS`, which also closes left sessions (:mod:`scatter_ui.state.reaper`) and gives
+  freed memory back (:func:`release_idle`);
+* failures cached like successes (the same ``ScatterError`` raised again).
 
-Any cached builder uses it through the :func:`bounded` decorator. A page's inputs (an
-example or three texts, and the attributes) become a :class:`scatter_core.Case` once
-(:func:`case_for`); everything built from a case (its trace, step figures, step table) is
-keyed by the case's own key (:func:`by_case`), so the same case typed as text or picked
-as an example shares one trace. A case's tensors are the entries of its parsed texts or of
-its example's inputs, so a large example opened with several attribute sets is counted
-once (each case counts its plan), and its cases go with it. Cached values
-are shared read-only objects (a trace's arrays are read-only, ``state_at``
-returns fresh arrays), so a step change never copies a 50 MB tensor.
+Builders use it through :func:`bounded`. A page's inputs become a :class:`scatter_core.Case` once
+(:func:`case_for`), and everything built from a case is keyed by its key (:func:`by_case`), so a case typed
+as text and the same example share one trace. How entries are measured: docs/architecture.md, state/cache.py.
 """
 
 from __future__ import annotations
