@@ -70,3 +70,11 @@ def _long_docstrings() -> list[str]:
 def test_module_docstrings_are_short():
     assert not _long_docstrings(), (f"module docstrings over {MAX_DOCSTRING_LINES} lines (move the reasons "
                                     f"into docs/architecture.md): {_long_docstrings()}")
+
+
+def test_changelog_entries_are_one_or_two_lines():
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    entries = re.findall(r"^- .*?(?=^- |^#|^\s*$)", text, flags=re.M | re.S)
+    assert len(entries) > 100  # the pattern finds the entries
+    long = [e.splitlines()[0][:80] for e in entries if len(e.strip().splitlines()) > 2]
+    assert not long, f"CHANGELOG entries over two lines: {long}"
