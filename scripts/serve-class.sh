@@ -8,7 +8,7 @@
 #   .venv/bin/scatter-explorer serve --replicas N [options]
 # (scatter_explorer/serve.py; `--help` lists the options). A word it does not take stops it with status 2
 # before anything is installed or started. One Ctrl+C stops everything.
-# About one replica per core; README.md, "A class at once", says what one replica holds.
+# About one replica per core; docs/deploy.md, "A class at once", says what one replica holds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
