@@ -60,3 +60,60 @@ def test_equal_duplicates_offer_no_order_comparison():
 def test_every_closer_look_has_a_view():
     from scatter_ui.parts import panels
     assert set(panels.CLOSER_LOOKS) == set(sc.FINDING_CLOSER_LOOKS)
+
+
+# ----------------------------------------------------------------------------- frameworks: no branch on a name
+FRAMEWORK_NAMES = frozenset(__import__("framework_map").FRAMEWORK_RECORDS)
+OWN_RECORDS = ("framework_map/records.py",)  # the records, and each framework's impl_*.py, may name themselves
+
+
+def _scanned() -> list[Path]:
+    packages = [p.parent for p in ROOT.glob("*/__init__.py") if p.parent.name != "tests"]
+    files = [f for pkg in packages for f in pkg.rglob("*.py")] + [*ROOT.glob("app_pages/*.py"), ROOT / "app.py"]
+    return [f for f in files if not f.name.startswith("impl_") and f.relative_to(ROOT).as_posix() not in OWN_RECORDS]
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    """Framework names a compared operand spells: a string, or a tuple / list / set of strings."""
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+    return {i.value for i in items if isinstance(i, ast.Constant) and i.value in FRAMEWORK_NAMES}
+
+
+def framework_branches(text: str, where: str = "<text>") -> list[str]:
+    """Each comparison (==, !=, in, not in, a match case) against a framework's name, as ``where:line: code``."""
+    out = []
+    for node in ast.walk(ast.parse(text, where)):
+        if isinstance(node, ast.Compare):
+            hit = set().union(*(_names_in(n) for n in (node.left, *node.comparators)))
+        elif isinstance(node, ast.MatchValue):
+            hit = _names_in(node.value)
+        else:
+            continue
+        if hit:
+            out.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    return out
+
+
+def test_the_scan_finds_a_planted_branch_on_a_framework_name():
+    planted = ('if tr.framework == "PyTorch":\n    pass\n'
+               'ok = fw != "NumPy"\n'
+               'both = name in ("JAX", "TensorFlow")\n'
+               'match fw:\n    case "WebNN":\n        pass\n'
+               'fine = fw == "torch.scatter" or FRAMEWORK_RECORDS[fw].sources_exact\n')
+    found = framework_branches(planted)
+    assert [f.split(":")[1] for f in found] == ["1", "3", "4", "6"], found
+
+
+def test_no_code_branches_on_a_framework_name_outside_its_record():
+    files = _scanned()
+    assert ROOT / "from_code" / "case.py" in files and ROOT / "scatter_ui" / "pages" / "from_code.py" in files
+    assert not any(f.name.startswith("impl_") for f in files)
+    found = [b for f in files for b in framework_branches(f.read_text(), f.relative_to(ROOT).as_posix())]
+    assert not found, "read a field of framework_map.records.FRAMEWORK_RECORDS instead:\n" + "\n".join(found)
+
+
+def test_every_framework_a_call_names_has_a_record():
+    from from_code.translate import CALL_WRITERS, CALLS, READERS
+    named = {c.framework for c in CALLS.values()}
+    assert named <= set(READERS) == set(CALL_WRITERS) <= FRAMEWORK_NAMES
+    assert all(__import__("framework_map").FRAMEWORK_RECORDS[f].module for f in named)
