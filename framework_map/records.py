@@ -6,7 +6,9 @@ cell is controlled (``use_init_val`` in OpenVINO, ``include_self`` in PyTorch),
 and where its semantics differ from the ONNX / OpenVINO texts, one sentence per
 topic in :data:`TOPICS`. ``function`` names the function (in the framework's
 ``impl_*`` module) that the differential tests run and the exports print, so the
-code a user copies is the code that was checked.
+code a user copies is the code that was checked. ``FRAMEWORK_RECORDS`` holds one
+record per framework: its module, how generated code imports and runs it, and its
+reading rules where frameworks differ (code elsewhere reads them, never a name).
 """
 
 from __future__ import annotations

@@ -29,8 +29,9 @@ import scatter_core as sc
 
 from .guard import check_call_text
 from framework_map.maps import Config, configurations
-from framework_map.records import (BY_ID, CAVEATS, FRAMEWORK_RECORDS, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
-                      TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG, WHERE_BROADCAST, WHERE_DTYPES)
+from framework_map.records import (BY_ID, CAVEATS, FRAMEWORK_RECORDS, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS,
+                                   TORCH_AUGMENTED_DUPLICATES, TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG,
+                                   WHERE_BROADCAST, WHERE_DTYPES)
 
 MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
@@ -1082,7 +1083,8 @@ def _translate(call: Call, bound: dict, slots: list, reading: Reading, method: b
     negative = call.negatives
     onnx, onnx_old = ([], None) if reading.gather_first else _pick(reading, ONNX, negative)
     ov, ov_old = ([], None) if reading.gather_first else _pick(reading, OPENVINO, negative)
-    if entry_id is None and (FRAMEWORK_RECORDS[framework].calls_index or kind == "assign"):  # indexing: the form says the record
+    # indexing (an index assignment, x.at[idx]): the form says the record
+    if entry_id is None and (FRAMEWORK_RECORDS[framework].calls_index or kind == "assign"):
         entry_id = (READ_WRITE_ENTRY if reading.gather_first and not reading.form.strided
                     else reading.form.entries).get(framework)
     if reading.alpha is not None:  # index_add's alpha: a Mul comes first, so no single operator is the call
