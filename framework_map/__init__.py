@@ -17,8 +17,9 @@ The other way round, a framework call read as an operator, is the package above 
 
 from .maps import (Config, by_framework, call_kwargs, configurations, divergences, entries_for, faithful_for, run,
                    source_of, takes_indices)
-from .records import BY_ID, CONVERT, ENTRIES, FRAMEWORKS, KINDS, MODULES, TOPICS, Entry
+from .records import BY_ID, CONVERT, ENTRIES, FRAMEWORK_RECORDS, FRAMEWORKS, KINDS, MODULES, TOPICS, Entry, Framework
 
-__all__ = ["BY_ID", "CONVERT", "Config", "ENTRIES", "Entry", "FRAMEWORKS", "KINDS", "MODULES", "TOPICS",
+__all__ = ["BY_ID", "CONVERT", "Config", "ENTRIES", "Entry", "FRAMEWORK_RECORDS", "FRAMEWORKS", "Framework", "KINDS",
+           "MODULES", "TOPICS",
            "by_framework", "call_kwargs", "configurations", "divergences", "entries_for", "faithful_for",
            "run", "source_of", "takes_indices"]

@@ -6,7 +6,9 @@ cell is controlled (``use_init_val`` in OpenVINO, ``include_self`` in PyTorch),
 and where its semantics differ from the ONNX / OpenVINO texts, one sentence per
 topic in :data:`TOPICS`. ``function`` names the function (in the framework's
 ``impl_*`` module) that the differential tests run and the exports print, so the
-code a user copies is the code that was checked.
+code a user copies is the code that was checked. ``FRAMEWORK_RECORDS`` holds one
+record per framework: its module, how generated code imports and runs it, and its
+reading rules where frameworks differ (code elsewhere reads them, never a name).
 """
 
 from __future__ import annotations
@@ -21,12 +23,7 @@ from .verified import VERIFIED
 TOPICS: tuple[str, ...] = ("duplicates", "initial value", "integer mean", "negative indices",
                            "out-of-range indices", "dtypes")
 
-FRAMEWORKS: tuple[str, ...] = ("PyTorch", "TensorFlow", "JAX", "WebNN")
-MODULES = {"PyTorch": "framework_map.impl_torch", "TensorFlow": "framework_map.impl_tensorflow",
-           "JAX": "framework_map.impl_jax"}  # WebNN has no Python implementation: never executed here
-
-# How each framework's snippet turns a NumPy array into its own tensor (the exports print this call).
-CONVERT = {"PyTorch": "torch.from_numpy", "TensorFlow": "tf.constant", "JAX": "jnp.asarray"}
+FRAMEWORKS: tuple[str, ...] = ("PyTorch", "TensorFlow", "JAX", "WebNN")  # the frameworks with entries
 
 KINDS = {"direct": "direct equivalent", "composition": "no direct equivalent: shortest faithful composition"}
 
@@ -165,13 +162,6 @@ JAX_CLIP = ('JAX mode="clip": out-of-range indices are clamped to the nearest ed
 JAX_PROMISE = ('JAX mode="promise_in_bounds": an out-of-range index is undefined behaviour in JAX; ONNX requires an '
                "error.")
 JAX_UNIQUE = "JAX unique_indices=True promises no duplicates; with duplicates JAX's result is undefined."
-# the frameworks whose indexing applies an integer first, as a select (x[0, :, m] is x[0][:, m]): NumPy and JAX
-# count an integer among the advanced indices, so there a slice between it and m puts m's axis first
-INTEGERS_SELECT_FIRST = frozenset({"PyTorch"})
-# the frameworks that spread an ellipsis into its slices before placing the advanced indices, so one that stands
-# for no axis separates nothing (torch: x[:, i, ..., m] on 3 axes is x[:, i, m]); NumPy and JAX count any
-# ellipsis between two advanced indices as a separator, even an empty one (their axes then come first)
-ELLIPSIS_SPREAD_FIRST = frozenset({"PyTorch"})
 JAX_MASK_JIT = ("JAX, a boolean mask in x.at[...]: read eagerly only; under jax.jit the number of True cells is "
                 "not static and JAX raises NonConcreteBooleanIndexError, so write jnp.where(mask, v, x) there.")
 JAX_NO_WRAP = ("JAX wrap_negative_indices=False: negative indices are out of range (handled by mode), where ONNX "
@@ -546,3 +536,69 @@ ENTRIES: tuple[Entry, ...] = (
 )
 
 BY_ID: Mapping[str, Entry] = MappingProxyType({e.id: e for e in ENTRIES})
+
+
+@dataclass(frozen=True)
+class Framework:
+    """One framework's own record: how its code is imported and run, and how it reads a call (the rules where
+    frameworks differ). Code elsewhere reads these fields and never branches on a framework's name."""
+
+    name: str
+    module: str | None = None  # the top-level module its code imports (None: no Python here, WebNN)
+    distributions: tuple[str, ...] = ()  # the distributions that may install ``module`` (its version comes from one)
+    import_line: str = ""  # the import a generated script starts with ("": NumPy, imported anyway)
+    tensor_code: str = "{}"  # a NumPy array variable ({}) made the framework's tensor, in generated code
+    alias: tuple[str, str] | None = None  # an exported test's (name, module) for pytest.importorskip
+    impl: str | None = None  # its module of the records' functions (None: never executed here)
+    convert: str | None = None  # how the exports' snippets turn a NumPy array into its tensor
+    # its indexing applies an integer first, as a select (x[0, :, m] is x[0][:, m]); NumPy and JAX count an
+    # integer among the advanced indices, so there a slice between it and m puts m's axis first
+    integers_select_first: bool = False
+    # it spreads an ellipsis into its slices before placing the advanced indices, so one that stands for no axis
+    # separates nothing (torch: x[:, i, ..., m] on 3 axes is x[:, i, m]); NumPy and JAX count any ellipsis
+    # between two advanced indices as a separator, even an empty one (their axes then come first)
+    ellipsis_spread_first: bool = False
+    # its functions' tensor sources (slice_scatter's src, index_add's source) take the written shape exactly,
+    # never broadcast (its index assignment x[i] = v does broadcast)
+    sources_exact: bool = False
+    src_front_read: bool = False  # an elements call reads the front of a larger src (torch.scatter)
+    axis_index_1d: bool = False  # a function's index along an axis is 1-D (index_add; not its index assignment)
+    # an elements call (put_along_axis) broadcasts indices against the data on the other axes
+    elements_indices_broadcast: bool = False
+    assignment_also_runs_in: tuple[str, ...] = ()  # where its index assignment (x[i] = v) means the same
+    calls_index: bool = False  # its calls write through an index form (x.at[idx]), so the form names the record
+    shape_code: str = ""  # a shape argument stays a list, made its tensor by this line after the others
+    spelling: tuple[str, str] | None = None  # how a function is named, as a method and as a function ({name})
+    caveats: tuple[str, ...] = ()  # sentences every call of its indexing carries
+    ufunc_at_caveat: str = ""  # the sentence for <ufunc>.at (its duplicates)
+    # the sentences its index calls carry (a slice has no indices, so none): by the value of mode; by a flag
+    # given with the value that needs words; on a boolean mask
+    mode_sentences: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    flag_sentences: Mapping[str, tuple[bool, str]] = field(default_factory=lambda: MappingProxyType({}))
+    mask_caveat: str = ""
+
+
+FRAMEWORK_RECORDS: Mapping[str, Framework] = MappingProxyType({f.name: f for f in (
+    # (a C-ordered copy: np.ascontiguousarray would make a 0-d array, select_scatter's src, 1-d)
+    Framework("PyTorch", "torch", ("torch",), "import torch", "torch.from_numpy({}.copy(order='C'))",
+              ("torch", "torch"), "framework_map.impl_torch", "torch.from_numpy", integers_select_first=True,
+              ellipsis_spread_first=True, sources_exact=True, src_front_read=True, axis_index_1d=True,
+              assignment_also_runs_in=("NumPy",), spelling=("torch.Tensor.{name}", "torch.{name}")),
+    # (the CPU build is its own distribution: with only tensorflow-cpu installed, importlib.metadata knows no
+    # "tensorflow")
+    Framework("TensorFlow", "tensorflow", ("tensorflow", "tensorflow-cpu"), "import tensorflow as tf",
+              "tf.constant({})", ("tf", "tensorflow"), "framework_map.impl_tensorflow", "tf.constant",
+              shape_code="shape = tf.constant(shape)"),
+    Framework("JAX", "jax", ("jax",), "import jax.numpy as jnp", "jnp.asarray({})", ("jnp", "jax.numpy"),
+              "framework_map.impl_jax", "jnp.asarray", calls_index=True,
+              mode_sentences=MappingProxyType({"clip": JAX_CLIP, "promise_in_bounds": JAX_PROMISE}),
+              flag_sentences=MappingProxyType({"unique_indices": (True, JAX_UNIQUE),
+                                               "wrap_negative_indices": (False, JAX_NO_WRAP)}),
+              mask_caveat=JAX_MASK_JIT),
+    Framework("NumPy", "numpy", ("numpy",), "", "np.array({})", elements_indices_broadcast=True,
+              caveats=(NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR), ufunc_at_caveat=NUMPY_AT_DUPLICATES),
+    Framework("WebNN"),  # no Python implementation: never executed here
+)})
+MODULES = {f.name: f.impl for f in FRAMEWORK_RECORDS.values() if f.impl}
+# How each framework's snippet turns a NumPy array into its own tensor (the exports print this call).
+CONVERT = {f.name: f.convert for f in FRAMEWORK_RECORDS.values() if f.convert}

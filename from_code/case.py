@@ -19,7 +19,7 @@ import numpy as np
 import scatter_core as sc
 
 from .translate import AXIS, MASK_AXIS, ND, Slot, Translation, _err, fallback_operator, from_call
-from framework_map.records import ELLIPSIS_SPREAD_FIRST, INTEGERS_SELECT_FIRST
+from framework_map.records import FRAMEWORK_RECORDS
 
 # ----------------------------------------------------------------------------- with tensors: the case and the run
 @dataclass(frozen=True)
@@ -215,7 +215,8 @@ def _elements_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: d
     """one index per element along an axis (scatter, scatter_reduce, put_along_axis)"""
     r, dtype = tr.reading, data.dtype
     index = _get(tensors, next(s.name for s in tr.slots if s.role == "indices")).astype(np.int64)
-    if tr.framework == "PyTorch" and next(s for s in tr.slots if s.role == "updates").scalar is None:
+    fw = FRAMEWORK_RECORDS[tr.framework]
+    if fw.src_front_read and next(s for s in tr.slots if s.role == "updates").scalar is None:
         slot = next(s for s in tr.slots if s.role == "updates")
         src = _get(tensors, slot.name)
         if src.ndim != index.ndim or any(a < b for a, b in zip(src.shape, index.shape)):
@@ -224,7 +225,7 @@ def _elements_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: d
                        f"{_named(index_slot)} {index.shape} in every dimension", argument=slot.param, rule="shape")
         updates = src[tuple(slice(0, n) for n in index.shape)].astype(dtype)  # PyTorch reads only that part
     else:
-        if tr.framework == "NumPy":  # put_along_axis broadcasts indices against arr on the other axes
+        if fw.elements_indices_broadcast:  # put_along_axis broadcasts indices against arr on the other axes
             a = r.axis % max(data.ndim, 1)
             want = tuple(index.shape[d] if d == a else n for d, n in enumerate(data.shape))
             try:
@@ -242,7 +243,7 @@ def _slice_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict
     spans, shape = _slice_shape(tr, data)
     squeezed = tuple(s for s in shape) if not any(sp[4] for sp in spans) else tuple(
         n for a, n in enumerate(shape) if not any(sp[4] and sp[0] % data.ndim == a for sp in spans))
-    broadcast = tr.framework != "PyTorch" or r.axis is None
+    broadcast = not FRAMEWORK_RECORDS[tr.framework].sources_exact or r.axis is None
     updates = _updates(tr, tensors, squeezed, dtype, broadcast=broadcast).reshape(shape)
     attrs = {"start": [sp[1] for sp in spans], "stop": [sp[2] for sp in spans], "step": [sp[3] for sp in spans],
              "axes": [sp[0] for sp in spans]}
@@ -346,14 +347,14 @@ def tr_slot(tr: Translation, name: str) -> Slot:
 def advanced_kinds(tr: Translation) -> tuple[str, ...]:
     """The index elements that broadcast together as advanced indices: PyTorch applies an integer first (a select,
     x[0, :, m] is x[0][:, m]); NumPy and JAX count it among the advanced indices (x[0, :, m] puts m's axis first)."""
-    return ("slot", "mask") if tr.framework in INTEGERS_SELECT_FIRST else ("slot", "mask", "const")
+    return ("slot", "mask") if FRAMEWORK_RECORDS[tr.framework].integers_select_first else ("slot", "mask", "const")
 
 
 def ellipsis_separates(tr: Translation) -> bool:
     """Whether an ellipsis stands between two advanced indices in a framework that counts it as a separator even
     where it stands for no axis (NumPy, JAX: x[:, i, ..., m] on 3 axes puts the index axes first, where PyTorch
     reads x[:, i, m] and keeps them in place)."""
-    if tr.framework in ELLIPSIS_SPREAD_FIRST:
+    if FRAMEWORK_RECORDS[tr.framework].ellipsis_spread_first:
         return False
     kinds = [kind for kind, _ in tr.reading.parts]
     advanced = [j for j, kind in enumerate(kinds) if kind in advanced_kinds(tr)]
@@ -496,7 +497,8 @@ def _axis_case(tr: Translation, tensors, data: np.ndarray, op: str, attrs: dict)
     index = _get(tensors, r.parts[0][1]).astype(np.int64)
     full = data.shape[:a] + index.shape + data.shape[a + 1:]
     slot = next(s for s in tr.slots if s.role == "updates")
-    updates = _updates(tr, tensors, full, dtype, broadcast=not (tr.framework == "PyTorch" and slot.param == "source"))
+    exact = FRAMEWORK_RECORDS[tr.framework].sources_exact and slot.param == "source"  # index_add's source
+    updates = _updates(tr, tensors, full, dtype, broadcast=not exact)
     if updates.shape != full:
         raise _err(f"{_named(slot)} has shape {updates.shape}; it must be {full}", argument=slot.param, rule="shape")
     raw = updates
@@ -541,16 +543,9 @@ def _spelling(op: str, canonical: str) -> str:
 
 
 # ----------------------------------------------------------------------------- running the framework's own call
-# (PyTorch: a C-ordered copy; np.ascontiguousarray would make a 0-d array, select_scatter's src, 1-d)
-CONVERT_CODE = {"PyTorch": "torch.from_numpy({}.copy(order='C'))", "TensorFlow": "tf.constant({})",
-                "JAX": "jnp.asarray({})", "NumPy": "np.array({})"}
-IMPORTS = {"PyTorch": "import torch", "TensorFlow": "import tensorflow as tf",
-           "JAX": "import jax.numpy as jnp", "NumPy": ""}
-MODULE_OF = {"PyTorch": "torch", "TensorFlow": "tensorflow", "JAX": "jax", "NumPy": "numpy"}
-# the distributions that install each module (the CPU build of TensorFlow is its own distribution: with only
-# tensorflow-cpu installed, importlib.metadata knows no "tensorflow")
-DISTRIBUTIONS_OF = {"PyTorch": ("torch",), "TensorFlow": ("tensorflow", "tensorflow-cpu"), "JAX": ("jax",),
-                    "NumPy": ("numpy",)}
+# the frameworks the call runs in, by their records (framework_map.records.FRAMEWORK_RECORDS)
+MODULE_OF = {f.name: f.module for f in FRAMEWORK_RECORDS.values() if f.module}
+DISTRIBUTIONS_OF = {f.name: f.distributions for f in FRAMEWORK_RECORDS.values() if f.module}
 
 
 def framework_inputs(tr: Translation, tensors: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -566,8 +561,8 @@ def framework_inputs(tr: Translation, tensors: Mapping[str, np.ndarray]) -> dict
 def runs_in(tr: Translation) -> tuple[str, ...]:
     """The frameworks that can run the call as written: its own, and NumPy for an index assignment (x[i] = v,
     x[idx] += v mean the same in NumPy, records.py says so)."""
-    return (tr.framework, "NumPy") if tr.framework == "PyTorch" and tr.function.startswith(
-        ("advanced", "augmented")) else (tr.framework,)
+    also = FRAMEWORK_RECORDS[tr.framework].assignment_also_runs_in
+    return (tr.framework, *also) if tr.function.startswith(("advanced", "augmented")) else (tr.framework,)
 
 
 def framework_code(tr: Translation, framework: str | None = None) -> str:
@@ -578,13 +573,12 @@ def framework_code(tr: Translation, framework: str | None = None) -> str:
     fw = framework or tr.framework
     if fw not in runs_in(tr):
         raise _err(f"{tr.function} does not run in {fw}", argument="framework", rule="framework")
-    convert = "\n".join(f"{s.name} = {CONVERT_CODE[fw].format(s.name)}" for s in tensor_slots(tr)
-                        if not (fw == "TensorFlow" and s.role == "shape"))
-    shape_fix = ""
-    if fw == "TensorFlow" and any(s.role == "shape" for s in tr.slots):
-        shape_fix = "shape = tf.constant(shape)\n"
+    record = FRAMEWORK_RECORDS[fw]
+    convert = "\n".join(f"{s.name} = {record.tensor_code.format(s.name)}" for s in tensor_slots(tr)
+                        if not (record.shape_code and s.role == "shape"))
+    shape_fix = record.shape_code if any(s.role == "shape" for s in tr.slots) else ""
     call = tr.call.replace("data.clone()", "data.copy()") if fw != tr.framework else tr.call
-    return "\n".join(x for x in (IMPORTS[fw], "import numpy as np", convert, shape_fix.rstrip(), call,
+    return "\n".join(x for x in (record.import_line, "import numpy as np", convert, shape_fix, call,
                                  "out = np.asarray(out)") if x) + "\n"
 
 
@@ -720,13 +714,14 @@ def _example(tr: Translation, rng: np.random.Generator, dtype, shape) -> dict[st
 def _draw_elements(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
     r, rank = tr.reading, len(shape)
     a = r.axis % rank
-    if tr.framework == "NumPy":  # put_along_axis: the other axes are data's or 1 (broadcast)
+    fw = FRAMEWORK_RECORDS[tr.framework]
+    if fw.elements_indices_broadcast:  # put_along_axis: the other axes are data's or 1 (broadcast)
         ishape = tuple(int(rng.choice([1, n])) if d != a else int(rng.integers(1, 6)) for d, n in enumerate(shape))
     else:
         ishape = tuple(int(rng.integers(1, n + 1)) if d != a else int(rng.integers(1, 6))
                        for d, n in enumerate(shape))
     out[slots["indices"].name] = idx(shape[a], ishape)
-    grow = tr.framework == "PyTorch" and rng.random() < 0.3  # PyTorch reads the front of a larger src
+    grow = fw.src_front_read and rng.random() < 0.3  # PyTorch reads the front of a larger src
     put_updates(tuple(n + int(grow) for n in ishape))
 
 
@@ -747,7 +742,7 @@ def _draw_nd(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
 def _draw_axis(tr, rng, shape, slots, out, idx, vals, put_updates) -> None:
     r, rank = tr.reading, len(shape)
     a = r.axis % rank
-    one_d = tr.framework == "PyTorch" and not tr.function.startswith(("advanced", "augmented"))
+    one_d = FRAMEWORK_RECORDS[tr.framework].axis_index_1d and not tr.function.startswith(("advanced", "augmented"))
     ishape = (int(rng.integers(1, 6)),) if one_d else tuple(
         int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3))))
     out[r.parts[0][1]] = idx(shape[a], ishape)

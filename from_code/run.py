@@ -28,6 +28,7 @@ import numpy as np
 import scatter_core as sc
 
 from .translate import Translation
+from framework_map.records import FRAMEWORK_RECORDS
 from .case import (MODULE_OF, agrees, case_for, framework_code, framework_inputs, framework_script, resolve,
                              runs_in)
 
@@ -103,15 +104,12 @@ def run_guarded(tr: Translation, tensors, framework: str | None = None, timeout:
 
 
 # ----------------------------------------------------------------------------- the exported tests
-FRAMEWORK_ALIAS = {"PyTorch": ("torch", "torch"), "TensorFlow": ("tf", "tensorflow"), "JAX": ("jnp", "jax.numpy")}
-
-
 def framework_test_lines(tr: Translation, tensors) -> list[str]:
     """A test body's lines (indented) running the framework's call on ``tensors`` (skipped where the framework
     is not installed), leaving its result in ``out``: the tensors as literals, then :func:`framework_code`."""
     from scatter_export.builders import array_literal
 
-    alias = FRAMEWORK_ALIAS.get(tr.framework)
+    alias = FRAMEWORK_RECORDS[tr.framework].alias
     skip = [f"    {alias[0]} = pytest.importorskip({alias[1]!r})"] if alias else []
     code = [line for line in framework_code(tr).strip().splitlines() if not line.startswith("import ")]
     return [*skip, *(f"    {name} = {array_literal(arr)}" for name, arr in framework_inputs(tr, tensors).items()),

@@ -29,10 +29,9 @@ import scatter_core as sc
 
 from .guard import check_call_text
 from framework_map.maps import Config, configurations
-from framework_map.records import (BY_ID, CAVEATS, ELLIPSIS_SPREAD_FIRST, INTEGERS_SELECT_FIRST, JAX_CLIP, JAX_MASK_JIT, JAX_NO_WRAP, JAX_PROMISE,
-                      JAX_UNIQUE, NUMPY_AT_DUPLICATES, NUMPY_INDEXING_NEG,
-                      NUMPY_INDEXING_OOR, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS, TORCH_AUGMENTED_DUPLICATES,
-                      TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG, WHERE_BROADCAST, WHERE_DTYPES)
+from framework_map.records import (BY_ID, CAVEATS, FRAMEWORK_RECORDS, NUMPY_PUT_ALONG_AXIS, NUMPY_PUT_MODES, TOPICS,
+                                   TORCH_AUGMENTED_DUPLICATES, TORCH_INDEX_ADD_ALPHA, TORCH_INDEX_FILL_NEG,
+                                   WHERE_BROADCAST, WHERE_DTYPES)
 
 MAX_CALL_TEXT = 2_000  # characters: one call, as pasted from a model's code
 MAX_NODES = 300  # syntax tree nodes
@@ -819,35 +818,46 @@ def _read(kind, node, value, aug, tensors: Mapping) -> tuple[Call, dict, list, b
     bound = _bind(call, list(node.args), list(node.keywords), method)
     if call.roles:
         return call, bound, _read_where(call, bound, owner, method), method
+    readings, method_form = READERS[call.framework](call, bound, owner, method, at, tensors)
+    return call, bound, readings, method_form
+
+
+def _read_torch_call(call: Call, bound: dict, owner, method: bool, at, tensors: Mapping) -> tuple[list, bool]:
+    slots = [Slot("data", "input", _src(owner if method else bound["input"]), "data")]
+    read = _read_torch(call, bound, slots, [], tensors)
+    return (read if isinstance(read, list) else [(slots, read, "")]), method
+
+
+def _read_tf_call(call: Call, bound: dict, owner, method: bool, at, tensors: Mapping) -> tuple[list, bool]:
     slots: list[Slot] = []
-    if call.framework == "PyTorch":
-        slots.append(Slot("data", "input", _src(owner if method else bound["input"]), "data"))
-        read = _read_torch(call, bound, slots, [], tensors)
-        return call, bound, read if isinstance(read, list) else [(slots, read, "")], method
-    if call.framework == "TensorFlow":
-        if call.key == "tf.scatter_nd":
-            shape = bound["shape"]
-            _tensor(bound["indices"], slots, "indices", "indices", "indices")
-            _tensor(bound["updates"], slots, "updates", "updates", "updates")
-            slots.insert(0, Slot("shape", "shape", _src(shape), "shape"))
-            return call, bound, [(slots, Reading(ND, "sum", parts=(("tuple", "indices"),)), "")], False
-        slots.append(Slot("tensor", "tensor", _src(bound["tensor"]), "data"))
+    if call.key == "tf.scatter_nd":
+        shape = bound["shape"]
         _tensor(bound["indices"], slots, "indices", "indices", "indices")
         _tensor(bound["updates"], slots, "updates", "updates", "updates")
-        return call, bound, [(slots, Reading(ND, TF_OPS[call.key[3:]], parts=(("tuple", "indices"),)), "")], False
-    if call.framework == "JAX":
-        slots.append(Slot("data", "x", _src(owner), "data"))
-        alternatives = _index_readings(at.slice, JAX_METHODS[call.key.rsplit(".", 1)[1]], "x.at[...]", tensors)
-        if "mode" in bound:
-            _choice(bound["mode"], "mode", [m for m in JAX_MODES if m is not None])
-        for flag in ("indices_are_sorted", "unique_indices", "wrap_negative_indices"):
-            if flag in bound:
-                _literal(bound[flag], flag, (bool,))
-        if "out_sharding" in bound:
-            raise _err("out_sharding does not change the values; leave it out", argument="out_sharding",
-                       rule="supported")
-        return call, bound, _with_values(slots, alternatives, bound["values"], "values"), True
-    # NumPy
+        slots.insert(0, Slot("shape", "shape", _src(shape), "shape"))
+        return [(slots, Reading(ND, "sum", parts=(("tuple", "indices"),)), "")], False
+    slots.append(Slot("tensor", "tensor", _src(bound["tensor"]), "data"))
+    _tensor(bound["indices"], slots, "indices", "indices", "indices")
+    _tensor(bound["updates"], slots, "updates", "updates", "updates")
+    return [(slots, Reading(ND, TF_OPS[call.key[3:]], parts=(("tuple", "indices"),)), "")], False
+
+
+def _read_jax_call(call: Call, bound: dict, owner, method: bool, at, tensors: Mapping) -> tuple[list, bool]:
+    slots = [Slot("data", "x", _src(owner), "data")]
+    alternatives = _index_readings(at.slice, JAX_METHODS[call.key.rsplit(".", 1)[1]], "x.at[...]", tensors)
+    if "mode" in bound:
+        _choice(bound["mode"], "mode", [m for m in JAX_MODES if m is not None])
+    for flag in ("indices_are_sorted", "unique_indices", "wrap_negative_indices"):
+        if flag in bound:
+            _literal(bound[flag], flag, (bool,))
+    if "out_sharding" in bound:
+        raise _err("out_sharding does not change the values; leave it out", argument="out_sharding",
+                   rule="supported")
+    return _with_values(slots, alternatives, bound["values"], "values"), True
+
+
+def _read_numpy_call(call: Call, bound: dict, owner, method: bool, at, tensors: Mapping) -> tuple[list, bool]:
+    slots: list[Slot] = []
     if call.key.endswith(".at"):
         slots.append(Slot("data", "a", _src(bound["a"]), "data"))
         if "b" not in bound:
@@ -856,7 +866,7 @@ def _read(kind, node, value, aug, tensors: Mapping) -> tuple[Call, dict, list, b
         if not all(r.form.ufunc_at for r, _, _ in alternatives):
             raise _err(f"{call.key}: read for index arrays and masks only (idx, (i, j), (slice, idx) are not "
                        "supported)", argument="indices", rule="index")
-        return call, bound, _with_values(slots, alternatives, bound["b"], "b", "b"), False
+        return _with_values(slots, alternatives, bound["b"], "b", "b"), False
     if call.key == "np.put_along_axis":
         slots.append(Slot("data", "arr", _src(bound["arr"]), "data"))
         axis = _literal(bound["axis"], "axis", (int,), allow_none=True)
@@ -865,12 +875,17 @@ def _read(kind, node, value, aug, tensors: Mapping) -> tuple[Call, dict, list, b
                        argument="axis", rule="choice")
         _tensor(bound["indices"], slots, "indices", "indices", "indices")
         _tensor(bound["values"], slots, "values", "values", "updates", allow_scalar=True)
-        return call, bound, [(slots, Reading(ELEMENTS, "none", axis=axis), "")], False
+        return [(slots, Reading(ELEMENTS, "none", axis=axis), "")], False
     slots.append(Slot("data", "a", _src(bound["a"]), "data"))
     mode = _choice(bound["mode"], "mode", ("raise", "wrap", "clip")) if "mode" in bound else "raise"
     _tensor(bound["ind"], slots, "ind", "ind", "indices")
     _tensor(bound["v"], slots, "v", "v", "updates", allow_scalar=True)
-    return call, bound, [(slots, Reading(FLAT, "none", parts=(("slot", "ind"),), wrap=mode), "")], False
+    return [(slots, Reading(FLAT, "none", parts=(("slot", "ind"),), wrap=mode), "")], False
+
+
+# each framework's calls, read (the call records name the framework: CALLS)
+READERS = MappingProxyType({"PyTorch": _read_torch_call, "TensorFlow": _read_tf_call, "JAX": _read_jax_call,
+                            "NumPy": _read_numpy_call})
 
 
 # ----------------------------------------------------------------------------- from the reading to operators
@@ -1068,7 +1083,8 @@ def _translate(call: Call, bound: dict, slots: list, reading: Reading, method: b
     negative = call.negatives
     onnx, onnx_old = ([], None) if reading.gather_first else _pick(reading, ONNX, negative)
     ov, ov_old = ([], None) if reading.gather_first else _pick(reading, OPENVINO, negative)
-    if entry_id is None and (framework != "PyTorch" or kind == "assign"):  # indexing: the form says the record
+    # indexing (an index assignment, x.at[idx]): the form says the record
+    if entry_id is None and (FRAMEWORK_RECORDS[framework].calls_index or kind == "assign"):
         entry_id = (READ_WRITE_ENTRY if reading.gather_first and not reading.form.strided
                     else reading.form.entries).get(framework)
     if reading.alpha is not None:  # index_add's alpha: a Mul comes first, so no single operator is the call
@@ -1078,7 +1094,7 @@ def _translate(call: Call, bound: dict, slots: list, reading: Reading, method: b
     skip = {"integer mean"} if reading.canonical != "mean" else set()
     if reading.canonical == "none" or reading.gather_first:
         skip.add("initial value")
-    if framework == "JAX" and _jax_mode(bound) in JAX_MODE_SENTENCES:
+    if _mode_sentence(bound, framework):
         skip.add("out-of-range indices")  # the mode's own sentence replaces the record's
     if reading.gather_first or reading.form.mask or (
             entry_id is not None and reading.canonical not in BY_ID[entry_id].reductions):
@@ -1142,41 +1158,40 @@ def _function_name(call: Call, method: bool, kind: str) -> str:
         return "advanced-index assignment (Tensor.__setitem__ / index_put_)" if call.key == "torch.index_put" else \
             "augmented advanced-index assignment (read, combine, write back)"
     mod, name = call.key.split(".", 1)
-    if call.framework == "PyTorch":
-        return f"torch.Tensor.{name}" if method else f"torch.{name}"
+    spelling = FRAMEWORK_RECORDS[call.framework].spelling
+    if spelling is not None:
+        return spelling[0 if method else 1].format(name=name)
     if call.key.startswith("jax.at."):
         return f"jax.Array.at[...].{name.rsplit('.', 1)[1]}"
     return call.key
 
 
-JAX_MODE_SENTENCES = {"clip": JAX_CLIP, "promise_in_bounds": JAX_PROMISE}  # out-of-range, instead of the record's
-
-
-def _jax_mode(bound: dict) -> str | None:
-    return _literal(bound["mode"], "mode", (str,), allow_none=True) if "mode" in bound else None
+def _mode_sentence(bound: dict, framework: str) -> str:
+    """The framework's sentence for the call's mode (out-of-range indices, instead of the record's), or ""."""
+    sentences = FRAMEWORK_RECORDS[framework].mode_sentences
+    if not sentences or "mode" not in bound:
+        return ""
+    return sentences.get(_literal(bound["mode"], "mode", (str,), allow_none=True), "")
 
 
 def _call_caveats(call: Call, bound: dict, reading: Reading, framework: str, slots: list) -> list[str]:
     out = []
     if reading.gather_first and not reading.form.strided and not reading.form.mask:
         out.append(TORCH_AUGMENTED_DUPLICATES)
-    if framework == "NumPy" and reading.form.ufunc_at and call.key.endswith(".at"):
-        out.append(NUMPY_AT_DUPLICATES)
-    if framework == "NumPy":
-        out += [NUMPY_INDEXING_NEG, NUMPY_INDEXING_OOR]
+    fw = FRAMEWORK_RECORDS[framework]
+    if fw.ufunc_at_caveat and reading.form.ufunc_at and call.key.endswith(".at"):
+        out.append(fw.ufunc_at_caveat)
+    out += fw.caveats
     if call.key == "np.put_along_axis":
         out.append(NUMPY_PUT_ALONG_AXIS)
-    if framework == "JAX" and not reading.form.strided:  # a slice has no indices to drop or clamp
-        mode = _jax_mode(bound)
-        if mode in JAX_MODE_SENTENCES:  # (drop and fill: the record's own out-of-range sentence says it)
-            out.append(JAX_MODE_SENTENCES[mode])
-        if reading.form.mask and call.key.startswith("jax.at."):
-            out.append(JAX_MASK_JIT)
-        if "unique_indices" in bound and _literal(bound["unique_indices"], "unique_indices", (bool,)):
-            out.append(JAX_UNIQUE)
-        if "wrap_negative_indices" in bound and not _literal(bound["wrap_negative_indices"],
-                                                           "wrap_negative_indices", (bool,)):
-            out.append(JAX_NO_WRAP)
+    if not reading.form.strided:  # a slice has no indices to drop or clamp
+        mode = _mode_sentence(bound, framework)
+        if mode:  # (drop and fill: the record's own out-of-range sentence says it)
+            out.append(mode)
+        if fw.mask_caveat and reading.form.mask and call.key.startswith("jax.at."):
+            out.append(fw.mask_caveat)
+        out += [sentence for flag, (value, sentence) in fw.flag_sentences.items()
+                if flag in bound and bool(_literal(bound[flag], flag, (bool,))) is value]
     if reading.alpha is not None:
         out.append(f"index_add's alpha={reading.alpha!r} scales source first (a Mul before the scatter): the "
                    "scatter alone is not the whole call.")
@@ -1301,7 +1316,7 @@ def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
                                                                     for p in reading.parts):
                 out.append("an integer beside slices: " + (
                     "PyTorch applies it first (a select: x[0, :, m] is x[0][:, m]), where NumPy and JAX count "
-                    "it among the advanced indices" if call.framework in INTEGERS_SELECT_FIRST else
+                    "it among the advanced indices" if FRAMEWORK_RECORDS[call.framework].integers_select_first else
                     f"{call.framework} counts it among the advanced indices (NumPy's rule), where PyTorch "
                     "applies it first (a select)"))
             kinds = [p[0] for p in reading.parts]
@@ -1309,7 +1324,7 @@ def _inputs_text(reading: Reading, slots: list, call: Call) -> list[str]:
                 out.append("an ellipsis between indices: " + (
                     "PyTorch spreads it into its slices, so where it stands for no axis the indices stay "
                     "adjacent, where NumPy and JAX still count it as a separator (their axes first)"
-                    if call.framework in ELLIPSIS_SPREAD_FIRST else
+                    if FRAMEWORK_RECORDS[call.framework].ellipsis_spread_first else
                     f"{call.framework} counts it as a separator even where it stands for no axis (the indices' "
                     "axes first), where PyTorch spreads it into its slices"))
     elif reading.parts:  # coordinates, stacked (a tuple tensor, one index, or one per leading axis)
@@ -1335,7 +1350,6 @@ def _lit(v) -> str:
 def framework_call(call: Call, bound: dict, reading: Reading, slots: list, method: bool) -> str:
     """The call with fixed variable names (data, index, src, ...) and the literal values read: ``out = ...``."""
     names = {s.param: (s.name if s.scalar is None else _lit(s.scalar)) for s in slots}
-    fw = call.framework
     if call.code:  # a masked write by Where: the record's own code over the slots' names
         by_role = {s.role: (s.name if s.scalar is None else _lit(s.scalar)) for s in slots}
         return call.code.format(values=by_role["updates"], data=by_role["data"])
@@ -1344,30 +1358,39 @@ def framework_call(call: Call, bound: dict, reading: Reading, slots: list, metho
         value = names["values"]
         op = {"sum": "+=", "sub": "-=", "prod": "*="}.get(reading.canonical) if reading.gather_first else "="
         return f"out = data.clone()\nout[{sub}] {op} {value}"
-    if fw == "PyTorch":
-        params = call.params[1:]
-        args = []
-        for p in params:
-            if p not in bound:
-                continue
-            if p == "indices":
-                sub = _subscript_text(reading)
-                args.append(f"({sub},)" if len(reading.parts) == 1 else f"({sub})")
-            elif p in names:
-                args.append(names[p])
-            else:
-                args.append(_lit(_literal(bound[p], p, (int, float, str, bool), allow_none=True)))
-        kws = [f"{k}={_lit(_literal(bound[k], k, (int, float, str, bool), allow_none=True))}" for k in call.kwonly
-               if k in bound]
-        return f"out = data.{call.key.split('.', 1)[1]}({', '.join(args + kws)})"
-    if fw == "TensorFlow":
-        if call.key == "tf.scatter_nd":
-            return "out = tf.scatter_nd(indices, updates, shape)"
-        return f"out = {call.key}(tensor, indices, updates)"
-    if fw == "JAX":
-        kws = [f"{k}={_lit(_literal(bound[k], k, (str, bool), allow_none=True))}" for k in call.kwonly if k in bound]
-        method = call.key.rsplit(".", 1)[1]
-        return f"out = data.at[{_subscript_text(reading)}].{method}({', '.join([names['values']] + kws)})"
+    return CALL_WRITERS[call.framework](call, bound, reading, names)
+
+
+def _torch_call_text(call: Call, bound: dict, reading: Reading, names: dict) -> str:
+    args = []
+    for p in call.params[1:]:
+        if p not in bound:
+            continue
+        if p == "indices":
+            sub = _subscript_text(reading)
+            args.append(f"({sub},)" if len(reading.parts) == 1 else f"({sub})")
+        elif p in names:
+            args.append(names[p])
+        else:
+            args.append(_lit(_literal(bound[p], p, (int, float, str, bool), allow_none=True)))
+    kws = [f"{k}={_lit(_literal(bound[k], k, (int, float, str, bool), allow_none=True))}" for k in call.kwonly
+           if k in bound]
+    return f"out = data.{call.key.split('.', 1)[1]}({', '.join(args + kws)})"
+
+
+def _tf_call_text(call: Call, bound: dict, reading: Reading, names: dict) -> str:
+    if call.key == "tf.scatter_nd":
+        return "out = tf.scatter_nd(indices, updates, shape)"
+    return f"out = {call.key}(tensor, indices, updates)"
+
+
+def _jax_call_text(call: Call, bound: dict, reading: Reading, names: dict) -> str:
+    kws = [f"{k}={_lit(_literal(bound[k], k, (str, bool), allow_none=True))}" for k in call.kwonly if k in bound]
+    method = call.key.rsplit(".", 1)[1]
+    return f"out = data.at[{_subscript_text(reading)}].{method}({', '.join([names['values']] + kws)})"
+
+
+def _numpy_call_text(call: Call, bound: dict, reading: Reading, names: dict) -> str:
     if call.key.endswith(".at"):
         sub = _subscript_text(reading)
         where = f"({sub})" if "," in sub else sub
@@ -1375,6 +1398,11 @@ def framework_call(call: Call, bound: dict, reading: Reading, slots: list, metho
     if call.key == "np.put_along_axis":
         return f"out = data.copy()\nnp.put_along_axis(out, indices, {names['values']}, axis={reading.axis})"
     return f"out = data.copy()\nnp.put(out, ind, {names['v']}, mode={reading.wrap!r})"
+
+
+# each framework's call, written with fixed names (the call records name the framework: CALLS)
+CALL_WRITERS = MappingProxyType({"PyTorch": _torch_call_text, "TensorFlow": _tf_call_text, "JAX": _jax_call_text,
+                                 "NumPy": _numpy_call_text})
 
 
 def _subscript_text(reading: Reading) -> str:

@@ -31,7 +31,9 @@ from .explaining import ChainStep, explain_cell, mean_roundings
 from .errors import ScatterError, fmt_pos
 from .families import FAMILIES, Family, family_by_slug, family_of
 from .fast.buffers import release as release_buffers
-from .findings import Finding
+from .findings import CLOSER_LOOKS as FINDING_CLOSER_LOOKS
+from .findings import KINDS as FINDING_KINDS
+from .findings import Finding, FindingKind
 from .facts import FACT_BY_ID, FACTS, RUNTIME_NAMES, Fact, facts_for, pinned_versions
 from .facts import DISTRIBUTIONS as RUNTIME_DISTRIBUTIONS
 from .facts import Source as FactSource
@@ -58,10 +60,12 @@ def trace(op, data, indices, updates, **attrs) -> Trace:
 
 
 __all__ = [
-    "DEFAULT_ATOL", "DEFAULT_RTOL", "FACTS", "FACT_BY_ID", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE",
+    "DEFAULT_ATOL", "DEFAULT_RTOL", "FACTS", "FACT_BY_ID", "FAMILIES", "FAMILY_TITLES", "FINDING_CLOSER_LOOKS",
+    "FINDING_KINDS", "JSON_NONFINITE_NOTE",
     "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS", "RUNTIME_NAMES",
     "AttrCodec", "AttrSpec", "Case", "CellWrites", "ChainStep", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family",
-    "Finding", "HoldsCase", "IndexRule", "Lesson", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote",
+    "Finding", "FindingKind", "HoldsCase", "IndexRule", "Lesson", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction",
+    "RuntimeNote",
     "ScatterError",
     "Trace", "Unchecked", "UntypedArray", "alt_axis", "alt_family", "alt_first_write_wins", "alt_mean_truncated",
     "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "chain_of", "check_expected", "choices_accepting", "codec_of",

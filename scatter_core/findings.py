@@ -2,7 +2,8 @@
 
 Each check is a small function ``(trace) -> Finding | None``; ``CHECKS`` lists
 them in the order they are shown. Checks read the trace and the spec record,
-never an operator name.
+never an operator name. ``KINDS`` holds each kind's words (its title), so a
+view reads ``finding.title`` and never branches on a kind.
 """
 
 from __future__ import annotations
@@ -18,18 +19,62 @@ from .errors import fmt_pos
 from .plan import unravel
 from .reductions import truncate_mean
 
+ORDERS_SIDE_BY_SIDE = "orders side by side"  # closer looks a view may offer (Finding.closer_look)
+FLOAT_ORDER_SPREAD = "float order spread"
+CLOSER_LOOKS = (ORDERS_SIDE_BY_SIDE, FLOAT_ORDER_SPREAD)  # in the order a view shows them
 MAX_LISTED = 1000  # cells carried in a finding; the message and details give the full count
 MAX_IN_MESSAGE = 4
 
 
 @dataclass(frozen=True)
+class FindingKind:
+    """What every finding of one kind shares: its name and its title as the pages show it."""
+
+    name: str
+    title: str
+
+
+KINDS: Mapping[str, FindingKind] = MappingProxyType({k.name: k for k in (
+    FindingKind("duplicate-index", "Duplicate indices"),
+    FindingKind("order-dependent", "Write order"),  # its message says whether the result depends on it (no repeat)
+    FindingKind("float-order-sensitive", "Float result depends on the order"),
+    FindingKind("spec-disallows-duplicates", "The spec forbids these duplicates"),
+    FindingKind("runtime-divergence", "Runtimes differ here"),
+    FindingKind("k-zero", "Empty index tuples (k = 0)"),
+    FindingKind("spec-silent", "The spec is silent here"),
+    FindingKind("one-element-updates", "One-element updates"),
+    FindingKind("scalar-indices", "0-d indices"),
+    FindingKind("no-effect", "No effect"),
+    FindingKind("circular-wrap", "Circular mode wraps around"),  # TensorScatter-24
+    FindingKind("clamped-bounds", "Slice bounds clamped to the axis"),  # SliceScatter-15
+    FindingKind("empty-slice", "The slice is empty"),  # SliceScatter-15
+    FindingKind("updates-dtype", "Updates take data's type"),
+    FindingKind("nan-in-max-min", "NaN in max/min"),
+)})
+
+
+@dataclass(frozen=True)
 class Finding:
+    """One thing to know about a run. ``kind`` names a record of :data:`KINDS` (anything else is refused);
+    ``closer_look`` names a closer look a view may offer (ORDERS_SIDE_BY_SIDE, FLOAT_ORDER_SPREAD or "")."""
+
     kind: str
     severity: str  # "info" | "warning" | "error"
     message: str
     cells: tuple[tuple[int, ...], ...] = ()  # output cells concerned (at most MAX_LISTED)
     update_positions: tuple[tuple[tuple[int, ...], ...], ...] = ()  # per cell, the updates that reach it
     details: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    closer_look: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"Finding kind {self.kind!r} has no record in scatter_core.findings.KINDS (its "
+                             f"title and words); add one (known: {', '.join(KINDS)})")
+
+    @property
+    def title(self) -> str:
+        """The kind's title, as the pages show it before the message."""
+        return KINDS[self.kind].title
 
 
 def _cells(trace, flat) -> tuple[tuple[int, ...], ...]:
@@ -123,7 +168,8 @@ def order_dependent(trace):
     return Finding("order-dependent", "warning" if n_diff else "info", msg, cells, (),
                    MappingProxyType({"cells_flat": cells_flat, "first_wins": first, "last_wins": last,
                                      "differs": differ, "n_differ": n_diff,
-                                     "runtime_note": trace.spec.note_text("duplicates")}))
+                                     "runtime_note": trace.spec.note_text("duplicates")}),
+                   ORDERS_SIDE_BY_SIDE if n_diff else "")
 
 
 def float_order_sensitive(trace):
@@ -155,7 +201,7 @@ def float_order_sensitive(trace):
            f"{fmt_value(best['other_value'])} (difference {fmt_value(best['max_abs_diff'], width=9)}). A kernel that "
            f"accumulates in parallel can legitimately produce either.")
     return Finding("float-order-sensitive", "warning", msg, _cells(trace, best["cells_flat"]), (),
-                   MappingProxyType(best))
+                   MappingProxyType(best), FLOAT_ORDER_SPREAD)
 
 
 def spec_disallows_duplicates(trace):

@@ -16,23 +16,6 @@ from scatter_ui.parts.controls import lazy_expander, md
 from scatter_ui.figures.heatmaps import comparison_figure
 from scatter_ui.parts.controls import theme_is_dark
 
-FINDING_TITLES = {
-    "duplicate-index": "Duplicate indices",
-    "order-dependent": "Write order",  # its message says whether the result depends on it (no repeat)
-    "float-order-sensitive": "Float result depends on the order",
-    "spec-disallows-duplicates": "The spec forbids these duplicates",
-    "runtime-divergence": "Runtimes differ here",
-    "k-zero": "Empty index tuples (k = 0)",
-    "spec-silent": "The spec is silent here",
-    "one-element-updates": "One-element updates",
-    "scalar-indices": "0-d indices",
-    "no-effect": "No effect",
-    "circular-wrap": "Circular mode wraps around",  # TensorScatter-24
-    "clamped-bounds": "Slice bounds clamped to the axis",  # SliceScatter-15
-    "empty-slice": "The slice is empty",  # SliceScatter-15
-    "updates-dtype": "Updates take data's type",
-    "nan-in-max-min": "NaN in max/min",
-}
 LOG_ROWS = 400  # step-log rows shown around the current step (the CSV has all of them)
 
 
@@ -59,19 +42,18 @@ def findings(trace: sc.Trace, step: int = 0, key: str = "findings") -> None:
     for f in found:
         box = st.warning if f.severity in ("warning", "error") else st.info
         now = at_this_step(trace, f, step)
-        box(f"**{md(FINDING_TITLES.get(f.kind, f.kind))}.** {md(f.message)}" + (f"\n\n**{md(now)}**" if now else ""),
+        box(f"**{md(f.title)}.** {md(f.message)}" + (f"\n\n**{md(now)}**" if now else ""),
             icon="⚠️" if box is st.warning else "ℹ️")
-    order = next((f for f in found if f.kind == "order-dependent" and f.details.get("n_differ")), None)
-    if order is not None:
-        order_comparison(trace, order, f"{key}:order_open")
-    flt = next((f for f in found if f.kind == "float-order-sensitive"), None)
-    if flt is not None:
-        float_order(trace, flt)
+    for look in sc.FINDING_CLOSER_LOOKS:
+        first = next((f for f in found if f.closer_look == look), None)
+        if first is not None:
+            CLOSER_LOOKS[look](trace, first, key)
 
 
 def order_comparison(trace: sc.Trace, finding, key: str) -> None:
-    """Both orders' outputs side by side; built only while its expander is open (a plotly chart)."""
-    box = lazy_expander("First-write-wins vs last-write-wins, side by side", key)
+    """Both orders' outputs side by side; built only while its expander is open (a plotly chart; ``key``
+    names the findings panel, whose expander state this keys)."""
+    box = lazy_expander("First-write-wins vs last-write-wins, side by side", f"{key}:order_open")
     if box is None:
         return
     with box:
@@ -92,13 +74,18 @@ def order_comparison(trace: sc.Trace, finding, key: str) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 
-def float_order(trace: sc.Trace, finding) -> None:
+def float_order(trace: sc.Trace, finding, key: str = "") -> None:
+    """How far the float result moves with the order (``key`` unused: every closer look takes one)."""
     d = finding.details
     with st.expander("How much the float result moves with the order"):
         cell = np.unravel_index(d["cell_flat"], trace.data.shape)
         st.markdown(f"Largest change: **{md(fmt_value(d['max_abs_diff']))}** at {md(f'output{fmt_pos(cell)}')} "
                     + md(f"({fmt_value(d['loop_value'])} in loop order, {fmt_value(d['other_value'])} in "
                          f"{d['order']} order); {d['n_cells']} cell(s) change in all."))
+
+
+# what each closer look a finding offers (scatter_core.FINDING_CLOSER_LOOKS) draws
+CLOSER_LOOKS = {"orders side by side": order_comparison, "float order spread": float_order}
 
 
 def spec_facts(spec: sc.OpSpec, key: str) -> None:
