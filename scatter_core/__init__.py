@@ -11,8 +11,9 @@ Pure NumPy. The public API:
   attributes as given where the core refuses them (what a runtime was given), never run.
 * ``sample_case(rng, op, ...)``: a random valid :class:`Case`, drawn by its family's ``sample`` hook.
 * ``scatter(op, data, indices, updates, **attrs)``: the result.
-* ``trace(op, data, indices, updates, **attrs)``: the result step by step, with findings.
-* ``check_expected(...)``: compare a hand-written output and diagnose the mistake; ``explain_cell(...)``: a
+* ``trace(case)``: the case's result step by step, with findings (``case.trace()``).
+* ``check_expected(case, expected)``: compare a hand-written output and diagnose the mistake (its report's
+  ``comparison``, a :class:`Comparison`, is what a side-by-side figure draws); ``explain_cell(...)``: a
   cell's writes and its reduction as the spec defines it (a mean: sum over count, then each rounding), as
   ``chain_of(trace, cell).explain()`` says any cell.
 * ``open_cells(trace)``, ``conforming(trace, expected)``: what the spec leaves open (a duplicated cell's
@@ -30,7 +31,8 @@ from __future__ import annotations
 
 from .attributes import AttrCodec, codec_of, codec_with_role, codecs_of, reduction_codec, translate_attrs
 from .case import Case, HoldsCase, Unchecked, prepare
-from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, alt_axis, alt_family,
+from .case import as_case as _as_case
+from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Comparison, Diagnosis, alt_axis, alt_family,
                        alt_first_write_wins, alt_mean_truncated, alt_negative_indices, alt_reduction,
                        alt_use_init_val, alt_version, chain_of, check_expected, choices_accepting,
                        versions_accepting)
@@ -63,15 +65,19 @@ def case(op, data, indices, updates, **attrs) -> Case:
     return prepare(op, data, indices, updates, attrs)
 
 
-def trace(op, data, indices, updates, **attrs) -> Trace:
-    """Run ``op`` step by step in the spec's loop order and record every write."""
-    return Trace(prepare(op, data, indices, updates, attrs))
+def trace(case: Case) -> Trace:
+    """Run ``case`` step by step in the spec's loop order and record every write (``case.trace()``).
+
+    >>> len(trace(case("ScatterND-18", [1, 2, 3, 4], [[0], [2]], [10, 20])))
+    2
+    """
+    return _as_case(case, "trace").trace()
 
 
 __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FACTS", "FACT_BY_ID", "FAMILIES", "FAMILY_TITLES", "JSON_NONFINITE_NOTE",
     "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS", "RUNTIME_NAMES",
-    "AttrCodec", "AttrSpec", "Case", "CellWrites", "ChainStep", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family",
+    "AttrCodec", "AttrSpec", "Case", "CellWrites", "ChainStep", "CheckReport", "Comparison", "Diagnosis", "Drawn", "Fact", "FactSource", "Family",
     "Finding", "HoldsCase", "IndexRule", "Lesson", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction", "RuntimeNote",
     "ScatterError",
     "Trace", "Unchecked", "UntypedArray", "alt_axis", "alt_family", "alt_first_write_wins", "alt_mean_truncated",

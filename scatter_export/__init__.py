@@ -1,7 +1,6 @@
 """scatter_export: turn one scatter case into a test, an example, a NumPy loop or an ONNX model.
 
-Pure functions of a case (operator version, data, indices, updates, expected
-output, attributes):
+Pure functions of a :class:`scatter_core.Case` and an expected output (None: the case's own):
 
 * ``pytest_case(...)``: a pytest module in plain NumPy (the spec's loop inlined,
   the arrays and the expected output inlined); it does not import this project.
