@@ -105,9 +105,9 @@ def test_plotly_chart_figures_take_the_theme_scale_and_keep_titles_apart():
 
     trace = sc.trace(sc.case("ScatterND-16", np.array([1, 2, 3, 4]), np.array([[0], [2], [0]]), np.array([10, 20, 30])))
     flat = np.array([0])
-    dark = comparison_figure(trace, trace.output, trace.output, ("your expected output", "ScatterND-16 computes"),
-                             flat, dark=True)
-    light = comparison_figure(trace, trace.output, trace.output, ("a", "b"), flat, dark=False)
+    dark = comparison_figure(sc.Comparison(trace, trace.output, trace.output, flat),
+                             ("your expected output", "ScatterND-16 computes"), dark=True)
+    light = comparison_figure(sc.Comparison(trace, trace.output, trace.output, flat), ("a", "b"), dark=False)
     assert [list(c) for c in dark.layout.coloraxis.colorscale] == DARK_VALUE_SCALE
     assert {t.textfont.color for t in dark.data} == {DARK_CELL_TEXT}  # light text on the dark scale
     assert [list(c) for c in light.layout.coloraxis.colorscale] == VALUE_SCALE
@@ -173,9 +173,9 @@ def test_allowed_differences_are_dashed_and_real_ones_solid():
     t = sc.trace(sc.case("ScatterND-18", np.zeros(4), [[0], [2], [0]], np.array([1.0, 2.0, 3.0])))
     first_wins = np.array([1.0, 0.0, 2.0, 0.0])
     wrong = np.array([1.0, 9.0, 2.0, 0.0])
-    fig = comparison_figure(t, wrong, t.output, ("a", "b"), [0, 1], dark=False, allowed_flat=[0])
+    fig = comparison_figure(sc.Comparison(t, wrong, t.output, [0, 1], [0]), ("a", "b"), dark=False)
     frames = {(s.x0 + 0.5, s.line.dash) for s in fig.layout.shapes}
     assert frames == {(0, "dash"), (1, None)}  # in both panels
     assert len(fig.layout.shapes) == 4
-    plain = comparison_figure(t, first_wins, t.output, ("a", "b"), [0], dark=False)
+    plain = comparison_figure(sc.Comparison(t, first_wins, t.output, [0]), ("a", "b"), dark=False)
     assert {s.line.dash for s in plain.layout.shapes} == {None}  # no allowed cells named: solid, as before
