@@ -538,7 +538,7 @@ def test_float_max_and_min_and_single_writes_leave_nothing_open():
     t = sc.trace(sc.case("ScatterElements-18", data, [0, 1], [0.1, 0.7], reduction="add"))  # one write per cell
     assert len(sc.open_cells(t)) == 0
     t = sc.trace(sc.case("ScatterElementsUpdate-12", data, [0, 0], [0.1, 0.7], axis=0, reduction="sum",
-                 use_init_val=False))
+                         use_init_val=False))
     assert len(sc.open_cells(t)) == 0  # 0 + a + b: one rounding, no order to choose
 
 

@@ -13,7 +13,7 @@ def kinds(t):
 
 def test_step_records_for_the_openvino_sum_example():
     t = trace(sc.case("ScatterElementsUpdate-12", [2, 3, 4, 6], [1, 0, 0, -2, -1, 2], [10, 20, 30, 40, 70, 60],
-              axis=0, reduction="sum"))
+                      axis=0, reduction="sum"))
     assert len(t) == 6
     assert t.output.tolist() == [52, 13, 104, 76]
     assert t.before[:, 0].tolist() == [3, 2, 22, 4, 6, 44]
@@ -40,7 +40,7 @@ def test_state_at_bounds_and_fresh_arrays():
 
 def test_use_init_val_false_steps_start_from_neutral():
     t = trace(sc.case("ScatterElementsUpdate-12", [2, 3, 4, 6], [1, 0, 0, 2, 3, 2], [10, 20, 30, 40, 70, 60],
-              axis=0, reduction="sum", use_init_val=False))
+                      axis=0, reduction="sum", use_init_val=False))
     assert t.output.tolist() == [50, 10, 100, 70]
     assert t.before[0, 0] == 3 and t.acc_before[0, 0] == 0  # shown 3, reduced from 0
     assert "starts from 0 instead of 3" in t.describe(0)
@@ -48,7 +48,7 @@ def test_use_init_val_false_steps_start_from_neutral():
 
 def test_mean_steps_show_the_running_mean():
     t = trace(sc.case("ScatterElementsUpdate-12", np.int32([0, 0]), [0, 0], np.int32([-1, -2]), axis=0,
-              reduction="mean", use_init_val=False))
+                      reduction="mean", use_init_val=False))
     assert t.after[:, 0].tolist() == [-1, -2]  # -1/1, then floor(-3/2)
     assert t.output.tolist() == [-2, 0]
     assert "runtime-divergence" in kinds(t)
@@ -74,7 +74,7 @@ def test_equal_duplicate_values_are_not_order_dependent():
 
 def test_float_order_sensitivity_is_measured():
     t = trace(sc.case("ScatterElementsUpdate-12", np.float32([1e8, 0]), [0, 0, 0, 0], np.float32([1, 1, -1e8, 3]),
-              axis=0, reduction="sum"))
+                      axis=0, reduction="sum"))
     f = [f for f in t.findings if f.kind == "float-order-sensitive"][0]
     assert t.output[0] == np.float32(3)  # ((1e8 + 1) + 1) - 1e8 + 3 in float32
     assert f.details["max_abs_diff"] > 0 and f.cells == ((0,),)
@@ -166,7 +166,7 @@ def test_cell_writes_groups_writes_by_cell_in_loop_order():
 ])
 def test_nan_in_max_min_finding(data, updates, use_init, cells):
     t = sc.trace(sc.case("ScatterElementsUpdate-12", np.float32(data), [0, 0, 2], np.float32(updates), axis=0,
-                 reduction="max", use_init_val=use_init))
+                         reduction="max", use_init_val=use_init))
     found = [f for f in t.findings if f.kind == "nan-in-max-min"]
     if cells is None:
         assert found == []
