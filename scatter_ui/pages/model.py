@@ -588,7 +588,7 @@ def captured_node(model, cap: Summary) -> None:
     rec = one[name]
     case = rec.case
     node = model.node(name)
-    data, indices, updates = case.given()
+    data, _, updates = case.given()
     st.markdown(f"### {md(visible(name))} · {md(case.op)}")
     st.caption(md(f"{case.attr_text() or 'no attributes'} · data {data.dtype} {sc.fmt_shape(data.shape)} · "
                   f"ran {rec.calls} time(s) (showing the first call) · output from {rec.output_source} · "
