@@ -342,7 +342,7 @@ def trace_rows(w: Workload, op: str, reductions: list[str], reps: int, warmup: i
     attrs = {} if w.axis is None else {"axis": w.axis}
     for red in reductions:
         def run():
-            return sc.trace(op, w.data, w.indices, w.updates, reduction=red, **attrs)
+            return sc.trace(sc.case(op, w.data, w.indices, w.updates, reduction=red, **attrs))
 
         ms, copy_ms = time_interleaved([run, copy_of(w)], reps, warmup)
         # issue #2 bounds trace() of Example 6 at 4x np.copy, and issue #16 for every reduction
@@ -354,11 +354,11 @@ def trace_rows(w: Workload, op: str, reductions: list[str], reps: int, warmup: i
 def findings_rows(w: Workload, op: str, reps: int, warmup: int) -> list[Row]:
     """trace() and then its findings (a cached property, computed on first access); findings alone."""
     def run():
-        t = sc.trace(op, w.data, w.indices, w.updates, axis=w.axis)
+        t = sc.trace(sc.case(op, w.data, w.indices, w.updates, axis=w.axis))
         t.findings
         return t
 
-    t = sc.trace(op, w.data, w.indices, w.updates, axis=w.axis)
+    t = sc.trace(sc.case(op, w.data, w.indices, w.updates, axis=w.axis))
     ms, alone, copy_ms = time_interleaved([run, lambda: collect(t), copy_of(w)], reps, warmup)
     return [Row(f"{w.name} trace()+findings none", ms, copy_ms),
             Row(f"{w.name} findings alone (collect) none", alone, copy_ms)]
@@ -369,7 +369,7 @@ def trace_memory(w: Workload, op: str) -> tuple[float, float]:
     gc.collect()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
-    t = sc.trace(op, w.data, w.indices, w.updates, axis=w.axis)
+    t = sc.trace(sc.case(op, w.data, w.indices, w.updates, axis=w.axis))
     held, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     del t
@@ -377,7 +377,7 @@ def trace_memory(w: Workload, op: str) -> tuple[float, float]:
 
 
 def state_at_times(w: Workload, op: str, reps: int, warmup: int) -> list[tuple[int, float]]:
-    t = sc.trace(op, w.data, w.indices, w.updates, axis=w.axis)
+    t = sc.trace(sc.case(op, w.data, w.indices, w.updates, axis=w.axis))
     n = len(t)
     ks = [0, 1, 50_000, n // 2, n - 1, n]
     times = time_interleaved([lambda k=k: t.state_at(k) for k in ks], reps, warmup)

@@ -48,7 +48,7 @@ SECTIONS = {  # label: (module, attribute path) of the function timed
     "step fragment": ("scatter_ui.pages.explorer", "ExplorerPage.stepped"),
     "example header": ("scatter_ui.parts.panels", "example_header"),
     "editor": ("scatter_ui.pages.explorer", "ExplorerPage.editor"),
-    "exports": ("scatter_ui.parts.exports_panel", "render_for_trace"),
+    "exports": ("scatter_ui.parts.exports_panel", "render_computed"),
     "cross-check": ("scatter_ui.pages.explorer", "crosscheck_panel"),
     "rules panel": ("scatter_ui.parts.panels", "spec_facts"),
     "share link (_url)": ("scatter_ui.pages.explorer", "ExplorerPage._url"),

@@ -67,7 +67,7 @@ GOAL_P95_MS = 2000
 def pick_examples(n: int):
     """Examples of 3 to 12 steps, from every family in turn."""
     pool = [e for e in spec_examples.load_all()
-            if not e.shapes_only and 3 <= len(trace(e.op, e.data, e.indices, e.updates, **e.attrs)) <= 12]
+            if not e.shapes_only and 3 <= len(trace(e.case)) <= 12]
     return [pool[(i * 7) % len(pool)] for i in range(n)]
 
 

@@ -38,7 +38,7 @@ MAX_STEPS = 12  # examples short enough to play through in a bounded time
 
 def pick_examples(n: int):
     pool = [e for e in spec_examples.load_all()
-            if not e.shapes_only and 0 < len(trace(e.op, e.data, e.indices, e.updates, **e.attrs)) <= MAX_STEPS]
+            if not e.shapes_only and 0 < len(trace(e.case)) <= MAX_STEPS]
     return [pool[i % len(pool)] for i in range(n)]
 
 

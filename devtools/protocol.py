@@ -29,7 +29,7 @@ def example_links() -> list[str]:
     from scatter_core import FAMILIES, OPERATORS, trace
 
     return [f"/{FAMILIES[OPERATORS[e.op].family].slug}?op={e.op}&example={e.id}" for e in spec_examples.load_all()
-            if not e.shapes_only and len(trace(e.op, e.data, e.indices, e.updates, **e.attrs)) > 0]
+            if not e.shapes_only and len(trace(e.case)) > 0]
 
 
 class ProtocolError(AssertionError):

@@ -175,7 +175,7 @@ def operator_export(tr: Translation, tensors) -> CompositionExport:
                               "so the exported test would have no ONNX model to compare with",
                               argument="export", rule="onnx-export")
     data, indices, updates = cc.case.given()
-    model = onnx_model(spec.name, data, indices, updates, attrs=dict(cc.case.attrs))
+    model = onnx_model(cc.case)
     by_role = {"data": data, "indices": indices, "updates": updates}
     feeds = [(i.name, by_role[i.role]) for i in spec.inputs if by_role[i.role] is not None]
     attrs = ", ".join(f"{k}={v!r}" for k, v in cc.case.attrs.items() if v is not None)

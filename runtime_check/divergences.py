@@ -114,6 +114,15 @@ class RuntimeCase:
         value = int(np.asarray(given).reshape(()))
         return value + self.data.ndim if value < 0 else value
 
+    def checked(self, **changes) -> scatter_core.Case:
+        """The core's Case of what the runtime was given, some attributes changed (None: back to the default);
+        raises ScatterError where the core refuses it."""
+        if self.case is not None:
+            return self.case.replace(**changes) if changes else self.case
+        given = self.unchecked
+        attrs = {k: v for k, v in {**given.attrs, **changes}.items() if v is not None}
+        return scatter_core.case(given.spec, given.data, given.indices, given.updates, **attrs)
+
     def core(self, spec: OpSpec | None = None, *, data=None, indices=None, updates=None, **changes):
         """scatter_core's output for this case with some parts replaced; None if it refuses them."""
         attrs = {**self.attrs, **changes}
@@ -249,10 +258,9 @@ def _version_with_spelling(case: RuntimeCase) -> OpSpec | None:
 def _truncated_mean(case: RuntimeCase):
     """OpenVINO CPU's integer mean: the (wrapped) sum divided by the count, truncated toward zero."""
     mean = {scatter_core.reduction_codec(case.spec).name: case.spec.spelling_of("mean")}
-    attrs = {k: v for k, v in {**case.attrs, **mean}.items() if v is not None}
     try:
         with np.errstate(all="ignore"):
-            t = scatter_core.trace(case.spec, case.data, case.indices, case.updates, **attrs)
+            t = scatter_core.trace(case.checked(**mean))
     except ScatterError:
         return None
     cells, acc, count = t.mean_parts()
@@ -305,7 +313,7 @@ def _non_axis_dim_larger(case: RuntimeCase) -> bool:
 def _some_order_of_the_writes(case: RuntimeCase, output: np.ndarray) -> bool:
     """The output differs from scatter_core's only in cells written more than once, and each such cell holds
     one of the values written to it: what running the writes in another order (reduction none) can give."""
-    trace = scatter_core.trace(case.spec, case.data, case.indices, case.updates, **case.attrs)
+    trace = scatter_core.trace(case.checked())
     core, writes = trace.output, trace.cell_writes
     if output.dtype != core.dtype or output.shape != core.shape:
         return False

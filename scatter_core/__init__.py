@@ -5,8 +5,8 @@ The public API (every name in ``__all__``; other packages import nothing else fr
 * ``OPERATORS`` (versioned name -> :class:`OpSpec`), ``FAMILIES`` (-> :class:`Family`), ``family_of(spec)``;
 * ``case(op, data, indices, updates, **attrs)``: the checked, planned :class:`Case`; ``HoldsCase``,
   ``Unchecked``; ``sample_case(rng, op, ...)``: a random valid case from its family's ``sample`` hook;
-* ``scatter(...)``: the result; ``trace(...)``: the result step by step, with findings;
-* ``check_expected(...)``, ``explain_cell(...)``, ``open_cells(trace)``, ``conforming(trace, expected)``;
+* ``scatter(...)``: the result; ``trace(case)``: the result step by step, with findings;
+* ``check_expected(case, expected)``, ``explain_cell(...)``, ``open_cells(trace)``, ``conforming(trace, expected)``;
 * ``ScatterError``: raised for every invalid input;
 * ``codec_of(spec, attr)`` / ``codecs_of(spec)``: an attribute's :class:`AttrCodec`;
 * ``fmt_value``: the one number formatter; ``float_literal``, ``json_array_text``, ``from_json_values``:
@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from .attributes import AttrCodec, codec_of, codec_with_role, codecs_of, reduction_codec, translate_attrs
 from .case import Case, HoldsCase, Unchecked, prepare
-from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Diagnosis, alt_axis, alt_family,
+from .case import as_case as _as_case
+from .checking import (DEFAULT_ATOL, DEFAULT_RTOL, CheckReport, Comparison, Diagnosis, alt_axis, alt_family,
                        alt_first_write_wins, alt_mean_truncated, alt_negative_indices, alt_reduction,
                        alt_use_init_val, alt_version, chain_of, check_expected, choices_accepting,
                        versions_accepting)
@@ -54,18 +55,22 @@ def case(op, data, indices, updates, **attrs) -> Case:
     return prepare(op, data, indices, updates, attrs)
 
 
-def trace(op, data, indices, updates, **attrs) -> Trace:
-    """Run ``op`` step by step in the spec's loop order and record every write."""
-    return Trace(prepare(op, data, indices, updates, attrs))
+def trace(case: Case) -> Trace:
+    """Run ``case`` step by step in the spec's loop order and record every write (``case.trace()``).
+
+    >>> len(trace(case("ScatterND-18", [1, 2, 3, 4], [[0], [2]], [10, 20])))
+    2
+    """
+    return _as_case(case, "trace").trace()
 
 
 __all__ = [
     "DEFAULT_ATOL", "DEFAULT_RTOL", "FACTS", "FACT_BY_ID", "FAMILIES", "FAMILY_TITLES", "FINDING_CLOSER_LOOKS",
     "FINDING_KINDS", "JSON_NONFINITE_NOTE",
     "MAX_ELEMENTS", "MAX_TEXT", "OPERATORS", "OPERATORS_LIST", "REDUCTIONS", "RUNTIME_DISTRIBUTIONS", "RUNTIME_NAMES",
-    "AttrCodec", "AttrSpec", "Case", "CellWrites", "ChainStep", "CheckReport", "Diagnosis", "Drawn", "Fact", "FactSource", "Family",
-    "Finding", "FindingKind", "HoldsCase", "IndexRule", "Lesson", "Limits", "OpSpec", "OpenCell", "OpenCells", "Reduction",
-    "RuntimeNote",
+    "AttrCodec", "AttrSpec", "Case", "CellWrites", "ChainStep", "CheckReport", "Comparison", "Diagnosis", "Drawn", "Fact",
+    "FactSource", "Family", "Finding", "FindingKind", "HoldsCase", "IndexRule", "Lesson", "Limits", "OpSpec", "OpenCell",
+    "OpenCells", "Reduction", "RuntimeNote",
     "ScatterError",
     "Trace", "Unchecked", "UntypedArray", "alt_axis", "alt_family", "alt_first_write_wins", "alt_mean_truncated",
     "alt_negative_indices", "alt_reduction", "alt_use_init_val", "alt_version", "attr_text", "case", "chain_of", "check_expected", "choices_accepting", "codec_of",

@@ -225,6 +225,14 @@ class HoldsCase:
         return self.case.given()[2]
 
 
+def as_case(value, taker: str) -> Case:
+    """``value`` when it is a :class:`Case`; else a ScatterError naming ``taker`` and how to build one."""
+    if isinstance(value, Case):
+        return value
+    raise ScatterError(f"{taker} takes a scatter_core.Case, built by scatter_core.case(op, data, indices, updates, "
+                       f"**attrs); got {type(value).__name__}", argument="case", rule="case")
+
+
 def _plain(value):
     if isinstance(value, (bool, np.bool_)):
         return bool(value)

@@ -1,6 +1,6 @@
 """Check a hand-written expected output against the spec's result, and diagnose the mistake.
 
-``check_expected(op, data, indices, updates, expected, **attrs)`` returns a :class:`CheckReport`:
+``check_expected(case, expected)`` traces the :class:`~scatter_core.Case` and returns a :class:`CheckReport`:
 ``matches`` / ``mismatches`` (against the spec's loop in row-major order, what runtimes give today),
 ``conforms`` / ``allowed`` / ``open_cells`` / ``verdict`` (``"matches"``, ``"conforms"`` or ``"differs"``:
 an output the spec allows, see :mod:`scatter_core.conformance`), ``chains`` (the writes that reached each
@@ -24,7 +24,7 @@ from typing import Callable, Iterator, Mapping
 import numpy as np
 
 from .attributes import codec_with_role, reduction_codec, translate_attrs
-from .case import Case, prepare
+from .case import Case, as_case, prepare
 from .checks import as_tensor
 from .conformance import DEFAULT_ATOL, DEFAULT_RTOL, ROUNDING, WINNER, OpenCell, OpenCells, open_cells
 from .conformance import agree as _agree
@@ -91,6 +91,19 @@ class Diagnosis:
 
 
 @dataclass(frozen=True)
+class Comparison:
+    """Two outputs of one trace cell by cell, what a side-by-side figure draws: ``left`` (the one checked)
+    beside ``right`` (the reference), ``differ_flat`` the flat indices of the cells where they differ (the
+    first is the one to show), ``allowed_flat`` those of them whose left value the spec allows too."""
+
+    trace: Trace
+    left: np.ndarray
+    right: np.ndarray
+    differ_flat: np.ndarray
+    allowed_flat: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+
+@dataclass(frozen=True)
 class CheckReport:
     op: str
     attrs: Mapping[str, object]  # the attributes as resolved (version's names and spellings)
@@ -109,6 +122,14 @@ class CheckReport:
     allowed: list[tuple[int, ...]] = field(default_factory=list)  # the mismatches the spec allows
     open_cells: tuple[OpenCell, ...] = ()  # the first MAX_CHAINS of ``allowed``, with their candidates
     opened: OpenCells | None = field(default=None, repr=False, compare=False)  # every cell the spec leaves open
+
+    @property
+    def comparison(self) -> Comparison:
+        """The expected output beside the computed one, the mismatches and the allowed cells as flat indices."""
+        def flat(cells):
+            return np.ravel_multi_index(tuple(np.array(cells).T), self.computed.shape) if cells \
+                else np.zeros(0, dtype=np.int64)
+        return Comparison(self.trace, self.expected, self.computed, flat(self.mismatches), flat(self.allowed))
 
     @property
     def verdict(self) -> str:
@@ -536,18 +557,18 @@ def diagnose(c: Case, t: Trace, expected: np.ndarray, rtol: float, atol: float) 
     return found
 
 
-def check_expected(op, data, indices, updates, expected, *, rtol: float = DEFAULT_RTOL,
-                   atol: float = DEFAULT_ATOL, diagnose_mismatch: bool = True, **attrs) -> CheckReport:
-    """Compare a hand-written ``expected`` output with ``op``'s result; see the module docstring.
+def check_expected(case: Case, expected, *, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
+                   diagnose_mismatch: bool = True) -> CheckReport:
+    """Compare a hand-written ``expected`` output with the result of ``case`` (a :class:`Case`, built by
+    ``scatter_core.case``); see the module docstring.
 
-    Raises :class:`ScatterError` for invalid inputs and for an expected output whose
-    shape differs from the output's.
+    Raises :class:`ScatterError` for an expected output whose shape differs from the output's.
     """
+    case = as_case(case, "check_expected")
     if not (np.isfinite(rtol) and np.isfinite(atol) and rtol >= 0 and atol >= 0):
         raise ScatterError(f"rtol = {rtol!r} and atol = {atol!r} must be finite and >= 0", argument="tolerance",
                            rule="tolerance")
-    spec = get_spec(op)
-    case = prepare(spec, data, indices, updates, attrs)
+    spec = case.spec
     trace = case.trace()
     computed = trace.output
     expected = as_tensor("expected", expected)

@@ -120,11 +120,11 @@ def open_cells(trace) -> OpenCells:
     """The cells of ``trace``'s run whose value the spec leaves open (see the module docstring).
 
     >>> import scatter_core as sc
-    >>> t = sc.trace("ScatterND-18", [1, 2, 3, 4], [[0], [2], [0]], [10, 20, 30])
+    >>> t = sc.trace(sc.case("ScatterND-18", [1, 2, 3, 4], [[0], [2], [0]], [10, 20, 30]))
     >>> o = sc.open_cells(t)
     >>> o.kind, o.position(0), o.candidates(0), o.cell(0).steps, o.cell(0).loop_value
     ('winner', (0,), (10, 30), (0, 2), 30)
-    >>> len(sc.open_cells(sc.trace("ScatterND-18", [1, 2, 3, 4], [[0], [0]], [10, 20], reduction="add")))
+    >>> len(sc.open_cells(sc.trace(sc.case("ScatterND-18", [1, 2, 3, 4], [[0], [0]], [10, 20], reduction="add"))))
     0
     """
     red, dtype = trace.reduction, trace.data.dtype
@@ -173,7 +173,7 @@ def conforming(trace, expected, rtol: float = DEFAULT_RTOL, atol: float = DEFAUL
     open holding one of its allowed values. ``opened``: ``open_cells(trace)`` when already computed.
 
     >>> import scatter_core as sc
-    >>> t = sc.trace("ScatterND-18", [1, 2, 3, 4], [[0], [2], [0]], [10, 20, 30])
+    >>> t = sc.trace(sc.case("ScatterND-18", [1, 2, 3, 4], [[0], [2], [0]], [10, 20, 30]))
     >>> sc.conforming(t, [10, 2, 20, 4]).tolist()  # the first write kept: allowed
     [True, True, True, True]
     >>> sc.conforming(t, [20, 2, 20, 4]).tolist()  # 20 is never written to output[0]

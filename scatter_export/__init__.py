@@ -1,6 +1,6 @@
 """scatter_export: turn one scatter case into a test, an example, a NumPy loop or an ONNX model.
 
-Pure functions of a case:
+Pure functions of a :class:`scatter_core.Case` and an expected output (None: the case's own):
 
 * ``pytest_case(...)``: a pytest module in plain NumPy that does not import this project;
 * ``example_json(...)``: a ``spec_examples`` data file holding the case (``"ours": true``);

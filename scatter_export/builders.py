@@ -43,8 +43,10 @@ class Export:
         return data, indices, updates, self.expected
 
 
-def _export(op, data, indices, updates, expected, attrs) -> Export:
-    case = sc.case(op, data, indices, updates, **dict(attrs or {}))
+def _export(case: sc.Case, expected) -> Export:
+    if not isinstance(case, sc.Case):
+        raise ExportError(f"the exports take a scatter_core.Case, built by scatter_core.case(op, data, indices, "
+                          f"updates, **attrs); got {type(case).__name__}", argument="case", rule="case")
     for role, arr in (("data", case.data), ("indices", case.indices)):
         if arr is not None and arr.dtype.name not in SUPPORTED_DTYPES:
             raise ExportError(f"{role} has dtype {arr.dtype}, which the exports do not cover", argument=role,
@@ -242,13 +244,11 @@ def _grading(case: sc.Case, rtol: float, atol: float) -> tuple[list[str], list[s
     return [], ["    np.testing.assert_array_equal(out, EXPECTED)"]
 
 
-def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: float = 1e-6,
-                atol: float = 1e-9) -> str:
+def pytest_case(case: sc.Case, expected=None, *, rtol: float = 1e-6, atol: float = 1e-9) -> str:
     """A pytest module checking the case with plain NumPy (no import of this project). Where the spec leaves
     the result open (a duplicated cell's winner, a float reduction's order), it accepts any output the spec
     allows and says why in a comment."""
-    ex = _export(op, data, indices, updates, expected, attrs)
-    case = ex.case
+    ex = _export(case, expected)
     helpers, check = _grading(case, float(rtol), float(atol))
     return "\n".join([
         f'"""{case.spec.name} ({case.attr_text()}): a scatter case exported by Scatter Explorer.',
@@ -273,10 +273,9 @@ def pytest_case(op, data, indices, updates, expected=None, attrs=None, *, rtol: 
     ])
 
 
-def numpy_loop(op, data, indices, updates, attrs=None) -> str:
+def numpy_loop(case: sc.Case) -> str:
     """A short script that reproduces the output with NumPy alone and prints it."""
-    ex = _export(op, data, indices, updates, None, attrs)
-    case = ex.case
+    ex = _export(case, None)
     return "\n".join([
         f'"""{case.spec.name} ({case.attr_text()}) as a plain NumPy loop (exported by Scatter Explorer)."""',
         "",
@@ -293,10 +292,9 @@ def numpy_loop(op, data, indices, updates, attrs=None) -> str:
     ])
 
 
-def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
+def example_json(case: sc.Case, expected=None) -> str:
     """The case as a ``spec_examples`` data file with one teaching example (``"ours": true``)."""
-    ex = _export(op, data, indices, updates, expected, attrs)
-    case = ex.case
+    ex = _export(case, expected)
     data, indices, updates, expected = ex.arrays()
     dtypes = {"data": data.dtype.name, "indices": None if indices is None else indices.dtype.name,
               "updates": data.dtype.name}
@@ -331,14 +329,14 @@ def example_json(op, data, indices, updates, expected=None, attrs=None) -> str:
 
 
 # -- ONNX ----------------------------------------------------------------------------------------------
-def onnx_model(op, data, indices, updates, expected=None, attrs=None) -> bytes:
+def onnx_model(case: sc.Case, expected=None) -> bytes:
     """The case as a serialized ONNX model: graph inputs data, indices, updates; graph output ``output``.
 
     Only ONNX operator versions that onnx's checker accepts can be built (not the deprecated
     Scatter-11, not OpenVINO operators): others raise :class:`ExportError`. The input and
     expected output tensors travel alongside, in :func:`onnx_test_case`.
     """
-    return _build_model(_export(op, data, indices, updates, expected, attrs).case).SerializeToString()
+    return _build_model(_export(case, expected).case).SerializeToString()
 
 
 def model_proto(nodes, inputs: list[tuple[str, np.ndarray]], output: str, output_like: np.ndarray, *,
@@ -431,10 +429,9 @@ def _node_inputs(case: sc.Case) -> list[tuple[str, np.ndarray]]:
     return [(i.name, given[i.role]) for i in case.spec.inputs if given[i.role] is not None]
 
 
-def onnx_test_case(op, data, indices, updates, expected=None, attrs=None) -> bytes:
+def onnx_test_case(case: sc.Case, expected=None) -> bytes:
     """A zip: ``model.onnx`` plus ``test_data_set_0/input_{0,1,2}.pb`` and ``output_0.pb`` (the expected output)."""
-    ex = _export(op, data, indices, updates, expected, attrs)
-    case = ex.case
+    ex = _export(case, expected)
     model = _build_model(case)
     from onnx import numpy_helper
 

@@ -32,9 +32,9 @@ def _entry(framework: str, case: sc.Case) -> tuple[fm.Entry, fm.Config] | str:
     return found[0], config
 
 
-def framework_unavailable_reason(framework: str, op, data, indices, updates, attrs=None) -> str | None:
+def framework_unavailable_reason(framework: str, case: sc.Case) -> str | None:
     """Why this case has no ``framework`` script (None when it has one)."""
-    picked = _entry(framework, _export(op, data, indices, updates, None, attrs).case)
+    picked = _entry(framework, _export(case, None).case)
     return picked if isinstance(picked, str) else None
 
 
@@ -50,10 +50,10 @@ def _literal(value) -> str:
     return _scalar(value)
 
 
-def framework_snippet(framework: str, op, data, indices, updates, expected=None, attrs=None) -> str:
+def framework_snippet(framework: str, case: sc.Case, expected=None) -> str:
     """A self-contained script computing the case in ``framework`` and comparing it with ``expected``."""
-    ex: Export = _export(op, data, indices, updates, expected, attrs)
-    case = ex.case
+    ex: Export = _export(case, expected)
+    indices = case.given()[1]
     picked = _entry(framework, case)
     if isinstance(picked, str):
         raise ExportError(picked, argument="framework", rule="framework-map")

@@ -57,9 +57,7 @@ def test_runtime_output_equals_the_exact_result():
 
 def comparison(record):
     """scatter_core's check of the runtime's output as the "expected" one (chains of writes per differing cell)."""
-    case = record.case
-    data, indices, updates = case.given()
-    return sc.check_expected(case.spec, data, indices, updates, record.output, **dict(case.attrs))
+    return sc.check_expected(record.case, record.output)
 
 
 def _fact_runtime(model, capture) -> str | None:
@@ -218,7 +216,6 @@ def bug_report(model, capture, name: str, crosscheck: bool = True) -> bytes:
     case = record.case
     data, indices, updates = case.given()
     exact = case.run()
-    attrs = dict(case.attrs)
     files: dict[str, bytes | str] = {}
     arrays = {"data": data, "updates": updates, "runtime_output": record.output, "exact_output": exact}
     if indices is not None:
@@ -230,16 +227,16 @@ def bug_report(model, capture, name: str, crosscheck: bool = True) -> bytes:
         files["test_runtime_output.py"] = RUNTIME_TEST.format(source=record.output_source, op=case.op)
     small = max(np.asarray(a).size for a in arrays.values()) <= MAX_EXPORT_ELEMENTS
     if small:
-        for file, build in (("test_case.py", lambda: se.pytest_case(case.op, data, indices, updates, exact, attrs)),
-                            ("case.json", lambda: se.example_json(case.op, data, indices, updates, exact, attrs)),
-                            ("loop.py", lambda: se.numpy_loop(case.op, data, indices, updates, attrs))):
+        for file, build in (("test_case.py", lambda: se.pytest_case(case, exact)),
+                            ("case.json", lambda: se.example_json(case, exact)),
+                            ("loop.py", lambda: se.numpy_loop(case))):
             try:
                 files[file] = build()
             except (sc.ScatterError, ImportError) as exc:
                 files[file + ".txt"] = f"export failed: {exc}\n"
         if case.spec.framework == "ONNX":
             try:
-                files["onnx_case.zip"] = se.onnx_test_case(case.op, data, indices, updates, exact, attrs)
+                files["onnx_case.zip"] = se.onnx_test_case(case, exact)
             except (sc.ScatterError, ImportError) as exc:
                 files["onnx_case.txt"] = f"no ONNX model: {exc}\n"
     else:

@@ -80,12 +80,10 @@ class Exercise(sc.HoldsCase):
     topic: str = ""  # what this exercise practises, when its family's recipe says more than the level's words
 
     @classmethod
-    def of(cls, t: sc.Trace, indices_given: bool = True, attrs: Mapping[str, object] | None = None,
-           **fields) -> "Exercise":
-        """The exercise of a traced case (``indices_given`` False: the optional indices input stays left out;
-        ``attrs``: the attributes as the exercise spells them, which made ``t``; None: ``t``'s own)."""
-        case = sc.case(t.op, t.data, t.indices if indices_given else None, t.updates,
-                       **(t.attrs if attrs is None else attrs))
+    def of(cls, case: sc.Case, trace: sc.Trace | None = None, **fields) -> "Exercise":
+        """The exercise of ``case`` (its inputs and attributes as the exercise gives them: a left-out optional
+        indices input stays left out, axis=-1 stays -1); ``trace``: the case's trace when made already."""
+        t = sc.trace(case) if trace is None else trace
         return cls(case=case, trace=t, answer=t.output, **fields)
 
     @property
@@ -430,9 +428,10 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
     data, indices, updates, drawn_attrs = drawn
     attrs = {**_attrs(r), **drawn_attrs}
     try:
-        t = sc.trace(r.spec.name, data, indices, updates, **attrs)
+        case = sc.case(r.spec.name, data, indices, updates, **attrs)
     except sc.ScatterError:
         return None
+    t = sc.trace(case)
     if not (1 <= len(t) <= MAX_STEPS and t.output.size <= MAX_CELLS and drawn_cells(indices, updates, t.output)
             <= MAX_DRAWN):
         return None
@@ -447,8 +446,7 @@ def _build(rng, r: Recipe, seed: int, level: int) -> Exercise | None:
     if not all(_check(name, r, t, attrs) for name in r.checks):
         return None
     # the case keeps the attributes as the exercise spells them (axis=-1 stays -1): Exercise.attrs shows them
-    return Exercise.of(t, indices is not None, attrs, seed=seed, level=level, order_question=r.order_question,
-                       topic=r.topic)
+    return Exercise.of(case, t, seed=seed, level=level, order_question=r.order_question, topic=r.topic)
 
 
 def _check_args(seed, level, op):

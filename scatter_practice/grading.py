@@ -81,6 +81,15 @@ class Feedback:
         an answer given after the reveal."""
         return not self.after_reveal and (self.correct or (not self.wrong_cells and bool(self.allowed)))
 
+    def comparison(self, ex: Exercise, student) -> sc.Comparison:
+        """A graded whole output beside the answer (what a side-by-side figure draws): the wrong cells, then the
+        allowed ones, as flat indices, the allowed ones also on their own."""
+        shape = ex.answer.shape
+        flat = np.array([np.ravel_multi_index(c, shape) for c in (*self.wrong_cells, *(n.cell for n in self.allowed))],
+                        dtype=np.int64)
+        return sc.Comparison(ex.trace, np.asarray(student, dtype=np.float64), ex.answer, flat,
+                             flat[len(self.wrong_cells):])
+
     @property
     def matches_answer(self) -> bool:
         """Nothing wrong, whether or not it scores (an answer after the reveal that repeats the answer)."""
@@ -139,7 +148,7 @@ def _grade_output(exercise: Exercise, output) -> Feedback:
     with np.errstate(all="ignore"):
         cast = student.astype(ex.answer.dtype) if student.dtype.kind == "f" and ex.answer.dtype.kind != "f" \
             and np.all(np.isfinite(student)) and np.all(student == np.round(student)) else student
-    report = sc.check_expected(ex.op, ex.data, ex.indices, ex.updates, cast, **ex.attrs)
+    report = sc.check_expected(ex.case, cast)
     typed = _equal_cells(student, report.expected)  # the cast kept the value (a typed 2.5 stays wrong in ints)
     chains = {c.cell: c for c in report.chains}
     allowed = tuple(c for c in report.allowed if typed[c] and c in chains)

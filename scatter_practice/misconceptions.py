@@ -47,15 +47,10 @@ class Misconception:
         return tuple(tuple(int(v) for v in np.unravel_index(int(f), ex.answer.shape)) for f in flat)
 
 
-def case_of(ex: Exercise) -> sc.Case:
-    """The exercise as check_expected's diagnosis engine sees it (scatter_core's public Case)."""
-    return sc.case(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)
-
-
 def _outputs(ex: Exercise, generator, attrs: dict | None = None) -> Iterator[np.ndarray]:
     """Outputs of one engine alternative's candidates that run (same shape and dtype as the answer); with
     ``attrs``, only the candidate reading with exactly those attributes."""
-    for _kind, reading, _message, compute in generator(case_of(ex), ex.trace):
+    for _kind, reading, _message, compute in generator(ex.case, ex.trace):
         if attrs is not None and dict(reading) != attrs:
             continue
         try:
@@ -88,8 +83,7 @@ def in_exercise_words(diagnosis, ex: Exercise) -> str:
 def retrace(ex: Exercise, indices=None, **change) -> sc.Trace | None:
     """The exercise traced again with other indices (default: its own) or changed attributes; None if invalid."""
     try:
-        return sc.trace(ex.op, ex.data, ex.indices if indices is None else indices, ex.updates,
-                        **{**ex.attrs, **change})
+        return sc.trace(ex.case.replace(**change) if indices is None else ex.case.replace(indices=indices, **change))
     except sc.ScatterError:
         return None
 
@@ -253,7 +247,7 @@ def index_ignored(ex: Exercise) -> np.ndarray | None:
     if ex.indices is None or sc.family_of(ex.spec).indices != "optional":
         return None
     try:
-        t = sc.trace(ex.op, ex.data, None, ex.updates, **ex.attrs)
+        t = sc.trace(ex.case.replace(indices=None))
     except sc.ScatterError:
         return None
     return t.plan.targets

@@ -45,8 +45,8 @@ mount({ data: raw, parentElement: document.getElementById("root"),
 def the_payload(change=None, **options) -> bytes:
     """A payload as the explorer sends it (checking on), for a case with a duplicate index; ``change`` edits
     the data before it is sent (a palette of our own, or a breach of the contract)."""
-    t = sc.trace("ScatterElements-18", np.arange(8, dtype=np.float64).reshape(2, 4), [[1, 0, 1, 1]],
-                 [[10.0, 20.0, 30.0, 40.0]])
+    t = sc.trace(sc.case("ScatterElements-18", np.arange(8, dtype=np.float64).reshape(2, 4), [[1, 0, 1, 1]],
+                         [[10.0, 20.0, 30.0, 40.0]]))
     opts = {"view": "case", "step": 1, "name": "case", "report": True, "url_param": None,
             "plotly_url": "/assets/plotly-cartesian.min.js", "contract_url": "/assets/player-contract.json",
             "check": True, "controls": None, "room_below": None, **options}

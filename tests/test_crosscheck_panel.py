@@ -241,9 +241,9 @@ def test_without_the_runtimes_the_panel_says_how_to_install_them(monkeypatch):
 
 
 def test_large_cases_are_not_sent_to_the_runtimes():
-    script = ("import numpy as np\nfrom scatter_ui.parts.crosscheck_panel import crosscheck_panel\n"
-              f"crosscheck_panel('ScatterElements-18', np.zeros({LIMIT + 1}, np.float32), np.zeros(1, np.int64), "
-              "np.ones(1, np.float32), {'axis': 0, 'reduction': 'none'}, key='t')\n")
+    script = ("import numpy as np\nimport scatter_core as sc\nfrom scatter_ui.parts.crosscheck_panel import crosscheck_panel\n"
+              f"crosscheck_panel(sc.case('ScatterElements-18', np.zeros({LIMIT + 1}, np.float32), np.zeros(1, np.int64), "
+              "np.ones(1, np.float32), axis=0, reduction='none'), key='t')\n")
     at = open_expander(AppTest.from_string(script, default_timeout=60).run(), TITLE)
     assert not at.exception
     if not any(rc.available().values()):
@@ -255,9 +255,9 @@ def test_large_cases_are_not_sent_to_the_runtimes():
 @pytest.mark.runtimes
 def test_scatter_11_is_checked_through_its_stand_in():
     require_or_skip("onnxruntime", "onnx.reference")
-    script = ("import numpy as np\nfrom scatter_ui.parts.crosscheck_panel import crosscheck_panel\n"
-              "crosscheck_panel('Scatter-11', np.zeros((3, 3), np.float32), np.array([[1, 0, 2]]), "
-              "np.ones((1, 3), np.float32), (('axis', 0),), key='t')\n")
+    script = ("import numpy as np\nimport scatter_core as sc\nfrom scatter_ui.parts.crosscheck_panel import crosscheck_panel\n"
+              "crosscheck_panel(sc.case('Scatter-11', np.zeros((3, 3), np.float32), np.array([[1, 0, 2]]), "
+              "np.ones((1, 3), np.float32), axis=0), key='t')\n")
     at = open_expander(AppTest.from_string(script, default_timeout=60).run(), TITLE)
     at.button[0].click().run()
     assert not at.exception

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import runtime_check as rc
+import scatter_core as sc
 from scatter_core import OPERATORS, ScatterError, facts_for, scatter
 from scatter_core import trace as scatter_trace
 from tests.conftest import require_or_skip
@@ -732,7 +733,7 @@ def test_observed_nan_in_max_min_is_a_named_divergence_and_a_finding():
             # semantics.md §6 records that a NaN survives on OpenVINO's reference: known there, NEW elsewhere
             documented = (op, c.runtime) == ("ScatterElementsUpdate-12", "openvino-reference")
             assert c.agree or (c.divergence == "nan-in-max-min" and c.new != documented), (op, c.runtime, c.divergence)
-        finding = next(f for f in scatter_trace(op, data, i64(idx), upd, reduction="max", **kw).findings
+        finding = next(f for f in scatter_trace(sc.case(op, data, i64(idx), upd, reduction="max", **kw)).findings
                        if f.kind == "nan-in-max-min")
         assert finding.cells == ((0,),) and "keeps the NaN" in finding.message
         for note in OPERATORS[op].notes_on("nan-max-min"):

@@ -238,14 +238,14 @@ def test_untyped_updates_take_datas_dtype_and_a_finding_says_so(updates):
     data = np.zeros(3, np.float32)
     out = scatter("ScatterElements-18", data, [0, 1], updates, axis=0)
     assert out.dtype == np.float32 and out.tolist() == [1, 2, 0]
-    t = sc.trace("ScatterElements-18", data, [0, 1], updates, axis=0)
+    t = sc.trace(sc.case("ScatterElements-18", data, [0, 1], updates, axis=0))
     note = next(f for f in t.findings if f.kind == "updates-dtype")
     assert "without a dtype (int64 by their values)" in note.message and "float32" in note.message
     assert sc.scatter("ScatterND-18", data, [0], 7).tolist() == [7, 0, 0]  # a Python scalar too
 
 
 def test_typed_updates_of_datas_dtype_need_no_note():
-    t = sc.trace("ScatterElements-18", np.zeros(3, np.float32), [0], np.float32([1]), axis=0)
+    t = sc.trace(sc.case("ScatterElements-18", np.zeros(3, np.float32), [0], np.float32([1]), axis=0))
     assert "updates-dtype" not in [f.kind for f in t.findings]
 
 

@@ -15,8 +15,9 @@ from scatter_core import explaining  # its doctests, and ROUNDINGS
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def chain(op, data, indices, updates, expected, **attrs):
-    r = sc.check_expected(op, np.asarray(data), indices, np.asarray(updates), expected, **attrs)
+def chain(op, data, indices, updates, expected, rtol=sc.DEFAULT_RTOL, atol=sc.DEFAULT_ATOL, **attrs):
+    r = sc.check_expected(sc.case(op, np.asarray(data), indices, np.asarray(updates), **attrs), expected, rtol=rtol,
+                          atol=atol)
     return r.chains[0]
 
 
@@ -99,8 +100,8 @@ def test_sub_subtracts_every_update_from_data():
 
 
 def test_the_explorer_caption_of_a_mean_step_is_a_running_sum_over_a_count():
-    t = sc.trace("ScatterElementsUpdate-12", np.array([0, 0], np.int32), [0, 0], np.array([-3, -1], np.int32),
-                 axis=0, reduction="mean")
+    t = sc.trace(sc.case("ScatterElementsUpdate-12", np.array([0, 0], np.int32), [0, 0], np.array([-3, -1], np.int32),
+                         axis=0, reduction="mean"))
     assert t.describe(0).endswith("mean: running sum 0 + -3 = -3 over 2 contributions; the cell shows their mean so "
                                   "far, -3 / 2 = -3/2 ≈ -1.5, rounded down (toward −∞): -2 (the spec divides once, "
                                   "after the cell's last write)")
@@ -132,14 +133,14 @@ def test_no_view_builds_its_own_mean_or_chain_text():
 def test_any_cell_of_a_trace_is_said_and_a_long_list_of_writes_is_cut():
     """``chain_of``: "Go to a cell" on the model page says the cell the same way, with nobody's value to compare; a
     big node's cell lists its first writes and its last, and counts the rest."""
-    t = sc.trace("ScatterElementsUpdate-12", np.array([0, 0], np.int32), np.zeros(20, int),
-                 np.arange(-10, 10, dtype=np.int32), axis=0, reduction="mean")
+    t = sc.trace(sc.case("ScatterElementsUpdate-12", np.array([0, 0], np.int32), np.zeros(20, int),
+                         np.arange(-10, 10, dtype=np.int32), axis=0, reduction="mean"))
     text = sc.chain_of(t, (0,)).explain()
     assert "gets 20 updates" in text and "step 11 updates[10] = 0, … 8 more, step 20 updates[19] = 9." in text
     assert "step 12 updates" not in text and "(21 terms) = -10 over count 21: -10/21 ≈ -0.4762" in text
     assert text.endswith("Computed -1.") and "expected" not in text
-    t = sc.trace("ScatterElements-18", np.array([0, 0], np.int32), np.zeros(14, int), np.arange(-7, 7, dtype=np.int32),
-                 reduction="none")
+    t = sc.trace(sc.case("ScatterElements-18", np.array([0, 0], np.int32), np.zeros(14, int), np.arange(-7, 7, dtype=np.int32),
+                         reduction="none"))
     text = sc.chain_of(t, (0,)).explain()
     assert "… 2 more; step 14 applies updates[13] = 6 (none): 5 → 6." in text and "stays: 6." in text
     assert sc.chain_of(t, (1,)).explain() == "No update reaches output[1], so it keeps data's value 0."

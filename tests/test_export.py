@@ -37,7 +37,7 @@ def run_pytest(directory: Path) -> subprocess.CompletedProcess:
 def write_cases(directory: Path, items) -> int:
     n = 0
     for i, (op, data, indices, updates, expected, attrs) in enumerate(items):
-        (directory / f"test_case_{i}.py").write_text(se.pytest_case(op, data, indices, updates, expected, attrs))
+        (directory / f"test_case_{i}.py").write_text(se.pytest_case(sc.case(op, data, indices, updates, **attrs), expected))
         n += 1
     return n
 
@@ -74,7 +74,7 @@ def test_exported_pytest_cases_of_random_cases_pass_in_a_subprocess(batch):
 
 def test_exported_pytest_case_with_a_wrong_expected_output_fails(tmp_path):
     (tmp_path / "test_wrong.py").write_text(
-        se.pytest_case("ScatterND-16", [1, 2, 3, 4], [[0], [0]], [10, 20], [31, 2, 3, 4], {"reduction": "none"}))
+        se.pytest_case(sc.case("ScatterND-16", [1, 2, 3, 4], [[0], [0]], [10, 20], reduction="none"), [31, 2, 3, 4]))
     res = run_pytest(tmp_path)
     assert res.returncode == 1 and "1 failed" in res.stdout
 
@@ -93,7 +93,7 @@ def scatter_reference(data, indices, updates):  # a kernel running the writes in
 
 def test_exported_pytest_of_an_order_dependent_case_accepts_any_conforming_output(tmp_path):
     op, data, indices, updates = ISSUE_CASE
-    first_wins = sc.trace(op, data, indices, updates).output_in_order("reversed")
+    first_wins = sc.trace(sc.case(op, data, indices, updates)).output_in_order("reversed")
     wrong_duplicate, wrong_other = first_wins.copy(), first_wins.copy()
     wrong_duplicate[0, 1] = 105  # written to row 2, never to row 0
     wrong_other[3, 3] = 0
@@ -101,7 +101,7 @@ def test_exported_pytest_of_an_order_dependent_case_accepts_any_conforming_outpu
     mixed[0, 2] = 110  # one element of the slice keeps the last write
     for name, expected in (("computed", None), ("first", first_wins), ("mixed", mixed),
                            ("bad_dup", wrong_duplicate), ("bad_other", wrong_other)):
-        src = se.pytest_case(op, data, indices, updates, expected, {"reduction": "none"})
+        src = se.pytest_case(sc.case(op, data, indices, updates, reduction="none"), expected)
         assert "CANDIDATES = {" in src and "(0, 1): [101, 109]," in src
         # ScatterND-18 does not allow duplicates under none: the comment says so, not that the winner is left open
         assert "ScatterND-18's text\n# does not allow duplicate indices here" in src and "leaves open" not in src
@@ -129,7 +129,7 @@ def test_exported_pytest_of_a_float_reduction_accepts_another_order_s_rounding(t
     far = computed.copy()
     far[0] += np.float32(1e-3)
     for name, expected in (("other", other), ("far", far)):
-        src = se.pytest_case(op, data, indices, updates, expected, attrs, rtol=0, atol=0)
+        src = se.pytest_case(sc.case(op, data, indices, updates, **attrs), expected, rtol=0, atol=0)
         assert "SLACK = {" in src and "rounds differently in another order" in src
         (tmp_path / f"test_{name}.py").write_text(src)
         (tmp_path / f"test_{name}_reversed_kernel.py").write_text(src + REVERSED_KERNEL)
@@ -139,16 +139,15 @@ def test_exported_pytest_of_a_float_reduction_accepts_another_order_s_rounding(t
 
 
 def test_an_order_independent_case_is_exported_as_an_exact_check():
-    src = se.pytest_case("ScatterND-18", [1, 2, 3], [[0], [0]], [5, 5], None, {})  # duplicates, equal values
+    src = se.pytest_case(sc.case("ScatterND-18", [1, 2, 3], [[0], [0]], [5, 5]))  # duplicates, equal values
     assert "CANDIDATES" not in src and "np.testing.assert_array_equal(out, EXPECTED)" in src
-    src = se.pytest_case("ScatterND-18", [1, 2, 3], [[0], [0]], [5, 7], None, {"reduction": "add"})
+    src = se.pytest_case(sc.case("ScatterND-18", [1, 2, 3], [[0], [0]], [5, 7], reduction="add"))
     assert "CANDIDATES" not in src and "SLACK" not in src  # integers: one result in any order
 
 
 def test_float_case_uses_the_tolerance_and_nan_survives(tmp_path):
     data = np.array([np.nan, 1.0, -np.inf], np.float32)
-    src = se.pytest_case("ScatterElements-18", data, [1, 1], np.array([0.1, 0.2], np.float32), None,
-                         {"axis": 0, "reduction": "add"}, rtol=1e-5, atol=0)
+    src = se.pytest_case(sc.case("ScatterElements-18", data, [1, 1], np.array([0.1, 0.2], np.float32), axis=0, reduction="add"), rtol=1e-5, atol=0)
     assert "rtol=1e-05" in src and "np.nan" in src and "-np.inf" in src
     (tmp_path / "test_float.py").write_text(src)
     res = run_pytest(tmp_path)
@@ -163,7 +162,7 @@ def test_numpy_loop_script_prints_the_output(tmp_path):
                {"reduction": "max"})]
     for op, data, indices, updates, attrs in cases_:
         script = tmp_path / "loop.py"
-        script.write_text(se.numpy_loop(op, data, indices, updates, attrs))
+        script.write_text(se.numpy_loop(sc.case(op, data, indices, updates, **attrs)))
         res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
                              cwd=tmp_path)
         assert res.returncode == 0, res.stderr
@@ -175,7 +174,7 @@ def test_numpy_loop_script_prints_the_output(tmp_path):
 def test_example_json_loads_with_the_spec_examples_loader(tmp_path):
     data, indices, updates = np.array([[1, 2], [3, 4]], np.int32), np.array([[1], [-2]], np.int64), \
         np.array([[5, 6], [7, 8]], np.int32)
-    doc = se.example_json("ScatterNDUpdate-15", data, indices, updates, None, {"reduction": "sum"})
+    doc = se.example_json(sc.case("ScatterNDUpdate-15", data, indices, updates, reduction="sum"))
     (tmp_path / "teaching.json").write_text(doc)
     (tmp_path / "errata.json").write_text(json.dumps({"errata": []}))
     cat = Catalogue(tmp_path)
@@ -187,22 +186,21 @@ def test_example_json_loads_with_the_spec_examples_loader(tmp_path):
 
 
 def test_example_json_keeps_the_users_expected_output(tmp_path):
-    doc = se.example_json("ScatterND-16", [1, 2], [[0]], [5], [9, 2], {})
+    doc = se.example_json(sc.case("ScatterND-16", [1, 2], [[0]], [5]), [9, 2])
     assert json.loads(doc)["examples"][0]["expected"] == [9, 2]
 
 
 def test_exports_refuse_invalid_cases_with_scatter_error():
     with pytest.raises(sc.ScatterError):
-        se.pytest_case("ScatterND-16", [1, 2], [[5]], [1], None, {})
+        se.pytest_case(sc.case("ScatterND-16", [1, 2], [[5]], [1]))
     with pytest.raises(sc.ScatterError):  # a reduction string is checked, never pasted into the code
-        se.numpy_loop("ScatterND-16", [1, 2], [[0]], [1], {"reduction": "none'); import os; ('"})
+        se.numpy_loop(sc.case("ScatterND-16", [1, 2], [[0]], [1], reduction="none'); import os; ('"))
     with pytest.raises(sc.ScatterError):
-        se.pytest_case("ScatterND-16", [1, 2], [[0]], [1], [1, 2, 3], {})
+        se.pytest_case(sc.case("ScatterND-16", [1, 2], [[0]], [1]), [1, 2, 3])
 
 
 def test_generated_code_holds_only_our_numbers():
-    src = se.pytest_case("ScatterElements-18", np.array([1e300, -0.0, 2.5]), [0], np.array([3.0]), None,
-                         {"axis": 0})
+    src = se.pytest_case(sc.case("ScatterElements-18", np.array([1e300, -0.0, 2.5]), [0], np.array([3.0]), axis=0))
     assert "1e+300" in src and "-0.0" in src
     compile(src, "<exported>", "exec")  # it is valid Python
 
@@ -235,7 +233,7 @@ def test_onnx_test_case_runs_in_onnxruntime_and_gives_the_same_output(op, data, 
     import onnxruntime as ort
     from onnx import numpy_helper
 
-    blob = se.onnx_test_case(op, data, indices, updates, None, attrs)
+    blob = se.onnx_test_case(sc.case(op, data, indices, updates, **attrs))
     with zipfile.ZipFile(io.BytesIO(blob)) as z:
         assert set(z.namelist()) == {"model.onnx", "test_data_set_0/input_0.pb", "test_data_set_0/input_1.pb",
                                      "test_data_set_0/input_2.pb", "test_data_set_0/output_0.pb"}
@@ -249,7 +247,7 @@ def test_onnx_test_case_runs_in_onnxruntime_and_gives_the_same_output(op, data, 
     model = onnx.load_from_string(model_bytes)
     onnx.checker.check_model(model, full_check=True)
     assert model.opset_import[0].version == sc.OPERATORS[op].version
-    assert model_bytes == se.onnx_model(op, data, indices, updates, None, attrs)
+    assert model_bytes == se.onnx_model(sc.case(op, data, indices, updates, **attrs))
     sess = ort.InferenceSession(model_bytes, providers=["CPUExecutionProvider"])
     feeds = {tensors[f"input_{i}"][0]: tensors[f"input_{i}"][1] for i in range(3)}
     (got,) = sess.run(None, feeds)
@@ -261,11 +259,11 @@ def test_onnx_test_case_runs_in_onnxruntime_and_gives_the_same_output(op, data, 
 def test_onnx_export_refuses_what_onnx_cannot_build():
     require_or_skip("onnx")
     with pytest.raises(se.ExportError, match="deprecated"):
-        se.onnx_model("Scatter-11", [1.0, 2.0], [0], [3.0], None, {"axis": 0})
+        se.onnx_model(sc.case("Scatter-11", [1.0, 2.0], [0], [3.0], axis=0))
     with pytest.raises(se.ExportError, match="OpenVINO operator"):
-        se.onnx_model("ScatterNDUpdate-15", [1, 2], [[0]], [3], None, {})
+        se.onnx_model(sc.case("ScatterNDUpdate-15", [1, 2], [[0]], [3]))
     with pytest.raises(se.ExportError, match="OpenVINO operator"):
-        se.onnx_test_case("ScatterElementsUpdate-12", [1, 2], [0], [3], None, {"axis": 0})
+        se.onnx_test_case(sc.case("ScatterElementsUpdate-12", [1, 2], [0], [3], axis=0))
 
 
 # -- strict JSON, read back bit-exactly ------------------------------------------------------------------------
@@ -325,7 +323,7 @@ def test_example_json_is_strict_json_the_loader_reads_back_bit_exactly(tmp_path)
     indices = np.array([[0], [rows - 1], [-1]], np.int64)
     updates = np.array([[np.nan, -0.0], [np.inf, -np.inf], [np.float32(1e-45), np.float32(1.1)]], np.float32)
     expected = sc.scatter("ScatterND-18", data, indices, updates, reduction="max")
-    doc = se.example_json("ScatterND-18", data, indices, updates, expected, {"reduction": "max"})
+    doc = se.example_json(sc.case("ScatterND-18", data, indices, updates, reduction="max"), expected)
     parsed = _strict_loads(doc)  # JavaScript's JSON.parse, Go and serde_json read it too
     assert parsed["examples"][0]["updates"] == [["NaN", -0.0], ["Infinity", "-Infinity"], [1e-45, 1.1]]
     assert "bit-exactly" in parsed["page"]["numbers"] and '"NaN"' in parsed["page"]["numbers"]
@@ -335,8 +333,7 @@ def test_example_json_is_strict_json_the_loader_reads_back_bit_exactly(tmp_path)
     assert _same_bits(ex.data, data) and _same_bits(ex.updates, updates) and _same_bits(ex.indices, indices)
     assert _same_bits(ex.expected, expected)
     big = np.array([np.iinfo(np.int64).min, np.iinfo(np.int64).max, 0, -1], np.int64)
-    doc = se.example_json("ScatterElements-18", big, np.array([3, 0]), np.array([7, -7], np.int64), None,
-                          {"axis": 0})
+    doc = se.example_json(sc.case("ScatterElements-18", big, np.array([3, 0]), np.array([7, -7], np.int64), axis=0))
     (tmp_path / "teaching.json").write_text(doc)
     (ex,) = Catalogue(tmp_path).examples.values()
     assert _same_bits(ex.data, big) and ex.expected.tolist() == [-7, np.iinfo(np.int64).max, 0, 7]
@@ -354,11 +351,10 @@ def test_the_exported_loop_carries_contributions_only_where_it_reads_them(op, at
     data, indices, updates = np.array([5, 1, 7, 3]), np.array([[0], [2], [0]]), np.array([4, 9, 2])
     if "axis" in attrs:
         indices = indices.reshape(-1)
-    for src in (se.pytest_case(op, data, indices, updates, None, attrs), se.numpy_loop(op, data, indices, updates,
-                                                                                        attrs)):
+    for src in (se.pytest_case(sc.case(op, data, indices, updates, **attrs)), se.numpy_loop(sc.case(op, data, indices, updates, **attrs))):
         assert ("contributions" in src) == needs, src
     path = tmp_path / "test_case.py"
-    path.write_text(se.pytest_case(op, data, indices, updates, None, attrs))
+    path.write_text(se.pytest_case(sc.case(op, data, indices, updates, **attrs)))
     result = run_pytest(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -388,7 +384,6 @@ def test_array_literals_are_the_shortest_text_and_read_back_exactly(dtype):
 
 
 def test_an_order_dependent_case_of_a_version_allowing_duplicates_says_the_winner_is_left_open():
-    src = se.pytest_case("ScatterNDUpdate-15", np.arange(4), np.array([[0], [2], [0]]), np.array([10, 20, 30]),
-                         None, {"reduction": "none"})
+    src = se.pytest_case(sc.case("ScatterNDUpdate-15", np.arange(4), np.array([[0], [2], [0]]), np.array([10, 20, 30]), reduction="none"))
     assert "the spec leaves open which\n# one wins" in src and "does not allow" not in src
     assert "(0,): [10, 30]," in src

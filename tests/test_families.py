@@ -445,9 +445,9 @@ def test_a_new_family_needs_no_code_outside_its_records(monkeypatch):
     monkeypatch.setattr(registry, "OPERATORS", {**sc.OPERATORS, "Window-1": spec})
     data = np.int32([1, 2, 3, 4, 5])
     assert sc.scatter("Window-1", data, None, np.int32([7, 8]), start=2, reduction="sum").tolist() == [1, 2, 10, 12, 5]
-    t = sc.trace("Window-1", data, None, np.int32([7, 8]), start=1)
+    t = sc.trace(sc.case("Window-1", data, None, np.int32([7, 8]), start=1))
     assert len(t) == 2 and t.output.tolist() == [1, 7, 8, 4, 5] and "updates[1] = 8 goes to output[2]" in t.describe(1)
-    r = sc.check_expected("Window-1", data, None, np.int32([7, 8]), [1, 7, 8, 4, 5], start=1)
+    r = sc.check_expected(sc.case("Window-1", data, None, np.int32([7, 8]), start=1), [1, 7, 8, 4, 5])
     assert r.matches
     c = sc.case("Window-1", data, None, np.int32([7, 8]), start=1)
     assert c.replace(start=3).run().tolist() == [1, 2, 3, 7, 8] and c.attr_text() == "start=1, reduction='none'"
@@ -456,9 +456,9 @@ def test_a_new_family_needs_no_code_outside_its_records(monkeypatch):
     with pytest.raises(sc.ScatterError, match="start is a required attribute"):
         sc.scatter("Window-1", data, None, np.int32([7]))
     namespace = {}
-    exec(compile(numpy_loop("Window-1", data, None, np.int32([7, 8]), {"start": 1}), "loop", "exec"), namespace)
+    exec(compile(numpy_loop(sc.case("Window-1", data, None, np.int32([7, 8]), start=1)), "loop", "exec"), namespace)
     assert namespace["scatter_reference"](data, None, np.int32([7, 8])).tolist() == [1, 7, 8, 4, 5]
-    assert "def test_window_1_case" in pytest_case("Window-1", data, None, np.int32([7, 8]), attrs={"start": 1})
+    assert "def test_window_1_case" in pytest_case(sc.case("Window-1", data, None, np.int32([7, 8]), start=1))
     # the sample hook: random cases for the core, the tests' strategies and the framework differential
     rng = np.random.default_rng(3)
     drawn = [sc.sample_case(rng, "Window-1", attrs={"reduction": "sum"}) for _ in range(20)]

@@ -186,8 +186,8 @@ def test_the_as_framework_export_of_the_new_versions_runs_and_reproduces_scatter
 
     require_framework(framework)
     op, data, indices, updates, attrs = case
-    assert se.framework_unavailable_reason(framework, op, data, indices, updates, attrs) is None
-    code = se.framework_snippet(framework, op, data, indices, updates, None, attrs)
+    assert se.framework_unavailable_reason(framework, sc.case(op, data, indices, updates, **attrs)) is None
+    code = se.framework_snippet(framework, sc.case(op, data, indices, updates, **attrs))
     path = tmp_path / "snippet.py"
     path.write_text(code)
     done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300,

@@ -36,7 +36,7 @@ def test_framework_snippets_reproduce_scatter_core(framework, tmp_path):
     require_framework(framework)
     paths = []
     for i, (op, data, indices, updates, attrs) in enumerate(CASES):
-        code = se.framework_snippet(framework, op, data, indices, updates, None, attrs)
+        code = se.framework_snippet(framework, sc.case(op, data, indices, updates, **attrs))
         assert "def " in code and "# Where" in code
         paths.append(tmp_path / f"case{i}.py")
         paths[-1].write_text(code)
@@ -51,8 +51,7 @@ def test_framework_snippets_reproduce_scatter_core(framework, tmp_path):
 
 
 def test_snippet_names_the_record_and_its_divergences():
-    code = se.framework_snippet("PyTorch", "ScatterElementsUpdate-12", [1, 2], [0, 0], [5, 6], None,
-                                {"axis": 0, "reduction": "min", "use_init_val": False})
+    code = se.framework_snippet("PyTorch", sc.case("ScatterElementsUpdate-12", [1, 2], [0, 0], [5, 6], axis=0, reduction="min", use_init_val=False))
     entry = fm.BY_ID["torch.scatter_reduce"]
     assert "'torch.scatter_reduce'" in code and fm.source_of(entry) in code
     for topic in fm.TOPICS:
@@ -63,9 +62,9 @@ def test_snippet_names_the_record_and_its_divergences():
 
 def test_no_snippet_where_no_faithful_mapping_exists():
     # ScatterND with k = 0 (indices.shape[-1] == 0) is outside every record's verified domain
-    args = ("ScatterND-11", [1, 2], np.zeros((1, 0), np.int64), [[7, 8]])
-    reason = se.framework_unavailable_reason("JAX", *args)
+    case = sc.case("ScatterND-11", [1, 2], np.zeros((1, 0), np.int64), [[7, 8]])
+    reason = se.framework_unavailable_reason("JAX", case)
     assert reason and "k = 0" in reason
     with pytest.raises(sc.ScatterError, match="no faithful JAX mapping"):
-        se.framework_snippet("JAX", *args)
-    assert se.framework_unavailable_reason("JAX", "ScatterND-11", [1, 2], [[1]], [5]) is None
+        se.framework_snippet("JAX", case)
+    assert se.framework_unavailable_reason("JAX", sc.case("ScatterND-11", [1, 2], [[1]], [5])) is None

@@ -237,8 +237,7 @@ def test_an_exported_pytest_fails_when_the_model_is_not_the_composition(tmp_path
     tr = read('torch.scatter_reduce(x, 0, idx, src, reduce="amax", include_self=False)')
     tensors = {"data": np.float32([5, 0]), "index": np.int64([0, 0]), "src": np.float32([1, 2])}
     graph = composition_graph(tr, tensors)
-    wrong = se.onnx_model("ScatterElements-18", tensors["data"], tensors["index"], tensors["src"],
-                          attrs={"axis": 0, "reduction": "max"})
+    wrong = se.onnx_model(sc.case("ScatterElements-18", tensors["data"], tensors["index"], tensors["src"], axis=0, reduction="max"))
     code = se.model_pytest(wrong, graph.feeds, graph.call_case.case, title="the wrong model")
     (tmp_path / "test_wrong.py").write_text(code)
     done = run_pytest(tmp_path)

@@ -6,6 +6,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import scatter_core as sc
 from scatter_core import OPERATORS, ScatterError, scatter, trace
 
 FUZZ = settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
@@ -45,7 +46,7 @@ def hostile_calls(draw):
 @given(hostile_calls())
 def test_scatter_and_trace_raise_only_scatter_error(call):
     op, data, indices, updates, attrs = call
-    for fn in (scatter, trace):
+    for fn in (scatter, lambda *pieces, **kw: trace(sc.case(*pieces, **kw))):
         try:
             result = fn(op, data, indices, updates, **attrs)
         except ScatterError as exc:
@@ -77,7 +78,7 @@ def test_valid_shapes_with_extreme_values_never_crash(op, data):
     else:
         idx, upd = np.array([1, 1, 3]), d[:3]
     try:
-        t = trace(op, d, idx, upd, **attrs)
+        t = trace(sc.case(op, d, idx, upd, **attrs))
     except ScatterError:
         return
     assert t.output.dtype == d.dtype

@@ -90,8 +90,7 @@ def test_each_openvino_frontend_fact_holds_on_the_pinned_openvino(fact):
 
     for op in fact.operators:
         case = sc.sample_case(np.random.default_rng(0), op, dtype="float32")
-        data, indices, updates = case.given()
-        payload = onnx_model(case.op, data, indices, updates, attrs=dict(case.attrs))
+        payload = onnx_model(case)
         with pytest.raises(Exception, match="No conversion rule found for operations: " + op):
             ov.Core().read_model(model=payload, weights=ov.Tensor(np.zeros(0, np.uint8)))
 

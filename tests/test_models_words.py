@@ -113,7 +113,7 @@ def test_a_failed_ir_run_names_openvino_not_onnx_reference(monkeypatch):
 
 def _chain(op, data, indices, updates, given, **attrs):
     case = sc.case(op, np.asarray(data), np.asarray(indices), np.asarray(updates), **attrs)
-    report = sc.check_expected(case.spec, *case.given(), np.asarray(given, dtype=case.given()[0].dtype), **attrs)
+    report = sc.check_expected(case, np.asarray(given, dtype=case.given()[0].dtype))
     return case, report.chains[0]
 
 

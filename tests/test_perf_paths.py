@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import scatter_core as sc
 from scatter_core import OPERATORS, scatter, trace
 from scatter_core import prepare
 from scatter_core.fast.kernel import values_in_loop_order
@@ -202,7 +203,7 @@ def check_records(t):
 @given(cases())
 def test_trace_records_equal_a_loop_over_the_steps(case):
     op, data, indices, updates, attrs = case
-    check_records(trace(op, data, indices, updates, **attrs))
+    check_records(trace(sc.case(op, data, indices, updates, **attrs)))
 
 
 @st.composite
@@ -236,7 +237,7 @@ def large_cases(draw):
 @given(large_cases())
 def test_large_traces_equal_the_spec_loop(case):
     op, data, indices, updates, attrs = case
-    t = trace(op, data, indices, updates, **attrs)
+    t = trace(sc.case(op, data, indices, updates, **attrs))
     want = reference(op, data, indices, updates, **attrs)
     assert same_bits(t.output, want)
     assert same_bits(scatter(op, data, indices, updates, **attrs), want)
@@ -256,7 +257,7 @@ def loop_state(t, after, k):
 
 
 def test_state_at_end_and_start_are_fresh_copies():
-    t = trace("ScatterElements-18", np.zeros(5, np.float32), [1, 1, 3], np.float32([1, 2, 3]), reduction="add")
+    t = trace(sc.case("ScatterElements-18", np.zeros(5, np.float32), [1, 1, 3], np.float32([1, 2, 3]), reduction="add"))
     end, start = t.state_at(len(t)), t.state_at(0)
     assert same_bits(end, t.output) and same_bits(start, t.data)
     assert end.flags.writeable and not np.shares_memory(end, t.output)

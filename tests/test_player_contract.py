@@ -42,7 +42,7 @@ def runnable_examples():
     out = []
     for ex in spec_examples.load_all():
         try:
-            out.append((ex, sc.trace(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)))
+            out.append((ex, sc.trace(sc.case(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs))))
         except sc.ScatterError:
             continue  # too large to run: its stand-in is checked below
     return out
@@ -91,17 +91,17 @@ def test_an_independent_validator_agrees_the_payloads_conform():
 
 def test_large_views_windows_small_multiples_and_pinned_views_are_on_the_contract():
     rng = np.random.default_rng(1)
-    big = sc.trace("ScatterElements-18", np.zeros(400), rng.integers(0, 400, 900), rng.random(900))
+    big = sc.trace(sc.case("ScatterElements-18", np.zeros(400), rng.integers(0, 400, 900), rng.random(900)))
     sf = StepFigure(big)
     fig = sf.figure(600)
     assert 0 < fig["k0"] <= 600 <= fig["k1"] < fig["n"]  # a window of frames, not all of them
     pc.check_payload(payload_of(fig, step=600))
-    cube = sc.trace("ScatterND-18", np.zeros((3, 4, 5)), [[0], [2]], np.ones((2, 4, 5)))
+    cube = sc.trace(sc.case("ScatterND-18", np.zeros((3, 4, 5)), [[0], [2]], np.ones((2, 4, 5))))
     for axis in (0, 1, 2):
         data = payload_of(StepFigure(cube, panel_axis=axis).figure(1))
         assert max(m[0] for m in data["multiples"]) > 1
         pc.check_payload(data)
-    wide = sc.trace("ScatterElements-18", np.zeros((40, 40)), np.zeros((1, 40), dtype=np.int64), np.ones((1, 40)))
+    wide = sc.trace(sc.case("ScatterElements-18", np.zeros((40, 40)), np.zeros((1, 40), dtype=np.int64), np.ones((1, 40))))
     pinned = StepFigure(wide, pinned={0: 10}, follow=False).figure(3)
     pc.check_payload(payload_of(pinned, step=3))
     from scatter_ui.state import large
@@ -132,7 +132,7 @@ def test_practice_payloads_are_on_the_contract():
 
 
 def test_the_palette_is_defined_once_and_sent_to_the_player_as_data():
-    sf = StepFigure(sc.trace("ScatterND-18", np.zeros(4), [[1], [1]], [5.0, 6.0]))
+    sf = StepFigure(sc.trace(sc.case("ScatterND-18", np.zeros(4), [[1], [1]], [5.0, 6.0])))
     data = payload_of(sf.figure(2))
     assert data["palette"] == json.loads(json.dumps(pc.PALETTE))
     assert data["palette"]["light"]["value"] == figures.VALUE_SCALE and figures.VALUE_SCALE is pc.VALUE_SCALE
@@ -187,7 +187,7 @@ def test_the_cell_click_reader_rejects_what_is_not_a_list_of_coordinates(caplog)
 
 
 def _good() -> dict:
-    t = sc.trace("ScatterElements-18", np.zeros((2, 3)), [[1, 0, 1]], [[1.0, 2.0, 3.0]])
+    t = sc.trace(sc.case("ScatterElements-18", np.zeros((2, 3)), [[1, 0, 1]], [[1.0, 2.0, 3.0]]))
     return payload_of(StepFigure(t).figure(1))
 
 

@@ -177,7 +177,7 @@ def test_right_answer_is_graded_correct(level):
 def _explained_otherwise(ex, out, fb) -> bool:
     """The output of another version is named by another kind that reproduces it whole (checked by the diagnosis
     engine itself), so "Another version's rules" is left out as redundant."""
-    report = sc.check_expected(ex.op, ex.data, ex.indices, ex.updates, out, **ex.attrs)
+    report = sc.check_expected(ex.case, out)
     whole = {d.kind for d in report.diagnoses} - {"version"}
     return "version" not in fb.kinds and bool(whole & set(fb.kinds))
 
@@ -436,7 +436,7 @@ def test_catalogue_kinds_match_check_expected_diagnoses():
             for kind, out in sp.student_outputs(ex).items():
                 if kind not in engine:
                     continue
-                report = sc.check_expected(ex.op, ex.data, ex.indices, ex.updates, out, **ex.attrs)
+                report = sc.check_expected(ex.case, out)
                 assert kind in {d.kind for d in report.diagnoses}, (level, seed, kind)
                 seen.add(kind)
     assert seen == engine
@@ -598,8 +598,8 @@ def test_each_misconceptions_explorer_example_shows_it():
     """The example a misconception links to is one where that misconception gives a wrong output."""
     for m in sp.MISCONCEPTIONS:
         example = spec_examples.by_id(m.example)
-        t = sc.trace(example.op, example.data, example.indices, example.updates, **example.attrs)
-        ex = sp.Exercise.of(t, example.indices is not None, seed=0, level=5)  # a left-out input stays left out
+        ex = sp.Exercise.of(example.case, seed=0, level=5)  # a left-out input stays left out
+        t = ex.trace
         out = m.student(ex)
         assert out is not None and not np.array_equal(out, t.output), m.kind
         fb = sp.grade_output(ex, out)

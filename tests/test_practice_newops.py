@@ -23,8 +23,8 @@ SLICE_KINDS = ("stop-inclusive", "step-ignored", "negative-step-forward", "bound
 
 def exercise_of(op, data, indices, updates, **attrs) -> sp.Exercise:
     """A hand-made exercise (the catalogue and grading read any Exercise)."""
-    t = sc.trace(op, np.array(data), None if indices is None else np.array(indices), np.array(updates), **attrs)
-    return sp.Exercise.of(t, indices is not None, seed=0, level=5)
+    case = sc.case(op, np.array(data), None if indices is None else np.array(indices), np.array(updates), **attrs)
+    return sp.Exercise.of(case, seed=0, level=5)
 
 
 # -- what each level asks for, read from the exercise (not from the generator's recipe) ----------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 
+import scatter_core as sc
 from scatter_core import scatter, trace
 from tests.reference_loop import reference
 from tests.strategies import cases
@@ -29,7 +30,7 @@ def test_fast_path_equals_spec_loop(case):
 @given(cases())
 def test_trace_invariants(case):
     op, data, indices, updates, attrs = case
-    t = trace(op, data, indices, updates, **attrs)
+    t = trace(sc.case(op, data, indices, updates, **attrs))
     out = scatter(op, data, indices, updates, **attrs)
     assert same_bits(t.output, out)
     n = len(t)

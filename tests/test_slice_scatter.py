@@ -42,7 +42,7 @@ def test_negative_step_and_clamped_bounds_follow_python_slicing():
 
 def test_steps_run_in_updates_row_major_order_over_the_strided_slice():
     upd = np.array([[50, 60], [70, 80]], np.float32)
-    t = sc.trace(OP, D35, None, upd, start=[0, 1], stop=[3, 5], step=[2, 2])
+    t = sc.trace(sc.case(OP, D35, None, upd, start=[0, 1], stop=[3, 5], step=[2, 2]))
     assert len(t) == 4 and t.plan.loop_shape == (2, 2) and t.slice_size == 1
     assert [tuple(t.target_cells(i)[0]) for i in range(4)] == [(0, 1), (0, 3), (2, 1), (2, 3)]
     assert [tuple(t.source_cells(i)[0]) for i in range(4)] == [(0, 0), (0, 1), (1, 0), (1, 1)]
@@ -55,14 +55,14 @@ def test_steps_run_in_updates_row_major_order_over_the_strided_slice():
 
 def test_backward_step_is_described_with_its_sign_and_clamping_is_a_finding():
     upd = np.arange(9, dtype=np.float32).reshape(3, 3) + 100
-    t = sc.trace(OP, D35, None, upd, start=[100], stop=[-100], step=[-2], axes=[-1])
+    t = sc.trace(sc.case(OP, D35, None, upd, start=[100], stop=[-100], step=[-2], axes=[-1]))
     assert "axis 1: 4 + 2×(-2) = 0" in t.describe(2)
     (finding,) = t.findings
     assert finding.kind == "clamped-bounds" and "100:-100:-2 selects positions [4, 2, 0]" in finding.message
 
 
 def test_empty_slice_changes_nothing():
-    t = sc.trace(OP, D35, None, np.zeros((3, 0), np.float32), start=[3], stop=[1], step=[1], axes=[1])
+    t = sc.trace(sc.case(OP, D35, None, np.zeros((3, 0), np.float32), start=[3], stop=[1], step=[1], axes=[1]))
     assert len(t) == 0 and np.array_equal(t.output, D35)
     assert [f.kind for f in t.findings] == ["empty-slice"]
 
@@ -85,9 +85,9 @@ def test_invalid_inputs_name_the_input_and_the_rule(kwargs, argument, rule, word
         sc.scatter(OP, D35, None, upd, **kwargs)
     assert (info.value.argument, info.value.rule) == (argument, rule)
     with pytest.raises(ScatterError):
-        sc.trace(OP, D35, None, upd, **kwargs)
+        sc.trace(sc.case(OP, D35, None, upd, **kwargs))
     with pytest.raises(ScatterError):
-        sc.check_expected(OP, D35, None, upd, D35, **kwargs)
+        sc.check_expected(sc.case(OP, D35, None, upd, **kwargs), D35)
 
 
 def test_an_indices_tensor_is_refused_with_the_reason():
@@ -100,8 +100,8 @@ def test_check_expected_takes_the_same_arguments():
     upd = np.array([[50, 60], [70, 80]], np.float32)
     attrs = dict(start=[0, 1], stop=[3, 5], step=[2, 2])
     good = sc.scatter(OP, D35, None, upd, **attrs)
-    assert sc.check_expected(OP, D35, None, upd, good, **attrs).matches
-    report = sc.check_expected(OP, D35, None, upd, D35, **attrs)  # forgot to write the slice
+    assert sc.check_expected(sc.case(OP, D35, None, upd, **attrs), good).matches
+    report = sc.check_expected(sc.case(OP, D35, None, upd, **attrs), D35)  # forgot to write the slice
     assert report.mismatches == [(0, 1), (0, 3), (2, 1), (2, 3)]
 
 
@@ -133,6 +133,6 @@ def test_random_cases_match_the_numpy_description(case):
     op, data, indices, updates, attrs = case
     assert np.array_equal(sc.scatter(op, data, indices, updates, **attrs),
                           reference(op, data, indices, updates, **attrs), equal_nan=data.dtype.kind == "f")
-    t = sc.trace(op, data, indices, updates, **attrs)
+    t = sc.trace(sc.case(op, data, indices, updates, **attrs))
     assert len(t) == updates.size
     assert len(np.unique(t.plan.targets)) == t.plan.targets.size  # a slice never names a cell twice

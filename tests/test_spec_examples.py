@@ -282,7 +282,7 @@ def test_teaching_cases_show_what_they_claim():
     assert last.indices.tolist() == first.indices[::-1].tolist()  # the same writes, reversed
     assert last.updates.tolist() == first.updates[::-1].tolist()
     assert run(last)[0] != run(first)[0]
-    kinds = {f.kind for f in sc.trace(last.op, last.data, last.indices, last.updates, **last.attrs).findings}
+    kinds = {f.kind for f in sc.trace(sc.case(last.op, last.data, last.indices, last.updates, **last.attrs)).findings}
     assert "duplicate-index" in kinds
     a, b = BY_ID["teach-float-sum-order"], BY_ID["teach-float-sum-order-swapped"]
     assert sorted(a.updates.tolist()) == sorted(b.updates.tolist()) and run(a)[0] != run(b)[0]

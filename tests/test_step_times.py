@@ -30,7 +30,7 @@ def _script():
     from scatter_ui.figures.heatmaps import StepFigure
     from scatter_ui.player.component import player
 
-    fig = StepFigure(sc.trace("ScatterElements-18", np.zeros(3), [1, 2], [5.0, 6.0])).figure(0)
+    fig = StepFigure(sc.trace(sc.case("ScatterElements-18", np.zeros(3), [1, 2], [5.0, 6.0]))).figure(0)
     player(fig, key="p", view="v", step=0, name="ScatterElements-18-demo",
            on_step=lambda k: st.session_state.__setitem__("taken", k))
     player(fig, key="quiet", view="v", step=0, name="quiet")  # keeps no step: never logged

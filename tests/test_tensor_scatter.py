@@ -36,7 +36,7 @@ def test_circular_wraps_to_position_zero():
 
 
 def test_steps_follow_the_spec_loop_and_show_the_wrap():
-    t = sc.trace(OP, CACHE, np.array([3, 0]), UPDATE, mode="circular")
+    t = sc.trace(sc.case(OP, CACHE, np.array([3, 0]), UPDATE, mode="circular"))
     assert len(t) == 4 and t.plan.loop_shape == (2, 2)  # (prefix = batch, sequence position)
     # step (b, s) writes the row update[b, s, :] to present_cache[b, p, :]
     assert [tuple(t.target_cells(i)[0][:2]) for i in range(4)] == [(0, 3), (0, 0), (1, 0), (1, 1)]
@@ -52,17 +52,17 @@ def test_steps_follow_the_spec_loop_and_show_the_wrap():
 
 
 def test_a_write_index_past_the_end_wraps_from_its_first_step_and_linear_mode_never_wraps():
-    t = sc.trace(OP, CACHE, np.array([5, 1]), UPDATE, mode="circular")  # 5 mod 4 = 1
+    t = sc.trace(sc.case(OP, CACHE, np.array([5, 1]), UPDATE, mode="circular"))  # 5 mod 4 = 1
     assert [t.wrapped(i) for i in range(4)] == [True, True, False, False]
     assert "(5 + 0) mod 4 = 1, wrapped around" in t.describe(0)
-    linear = sc.trace(OP, CACHE, np.array([1, 2]), UPDATE, mode="linear")
+    linear = sc.trace(sc.case(OP, CACHE, np.array([1, 2]), UPDATE, mode="linear"))
     assert linear.plan.wrapped is None and not any(linear.wrapped(i) for i in range(len(linear)))
 
 
 def test_prefix_axes_before_the_sequence_axis_loop_outside():
     cache = np.zeros((2, 3, 4, 1), np.int32)  # batch, heads, sequence, values; axis 2
     update = np.arange(2 * 3 * 2, dtype=np.int32).reshape(2, 3, 2, 1) + 1
-    t = sc.trace(OP, cache, np.array([1, 2]), update)
+    t = sc.trace(sc.case(OP, cache, np.array([1, 2]), update))
     assert t.plan.loop_shape == (2, 3, 2)
     # every head of batch entry b starts at write_indices[b]
     assert [tuple(t.target_cells(i)[0][:3]) for i in range(4)] == [(0, 0, 1), (0, 0, 2), (0, 1, 1), (0, 1, 2)]
@@ -98,17 +98,17 @@ def test_invalid_inputs_name_the_input_and_the_rule(args, kwargs, argument, rule
         sc.scatter(OP, *args, **kwargs)
     assert (info.value.argument, info.value.rule) == (argument, rule)
     with pytest.raises(ScatterError):  # trace and check_expected check the same rules
-        sc.trace(OP, *args, **kwargs)
+        sc.trace(sc.case(OP, *args, **kwargs))
     with pytest.raises(ScatterError):
-        sc.check_expected(OP, *args, args[0], **kwargs)
+        sc.check_expected(sc.case(OP, *args, **kwargs), args[0])
 
 
 def test_check_expected_takes_the_same_arguments():
     good = sc.scatter(OP, CACHE, None, UPDATE, axis=-2, mode="linear")
-    assert sc.check_expected(OP, CACHE, None, UPDATE, good, axis=-2, mode="linear").matches
+    assert sc.check_expected(sc.case(OP, CACHE, None, UPDATE, axis=-2, mode="linear"), good).matches
     bad = good.copy()
     bad[1, 3] = 99
-    report = sc.check_expected(OP, CACHE, None, UPDATE, bad, axis=-2, mode="linear")
+    report = sc.check_expected(sc.case(OP, CACHE, None, UPDATE, axis=-2, mode="linear"), bad)
     assert not report.matches and report.mismatches[:2] == [(1, 3, 0), (1, 3, 1)]
 
 
@@ -136,7 +136,7 @@ def test_random_cases_match_the_pseudocode_loop(case):
     op, data, indices, updates, attrs = case
     assert np.array_equal(sc.scatter(op, data, indices, updates, **attrs),
                           reference(op, data, indices, updates, **attrs), equal_nan=data.dtype.kind == "f")
-    t = sc.trace(op, data, indices, updates, **attrs)
+    t = sc.trace(sc.case(op, data, indices, updates, **attrs))
     axis = attrs["axis"] % data.ndim
     assert len(t) == int(np.prod(data.shape[:axis])) * updates.shape[axis]
     assert t.findings == [] or {f.kind for f in t.findings} == {"circular-wrap"}

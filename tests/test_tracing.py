@@ -12,8 +12,8 @@ def kinds(t):
 
 
 def test_step_records_for_the_openvino_sum_example():
-    t = trace("ScatterElementsUpdate-12", [2, 3, 4, 6], [1, 0, 0, -2, -1, 2], [10, 20, 30, 40, 70, 60],
-              axis=0, reduction="sum")
+    t = trace(sc.case("ScatterElementsUpdate-12", [2, 3, 4, 6], [1, 0, 0, -2, -1, 2], [10, 20, 30, 40, 70, 60],
+                      axis=0, reduction="sum"))
     assert len(t) == 6
     assert t.output.tolist() == [52, 13, 104, 76]
     assert t.before[:, 0].tolist() == [3, 2, 22, 4, 6, 44]
@@ -29,7 +29,7 @@ def test_step_records_for_the_openvino_sum_example():
 
 
 def test_state_at_bounds_and_fresh_arrays():
-    t = trace("ScatterND-18", [1, 2], [[0]], [5])
+    t = trace(sc.case("ScatterND-18", [1, 2], [[0]], [5]))
     with pytest.raises(IndexError):
         t.state_at(2)
     s = t.state_at(1)
@@ -39,16 +39,16 @@ def test_state_at_bounds_and_fresh_arrays():
 
 
 def test_use_init_val_false_steps_start_from_neutral():
-    t = trace("ScatterElementsUpdate-12", [2, 3, 4, 6], [1, 0, 0, 2, 3, 2], [10, 20, 30, 40, 70, 60],
-              axis=0, reduction="sum", use_init_val=False)
+    t = trace(sc.case("ScatterElementsUpdate-12", [2, 3, 4, 6], [1, 0, 0, 2, 3, 2], [10, 20, 30, 40, 70, 60],
+                      axis=0, reduction="sum", use_init_val=False))
     assert t.output.tolist() == [50, 10, 100, 70]
     assert t.before[0, 0] == 3 and t.acc_before[0, 0] == 0  # shown 3, reduced from 0
     assert "starts from 0 instead of 3" in t.describe(0)
 
 
 def test_mean_steps_show_the_running_mean():
-    t = trace("ScatterElementsUpdate-12", np.int32([0, 0]), [0, 0], np.int32([-1, -2]), axis=0,
-              reduction="mean", use_init_val=False)
+    t = trace(sc.case("ScatterElementsUpdate-12", np.int32([0, 0]), [0, 0], np.int32([-1, -2]), axis=0,
+                      reduction="mean", use_init_val=False))
     assert t.after[:, 0].tolist() == [-1, -2]  # -1/1, then floor(-3/2)
     assert t.output.tolist() == [-2, 0]
     assert "runtime-divergence" in kinds(t)
@@ -57,7 +57,7 @@ def test_mean_steps_show_the_running_mean():
 
 
 def test_none_with_duplicates_reports_both_orders():
-    t = trace("ScatterND-16", [1, 2, 3, 4], [[0], [2], [0]], [10, 20, 30])
+    t = trace(sc.case("ScatterND-16", [1, 2, 3, 4], [[0], [2], [0]], [10, 20, 30]))
     assert kinds(t)[:3] == ["duplicate-index", "order-dependent", "spec-disallows-duplicates"]
     order = t.findings[1]
     assert order.details["first_wins"].tolist() == [10] and order.details["last_wins"].tolist() == [30]
@@ -66,28 +66,28 @@ def test_none_with_duplicates_reports_both_orders():
 
 
 def test_equal_duplicate_values_are_not_order_dependent():
-    t = trace("ScatterElements-11", [0, 0], [1, 1], [5, 5])
+    t = trace(sc.case("ScatterElements-11", [0, 0], [1, 1], [5, 5]))
     order = [f for f in t.findings if f.kind == "order-dependent"][0]
     assert order.severity == "info" and order.details["n_differ"] == 0
     assert "spec-disallows-duplicates" not in kinds(t)  # ScatterElements-11's text is silent
 
 
 def test_float_order_sensitivity_is_measured():
-    t = trace("ScatterElementsUpdate-12", np.float32([1e8, 0]), [0, 0, 0, 0], np.float32([1, 1, -1e8, 3]),
-              axis=0, reduction="sum")
+    t = trace(sc.case("ScatterElementsUpdate-12", np.float32([1e8, 0]), [0, 0, 0, 0], np.float32([1, 1, -1e8, 3]),
+                      axis=0, reduction="sum"))
     f = [f for f in t.findings if f.kind == "float-order-sensitive"][0]
     assert t.output[0] == np.float32(3)  # ((1e8 + 1) + 1) - 1e8 + 3 in float32
     assert f.details["max_abs_diff"] > 0 and f.cells == ((0,),)
 
 
 def test_integer_sums_are_not_order_sensitive():
-    t = trace("ScatterElementsUpdate-12", [1, 2], [0, 0, 0], [5, 6, 7], axis=0, reduction="sum")
+    t = trace(sc.case("ScatterElementsUpdate-12", [1, 2], [0, 0, 0], [5, 6, 7], axis=0, reduction="sum"))
     assert "float-order-sensitive" not in kinds(t)
 
 
 def test_nd_slice_steps():
     data = np.zeros((3, 2, 2), np.int64)
-    t = trace("ScatterND-18", data, [[2], [0]], np.arange(8).reshape(2, 2, 2), reduction="add")
+    t = trace(sc.case("ScatterND-18", data, [[2], [0]], np.arange(8).reshape(2, 2, 2), reduction="add"))
     assert len(t) == 2 and t.slice_size == 4
     assert t.target_cells(0).tolist() == [[2, 0, 0], [2, 0, 1], [2, 1, 0], [2, 1, 1]]
     assert t.describe(0).startswith("step 1 of 2: updates[0, :, :] (a 2×2 slice) goes to output[2, :, :] "
@@ -95,33 +95,33 @@ def test_nd_slice_steps():
 
 
 def test_k_zero_is_reported():
-    t = trace("ScatterNDUpdate-15", np.zeros(2), np.zeros((1, 0), np.int64), np.ones((1, 2)))
+    t = trace(sc.case("ScatterNDUpdate-15", np.zeros(2), np.zeros((1, 0), np.int64), np.ones((1, 2))))
     assert t.output.tolist() == [1, 1]
     f = [f for f in t.findings if f.kind == "k-zero"][0]
     assert "CPU plugin" in f.message and "does nothing" in f.message
 
 
 def test_scatter9_negative_indices_note_spec_silence():
-    t = trace("Scatter-9", [0, 0, 0], [-1], [4])
+    t = trace(sc.case("Scatter-9", [0, 0, 0], [-1], [4]))
     assert t.output.tolist() == [0, 0, 4]
     assert "spec-silent" in kinds(t)
 
 
 def test_int64_outside_int32_is_flagged_for_openvino():
-    t = trace("ScatterNDUpdate-15", np.int64([2**40, 0]), [[1]], np.int64([3]))
+    t = trace(sc.case("ScatterNDUpdate-15", np.int64([2**40, 0]), [[1]], np.int64([3])))
     assert any(f.details.get("topic") == "int64" for f in t.findings)
-    t = trace("ScatterND-18", np.int64([2**40, 0]), [[1]], np.int64([3]))
+    t = trace(sc.case("ScatterND-18", np.int64([2**40, 0]), [[1]], np.int64([3])))
     assert not any(f.details.get("topic") == "int64" for f in t.findings)
 
 
 def test_empty_indices_give_an_empty_trace():
-    t = trace("ScatterElements-18", np.arange(3.0), np.zeros(0, np.int64), np.zeros(0))
+    t = trace(sc.case("ScatterElements-18", np.arange(3.0), np.zeros(0, np.int64), np.zeros(0)))
     assert len(t) == 0 and t.output.tolist() == [0, 1, 2] and t.findings == []
 
 
 def test_trace_raises_the_same_errors():
     with pytest.raises(ScatterError):
-        trace("ScatterElements-18", [1, 2], [2], [1])
+        trace(sc.case("ScatterElements-18", [1, 2], [2], [1]))
 
 
 def test_large_duplicate_groups_use_the_accumulate_path():
@@ -129,7 +129,7 @@ def test_large_duplicate_groups_use_the_accumulate_path():
     vals = rng.standard_normal(5000).astype(np.float32)
     idx = np.zeros(5000, np.int64)
     idx[::7] = 1
-    t = trace("ScatterElements-18", np.float32([0.5, 0.25]), idx, vals, reduction="add")
+    t = trace(sc.case("ScatterElements-18", np.float32([0.5, 0.25]), idx, vals, reduction="add"))
     expect = np.float32([0.5, 0.25])
     for i, v in zip(idx, vals):
         expect[i] = np.float32(expect[i] + v)
@@ -141,7 +141,7 @@ def test_trace_does_not_alias_the_callers_indices():
     for op, idx in (("ScatterND-18", np.array([[0], [2]])), ("ScatterElements-18", np.array([0, 2])),
                     ("ScatterUpdate-3", np.array([0, 2]))):
         attrs = {"axis": 0} if op != "ScatterND-18" else {}
-        t = trace(op, np.zeros(4), idx, np.ones(2), **attrs)
+        t = trace(sc.case(op, np.zeros(4), idx, np.ones(2), **attrs))
         label = t.index_label(1)
         idx[...] = 3
         assert t.index_label(1) == label and t.plan.index_norm.max() == 2
@@ -149,7 +149,7 @@ def test_trace_does_not_alias_the_callers_indices():
 
 # -- the per-cell view and the NaN finding ------------------------------------------------------------------
 def test_cell_writes_groups_writes_by_cell_in_loop_order():
-    t = sc.trace("ScatterElements-18", [0, 0, 0, 0], [2, 0, 2, 2], [1, 2, 3, 4], axis=0, reduction="add")
+    t = sc.trace(sc.case("ScatterElements-18", [0, 0, 0, 0], [2, 0, 2, 2], [1, 2, 3, 4], axis=0, reduction="add"))
     w = t.cell_writes
     assert w.cells.tolist() == [0, 2] and w.counts.tolist() == [1, 3]
     assert w.loop_positions[w.first[1]:w.first[1] + 3].tolist() == [0, 2, 3]
@@ -165,8 +165,8 @@ def test_cell_writes_groups_writes_by_cell_in_loop_order():
     ([5.0, 1.0, np.nan], [2.0, 3.0, 1.0], False, None),           # use_init_val=false: data takes no part
 ])
 def test_nan_in_max_min_finding(data, updates, use_init, cells):
-    t = sc.trace("ScatterElementsUpdate-12", np.float32(data), [0, 0, 2], np.float32(updates), axis=0,
-                 reduction="max", use_init_val=use_init)
+    t = sc.trace(sc.case("ScatterElementsUpdate-12", np.float32(data), [0, 0, 2], np.float32(updates), axis=0,
+                         reduction="max", use_init_val=use_init))
     found = [f for f in t.findings if f.kind == "nan-in-max-min"]
     if cells is None:
         assert found == []
@@ -179,6 +179,6 @@ def test_nan_in_max_min_finding(data, updates, use_init, cells):
 
 
 def test_nan_finding_only_for_reductions_without_a_nan_rule():
-    t = sc.trace("ScatterElementsUpdate-12", np.float32([5, 1]), [0], np.float32([np.nan]), axis=0, reduction="sum")
+    t = sc.trace(sc.case("ScatterElementsUpdate-12", np.float32([5, 1]), [0], np.float32([np.nan]), axis=0, reduction="sum"))
     assert "nan-in-max-min" not in [f.kind for f in t.findings]
     assert [r.name for r in sc.REDUCTIONS.values() if r.nan_undefined] == ["max", "min"]

@@ -73,7 +73,7 @@ def test_the_comparison_figure_bands_its_scale_only_when_a_side_holds_a_fill():
     case = gnn_max()
     trace = case.trace()
     exact = case.run()
-    fig = figures.comparison_figure(trace, exact, exact, ("a", "b"), np.array([], np.int64), dark=False)
+    fig = figures.comparison_figure(sc.Comparison(trace, exact, exact, np.array([], np.int64)), ("a", "b"), dark=False)
     assert fig.layout.coloraxis.colorscale[0][1] == APART and fig.layout.coloraxis.cmin < float(trace.updates.min())
 
 

@@ -25,7 +25,7 @@ def test_three_panels_of_six_or_seven_columns_get_three_digit_values():
     data = rng.random((4, 7)).astype(np.float32)
     indices = rng.integers(0, 4, (3, 6))
     updates = (1 + rng.random((3, 6))).astype(np.float32)
-    fig = StepFigure(sc.trace("ScatterElements-18", data, indices, updates))
+    fig = StepFigure(sc.trace(sc.case("ScatterElements-18", data, indices, updates)))
     assert fig.units == 6 + 6 + 7
     traces = fig.figure(5)["data"]
     assert {t["textfont"]["size"] for t in traces} == {11}
@@ -49,7 +49,7 @@ def _example_figure(example_id: str) -> StepFigure:
     import spec_examples
 
     ex = spec_examples.by_id(example_id)
-    return StepFigure(sc.trace(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs))
+    return StepFigure(sc.trace(sc.case(ex.op, ex.data, ex.indices, ex.updates, **ex.attrs)))
 
 
 def _dotted_cells(frame: dict) -> set:
@@ -103,11 +103,11 @@ def test_left_out_write_indices_are_titled_as_left_out():
 def test_plotly_chart_figures_take_the_theme_scale_and_keep_titles_apart():
     from scatter_ui.figures.heatmaps import DARK_CELL_TEXT, DARK_VALUE_SCALE, VALUE_SCALE, comparison_figure, overview_figure
 
-    trace = sc.trace("ScatterND-16", np.array([1, 2, 3, 4]), np.array([[0], [2], [0]]), np.array([10, 20, 30]))
+    trace = sc.trace(sc.case("ScatterND-16", np.array([1, 2, 3, 4]), np.array([[0], [2], [0]]), np.array([10, 20, 30])))
     flat = np.array([0])
-    dark = comparison_figure(trace, trace.output, trace.output, ("your expected output", "ScatterND-16 computes"),
-                             flat, dark=True)
-    light = comparison_figure(trace, trace.output, trace.output, ("a", "b"), flat, dark=False)
+    dark = comparison_figure(sc.Comparison(trace, trace.output, trace.output, flat),
+                             ("your expected output", "ScatterND-16 computes"), dark=True)
+    light = comparison_figure(sc.Comparison(trace, trace.output, trace.output, flat), ("a", "b"), dark=False)
     assert [list(c) for c in dark.layout.coloraxis.colorscale] == DARK_VALUE_SCALE
     assert {t.textfont.color for t in dark.data} == {DARK_CELL_TEXT}  # light text on the dark scale
     assert [list(c) for c in light.layout.coloraxis.colorscale] == VALUE_SCALE
@@ -157,7 +157,7 @@ def test_the_current_write_is_marked_by_a_filled_corner_not_by_colour_alone():
 def test_a_slice_write_gets_one_corner_per_frame_and_the_overview_marks_its_bin():
     from scatter_ui.figures.heatmaps import NOW_CORNER, overview_figure
 
-    t = sc.trace("ScatterND-18", np.zeros((4, 3)), [[1], [3]], np.ones((2, 3)))  # each step writes a whole row
+    t = sc.trace(sc.case("ScatterND-18", np.zeros((4, 3)), [[1], [3]], np.ones((2, 3))))  # each step writes a whole row
     corners, _ = _corners(StepFigure(t).figure(1)["frames"][1]["layout"]["shapes"])
     assert corners == [[(-0.5, 0.5), (-0.5 + NOW_CORNER, 0.5), (-0.5, 0.5 + NOW_CORNER)]]  # the row's one frame
     over = overview_figure(t, 2, dark=False)
@@ -170,12 +170,12 @@ def test_a_slice_write_gets_one_corner_per_frame_and_the_overview_marks_its_bin(
 def test_allowed_differences_are_dashed_and_real_ones_solid():
     from scatter_ui.figures.heatmaps import comparison_figure
 
-    t = sc.trace("ScatterND-18", np.zeros(4), [[0], [2], [0]], np.array([1.0, 2.0, 3.0]))
+    t = sc.trace(sc.case("ScatterND-18", np.zeros(4), [[0], [2], [0]], np.array([1.0, 2.0, 3.0])))
     first_wins = np.array([1.0, 0.0, 2.0, 0.0])
     wrong = np.array([1.0, 9.0, 2.0, 0.0])
-    fig = comparison_figure(t, wrong, t.output, ("a", "b"), [0, 1], dark=False, allowed_flat=[0])
+    fig = comparison_figure(sc.Comparison(t, wrong, t.output, [0, 1], [0]), ("a", "b"), dark=False)
     frames = {(s.x0 + 0.5, s.line.dash) for s in fig.layout.shapes}
     assert frames == {(0, "dash"), (1, None)}  # in both panels
     assert len(fig.layout.shapes) == 4
-    plain = comparison_figure(t, first_wins, t.output, ("a", "b"), [0], dark=False)
+    plain = comparison_figure(sc.Comparison(t, first_wins, t.output, [0]), ("a", "b"), dark=False)
     assert {s.line.dash for s in plain.layout.shapes} == {None}  # no allowed cells named: solid, as before

@@ -3,6 +3,7 @@
 import numpy as np
 from hypothesis import given, settings
 
+import scatter_core as sc
 from scatter_core import trace
 from scatter_ui.figures.history import CellHistory
 from tests.strategies import cases
@@ -12,7 +13,7 @@ from tests.strategies import cases
 @given(cases())
 def test_cell_history_matches_state_at(case):
     op, data, indices, updates, attrs = case
-    t = trace(op, data, indices, updates, **attrs)
+    t = trace(sc.case(op, data, indices, updates, **attrs))
     h = CellHistory(t)
     cells = np.arange(t.data.size)
     for k in range(len(t) + 1):
@@ -24,6 +25,6 @@ def test_cell_history_matches_state_at(case):
 
 
 def test_gap_cells_are_ignored():
-    t = trace("ScatterND-18", [1, 2, 3], [[1]], [9])
+    t = trace(sc.case("ScatterND-18", [1, 2, 3], [[1]], [9]))
     values, counts = CellHistory(t).at(np.array([[-1, 1]]), 1)
     assert values.tolist() == [[1, 9]] and counts.tolist() == [[0, 1]]

@@ -24,7 +24,7 @@ def test_a_report_counts_only_for_its_own_view():
 
 def test_player_figure_has_captions_frames_and_exact_hover():
     data = np.zeros(4, np.float32)
-    t = sc.trace("ScatterElements-18", data, [1, 1], np.array([1.1, 2.2], np.float32))
+    t = sc.trace(sc.case("ScatterElements-18", data, [1, 1], np.array([1.1, 2.2], np.float32)))
     fig = StepFigure(t).figure(1)
     assert (fig["k0"], fig["k1"], fig["n"], fig["active"]) == (0, 2, 2, 1)
     assert fig["captions"]["0"].startswith("initial state")
@@ -107,7 +107,7 @@ def test_a_page_without_on_step_asks_for_no_step_reports():
         from scatter_ui.figures.heatmaps import StepFigure
         from scatter_ui.player.component import player
 
-        fig = StepFigure(sc.trace("ScatterElements-18", np.zeros(3), [1, 2], [5.0, 6.0])).figure(0)
+        fig = StepFigure(sc.trace(sc.case("ScatterElements-18", np.zeros(3), [1, 2], [5.0, 6.0]))).figure(0)
         player(fig, key="quiet", view="v", step=0)
         player(fig, key="told", view="v", step=0, on_step=lambda k: None)
 
@@ -119,7 +119,7 @@ def test_a_page_without_on_step_asks_for_no_step_reports():
 
 
 def test_a_payload_is_built_once_per_cache_key_and_reads_back():
-    t = sc.trace("ScatterElements-18", np.zeros(4), [1, 1, 3], [1.0, 2.0, 3.0])
+    t = sc.trace(sc.case("ScatterElements-18", np.zeros(4), [1, 1, 3], [1.0, 2.0, 3.0]))
     built = []
 
     def figure():
@@ -167,7 +167,7 @@ def test_a_long_input_says_which_window_its_rows_were_windowed_for():
     from scatter_ui.figures.views import MAX_SIDE, MIN_ROW_WINDOW
 
     e = spec_examples.by_id("ov-scatter-nd-update-3-layer-example")
-    t = sc.trace(e.op, e.data, e.indices, e.updates, **e.attrs)
+    t = sc.trace(sc.case(e.op, e.data, e.indices, e.updates, **e.attrs))
     for tall, rows in ((False, MIN_ROW_WINDOW), (True, MAX_SIDE)):
         sf = StepFigure(t, tall=tall)
         fig = sf.figure(1)
@@ -175,7 +175,7 @@ def test_a_long_input_says_which_window_its_rows_were_windowed_for():
         options = {"view": "v", "step": 1, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js",
                    "contract_url": "/c.json", "check": False, "controls": None, "room_below": 0}
         check_payload(player_mod.read_payload(player_mod.payload(fig, options), check=False))
-    small = sc.trace("ScatterElements-18", np.zeros(4), [1, 1], [1.0, 2.0])
+    small = sc.trace(sc.case("ScatterElements-18", np.zeros(4), [1, 1], [1.0, 2.0]))
     assert StepFigure(small, tall=True).figure(1)["tall"] is None
     assert read_step_report({"step": 1, "view": "v", "height": 1000})["height"] == 1000
     assert reported_step({"step": {"step": 1, "view": "v", "height": -5}}, "v") is None  # off the contract

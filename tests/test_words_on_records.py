@@ -44,7 +44,7 @@ def test_a_finding_of_an_unknown_kind_is_refused_by_name():
 
 
 def test_a_finding_reads_its_title_from_its_kind():
-    tr = sc.trace("ScatterND-18", np.zeros(4, np.float32), np.array([[1], [1]]), np.array([1.0, 2.0], np.float32))
+    tr = sc.trace(sc.case("ScatterND-18", np.zeros(4, np.float32), np.array([[1], [1]]), np.array([1.0, 2.0], np.float32)))
     shown = {f.kind: f.title for f in tr.findings}
     assert shown["duplicate-index"] == "Duplicate indices"
     assert shown["order-dependent"] == "Write order"
@@ -53,7 +53,7 @@ def test_a_finding_reads_its_title_from_its_kind():
 
 
 def test_equal_duplicates_offer_no_order_comparison():
-    tr = sc.trace("ScatterND-18", np.zeros(4, np.float32), np.array([[1], [1]]), np.array([2.0, 2.0], np.float32))
+    tr = sc.trace(sc.case("ScatterND-18", np.zeros(4, np.float32), np.array([[1], [1]]), np.array([2.0, 2.0], np.float32)))
     assert next(f for f in tr.findings if f.kind == "order-dependent").closer_look == ""
 
 

@@ -573,17 +573,20 @@ def _short_lines(text: str, width: int = 18) -> str:
     return "<br>".join(lines)
 
 
-def comparison_figure(trace, left: np.ndarray, right: np.ndarray, titles: tuple[str, str], differ_flat,
-                      dark: bool = False, allowed_flat=()) -> go.Figure:
-    """Two outputs side by side (e.g. first-write-wins vs last-write-wins), differing cells outlined.
+def comparison_figure(comparison, titles: tuple[str, str], dark: bool = False) -> go.Figure:
+    """A :class:`scatter_core.Comparison` drawn: its two outputs side by side (``titles``: left, right), the
+    differing cells outlined (a check's report: ``CheckReport.comparison``; a practice answer's feedback:
+    ``Feedback.comparison``; first-write-wins vs last-write-wins).
 
-    ``allowed_flat``: those of the differing cells whose value the spec allows too (a conforming other
-    winner of a duplicated cell, ``CheckReport.allowed``): outlined dashed, the others solid, so an
-    allowed difference does not look like a real one (by the line's shape, not its colour).
+    The differing cells whose value the spec allows too (``allowed_flat``: a conforming other winner of a
+    duplicated cell) are outlined dashed, the others solid, so an allowed difference does not look like a
+    real one (by the line's shape, not its colour).
 
     Colours follow the viewer's theme (``dark``: the page reads it, ``parts.controls.theme_is_dark``): a transparent
     background, the theme's text colour, the player's value scale for the theme with light cell text
     on the dark one (on the light scale, plotly picks the text colour that contrasts with each cell)."""
+    trace, left, right = comparison.trace, comparison.left, comparison.right
+    differ_flat, allowed_flat = comparison.differ_flat, comparison.allowed_flat
     zmin, zmax = value_range(trace)
     kept = bool(apart(left).any() or apart(right).any())
     floor = apart_floor(zmin, zmax) if kept else None

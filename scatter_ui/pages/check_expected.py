@@ -345,23 +345,26 @@ class CheckPage:
             return
         rtol, atol = float(ss.get(k("rtol"), DEFAULT_RTOL)), float(ss.get(k("atol"), DEFAULT_ATOL))  # checked on entry
         try:
-            report = sc.check_expected(op, arrays["data"], arrays["indices"], arrays["updates"], arrays["expected"],
-                                       rtol=rtol, atol=atol, **attrs)
+            case = sc.case(op, arrays["data"], arrays["indices"], arrays["updates"], **attrs)
         except sc.ScatterError as exc:
             st.error(error_text(exc), icon="🛑")
-            if exc.argument != "expected":
-                for accepting in (choices_accepting, versions_accepting):  # another mode, then another version
-                    for hint in accepting(op, arrays["data"], arrays["indices"], arrays["updates"],
-                                          arrays["expected"], rtol=rtol, atol=atol, **attrs):
-                        st.info(md(hint.message), icon="💡")
+            for accepting in (choices_accepting, versions_accepting):  # another mode, then another version
+                for hint in accepting(op, arrays["data"], arrays["indices"], arrays["updates"],
+                                      arrays["expected"], rtol=rtol, atol=atol, **attrs):
+                    st.info(md(hint.message), icon="💡")
+            return
+        try:
+            report = sc.check_expected(case, arrays["expected"], rtol=rtol, atol=atol)
+        except sc.ScatterError as exc:  # the expected output's shape
+            st.error(error_text(exc), icon="🛑")
             return
         self.verdict(report)
         self.comparison(report)
         if not report.matches:
             (self.explanations if report.conforms else self.diagnoses)(report, spec)
             self.mismatches(report, spec, attrs)
-        self.exports(report, arrays, attrs, rtol, atol)
-        crosscheck_panel(op, arrays["data"], arrays["indices"], arrays["updates"], attrs, key=k("crosscheck"))
+        self.exports(report, case, arrays["expected"], rtol, atol)
+        crosscheck_panel(case, key=k("crosscheck"))
 
     def url(self, spec) -> None:
         """Mirror the check into the URL: the operator, its attributes, the example or the typed inputs, the
@@ -420,12 +423,7 @@ class CheckPage:
             (st.warning if report.lossy_cast and note.startswith("Casting") else st.info)(md(note))
 
     def comparison(self, report) -> None:
-        flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape) \
-            if report.mismatches else np.zeros(0, dtype=np.int64)
-        allowed = np.ravel_multi_index(tuple(np.array(report.allowed).T), report.computed.shape) \
-            if report.allowed else np.zeros(0, dtype=np.int64)
-        fig = comparison_figure(report.trace, report.expected, report.computed,
-                                ("your expected output", f"{report.op} computes"), flat, allowed_flat=allowed,
+        fig = comparison_figure(report.comparison, ("your expected output", f"{report.op} computes"),
                                 dark=theme_is_dark())
         st.plotly_chart(fig, theme=None, key=k("figure"))
         if report.mismatches:
@@ -506,9 +504,8 @@ class CheckPage:
         if n > MAX_SHOWN:
             st.caption(f"… and {n - MAX_SHOWN} more differing cell(s), outlined in the figure.")
 
-    def exports(self, report, arrays: dict, attrs: dict, rtol: float, atol: float) -> None:
+    def exports(self, report, case: sc.Case, expected, rtol: float, atol: float) -> None:
         st.header("Export this case")
-        expected = arrays["expected"]
         source = ""
         if not report.matches:
             choice = st.radio("Expected output written into the exports",
@@ -523,8 +520,8 @@ class CheckPage:
                        else "With your expected output the exported pytest test fails: the spec does not allow it.")
             expected = report.computed if choice.startswith("the computed") else report.expected
             source = "computed" if choice.startswith("the computed") else "your-expected"  # in the file names
-        exports_panel.render(report.op, arrays["data"], arrays["indices"], arrays["updates"], expected, attrs,
-                             key=k("exports"), rtol=rtol, atol=atol, expanded=True, expected_from=source)
+        exports_panel.render(case, expected, key=k("exports"), rtol=rtol, atol=atol, expanded=True,
+                             expected_from=source)
 
 
 def render() -> None:

@@ -331,10 +331,9 @@ class ExplorerPage:
             if example is not None:
                 panels.example_header(example, trace, self._change, self._on_example)
             self.editor(example)
-        from scatter_ui.parts.exports_panel import render_for_trace  # export buttons: pytest, JSON, NumPy loop, ONNX
-        render_for_trace(trace, self.k("exports"))
-        crosscheck_panel(op, trace.data, trace.indices if trace.indices_given else None, trace.updates, attrs,
-                         key=self.k("crosscheck"))
+        from scatter_ui.parts.exports_panel import render_computed  # export buttons: pytest, JSON, NumPy loop, ONNX
+        render_computed(case, self.k("exports"))
+        crosscheck_panel(case, key=self.k("crosscheck"))
         panels.spec_facts(spec, self.k("spec_facts_open"))
 
     def stepped(self, inputs: tuple, link: tuple, panel_axis: int | None, slots: "Slots") -> None:
@@ -477,8 +476,7 @@ def _example_text(example_id: str, role: str) -> str:
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _stand_in_trace(op: str, example_id: str, family: str) -> sc.Trace | None:
     si = large.stand_in(spec_examples.by_id(example_id), family)
-    return None if si is None else sc.trace(op, si.data, si.indices, si.updates,
-                                              **spec_examples.by_id(example_id).attrs)
+    return None if si is None else sc.trace(si.case)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

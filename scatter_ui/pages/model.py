@@ -588,7 +588,7 @@ def captured_node(model, cap: Summary) -> None:
     rec = one[name]
     case = rec.case
     node = model.node(name)
-    data, indices, updates = case.given()
+    data, _, updates = case.given()
     st.markdown(f"### {md(visible(name))} · {md(case.op)}")
     st.caption(md(f"{case.attr_text() or 'no attributes'} · data {data.dtype} {sc.fmt_shape(data.shape)} · "
                   f"ran {rec.calls} time(s) (showing the first call) · output from {rec.output_source} · "
@@ -615,7 +615,7 @@ def captured_node(model, cap: Summary) -> None:
                on_cell=lambda cell: ss.__setitem__(k(f"cell:{case.key}"), ", ".join(str(c) for c in cell)))
         cell_finder(trace, sf.history, step_key, case.key)
     take_away(model, one, name, rec)
-    crosscheck_panel(case.op, data, indices, updates, dict(case.attrs), key=k("crosscheck"))
+    crosscheck_panel(case, key=k("crosscheck"))
 
 
 def _show_step(step_key: str, case_key: str, step: int) -> None:
@@ -721,11 +721,7 @@ def runtime_vs_exact(rec, trace, model, cap) -> None:
         st.info(md(text), icon=":material/alt_route:")
     else:
         st.error(md(text), icon=":material/cancel:")
-    flat = np.ravel_multi_index(tuple(np.array(report.mismatches).T), report.computed.shape)
-    allowed = np.ravel_multi_index(tuple(np.array(report.allowed).T), report.computed.shape) \
-        if report.allowed else ()
-    fig = comparison_figure(report.trace, report.expected, report.computed,
-                            (f"{rec.output_source}", f"{report.op} (exact)"), flat, allowed_flat=allowed,
+    fig = comparison_figure(report.comparison, (f"{rec.output_source}", f"{report.op} (exact)"),
                             dark=theme_is_dark())
     st.plotly_chart(fig, theme="streamlit", key=k("compare"))
     st.text("\n\n".join(cell_lines(model, cap, rec, report)))  # a mean: the sum over the count, then the rounding
@@ -772,8 +768,7 @@ def take_away(model, cap, name, rec) -> None:
     else:
         cols[1].caption(f"Too large for an explorer link (the tensors as text exceed {session.MAX_URL_TEXT:,} "
                         f"characters); the bug report carries them.")
-    data, indices, updates = case.given()
-    exports_render(case.op, data, indices, updates, case.run(), dict(case.attrs), key=k("exports"))
+    exports_render(case, None, key=k("exports"))
 
 
 def render() -> None:

@@ -844,10 +844,7 @@ def show_output_feedback(ex: sp.Exercise, fb: sp.Feedback, student: np.ndarray, 
         kept = (f" {len(allowed)} more cell(s), outlined dashed, hold another write the spec allows there (not "
                 f"wrong)." if allowed else "")
         st.error(f"{len(fb.wrong_cells)} of {ex.answer.size} cells are wrong (outlined, solid).{kept}", icon="❌")
-    flat = np.array([np.ravel_multi_index(c, ex.answer.shape) for c in (*fb.wrong_cells, *allowed)], dtype=np.int64)
-    fig = comparison_figure(ex.trace, np.asarray(student, dtype=np.float64), ex.answer,
-                            ("your output", "the spec's result"), flat, allowed_flat=flat[len(fb.wrong_cells):],
-                            dark=theme_is_dark())
+    fig = comparison_figure(fb.comparison(ex, student), ("your output", "the spec's result"), dark=theme_is_dark())
     st.plotly_chart(fig, theme=None, key=k(f"cmp:{eid}:{len(fb.wrong_cells)}:{len(allowed)}"),
                     config={"displayModeBar": False})
     show_misconceptions(fb.misconceptions)

@@ -1,6 +1,6 @@
 """The live cross-check panel: the current case on real runtimes, next to scatter_core.
 
-``crosscheck_panel(op, data, indices, updates, attrs, key)`` draws an expander
+``crosscheck_panel(case, key)`` (a Case, or the Unchecked inputs the core refuses) draws an expander
 that, on a button press, runs the case on every installed runtime that can
 execute ``op`` (onnxruntime, onnx.reference and the OpenVINO CPU plugin through
 OpenVINO's ONNX frontend for ONNX versions; the OpenVINO CPU plugin and OpenVINO's
@@ -17,6 +17,7 @@ says how to install it.
 from __future__ import annotations
 
 import hashlib
+from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
@@ -55,7 +56,7 @@ def _attr_items(op: str, attrs) -> tuple:
     by its codec (an attribute ``op`` does not declare goes by the base codec's rule: the runtime names it)."""
     spec = sc.OPERATORS.get(op)
     declared = {c.name: c for c in sc.codecs_of(spec)} if spec is not None else {}
-    items = attrs.items() if isinstance(attrs, dict) else attrs
+    items = attrs.items() if hasattr(attrs, "items") else attrs  # a mapping, or (name, value) pairs
     out = []
     for name, value in items:
         if value is None:
@@ -166,29 +167,33 @@ def _install_message() -> None:
             f"with\n\n```\n{INSTALL}\n```\n\nand restart the app.", icon="🧩")
 
 
-def crosscheck_panel(op: str, data, indices, updates, attrs, key: str) -> None:
+def crosscheck_panel(case: sc.Case | sc.Unchecked, key: str) -> None:
     """Draw the cross-check expander for one case; never raises.
 
-    ``attrs``: a dict or (name, value) pairs as given to ``scatter_core.scatter``.
-    ``key``: a widget key prefix unique on the page.
+    ``case``: the core's Case, or the Unchecked inputs where the core refuses them (the runtimes get the inputs
+    and attributes as given either way). ``key``: a widget key prefix unique on the page.
     """
     try:
         box = lazy_expander(TITLE, f"{key}:open")  # built only while open
         if box is not None:
             with box:
-                _panel(op, data, indices, updates, attrs, key)
+                if isinstance(case, sc.Case):
+                    _panel(case.op, *case.given(), case.given_attrs, key)
+                else:
+                    _panel(case.spec.name, case.data, case.indices, case.updates, case.attrs, key)
     except Exception as exc:  # noqa: BLE001 - a message, never a traceback
         st.error(f"The cross-check could not run ({type(exc).__name__}: {exc}).", icon="🛑")
 
 
 def crosscheck_refused(op: str, load, attrs, key: str) -> None:
-    """The panel for a case scatter_core refuses: ``load()`` gives (data, indices, updates); when even
-    that fails (the text does not parse), there is nothing to send and nothing is drawn."""
+    """The panel for a case scatter_core refuses: ``load()`` gives (data, indices, updates), ``attrs`` a dict or
+    (name, value) pairs as given; when even that fails (the text does not parse), there is nothing to send and
+    nothing is drawn."""
     try:
         data, indices, updates = load()
     except Exception:  # noqa: BLE001 - unparsable inputs: the page already says why
         return
-    crosscheck_panel(op, data, indices, updates, attrs, key)
+    crosscheck_panel(sc.Unchecked(sc.OPERATORS[op], data, indices, updates, MappingProxyType(dict(attrs))), key)
 
 
 def run_label(runtimes) -> str:

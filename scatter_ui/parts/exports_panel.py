@@ -41,10 +41,10 @@ def onnx_unavailable_reason(op: str) -> str | None:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _onnx_zip(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, expected, attrs: tuple):
-    """The ONNX test-case zip, or the reason onnx cannot build it (a string)."""
+def _onnx_zip(case_key: tuple, _case: sc.Case, expected):
+    """The ONNX test-case zip, or the reason onnx cannot build it (a string); keyed on the case's ``key``."""
     try:
-        return se.onnx_test_case(op, data, indices, updates, expected, dict(attrs))
+        return se.onnx_test_case(_case, expected)
     except sc.ScatterError as exc:
         return str(exc)
 
@@ -62,21 +62,20 @@ def _safe(build):
     return run
 
 
-def render(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, expected, attrs: dict, key: str,
-           rtol: float = sc.DEFAULT_RTOL, atol: float = sc.DEFAULT_ATOL,
+def render(case: sc.Case, expected, key: str, rtol: float = sc.DEFAULT_RTOL, atol: float = sc.DEFAULT_ATOL,
            expanded: bool = False, expected_from: str = "") -> None:
-    """An "Export this case" expander with one download button per format.
+    """An "Export this case" expander with one download button per format (``expected``: None, the case's own
+    output).
 
     ``expected_from`` names where ``expected`` comes from when it may be either (the check page: "computed" or
     "your-expected"); it goes into every file name, so the two downloads are never confused."""
-    args = (op, data, indices, updates)
-    attrs = dict(attrs)
+    op = case.op
     slug = _slug(op) + (f"_{_slug(expected_from)}" if expected_from else "")
     box = lazy_expander("Export this case", f"{key}:open", expanded=expanded)  # built only while open
     if box is None:
         return
     with box:
-        sizes = [np.asarray(a).size for a in (data, indices, updates, expected) if a is not None]
+        sizes = [np.asarray(a).size for a in (*case.given(), expected) if a is not None]
         if max(sizes) > MAX_EXPORT_ELEMENTS:
             st.caption(f"This case is too large to export: the exports write every value out, and a tensor "
                        f"here has {max(sizes):,} elements (the limit is {MAX_EXPORT_ELEMENTS:,}).")
@@ -86,22 +85,21 @@ def render(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, 
                    "for ONNX operators a model with its input and expected output tensors.")
         cols = st.columns(4)
         cols[0].download_button(
-            "pytest test (.py)", data=_safe(lambda: se.pytest_case(*args, expected, attrs, rtol=rtol, atol=atol)),
+            "pytest test (.py)", data=_safe(lambda: se.pytest_case(case, expected, rtol=rtol, atol=atol)),
             file_name=f"test_{slug}_case.py", mime="text/x-python", key=f"{key}:pytest", on_click="ignore",
             icon=":material/science:")
         cols[1].download_button(
-            "spec_examples JSON", data=_safe(lambda: se.example_json(*args, expected, attrs)),
+            "spec_examples JSON", data=_safe(lambda: se.example_json(case, expected)),
             file_name=f"{slug}_case.json", mime="application/json", key=f"{key}:json", on_click="ignore",
             icon=":material/data_object:")
         cols[2].download_button(
-            "NumPy loop (.py)", data=_safe(lambda: se.numpy_loop(*args, attrs)),
+            "NumPy loop (.py)", data=_safe(lambda: se.numpy_loop(case)),
             file_name=f"{slug}_loop.py", mime="text/x-python", key=f"{key}:loop", on_click="ignore",
             icon=":material/code:")
         reason = onnx_unavailable_reason(op)
         blob = None
         if not reason:
-            blob = _onnx_zip(op, np.asarray(data), np.asarray(indices), np.asarray(updates),
-                             None if expected is None else np.asarray(expected), tuple(sorted(attrs.items())))
+            blob = _onnx_zip(case.key, case, None if expected is None else np.asarray(expected))
             if isinstance(blob, str):
                 reason = blob
         if reason:
@@ -113,28 +111,28 @@ def render(op: str, data: np.ndarray, indices: np.ndarray, updates: np.ndarray, 
                 icon=":material/deployed_code:",
                 help="model.onnx plus test_data_set_0/input_0..2.pb (data, indices, updates) and output_0.pb "
                      "(the expected output), in ONNX's test-data layout")
-        _framework_buttons(args, expected, attrs, key, slug)
+        _framework_buttons(case, expected, key, slug)
 
 
-def _framework_buttons(args, expected, attrs: dict, key: str, slug: str) -> None:
+def _framework_buttons(case: sc.Case, expected, key: str, slug: str) -> None:
     """"as PyTorch / TensorFlow / JAX" scripts from framework_map's verified records, where a faithful one exists."""
     cols = st.columns(len(se.SNIPPET_FRAMEWORKS))
     for col, framework in zip(cols, se.SNIPPET_FRAMEWORKS):
-        reason = se.framework_unavailable_reason(framework, *args, attrs)
+        reason = se.framework_unavailable_reason(framework, case)
         if reason:
             col.caption(f"as {framework}: {reason}")
             continue
         col.download_button(
-            f"as {framework} (.py)", data=_safe(lambda f=framework: se.framework_snippet(f, *args, expected, attrs)),
+            f"as {framework} (.py)", data=_safe(lambda f=framework: se.framework_snippet(f, case, expected)),
             file_name=f"{slug}_{framework.lower()}.py", mime="text/x-python", key=f"{key}:{framework}",
             on_click="ignore", icon=":material/swap_horiz:",
             help=f"The case in {framework}, with the function framework_map checks against this app's core and "
                  "where its semantics differ (docs/frameworks.md)")
 
 
-def render_for_trace(trace: sc.Trace, key: str) -> None:
-    """The export buttons for an explorer view: the case as traced, its output as the expected one."""
+def render_computed(case: sc.Case, key: str) -> None:
+    """The export buttons for an explorer view: the case, its own output as the expected one."""
     try:
-        render(trace.op, trace.data, trace.indices, trace.updates, trace.output, dict(trace.attrs), key)
+        render(case, None, key)
     except sc.ScatterError as exc:  # e.g. a dtype the exports do not cover
         st.caption(f"Export unavailable: {exc}")

@@ -63,8 +63,8 @@ def order_comparison(trace: sc.Trace, finding, key: str) -> None:
                    "except that OpenVINO's CPU plugin, which splits ScatterND and ScatterUpdate writes across "
                    "threads, now and then keeps an earlier one; any parallel kernel may. Cells that differ are "
                    "outlined.")
-        fig = comparison_figure(trace, trace.output_in_order("reversed"), trace.output,
-                                ("first write wins", "last write wins (loop order, what runtimes do)"), cells,
+        fig = comparison_figure(sc.Comparison(trace, trace.output_in_order("reversed"), trace.output, cells),
+                                ("first write wins", "last write wins (loop order, what runtimes do)"),
                                 dark=theme_is_dark())
         st.plotly_chart(fig, theme="streamlit", key=f"cmp-{id(trace)}")
         rows = [{"cell": f"output{fmt_pos(np.unravel_index(int(c), trace.data.shape))}",
