@@ -12,7 +12,9 @@ CPU plugin) and ``"openvino-reference"`` (OpenVINO's reference kernels through
 * :func:`run_guarded` - the same in a child process with a timeout (crashes and hangs become errors);
 * :func:`compare` - scatter_core next to every available runtime, with known divergences named;
 * :func:`save_openvino_ir` - an OpenVINO operator version as a one-node IR (``.xml`` and ``.bin``);
-* :func:`verified_versions`, :func:`version_skew` - the runtime versions semantics.md was verified on.
+* :func:`verified_versions`, :func:`version_skew` - the versions the runtime facts were verified on;
+* :func:`pretend_installed` - the public hook that makes :func:`available` report other versions;
+* :mod:`runtime_check.fact_checks` - each runtime fact's check (``scatter-explorer verify-facts``).
 
 Importing this package never imports onnx, onnxruntime or openvino: they are
 imported inside the functions that need them.
@@ -20,10 +22,10 @@ imported inside the functions that need them.
 
 from ._common import FRONTEND_RUNTIMES, RUNTIME_FRAMEWORK, RUNTIME_TITLES, RUNTIMES, RunResult
 from .compare import Comparison, compare, differing_cells
-from .core import available, not_runnable_reason, run, runtimes_for, stand_in
+from .core import available, not_runnable_reason, pretend_installed, run, runtimes_for, stand_in
 from .divergences import DOCUMENTED, KNOWN_DIVERGENCES, OBSERVED, Divergence, RuntimeCase
 from .guarded import is_crash, run_guarded
-from .pins import pins_in, verified_versions, version_skew
+from .pins import VERIFY_COMMAND, pins_in, verified_versions, version_skew
 
 
 def save_openvino_ir(op, data, indices, updates, xml_path, **attrs) -> list[str]:
@@ -39,8 +41,8 @@ def save_openvino_ir(op, data, indices, updates, xml_path, **attrs) -> list[str]
 
 
 __all__ = [
-    "DOCUMENTED", "FRONTEND_RUNTIMES", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK",
+    "DOCUMENTED", "FRONTEND_RUNTIMES", "VERIFY_COMMAND", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK",
     "RUNTIME_TITLES", "Comparison", "Divergence", "RunResult", "RuntimeCase",
-    "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "run", "run_guarded",
+    "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "pretend_installed", "run", "run_guarded",
     "pins_in", "runtimes_for", "save_openvino_ir", "stand_in", "verified_versions", "version_skew",
 ]

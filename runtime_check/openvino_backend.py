@@ -29,7 +29,7 @@ are bit-exact in the differential tests.)
 
 "openvino-reference"
 --------------------
-The pinned openvino wheel has no ``openvino.runtime`` module (importing it
+The verified openvino wheel has no ``openvino.runtime`` module (importing it
 fails) and no reference device: compiling for "TEMPLATE" or "INTERPRETER"
 fails with 'Device with "TEMPLATE" name is not registered'. But every core op
 implements ``Node.evaluate(outputs, inputs)``, which runs the op's reference

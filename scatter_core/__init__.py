@@ -43,7 +43,7 @@ from .errors import ScatterError, fmt_pos
 from .families import FAMILIES, Family, family_by_slug, family_of
 from .fast.buffers import release as release_buffers
 from .findings import Finding
-from .facts import FACT_BY_ID, FACTS, RUNTIME_NAMES, Fact, facts_for, pinned_versions
+from .facts import FACT_BY_ID, FACTS, RUNTIME_NAMES, Fact, facts_for, verified_versions
 from .facts import DISTRIBUTIONS as RUNTIME_DISTRIBUTIONS
 from .facts import Source as FactSource
 from .facts import pins_in as pins_in_text
@@ -79,7 +79,7 @@ __all__ = [
     "codec_with_role", "codecs_of", "coerce_updates",
     "conforming", "explain_cell", "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr",
     "fmt_pos", "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "mean_roundings", "open_cells",
-    "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "reduction_codec", "release_buffers", "resolve_versions",
+    "parse_tensor", "verified_versions", "pins_in_text", "prepare", "reduction_codec", "release_buffers", "resolve_versions",
     "sample_case", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting",
     "versions_of",
 ]
