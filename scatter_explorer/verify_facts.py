@@ -53,7 +53,8 @@ def to_text(results) -> str:
                 lines += [f"    {d}" for d in r.details]
         lines.append("")
     counts = ", ".join(f"{sum(r.status == s for r in results)} {s}" for s in groups)
-    return "\n".join(lines + [f"{len(results)} facts: {counts}."]) + "\n"
+    n = len(results)
+    return "\n".join(lines + [f"{n} fact{'' if n == 1 else 's'}: {counts}."]) + "\n"
 
 
 def to_json(results) -> str:

@@ -142,7 +142,7 @@ def test_frontend_facts_hold_on_the_pinned_openvino():
         attrs = {"axis": 0} if "Elements" in op else {}
         c = _one(op, f32([0, 0, 0]), idx, f32([1, 2]), reduction=red, **attrs)
         assert c.outcome == "accepted" and c.runtime_output.tolist() == want, op
-        assert c.divergence == "frontend-reduction-not-validated" and c.new  # observed, not in semantics.md
+        assert c.divergence == "frontend-reduction-not-validated" and c.new  # observed, not in docs/semantics.md
         assert "does not check reduction against the opset" in c.divergence_text
         assert op in sc.FACT_BY_ID["ov-onnx-frontend-reduction"].operators
     for op in ("ScatterND-11", "ScatterND-13"):  # ScatterND's rule checks it: both refuse, plainly
