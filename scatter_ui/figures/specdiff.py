@@ -256,8 +256,8 @@ def runtime_rows(spec: OpSpec, installed: Mapping[str, str | None] | None = None
 
 def tracker_rows(family: str, installed: Mapping[str, str | None] | None = None) -> list[dict[str, str]]:
     """Reports from upstream issues and spec pages about this family's operators, each checked on the verified
-    runtimes by a test of this project."""
-    return [{"report": f.text, "runtime (version)": f.runtimes_label(), "on the verified runtimes": f.status,
+    runtimes by a test of this project (``fact``: its id; ``source``: :meth:`scatter_core.Fact.source_words`)."""
+    return [{"fact": f.id, "report": f.text, "runtime (version)": f.runtimes_label(), "on the verified runtimes": f.status,
              "versions": sc.resolve_versions(f.holds_in, sc.verified_versions()), "source": f.source_words(),
              "installed version": fact_skew(f, installed)}
             for f in sc.FACTS if f.source.kind in ("issue", "spec") and family in f.families]

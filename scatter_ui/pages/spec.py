@@ -405,6 +405,20 @@ def framework_section(family: str) -> None:
 
 
 # ---------------------------------------------------------------------------- runtime notes
+NOTE_COLUMNS = {"topic": st.column_config.TextColumn(width="small"),
+                "runtime (version)": st.column_config.TextColumn(width="medium"),
+                "what it does": st.column_config.TextColumn(width="large"),
+                "source": st.column_config.TextColumn(width="medium"),
+                "installed version": st.column_config.TextColumn(width="medium")}
+
+
+def _source_markdown(fact: sc.Fact) -> str:
+    """A report's source as Markdown: the issue or spec page as a link, then the test that checked it."""
+    what = "upstream issue" if fact.source.kind == "issue" else "spec page"
+    test = f", checked by this project's test {md_escape(fact.source.test)}" if fact.source.test else ""
+    return f"[{what}]({fact.source.where}){test}; verified on {md_escape(fact.verified_words())}"
+
+
 def runtime_section(family: str) -> None:
     st.header("What real runtimes do")
     st.caption("Observed behaviour, from the project's one table of runtime facts: each note names the runtime and "
@@ -419,8 +433,10 @@ def runtime_section(family: str) -> None:
     for s in sc.family_members(family):
         rows = runtime_rows(s, installed)
         new = sum(r["source"].startswith("NEW") for r in rows)
-        with st.expander(f"{s.name}: {len(rows)} notes" + (f" ({new} new)" if new else "")):
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        other = sum(bool(r.get("installed version")) for r in rows)
+        with st.expander(f"{s.name}: {len(rows)} notes" + (f" ({new} new)" if new else "")
+                         + (f", {other} verified on another version than the installed one" if other else "")):
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=NOTE_COLUMNS)
     reports = tracker_rows(family, installed)
     if reports:
         st.subheader("Reports from upstream issues and spec pages")
@@ -430,7 +446,7 @@ def runtime_section(family: str) -> None:
             f"- **{md_escape(r['on the verified runtimes'])}** · *{md_escape(r['runtime (version)'])}*: "
             f"{md_escape(r['report'])}."
             + (f" {md_escape(r['versions'][:1].upper() + r['versions'][1:])}." if r["versions"] else "")
-            + f" Source: {md_escape(r['source'])}."
+            + f" Source: {_source_markdown(sc.FACT_BY_ID[r['fact']])}."
             + (f" ⚠ {md_escape(r['installed version'])}." if r["installed version"] else "") + "\n"
             for r in reports))
 
