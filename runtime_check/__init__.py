@@ -1,23 +1,17 @@
 """runtime_check: run scatter operators on real runtimes and compare them with scatter_core.
 
-Runtimes: ``"onnxruntime"`` (CPUExecutionProvider), ``"onnx.reference"``,
-``"openvino-onnx"`` (the CPU plugin running the ONNX model through OpenVINO's ONNX
-frontend; see :mod:`runtime_check.openvino_onnx_backend`), ``"openvino-cpu"`` (the
-CPU plugin) and ``"openvino-reference"`` (OpenVINO's reference kernels through
-``Node.evaluate``; see :mod:`runtime_check.openvino_backend`).
+Runtimes: ``RUNTIMES`` ("onnxruntime", "onnx.reference", "openvino-onnx": the CPU plugin through OpenVINO's
+ONNX frontend, "openvino-cpu", "openvino-reference": ``Node.evaluate``).
 
-* :func:`available` - runtime -> installed version (or None);
-* :func:`runtimes_for` - which runtimes can execute an operator version (from its registry record);
-* :func:`run` - one single-node model of that exact version, in this process;
-* :func:`run_guarded` - the same in a child process with a timeout (crashes and hangs become errors);
-* :func:`compare` - scatter_core next to every available runtime, with known divergences named;
-* :func:`save_openvino_ir` - an OpenVINO operator version as a one-node IR (``.xml`` and ``.bin``);
+* :func:`available`, :func:`pretend_installed` - installed versions, and the hook that fakes them;
+* :func:`runtimes_for`, :func:`run`, :func:`run_guarded` - who runs an operator version; one single-node
+  model in this process, or in a child with a timeout (crashes and hangs become errors);
+* :func:`compare` - scatter_core beside every available runtime, known divergences named;
 * :func:`verified_versions`, :func:`version_skew` - the versions the runtime facts were verified on;
-* :func:`pretend_installed` - the public hook that makes :func:`available` report other versions;
-* :mod:`runtime_check.fact_checks` - each runtime fact's check (``scatter-explorer verify-facts``).
+* :mod:`runtime_check.fact_checks` - each fact's check (``scatter-explorer verify-facts``);
+* :func:`save_openvino_ir` - an OpenVINO operator version as a one-node IR.
 
-Importing this package never imports onnx, onnxruntime or openvino: they are
-imported inside the functions that need them.
+Importing this package never imports onnx, onnxruntime or openvino.
 """
 
 from ._common import FRONTEND_RUNTIMES, RUNTIME_FRAMEWORK, RUNTIME_TITLES, RUNTIMES, RunResult

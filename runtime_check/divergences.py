@@ -1,22 +1,15 @@
 """The known runtime divergences, as data.
 
-Each :class:`Divergence` record says *where* a runtime departs from the spec
-text (``applies``: a predicate over the :class:`RuntimeCase`: runtime, operator
-record, inputs and attributes), *how* (``outcome``: it computes another value,
-refuses a case the text allows, accepts a case the text forbids, or crashes),
-and, where the runtime's behaviour is predictable, *what exactly* it produces
-(``model``: the runtime's output, computed with scatter_core on transformed
-inputs; or ``relation``: how its output relates to scatter_core's) or says
-(``error``: a regular expression its message must match). A difference only
-counts as a known divergence when all of that holds, so a new behaviour hiding
-behind a known predicate is still reported as new.
+Each :class:`Divergence` says *where* a runtime departs from the spec text (``applies``, a predicate over
+the :class:`RuntimeCase`), *how* (``outcome``: another value, a refusal, an acceptance, a crash) and, where
+predictable, *what exactly* it produces (``model``, ``relation``) or says (``error``, a regular expression).
+A difference is a known divergence only when all of that holds, so a new behaviour hiding behind a known
+predicate is still reported as new.
 
-``DOCUMENTED`` holds the divergences docs/semantics.md describes; each names its
-fact in the one table of runtime facts (``fact``: an id in ``scatter_core.FACTS``),
-which gives its words and its source. ``OBSERVED`` holds behaviours this project's
-tests found that docs/semantics.md does not (yet) describe; :func:`runtime_check.compare`
-names them but still flags them ``new=True``. Matching walks ``KNOWN_DIVERGENCES``
-in order and takes the first record that fits.
+``DOCUMENTED`` holds those docs/semantics.md describes, each naming its fact in ``scatter_core.FACTS``
+(``fact``), which gives its words and source. ``OBSERVED`` holds behaviours this project's tests found that
+docs/semantics.md does not (yet) describe: :func:`runtime_check.compare` names them but flags them
+``new=True``. Matching walks ``KNOWN_DIVERGENCES`` in order and takes the first record that fits.
 """
 
 from __future__ import annotations

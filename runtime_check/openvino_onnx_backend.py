@@ -7,7 +7,7 @@ compiled for ``"CPU"`` and run with one infer request. The model is the very one
 onnx.reference run (:func:`runtime_check.onnx_backend.build_model`, scatter_export's one ONNX builder), so the
 three ONNX runtimes see the same bytes.
 
-Where the frontend has no conversion rule for the node (``TensorScatter-24`` in the verified OpenVINO; the fact
+Where the frontend has no conversion rule for the node (``TensorScatter-24`` in the pinned OpenVINO; the fact
 ``ov-onnx-frontend-no-tensor-scatter``), ``read_model`` raises; that refusal is given back in plain words
 (:func:`frontend_refusal`), without OpenVINO's C++ source locations.
 """
