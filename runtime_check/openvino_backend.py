@@ -1,17 +1,51 @@
 """OpenVINO runtimes: the CPU plugin and the reference implementation.
 
-Each call builds one node with the Python factory of the version's opset (``extra["openvino_opset"]`` or
-``opset<version>``), its tensor inputs as ``Parameter`` nodes of exact types and static shapes, and the
-attributes OpenVINO takes as inputs (``axis``; SliceScatter's ``start``, ``stop``, ``step``, ``axes``) as
-``Constant`` nodes; ``reduction`` and ``use_init_val`` pass as given, so OpenVINO's own checks apply.
+The node
+--------
+Each call builds one node with the Python factory of the opset the version
+lives in: ``openvino.<opset>.<snake_case(op_type)>``, where ``<opset>`` is the
+record's ``extra["openvino_opset"]`` if present (``ScatterNDUpdate-3`` exists
+only in ``opset4``, ``ScatterNDUpdate-15`` is built by ``opset15``) and
+``opset<version>`` otherwise (``ScatterElementsUpdate-12`` -> ``opset12``,
+``ScatterUpdate-3`` -> ``opset3``). The record's tensor inputs (``data``,
+``indices``, ``updates``; SliceScatter-15 has no indices) are ``Parameter``
+nodes with the exact element types and static shapes, in the record's
+``inputs`` order; every attribute that is an input in OpenVINO (``is_input``:
+``axis``; SliceScatter's ``start``, ``stop``, ``step`` and the optional ``axes``,
+left out when None) follows as a ``Constant``, in attribute order (a Python value
+of its kind in its codec's form, ``AttrCodec.to_openvino``; an array as given); ``reduction``
+and ``use_init_val`` are passed as given, so OpenVINO's own attribute checks apply.
 
-* ``"openvino-cpu"``: the node in an ``ov.Model`` compiled for ``"CPU"`` with the default configuration, as a
-  deployed model runs, the plugin's own kernels and divergences included.
-* ``"openvino-reference"``: the op's reference kernel through ``Node.evaluate`` (the pinned wheel has no
-  reference device); ``evaluate`` returning ``False`` (no kernel for that element type) becomes an error.
-  :func:`run_constant_folding` reaches the same kernel by constant folding; the tests check both agree.
+"openvino-cpu"
+--------------
+The node goes into an ``ov.Model`` compiled for ``"CPU"`` with the plugin's
+default configuration (one ``ov.Core`` per process) and is run with one infer
+request. This is what a deployed model does, including the plugin's own
+kernels (and their divergences: int64 computed as int32, integer mean
+truncated, ``k == 0`` ignored, no lower-bound check for the Elements ops).
+(On CPUs with AVX512-BF16 the plugin's default inference precision hint is
+bf16; the scatter kernels still run in the model's types: float32 results
+are bit-exact in the differential tests.)
 
-Why these paths, and what the plugin does differently: docs/architecture.md, runtime_check/openvino_backend.py.
+"openvino-reference"
+--------------------
+The pinned openvino wheel has no ``openvino.runtime`` module (importing it
+fails) and no reference device: compiling for "TEMPLATE" or "INTERPRETER"
+fails with 'Device with "TEMPLATE" name is not registered'. But every core op
+implements ``Node.evaluate(outputs, inputs)``, which runs the op's reference
+kernel (``ov::reference::scatter_*``) on host tensors without any plugin. That
+is the path used here: the node is built as above, ``ov.Tensor`` inputs wrap
+the arrays (the axis too), and an ``ov.Tensor`` of the node's inferred output
+type and shape receives the result. ``evaluate`` returning ``False`` means the
+reference has no kernel for that element type (int8/uint8 ``mean``, and more:
+see ``runtime_check.divergences.OBSERVED``); that becomes an error.
+
+Constant folding reaches the same kernel: build the node on ``Constant`` inputs
+and run ``openvino.passes.Manager`` with ``openvino.passes.ConstantFolding()``;
+the Result's input becomes a ``Constant`` holding the reference output.
+:func:`run_constant_folding` does exactly that; the tests check that both ways
+give the same (reference, not CPU) answer, e.g. an int32 mean of 0 and -3 is
+-2 in both while the CPU plugin gives -1.
 """
 
 from __future__ import annotations
