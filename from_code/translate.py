@@ -986,7 +986,7 @@ def _runtime_sentences(ops: list, canonical: str, dtype=None, reading: Reading |
                                          for c in CAVEATS):
                 continue
             for note in spec.notes_on(topic, dtype):
-                new = "" if note.documented else " (observed by this project's tests, not in semantics.md)"
+                new = "" if note.documented else " (observed by this project's tests, not yet in docs/semantics.md)"
                 out.append(f"{name} on {note.runtimes}: {note.text}{new}.")
     return out
 

@@ -1,23 +1,25 @@
 """runtime_check: run scatter operators on real runtimes and compare them with scatter_core.
 
-Runtimes: ``"onnxruntime"``, ``"onnx.reference"``, ``"openvino-onnx"`` (the CPU plugin through OpenVINO's ONNX
-frontend), ``"openvino-cpu"`` and ``"openvino-reference"`` (``Node.evaluate``).
+Runtimes: ``RUNTIMES`` ("onnxruntime", "onnx.reference", "openvino-onnx": the CPU plugin through OpenVINO's
+ONNX frontend, "openvino-cpu", "openvino-reference": ``Node.evaluate``).
 
-* :func:`available`, :func:`runtimes_for`: what is installed, and which runtimes can run a version;
-* :func:`run` (in this process) and :func:`run_guarded` (in a child process with a timeout);
-* :func:`compare`: scatter_core next to every available runtime, with known divergences named;
-* :func:`save_openvino_ir`: an OpenVINO operator version as a one-node IR;
-* :func:`verified_versions`, :func:`version_skew`: the runtime versions the facts were verified on.
+* :func:`available`, :func:`pretend_installed` - installed versions, and the hook that fakes them;
+* :func:`runtimes_for`, :func:`run`, :func:`run_guarded` - who runs an operator version; one single-node
+  model in this process, or in a child with a timeout (crashes and hangs become errors);
+* :func:`compare` - scatter_core beside every available runtime, known divergences named;
+* :func:`verified_versions`, :func:`version_skew` - the versions the runtime facts were verified on;
+* :mod:`runtime_check.fact_checks` - each fact's check (``scatter-explorer verify-facts``);
+* :func:`save_openvino_ir` - an OpenVINO operator version as a one-node IR.
 
-Importing this package never imports onnx, onnxruntime or openvino. More: docs/architecture.md, runtime_check.
+Importing this package never imports onnx, onnxruntime or openvino.
 """
 
 from ._common import FRONTEND_RUNTIMES, RUNTIME_FRAMEWORK, RUNTIME_TITLES, RUNTIMES, RunResult
 from .compare import Comparison, compare, differing_cells
-from .core import available, not_runnable_reason, run, runtimes_for, stand_in
+from .core import available, not_runnable_reason, pretend_installed, run, runtimes_for, stand_in
 from .divergences import DOCUMENTED, KNOWN_DIVERGENCES, OBSERVED, Divergence, RuntimeCase
 from .guarded import is_crash, run_guarded
-from .pins import pins_in, verified_versions, version_skew
+from .pins import VERIFY_COMMAND, pins_in, verified_versions, version_skew
 
 
 def save_openvino_ir(op, data, indices, updates, xml_path, **attrs) -> list[str]:
@@ -33,8 +35,8 @@ def save_openvino_ir(op, data, indices, updates, xml_path, **attrs) -> list[str]
 
 
 __all__ = [
-    "DOCUMENTED", "FRONTEND_RUNTIMES", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK",
+    "DOCUMENTED", "FRONTEND_RUNTIMES", "VERIFY_COMMAND", "KNOWN_DIVERGENCES", "OBSERVED", "RUNTIMES", "RUNTIME_FRAMEWORK",
     "RUNTIME_TITLES", "Comparison", "Divergence", "RunResult", "RuntimeCase",
-    "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "run", "run_guarded",
+    "available", "compare", "differing_cells", "is_crash", "not_runnable_reason", "pretend_installed", "run", "run_guarded",
     "pins_in", "runtimes_for", "save_openvino_ir", "stand_in", "verified_versions", "version_skew",
 ]

@@ -29,8 +29,8 @@ class Comparison:
     scatter_core refuses) or ``"crash"`` (the runtime process died or hung).
 
     ``divergence`` names the known divergence that explains the difference;
-    ``known_divergence`` is that name only when semantics.md documents it.
-    ``new`` is True for a difference semantics.md does not explain (no record,
+    ``known_divergence`` is that name only when docs/semantics.md describes it.
+    ``new`` is True for a difference docs/semantics.md does not explain (no record,
     or a record of a behaviour observed by these tests but not yet documented).
     """
 

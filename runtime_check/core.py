@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import importlib.util
+import os
+from typing import Mapping
 
 from scatter_core import OpSpec, get_spec
 
@@ -40,12 +43,42 @@ def _version_of(runtime: str) -> str | None:
     return None
 
 
+_PRETEND: dict[str, str | None] = {}
+PRETEND_ENV = "SCATTER_EXPLORER_PRETEND_INSTALLED"  # "onnxruntime=1.32.0,openvino-cpu=" (empty: not installed)
+
+
+def _pretended() -> dict[str, str | None]:
+    found = {}
+    for item in os.environ.get(PRETEND_ENV, "").split(","):
+        name, eq, version = item.strip().partition("=")
+        if eq and name in RUNTIMES:
+            found[name] = version or None
+    return {**found, **_PRETEND}
+
+
 def available() -> dict[str, str | None]:
     """Runtime name -> installed version, or None when it is not installed.
 
-    Reads package metadata only: nothing heavy is imported.
+    Reads package metadata only: nothing heavy is imported. :func:`pretend_installed` (or
+    ``$SCATTER_EXPLORER_PRETEND_INSTALLED``) changes what it reports, for tests and demonstrations.
     """
-    return {runtime: _version_of(runtime) for runtime in RUNTIMES}
+    pretended = _pretended()
+    return {runtime: pretended[runtime] if runtime in pretended else _version_of(runtime) for runtime in RUNTIMES}
+
+
+@contextlib.contextmanager
+def pretend_installed(versions: Mapping[str, str | None]):
+    """Inside the block, :func:`available` reports ``versions`` (runtime -> version; None: not installed) for
+    those runtimes: the public hook to show a page or ``verify-facts`` on other versions than the installed."""
+    for runtime in versions:
+        check_runtime_name(runtime)
+    saved = dict(_PRETEND)
+    _PRETEND.update(versions)
+    try:
+        yield
+    finally:
+        _PRETEND.clear()
+        _PRETEND.update(saved)
 
 
 def runtimes_for(op) -> list[str]:

@@ -1,15 +1,15 @@
 """The known runtime divergences, as data.
 
-A :class:`Divergence` says where a runtime departs from the spec text (``applies``: a predicate over the
-:class:`RuntimeCase`), how (``outcome``: another value, a refusal, an acceptance, a crash) and, where
-predictable, what exactly it produces (``model`` or ``relation``) or says (``error``). A difference counts as
-known only when all of that holds, so a new behaviour behind a known predicate is still reported as new.
+Each :class:`Divergence` says *where* a runtime departs from the spec text (``applies``, a predicate over
+the :class:`RuntimeCase`), *how* (``outcome``: another value, a refusal, an acceptance, a crash) and, where
+predictable, *what exactly* it produces (``model``, ``relation``) or says (``error``, a regular expression).
+A difference is a known divergence only when all of that holds, so a new behaviour hiding behind a known
+predicate is still reported as new.
 
-``DOCUMENTED`` holds the divergences the semantics notes record, each naming its fact (``fact``: an id in
-``scatter_core.FACTS``, which gives its words, source and quote); ``OBSERVED`` holds what this package's
-tests found on the pinned runtimes beyond them, named but still ``new=True``. Matching walks
-``KNOWN_DIVERGENCES`` in order and takes the first record that fits.
-More: docs/architecture.md, runtime_check/divergences.py.
+``DOCUMENTED`` holds those docs/semantics.md describes, each naming its fact in ``scatter_core.FACTS``
+(``fact``), which gives its words and source. ``OBSERVED`` holds behaviours this project's tests found that
+docs/semantics.md does not (yet) describe: :func:`runtime_check.compare` names them but flags them
+``new=True``. Matching walks ``KNOWN_DIVERGENCES`` in order and takes the first record that fits.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 import scatter_core
-from scatter_core import (FACT_BY_ID, REDUCTIONS, OpSpec, ScatterError, pinned_versions,
+from scatter_core import (FACT_BY_ID, REDUCTIONS, OpSpec, ScatterError,
                           truncate_mean, versions_of)
 
 OUTCOMES = ("value", "refused", "accepted", "crash")
@@ -143,8 +143,7 @@ class Divergence:
     outcome: str  # one of OUTCOMES
     applies: Callable[[RuntimeCase], bool]
     text: str = ""  # DOCUMENTED: the fact's sentence (filled from scatter_core.FACTS); OBSERVED: "" (see text_for)
-    source: str = ""  # where the text comes from (the fact's source)
-    quote: str = ""  # DOCUMENTED: the fact's literal excerpt of semantics.md - the tests check it
+    source: str = ""  # where the text comes from (the fact's source, with the versions it was verified on)
     model: Callable[[RuntimeCase], np.ndarray | None] | None = None  # the runtime's exact output
     relation: Callable[[np.ndarray, np.ndarray], bool] | None = None  # (core output, runtime output) -> explained?
     allowed: Callable[[RuntimeCase, np.ndarray], bool] | None = None  # (case, runtime output) -> explained?
@@ -152,13 +151,13 @@ class Divergence:
     documented: bool = True
     topic: str = ""  # the topic of its fact(s) (filled from scatter_core.FACTS)
     families: tuple[str, ...] = ()  # the operator families it concerns (empty: any)
-    fact: str = ""  # DOCUMENTED: the id of its fact in scatter_core.FACTS, which gives text, source, quote, topic
+    fact: str = ""  # DOCUMENTED: the id of its fact in scatter_core.FACTS, which gives text, source, topic
     observed_facts: tuple[str, ...] = ()  # OBSERVED: the ids of the facts (per runtime / operator) it explains
 
     def __post_init__(self):
         if self.fact:  # the words, source and topic are the fact's: stated once, in scatter_core.facts
             f = FACT_BY_ID[self.fact]
-            for name, value in (("text", f.sentence()), ("source", f.source.where), ("quote", f.source.quote),
+            for name, value in (("text", f.sentence()), ("source", f.source_words()),
                                 ("topic", f.topic), ("documented", f.documented)):
                 object.__setattr__(self, name, value)
 
@@ -173,15 +172,15 @@ class Divergence:
 
     def text_for(self, spec: OpSpec, runtime: str | None = None) -> str:
         """The behaviour in words: its fact's sentence (DOCUMENTED), or those of its observed facts that concern
-        ``spec`` (and ``runtime``, where one does), each not in semantics.md flagged so (OBSERVED)."""
+        ``spec`` (and ``runtime``, where one does), each not in docs/semantics.md flagged so (OBSERVED)."""
         if self.text:
             return self.text
-        return " ".join(f"{'' if f.documented else 'Not in semantics.md: '}{f.sentence()}."
+        return " ".join(f"{'' if f.documented else 'Not in docs/semantics.md: '}{f.sentence()}."
                         for f in self._facts_for(spec, runtime))
 
     def documented_for(self, spec: OpSpec, runtime: str | None = None) -> bool:
-        """True when semantics.md records what ``runtime`` does here: the divergence's own fact, or every observed
-        fact about ``spec`` and ``runtime`` (semantics.md §6 records some of the observed ones)."""
+        """True when docs/semantics.md describes what ``runtime`` does here: the divergence's own fact, or every
+        observed fact about ``spec`` and ``runtime`` (it describes some of the observed ones)."""
         if self.documented or not self.observed_facts:
             return self.documented
         return all(f.documented for f in self._facts_for(spec, runtime))
@@ -462,8 +461,7 @@ DOCUMENTED: tuple[Divergence, ...] = (
         error=r"crashed", families=("elements",)),
 )
 
-OBSERVED_SOURCE = ("runtime_check tests on the pinned runtimes ("
-                   + " / ".join(f"{d} {v}" for d, v in sorted(pinned_versions().items())) + "), 2026-11-22")
+OBSERVED_SOURCE = "this project's tests (each fact's own source names the test)"
 
 NAN_FACTS = ("ort-nan", "onnx-ref-nan-elements", "onnx-ref-nan-nd", "ov-cpu-nan", "ov-ref-nan-nd",
              "ov-ref-nan-elements")
@@ -502,7 +500,7 @@ def _without_init_value(c: RuntimeCase) -> bool:
     return init is not None and not bool(c.attrs.get(init.name, init.default))
 
 
-# semantics.md §6 records this one, so it is documented; it is here because its relation is defined above
+# docs/semantics.md describes this one, so it is documented; it is here because its relation is defined above
 DOCUMENTED += (
     Divergence("use-init-val-flt-max", OV_BOTH, "value",
                lambda c: _nan_undefined(c) and _without_init_value(c),

@@ -35,7 +35,7 @@ from .fast.buffers import release as release_buffers
 from .findings import CLOSER_LOOKS as FINDING_CLOSER_LOOKS
 from .findings import KINDS as FINDING_KINDS
 from .findings import Finding, FindingKind
-from .facts import FACT_BY_ID, FACTS, RUNTIME_NAMES, Fact, facts_for, pinned_versions
+from .facts import FACT_BY_ID, FACTS, RUNTIME_NAMES, Fact, facts_for, verified_versions
 from .facts import DISTRIBUTIONS as RUNTIME_DISTRIBUTIONS
 from .facts import Source as FactSource
 from .facts import pins_in as pins_in_text
@@ -77,7 +77,7 @@ __all__ = [
     "codec_with_role", "codecs_of", "coerce_updates",
     "conforming", "explain_cell", "facts_for", "family_by_slug", "family_members", "family_of", "float_literal", "fmt_attr",
     "fmt_pos", "fmt_shape", "fmt_value", "from_json_values", "get_spec", "is_typed", "json_array_text", "mean_roundings", "open_cells",
-    "parse_tensor", "pinned_versions", "pins_in_text", "prepare", "reduction_codec", "release_buffers", "resolve_versions",
+    "parse_tensor", "verified_versions", "pins_in_text", "prepare", "reduction_codec", "release_buffers", "resolve_versions",
     "sample_case", "scatter", "trace", "translate_attrs", "truncate_mean", "untyped", "versions_accepting",
     "versions_of",
 ]

@@ -70,7 +70,7 @@ class RuntimeNote:
     topic: str  # a rule id: "negative-index", "duplicates", "integer-mean", ...
     runtimes: str  # the runtimes and their pinned versions, e.g. "onnxruntime <pin>", "OpenVINO <pin> CPU plugin"
     text: str
-    documented: bool = True  # False: observed by runtime_check's tests, not (yet) in ../shared/semantics.md
+    documented: bool = True  # False: observed by this project's tests, not (yet) in docs/semantics.md
     fact: str = ""  # the id of the fact in scatter_core.facts.FACTS
     dtypes: tuple[str, ...] = ()  # the data dtypes it concerns (empty: any)
 

@@ -125,13 +125,8 @@ def index_findings(spec: sc.OpSpec, input_types: list, constants: dict, attrs: d
 
 
 def source_words(fact: sc.Fact) -> str:
-    """Where a runtime fact comes from, in words a user of the app can follow."""
-    if fact.source.kind == "tracker":
-        return f"reported at {fact.source.where}"
-    if fact.source.kind == "observed":
-        return "seen by this project's tests on the pinned runtimes"
-    where = fact.source.where.removeprefix("semantics.md").strip(" ,")
-    return "the project's runtime notes" + (f" ({where})" if where else "")
+    """Where a runtime fact comes from, in words a user of the app can follow (:meth:`scatter_core.Fact.source_words`)."""
+    return fact.source_words()
 
 
 def _facts_of(d, spec: sc.OpSpec, runtimes: set) -> list:

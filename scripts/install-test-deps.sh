@@ -2,7 +2,9 @@
 # Installs everything the test suite needs, from this project's own files:
 #  1. a virtual environment in .venv (made with python3 unless it exists; VENV=dir and
 #     PYTHON=interpreter choose others, e.g. PYTHON=python3.13 VENV=.venv-newest);
-#  2. into it, the package with its test, runtimes and frameworks extras (Python 3.11+);
+#  2. into it, the package with its test, runtimes and frameworks extras (Python 3.11+), the runtimes
+#     held to the versions the runtime facts were verified on (constraints/verified.txt), so that the
+#     differential tests run on exactly those on a fresh machine;
 #  3. a Chromium for the browser tests, which Playwright drives (it never downloads one here):
 #     $CHROMIUM if set; else Debian's /usr/bin/chromium, installed with apt-get on Debian and
 #     Ubuntu or dnf on Fedora (root or sudo); on macOS an installed Chromium or Google Chrome,
@@ -25,13 +27,14 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 if ! "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   echo "install-test-deps: the test suite needs Python 3.11 or newer; $VENV has $("$VENV/bin/python" -V 2>&1)." >&2
-  echo "  Its runtimes extra pins onnxruntime 1.31.1, the version ../shared/semantics.md was verified on," >&2
+  echo "  It installs onnxruntime 1.31.1, the version the runtime facts were verified on (constraints/verified.txt)," >&2
   echo "  and onnxruntime 1.31.1 has no wheel for Python 3.10 (nor has jaxlib 0.10.2, the frameworks" >&2
   echo "  extra's pin). The app itself runs on 3.10." >&2
   echo "  Use a newer interpreter, e.g.: PYTHON=python3.11 VENV=.venv-tests bash scripts/install-test-deps.sh" >&2
   exit 1
 fi
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,runtimes,frameworks]"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -c constraints/verified.txt \
+  -e ".[test,runtimes,frameworks]"
 
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi

@@ -47,7 +47,7 @@ def run(*argv: str, env: dict | None = None) -> subprocess.CompletedProcess:
     (["audit", "a.onnx", "--server.port", "1"], "'--server.port'", "MODEL, --inputs PATH"),
     (["audit", "a.onnx", "--format", "xml"], "'xml'", "text', 'json', 'junit'"),
     (["audit", "a.onnx", "--runtime", "tensorrt"], "'tensorrt'", "'reference', 'onnxruntime', 'openvino'"),
-    (["verify-facts", "--bogus"], "", "serve"),
+    (["verify-facts", "--bogus"], "'--bogus'", "--fact ID, --format"),
 ])
 def test_a_word_a_command_does_not_take_exits_2_naming_it_and_what_it_takes(argv, word, takes):
     result = run(*argv)

@@ -45,7 +45,7 @@ EXPECTED_REFUSALS.update({(e.id, "openvino-onnx"): "frontend-no-conversion-rule"
 
 
 # OpenVINO's CPU plugin splits ScatterND(none) and ScatterUpdate across threads: where a cell is written
-# more than once, which write it keeps depends on the machine's threads (documented, semantics.md). On a
+# more than once, which write it keeps depends on the machine's threads (documented, docs/semantics.md). On a
 # 2-core machine the last write usually wins; on a CI machine with more cores an earlier one did.
 ORDER_DIVERGENCE = "duplicates-parallel-order"
 # The OpenVINO examples (nd or update family, reduction none) with a cell written twice with different values:
@@ -114,7 +114,9 @@ def test_documented_divergence_runs_the_same_in_a_guarded_subprocess():
     assert cpu["result"] == "differ: other values" and cpu["version"] == rc.available()["openvino-cpu"]
     assert cpu["differing cells"] == ("2: output[0]: scatter_core -2, openvino-cpu -1; "
                                       "output[2]: scatter_core -2, openvino-cpu -1")
-    assert "integer-mean-truncation" in cpu["explanation"] and "OV-CPU truncates toward zero" in cpu["explanation"]
+    assert "integer-mean-truncation" in cpu["explanation"] and "truncates toward zero" in cpu["explanation"]
+    assert "test_differential::test_integer_mean_cpu_truncates_reference_floors; verified on openvino" in \
+        cpu["explanation"]
     assert not cpu["new"]
     cells = result["cells"]
     assert [r["cell"] for r in cells] == ["output[0]", "output[1]", "output[2]", "output[3]"]
@@ -200,7 +202,8 @@ def test_panel_names_the_known_divergence_and_caches_the_case(monkeypatch):
     warn = [str(w.value) for w in at.warning if "openvino-cpu" in str(w.value)]
     assert len(warn) == 1
     assert "differ: other values" in warn[0] and "output[0]: scatter_core -2, openvino-cpu -1" in warn[0]
-    assert "known divergence `integer-mean-truncation`" in warn[0] and "semantics.md" in warn[0]
+    assert "known divergence `integer-mean-truncation`" in warn[0]
+    assert "source: this project's test test_differential::test_integer_mean_cpu_truncates_reference_floors" in warn[0]
     assert "NEW" not in warn[0]
     at.run()  # a rerun (no press) shows the kept result without running the runtimes again
     assert any("openvino-cpu" in str(w.value) for w in at.warning)
@@ -266,18 +269,18 @@ def test_scatter_11_is_checked_through_its_stand_in():
     assert any("ScatterElements-11, its runtime stand-in" in str(c.value) for c in at.caption)
 
 
-def test_rows_flag_a_difference_semantics_md_does_not_describe():
+def test_rows_flag_a_difference_no_runtime_fact_describes():
     c = rc.Comparison(runtime="openvino-cpu", version="9.9", op="ScatterNDUpdate-15", agree=False, outcome="value",
                       core_ok=True, runtime_ok=True, cells=((1,),), n_cells=1, core_values=(5,),
                       runtime_values=(6,), new=True)
     row = xp.rows_from([c])[0]
-    assert row["new"] and row["explanation"] == "NEW: semantics.md does not describe this difference"
+    assert row["new"] and row["explanation"] == "NEW: no runtime fact of this project describes this difference"
     assert row["differing cells"] == "1: output[1]: scatter_core 5, openvino-cpu 6"
     seen = rc.Comparison(runtime="openvino-cpu", version="9.9", op="ScatterNDUpdate-15", agree=False,
                          outcome="value", core_ok=True, runtime_ok=True, divergence="f64-narrowing", new=True)
     seen_row = xp.rows_from([seen])[0]
     assert seen_row["explanation"].startswith("explained by runtime fact `f64-narrowing`, observed by this project's "
-                                              "tests, not in semantics.md")
+                                              "tests, not (yet) in docs/semantics.md")
     assert not seen_row["new"]  # a fact of the table explains it: not NEW
     many = rc.Comparison(runtime="onnxruntime", version="1", op="ScatterND-18", agree=False, outcome="value",
                          core_ok=True, runtime_ok=True, cells=tuple((i,) for i in range(40)), n_cells=500,
@@ -304,7 +307,7 @@ def test_panel_on_the_check_page_runs_the_typed_case():
 
 @pytest.mark.runtimes
 def test_real_openvino_crash_on_a_refused_case_is_a_known_divergence_message():
-    """scatter_core refuses an index below -s; the OpenVINO CPU plugin segfaults on it (semantics.md)."""
+    """scatter_core refuses an index below -s; the OpenVINO CPU plugin segfaults on it (docs/semantics.md)."""
     require_or_skip("openvino-cpu", "openvino-reference")
     at = open_page("elements", op="ScatterElementsUpdate-12", example="__custom__", data="[1, 2, 3, 4]",
                    indices="[-1000000000]", updates="[9]", axis=0)
@@ -315,7 +318,7 @@ def test_real_openvino_crash_on_a_refused_case_is_a_known_divergence_message():
     assert len(crash) == 1
     if "differ: the runtime accepts" in crash[0]:  # rare: the stray write missed unmapped memory
         assert "explained by runtime fact `index-below-range-silent`" in crash[0]
-    else:  # what semantics.md documents, and what -1e9 gives in practice
+    else:  # what docs/semantics.md describes, and what -1e9 gives in practice
         assert "differ: the runtime crashed or hung" in crash[0] and "crashed (signal" in crash[0]
         assert "known divergence `index-below-range-crash`" in crash[0] and "NEW" not in crash[0]
     assert any(str(s.value).startswith("**openvino-reference") and "agree (both refuse)" in str(s.value)
@@ -343,17 +346,32 @@ def test_cell_values_are_written_in_their_own_dtype():
     assert xp.fmt(np.float32(1e20)) == "1e+20"
 
 
-def test_verified_versions_are_the_pins_of_the_runtimes_extra():
-    text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+def test_verified_versions_are_those_of_the_constraints():
+    text = (Path(__file__).resolve().parent.parent / "constraints" / "verified.txt").read_text()
     for runtime, version in xp.verified_versions().items():
-        assert f'"{xp._DISTRIBUTION[runtime]}=={version}"' in text
+        assert f"{xp._DISTRIBUTION[runtime]}=={version}" in text
     assert set(xp.verified_versions()) == set(rc.RUNTIMES)
     assert xp.skew("onnxruntime", xp.verified_versions()["onnxruntime"]) == ""
-    assert xp.skew("onnxruntime", "0.1") == (f"version skew: semantics.md was verified on "
-                                             f"{xp.verified_versions()['onnxruntime']}, this is 0.1")
+    assert xp.skew("onnxruntime", "0.1") == (f"verified on onnxruntime {xp.verified_versions()['onnxruntime']}; "
+                                             "installed 0.1: run `scatter-explorer verify-facts`")
     row = xp.rows_from([rc.Comparison(runtime="onnxruntime", version="0.1", op="ScatterND-18", agree=True,
                                       outcome=None, core_ok=True, runtime_ok=True)])[0]
-    assert row["version skew"].startswith("version skew") and not row["new"]
+    assert row["version skew"].startswith("verified on onnxruntime") and not row["new"]
+
+
+@pytest.mark.runtimes
+def test_panel_says_when_the_installed_runtime_is_not_the_verified_version():
+    """Faked through the public hook: onnxruntime 1.32.0 installed, the facts verified on another version."""
+    require_or_skip("onnxruntime", "onnx.reference")
+    verified = xp.verified_versions()["onnxruntime"]
+    with rc.pretend_installed({"onnxruntime": "1.32.0"}):
+        at = open_expander(open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1"), TITLE)
+    warn = [str(w.value) for w in at.warning if str(w.value).startswith("Version skew")]
+    assert warn == [f"Version skew: onnxruntime: verified on onnxruntime {verified}; installed 1.32.0: run "
+                    "`scatter-explorer verify-facts`. Differences may come from the version rather than the operator."]
+    assert any("Installed: onnxruntime 1.32.0" in str(c.value) for c in at.caption)
+    at = open_expander(open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1"), TITLE)
+    assert not [w for w in at.warning if str(w.value).startswith("Version skew")]  # outside the block: none
 
 
 @pytest.mark.runtimes
@@ -361,11 +379,11 @@ def test_panel_warns_about_version_skew(monkeypatch):
     require_or_skip("onnxruntime", "onnx.reference")
     monkeypatch.setattr(xp, "verified_versions", lambda: {"onnxruntime": "0.1", "onnx.reference": "0.2"})
     at = open_expander(open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1"), TITLE)
-    assert any(str(w.value).startswith("Version skew: onnxruntime: version skew: semantics.md was verified on 0.1")
+    assert any(str(w.value).startswith("Version skew: onnxruntime: verified on onnxruntime 0.1; installed ")
                for w in at.warning)
     _press(at)
     ok = [str(v.value) for v in at.success if "agree (bit-identical)" in str(v.value)]
-    skewed = [v for v in ok if "semantics.md was verified on 0." in v]
+    skewed = [v for v in ok if "verified on onnx" in v and " 0." in v and "verify-facts" in v]
     assert len(skewed) == 2 and all(v.startswith(("**onnxruntime", "**onnx.reference")) for v in skewed)
 
 

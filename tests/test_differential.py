@@ -3,9 +3,9 @@ plugin and OpenVINO's reference implementation.
 
 * the spec examples: every runtime that can run the version gives scatter_core's
   (and the text's) answer;
-* every divergence ``../shared/semantics.md`` documents, asserted with the value or
+* every divergence ``docs/semantics.md`` describes, asserted with the value or
   message the runtime really produces;
-* behaviours seen on these runtimes that semantics.md does not (yet) document,
+* behaviours seen on these runtimes that docs/semantics.md does not (yet) document,
   asserted as observed (and reported, see the ``OBSERVED`` table of
   ``runtime_check.divergences``);
 * random valid cases (hypothesis): bit-for-bit agreement, or a known divergence
@@ -65,7 +65,7 @@ ELEMENTS_OPS = ["Scatter-9", "Scatter-11", "ScatterElements-11", "ScatterElement
                 "ScatterElements-18", "ScatterElementsUpdate-3", "ScatterElementsUpdate-12"]
 ZEROS34 = np.zeros((3, 4), i32)
 USE_INIT = (i32([100, -100, 7, 7]), i64([0, 1, 0, 1]), i32([5, -5, 3, -3]))
-USE_INIT_TABLE = {  # semantics.md: reduction -> (with use_init_val, without)
+USE_INIT_TABLE = {  # docs/semantics.md: reduction -> (with use_init_val, without)
     "sum": ([108, -108, 7, 7], [8, -8, 7, 7]),
     "prod": ([1500, -1500, 7, 7], [15, 15, 7, 7]),
     "min": ([3, -100, 7, 7], [3, -5, 7, 7]),
@@ -153,7 +153,7 @@ def test_scatter_9_runs_at_opset_10_too():
 
 
 # =====================================================================================
-# 2. Divergences documented in semantics.md, asserted with what the runtimes really do
+# 2. Divergences documented in docs/semantics.md, asserted with what the runtimes really do
 # =====================================================================================
 @pytest.mark.parametrize("dtype", [i16, i32, i64])
 def test_integer_mean_cpu_truncates_reference_floors(dtype):
@@ -177,7 +177,7 @@ def test_integer_mean_cpu_truncates_reference_floors(dtype):
 
 
 def test_int8_mean_only_on_cpu():
-    """semantics.md: OV-ref has no int8/uint8 mean kernel; OV-CPU truncates and accumulates wrapped."""
+    """docs/semantics.md: OV-ref has no int8/uint8 mean kernel; OV-CPU truncates and accumulates wrapped."""
     require_or_skip(*OV_RUNTIMES)
     op = "ScatterElementsUpdate-12"
     for dtype, upd in ((i8, -3), (np.uint8, 3)):
@@ -398,7 +398,7 @@ def test_scatter_11_cannot_run_anywhere():
         onnx.checker.check_model(build_model(OPERATORS["Scatter-11"], *args, {}))
 
 
-# -- invalid inputs (semantics.md's table) --------------------------------------------
+# -- invalid inputs (docs/semantics.md's table) --------------------------------------------
 def test_index_at_or_above_s():
     require_or_skip(*rc.RUNTIMES)
     assert "indices element out of data bounds, idx=2 must be within the inclusive range [-2,1]" in err(
@@ -584,10 +584,10 @@ def test_integer_overflow_wraps():
 
 
 # =====================================================================================
-# 3. Observed on these runtimes, not (yet) in semantics.md - asserted as they are
+# 3. Observed on these runtimes, not (yet) in docs/semantics.md - asserted as they are
 # =====================================================================================
 def test_observed_cpu_computes_bool_sum_and_sub_in_uint8():
-    """semantics.md says OV-CPU = OV-ref: sum = OR, sub = XOR. With several updates per cell the
+    """docs/semantics.md says OV-CPU = OV-ref: sum = OR, sub = XOR. With several updates per cell the
     CPU plugin instead counts in uint8: F - T - T = 254 -> True, F + 256 x T = 0 -> False."""
     require_or_skip(*OV_RUNTIMES)
     dup = (B([False, True, False]), [[0], [0], [1]], B([True, True, True]))
@@ -672,7 +672,7 @@ def test_observed_flt_max_for_all_infinite_updates_without_init_value(reduction,
         assert got.tolist() == [flt_max, 1, 2], runtime
         (c,) = rc.compare("ScatterElementsUpdate-12", data, [0, 0, 2], upd, runtimes=[runtime], guarded=False,
                           **kw)
-        # semantics.md §6 records it, so it is a known divergence, not NEW
+        # docs/semantics.md records it, so it is a known divergence, not NEW
         assert c.outcome == "value" and c.divergence == "use-init-val-flt-max" and not c.new
         assert c.known_divergence == "use-init-val-flt-max" and "FLT_MAX" in c.divergence_text
     assert "FLT_MAX" in OPERATORS["ScatterElementsUpdate-12"].note_text("use-init-val-infinity")
@@ -730,7 +730,7 @@ def test_observed_nan_in_max_min_is_a_named_divergence_and_a_finding():
     data, idx, upd = NAN_CASES["nan update first"]
     for op, kw in (("ScatterElements-18", {"axis": 0}), ("ScatterElementsUpdate-12", {"axis": 0})):
         for c in rc.compare(op, data, i64(idx), upd, reduction="max", guarded=False, **kw):
-            # semantics.md §6 records that a NaN survives on OpenVINO's reference: known there, NEW elsewhere
+            # docs/semantics.md records that a NaN survives on OpenVINO's reference: known there, NEW elsewhere
             documented = (op, c.runtime) == ("ScatterElementsUpdate-12", "openvino-reference")
             assert c.agree or (c.divergence == "nan-in-max-min" and c.new != documented), (op, c.runtime, c.divergence)
         finding = next(f for f in scatter_trace(sc.case(op, data, i64(idx), upd, reduction="max", **kw)).findings
@@ -738,7 +738,7 @@ def test_observed_nan_in_max_min_is_a_named_divergence_and_a_finding():
         assert finding.cells == ((0,),) and "keeps the NaN" in finding.message
         for note in OPERATORS[op].notes_on("nan-max-min"):
             assert note.runtimes in finding.message
-            assert note.documented == (note.fact == "ov-ref-nan-elements")  # semantics.md §6: NaN survives there
+            assert note.documented == (note.fact == "ov-ref-nan-elements")  # docs/semantics.md: NaN survives there
 
 
 def test_observed_reference_scatter_update_misreads_updates_for_some_nd_indices():
@@ -784,7 +784,7 @@ def test_observed_reference_refuses_zero_d_indices_with_one_d_data():
 
 
 def test_observed_cpu_scatter_update_rank_1_negative_index_is_unchecked():
-    """semantics.md: a negative ScatterUpdate-3 index is an exception on OV-CPU. That holds for data of
+    """docs/semantics.md: a negative ScatterUpdate-3 index is an exception on OV-CPU. That holds for data of
     rank >= 2; with 1-D data the CPU plugin skips the check: -1 crashes, -4 writes nothing."""
     require_or_skip("openvino-cpu")
     data = np.zeros(4, i32)
@@ -797,7 +797,7 @@ def test_observed_cpu_scatter_update_rank_1_negative_index_is_unchecked():
 
 def test_observed_cpu_index_slightly_below_minus_s_may_not_crash():
     """Undefined behaviour (no lower-bound check): on this machine -5 on an axis of size 2 returns
-    without crashing and without changing data; semantics.md only mentions the segfault."""
+    without crashing and without changing data; docs/semantics.md only mentions the segfault."""
     require_or_skip("openvino-cpu")
     res = rc.run_guarded("openvino-cpu", "ScatterElementsUpdate-12", i32([0, 5]), i64([-5]), i32([-3]), axis=0)
     assert (res.ok and res.output.tolist() == [0, 5]) or rc.is_crash(res), res
@@ -845,7 +845,7 @@ def test_random_cases_agree_with_scatter_core(runtime):
             tally["known"] += 1
         else:
             assert c.divergence in ACCEPTED_OBSERVED, (
-                f"{runtime} differs from scatter_core on {op} {attrs} and semantics.md does not explain it: "
+                f"{runtime} differs from scatter_core on {op} {attrs} and docs/semantics.md does not explain it: "
                 f"{c.outcome}; cells {c.cells[:5]} core {c.core_values[:5]} runtime {c.runtime_values[:5]}; "
                 f"error {c.runtime_error}; data={data!r} indices={indices!r} updates={updates!r}")
             tally["observed"] += 1

@@ -163,7 +163,7 @@ def test_negative_steps_and_clamped_bounds_agree_on_the_cpu_plugin(start, stop, 
 
 
 def test_openvino_reads_a_start_below_minus_size_with_a_negative_step_as_the_first_element():
-    """Observed (not in semantics.md): OpenVINO selects element 0 where Python's slicing selects nothing."""
+    """Observed (not in docs/semantics.md): OpenVINO selects element 0 where Python's slicing selects nothing."""
     require_or_skip("openvino-cpu", "openvino-reference")
     data = np.arange(3, dtype=f32)
     attrs = dict(start=[-8], stop=[-8], step=[-1])

@@ -59,7 +59,7 @@ def test_output_keeps_data_shape_and_dtype():
     assert out.tolist() == [[9, 9, 9], [3, 4, 5]]
 
 
-# -- reductions and their exact results (semantics.md) --------------------------
+# -- reductions and their exact results (docs/semantics.md) --------------------------
 USE_INIT = dict(data=[100, -100, 7, 7], indices=[0, 1, 0, 1], updates=[5, -5, 3, -3])
 
 

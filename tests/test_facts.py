@@ -1,5 +1,5 @@
-"""The one table of runtime facts (scatter_core.facts): sources, versions from the pins, and the facts
-other projects' trackers report, each checked on the pinned runtimes."""
+"""The one table of runtime facts (scatter_core.facts): sources, the versions they were verified on, and the
+facts upstream issues and spec pages report, each checked on the verified runtimes."""
 
 from __future__ import annotations
 
@@ -14,29 +14,37 @@ import scatter_core as sc
 from tests.conftest import require_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
-SEMANTICS = (Path(__file__).parent / "data" / "semantics.md").read_text(encoding="utf-8")
 PINNED = ("1.31.1", "2026.4.1", "1.23.2")
+TEST_FUNCTIONS = {f"{p.stem}::{m.group(1)}" for p in (ROOT / "tests").rglob("test_*.py")
+                  for m in re.finditer(r"^def (test_\w+)", p.read_text(encoding="utf-8"), re.M)}
 
 
 def test_every_fact_has_a_source_a_known_status_and_known_runtimes():
     assert len({f.id for f in sc.FACTS}) == len(sc.FACTS)
-    flat = " ".join(SEMANTICS.split())
     for f in sc.FACTS:
-        assert f.source.kind in ("semantics.md", "observed", "tracker") and f.source.where, f.id
+        assert f.source.kind in ("spec", "issue", "test") and f.source.where, f.id
         assert f.status in ("holds", "not reproduced") and f.text and f.topic, f.id
         assert f.runtimes and set(f.runtimes) <= set(sc.RUNTIME_NAMES), f.id
-        if f.documented:  # a fact semantics.md records quotes it
-            assert f.source.quote, f.id
-        if f.source.quote:
-            assert " ".join(f.source.quote.split()) in flat, (f.id, f.source.quote)
-        if f.source.kind == "tracker" and f.status == "not reproduced" and f.holds_in:
+        # this project's test that observed (or checked) it exists; an issue or a spec page is a link
+        assert f.source.observed_by in TEST_FUNCTIONS, (f.id, f.source.observed_by)
+        if f.source.kind != "test":
+            assert f.source.where.startswith("https://"), f.id
+        words = f.source_words()
+        assert f.source.where in words and "verified on " in words, f.id
+        assert all(f"{d} {sc.verified_versions()[d]}" in words for d in f.distributions), (f.id, words)
+        if f.source.kind == "issue" and f.status == "not reproduced" and f.holds_in:
             assert "{onnx}" in f.holds_in and "holds in onnx 1.2" in f.holds_in, f.id
+
+
+def test_the_source_check_knows_a_test_that_does_not_exist():
+    assert "test_differential::test_bool_reductions" in TEST_FUNCTIONS
+    assert "test_differential::test_no_such_observation" not in TEST_FUNCTIONS
 
 
 def test_every_documented_divergence_reads_its_fact():
     for d in rc.DOCUMENTED:
         f = sc.FACT_BY_ID[d.fact]
-        assert d.text == f.sentence() and d.quote == f.source.quote and d.topic == f.topic, d.label
+        assert d.text == f.sentence() and d.source == f.source_words() and d.topic == f.topic, d.label
 
 
 def test_every_divergence_is_keyed_by_facts_of_the_table():
@@ -46,7 +54,7 @@ def test_every_divergence_is_keyed_by_facts_of_the_table():
         assert all(sc.FACT_BY_ID[i].status == "holds" for i in ids), d.label
         assert d.topic == sc.FACT_BY_ID[ids[0]].topic, d.label
         if not d.documented:
-            assert d.text_for(sc.OPERATORS_LIST[0]).startswith("Not in semantics.md: "), d.label
+            assert d.text_for(sc.OPERATORS_LIST[0]).startswith("Not in docs/semantics.md: "), d.label
 
 
 def test_operator_records_read_their_notes_from_the_table():
@@ -55,30 +63,44 @@ def test_operator_records_read_their_notes_from_the_table():
         assert [n.fact for n in spec.runtime_notes] == from_table, spec.name
     with_notes = {f.id for s in sc.OPERATORS_LIST for f in sc.facts_for(s.name)}
     divergence_facts = {d.fact for d in rc.DOCUMENTED} | {i for d in rc.KNOWN_DIVERGENCES for i in d.observed_facts}
-    trackers = {f.id for f in sc.FACTS if f.source.kind == "tracker"}
+    trackers = {f.id for f in sc.FACTS if f.source.kind in ("issue", "spec")}
     from scatter_models.worker import LOOP_CONDITION_FACT  # the capture reads it (and says it) when it applies
 
     assert with_notes | divergence_facts | trackers | {LOOP_CONDITION_FACT} == set(sc.FACT_BY_ID)  # none unread
 
 
-def test_versions_come_from_the_pins():
+def test_versions_come_from_the_verified_versions():
     pins = {"onnx": "9.9.9", "onnxruntime": "8.8.8", "openvino": "7.7.7"}
     f = next(f for f in sc.FACTS if "openvino-cpu" in f.runtimes and f.label.count("{") == 1)
     assert "7.7.7" in f.runtimes_label(pins) and "{" not in f.runtimes_label(pins)
-    assert sc.resolve_versions("onnxruntime {onnxruntime}", {}) == "onnxruntime (unpinned)"
-    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert sc.pinned_versions() == {d: v for d, v in sc.pins_in_text(pyproject).items()
-                                    if d in ("onnx", "onnxruntime", "openvino")}
+    assert sc.resolve_versions("onnxruntime {onnxruntime}", {}) == "onnxruntime (unknown)"
     note = sc.OPERATORS["ScatterUpdate-3"].notes_on("int64")[0]
-    assert sc.pinned_versions()["openvino"] in note.runtimes
+    assert sc.verified_versions()["openvino"] in note.runtimes
+
+
+def test_the_verified_versions_the_constraints_and_the_runtimes_extra_agree():
+    """constraints/verified.txt (what the test suite installs) pins exactly the versions the facts were verified
+    on, and the runtimes extra starts at them (>=, so a newer runtime is never downgraded)."""
+    constraints = (ROOT / "constraints" / "verified.txt").read_text(encoding="utf-8")
+    assert sc.pins_in_text(constraints) == sc.verified_versions() == dict(sc.facts.VERIFIED_ON)
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]["runtimes"]
+    assert sc.pins_in_text("\n".join(extra), ">=") == sc.verified_versions()
+    assert not sc.pins_in_text("\n".join(extra)), "the runtimes extra pins an exact version"
+    script = (ROOT / "scripts" / "install-test-deps.sh").read_text(encoding="utf-8")
+    assert "-c constraints/verified.txt" in script
 
 
 CODE = sorted(str(p.relative_to(ROOT)) for pkg in ("scatter_core", "runtime_check") for p in (ROOT / pkg).rglob("*.py"))
 
 
 def hand_written_versions(text: str) -> list[str]:
-    """Runtime versions written into code: a pinned version anywhere, or "<runtime> x.y.z" outside a tracker
-    fact's holds_in (which may name the older versions a report holds in)."""
+    """Runtime versions written into code: a verified version anywhere but in the one line that states them
+    (``VERIFIED_ON``), or "<runtime> x.y.z" outside an issue fact's holds_in (which may name the older versions a
+    report holds in)."""
+    text = re.sub(r"^VERIFIED_ON: Mapping\[str, str\] = \{[^}\n]*\}$", "", text, flags=re.M)
     found = [v for v in PINNED if v in text]
     text = re.sub(r'holds_in="(?:[^"\\]|\\.)*"(?:\s*"(?:[^"\\]|\\.)*")*', "", text)
     return found + [m.group(0) for m in re.finditer(r"\b(?:onnxruntime|onnx|OpenVINO|openvino) \d+\.\d+\.\d+", text)]
@@ -89,12 +111,14 @@ def test_the_version_guard_finds_versions():
     assert hand_written_versions('x = "OpenVINO 2025.1.0 CPU"') == ["OpenVINO 2025.1.0"]
     assert hand_written_versions('holds_in="holds in onnx 1.21.0"') == []
     assert hand_written_versions('label = "onnx {onnx}"') == []
+    assert hand_written_versions('VERIFIED_ON: Mapping[str, str] = {"onnx": "1.23.2"}') == []
+    assert hand_written_versions('VERIFIED = {"onnx": "1.23.2"}') == ["1.23.2"]
 
 
 @pytest.mark.parametrize("path", CODE)
 def test_no_runtime_version_is_written_by_hand(path):
     found = hand_written_versions((ROOT / path).read_text(encoding="utf-8"))
-    assert not found, f"{path} hard-codes {found}: take versions from the pins (scatter_core.pinned_versions)"
+    assert not found, f"{path} hard-codes {found}: take versions from scatter_core.verified_versions()"
 
 
 def test_the_unverified_webnn_report_is_not_a_fact():
@@ -102,7 +126,7 @@ def test_the_unverified_webnn_report_is_not_a_fact():
     assert "could not be verified" in sc.facts.UNVERIFIED["webnn-scatternd-returns-rank"]
 
 
-# -- tracker reports, checked on the pinned runtimes ------------------------------------------------------
+# -- upstream issues and spec pages, checked on the verified runtimes ------------------------------------------------------
 def _reference(op, data, indices, updates, **attrs):
     result = rc.run("onnx.reference", op, data, indices, updates, **attrs)
     assert result.error is None, result.error
@@ -181,18 +205,21 @@ def test_scatter_nd_update_15_prod_example():
     assert "[500, 2400, 60, 4]" in sc.FACT_BY_ID["ov-nd-update-15-prod-example"].text
 
 
-def test_the_runtimes_tab_lists_tracker_reports_with_versions_from_the_pins():
+def test_the_runtimes_tab_lists_issue_and_spec_reports_with_the_verified_versions():
     from scatter_ui.figures.specdiff import runtime_rows, tracker_rows
 
     rows = tracker_rows("elements")
-    assert {r["on the pinned runtimes"] for r in rows} == {"not reproduced"}
+    assert {r["on the verified runtimes"] for r in rows} == {"not reproduced"}
     assert all("{" not in r["versions"] + r["runtime (version)"] for r in rows)
-    assert any(sc.pinned_versions()["onnx"] in r["versions"] for r in rows)
+    assert any(sc.verified_versions()["onnx"] in r["versions"] for r in rows)
+    assert all(r["source"].startswith("upstream issue https://github.com/onnx/onnx/") for r in rows)
     nd = {r["report"]: r for r in tracker_rows("nd")}
-    assert any("[500, 2400, 60, 4]" in text and r["on the pinned runtimes"] == "holds" for text, r in nd.items())
+    assert any("[500, 2400, 60, 4]" in text and r["on the verified runtimes"] == "holds" for text, r in nd.items())
+    assert any(r["source"].startswith("spec page https://docs.openvino.ai/") for r in nd.values())
     sources = [r["source"] for r in runtime_rows(sc.OPERATORS["ScatterElementsUpdate-12"])]
-    assert "../shared/semantics.md §2 Reductions, exact results: mean" in sources
-    assert any(s.startswith("NEW: ") for s in sources)
+    assert ("this project's test test_differential::test_integer_mean_cpu_truncates_reference_floors; verified on "
+            f"openvino {sc.verified_versions()['openvino']}") in sources
+    assert any(s.startswith("NEW: this project's test ") for s in sources)
 
 
 def test_a_fact_that_names_dtypes_is_shown_only_on_those_dtypes():

@@ -136,7 +136,7 @@ def test_static_runtime_findings_read_as_sentences_for_this_node_only():
             assert internal not in f.text and internal not in f.short, (internal, f.text)
         # the OpenVINO CPU plugin runs an ONNX model through its ONNX frontend, and behaves so there too
         assert f.short.startswith("onnxruntime, onnx.reference, OpenVINO CPU (ONNX): ")
-        assert f.source == "seen by this project's tests on the pinned runtimes"
+        assert f.source.startswith("this project's test test_differential::test_observed_") and "verified on" in f.source
     nan = next(f for f in facts if f.rule.endswith("nan-in-max-min"))
     # the per-runtime facts of the runtimes that run an ONNX node, not OpenVINO's
     assert nan.text.startswith("onnxruntime ") and "onnx.reference " in nan.text and "OpenVINO" not in nan.text
@@ -145,7 +145,8 @@ def test_static_runtime_findings_read_as_sentences_for_this_node_only():
     ir = _model("ov_mean").nodes[0]
     mean = next(f for f in ir.findings if f.rule == "runtime-fact:integer-mean-truncation")
     assert mean.short == "OpenVINO CPU: an integer mean's rounding" and mean.text.startswith("OpenVINO ")
-    assert mean.source.startswith("the project's runtime notes (")
+    assert mean.source.startswith("this project's test test_differential::test_integer_mean_cpu_truncates_reference_floors"
+                                  "; verified on openvino ")
 
 
 def test_a_runtime_that_cannot_load_the_node_is_said_so_in_its_short_title_whatever_the_values():

@@ -177,7 +177,7 @@ def test_static_findings_are_listed_below_the_table_and_ir_runtimes_are_named():
     text = next(m.value for m in at.markdown if "truncat" in m.value)
     # the runtime named as a user knows it, the source in words, a link to the operator's runtime facts
     assert "**Warning**: OpenVINO 2026.4.1 CPU plugin: divides an integer sum" in text.replace("\\", "")
-    assert "Source: the project's runtime notes" in text.replace("\\", "")
+    assert "Source: this project's test test_differential::" in text.replace("\\", "")
     assert "(spec-update?tab=Runtimes)" in text or "(spec-elements" in text
     for internal in ("openvino-cpu", "runtime-fact:", "semantics.md]", "[observed"):
         assert internal not in text, internal

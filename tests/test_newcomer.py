@@ -17,6 +17,7 @@ import pytest
 
 import spec_examples
 from scatter_core import OPERATORS
+from scatter_core import verified_versions
 from tests.browser_support import free_port
 from tests.skipping import skip_or_fail
 
@@ -188,10 +189,16 @@ def test_installed_command_runs_outside_the_checkout(tmp_path):
         assert f"scatter_ui/player/assets/{rel.name}" in shipped
     for page in (ROOT / "app_pages").glob("*.py"):
         assert f"scatter_explorer/app/app_pages/{page.name}" in shipped
+    # the installed command checks a runtime fact with no checkout beside it: the verified versions are the package's
+    facts = subprocess.run([str(venv / "bin" / "scatter-explorer"), "verify-facts", "--fact",
+                            "ort-scatter-9-negative-index"], cwd=elsewhere, env=_clean_env(), capture_output=True,
+                           text=True, timeout=300)
+    assert facts.returncode == 0, facts.stdout + facts.stderr
+    assert f"verified on {verified_versions()['onnxruntime']}" in facts.stdout and "1 fact: 0 fails" in facts.stdout
 
 
 @pytest.mark.parametrize("name", ["README.md", "CHANGELOG.md", "docs/architecture.md", "docs/performance.md",
-                                  "docs/robustness.md"])
+                                  "docs/robustness.md", "docs/semantics.md"])
 def test_relative_links_in_the_docs_resolve(name):
     path = ROOT / name
     for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8")):

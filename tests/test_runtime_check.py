@@ -18,11 +18,9 @@ import spec_examples as se
 import scatter_core as sc
 from scatter_core import OPERATORS, ScatterError
 from tests.conftest import require_or_skip
-from tests.skipping import skip_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent
-SEMANTICS = ROOT / "tests" / "data" / "semantics.md"  # a copy, so that a clone is self-contained
-SHARED_SEMANTICS = ROOT.parent / "shared" / "semantics.md"  # the original, beside the checkout in CI
+SEMANTICS = ROOT / "docs" / "semantics.md"  # the project's own description of the runtime facts
 ONNX_OPS = [name for name, spec in OPERATORS.items() if spec.framework == "ONNX"]
 OV_OPS = [name for name, spec in OPERATORS.items() if spec.framework == "OpenVINO"]
 i32 = np.int32
@@ -92,7 +90,7 @@ def test_divergence_table_is_well_formed_data():
         if d.outcome in ("refused", "crash"):
             assert d.error, d.label  # a refusal or crash is only "known" with the runtime's own words
         assert d.documented == (d in rc.DOCUMENTED)
-        assert bool(d.quote) == d.documented
+        assert ("; verified on " in d.source) == d.documented  # a documented one carries its fact's source
     for label in ("integer-mean-truncation", "k-zero-noop", "int64-narrowing", "f16-accumulation",
                   "bool-maxmin-refused", "f16-add-mul-refused", "negative-index-accepted", "reduction-not-validated"):
         assert label in divergences.BY_LABEL
@@ -100,7 +98,7 @@ def test_divergence_table_is_well_formed_data():
 
 def test_every_divergence_points_to_its_registry_note():
     """Each runtime fact is recorded once, in the registry: every divergence names the RuntimeNote topic of
-    the records it concerns; an OBSERVED one (not in semantics.md) takes its words from that note."""
+    the records it concerns; an OBSERVED one (not in docs/semantics.md) takes its words from that note."""
     for d in rc.KNOWN_DIVERGENCES:
         assert d.topic, d.label
         concerned = [s for s in OPERATORS.values() if not d.families or s.family in d.families]
@@ -109,7 +107,7 @@ def test_every_divergence_points_to_its_registry_note():
         if not d.documented:
             assert not d.text, d.label  # no second copy of the observation here
             assert any(not n.documented for n in notes), d.label
-            assert d.text_for(concerned[0]).startswith("Not in semantics.md: "), d.label
+            assert d.text_for(concerned[0]).startswith("Not in docs/semantics.md: "), d.label
 
 
 def test_observed_divergence_text_is_the_records_own_note():
@@ -120,22 +118,14 @@ def test_observed_divergence_text_is_the_records_own_note():
         "int8", "int16", "uint8", "uint16", "float64")
 
 
-def test_documented_divergences_quote_semantics_md():
-    text = " ".join(SEMANTICS.read_text(encoding="utf-8").split())
+def test_documented_divergences_are_described_in_docs_semantics_md():
+    """Each DOCUMENTED divergence's fact has its entry in docs/semantics.md (by id), and no OBSERVED one has."""
+    text = SEMANTICS.read_text(encoding="utf-8")
     for d in rc.DOCUMENTED:
-        assert " ".join(d.quote.split()) in text, (d.label, d.quote)
-
-
-def test_the_copy_of_semantics_md_still_agrees_with_the_original():
-    """Where ../shared/ exists (CI clones the project beside it), every passage the code quotes from
-    the copy in tests/data is still in the original; a local clone without it skips."""
-    if not SHARED_SEMANTICS.exists():
-        skip_or_fail(f"{SHARED_SEMANTICS} is not present beside this checkout")
-    text = " ".join(SHARED_SEMANTICS.read_text(encoding="utf-8").split())
-    for d in rc.DOCUMENTED:
-        assert " ".join(d.quote.split()) in text, (d.label, "tests/data/semantics.md is out of date")
-    for f in sc.FACTS:  # the whole table of runtime facts, not only the divergences' facts
-        assert " ".join(f.source.quote.split()) in text, (f.id, "tests/data/semantics.md is out of date")
+        assert f"(`{d.fact}`)" in text, (d.label, d.fact)
+    for d in rc.OBSERVED:
+        for fact in d.observed_facts:
+            assert (f"(`{fact}`)" in text) == sc.FACT_BY_ID[fact].documented, (d.label, fact)
 
 
 def test_ci_turns_a_missing_runtime_into_a_failure(monkeypatch):
@@ -149,9 +139,11 @@ def test_ci_turns_a_missing_runtime_into_a_failure(monkeypatch):
 
 # -- with the runtimes ---------------------------------------------------------------
 @runtimes
-def test_available_reports_the_pinned_versions():
+def test_available_reports_the_verified_versions():
+    """The test suite runs on the versions the facts were verified on (constraints/verified.txt)."""
     require_or_skip(*rc.RUNTIMES)
-    pinned = dict(re.findall(r'"(onnx|onnxruntime|openvino)==([^"]+)"', (ROOT / "pyproject.toml").read_text()))
+    pinned = dict(re.findall(r"^(onnx|onnxruntime|openvino)==(\S+)$",
+                             (ROOT / "constraints" / "verified.txt").read_text(), re.M))
     got = rc.available()
     assert set(got) == set(rc.RUNTIMES)
     assert got["onnxruntime"] == pinned["onnxruntime"]
@@ -399,18 +391,33 @@ def test_differing_cells_compares_bits():
     assert rc.differing_cells(i32([1, 2]), i32([1, 3])).tolist() == [False, True]
 
 
+def test_pretend_installed_changes_what_available_reports_inside_the_block_only(monkeypatch):
+    before = rc.available()
+    with rc.pretend_installed({"onnxruntime": "1.32.0", "openvino-cpu": None}):
+        inside = rc.available()
+        assert inside["onnxruntime"] == "1.32.0" and inside["openvino-cpu"] is None
+        assert inside["onnx.reference"] == before["onnx.reference"]
+    assert rc.available() == before
+    monkeypatch.setenv("SCATTER_EXPLORER_PRETEND_INSTALLED", "onnxruntime=9.9.9, openvino-reference=")
+    assert rc.available()["onnxruntime"] == "9.9.9" and rc.available()["openvino-reference"] is None
+    with pytest.raises(ValueError, match="tensorrt"):
+        with rc.pretend_installed({"tensorrt": "1"}):
+            pass
+
+
 def test_version_pins_are_read_from_the_runtimes_extra():
     text = 'runtimes = ["onnx==1.23.2", "onnxruntime==1.31.1", "openvino==2026.4.1"]'
     assert rc.pins_in(text) == {"onnxruntime": "1.31.1", "onnx.reference": "1.23.2", "openvino-onnx": "2026.4.1",
                                 "openvino-cpu": "2026.4.1", "openvino-reference": "2026.4.1"}
     assert rc.version_skew("onnxruntime", "1.31.1", rc.pins_in(text)) == ""
     assert rc.version_skew("onnxruntime", "1.30.0", rc.pins_in(text)) == \
-        "version skew: semantics.md was verified on 1.31.1, this is 1.30.0"
+        "verified on onnxruntime 1.31.1; installed 1.30.0: run `scatter-explorer verify-facts`"
+    assert rc.version_skew("openvino-cpu", "2026.5.0", rc.pins_in(text)).startswith("verified on openvino 2026.4.1;")
     assert rc.version_skew("onnxruntime", None) == "" and set(rc.verified_versions()) == set(rc.RUNTIMES)
 
 
 def test_another_order_of_duplicate_writes_is_the_documented_parallel_divergence():
-    """OV-CPU's parallel ScatterND(none) may keep any write of a duplicated cell (semantics.md): an output is
+    """OV-CPU's parallel ScatterND(none) may keep any write of a duplicated cell (docs/semantics.md): an output is
     explained only when every differing cell was written more than once and holds one of its writes."""
     ex = se.by_id("ov-scatter-nd-update-15-xml-example-1")  # cell 0 gets 10 then 50, cell 1 gets 30 then 40
     d = divergences.BY_LABEL["duplicates-parallel-order"]

@@ -59,7 +59,7 @@ PINNED_IDS = [
     "teach-tensorscatter-prefill", "teach-tensorscatter-circular-decode", "teach-slice-scatter-negative-step",
 ]
 
-# Errata ../shared/semantics.md section 3 lists; each must have a record.
+# Errata docs/semantics.md lists; each must have a record.
 SEMANTICS_ERRATA = [
     "onnx-scatternd-mul-wording",                            # 1
     "onnx-scatternd-updates-shape-off-by-one",               # 2
@@ -423,7 +423,7 @@ def test_errata_for_op_and_example():
 
 
 def test_runtime_outputs_of_output_errata_agree_with_the_core():
-    # what semantics.md and our own runs record for the runtimes: the spec's own rules, not the print
+    # what docs/semantics.md and our own runs record for the runtimes: the spec's own rules, not the print
     for er in ERRATA:
         for name, out in er.runtime_outputs.items():
             assert np.array_equal(out, er.spec_rules_give), (er.id, name)

@@ -639,7 +639,7 @@ def test_the_issue_runtime_behaviours_are_in_the_registry():
         assert any("crashes" in n.text for n in _notes(op, "index-range"))
 
 
-def test_new_runtime_behaviours_are_marked_as_not_in_semantics_md():
+def test_new_runtime_behaviours_are_marked_as_not_in_docs_semantics_md():
     new = {(s.name, n.topic) for s in OPERATORS_LIST for n in s.runtime_notes if not n.documented}
     expected = {
         ("ScatterElementsUpdate-12", "reference-kernels"), ("ScatterNDUpdate-15", "reference-kernels"),
@@ -651,12 +651,42 @@ def test_new_runtime_behaviours_are_marked_as_not_in_semantics_md():
         ("ScatterElementsUpdate-12", "signed-zero"),
     }
     assert expected <= new
-    # every behaviour runtime_check observed beyond semantics.md is a registry note flagged new
+    # every behaviour runtime_check observed beyond docs/semantics.md is a registry note flagged new
     assert all(not d.documented for d in rc.OBSERVED)
     assert all(d.documented for d in rc.DOCUMENTED)
     offsets = _notes("ScatterUpdate-3", "updates-offsets", documented=False)[0]
     assert "[[1, 2], [2, 3], [3, 4]]" in offsets.text and "reference" in offsets.runtimes
     assert all(n.documented for s in OPERATORS_LIST for n in s.runtime_notes if n.topic == "duplicates")
+
+
+def test_runtime_notes_name_their_source_and_the_versions_they_were_verified_on():
+    for spec in OPERATORS_LIST:
+        for row in specdiff.runtime_rows(spec):
+            assert re.match(r"(NEW: )?(this project's test test_\w+::test_\w+|upstream issue https://|spec page "
+                            r"https://)", row["source"]), (spec.name, row["source"])
+            assert "; verified on " in row["source"] and "installed version" not in row, spec.name
+            assert "shared" not in row["source"] and "semantics.md" not in row["source"]
+
+
+def test_runtimes_tab_says_when_the_installed_runtime_is_not_the_verified_version():
+    """The installed version faked through runtime_check's public hook: the tab warns, and each note about
+    onnxruntime says it was verified on another version and what to run."""
+    verified = sc.verified_versions()["onnxruntime"]
+    want = f"verified on onnxruntime {verified}; installed 1.32.0: run `scatter-explorer verify-facts`"
+    with rc.pretend_installed({"onnxruntime": "1.32.0"}):
+        at = open_page("spec-elements", tab="Runtimes")
+    assert any(want in str(w.value) for w in at.warning), [w.value for w in at.warning]
+    frames = [d.value for d in at.dataframe if "installed version" in d.value.columns]
+    assert frames, "no runtime note says the installed version"
+    rows = pd.concat(frames)
+    about_ort = rows["runtime (version)"].str.contains("onnxruntime")
+    assert about_ort.any() and (rows[about_ort]["installed version"] == want).all()
+    assert (rows[~about_ort]["installed version"] == "").all()
+    at = open_page("spec-elements", tab="Runtimes")
+    installed = rc.available()["onnxruntime"]
+    if installed in (None, verified):  # the real installed version: no warning, no column
+        assert not any("verify-facts" in str(w.value) for w in at.warning)
+        assert not any("installed version" in d.value.columns for d in at.dataframe)
 
 
 # ------------------------------------------------------------------------------ in a real browser

@@ -11,9 +11,11 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Mapping
 
 import numpy as np
 
+import runtime_check as rc
 import scatter_core as sc
 import spec_examples
 from scatter_core import REDUCTIONS, OpSpec
@@ -225,25 +227,40 @@ def forbidden_words(spec: OpSpec) -> str:
 
 
 # ---------------------------------------------------------------------------- runtime notes
-def _fact_source(n) -> str:
-    where = sc.FACT_BY_ID[n.fact].source.where if n.fact in sc.FACT_BY_ID else ""
-    if n.documented:
-        return "../shared/" + where if where.startswith("semantics.md") else "../shared/semantics.md"
-    return "NEW: " + (where or "runtime_check tests, not in semantics.md")
+def fact_source(fact: sc.Fact) -> str:
+    """A fact's source for people (a spec page, an upstream issue or this project's test) with the versions it was
+    verified on; "NEW: " first when docs/semantics.md does not describe it yet."""
+    return ("" if fact.documented else "NEW: ") + fact.source_words()
 
 
-def runtime_rows(spec: OpSpec) -> list[dict[str, str]]:
-    """The record's runtime notes (facts of ``scatter_core.FACTS``) as table rows; the source is the fact's:
-    a section of semantics.md, or NEW: an observation semantics.md does not record."""
-    return [{"topic": n.topic, "runtime (version)": n.runtimes, "what it does": n.text, "source": _fact_source(n)}
+def fact_skew(fact: sc.Fact, installed: Mapping[str, str | None] | None) -> str:
+    """'' when every runtime ``fact`` names is installed in the version it was verified on (or not installed), else
+    what :func:`runtime_check.version_skew` says. ``installed``: runtime -> version (runtime_check.available())."""
+    found = [rc.version_skew(r, (installed or {}).get(r)) for r in fact.runtimes]
+    return "; ".join(dict.fromkeys(t for t in found if t))
+
+
+def runtime_rows(spec: OpSpec, installed: Mapping[str, str | None] | None = None) -> list[dict[str, str]]:
+    """The record's runtime notes (facts of ``scatter_core.FACTS``) as table rows, each with its source
+    (:func:`fact_source`); with ``installed`` (runtime -> version), an "installed version" column where a fact's
+    runtime is installed in another version than the one it was verified on."""
+    rows = [{"topic": n.topic, "runtime (version)": n.runtimes, "what it does": n.text,
+             "source": fact_source(sc.FACT_BY_ID[n.fact]), "installed version": fact_skew(sc.FACT_BY_ID[n.fact],
+                                                                                          installed)}
             for n in spec.runtime_notes]
+    if not any(r["installed version"] for r in rows):
+        for r in rows:
+            del r["installed version"]
+    return rows
 
 
-def tracker_rows(family: str) -> list[dict[str, str]]:
-    """Other projects' tracker reports about this family's operators, each checked on the pinned runtimes."""
-    return [{"report": f.text, "runtime (version)": f.runtimes_label(), "on the pinned runtimes": f.status,
-             "versions": sc.resolve_versions(f.holds_in, sc.pinned_versions()), "source": f.source.where}
-            for f in sc.FACTS if f.source.kind == "tracker" and family in f.families]
+def tracker_rows(family: str, installed: Mapping[str, str | None] | None = None) -> list[dict[str, str]]:
+    """Reports from upstream issues and spec pages about this family's operators, each checked on the verified
+    runtimes by a test of this project (``fact``: its id; ``source``: :meth:`scatter_core.Fact.source_words`)."""
+    return [{"fact": f.id, "report": f.text, "runtime (version)": f.runtimes_label(), "on the verified runtimes": f.status,
+             "versions": sc.resolve_versions(f.holds_in, sc.verified_versions()), "source": f.source_words(),
+             "installed version": fact_skew(f, installed)}
+            for f in sc.FACTS if f.source.kind in ("issue", "spec") and family in f.families]
 
 
 # ---------------------------------------------------------------------------- word diffs, Markdown-safe

@@ -23,6 +23,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 import framework_map as fm
+import runtime_check as rc
 import scatter_core as sc
 import spec_examples
 from from_code.translate import reverse_link
@@ -404,26 +405,50 @@ def framework_section(family: str) -> None:
 
 
 # ---------------------------------------------------------------------------- runtime notes
+NOTE_COLUMNS = {"topic": st.column_config.TextColumn(width="small"),
+                "runtime (version)": st.column_config.TextColumn(width="medium"),
+                "what it does": st.column_config.TextColumn(width="large"),
+                "source": st.column_config.TextColumn(width="medium"),
+                "installed version": st.column_config.TextColumn(width="medium")}
+
+
+def _source_markdown(fact: sc.Fact) -> str:
+    """A report's source as Markdown: the issue or spec page as a link, then the test that checked it."""
+    what = "upstream issue" if fact.source.kind == "issue" else "spec page"
+    test = f", checked by this project's test {md_escape(fact.source.test)}" if fact.source.test else ""
+    return f"[{what}]({fact.source.where}){test}; verified on {md_escape(fact.verified_words())}"
+
+
 def runtime_section(family: str) -> None:
     st.header("What real runtimes do")
-    st.caption("Observed behaviour, from the project's one table of runtime facts: each note names the runtime "
-               "and its pinned version, and its source. Notes marked NEW were found by runtime_check's tests and "
-               "are not (yet) in ../shared/semantics.md.")
+    st.caption("Observed behaviour, from the project's one table of runtime facts: each note names the runtime and "
+               "the version it was verified on, and its source (a spec page, an upstream issue, or the test of this "
+               "project that observed it). Notes marked NEW are not (yet) described in the project's "
+               "docs/semantics.md.")
+    installed = rc.available()
+    skewed = sorted({t for r in rc.RUNTIMES if (t := rc.version_skew(r, installed.get(r)))})
+    if skewed:
+        st.warning("The installed runtimes are not the versions these facts were verified on: " + "; ".join(skewed)
+                   + ". Each note says which facts this concerns.", icon="⚠️")
     for s in sc.family_members(family):
-        rows = runtime_rows(s)
+        rows = runtime_rows(s, installed)
         new = sum(r["source"].startswith("NEW") for r in rows)
-        with st.expander(f"{s.name}: {len(rows)} notes" + (f" ({new} new)" if new else "")):
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    reports = tracker_rows(family)
+        other = sum(bool(r.get("installed version")) for r in rows)
+        with st.expander(f"{s.name}: {len(rows)} notes" + (f" ({new} new)" if new else "")
+                         + (f", {other} verified on another version than the installed one" if other else "")):
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=NOTE_COLUMNS)
+    reports = tracker_rows(family, installed)
     if reports:
-        st.subheader("Reports from other projects' trackers")
-        st.caption("Each report was run on the pinned runtimes by the project's tests: it holds, or it was not "
+        st.subheader("Reports from upstream issues and spec pages")
+        st.caption("Each report was run on the verified runtimes by the project's tests: it holds, or it was not "
                    "reproduced.")
         st.markdown("".join(
-            f"- **{md_escape(r['on the pinned runtimes'])}** · *{md_escape(r['runtime (version)'])}*: "
+            f"- **{md_escape(r['on the verified runtimes'])}** · *{md_escape(r['runtime (version)'])}*: "
             f"{md_escape(r['report'])}."
             + (f" {md_escape(r['versions'][:1].upper() + r['versions'][1:])}." if r["versions"] else "")
-            + f" Source: {md_escape(r['source'])}\n" for r in reports))
+            + f" Source: {_source_markdown(sc.FACT_BY_ID[r['fact']])}."
+            + (f" ⚠ {md_escape(r['installed version'])}." if r["installed version"] else "") + "\n"
+            for r in reports))
 
 
 SECTIONS = (timeline_section, comparison_section, cross_framework_section, errata_section, framework_section,

@@ -42,12 +42,12 @@ _DISTRIBUTION = rc.pins.DISTRIBUTIONS  # runtime -> its pinned distribution (the
 
 
 def verified_versions() -> dict[str, str]:
-    """Runtime -> the version ``../shared/semantics.md`` was verified on (:func:`runtime_check.verified_versions`)."""
+    """Runtime -> the version the runtime facts were verified on (:func:`runtime_check.verified_versions`)."""
     return rc.verified_versions()
 
 
 def skew(runtime: str, version: str | None) -> str:
-    """'' when ``version`` is the one semantics.md was verified on, else a short warning."""
+    """'' when ``version`` is the one the facts were verified on, else what to do (:func:`runtime_check.version_skew`)."""
     return rc.version_skew(runtime, version, verified_versions())
 
 
@@ -106,12 +106,12 @@ def _explained(c) -> str:
         return ""
     if c.known_divergence:
         d = BY_LABEL[c.known_divergence]
-        quote = " ".join(d.quote.replace("**", "").replace("`", "").split())
-        return f"known divergence `{d.label}`: {d.text} (semantics.md: “{quote}”)"
-    if c.divergence:  # a fact of the table explains it, seen by this project's tests (semantics.md does not record it)
+        return f"known divergence `{d.label}`: {d.text} (source: {d.source})"
+    if c.divergence:  # a fact of the table explains it, seen by this project's tests (docs/semantics.md does not yet)
         what = f": {c.divergence_text}" if c.divergence_text else ""
-        return f"explained by runtime fact `{c.divergence}`, observed by this project's tests, not in semantics.md{what}"
-    return "NEW: semantics.md does not describe this difference"
+        return (f"explained by runtime fact `{c.divergence}`, observed by this project's tests, not (yet) in "
+                f"docs/semantics.md{what}")
+    return "NEW: no runtime fact of this project describes this difference"
 
 
 def rows_from(comparisons) -> list[dict]:
@@ -219,7 +219,7 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
                + ", each in its own process "
                f"with a {TIMEOUT_S:g} s time limit, and compares every output cell with scatter_core's. "
                "Installed: " + ", ".join(f"{r} {v}" if v else f"{r} (not installed)" for r, v in installed.items())
-               + ". semantics.md was verified on: " + ", ".join(f"{r} {v}" for r, v in verified.items()) + ".")
+               + ". The runtime facts were verified on: " + ", ".join(f"{r} {v}" for r, v in verified.items()) + ".")
     target = op if rc.runtimes_for(op) else (rc.stand_in(op) or op)
     unused = [r for r, v in installed.items() if v and r not in wanted]
     if wanted and unused:  # e.g. OpenVINO for an ONNX operator: why it does not run, so the button is no promise
