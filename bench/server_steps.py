@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-QUIET_MS = int(re.search(r"const QUIET_MS = (\d+)", (ROOT / "scatter_ui/player/assets/player.js").read_text())[1])
+QUIET_MS = int(re.search(r"const QUIET_MS = (\d+)", (ROOT / "scatter_ui/player/js/controls.mjs").read_text())[1])
 
 
 def press_listener(event: str) -> str:

@@ -74,6 +74,8 @@ def mount(browser, payload: bytes, dark: bool = False, plotly: bool = True):
         name = path.removeprefix("/assets/")
         if name.startswith("plotly-cartesian.min.js") and not plotly:
             return route.abort()  # plotly.js never comes (plain or gzipped): the player's own SVG drawing stays
+        if name == "player.js":  # the player's modules joined into one, as Streamlit is sent it (player_mod.JS)
+            return route.fulfill(status=200, content_type="text/javascript", body=player_mod.JS)
         file = ASSET_DIR / name
         if "/" in name or not file.is_file():
             return route.fulfill(status=404, body="")

@@ -27,6 +27,7 @@ from scatter_ui.player import component as player_mod
 from scatter_ui.player import contract as pc
 from scatter_ui.figures.heatmaps import StepFigure
 from scatter_ui.player.component import ASSET_DIR, read_payload, reported_step
+from scatter_ui.player.script import SOURCE_DIR
 from tests.skipping import skip_or_fail
 
 OPTIONS = {"view": "v", "step": 0, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js",
@@ -139,7 +140,7 @@ def test_the_palette_is_defined_once_and_sent_to_the_player_as_data():
     assert data["figure"]["layout"]["coloraxis"]["colorscale"] == pc.VALUE_SCALE
     assert figures.HIGHLIGHT is pc.HIGHLIGHT and figures.DARK_VALUE_SCALE is pc.DARK_VALUE_SCALE
     # player.js and player.css hold none of these colours: they read them from the data
-    js = (ASSET_DIR / "player.js").read_text(encoding="utf-8").lower()
+    js = player_mod.JS.lower()
     css = (ASSET_DIR / "player.css").read_text(encoding="utf-8").lower()
     colours = {pc.HIGHLIGHT, pc.WRITTEN, pc.DESTINATION, pc.DARK_CELL_TEXT, pc.DARK_WRITTEN}
     colours |= {c for _, c in pc.VALUE_SCALE + pc.DARK_VALUE_SCALE}
@@ -265,7 +266,7 @@ def test_player_js_validates_with_the_same_rules_as_python(tmp_path):
     cases += [["StepReport", {"step": 2, "view": "v", "n": 1}], ["StepReport", {"step": -1, "view": 3, "x": 0}],
               ["StepReport", {"step": 1.5}], ["CellClick", [0, 2]], ["CellClick", [0, "1", -1]], ["CellClick", "0,1"]]
     (tmp_path / "cases.json").write_text(json.dumps(cases), encoding="utf-8")
-    script = NODE_CHECK % {"module": json.dumps((ASSET_DIR / "player.js").as_uri()),
+    script = NODE_CHECK % {"module": json.dumps((SOURCE_DIR / "contract.mjs").as_uri()),
                            "schema": json.dumps(str(pc.SCHEMA_FILE)), "cases": json.dumps(str(tmp_path / "cases.json"))}
     run = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

@@ -104,6 +104,7 @@ from typing import Callable
 import streamlit as st
 
 from scatter_ui.state import step_times
+from scatter_ui.player.script import script
 from scatter_ui.player.contract import PALETTE, SCHEMA_FILE, ContractError, check_payload, read_cell, read_step_report
 
 PROJECT = "scatter-explorer"
@@ -148,7 +149,7 @@ _serial = 0
 # The module is passed as content, not as a file name: Streamlit then imports it from a Blob URL at
 # once instead of first loading it through a script tag (about 0.1 s sooner on a first visit,
 # bench/bench_player.py). plotly.js stays a file in asset_dir, loaded from plotly_url().
-JS = (ASSET_DIR / "player.js").read_text(encoding="utf-8")
+JS = script()  # js/*.mjs joined into one module (scatter_ui/player/script.py)
 # The style is passed as content too: as a file, Streamlit fetches it only once the element has mounted, and the
 # player's first layout pass may measure the page before its rules apply.
 CSS = (ASSET_DIR / "player.css").read_text(encoding="utf-8")

@@ -65,8 +65,10 @@ Count = Annotated[int, Min(0)]
 Colour = Annotated[str, "a CSS colour"]
 ScaleStop = tuple[float, str]
 Scale = Annotated[list[ScaleStop], Len(2, at_least=True), "a plotly colour scale: [position 0..1, CSS colour] pairs"]
-Cells = Annotated[list[list[str]], "one text per cell of the panel's canvas, row by row ('' where nothing is drawn); "
-                  "a cell written n > 1 times adds <br><span style='font-size:9px'>×n</span> (player.js reads n)"]
+Cells = Annotated[list[list[str]], "each cell's value as plain text (no markup), row by row over the panel's canvas "
+                  "('' where nothing is drawn)"]
+Counts = Annotated[list[list[Count]], "the output panel: how many times each cell has been written so far, row by row "
+                   "(0 where nothing is drawn); the player shows ×n under the value of a cell written n > 1 times"]
 Control = Literal["first", "prev", "play", "next", "last", "slider", "count", "goto", "speed", "export", "keys"]
 
 # TypedDicts that may carry keys not listed (plotly's own): the rest are closed
@@ -148,6 +150,7 @@ class Trace(TypedDict):
     type: Literal["heatmap"]
     z: Annotated[list[list[Union[float, None]]], "values (null: no cell there)"]
     text: Cells
+    counts: NotRequired[Counts]
     customdata: Annotated[list[list[str]], "each cell's hover text"]
     xaxis: str
     yaxis: str
@@ -178,6 +181,7 @@ class Figure(TypedDict):
 class FrameTrace(TypedDict):
     z: list[list[Union[float, None]]]
     text: Cells
+    counts: NotRequired[Counts]
     customdata: NotRequired[list[list[str]]]
 
 
