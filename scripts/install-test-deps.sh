@@ -8,7 +8,8 @@
 #     Ubuntu or dnf on Fedora (root or sudo); on macOS an installed Chromium or Google Chrome,
 #     else Playwright's own Chromium. The browser used is recorded in $VENV/chromium-path,
 #     where the tests look for it (tests/browser_support.py); $CHROMIUM overrides it;
-#  4. axe-core (pinned, from npm) into ./node_modules (git-ignored), for the accessibility audit
+#  4. Node.js (Debian's nodejs when node is missing), for the step player's unit tests (tests/js);
+#  5. axe-core (pinned, from npm) into ./node_modules (git-ignored), for the accessibility audit
 #     (tests/test_browser_axe.py); it needs npm (Debian and Ubuntu: sudo apt-get install npm).
 # It says what it could not install. Without a browser the browser tests skip, and without axe-core
 # the audit skips (both fail under CI=true).
@@ -132,6 +133,26 @@ else
   echo "install-test-deps: no PostgreSQL for the class store's tests (apt-get install postgresql failed or" >&2
   echo "  is not available here). Those tests will skip (and fail under CI=true). Install it, or set" >&2
   echo "  PG_BIN=/path/to/postgresql/bin before running the tests." >&2
+fi
+
+# Node.js 18 or newer, for the step player's unit tests (tests/js/*.test.mjs under node --test, run by
+# tests/test_player_js.py) and its contract check: Debian's nodejs with apt-get (dnf on Fedora, brew on macOS)
+# when node is missing. Without it those tests skip (and fail under CI=true).
+if ! command -v node >/dev/null; then
+  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
+    $SUDO apt-get update -qq || true
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null || true
+  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
+    $SUDO dnf install -y -q nodejs || true
+  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
+    brew install node || true
+  fi
+fi
+if command -v node >/dev/null; then
+  echo "install-test-deps: the player's unit tests will use node $(node --version)"
+else
+  echo "install-test-deps: no Node.js for the player's unit tests (apt-get install nodejs failed or is not" >&2
+  echo "  available here). tests/test_player_js.py will skip (and fail under CI=true). Install Node.js 18 or newer." >&2
 fi
 
 AXE_VERSION="4.14.1"

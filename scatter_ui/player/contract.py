@@ -356,7 +356,7 @@ def errors(value, ref: str = "Payload", schema_doc: dict | None = None, limit: i
     doc = schema_doc or shipped()
     out: list[str] = []
     _check(value, {"$ref": f"#/$defs/{ref}"}, "$", doc, out, limit)
-    return out
+    return out[:limit]  # (an object's keys may add a few past the limit before it is looked at again)
 
 
 def _show(value) -> str:
