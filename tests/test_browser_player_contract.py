@@ -1,6 +1,6 @@
-"""player.js in real Chromium against its contract (scatter_ui/player/contract.py), without Streamlit.
+"""The player's script in real Chromium against its contract (scatter_ui/player/contract.py), without Streamlit.
 
-A bare page (served by Playwright's routing, not a server) imports assets/player.js as Streamlit does
+A bare page (served by Playwright's routing, not a server) imports the joined script (player.js) as Streamlit does
 and mounts it with a payload built by Python (scatter_ui.player.component.payload): the player validates the payload
 against the shipped JSON Schema, checks its own step reports, and colours the cells with the palette Python
 sent (change the scale in the payload and the drawn colours follow). The app's own players are checked the
@@ -80,7 +80,7 @@ def mount(browser, payload: bytes, dark: bool = False, plotly: bool = True):
         if "/" in name or not file.is_file():
             return route.fulfill(status=404, body="")
         kind = {"js": "text/javascript", "css": "text/css", "json": "application/json",
-                "gz": "application/gzip"}[file.suffix[1:]]  # plotly.js comes gzipped (player.js unpacks it)
+                "gz": "application/gzip"}[file.suffix[1:]]  # plotly.js comes gzipped (the player unpacks it)
         return route.fulfill(status=200, content_type=kind, body=file.read_bytes())
 
     pg.route(f"{HOST}/**", serve)

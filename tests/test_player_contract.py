@@ -1,5 +1,5 @@
 """The step player's contract (scatter_ui/player/contract.py): the payloads Python sends conform to it, the
-reports Python reads are checked against it, the shipped JSON Schema is generated from it, and player.js
+reports Python reads are checked against it, the shipped JSON Schema is generated from it, and the player
 validates with the same rules (run under Node here; in Chromium in tests/test_browser_player_contract.py).
 
 Every AppTest that reads a player's payload (devtools.apptest.figures -> scatter_ui.player.component.read_payload) checks
@@ -139,7 +139,7 @@ def test_the_palette_is_defined_once_and_sent_to_the_player_as_data():
     assert data["palette"]["light"]["value"] == figures.VALUE_SCALE and figures.VALUE_SCALE is pc.VALUE_SCALE
     assert data["figure"]["layout"]["coloraxis"]["colorscale"] == pc.VALUE_SCALE
     assert figures.HIGHLIGHT is pc.HIGHLIGHT and figures.DARK_VALUE_SCALE is pc.DARK_VALUE_SCALE
-    # player.js and player.css hold none of these colours: they read them from the data
+    # the player's script and player.css hold none of these colours: they read them from the data
     js = player_mod.JS.lower()
     css = (ASSET_DIR / "player.css").read_text(encoding="utf-8").lower()
     colours = {pc.HIGHLIGHT, pc.WRITTEN, pc.DESTINATION, pc.DARK_CELL_TEXT, pc.DARK_WRITTEN}
@@ -242,7 +242,7 @@ def test_the_validator_agrees_with_jsonschema_on_every_breach():
         assert bool(ours) == bool(theirs), name
 
 
-# -- player.js's validator, run by Node on the same payloads ------------------------------------------------------
+# -- the player's validator (js/contract.mjs), run by Node on the same payloads ------------------------------------------------------
 NODE_CHECK = """
 import * as player from %(module)s;
 import fs from "node:fs";

@@ -184,8 +184,8 @@ def test_a_long_input_says_which_window_its_rows_were_windowed_for():
 
 
 def test_the_short_window_is_one_number_in_python_and_in_the_player():
-    """Python's SHORT_WINDOW (which rows a long input shows) and player.js's SHORT (when the player fits the
-    figure to the height, and when it reports its height) are the same threshold."""
+    """Python's SHORT_WINDOW (which rows a long input shows) and the player's SHORT (js/layout.mjs: when it fits
+    the figure to the height, and when it reports its height) are the same threshold."""
     import re
 
     js = player_mod.JS
