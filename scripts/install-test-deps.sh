@@ -36,6 +36,18 @@ fi
 
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+# install_package APT DNF BREW: the system's package of that name (Debian and Ubuntu, Fedora, macOS), quietly;
+# what could not be installed is said by the caller, which looks for the program afterwards
+install_package() {
+  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
+    $SUDO apt-get update -qq || true
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null || true
+  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
+    $SUDO dnf install -y -q "$2" || true
+  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
+    brew install "$3" || true
+  fi
+}
 found=""
 why="this system has no apt-get or dnf and is not macOS"
 if [ -n "${CHROMIUM:-}" ]; then
@@ -85,14 +97,7 @@ for b in "${HAPROXY:-}" "$(command -v haproxy || true)" /usr/sbin/haproxy /usr/l
   if [ -n "$b" ] && [ -x "$b" ]; then haproxy_found="$b"; break; fi
 done
 if [ -z "$haproxy_found" ]; then
-  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
-    $SUDO apt-get update -qq || true
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null || true
-  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
-    $SUDO dnf install -y -q haproxy || true
-  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
-    brew install haproxy || true
-  fi
+  install_package haproxy haproxy haproxy
   for b in "$(command -v haproxy || true)" /usr/sbin/haproxy /usr/local/sbin/haproxy /opt/homebrew/bin/haproxy; do
     if [ -n "$b" ] && [ -x "$b" ]; then haproxy_found="$b"; break; fi
   done
@@ -116,14 +121,7 @@ pg_found="${PG_BIN:-}"
 if [ -z "$pg_found" ]; then pg_found="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)"; fi
 if [ -z "$pg_found" ] && command -v initdb >/dev/null; then pg_found="$(dirname "$(command -v initdb)")"; fi
 if [ -z "$pg_found" ]; then
-  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
-    $SUDO apt-get update -qq || true
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null || true
-  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
-    $SUDO dnf install -y -q postgresql-server || true
-  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
-    brew install postgresql || true
-  fi
+  install_package postgresql postgresql-server postgresql
   pg_found="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)"
   if [ -z "$pg_found" ] && command -v initdb >/dev/null; then pg_found="$(dirname "$(command -v initdb)")"; fi
 fi
@@ -139,14 +137,7 @@ fi
 # tests/test_player_js.py) and its contract check: Debian's nodejs with apt-get (dnf on Fedora, brew on macOS)
 # when node is missing. Without it those tests skip (and fail under CI=true).
 if ! command -v node >/dev/null; then
-  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
-    $SUDO apt-get update -qq || true
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null || true
-  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
-    $SUDO dnf install -y -q nodejs || true
-  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
-    brew install node || true
-  fi
+  install_package nodejs nodejs node
 fi
 if command -v node >/dev/null; then
   echo "install-test-deps: the player's unit tests will use node $(node --version)"
