@@ -199,6 +199,8 @@ BREACHES = {  # what is changed -> where the error must point
                                        r"\$: the key 'colour' is not in the contract"),
     "a text that is not text": (lambda d: d["frames"][1]["data"][0]["text"][0].__setitem__(0, 5),
                                 r"\$\.frames\[1\]\.data\[0\]\.text\[0\]\[0\]: 5 is not of type string"),
+    "a write count below 0": (lambda d: d["frames"][1]["data"][0]["counts"][0].__setitem__(0, -1),
+                              r"\$\.frames\[1\]\.data\[0\]\.counts\[0\]\[0\]: -1 is below the minimum 0"),
     "a scale stop without its colour": (lambda d: d["palette"]["dark"]["value"].__setitem__(0, [0.0]),
                                         r"\$\.palette\.dark\.value\[0\]: 1 item\(s\), fewer than 2"),
     "an unknown control": (lambda d: d.update(controls=["play", "rewind"]),
@@ -208,6 +210,20 @@ BREACHES = {  # what is changed -> where the error must point
     "a caption missing": (lambda d: d["captions"].pop("2"), r"\$\.captions: the steps"),
     "an active step outside the frames": (lambda d: d.update(active=5), r"k0 ≤ active ≤ k1 ≤ n does not hold"),
 }
+
+
+def test_the_figure_sends_each_value_as_plain_text_and_the_write_counts_beside_it():
+    """Data, not markup: a cell written twice has its value as text and 2 in ``counts`` (the player draws the ×2)."""
+    t = sc.trace("ScatterElements-18", np.zeros((2, 3)), [[1, 0, 1]], [[1.0, 2.0, 3.0]], axis=1)  # output[0, 1] twice
+    data = payload_of(StepFigure(t).figure(3))
+    out = data["figure"]["data"][2]
+    assert out["text"] == [["2", "3", "0"], ["0", "0", "0"]] and out["counts"] == [[1, 2, 0], [0, 0, 0]]
+    by_step = {int(f["name"]): f["data"][f["traces"].index(2)] for f in data["frames"]}
+    assert [by_step[k]["counts"][0][1] for k in range(4)] == [0, 1, 1, 2]
+    assert [by_step[k]["text"][0][1] for k in range(4)] == ["0", "1", "1", "3"]
+    texts = [x for f in data["frames"] for tr in f["data"] for row in tr["text"] for x in row]
+    assert texts and not any("<" in x or "×" in x for x in texts)
+    assert all("counts" not in data["figure"]["data"][i] for i in (0, 1))  # the inputs are never written
 
 
 @pytest.mark.parametrize("name", BREACHES)
