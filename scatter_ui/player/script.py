@@ -16,7 +16,7 @@ SOURCE_DIR = Path(__file__).resolve().parent / "js"
 ORDER = ("contract.mjs", "layout.mjs", "drawing.mjs", "controls.mjs", "player.mjs")  # each imports only earlier ones
 _IMPORT = re.compile(r'^import\s*\{[^}]*\}\s*from\s*"\./([\w-]+\.mjs)";[ \t]*\n', re.M)
 _EXPORT = re.compile(r"^export (?=(?:const|let|function|async function|class) )", re.M)
-_OTHER = re.compile(r"^\s*(?:import|export)\b.*$", re.M)
+_OTHER = re.compile(r"^[ \t]*(?:import|export)\b.*$", re.M)
 
 
 def join(sources: dict[str, str], order: tuple[str, ...] = ORDER) -> str:
