@@ -42,7 +42,7 @@ mount({ data: raw, parentElement: document.getElementById("root"),
 </script></body></html>"""
 
 
-def the_payload(change=None, **options) -> bytes:
+def the_payload(change=None, trace=None, **options) -> bytes:
     """A payload as the explorer sends it (checking on), for a case with a duplicate index; ``change`` edits
     the data before it is sent (a palette of our own, or a breach of the contract)."""
     t = sc.trace("ScatterElements-18", np.arange(8, dtype=np.float64).reshape(2, 4), [[1, 0, 1, 1]],
@@ -50,7 +50,7 @@ def the_payload(change=None, **options) -> bytes:
     opts = {"view": "case", "step": 1, "name": "case", "report": True, "url_param": None,
             "plotly_url": "/assets/plotly-cartesian.min.js", "contract_url": "/assets/player-contract.json",
             "check": True, "controls": None, "room_below": None, **options}
-    raw = player_mod.payload(StepFigure(t).figure(1), opts)
+    raw = player_mod.payload(StepFigure(t).figure(1) if trace is None else StepFigure(trace).figure(len(trace)), opts)
     if change is None:
         return raw
     data = player_mod.read_payload(raw)
@@ -150,6 +150,32 @@ def test_the_cells_take_the_scale_python_sent(browser, dark):
         assert fills(pg, 2) == {"rgb(255,0,0)"} and fills(pg, 1) == {"rgb(255,0,0)"}
         border = pg.evaluate("() => getComputedStyle(document.querySelector('.sx-mark-now')).borderTopColor")
         assert border == "rgb(0, 170, 0)"  # the legend's mark takes the palette's highlight
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("plotly", [False, True], ids=["svg", "plotly"])
+def test_a_cell_written_twice_shows_its_count_under_its_value(browser, plotly):
+    """Python sends the value and the write count (data, not markup); the player draws "×2" under the value, in its
+    own SVG first and with plotly.js, and says it in the table view."""
+    t = sc.trace("ScatterElements-18", np.zeros((2, 3)), [[1, 0, 1]], [[1.0, 2.0, 3.0]], axis=1)  # output[0, 1] twice
+    ctx, pg = mount(browser, the_payload(trace=t, step=3), plotly=plotly)
+    try:
+        if plotly:
+            pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=60_000)
+            drawn = pg.evaluate(f"() => document.querySelector('{FIGURE}').data[2].text[0]")
+            assert drawn == ["2", "3<br><span>×2</span>", "0"]
+            assert pg.evaluate(f"() => document.querySelector('{FIGURE}').textContent").count("×2") == 1  # on screen
+        else:
+            pg.wait_for_selector("[data-testid=scatter-preview] svg", timeout=60_000)
+            lines = pg.evaluate("""() => [...document.querySelector('[data-testid=scatter-preview] rect[data-cell="0,1"]')
+                .parentNode.querySelectorAll('text')].map((t) => t.textContent)""")
+            assert lines == ["3", "×2"]
+        pg.locator("[data-testid=player-table] summary").click()
+        cell = pg.locator('[data-testid=player-table] table[data-panel="2"] td').nth(1).inner_text()
+        assert cell == "3 ×2: written 2 times ← written this step"
+        if plotly:  # (without it, the aborted loads of plotly.js are logged)
+            assert real_errors(pg.console_errors) == []
     finally:
         ctx.close()
 
