@@ -46,24 +46,28 @@ def test_the_player_modules_pass_their_unit_tests_under_node():
 def test_the_joined_script_is_one_module_with_only_the_player_as_its_export(tmp_path):
     text = script()
     assert text == script() == player_mod.JS  # deterministic: what Streamlit is sent
-    assert [line for line in text.splitlines() if line.startswith(("import ", "export "))] == ["export default function (component) {"]
+    exports = [line for line in text.splitlines() if line.startswith(("import ", "export "))]
+    assert exports == ["export default function (component) {"]
     assert [line for line in text.splitlines() if line.startswith("// ---- ")] == [f"// ---- {n} ----" for n in ORDER]
     assert set(ORDER) == {p.name for p in SOURCE_DIR.glob("*.mjs")}  # every module is joined
     (tmp_path / "player.mjs").write_text(text, encoding="utf-8")  # it loads: no name declared twice, none missing
-    code = f"const m = await import({json.dumps((tmp_path / 'player.mjs').as_uri())}); console.log(Object.keys(m), typeof m.default)"
+    url = json.dumps((tmp_path / "player.mjs").as_uri())
+    code = f"const m = await import({url}); console.log(Object.keys(m), typeof m.default)"
     assert _run_module(_node(), code).split() == ["[", "'default'", "]", "function"]
 
 
 def test_the_join_strips_only_the_simple_import_and_export_forms_and_says_what_it_refuses():
     ok = join({"a.mjs": 'export const A = 1;\nexport function f() { return A; }\n',
-               "b.mjs": 'import { A, f } from "./a.mjs";\nimport {\n  f as g } from "./a.mjs";\nexport default function () { return f() + A; }\n'},
+               "b.mjs": 'import { A, f } from "./a.mjs";\nimport {\n  f as g } from "./a.mjs";\n'
+                        "export default function () { return f() + A; }\n"},
               order=("a.mjs", "b.mjs"))
     assert ok == ("// ---- a.mjs ----\nconst A = 1;\nfunction f() { return A; }\n\n"
                   "// ---- b.mjs ----\nexport default function () { return f() + A; }\n")
     refused = {
         "a later module": ({"a.mjs": 'import { B } from "./b.mjs";\n', "b.mjs": "export const B = 1;\n"},
                            "a.mjs imports ./b.mjs, which is not one of the modules before it"),
-        "another form": ({"a.mjs": "export { A };\nconst A = 1;\n", "b.mjs": ""}, "a.mjs, line 1 (after the joins): 'export { A };'"),
+        "another form": ({"a.mjs": "export { A };\nconst A = 1;\n", "b.mjs": ""},
+                         "a.mjs, line 1 (after the joins): 'export { A };'"),
         "a default not last": ({"a.mjs": "export default function () {}\n", "b.mjs": ""}, "a.mjs, line 1"),
         "a package": ({"a.mjs": 'import fs from "node:fs";\n', "b.mjs": ""}, "a.mjs, line 1"),
     }

@@ -1,4 +1,4 @@
-"""The player's one script: its ES modules (``js/*.mjs``) joined in a fixed order, what Streamlit imports from a Blob URL.
+"""The player's one script: its ES modules (``js/*.mjs``) joined in a fixed order (Streamlit imports it from a Blob URL).
 
 A module imported from a Blob URL cannot import others by a relative path, and a second file would cost the page a
 round trip before the first figure; so the modules, which Node's tests import one by one, are joined here: each
