@@ -17,7 +17,7 @@ presses "next" ``--steps`` times (at the last step, "first"), and times each pre
   listener (capture phase, before the player's own), the same machine clock (CLOCK_REALTIME; the
   bench checks each page's ``Date.now()`` against Python's ``time.time()`` once); each page's
   Streamlit session id is read from its websocket's ``new_session`` message (bench/server_steps.py).
-  This figure includes the player's pause before it reports a step (``QUIET_MS`` in player.js,
+  This figure includes the player's pause before it reports a step (``QUIET_MS`` in js/controls.mjs,
   300 ms: the player sends only the latest step, once stepping has paused) — the goal counts it,
   since the server has not taken the step before. A press the server never took is a lost step.
   The capacity line uses this figure.

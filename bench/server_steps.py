@@ -6,7 +6,7 @@ bench records each press in the page with ``Date.now()`` (a capture-phase listen
 player's own handler), learns each page's Streamlit session id from its websocket's ``new_session``
 message, and matches the two here. ``Date.now()`` and ``time.time()`` read the same clock
 (CLOCK_REALTIME) on one machine; ``check_clock`` verifies it per page. The player reports a step
-only once stepping has paused for ``QUIET_MS`` (player.js), so the figure includes that pause.
+only once stepping has paused for ``QUIET_MS`` (scatter_ui/player/js/controls.mjs), so the figure includes that pause.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-QUIET_MS = int(re.search(r"const QUIET_MS = (\d+)", (ROOT / "scatter_ui/player/assets/player.js").read_text())[1])
+QUIET_MS = int(re.search(r"const QUIET_MS = (\d+)", (ROOT / "scatter_ui/player/js/controls.mjs").read_text())[1])
 
 
 def press_listener(event: str) -> str:

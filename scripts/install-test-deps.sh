@@ -10,7 +10,8 @@
 #     Ubuntu or dnf on Fedora (root or sudo); on macOS an installed Chromium or Google Chrome,
 #     else Playwright's own Chromium. The browser used is recorded in $VENV/chromium-path,
 #     where the tests look for it (tests/browser_support.py); $CHROMIUM overrides it;
-#  4. axe-core (pinned, from npm) into ./node_modules (git-ignored), for the accessibility audit
+#  4. Node.js (Debian's nodejs when node is missing), for the step player's unit tests (tests/js);
+#  5. axe-core (pinned, from npm) into ./node_modules (git-ignored), for the accessibility audit
 #     (tests/test_browser_axe.py); it needs npm (Debian and Ubuntu: sudo apt-get install npm).
 # It says what it could not install. Without a browser the browser tests skip, and without axe-core
 # the audit skips (both fail under CI=true).
@@ -38,6 +39,18 @@ fi
 
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+# install_package APT DNF BREW: the system's package of that name (Debian and Ubuntu, Fedora, macOS), quietly;
+# what could not be installed is said by the caller, which looks for the program afterwards
+install_package() {
+  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
+    $SUDO apt-get update -qq || true
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null || true
+  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
+    $SUDO dnf install -y -q "$2" || true
+  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
+    brew install "$3" || true
+  fi
+}
 found=""
 why="this system has no apt-get or dnf and is not macOS"
 if [ -n "${CHROMIUM:-}" ]; then
@@ -87,14 +100,7 @@ for b in "${HAPROXY:-}" "$(command -v haproxy || true)" /usr/sbin/haproxy /usr/l
   if [ -n "$b" ] && [ -x "$b" ]; then haproxy_found="$b"; break; fi
 done
 if [ -z "$haproxy_found" ]; then
-  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
-    $SUDO apt-get update -qq || true
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null || true
-  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
-    $SUDO dnf install -y -q haproxy || true
-  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
-    brew install haproxy || true
-  fi
+  install_package haproxy haproxy haproxy
   for b in "$(command -v haproxy || true)" /usr/sbin/haproxy /usr/local/sbin/haproxy /opt/homebrew/bin/haproxy; do
     if [ -n "$b" ] && [ -x "$b" ]; then haproxy_found="$b"; break; fi
   done
@@ -118,14 +124,7 @@ pg_found="${PG_BIN:-}"
 if [ -z "$pg_found" ]; then pg_found="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)"; fi
 if [ -z "$pg_found" ] && command -v initdb >/dev/null; then pg_found="$(dirname "$(command -v initdb)")"; fi
 if [ -z "$pg_found" ]; then
-  if [ "$(uname -s)" = "Linux" ] && command -v apt-get >/dev/null; then
-    $SUDO apt-get update -qq || true
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null || true
-  elif [ "$(uname -s)" = "Linux" ] && command -v dnf >/dev/null; then
-    $SUDO dnf install -y -q postgresql-server || true
-  elif [ "$(uname -s)" = "Darwin" ] && command -v brew >/dev/null; then
-    brew install postgresql || true
-  fi
+  install_package postgresql postgresql-server postgresql
   pg_found="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)"
   if [ -z "$pg_found" ] && command -v initdb >/dev/null; then pg_found="$(dirname "$(command -v initdb)")"; fi
 fi
@@ -135,6 +134,19 @@ else
   echo "install-test-deps: no PostgreSQL for the class store's tests (apt-get install postgresql failed or" >&2
   echo "  is not available here). Those tests will skip (and fail under CI=true). Install it, or set" >&2
   echo "  PG_BIN=/path/to/postgresql/bin before running the tests." >&2
+fi
+
+# Node.js 18 or newer, for the step player's unit tests (tests/js/*.test.mjs under node --test, run by
+# tests/test_player_js.py) and its contract check: Debian's nodejs with apt-get (dnf on Fedora, brew on macOS)
+# when node is missing. Without it those tests skip (and fail under CI=true).
+if ! command -v node >/dev/null; then
+  install_package nodejs nodejs node
+fi
+if command -v node >/dev/null; then
+  echo "install-test-deps: the player's unit tests will use node $(node --version)"
+else
+  echo "install-test-deps: no Node.js for the player's unit tests (apt-get install nodejs failed or is not" >&2
+  echo "  available here). tests/test_player_js.py will skip (and fail under CI=true). Install Node.js 18 or newer." >&2
 fi
 
 AXE_VERSION="4.14.1"

@@ -1,6 +1,6 @@
-"""player.js in real Chromium against its contract (scatter_ui/player/contract.py), without Streamlit.
+"""The player's script in real Chromium against its contract (scatter_ui/player/contract.py), without Streamlit.
 
-A bare page (served by Playwright's routing, not a server) imports assets/player.js as Streamlit does
+A bare page (served by Playwright's routing, not a server) imports the joined script (player.js) as Streamlit does
 and mounts it with a payload built by Python (scatter_ui.player.component.payload): the player validates the payload
 against the shipped JSON Schema, checks its own step reports, and colours the cells with the palette Python
 sent (change the scale in the payload and the drawn colours follow). The app's own players are checked the
@@ -42,7 +42,7 @@ mount({ data: raw, parentElement: document.getElementById("root"),
 </script></body></html>"""
 
 
-def the_payload(change=None, **options) -> bytes:
+def the_payload(change=None, trace=None, **options) -> bytes:
     """A payload as the explorer sends it (checking on), for a case with a duplicate index; ``change`` edits
     the data before it is sent (a palette of our own, or a breach of the contract)."""
     t = sc.trace(sc.case("ScatterElements-18", np.arange(8, dtype=np.float64).reshape(2, 4), [[1, 0, 1, 1]],
@@ -50,7 +50,7 @@ def the_payload(change=None, **options) -> bytes:
     opts = {"view": "case", "step": 1, "name": "case", "report": True, "url_param": None,
             "plotly_url": "/assets/plotly-cartesian.min.js", "contract_url": "/assets/player-contract.json",
             "check": True, "controls": None, "room_below": None, **options}
-    raw = player_mod.payload(StepFigure(t).figure(1), opts)
+    raw = player_mod.payload(StepFigure(t).figure(1) if trace is None else StepFigure(trace).figure(len(trace)), opts)
     if change is None:
         return raw
     data = player_mod.read_payload(raw)
@@ -74,11 +74,13 @@ def mount(browser, payload: bytes, dark: bool = False, plotly: bool = True):
         name = path.removeprefix("/assets/")
         if name.startswith("plotly-cartesian.min.js") and not plotly:
             return route.abort()  # plotly.js never comes (plain or gzipped): the player's own SVG drawing stays
+        if name == "player.js":  # the player's modules joined into one, as Streamlit is sent it (player_mod.JS)
+            return route.fulfill(status=200, content_type="text/javascript", body=player_mod.JS)
         file = ASSET_DIR / name
         if "/" in name or not file.is_file():
             return route.fulfill(status=404, body="")
         kind = {"js": "text/javascript", "css": "text/css", "json": "application/json",
-                "gz": "application/gzip"}[file.suffix[1:]]  # plotly.js comes gzipped (player.js unpacks it)
+                "gz": "application/gzip"}[file.suffix[1:]]  # plotly.js comes gzipped (the player unpacks it)
         return route.fulfill(status=200, content_type=kind, body=file.read_bytes())
 
     pg.route(f"{HOST}/**", serve)
@@ -148,6 +150,32 @@ def test_the_cells_take_the_scale_python_sent(browser, dark):
         assert fills(pg, 2) == {"rgb(255,0,0)"} and fills(pg, 1) == {"rgb(255,0,0)"}
         border = pg.evaluate("() => getComputedStyle(document.querySelector('.sx-mark-now')).borderTopColor")
         assert border == "rgb(0, 170, 0)"  # the legend's mark takes the palette's highlight
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("plotly", [False, True], ids=["svg", "plotly"])
+def test_a_cell_written_twice_shows_its_count_under_its_value(browser, plotly):
+    """Python sends the value and the write count (data, not markup); the player draws "×2" under the value, in its
+    own SVG first and with plotly.js, and says it in the table view."""
+    t = sc.trace(sc.case("ScatterElements-18", np.zeros((2, 3)), [[1, 0, 1]], [[1.0, 2.0, 3.0]], axis=1))  # output[0, 1] twice
+    ctx, pg = mount(browser, the_payload(trace=t, step=3), plotly=plotly)
+    try:
+        if plotly:
+            pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=60_000)
+            drawn = pg.evaluate(f"() => document.querySelector('{FIGURE}').data[2].text[0]")
+            assert drawn == ["2", "3<br><span>×2</span>", "0"]
+            assert pg.evaluate(f"() => document.querySelector('{FIGURE}').textContent").count("×2") == 1  # on screen
+        else:
+            pg.wait_for_selector("[data-testid=scatter-preview] svg", timeout=60_000)
+            lines = pg.evaluate("""() => [...document.querySelector('[data-testid=scatter-preview] rect[data-cell="0,1"]')
+                .parentNode.querySelectorAll('text')].map((t) => t.textContent)""")
+            assert lines == ["3", "×2"]
+        pg.locator("[data-testid=player-table] summary").click()
+        cell = pg.locator('[data-testid=player-table] table[data-panel="2"] td').nth(1).inner_text()
+        assert cell == "3 ×2: written 2 times ← written this step"
+        if plotly:  # (without it, the aborted loads of plotly.js are logged)
+            assert real_errors(pg.console_errors) == []
     finally:
         ctx.close()
 

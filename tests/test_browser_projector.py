@@ -22,13 +22,16 @@ import scatter_core as sc
 import scatter_practice as sp
 from tests.browser_support import SCREENSHOTS, real_errors
 from scatter_ui.figures.views import MAX_SIDE
+from scatter_ui.player.script import SOURCE_DIR
 from tests.test_browser_practice import FIGURE, answer_boxes, output_cell_px, settle, steady
 
 pytestmark = pytest.mark.browser
 
 WIDTH, HEIGHT = 1280, 720
-PROJECTOR_CELL = 24  # player.js: the least cell of a projector's figure (MIN_CELL, 28, when that fits)
-MIN_FONT = 12  # player.js: the least digits
+_LAYOUT_JS = (SOURCE_DIR / "layout.mjs").read_text(encoding="utf-8")
+# the player's least cell of a projector's figure (MIN_CELL, 28, when that fits) and its least digits, as it holds them
+PROJECTOR_CELL = int(re.search(r"^export const PROJECTOR_CELL = (\d+);", _LAYOUT_JS, re.M)[1])
+MIN_FONT = int(re.search(r"^export const MIN_FONT = (\d+);", _LAYOUT_JS, re.M)[1])
 SEEDS = range(200)
 MODES = ("Step by step", "Whole output", "Multiple choice")
 

@@ -187,6 +187,8 @@ def test_installed_command_runs_outside_the_checkout(tmp_path):
     shipped = {p.relative_to(installed).as_posix() for p in installed.rglob("*") if p.is_file()}
     for rel in (ROOT / "scatter_ui" / "player" / "assets").iterdir():  # the step player's plotly.js, JS, CSS
         assert f"scatter_ui/player/assets/{rel.name}" in shipped
+    for rel in (ROOT / "scatter_ui" / "player" / "js").glob("*.mjs"):  # its modules, joined into one script at start
+        assert f"scatter_ui/player/js/{rel.name}" in shipped
     for page in (ROOT / "app_pages").glob("*.py"):
         assert f"scatter_explorer/app/app_pages/{page.name}" in shipped
     # the installed command checks a runtime fact with no checkout beside it: the verified versions are the package's

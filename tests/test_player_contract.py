@@ -1,5 +1,5 @@
 """The step player's contract (scatter_ui/player/contract.py): the payloads Python sends conform to it, the
-reports Python reads are checked against it, the shipped JSON Schema is generated from it, and player.js
+reports Python reads are checked against it, the shipped JSON Schema is generated from it, and the player
 validates with the same rules (run under Node here; in Chromium in tests/test_browser_player_contract.py).
 
 Every AppTest that reads a player's payload (devtools.apptest.figures -> scatter_ui.player.component.read_payload) checks
@@ -27,6 +27,7 @@ from scatter_ui.player import component as player_mod
 from scatter_ui.player import contract as pc
 from scatter_ui.figures.heatmaps import StepFigure
 from scatter_ui.player.component import ASSET_DIR, read_payload, reported_step
+from scatter_ui.player.script import SOURCE_DIR
 from tests.skipping import skip_or_fail
 
 OPTIONS = {"view": "v", "step": 0, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js",
@@ -138,8 +139,8 @@ def test_the_palette_is_defined_once_and_sent_to_the_player_as_data():
     assert data["palette"]["light"]["value"] == figures.VALUE_SCALE and figures.VALUE_SCALE is pc.VALUE_SCALE
     assert data["figure"]["layout"]["coloraxis"]["colorscale"] == pc.VALUE_SCALE
     assert figures.HIGHLIGHT is pc.HIGHLIGHT and figures.DARK_VALUE_SCALE is pc.DARK_VALUE_SCALE
-    # player.js and player.css hold none of these colours: they read them from the data
-    js = (ASSET_DIR / "player.js").read_text(encoding="utf-8").lower()
+    # the player's script and player.css hold none of these colours: they read them from the data
+    js = player_mod.JS.lower()
     css = (ASSET_DIR / "player.css").read_text(encoding="utf-8").lower()
     colours = {pc.HIGHLIGHT, pc.WRITTEN, pc.DESTINATION, pc.DARK_CELL_TEXT, pc.DARK_WRITTEN}
     colours |= {c for _, c in pc.VALUE_SCALE + pc.DARK_VALUE_SCALE}
@@ -198,6 +199,8 @@ BREACHES = {  # what is changed -> where the error must point
                                        r"\$: the key 'colour' is not in the contract"),
     "a text that is not text": (lambda d: d["frames"][1]["data"][0]["text"][0].__setitem__(0, 5),
                                 r"\$\.frames\[1\]\.data\[0\]\.text\[0\]\[0\]: 5 is not of type string"),
+    "a write count below 0": (lambda d: d["frames"][1]["data"][0]["counts"][0].__setitem__(0, -1),
+                              r"\$\.frames\[1\]\.data\[0\]\.counts\[0\]\[0\]: -1 is below the minimum 0"),
     "a scale stop without its colour": (lambda d: d["palette"]["dark"]["value"].__setitem__(0, [0.0]),
                                         r"\$\.palette\.dark\.value\[0\]: 1 item\(s\), fewer than 2"),
     "an unknown control": (lambda d: d.update(controls=["play", "rewind"]),
@@ -207,6 +210,20 @@ BREACHES = {  # what is changed -> where the error must point
     "a caption missing": (lambda d: d["captions"].pop("2"), r"\$\.captions: the steps"),
     "an active step outside the frames": (lambda d: d.update(active=5), r"k0 ≤ active ≤ k1 ≤ n does not hold"),
 }
+
+
+def test_the_figure_sends_each_value_as_plain_text_and_the_write_counts_beside_it():
+    """Data, not markup: a cell written twice has its value as text and 2 in ``counts`` (the player draws the ×2)."""
+    t = sc.trace(sc.case("ScatterElements-18", np.zeros((2, 3)), [[1, 0, 1]], [[1.0, 2.0, 3.0]], axis=1))  # output[0, 1] twice
+    data = payload_of(StepFigure(t).figure(3))
+    out = data["figure"]["data"][2]
+    assert out["text"] == [["2", "3", "0"], ["0", "0", "0"]] and out["counts"] == [[1, 2, 0], [0, 0, 0]]
+    by_step = {int(f["name"]): f["data"][f["traces"].index(2)] for f in data["frames"]}
+    assert [by_step[k]["counts"][0][1] for k in range(4)] == [0, 1, 1, 2]
+    assert [by_step[k]["text"][0][1] for k in range(4)] == ["0", "1", "1", "3"]
+    texts = [x for f in data["frames"] for tr in f["data"] for row in tr["text"] for x in row]
+    assert texts and not any("<" in x or "×" in x for x in texts)
+    assert all("counts" not in data["figure"]["data"][i] for i in (0, 1))  # the inputs are never written
 
 
 @pytest.mark.parametrize("name", BREACHES)
@@ -241,7 +258,7 @@ def test_the_validator_agrees_with_jsonschema_on_every_breach():
         assert bool(ours) == bool(theirs), name
 
 
-# -- player.js's validator, run by Node on the same payloads ------------------------------------------------------
+# -- the player's validator (js/contract.mjs), run by Node on the same payloads ------------------------------------------------------
 NODE_CHECK = """
 import * as player from %(module)s;
 import fs from "node:fs";
@@ -265,7 +282,7 @@ def test_player_js_validates_with_the_same_rules_as_python(tmp_path):
     cases += [["StepReport", {"step": 2, "view": "v", "n": 1}], ["StepReport", {"step": -1, "view": 3, "x": 0}],
               ["StepReport", {"step": 1.5}], ["CellClick", [0, 2]], ["CellClick", [0, "1", -1]], ["CellClick", "0,1"]]
     (tmp_path / "cases.json").write_text(json.dumps(cases), encoding="utf-8")
-    script = NODE_CHECK % {"module": json.dumps((ASSET_DIR / "player.js").as_uri()),
+    script = NODE_CHECK % {"module": json.dumps((SOURCE_DIR / "contract.mjs").as_uri()),
                            "schema": json.dumps(str(pc.SCHEMA_FILE)), "cases": json.dumps(str(tmp_path / "cases.json"))}
     run = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

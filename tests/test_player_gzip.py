@@ -1,5 +1,5 @@
 """plotly.js travels gzipped (issue #26 §1.2): Streamlit gzips a component's files anew on every request, but
-sends one that is gzip already as it is; the player unpacks it in the browser (player.js, plotlySource)."""
+sends one that is gzip already as it is; the player unpacks it in the browser (js/player.mjs, plotlySource)."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ import scatter_core as sc
 from scatter_ui.player import component as player_mod
 from scatter_ui.figures.heatmaps import StepFigure
 from scatter_ui.player.component import ASSET_DIR, reported_step
+from scatter_ui.player.script import ORDER, SOURCE_DIR, script
 
 
 def test_a_report_counts_only_for_its_own_view():
@@ -41,10 +42,11 @@ def test_player_figure_has_captions_frames_and_exact_hover():
 
 def test_assets_ship_with_the_package_and_plotly_is_the_cartesian_dist():
     names = {p.name for p in ASSET_DIR.iterdir()}
-    assert {"player.js", "player.css", "plotly-cartesian.min.js"} <= names
+    assert {"player.css", "plotly-cartesian.min.js"} <= names
+    assert set(ORDER) == {p.name for p in SOURCE_DIR.glob("*.mjs")}  # the player's modules, joined into JS
     head = (ASSET_DIR / "plotly-cartesian.min.js").read_text(encoding="utf-8")[:200]
     assert "plotly.js (cartesian - minified)" in head
-    js = (ASSET_DIR / "player.js").read_text(encoding="utf-8")
+    js = player_mod.JS
     assert "innerHTML" not in js  # every text is set with textContent
 
 
@@ -75,7 +77,7 @@ def test_asset_registration_is_safe_from_many_threads_at_once():
 def test_the_module_is_sent_as_content_and_plotly_comes_from_the_asset_folder(monkeypatch):
     import streamlit as st
 
-    assert player_mod.JS == (ASSET_DIR / "player.js").read_text(encoding="utf-8") and "export default" in player_mod.JS
+    assert player_mod.JS == script() and "export default" in player_mod.JS
     assert "import.meta.url" not in player_mod.JS  # a Blob URL has no folder: plotly's URL comes from Python
     name = player_mod.NAME
     assert player_mod.plotly_url() == f"/_stcore/bidi-components/{name}/plotly-cartesian.min.js"
@@ -153,7 +155,7 @@ def test_an_explorer_draws_the_rerun_relay_outside_its_step_fragment():
     assert len(relays) == 1
     assert player_mod.RERUN_EVENT in relays[0].proto.js_content and "setTriggerValue" in relays[0].proto.js_content
     assert player_mod.RELAY_KEY in relays[0].proto.css_content and "display: none" in relays[0].proto.css_content
-    js = (ASSET_DIR / "player.js").read_text()
+    js = player_mod.JS
     assert f'const RERUN_EVENT = "{player_mod.RERUN_EVENT}"' in js and "dispatchEvent(new CustomEvent(RERUN_EVENT))" in js
     names = [e.proto.component_name for e in at.get("bidi_component")]
     assert names.index(relays[0].proto.component_name) < names.index(player_mod.NAME)  # drawn before the fragment
@@ -182,10 +184,10 @@ def test_a_long_input_says_which_window_its_rows_were_windowed_for():
 
 
 def test_the_short_window_is_one_number_in_python_and_in_the_player():
-    """Python's SHORT_WINDOW (which rows a long input shows) and player.js's SHORT (when the player fits the
-    figure to the height, and when it reports its height) are the same threshold."""
+    """Python's SHORT_WINDOW (which rows a long input shows) and the player's SHORT (js/layout.mjs: when it fits
+    the figure to the height, and when it reports its height) are the same threshold."""
     import re
 
-    js = (ASSET_DIR / "player.js").read_text(encoding="utf-8")
+    js = player_mod.JS
     found = re.findall(r"^const SHORT = (\d+);", js, flags=re.M)
     assert found == [str(player_mod.SHORT_WINDOW)], found

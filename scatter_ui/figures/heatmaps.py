@@ -24,7 +24,7 @@ from scatter_ui.figures.history import CellHistory
 # The colours are defined once (palette.py); the player gets them as data (Payload.palette).
 from scatter_ui.figures.palette import (APART, APART_BAND, DARK_APART, DARK_CELL_TEXT, DARK_VALUE_SCALE, DESTINATION,
                                         HIGHLIGHT, VALUE_SCALE, WRITTEN, banded)
-from scatter_ui.figures.views import GAP, MAX_SIDE, View, make_view, row_window
+from scatter_ui.figures.views import GAP, MAX_SIDE, MIN_COLUMNS, View, make_view, row_window
 
 DARK_PAGE_TEXT, LIGHT_PAGE_TEXT = "#fafafa", "#31333f"  # Streamlit's text colours in its dark and light themes
 TRANSPARENT = "rgba(0,0,0,0)"
@@ -129,21 +129,11 @@ class _Formatter:
             self.memo[key] = text
         return text
 
-    def grid(self, values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = None,
-             digits: int = 4) -> list[list[str]]:
-        rows = []
-        for r in range(values.shape[0]):
-            row = []
-            for c in range(values.shape[1]):
-                if not mask[r, c]:
-                    row.append("")
-                    continue
-                text = self.value(values[r, c], digits)
-                if counts is not None and counts[r, c] > 1:
-                    text += f"<br><span style='font-size:9px'>×{int(counts[r, c])}</span>"
-                row.append(text)
-            rows.append(row)
-        return rows
+    def grid(self, values: np.ndarray, mask: np.ndarray, digits: int = 4) -> list[list[str]]:
+        """Each cell's value text, row by row ('' outside ``mask``): plain text, no markup (the player adds the
+        ``×n`` of a cell written more than once, from the trace's ``counts``)."""
+        return [[self.value(values[r, c], digits) if mask[r, c] else "" for c in range(values.shape[1])]
+                for r in range(values.shape[0])]
 
 
 def density(view: View, units: int = 0) -> tuple[int, int]:
@@ -155,18 +145,18 @@ def density(view: View, units: int = 0) -> tuple[int, int]:
     """
     cols = view.canvas_shape[1]
     by_panel = (4, 12) if cols <= 8 else (3, 11) if cols <= 12 else (2, 9)
-    crowd = units * cols / max(cols, 5)  # the figure's width in columns as wide as this panel's
+    crowd = units * cols / max(cols, MIN_COLUMNS)  # the figure's width in columns as wide as this panel's
     by_figure = (4, 12) if crowd <= 15 else (3, 11) if crowd <= 19 else (3, 10) if crowd <= 22 else (2, 9)
     return min(by_panel, by_figure)  # both tables shrink digits and type together
 
 
 def panel_units(views) -> list[int]:
-    """Each panel's share of the figure's width, in columns (at least 5: room for its title)."""
-    return [max(v.canvas_shape[1], 5) for v in views]
+    """Each panel's share of the figure's width, in columns (at least MIN_COLUMNS: room for its title)."""
+    return [max(v.canvas_shape[1], MIN_COLUMNS) for v in views]
 
 
-def _fmt_grid(values: np.ndarray, mask: np.ndarray, counts: np.ndarray | None = None) -> list[list[str]]:
-    return _Formatter().grid(values, mask, counts)
+def _fmt_grid(values: np.ndarray, mask: np.ndarray) -> list[list[str]]:
+    return _Formatter().grid(values, mask)
 
 
 def _z(values: np.ndarray, mask: np.ndarray, floor: float | None = None) -> list:
@@ -424,7 +414,8 @@ class StepFigure:
         if exact:
             out_vals = t.state_at(k).reshape(-1)[np.where(mask_o, cells_o, 0)]
         traces.append(dict(type="heatmap", z=_z(out_vals, mask_o, self.floor),
-                           text=self.fmt.grid(out_vals, mask_o, counts, digits=density(ov, self.units)[0]),
+                           text=self.fmt.grid(out_vals, mask_o, digits=density(ov, self.units)[0]),
+                           counts=np.where(mask_o, counts, 0).tolist(),
                            customdata=_chain_hover(ov, cells_o, out_vals, np.where(mask_o, counts, 0), self.history, k,
                                                    self.trace.updates)))
         written = (counts > 0) & mask_o
@@ -508,7 +499,8 @@ class StepFigure:
         views0 = parts[k0].views
         moving = {i for i in range(3) if any(p.views[i] != views0[i] for p in parts.values())}
         send = sorted(moving | {2})
-        keys = {i: ("z", "text", "customdata") if i in moving or i == 2 else ("z", "text") for i in send}
+        keys = {i: ("z", "text", "counts", "customdata") if i == 2 else ("z", "text", "customdata") if i in moving
+                else ("z", "text") for i in send}
         frames = [dict(name=str(k), traces=send,
                        data=[{key: p.traces[i][key] for key in keys[i]} for i in send],
                        layout=dict(shapes=p.shapes, annotations=p.annotations,

@@ -1,5 +1,5 @@
 """The colours, defined once: the figures drawn here use them, and the player gets them as data
-(``PALETTE``, sent in every payload by :mod:`scatter_ui.player.contract`), so ``player.js`` holds none."""
+(``PALETTE``, sent in every payload by :mod:`scatter_ui.player.contract`), so its script (``player/js``) holds none."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ MAX_SIDE = 24  # cells along one displayed axis before it is windowed
 FIGURE_ROWS = 12  # rows of 28 px cells a 1280x720 projector shows of an input's window and the output under it
 MIN_ROW_WINDOW = 4  # the fewest rows a windowed row axis shows
 GAP = 1  # empty columns between small multiples
+MIN_COLUMNS = 5  # the fewest columns a panel is wide (room for its title): the player's MIN_COLUMNS, tested equal
 
 
 @dataclass(frozen=True)

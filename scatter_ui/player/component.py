@@ -1,92 +1,15 @@
 """The step player: one Streamlit components-v2 element that owns the step (in the page, no iframe).
 
-Python API
-----------
-``player(figure, *, key, view, step, name="scatter", on_step=None, on_cell=None, url_param="step",
-controls=None, cache_key=None, room_below=None, steps=None) -> PlayerResult``
+:func:`player` draws it: ``figure`` is :meth:`scatter_ui.figures.heatmaps.StepFigure.figure` (or a function that
+builds it), sent with the page's options as one payload (:func:`payload`: a header line, then JSON; built once per
+``cache_key``). The browser steps, plays and exports without the server, and reports only the latest step
+(``on_step``) and a clicked output cell (``on_cell``); ``controls``, ``room_below``, ``steps`` and ``url_param``
+fit it to a page. What passes either way is typed in :mod:`scatter_ui.player.contract`.
 
-* ``figure``: :meth:`scatter_ui.figures.heatmaps.StepFigure.figure` of the current step (three heatmaps,
-  the frames of a window ``k0..k1``, one caption per step, panel sizes in cells), or a function
-  returning it (called only when the payload is not cached).
-* ``cache_key``: names the figure's content (the explorer: its view and the step the figure is
-  built around). With it, the bytes sent are built once and reused by every rerun that sends the
-  same player (:func:`payload`).
-* ``key``: the element's key (stable for the page: the browser keeps its player and plotly.js).
-* ``view``: an id of the case on screen (operator, example, attributes, inputs). When it changes
-  the browser jumps to ``step``; otherwise it keeps its own step (the browser owns the step: its
-  reports never pull it back).
-* ``step``: the step the page starts at for a new view (e.g. from the URL). For the same view the
-  page should send the same ``figure`` and ``step`` at every step (the explorer builds the figure
-  around the step it was last built around while the step stays inside the frames sent then:
-  ``ExplorerPage._anchor``), so a rerun caused by a step report sends nothing new.
-* ``name``: file names of exports.
-* ``on_step(step)``: called (as a widget callback, before the rerun) when the browser reports a
-  new step. Reports are coalesced in the browser: only the latest step, once stepping has paused
-  for 300 ms (0.9 s while playing), never a queue of stale ones; a held key sends nothing until it
-  is let go. At once only when playback reaches the edge of the frames sent, so the next window
-  comes. A report reruns the element's scope: put the player in an ``st.fragment`` with what
-  depends on the step (the explorer does: ``ExplorerPage.stepped``), and a step costs the server
-  that fragment, not the page. Without ``on_step`` the browser reports no steps at all (a page
-  that keeps no step, such as Practice).
-* ``on_cell(coords)``: called when the user clicks an output cell, with its coordinates
-  (a list of ints). Used by the Practice page to let a student click the target cell.
-* ``controls``: the controls to show, by name (``first``, ``prev``, ``play``, ``next``, ``last``,
-  ``slider``, ``count``, ``goto``, ``speed``, ``export``, ``keys``); None shows them all. Without
-  ``play`` the space key does not play. The Practice page hides what would do nothing.
-* ``room_below``: the px the page draws under the player that should stay on screen with it. On a
-  window at most 820 px tall and at least 700 px wide (a 1280×720 projector) the browser then
-  fits the figure: it tries every arrangement of the panels with one cell size (all on one line;
-  the inputs above the output; the indices above the other two; a panel beside the other two
-  stacked; each panel's small multiples wrapped into 1..n rows) and takes the one with the
-  largest cells (up to 64 px; a panel as wide as its cells or its title) that keeps the figure,
-  the player's parts under it and ``room_below`` inside the window. When none does with cells of
-  at least 28 px, the shortest at 28 px (the page scrolls a little). Before the first step (one
-  frame, nothing drawn on it) the legend of the marks is left out. None (the default): cells
-  sized by the width alone.
-* A figure whose ``tall`` is not None (an input row axis windowed to the screen: views.row_window) is checked
-  against the window: when its kind differs (over 820 px tall or not), the browser reports its step with its
-  ``height``, which :func:`tall_window` then reads (the explorer builds its figures with it).
-* ``steps``: the case's steps when ``figure`` holds only the first ones (Practice sends the steps done, ``n``
-  the last of them): the count reads "k / steps" and the table view "after step k of steps". None: ``n``.
-* ``url_param``: the query parameter in which the page mirrors the step ("step"; None when the
-  page keeps no step in its URL). The browser checks it 2.5 s after a report; if the URL does not
-  carry it, it first asks for a run of the whole page (through :func:`rerun_relay`, which a page
-  with a step fragment draws outside it: after a failover the new session does not know the
-  fragment), then says the step again (at most 4 times).
-
-What the browser adds for every page (nothing to pass): a legend of the marks (thick frame: this
-step's read and write; filled corner: the write; thin frame: written so far; ×n: written n times), a "table view" with
-every panel's cells at the shown step as text (the cells' own text, formatted in Python with
-``sc.fmt_value``; the step's read and write and the write counts in words), kept in step while
-open; buttons that stay focusable at the ends (``aria-disabled``); controls of at least 24×24 px;
-on a narrow screen, cell digits of at least 12 px (cells grow and the figure scrolls sideways).
-
-What is sent and what comes back is the player's contract, :mod:`scatter_ui.player.contract`
-(``Payload``, ``StepReport``, ``CellClick``, and ``PALETTE``, the colours, sent as ``palette``): an
-option for a page is a keyword argument collected into ``data`` in :func:`player`; add it to
-``Payload`` too (``python -m scatter_ui.player.contract`` writes the schema again) and read it in
-``player.js``'s ``update``. With ``SCATTER_PLAYER_CHECK=1`` (the browser tests) the browser checks
-every payload, and its own reports, against the schema.
-
-Returns ``PlayerResult(step, cell)``: the last step reported for this view (None before one) and
-the clicked cell of this run (None unless a click caused it).
-
-The browser side (``assets/player.js``) draws the panels with plotly.js (the official
-cartesian dist, 1.5 MB instead of the full 4.6 MB bundle, which includes heatmaps), sized so
-every panel shares one cell size, stacked below 700 px, coloured from Streamlit's theme; plays
-at 0.25x-4x; keys ←/→, space, Home/End (drawing is coalesced too: a held key skips frames rather
-than queue them); hover shows each output cell's chain of writes; exports
-the frame (PNG, SVG) and a step strip of at most 24 steps (PNG, SVG) in the browser. Text is set
-with ``textContent``: nothing is read as Markdown or HTML.
-
-The assets are package data of ``scatter_ui`` (``assets/``), the component's
-``asset_dir``: :func:`ensure_registered` declares that folder to the running Streamlit the first
-time a player is drawn (in a checkout and in an installed wheel alike), and Streamlit serves it at
-``/_stcore/bidi-components/...`` (plotly.js at :func:`plotly_url`, the contract); no file is
-copied at run time. ``player.js`` and ``player.css`` are passed as content (``JS``, ``CSS``): Streamlit
-imports the script from a Blob URL and inlines the style, without a round trip for either file. (pyproject.toml has no
-``[tool.streamlit.component]`` table: Streamlit's start-up scan would resolve its ``asset_dir``
-under the ``scatter_explorer`` package, named like the project, and log a warning.)
+The browser side is the modules in ``js/``, joined into one script (:mod:`scatter_ui.player.script`), and
+``assets/player.css``, both passed as content (Streamlit imports the script from a Blob URL and inlines the
+style: no round trip); plotly.js and the contract's schema are files in ``assets/``, the component's
+``asset_dir`` (:func:`ensure_registered`). docs/architecture.md, "The step player", says what each option does.
 """
 
 from __future__ import annotations
@@ -104,6 +27,7 @@ from typing import Callable
 import streamlit as st
 
 from scatter_ui.state import step_times
+from scatter_ui.player.script import script
 from scatter_ui.player.contract import PALETTE, SCHEMA_FILE, ContractError, check_payload, read_cell, read_step_report
 
 PROJECT = "scatter-explorer"
@@ -148,7 +72,7 @@ _serial = 0
 # The module is passed as content, not as a file name: Streamlit then imports it from a Blob URL at
 # once instead of first loading it through a script tag (about 0.1 s sooner on a first visit,
 # bench/bench_player.py). plotly.js stays a file in asset_dir, loaded from plotly_url().
-JS = (ASSET_DIR / "player.js").read_text(encoding="utf-8")
+JS = script()  # js/*.mjs joined into one module (scatter_ui/player/script.py)
 # The style is passed as content too: as a file, Streamlit fetches it only once the element has mounted, and the
 # player's first layout pass may measure the page before its rules apply.
 CSS = (ASSET_DIR / "player.css").read_text(encoding="utf-8")
@@ -208,7 +132,7 @@ def warm_up() -> None:
     # Streamlit fold the page list behind "View more" on pages that have no sidebar of their own
 
 
-RERUN_EVENT = "scatter-explorer:full-rerun"  # player.js sends it when a step report got lost (see rerun_relay)
+RERUN_EVENT = "scatter-explorer:full-rerun"  # the player (js/controls.mjs, tested equal) sends it when a step report got lost (see rerun_relay)
 RELAY_JS = f"""export default function ({{ setTriggerValue }}) {{
   const ask = () => setTriggerValue("rerun", Date.now());
   window.addEventListener("{RERUN_EVENT}", ask);
@@ -228,7 +152,7 @@ def rerun_relay() -> None:
     session, which has no such fragment: Streamlit drops the fragment's rerun (and the report with it),
     and the browser asks for a whole run on reconnecting only when its last run was a fragment's. Then
     every report is lost until something outside the fragment changes. The player notices (the URL does
-    not carry its step: ``watch`` in player.js) and sends a window event; this element answers with a
+    not carry its step: ``watch`` in js/player.mjs) and sends a window event; this element answers with a
     trigger, which reruns the page; that run registers the fragment, and the player's next report lands."""
     global _relay
     if _relay is None:
@@ -269,7 +193,10 @@ def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int,
            on_cell: Callable[[list], None] | None = None, url_param: str | None = "step",
            controls: tuple[str, ...] | None = None, cache_key=None, room_below: int | None = None,
            steps: int | None = None) -> PlayerResult:
-    """Show the player (see the module docstring)."""
+    """Show the player for ``figure`` (docs/architecture.md, "The step player", says what each option does).
+
+    ``key``: the element's key, stable for the page; ``view``: an id of the case on screen (a new one makes the
+    browser jump to ``step``, else it keeps its own step); ``name``: the exports' file names."""
     options = {"view": view, "step": int(step), "name": name, "report": on_step is not None,
                "url_param": url_param if on_step is not None else None, "plotly_url": plotly_url(),
                "contract_url": asset_url(SCHEMA_FILE.name), "check": checking(),
@@ -297,7 +224,7 @@ def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int,
     return PlayerResult(reported_step(result, view), read_cell_click(_get(result, "cell")))
 
 
-SHORT_WINDOW = 820  # px: player.js's SHORT, a window at most this tall is a projector's (its figure fits the height)
+SHORT_WINDOW = 820  # px: js/layout.mjs's SHORT (tested equal), a window at most this tall is a projector's (its figure fits the height)
 TALL_KEY = "scatter_player_tall"  # session state: the browser's window is over SHORT_WINDOW tall (StepReport.height)
 
 

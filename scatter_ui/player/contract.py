@@ -1,26 +1,16 @@
 """The step player's contract: what Python sends the player, what the player sends back, and its colours.
 
-The step player (:mod:`scatter_ui.player.component`, ``assets/player.js``) is two programs in two languages
-that talk through plain JSON. This module is the one written description of that talk:
+* ``Payload`` (Python → browser): the options of :func:`scatter_ui.player.component.player`, the figure of
+  :meth:`scatter_ui.figures.heatmaps.StepFigure.figure` (three heatmaps, each cell's value text and the output's
+  write counts, the frames of a window of steps, one caption per step, panel sizes) and ``palette``, the colours.
+* ``StepReport`` (browser → Python, the component state ``step``) and ``CellClick`` (the trigger ``cell``).
+* ``PALETTE``: the colours, defined once in :mod:`scatter_ui.figures.palette`; the player holds none of its own.
 
-* ``Payload`` (Python → browser): the options of :func:`scatter_ui.player.component.player`, the figure built by
-  :meth:`scatter_ui.figures.heatmaps.StepFigure.figure` (three heatmaps, the frames of a window of steps, one caption
-  per step, panel sizes) and ``palette``, the colours.
-* ``StepReport`` (browser → Python, the component state ``step``): the step the browser shows, for which
-  view. ``CellClick`` (the trigger ``cell``): the coordinates of a clicked output cell.
-* ``PALETTE``: the colour scales and mark colours, defined once in :mod:`scatter_ui.figures.palette`
-  (the static figures draw with them too), and the player gets them as data (``Payload.palette``): ``player.js``
-  holds no colour of its own.
-
-The descriptions are ``TypedDict`` classes; :func:`schema` turns them into a JSON Schema (draft
-2020-12), shipped as ``assets/player-contract.json`` (``python -m scatter_ui.player.contract``
-writes it; a test checks the shipped file is current). ``player.js`` validates every payload against it
-when the payload asks for it (``check``: the test servers set ``SCATTER_PLAYER_CHECK=1``), and its own
-reports before it sends them; Python checks the reports it reads (:func:`read_step_report`,
-:func:`read_cell`) with :func:`errors`, the same small validator as ``player.js``'s ``contractErrors``.
-
-Plotly's own keys pass through: a trace, a layout, a shape or an annotation may carry more keys than
-listed (plotly.js checks those); what the player itself reads is listed and typed.
+The descriptions are ``TypedDict`` classes; :func:`schema` turns them into a JSON Schema (draft 2020-12), shipped as
+``assets/player-contract.json`` (``python -m scatter_ui.player.contract`` writes it; a test checks it is current).
+The player validates payloads and its reports against it when a payload asks (``check``), with the same rules as
+:func:`errors` here (``contractErrors`` in js/contract.mjs; a test runs both on the same values). Plotly's own keys
+pass through: a trace, layout, shape or annotation may carry keys not listed; what the player reads is typed.
 """
 
 import json
@@ -65,8 +55,10 @@ Count = Annotated[int, Min(0)]
 Colour = Annotated[str, "a CSS colour"]
 ScaleStop = tuple[float, str]
 Scale = Annotated[list[ScaleStop], Len(2, at_least=True), "a plotly colour scale: [position 0..1, CSS colour] pairs"]
-Cells = Annotated[list[list[str]], "one text per cell of the panel's canvas, row by row ('' where nothing is drawn); "
-                  "a cell written n > 1 times adds <br><span style='font-size:9px'>×n</span> (player.js reads n)"]
+Cells = Annotated[list[list[str]], "each cell's value as plain text (no markup), row by row over the panel's canvas "
+                  "('' where nothing is drawn)"]
+Counts = Annotated[list[list[Count]], "the output panel: how many times each cell has been written so far, row by row "
+                   "(0 where nothing is drawn); the player shows ×n under the value of a cell written n > 1 times"]
 Control = Literal["first", "prev", "play", "next", "last", "slider", "count", "goto", "speed", "export", "keys"]
 
 # TypedDicts that may carry keys not listed (plotly's own): the rest are closed
@@ -148,6 +140,7 @@ class Trace(TypedDict):
     type: Literal["heatmap"]
     z: Annotated[list[list[Union[float, None]]], "values (null: no cell there)"]
     text: Cells
+    counts: NotRequired[Counts]
     customdata: Annotated[list[list[str]], "each cell's hover text"]
     xaxis: str
     yaxis: str
@@ -178,6 +171,7 @@ class Figure(TypedDict):
 class FrameTrace(TypedDict):
     z: list[list[Union[float, None]]]
     text: Cells
+    counts: NotRequired[Counts]
     customdata: NotRequired[list[list[str]]]
 
 
@@ -335,7 +329,7 @@ def shipped() -> dict:
     return _SCHEMA
 
 
-# -- the validator (the same rules as player.js's contractErrors) --------------------------------------------
+# -- the validator (the same rules as js/contract.mjs's contractErrors) ----------------------------------------
 _TYPES = {"null": lambda v: v is None, "boolean": lambda v: isinstance(v, bool),
           "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
           or (isinstance(v, float) and math.isfinite(v) and v.is_integer()),
@@ -352,7 +346,7 @@ def errors(value, ref: str = "Payload", schema_doc: dict | None = None, limit: i
     doc = schema_doc or shipped()
     out: list[str] = []
     _check(value, {"$ref": f"#/$defs/{ref}"}, "$", doc, out, limit)
-    return out
+    return out[:limit]  # (an object's keys may add a few past the limit before it is looked at again)
 
 
 def _show(value) -> str:
