@@ -15,7 +15,7 @@ present, the first session's first run builds its pages from the file names (``n
 whose st.navigation finds the right page under the dialog. Every later session was fine, so the bug
 hit exactly the first visitor after a restart. Upstream: streamlit/streamlit#8860 ("Page not found
 when using MPAv2"), and the review of streamlit/streamlit#10276 describing a pages folder with MPAv2
-and a direct URL. tests/test_first_visit.py opens a deep link as a fresh server's first session.
+and a direct URL. tests/browser/test_first_visit.py opens a deep link as a fresh server's first session.
 """
 
 import streamlit as st

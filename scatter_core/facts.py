@@ -23,7 +23,7 @@ Where each part lives, and why:
   per-runtime facts, ``Divergence.observed_facts``) and takes its words and source from here. A fact
   without a divergence is shown, not matched.
 * **Tracker reports** (``Source.kind == "tracker"``) are facts too, each run on the pinned runtimes by
-  ``tests/test_facts.py``: ``status`` says whether it holds there, ``holds_in`` in which versions it holds.
+  ``tests/core/test_facts.py``: ``status`` says whether it holds there, ``holds_in`` in which versions it holds.
   A report that could not be checked at all is listed in :data:`UNVERIFIED`, not in the table.
 """
 
@@ -119,7 +119,7 @@ def resolve(label: str, pins: Mapping[str, str]) -> str:
 
 
 SEMANTICS_MD = "semantics.md"
-OBSERVED = Source("observed", "runtime_check's differential tests (tests/test_differential*.py) on the pinned "
+OBSERVED = Source("observed", "runtime_check's differential tests (tests/runtimes/test_differential*.py) on the pinned "
                               "runtimes, 2026-11-22/23; not in semantics.md")
 # the runtimes facts name most often, and how their labels read
 ORT, REF, OV_CPU, OV_REF = ("onnxruntime",), ("onnx.reference",), ("openvino-cpu",), ("openvino-reference",)
@@ -129,11 +129,11 @@ OV_CPU_LABEL, OV_REF_LABEL = "OpenVINO {openvino} CPU plugin", "OpenVINO {openvi
 # The CPU plugin behind an ONNX model too: OpenVINO's ONNX frontend turns ScatterND into ScatterNDUpdate-15 and
 # ScatterElements (and Scatter) into ScatterElementsUpdate-12 and the CPU plugin runs them ("openvino-onnx").
 # A CPU-plugin fact names it only where runtime_check's tests saw it hold through the frontend
-# (tests/test_runtime_openvino_onnx.py); its label still names the plugin, which is what computes.
+# (tests/runtimes/test_runtime_openvino_onnx.py); its label still names the plugin, which is what computes.
 OV_ONNX = ("openvino-onnx",)
 OV_CPU_ANY = OV_CPU + OV_ONNX
 OV_ONNX_LABEL = "OpenVINO {openvino} CPU plugin through its ONNX frontend"
-FRONTEND_OBSERVED = Source("observed", "tests/test_runtime_openvino_onnx.py on the pinned runtimes, 2026-11-28; not "
+FRONTEND_OBSERVED = Source("observed", "tests/runtimes/test_runtime_openvino_onnx.py on the pinned runtimes, 2026-11-28; not "
                                        "in semantics.md")
 ONNX_SCATTER_OPS = ("Scatter-9", "ScatterElements-11", "ScatterElements-13", "ScatterElements-16",
                     "ScatterElements-18", "ScatterND-11", "ScatterND-13", "ScatterND-16", "ScatterND-18")
@@ -156,7 +156,7 @@ FACTS: tuple[Fact, ...] = (
          "count M (onnxruntime does); so a scatter node in such a Loop's body would never run. scatter_models "
          "gives such a Loop a constant true condition before onnx.reference runs it, which the spec treats as "
          "the same, and says so in the capture",
-         Source("observed", "tests/test_models_lift.py on the pinned runtimes, 2026-11-28; not in semantics.md")),
+         Source("observed", "tests/models/test_models_lift.py on the pinned runtimes, 2026-11-28; not in semantics.md")),
     Fact("last-wins", "duplicates", ALL, ALL_LABEL,
          "with reduction none the last write in row-major loop order wins, even with thousands of duplicates "
          "(OpenVINO CPU runs ScatterUpdate and ScatterND(none) with parallel_for, so with more threads the "
@@ -448,7 +448,7 @@ FACTS: tuple[Fact, ...] = (
          operators=("TensorScatter-24",)),
     Fact("ov-onnx-frontend-no-tensor-scatter", "runnable", OV_ONNX, "OpenVINO {openvino} ONNX frontend",
          "has no conversion rule for TensorScatter-24, so an ONNX model holding it does not load",
-         Source("observed", "tests/test_models_runtimes.py on the pinned runtimes, 2026-11-25; not in "
+         Source("observed", "tests/models/test_models_runtimes.py on the pinned runtimes, 2026-11-25; not in "
                             "semantics.md"),
          operators=("TensorScatter-24",)),
     Fact("ov-onnx-frontend-kernels", "frontend", OV_ONNX, OV_ONNX_LABEL,
@@ -478,7 +478,7 @@ FACTS: tuple[Fact, ...] = (
          operators=("TensorScatter-24",)),
     Fact("ov-slice-scatter-slicing", "slicing", OV_CPU, OV_CPU_LABEL,
          "agrees with Python's slicing on random cases with negative and clamped bounds and negative steps",
-         Source("observed", "tests/test_differential_newops.py on the pinned runtimes, 2026-11-23; not in "
+         Source("observed", "tests/runtimes/test_differential_newops.py on the pinned runtimes, 2026-11-23; not in "
                             "semantics.md"),
          operators=("SliceScatter-15",)),
     Fact("ov-slice-negative-step-start", "negative-step-start", OV_BOTH, OV_BOTH_LABEL,
@@ -511,7 +511,7 @@ FACTS: tuple[Fact, ...] = (
          Source(SEMANTICS_MD, "semantics.md §2 Invalid inputs",
                 quote="| int32 indices on ScatterND | rejected (type constraint) | accepted |"),
          families=("nd",)),
-    # -- what other projects' trackers report, each checked by tests/test_facts.py on the pinned runtimes
+    # -- what other projects' trackers report, each checked by tests/core/test_facts.py on the pinned runtimes
     Fact("onnx-ref-nd-maxmin-tuple", "tracker-onnx-reference", REF, REF_LABEL,
          "ScatterND max/min read the current value with the index row as an array instead of a tuple, so "
          "indices that address single elements raised an error",

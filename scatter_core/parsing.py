@@ -13,7 +13,7 @@ count of numbers and the count of tokens (brackets, commas, numbers: at most
 ``TOKENS_PER_ELEMENT`` per allowed number, so two megabytes of ``[],`` stop
 after a few thousand tokens when 10,000 numbers are allowed). Every pass is
 linear in the tokens read; :func:`parse_work` reports the operations one parse
-took (tests/test_parsing.py holds it to ``WORK_PER_CHARACTER`` per character).
+took (tests/core/test_parsing.py holds it to ``WORK_PER_CHARACTER`` per character).
 """
 
 from __future__ import annotations

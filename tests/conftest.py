@@ -12,7 +12,7 @@ import importlib.util
 
 import pytest
 
-from tests.skipping import skip_or_fail
+from tests.support.skipping import skip_or_fail
 
 
 def _is_available(name: str) -> bool:
@@ -58,7 +58,7 @@ def require_framework(framework: str) -> None:
 def server():
     """The app served by `streamlit run` on a free localhost port (browser tests), its players checking the
     contract (scatter_ui/player/contract.py): a payload or report off it is a console error, which the tests see."""
-    from tests.browser_support import AppServer, require_browser
+    from tests.support.browser_support import AppServer, require_browser
 
     require_browser()
     from scatter_ui.player.component import CHECK_ENV
@@ -77,7 +77,7 @@ def server():
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium driven by Playwright (skips locally without it, fails under CI=true)."""
-    from tests.browser_support import launch, require_browser
+    from tests.support.browser_support import launch, require_browser
 
     require_browser()
     from playwright.sync_api import sync_playwright

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_support import SCREENSHOTS, real_errors
+from tests.support.browser_support import SCREENSHOTS, real_errors
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import FIGURE, SEU1, _context, errors
+from tests.browser.test_browser import FIGURE, SEU1, _context, errors
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.browser_support import SCREENSHOTS, real_errors, watched_page
+from tests.support.browser_support import SCREENSHOTS, real_errors, watched_page
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,8 @@ import pytest
 
 import scatter_practice as sp
 from scatter_practice.classroom import open_store
-from tests.browser_support import SCREENSHOTS, real_errors, require_browser
-from tests.deploy_support import Balancer
+from tests.support.browser_support import SCREENSHOTS, real_errors, require_browser
+from tests.support.deploy_support import Balancer
 
 pytestmark = pytest.mark.browser
 

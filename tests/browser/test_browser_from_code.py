@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.browser_support import SCREENSHOTS, real_errors
+from tests.support.browser_support import SCREENSHOTS, real_errors
 
 pytestmark = pytest.mark.browser
 
@@ -131,9 +131,9 @@ def test_hostile_calls_get_messages_and_the_server_gives_its_memory_back(browser
     import time
     from pathlib import Path
 
-    from tests.browser_support import AppServer
-    from tests.skipping import skip_or_fail
-    from tests.test_browser_idle_memory import rss_mb
+    from tests.support.browser_support import AppServer
+    from tests.support.skipping import skip_or_fail
+    from tests.browser.test_browser_idle_memory import rss_mb
 
     if not Path("/proc/self/status").exists():
         skip_or_fail("reads the server's memory from /proc")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_support import AppServer, launch, require_browser
-from tests.skipping import skip_or_fail
+from tests.support.browser_support import AppServer, launch, require_browser
+from tests.support.skipping import skip_or_fail
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import zipfile
 import pytest
 
 from scatter_models.samples import sample_path
-from tests.browser_support import SCREENSHOTS, real_errors, watched_page
+from tests.support.browser_support import SCREENSHOTS, real_errors, watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -130,7 +130,7 @@ def test_every_download_of_a_captured_node_works(server, browser, tmp_path):
 def test_a_node_named_with_an_address_and_markdown_shows_that_text_and_no_link(server, browser, tmp_path):
     """Streamlit's Markdown links a bare address (http://..., www...., a@b.c) however its characters are escaped:
     md() sets such a piece as code, so a model's node name is shown as written, with no link made of it."""
-    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
 
     name = "see http://example.com/x www.example.org me@example.net **b** [l](u)"
     path = tmp_path / "named.onnx"

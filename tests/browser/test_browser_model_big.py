@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.browser_support import SCREENSHOTS, real_errors, watched_page
+from tests.support.browser_support import SCREENSHOTS, real_errors, watched_page
 
 pytestmark = pytest.mark.browser
 

@@ -11,9 +11,9 @@ import zipfile
 import numpy as np
 import pytest
 
-from tests.browser_support import real_errors, watched_page
-from tests.test_browser_model import settle
-from tests.test_models_inputs import _huge_npy_header, _huge_pb, _npz, _pb, _zip
+from tests.support.browser_support import real_errors, watched_page
+from tests.browser.test_browser_model import settle
+from tests.models.test_models_inputs import _huge_npy_header, _huge_pb, _npz, _pb, _zip
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from scatter_ui.pages.navigation import STYLE_KEY
-from tests.browser_support import SCREENSHOTS
+from tests.support.browser_support import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_support import SCREENSHOTS
-from tests.test_browser import PLAYER, SEU1, _context, errors, open_player, output_texts, player_step
+from tests.support.browser_support import SCREENSHOTS
+from tests.browser.test_browser import PLAYER, SEU1, _context, errors, open_player, output_texts, player_step
 
 pytestmark = pytest.mark.browser
 

@@ -21,7 +21,7 @@ from scatter_ui.player import component as player_mod
 from scatter_ui.player import contract as pc
 from scatter_ui.figures.heatmaps import StepFigure
 from scatter_ui.player.component import ASSET_DIR
-from tests.browser_support import SCREENSHOTS, real_errors
+from tests.support.browser_support import SCREENSHOTS, real_errors
 
 pytestmark = pytest.mark.browser
 

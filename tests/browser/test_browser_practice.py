@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import scatter_practice as sp
-from tests.browser_support import SCREENSHOTS, real_errors
+from tests.support.browser_support import SCREENSHOTS, real_errors
 
 pytestmark = pytest.mark.browser
 
@@ -278,7 +278,7 @@ def test_a_projector_shows_the_question_figure_and_answer_without_scrolling(serv
     ctx.close()
 
 
-# -- shared with tests/test_browser_projector.py (levels 1-5 on a projector, swept over seeds) ----------------------
+# -- shared with tests/browser/test_browser_projector.py (levels 1-5 on a projector, swept over seeds) ----------------------
 def steady(pg) -> None:
     """Until the player's figure has kept its place and size for a while: a figure fitted to a projector is fitted
     again when what is above it moved after it was laid out (the page redrawn around it)."""

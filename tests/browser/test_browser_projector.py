@@ -20,9 +20,9 @@ import pytest
 
 import scatter_core as sc
 import scatter_practice as sp
-from tests.browser_support import SCREENSHOTS, real_errors
+from tests.support.browser_support import SCREENSHOTS, real_errors
 from scatter_ui.figures.views import MAX_SIDE
-from tests.test_browser_practice import FIGURE, answer_boxes, output_cell_px, settle, steady
+from tests.browser.test_browser_practice import FIGURE, answer_boxes, output_cell_px, settle, steady
 
 pytestmark = pytest.mark.browser
 
@@ -120,7 +120,7 @@ def test_the_pinned_exercises_are_still_the_largest_and_tallest():
 
 def test_no_exercise_draws_more_than_a_projector_shows():
     """The generator's bound the lists rely on: at most MAX_DRAWN cells of indices, updates and output (each
-    level's every kind over SEEDS: tests/test_practice.py)."""
+    level's every kind over SEEDS: tests/practice/test_practice.py)."""
     assert max(cells(sp.make_exercise(s, level, op)) for level, s, op in SWEEP + KINDS) == sp.MAX_DRAWN
 
 

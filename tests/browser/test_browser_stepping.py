@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.test_browser import PLAYER, _context, caption, errors, open_player, player_step
+from tests.browser.test_browser import PLAYER, _context, caption, errors, open_player, player_step
 
 pytestmark = pytest.mark.browser
 

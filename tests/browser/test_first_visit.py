@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_support import SCREENSHOTS, AppServer, launch, require_browser
+from tests.support.browser_support import SCREENSHOTS, AppServer, launch, require_browser
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_no_pages_directory_beside_the_entry_point():

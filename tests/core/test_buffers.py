@@ -11,7 +11,7 @@ import pytest
 
 from scatter_core import scatter
 from scatter_core.fast import buffers
-from tests.reference_loop import reference
+from tests.support.reference_loop import reference
 
 BIG = (buffers.MIN_BYTES // 4 + 1024,)  # float32 elements just above the pooling threshold
 

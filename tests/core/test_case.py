@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scatter_core as sc
-from tests.reference_loop import reference
-from tests.strategies import cases
+from tests.support.reference_loop import reference
+from tests.support.strategies import cases
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

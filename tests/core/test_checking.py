@@ -232,7 +232,7 @@ def test_diagnosis_search_names_no_operator():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from tests.strategies import cases  # noqa: E402
+from tests.support.strategies import cases  # noqa: E402
 
 
 def _wrong_value(x):

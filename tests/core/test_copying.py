@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 from scatter_core.fast import copying
 from scatter_core.fast.copying import (CHUNK_BYTES, PARALLEL_BYTES, STREAM_MARGIN, copy_into, copy_later,
                                   copy_plan, parse_tunables, run_plan)
-from tests.skipping import skip_or_fail
+from tests.support.skipping import skip_or_fail
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 MiB = 2**20
 

@@ -12,7 +12,7 @@ import pytest
 import scatter_core as sc
 from scatter_core import explaining  # its doctests, and ROUNDINGS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def chain(op, data, indices, updates, expected, **attrs):

@@ -13,8 +13,8 @@ import runtime_check as rc
 import scatter_core as sc
 from tests.conftest import require_or_skip
 
-ROOT = Path(__file__).resolve().parent.parent
-SEMANTICS = (Path(__file__).parent / "data" / "semantics.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[2]
+SEMANTICS = (Path(__file__).parents[1] / "data" / "semantics.md").read_text(encoding="utf-8")
 PINNED = ("1.31.1", "2026.4.1", "1.23.2")
 
 

@@ -14,7 +14,7 @@ import pytest
 import scatter_core as sc
 from scatter_core.families import FAMILIES, Family, family_by_slug, family_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # every package and the app: only the records (registry.py, families.py) may name a family or an operator
 PACKAGES = ("scatter_core", "scatter_ui", "scatter_export", "runtime_check", "scatter_practice", "framework_map", "from_code",
             "spec_examples", "scatter_models", "scatter_explorer")
@@ -467,7 +467,7 @@ def test_a_new_family_needs_no_code_outside_its_records(monkeypatch):
     from hypothesis import find
 
     from framework_map import Config, differential
-    from tests.strategies import cases
+    from tests.support.strategies import cases
 
     op, d, i, u, attrs = find(cases(ops=["Window-1"]), lambda c: c[3].size >= 2)
     assert op == "Window-1" and i is None and u.size >= 2

@@ -20,8 +20,8 @@ from scatter_core.fast.kernel import values_in_loop_order
 from scatter_core.plan import IOTA_CACHE_ELEMENTS, iota, is_iota
 from scatter_core.reductions import divide_mean
 from scatter_core.fast.segmented import count_by_target, group_by_target, running, stable_sort_by_key
-from tests.reference_loop import reference
-from tests.strategies import cases
+from tests.support.reference_loop import reference
+from tests.support.strategies import cases
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 
 from scatter_core import scatter, trace
-from tests.reference_loop import reference
-from tests.strategies import cases
+from tests.support.reference_loop import reference
+from tests.support.strategies import cases
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -11,8 +11,8 @@ import scatter_core as sc
 import spec_examples as se
 from scatter_core import ScatterError
 from scatter_core.slice_scatter import positions
-from tests.reference_loop import reference
-from tests.strategies import cases
+from tests.support.reference_loop import reference
+from tests.support.strategies import cases
 
 OP = "SliceScatter-15"
 D35 = np.arange(15, dtype=np.float32).reshape(3, 5)

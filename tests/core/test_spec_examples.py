@@ -18,7 +18,7 @@ from scatter_core.checks import MAX_ELEMENTS
 from spec_examples import generate as gen
 from spec_examples.loader import DATA_DIR, Catalogue, CatalogueError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # The full id list in catalogue order. A renamed, dropped or added example fails here:
 # ids are stable, so the app's links (?example=...) keep working.

@@ -11,8 +11,8 @@ import scatter_core as sc
 import spec_examples as se
 from scatter_core import ScatterError
 from scatter_core.tensor_scatter import cache_positions
-from tests.reference_loop import reference
-from tests.strategies import cases
+from tests.support.reference_loop import reference
+from tests.support.strategies import cases
 
 OP = "TensorScatter-24"
 CACHE = np.arange(16, dtype=np.float32).reshape(2, 4, 2)  # batch 2, max_sequence_length 4, 2 values

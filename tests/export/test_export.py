@@ -20,7 +20,7 @@ import scatter_export as se
 import spec_examples
 from spec_examples.loader import Catalogue
 from tests.conftest import require_or_skip
-from tests.strategies import cases
+from tests.support.strategies import cases
 
 SMALL = [ex for ex in spec_examples.load_all()
          if not ex.shapes_only and ex.data.size <= 4096 and ex.updates.size <= 4096]

@@ -23,7 +23,7 @@ import scatter_core as sc
 from framework_map import differential
 from tests.conftest import require_framework, require_or_skip
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------------------ schema
@@ -286,7 +286,7 @@ def test_the_tensorflow_nan_max_min_sentence_says_what_verify_frameworks_probed(
 
 def test_the_index_add_alpha_caveat_says_what_verify_frameworks_probed():
     """torch.index_add with alpha: the rounding verify_frameworks probed (verified.py) is the caveat of every
-    index_add call with alpha, with the version, and of no other call (tests/test_from_call_frameworks.py re-probes
+    index_add call with alpha, with the version, and of no other call (tests/from_code/test_from_call_frameworks.py re-probes
     where the same PyTorch is installed)."""
     from framework_map.verified import VERIFIED
 

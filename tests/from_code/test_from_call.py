@@ -2,7 +2,7 @@
 
 * Differential, for every supported call shape: random cases (duplicates and negative indices drawn often)
   run through the framework's own call (JAX and NumPy always; PyTorch and TensorFlow where installed, as
-  tests/test_framework_map.py does) and through scatter_core running the translation; they agree exactly,
+  tests/from_code/test_framework_map.py does) and through scatter_core running the translation; they agree exactly,
   or, under replacement with duplicates, another duplicate wins, which the caveats state.
 * What the answer says for the issue's examples; hostile text; the real signatures.
 """
@@ -27,7 +27,7 @@ from tests.conftest import require_framework
 
 def read(text, dtype=None):
     """from_call's answer, with every name the text leaves open (mask or indices) read as integer indices: the
-    tensors these tests give them are integers (tests/test_from_call_masks.py reads them as masks)."""
+    tensors these tests give them are integers (tests/from_code/test_from_call_masks.py reads them as masks)."""
     tr = fc.from_call(text, dtype)
     return tr.readings[0] if tr.readings else tr
 
@@ -437,7 +437,7 @@ def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
 def test_the_guarded_worker_finds_the_version_of_tensorflow_cpu_too():
     """The worker's version lookup tries each distribution that installs the module: with tensorflow-cpu alone
     (this project's verified build) importlib.metadata knows no "tensorflow", and asking for it failed every
-    TensorFlow run (found with tensorflow-cpu 2.21.0; tests/test_from_call_frameworks.py runs it there)."""
+    TensorFlow run (found with tensorflow-cpu 2.21.0; tests/from_code/test_from_call_frameworks.py runs it there)."""
     from from_code.case import DISTRIBUTIONS_OF, framework_script
 
     script = framework_script(read("tf.scatter_nd(idx, upd, shape)"))

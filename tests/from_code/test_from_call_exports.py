@@ -1,6 +1,6 @@
 """Every single-operator export of From your code (issue 31): its ONNX model and a pytest that needs no framework.
 
-Every call shape of tests/test_from_call.py that one ONNX operator computes is exported on drawn tensors: the
+Every call shape of tests/from_code/test_from_call.py that one ONNX operator computes is exported on drawn tensors: the
 ``.onnx`` passes onnx's full checker, and the downloaded pytest, run in a fresh interpreter where neither PyTorch
 nor TensorFlow nor JAX can be imported (a meta-path blocker on a temporary PYTHONPATH), runs the model on
 onnxruntime and onnx.reference and passes (the framework's own test skips, NumPy's runs), and fails against a
@@ -21,7 +21,7 @@ from from_code.case import example_tensors
 from from_code.graph import needs_graph
 from from_code.run import operator_export
 from tests.conftest import require_or_skip
-from tests.test_from_call import ALL, read
+from tests.from_code.test_from_call import ALL, read
 
 BLOCKED = ("torch", "tensorflow", "jax", "jaxlib")
 BLOCKER = f'''"""No framework here: importing {", ".join(BLOCKED)} raises ModuleNotFoundError (a test's skip)."""

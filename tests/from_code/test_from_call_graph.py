@@ -24,7 +24,7 @@ from from_code.case import example_tensors
 from from_code.graph import composition_graph, needs_graph
 from from_code.run import composition_export
 from tests.conftest import require_or_skip
-from tests.test_from_call import ALL, read
+from tests.from_code.test_from_call import ALL, read
 
 COMPOSITIONS = [text for _, text in ALL if needs_graph(read(text))]
 DTYPES = ("float32", "int32", "int64", "float64")

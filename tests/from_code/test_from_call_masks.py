@@ -23,7 +23,7 @@ import framework_map as fm
 import scatter_core as sc
 from from_code.case import agrees, case_for, example_tensors, resolve, runs_in
 from tests.conftest import require_framework, require_or_skip
-from tests.test_from_call import run_framework
+from tests.from_code.test_from_call import run_framework
 
 BOOL, INT = np.zeros(0, bool), np.zeros(0, np.int64)
 
@@ -234,7 +234,7 @@ def test_every_masked_write_exports_a_model_that_runs_to_the_calls_result():
     indices or whole slices (x[i, m], x[:, m], x[..., m], np.subtract.at(a, (i, m), b)) too: ScatterND on
     coordinates built in the graph (NonZero rows, Range per whole axis, Unsqueeze, Expand, Concat)."""
     from tests.conftest import require_or_skip
-    from tests.test_from_call_graph import run_model
+    from tests.from_code.test_from_call_graph import run_model
 
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
     from from_code.graph import composition_graph
@@ -280,7 +280,7 @@ def _mixed_runs(framework: str, texts: list[str], run_as: str | None, cases: int
     """Each call on drawn tensors (fixed seed): its ONNX model on onnxruntime and onnx.reference and the framework
     running the call, both graded against the case (any winner of a cell an integer index repeats)."""
     from from_code.graph import composition_graph
-    from tests.test_from_call_graph import run_model
+    from tests.from_code.test_from_call_graph import run_model
 
     rng = np.random.default_rng(SEED + 31)
     failures, seen = [], Counter()
@@ -354,7 +354,7 @@ def test_an_integer_beside_slices_and_a_mask_follows_each_frameworks_rule():
     follow the call's framework, and the answer says which rule applies."""
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
     from from_code.graph import composition_graph
-    from tests.test_from_call_graph import run_model
+    from tests.from_code.test_from_call_graph import run_model
 
     data = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
     mask = np.array([True, False, True, True, False])
@@ -382,7 +382,7 @@ def test_separated_indices_put_their_broadcast_axes_first_in_the_case_and_the_mo
     import onnx
 
     from from_code.graph import composition_graph
-    from tests.test_from_call_graph import run_model
+    from tests.from_code.test_from_call_graph import run_model
 
     data = np.zeros((2, 3, 4), np.float32)
     tensors = {"x": data, "i": np.array([1, 0]), "m": np.array([False, True, False, True]),
@@ -416,7 +416,7 @@ def test_the_exported_pytest_of_a_mask_beside_slices_runs_without_any_framework_
     from onnx import helper, numpy_helper
 
     from from_code.run import composition_export
-    from tests.test_from_call_exports import BLOCKER, run_without_frameworks
+    from tests.from_code.test_from_call_exports import BLOCKER, run_without_frameworks
 
     blocker, good, wrong = (tmp_path / name for name in ("blocker", "good", "wrong"))
     for d in (blocker, good, wrong):
@@ -467,7 +467,7 @@ def test_the_cuda_order_caveat_shows_for_float_sums_and_products_only():
 
 def test_every_caveat_record_states_what_it_concerns_and_each_clause_is_one_the_answers_say():
     from framework_map.records import CAVEATS, TOPICS
-    from tests.test_from_call import ALL
+    from tests.from_code.test_from_call import ALL
 
     flags = ['x.at[idx].set(v, unique_indices=True, mode="clip", wrap_negative_indices=False)',
              'x.at[idx].set(v, mode="promise_in_bounds")', "x.index_add(0, idx, src, alpha=2)"]
@@ -582,7 +582,7 @@ def test_a_mask_of_two_axes_after_slices_covers_both(text):
 def _agrees_everywhere(tr, tensors, want, text) -> None:
     """The case, the composition's model on both runtimes and the call's framework (where installed) give want."""
     from from_code.graph import composition_graph
-    from tests.test_from_call_graph import run_model
+    from tests.from_code.test_from_call_graph import run_model
 
     assert np.array_equal(case_for(tr, tensors).output(), want), text
     graph = composition_graph(tr, tensors)

@@ -14,7 +14,7 @@ import scatter_models as sm
 from scatter_models.samples import SAMPLES, sample_path
 from tests.conftest import require_or_skip
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ONNX_SAMPLES = [k for k, s in SAMPLES.items() if s.file.endswith(".onnx")]
 
 
@@ -548,7 +548,7 @@ def test_bug_report_keeps_hostile_names_inside_code_blocks():
     from onnx import helper as h
 
     from scatter_models.report import summary
-    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
 
     name = "```\n# injected heading"
     m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])

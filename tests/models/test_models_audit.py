@@ -20,7 +20,7 @@ from scatter_models import auditing
 from scatter_models.model import Model
 from tests.conftest import require_or_skip
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 300  # seconds for one command: it captures the model on up to three runtimes
 # what each sample's audit finds on its default inputs (seed 0): Scatter-9's drawn indices repeat under reduction
 # none (the one sample that fails); ov_mean's CPU plugin differs in 2 cells, explained by a runtime fact

@@ -18,7 +18,7 @@ from numpy.lib import format as npformat
 import scatter_models as sm
 from scatter_models.samples import sample_path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GIGA = 10**9
 
 
@@ -293,7 +293,7 @@ def test_npz_npy_read_as_before_and_fortran_order_kept():
 # -- the page: each refusal is a message naming the file and the rule, the upload stays -----------------------
 
 def _page_with(files):
-    from tests.apptest_helpers import app_on
+    from tests.support.apptest_helpers import app_on
 
     at = app_on("app_pages/model.py")
     at.query_params["sample"] = "kv_cache"

@@ -8,7 +8,7 @@ import pytest
 
 import scatter_models as sm
 from scatter_models.samples import sample_path
-from tests.skipping import skip_or_fail
+from tests.support.skipping import skip_or_fail
 h = onnx.helper
 T = onnx.TensorProto
 

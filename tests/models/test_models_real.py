@@ -1,7 +1,7 @@
 """Models written by real exporters (tests/data/real_models/, made by scripts/make_real_models.py; torch and
 transformers are not needed here): each runs on its first default capture, every captured scatter tensor equals
 an independent capture (the node's tensors exposed by hand and run again), and every output equals the plain
-spec loop of tests/reference_loop.py on the captured inputs."""
+spec loop of tests/support/reference_loop.py on the captured inputs."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import scatter_core as sc
 import scatter_models as sm
 from scatter_models import draws
 from tests.conftest import require_or_skip
-from tests.reference_loop import reference
+from tests.support.reference_loop import reference
 
-HERE = Path(__file__).resolve().parent / "data" / "real_models"
+HERE = Path(__file__).resolve().parents[1] / "data" / "real_models"
 ONNX_MODELS = ["llama_decode_static_cache", "qwen2_decode_static_cache", "pyg_sage_graphconv", "gnn_max_sum",
                "scripted_loop", "torch_cond", "masked_postprocess"]
 IR_MODELS = ["ov_gnn_max_sum", "ov_llama_decode"]
@@ -168,7 +168,7 @@ def test_an_ir_gets_dims_it_accepts_and_a_refused_size_names_the_dim(captures):
 
 def test_the_page_says_what_it_derived_and_the_sizes_an_ir_accepts():
     require_or_skip("openvino")
-    from tests.apptest_helpers import app_on
+    from tests.support.apptest_helpers import app_on
 
     at = app_on("app_pages/model.py")
     at.run()

@@ -11,7 +11,7 @@ import pytest
 from scatter_models.samples import HERE, SAMPLES
 from tests.conftest import require_or_skip
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script():

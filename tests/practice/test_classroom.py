@@ -22,7 +22,7 @@ import scatter_practice as sp
 from scatter_core import ScatterError
 from scatter_practice import classroom
 from scatter_practice.classroom import open_store
-from tests.pg_support import postgres_server
+from tests.support.pg_support import postgres_server
 
 SPAWN = multiprocessing.get_context("spawn")
 

@@ -19,7 +19,7 @@ import scatter_practice as sp
 import spec_examples
 from scatter_practice.exercises import COMBINING, practised
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LEVELS = tuple(sp.LEVELS)
 SEEDS = range(200)
 NEW_FAMILIES = ("cache", "slice")  # the KV cache and the strided slice: no duplicates, no reduction
@@ -96,7 +96,7 @@ def test_levels_have_their_features():
 SUBPROCESS = """
 import json, sys
 import scatter_practice as sp
-from tests.test_practice import summary
+from tests.practice.test_practice import summary
 print(json.dumps([summary(sp.make_exercise(s, lv, op)) for s, lv, op in json.loads(sys.argv[1])]))
 """
 

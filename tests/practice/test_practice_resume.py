@@ -1,13 +1,13 @@
 """Practice after a lost session (issue #26 §2, failover): the URL carries where the student is (the set, which
 of its exercises, the level, the mode) and how many answers the session had checked; a new session reopens
 the same exercise and says plainly that the answers and the score did not come along.
-(tests/test_deploy.py does it through the class server with a replica killed.)"""
+(tests/project/test_deploy.py does it through the class server with a replica killed.)"""
 
 from __future__ import annotations
 
 import scatter_practice as sp
-from tests.apptest_helpers import PAGES
-from tests.test_practice_page import button, open_practice, predict
+from tests.support.apptest_helpers import PAGES
+from tests.ui.test_practice_page import button, open_practice, predict
 
 
 def warnings(at) -> list[str]:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.skipping import skip_or_fail
+from tests.support.skipping import skip_or_fail
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 60  # seconds: a command that started a server instead of refusing would hit it
 
 

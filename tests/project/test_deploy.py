@@ -23,8 +23,8 @@ import pytest
 
 from scatter_explorer import cli, serve
 from scatter_models.samples import sample_path
-from tests.browser_support import ROOT, SCREENSHOTS, real_errors, require_browser
-from tests.deploy_support import Balancer, alive, haproxy
+from tests.support.browser_support import ROOT, SCREENSHOTS, real_errors, require_browser
+from tests.support.deploy_support import Balancer, alive, haproxy
 
 COOKIE = serve.COOKIE
 EXAMPLE = "/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-1"

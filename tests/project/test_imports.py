@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("scatter_core", "scatter_ui", "scatter_export", "runtime_check", "scatter_practice", "framework_map", "from_code",
             "spec_examples", "scatter_models", "scatter_explorer", "devtools")
 
@@ -237,7 +237,7 @@ def test_the_layer_check_finds_a_planted_arrow_up():
 
 def test_no_package_imports_one_above_it():
     arrows = _arrows_up(_graph())
-    assert not arrows, "imports that point up the package order (tests/test_imports.py LAYERS): " + "; ".join(arrows)
+    assert not arrows, "imports that point up the package order (tests/project/test_imports.py LAYERS): " + "; ".join(arrows)
 
 
 def test_figures_never_import_streamlit():

@@ -17,10 +17,10 @@ import pytest
 
 import spec_examples
 from scatter_core import OPERATORS
-from tests.browser_support import free_port
-from tests.skipping import skip_or_fail
+from tests.support.browser_support import free_port
+from tests.support.skipping import skip_or_fail
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 RUN_APP_CHAIN = ["python3 -m venv .venv", ". .venv/bin/activate", "pip install -e .", "streamlit run app.py"]
 

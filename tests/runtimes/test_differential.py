@@ -24,7 +24,7 @@ import runtime_check as rc
 from scatter_core import OPERATORS, ScatterError, facts_for, scatter
 from scatter_core import trace as scatter_trace
 from tests.conftest import require_or_skip
-from tests.strategies import cases
+from tests.support.strategies import cases
 
 pytestmark = pytest.mark.runtimes
 
@@ -57,7 +57,7 @@ def same(a: np.ndarray, b) -> bool:
 # =====================================================================================
 # 1. The spec examples
 # =====================================================================================
-from tests.test_engine import ND_DATA, ND_OUT, ND_UPD  # ONNX ScatterND Example 2, transcribed once
+from tests.core.test_engine import ND_DATA, ND_OUT, ND_UPD  # ONNX ScatterND Example 2, transcribed once
 
 ND_OPS = ["ScatterND-11", "ScatterND-13", "ScatterND-16", "ScatterND-18", "ScatterNDUpdate-3", "ScatterNDUpdate-15"]
 ELEMENTS_OPS = ["Scatter-9", "Scatter-11", "ScatterElements-11", "ScatterElements-13", "ScatterElements-16",

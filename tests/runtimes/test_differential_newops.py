@@ -21,7 +21,7 @@ import runtime_check as rc
 import spec_examples as se
 from scatter_core import ScatterError, scatter
 from tests.conftest import require_or_skip
-from tests.strategies import cases
+from tests.support.strategies import cases
 
 pytestmark = pytest.mark.runtimes
 

@@ -18,9 +18,9 @@ import spec_examples as se
 import scatter_core as sc
 from scatter_core import OPERATORS, ScatterError
 from tests.conftest import require_or_skip
-from tests.skipping import skip_or_fail
+from tests.support.skipping import skip_or_fail
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEMANTICS = ROOT / "tests" / "data" / "semantics.md"  # a copy, so that a clone is self-contained
 SHARED_SEMANTICS = ROOT.parent / "shared" / "semantics.md"  # the original, beside the checkout in CI
 ONNX_OPS = [name for name, spec in OPERATORS.items() if spec.framework == "ONNX"]

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from scatter_core.families import FAMILIES
 from devtools.apptest import figures, switch_to
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 # a page by its name in the tests: a page file, or a callable page's URL path (each family record's explorer page
 # at its slug and spec page at spec-<slug>: app.py builds them from the records, with no file)
 PAGES = {"home": "app_pages/home.py", "check": "app_pages/check_expected.py", "from-code": "app_pages/from_code.py"}

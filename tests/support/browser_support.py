@@ -11,7 +11,7 @@ from pathlib import Path
 
 from devtools.browser import (BENIGN, CHROMIUM, LAUNCH_ARGS, ROOT, SCREENSHOTS, AppServer, free_port, launch,
                               real_errors)
-from tests.skipping import skip_or_fail
+from tests.support.skipping import skip_or_fail
 
 __all__ = ["BENIGN", "CHROMIUM", "LAUNCH_ARGS", "ROOT", "SCREENSHOTS", "AppServer", "free_port", "launch",
            "real_errors", "require_browser", "watched_page"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from devtools import balancer
 from devtools.balancer import alive
-from tests.skipping import skip_or_fail
+from tests.support.skipping import skip_or_fail
 
 __all__ = ["Balancer", "alive", "haproxy"]
 

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tests.skipping import skip_or_fail
+from tests.support.skipping import skip_or_fail
 
 
 def pg_bin() -> Path | None:

@@ -8,8 +8,8 @@ import pytest
 import spec_examples
 from scatter_core import OPERATORS
 from scatter_core.families import FAMILIES
-from tests.apptest_helpers import figures, open_expander, open_page, shown, texts
-from tests.test_ui_markdown import example_page_shows_its_source_strings_as_written
+from tests.support.apptest_helpers import figures, open_expander, open_page, shown, texts
+from tests.ui.test_ui_markdown import example_page_shows_its_source_strings_as_written
 
 FAMILY_PAGE = {name: family.slug for name, family in FAMILIES.items()}  # apptest_helpers.PAGES names them by slug
 TOO_LARGE = 50_000_000  # scatter_core.checks.MAX_ELEMENTS
@@ -33,7 +33,7 @@ def test_home_gallery_lists_every_example_with_status():
 @pytest.mark.parametrize("example", spec_examples.load_all(), ids=lambda e: e.id)
 def test_every_spec_example_can_be_selected_and_renders(example):
     """One page run per example checks everything an example's page must show: the pickers, the player's
-    figure (or the stand-in's), and the example's own words as written (tests/test_ui_markdown.py)."""
+    figure (or the stand-in's), and the example's own words as written (tests/ui/test_ui_markdown.py)."""
     page = FAMILY_PAGE[OPERATORS[example.op].family]
     at = open_page(page, op=example.op, example=example.id)
     assert not at.exception, [e.value for e in at.exception]
@@ -254,7 +254,7 @@ def test_a_windowed_examples_overview_is_built_when_opened():
 def test_example_menus_show_readable_titles_not_test_function_names():
     """The explorer's and the check page's example menus: "ONNX node test: add with a duplicate index", never the
     test function's name (`export_scatter_elements_with_d…`)."""
-    from tests.apptest_helpers import app_on
+    from tests.support.apptest_helpers import app_on
 
     op = "ScatterElements-18"
     node = spec_examples.by_id("onnx-node-scatter-elements-with-duplicate-indices")

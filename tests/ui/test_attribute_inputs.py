@@ -11,7 +11,7 @@ from scatter_ui.parts import attribute_inputs as ai
 from scatter_ui.state.cache import parse_input
 from scatter_ui.parts import controls
 from scatter_ui.parts import session
-from tests.apptest_helpers import open_page, shown
+from tests.support.apptest_helpers import open_page, shown
 
 SS, TS = sc.OPERATORS["SliceScatter-15"], sc.OPERATORS["TensorScatter-24"]
 

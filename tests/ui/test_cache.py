@@ -10,7 +10,7 @@ import pytest
 import scatter_core as sc
 from scatter_ui.state import cache
 from scatter_ui.state.cache import BoundedCache, nbytes_of
-from tests.apptest_helpers import open_page
+from tests.support.apptest_helpers import open_page
 
 
 class Clock:

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import app_on, figures, open_expander, shown, texts
+from tests.support.apptest_helpers import app_on, figures, open_expander, shown, texts
 
 PAGE = "app_pages/check_expected.py"
 

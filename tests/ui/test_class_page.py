@@ -1,6 +1,6 @@
 """A class in Streamlit's AppTest: Practice starts one; a student joins, answers (stored by the class store) and
 resumes in a new session with the score; the teacher's page (/class) shows the class, refuses a wrong key, ends it.
-The browser tests (tests/test_browser_class.py) do the same through real browsers and HAProxy."""
+The browser tests (tests/browser/test_browser_class.py) do the same through real browsers and HAProxy."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 import scatter_practice as sp
 from scatter_practice import classroom
 from scatter_practice.classroom import open_store
-from tests.apptest_helpers import app_on, shown
-from tests.test_practice_page import button, open_practice, predict, text_input, type_output
+from tests.support.apptest_helpers import app_on, shown
+from tests.ui.test_practice_page import button, open_practice, predict, text_input, type_output
 
 TEACHER = "app_pages/class_view.py"
 
@@ -187,8 +187,8 @@ def test_practice_starts_a_class_with_its_set_and_mode(store):
 
 
 def test_the_pages_on_postgresql(monkeypatch):
-    """SCATTER_EXPLORER_DB=postgresql://...: the pages' st.connection reaches a real server (tests/pg_support.py)."""
-    from tests.pg_support import postgres_server
+    """SCATTER_EXPLORER_DB=postgresql://...: the pages' st.connection reaches a real server (tests/support/pg_support.py)."""
+    from tests.support.pg_support import postgres_server
 
     with postgres_server() as url:
         monkeypatch.setenv("SCATTER_EXPLORER_DB", url)

@@ -24,7 +24,7 @@ import spec_examples
 import scatter_core as sc
 from scatter_core import scatter
 from scatter_ui.parts import crosscheck_panel as xp
-from tests.apptest_helpers import app_on, open_expander, open_page, texts
+from tests.support.apptest_helpers import app_on, open_expander, open_page, texts
 from tests.conftest import require_or_skip
 
 LIMIT = xp.MAX_CROSSCHECK_ELEMENTS
@@ -344,7 +344,7 @@ def test_cell_values_are_written_in_their_own_dtype():
 
 
 def test_verified_versions_are_the_pins_of_the_runtimes_extra():
-    text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     for runtime, version in xp.verified_versions().items():
         assert f'"{xp._DISTRIBUTION[runtime]}=={version}"' in text
     assert set(xp.verified_versions()) == set(rc.RUNTIMES)

@@ -14,7 +14,7 @@ import framework_map as fm
 import scatter_core as sc
 from from_code.translate import MAX_CALL_TEXT
 from scatter_ui.pages.from_code import EXAMPLES
-from tests.apptest_helpers import app_on, open_page
+from tests.support.apptest_helpers import app_on, open_page
 from tests.conftest import require_framework
 
 def open_from_code(**params) -> AppTest:

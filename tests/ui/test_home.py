@@ -6,7 +6,7 @@ import scatter_core as sc
 import pytest
 
 from scatter_ui.pages import home
-from tests.apptest_helpers import open_page, texts
+from tests.support.apptest_helpers import open_page, texts
 
 LABELS = list(sc.FAMILY_TITLES.values())
 
@@ -53,7 +53,7 @@ def test_a_chosen_tab_with_matches_is_kept():
 
 @pytest.mark.browser
 def test_home_filter_link_opens_the_tab_with_the_matches_in_chromium(server, browser):
-    from tests.browser_support import SCREENSHOTS, real_errors
+    from tests.support.browser_support import SCREENSHOTS, real_errors
 
     ctx = browser.new_context(viewport={"width": 1280, "height": 720})
     pg = ctx.new_page()

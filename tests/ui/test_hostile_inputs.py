@@ -13,7 +13,7 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.families import FAMILIES, family_by_slug
 from scatter_ui.parts import attribute_inputs
-from tests.apptest_helpers import app_on, open_expander, open_page
+from tests.support.apptest_helpers import app_on, open_expander, open_page
 
 LIMIT = 2_000_000  # scatter_core.parsing.MAX_TEXT
 ROLES = ("data", "indices", "updates")

@@ -1,12 +1,12 @@
 """A large example's stand-in steps as a small case does (issue #26 §1.2): its player, URL, share link and
 findings are a step fragment (``ExplorerPage.stand_in_stepped``), and a step sends the player the same data
-while the step stays inside the frames sent. (tests/test_browser_stepping.py counts, in a real browser,
+while the step stays inside the frames sent. (tests/browser/test_browser_stepping.py counts, in a real browser,
 that a step there reruns the fragment and never the page.)"""
 
 from __future__ import annotations
 
 from devtools.apptest import figures
-from tests.apptest_helpers import open_page, texts
+from tests.support.apptest_helpers import open_page, texts
 
 OP, EX = "ScatterUpdate-3", "ov-scatter-update-3-example-1"  # above the core's limit: a reduced stand-in
 

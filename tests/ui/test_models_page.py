@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from scatter_ui.pages import model as model_page
-from tests.apptest_helpers import app_on, figures
+from tests.support.apptest_helpers import app_on, figures
 
 PAGE = "app_pages/model.py"
 
@@ -119,7 +119,7 @@ def test_a_captured_onnx_node_is_cross_run_on_openvino_cpu_through_its_onnx_fron
     """The capture's runtime box and the captured node's cross-check name OpenVINO's CPU plugin reading the ONNX
     model (its ONNX frontend) for an ONNX node; the button names exactly the runtimes that run."""
     import runtime_check as rc
-    from tests.apptest_helpers import open_expander, texts
+    from tests.support.apptest_helpers import open_expander, texts
 
     at = _open("scatter_amax")
     box = at.sidebar.selectbox(key="model:runtime")
@@ -137,7 +137,7 @@ def test_a_captured_onnx_node_is_cross_run_on_openvino_cpu_through_its_onnx_fron
 
 def test_names_are_shown_as_text():
     assert model_page.visible("a\x07b\nc") == "a\\x07b\\nc"
-    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
     from onnx import helper as h
     import scatter_models as sm
 
@@ -199,7 +199,7 @@ def test_ten_thousand_nodes_page_and_filter():
     from onnx import helper as h
 
     import scatter_models as sm
-    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
 
     n = 10_000
     nodes = [_scatter_nd(name=f"s{k}", out=f"t{k}", data="d" if k == 0 else f"t{k - 1}") for k in range(n)]
@@ -218,7 +218,7 @@ def test_hostile_node_name_is_escaped_in_the_page():
     from onnx import helper as h
 
     import scatter_models as sm
-    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
 
     name = "**bold** <img src=x onerror=alert(1)> [link](javascript:alert(1))"
     m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
@@ -235,7 +235,7 @@ def test_server_holds_tensors_only_of_the_nodes_opened():
 
     import scatter_models as sm
     from scatter_ui.state import cache
-    from tests.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
 
     nodes = [_scatter_nd(name=f"n{j}", out=f"o{j}") for j in range(3)]
     m = sm.open_model(_graph_model(nodes, _io(), [h.make_tensor_value_info(f"o{j}", 1, [4]) for j in range(3)])
@@ -381,7 +381,7 @@ def test_a_hostile_name_in_a_proof_is_shown_as_text():
     from onnx import TensorProto as T, helper as h
 
     import scatter_models as sm
-    from tests.test_models_hostile import _graph_model
+    from tests.models.test_models_hostile import _graph_model
 
     hostile = "**b** <img src=x onerror=alert(1)> [x](javascript:alert(1))"
     node = h.make_node("ScatterND", ["d", hostile, "u"], ["o"], name="n")

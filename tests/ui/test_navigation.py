@@ -6,9 +6,9 @@ import dataclasses
 from pathlib import Path
 
 import scatter_core as sc
-from tests.apptest_helpers import PAGES, open_page
+from tests.support.apptest_helpers import PAGES, open_page
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _sidebar_list(at) -> list[tuple[str, str]]:
@@ -89,7 +89,7 @@ def test_the_navigation_helper_is_told_the_shown_page():
 def test_the_kebab_case_spelling_of_a_path_reaches_the_same_page_with_its_query():
     """/slice-scatter (as /from-code and /spec-nd are spelled) opens /slice_scatter, keeping the link's values;
     the aliases are not listed in the sidebar."""
-    from tests.apptest_helpers import app_on
+    from tests.support.apptest_helpers import app_on
 
     at = app_on("slice-scatter")
     at.query_params.update({"op": "SliceScatter-15", "step": "1"})

@@ -1,9 +1,9 @@
 """The step player's contract (scatter_ui/player/contract.py): the payloads Python sends conform to it, the
 reports Python reads are checked against it, the shipped JSON Schema is generated from it, and player.js
-validates with the same rules (run under Node here; in Chromium in tests/test_browser_player_contract.py).
+validates with the same rules (run under Node here; in Chromium in tests/browser/test_browser_player_contract.py).
 
 Every AppTest that reads a player's payload (devtools.apptest.figures -> scatter_ui.player.component.read_payload) checks
-it against the contract too: every spec example on its explorer page (tests/test_app.py), large stand-ins,
+it against the contract too: every spec example on its explorer page (tests/ui/test_app.py), large stand-ins,
 Practice, the model page.
 """
 
@@ -27,7 +27,7 @@ from scatter_ui.player import component as player_mod
 from scatter_ui.player import contract as pc
 from scatter_ui.figures.heatmaps import StepFigure
 from scatter_ui.player.component import ASSET_DIR, read_payload, reported_step
-from tests.skipping import skip_or_fail
+from tests.support.skipping import skip_or_fail
 
 OPTIONS = {"view": "v", "step": 0, "name": "x", "report": True, "url_param": "step", "plotly_url": "/p.js",
            "contract_url": "/c.json", "check": True, "controls": None,
@@ -66,7 +66,7 @@ def test_the_shipped_schema_is_generated_from_the_typed_description_and_is_valid
 
 def test_every_example_of_every_family_sends_a_payload_on_the_contract():
     """At a middle step (the frames of the initial state and the final output come with it, when they fit the
-    window); tests/test_app.py opens every example in the app too, and reads its payload back, checked."""
+    window); tests/ui/test_app.py opens every example in the app too, and reads its payload back, checked."""
     families = set()
     for ex, trace in EXAMPLES:
         k = len(trace) // 2

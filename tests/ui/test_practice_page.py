@@ -15,7 +15,7 @@ import scatter_core as sc
 import scatter_practice as sp
 from scatter_ui.parts import grids
 from scatter_ui.pages.practice import LETTERS, grid_text, md
-from tests.apptest_helpers import app_on, figures
+from tests.support.apptest_helpers import app_on, figures
 
 PAGE = "app_pages/practice.py"
 
@@ -422,7 +422,7 @@ def test_new_exercise_and_level_choice():
 
 
 def test_md_escapes_markdown():
-    from tests.apptest_helpers import shown
+    from tests.support.apptest_helpers import shown
 
     for text in ("2 * 3 * 4 = 24, _x_ [a](b) `c` # d: e", "1*10*50 = 500", "# not a heading", "- not a list"):
         assert shown(md(text)) == text  # shown exactly as written: no emphasis, link, code or heading

@@ -1,6 +1,6 @@
 """Robustness: huge shapes refused before allocation, session isolation, cached objects never
 mutated, and no user text near eval/exec/pickle/unsafe HTML. (The catalogue of hostile input on
-every text box and URL parameter is tests/test_hostile_inputs.py.)"""
+every text box and URL parameter is tests/ui/test_hostile_inputs.py.)"""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 import spec_examples
-from tests.apptest_helpers import figures, open_expander, open_page, texts
-from tests.test_hostile_inputs import HOSTILE_TEXT
+from tests.support.apptest_helpers import figures, open_expander, open_page, texts
+from tests.ui.test_hostile_inputs import HOSTILE_TEXT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_huge_shapes_are_refused_before_any_allocation():
@@ -41,7 +41,7 @@ def test_two_sessions_never_see_each_others_state():
     open_expander(a, "Edit inputs")
     open_expander(b, "Edit inputs")
     a.text_area(key="nd:text_updates").set_value("[90, 100, 110, 120]").run()
-    a.session_state["nd:step"] = 4  # what the player's report sets (tests/test_browser.py drives the real one)
+    a.session_state["nd:step"] = 4  # what the player's report sets (tests/browser/test_browser.py drives the real one)
     a.run()
     b.run()
     assert a.session_state["nd:step"] == 4 and b.session_state["nd:step"] == 0

@@ -17,7 +17,7 @@ import scatter_core as sc
 import spec_examples
 from scatter_core.registry import OPERATORS_LIST
 from scatter_ui.figures import specdiff
-from tests.apptest_helpers import open_page, sources as texts  # the spec pages' Markdown as written
+from tests.support.apptest_helpers import open_page, sources as texts  # the spec pages' Markdown as written
 
 FAMILIES = tuple(sc.families.FAMILIES)  # every family record has its spec page
 
@@ -686,7 +686,7 @@ def _settle(pg, text: str):
 @pytest.mark.parametrize("family,link", [("nd", "ScatterND specs"), ("elements", "Elements specs"),
                                          ("update", "ScatterUpdate spec")])
 def test_spec_pages_in_chromium(browser_page, family, link):
-    from tests.browser_support import SCREENSHOTS, real_errors
+    from tests.support.browser_support import SCREENSHOTS, real_errors
 
     pg = browser_page
     pg.goto(pg.base_url)
@@ -754,7 +754,7 @@ def projector(server, browser):
                                         ("elements", "Scatter-9", "ScatterElementsUpdate-12"),
                                         ("update", "ScatterUpdate-3", "ScatterElementsUpdate-12")])
 def test_shared_comparison_link_reopens_the_tab_and_nothing_is_clipped_at_1280x720(projector, family, a, b):
-    from tests.browser_support import SCREENSHOTS, real_errors
+    from tests.support.browser_support import SCREENSHOTS, real_errors
 
     pg = projector
     pg.goto(f"{pg.base_url}/spec-{family}?tab=Compare+versions&a={a}&b={b}")

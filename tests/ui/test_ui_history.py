@@ -5,7 +5,7 @@ from hypothesis import given, settings
 
 from scatter_core import trace
 from scatter_ui.figures.history import CellHistory
-from tests.strategies import cases
+from tests.support.strategies import cases
 
 
 @settings(max_examples=150, deadline=None)

@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 
 import spec_examples
 from scatter_ui.parts.controls import md
-from tests.apptest_helpers import open_page
+from tests.support.apptest_helpers import open_page
 
 TOO_LARGE = 50_000_000
 ARITHMETIC = re.compile(r"\d+(?:\s*[*/+\-^]\s*\d+)+(?:\s*=\s*\d+)?")
@@ -47,7 +47,7 @@ EXAMPLES = spec_examples.load_all()
 
 def example_page_shows_its_source_strings_as_written(at, example):
     """Each example's title and notes appear on its page as written (no Markdown by accident): called by
-    tests/test_app.py's one test per example, which opens each example's page once for every check."""
+    tests/ui/test_app.py's one test per example, which opens each example's page once for every check."""
     text = _page_text(at)
     sources = [example.title] + ([example.notes] if example.notes else [])
     for source in sources:
@@ -59,14 +59,14 @@ def example_page_shows_its_source_strings_as_written(at, example):
 
 
 def test_the_known_cases_are_checked():
-    """The two reported cases are among the source strings tests/test_app.py checks on every example's page."""
+    """The two reported cases are among the source strings tests/ui/test_app.py checks on every example's page."""
     notes = {e.id: e.notes or "" for e in EXAMPLES}
     assert "1*10*50" in notes["ov-scatter-nd-update-15-xml-example-4"]
     assert "2*11*12" in notes["ov-scatter-elements-update-12-example-5"]
 
 
 def test_an_address_is_set_as_code_so_streamlit_makes_no_link_of_it():
-    """Streamlit links bare addresses whatever escaping they carry (tests/test_browser_model.py shows it in the
+    """Streamlit links bare addresses whatever escaping they carry (tests/browser/test_browser_model.py shows it in the
     page); md() puts each in a code span, shown as written."""
     text = "node http://e.com/a_b*c www.e.org x me@e.net 1*2 `tick` http://t.io/`q`"
     out = md(text)

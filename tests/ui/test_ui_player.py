@@ -85,7 +85,7 @@ def test_the_module_is_sent_as_content_and_plotly_comes_from_the_asset_folder(mo
 
 
 def test_every_page_sends_the_warm_up_element_first():
-    from tests.apptest_helpers import open_page
+    from tests.support.apptest_helpers import open_page
 
     for page in ("home", "nd", "check", "spec-nd"):
         at = open_page(page)
@@ -146,7 +146,7 @@ def test_a_payload_is_built_once_per_cache_key_and_reads_back():
 def test_an_explorer_draws_the_rerun_relay_outside_its_step_fragment():
     """After a failover the new session drops a step fragment's rerun (it does not know the fragment):
     the player then asks for a whole run through the relay, which must not be in the fragment."""
-    from tests.apptest_helpers import open_page
+    from tests.support.apptest_helpers import open_page
 
     at = open_page("nd")
     relays = [e for e in at.get("bidi_component") if e.proto.component_name.endswith(".relay")]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scatter_ui.parts import session
-from tests.apptest_helpers import PAGES, app_on, open_page, switch
+from tests.support.apptest_helpers import PAGES, app_on, open_page, switch
 
 OP, EX = "ScatterElementsUpdate-12", "ov-scatter-elements-update-12-example-1"
 
