@@ -8,32 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser_support import SCREENSHOTS, real_errors
+from tests.support.browser_support import SCREENSHOTS
+from tests.support.browser_pages import FIGURE, PLAYER, SEU1, page_context, caption, errors, open_player, output_texts, player_step
 
 pytestmark = pytest.mark.browser
-
-PLAYER = "[data-testid=scatter-player]"
-FIGURE = "[data-testid=scatter-figure]"
-SEU1 = "/elements?op=ScatterElementsUpdate-12&example=ov-scatter-elements-update-12-example-1"
-
-
-def errors(pg) -> list:
-    """Console errors, without Streamlit's "page not found" notice on a fresh server's first request."""
-    return [m for m in real_errors(pg.console_errors) if "does not seem to exist" not in m]
-
-
-def _context(browser, width=1400, height=1000, scheme="light", **kw):
-    ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme, **kw)
-    pg = ctx.new_page()
-    pg.console_errors = []
-    pg.on("console", lambda m: pg.console_errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
-    pg.on("pageerror", lambda e: pg.console_errors.append(f"pageerror: {e}"))
-    return ctx, pg
 
 
 @pytest.fixture()
 def page(browser):
-    ctx, pg = _context(browser, height=2200)
+    ctx, pg = page_context(browser, height=2200)
     yield pg
     ctx.close()
 
@@ -41,25 +24,6 @@ def page(browser):
 def wait_app(pg, text: str, timeout: float = 60_000):
     pg.get_by_text(text, exact=False).first.wait_for(timeout=timeout)
     pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
-
-
-def open_player(pg, url: str, timeout: float = 90_000):
-    """Open ``url`` and wait until the player has drawn its figure; returns the player's step."""
-    pg.goto(url)
-    pg.wait_for_selector(f"{FIGURE}[data-ready='1']", timeout=timeout)
-    dialog = pg.get_by_role("dialog")
-    if dialog.count() and "Page not found" in dialog.inner_text():  # Streamlit's first request to a fresh server
-        pg.keyboard.press("Escape")
-        dialog.wait_for(state="hidden")
-    return player_step(pg)
-
-
-def player_step(pg) -> int:
-    return int(pg.locator(PLAYER).get_attribute("data-step"))
-
-
-def output_texts(pg) -> list:
-    return pg.evaluate(f"() => document.querySelector('{FIGURE}').data[2].text")
 
 
 def wait_output_texts(pg, want: list, timeout: float = 10_000) -> list:
@@ -74,10 +38,6 @@ def wait_output_texts(pg, want: list, timeout: float = 10_000) -> list:
     except Exception:  # noqa: BLE001 - the comparison below says what differs
         pass
     return [t.split("<br>")[0] for t in output_texts(pg)[0]]
-
-
-def caption(pg) -> str:
-    return pg.locator("[data-testid=scatter-caption]").inner_text()
 
 
 def wait_url_step(pg, k: int, timeout: float = 30_000) -> None:
@@ -161,7 +121,7 @@ def test_deep_link_opens_at_its_step_and_the_buttons_move_it(server, page):
 
 
 def test_play_then_pause_and_the_link_reopens_that_step(server, browser):
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         open_player(pg, server.url + SEU1)
         pg.get_by_test_id("player-play").click()
@@ -174,7 +134,7 @@ def test_play_then_pause_and_the_link_reopens_that_step(server, browser):
         assert f"step={k}" in link
         shown = caption(pg)
         assert shown.startswith(f"step {k} of 6")
-        ctx2, pg2 = _context(browser)
+        ctx2, pg2 = page_context(browser)
         try:
             assert open_player(pg2, link) == k  # a new browser context on the shared link
             assert caption(pg2) == shown
@@ -186,7 +146,7 @@ def test_play_then_pause_and_the_link_reopens_that_step(server, browser):
 
 
 def test_the_keyboard_steps_with_a_visible_focus_ring(server, browser):
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         open_player(pg, server.url + SEU1 + "&step=2")
         box = pg.locator(PLAYER)
@@ -263,7 +223,7 @@ def _clipped(pg) -> list:
 def test_phone_and_dark_theme_render_without_overlap(server, browser, width, height, scheme, url):
     """Text boxes of the figure, caption and controls do not intersect, and none is cut by the figure's edges
     (including the rank-3 examples' small multiples, stacked and wrapped on a phone)."""
-    ctx, pg = _context(browser, width, height, scheme)
+    ctx, pg = page_context(browser, width, height, scheme)
     try:
         open_player(pg, server.url + url)
         pg.wait_for_timeout(500)
@@ -300,7 +260,7 @@ def _svg_size(data: bytes) -> tuple[int, int]:
 
 
 def test_frame_and_step_strip_downloads_are_images_of_the_expected_size(server, browser, tmp_path):
-    ctx, pg = _context(browser, accept_downloads=True)
+    ctx, pg = page_context(browser, accept_downloads=True)
     try:
         open_player(pg, server.url + SEU1 + "&step=2")
         pg.get_by_test_id("player-export").click()
@@ -343,7 +303,7 @@ def test_frame_and_step_strip_downloads_are_images_of_the_expected_size(server, 
 
 
 def test_clicking_an_output_cell_shows_its_chain_of_writes(server, browser):
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         open_player(pg, server.url + SEU1 + "&step=3")
         cell = pg.locator(f"{FIGURE} .x3y3 .nsewdrag")  # the output panel's plot area
@@ -381,7 +341,7 @@ def _rank3_url(panels: int, side: int) -> str:
 @pytest.mark.parametrize("url,wraps", [("/nd?op=ScatterND-11&example=onnx-scatternd-11-example-2&step=1", False),
                                        (_rank3_url(8, 5), True)])
 def test_rank3_small_multiples_keep_28px_cells_by_wrapping(server, browser, url, wraps):
-    ctx, pg = _context(browser, 1400, 1000)
+    ctx, pg = page_context(browser, 1400, 1000)
     try:
         open_player(pg, server.url + url)
         cells = _cell_px(pg)
@@ -400,7 +360,7 @@ def test_rank3_small_multiples_keep_28px_cells_by_wrapping(server, browser, url,
 
 
 def test_phone_wraps_small_multiples_instead_of_scrolling_sideways(server, browser):
-    ctx, pg = _context(browser, 390, 844)
+    ctx, pg = page_context(browser, 390, 844)
     try:
         open_player(pg, server.url + _rank3_url(8, 5))
         cells = _cell_px(pg)
@@ -419,7 +379,7 @@ def _svg_texts(pg) -> list:
 
 
 def test_slice_scatter_outlines_its_strided_slice_without_an_indices_panel(server, browser):
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         open_player(pg, server.url + "/slice_scatter?op=SliceScatter-15&example=ov-slice-scatter-15-example-3&step=2")
         texts = _svg_texts(pg)
@@ -434,7 +394,7 @@ def test_slice_scatter_outlines_its_strided_slice_without_an_indices_panel(serve
 
 
 def test_tensor_scatter_circular_step_that_wraps_gets_an_arrow(server, browser):
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         open_player(pg, server.url + "/tensor_scatter?op=TensorScatter-24&example=onnx-node-tensorscatter-circular"
                                      "&step=3")
@@ -453,7 +413,7 @@ def test_tensor_scatter_circular_step_that_wraps_gets_an_arrow(server, browser):
 def test_the_figure_is_drawn_and_steps_before_plotly_arrives(server, browser):
     """The player draws each frame as SVG at once; plotly.js (1.5 MB) replaces it when loaded, with the same
     cells: a held plotly download must not keep the figure or the step buttons from working."""
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     held = []
     pg.route("**/plotly-cartesian.min.js*", lambda route: held.append(route))  # (and .gz) answered only at the end
     try:

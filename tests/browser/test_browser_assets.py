@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_browser import FIGURE, SEU1, _context, errors
+from tests.support.browser_pages import FIGURE, SEU1, page_context, errors
 
 pytestmark = pytest.mark.browser
 
 
 def test_plotly_arrives_gzipped_and_unpacked_in_the_browser(server, browser):
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         seen = []
         pg.on("response", lambda r: seen.append(r) if "plotly-cartesian" in r.url else None)

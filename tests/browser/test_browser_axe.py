@@ -14,7 +14,7 @@ import pytest
 
 import scatter_core as sc
 from tests.support.browser_support import ROOT, SCREENSHOTS
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 from tests.support.skipping import skip_or_fail
 
 pytestmark = pytest.mark.browser
@@ -147,7 +147,7 @@ def test_page_state(themed, axe_source, view):
 
 def test_check_page_with_a_wrong_expected_output(themed, axe_source):
     """The check page's verdict, likely mistake and per-cell chains (what typing a wrong output adds)."""
-    from tests.browser.test_browser_check import type_into
+    from tests.support.browser_pages import type_into
 
     scheme, pg = themed
     pg.goto(pg.base + "/check?op=ScatterND-16")

@@ -11,20 +11,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.support.browser_support import SCREENSHOTS, real_errors, watched_page
+from tests.support.browser_pages import settle, type_into
 
 pytestmark = pytest.mark.browser
-
-
-def settle(pg, timeout: float = 60_000):
-    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
-    pg.wait_for_timeout(300)
-
-
-def type_into(pg, label: str, text: str):
-    box = pg.locator(f"textarea[aria-label='{label}']")
-    box.fill(text)
-    box.press("Control+Enter")
-    settle(pg)
 
 
 def test_planted_first_write_wins_is_diagnosed_and_replayed(server, browser, tmp_path):

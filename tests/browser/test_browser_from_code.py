@@ -133,7 +133,7 @@ def test_hostile_calls_get_messages_and_the_server_gives_its_memory_back(browser
 
     from tests.support.browser_support import AppServer
     from tests.support.skipping import skip_or_fail
-    from tests.browser.test_browser_idle_memory import rss_mb
+    from tests.support.browser_pages import rss_mb
 
     if not Path("/proc/self/status").exists():
         skip_or_fail("reads the server's memory from /proc")

@@ -13,6 +13,7 @@ import pytest
 
 from tests.support.browser_support import AppServer, launch, require_browser
 from tests.support.skipping import skip_or_fail
+from tests.support.browser_pages import rss_mb
 
 pytestmark = pytest.mark.browser
 
@@ -21,13 +22,6 @@ LARGE = ["elements?op=ScatterElementsUpdate-12&example=ov-scatter-elements-updat
          "nd?op=ScatterNDUpdate-15&example=ov-scatter-nd-update-15-xml-example-5&reduction=max",
          "nd?op=ScatterNDUpdate-3&example=ov-scatter-nd-update-3-layer-example"]
 READY = "[data-testid=scatter-figure][data-ready='1']"
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError(f"no VmRSS in /proc/{pid}/status")
 
 
 def test_idle_server_gives_memory_back():

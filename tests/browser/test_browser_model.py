@@ -10,16 +10,12 @@ import pytest
 
 from scatter_models.samples import sample_path
 from tests.support.browser_support import SCREENSHOTS, real_errors, watched_page
+from tests.support.browser_model import settle
 
 pytestmark = pytest.mark.browser
 
 PLAYER = "[data-testid=scatter-player]"
 FIGURE = "[data-testid=scatter-figure]"
-
-
-def settle(pg, timeout: float = 90_000):
-    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
-    pg.wait_for_timeout(300)
 
 
 def test_upload_capture_step_and_download_bug_report(server, browser, tmp_path):
@@ -130,13 +126,13 @@ def test_every_download_of_a_captured_node_works(server, browser, tmp_path):
 def test_a_node_named_with_an_address_and_markdown_shows_that_text_and_no_link(server, browser, tmp_path):
     """Streamlit's Markdown links a bare address (http://..., www...., a@b.c) however its characters are escaped:
     md() sets such a piece as code, so a model's node name is shown as written, with no link made of it."""
-    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.support.model_builders import graph_model, value_infos, scatter_nd_node
 
     name = "see http://example.com/x www.example.org me@example.net **b** [l](u)"
     path = tmp_path / "named.onnx"
     from onnx import helper as h
 
-    path.write_bytes(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+    path.write_bytes(graph_model([scatter_nd_node(name=name)], value_infos(), [h.make_tensor_value_info("o", 1, [4])])
                      .SerializeToString())
     ctx, pg = watched_page(browser, viewport={"width": 1400, "height": 1000})
     pg.goto(f"{server.url}/model")

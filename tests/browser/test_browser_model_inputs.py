@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from tests.support.browser_support import real_errors, watched_page
-from tests.browser.test_browser_model import settle
-from tests.models.test_models_inputs import _huge_npy_header, _huge_pb, _npz, _pb, _zip
+from tests.support.browser_model import settle
+from tests.support.model_builders import huge_npy_header, huge_pb, npz_bytes, pb_bytes, zip_bytes
 
 pytestmark = pytest.mark.browser
 
@@ -47,8 +47,8 @@ def _pickled_npz() -> bytes:
 def _test_data_set_zip() -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("test_data_set_0/input_0.pb", _pb(np.zeros((2, 6, 4), np.float32), "past_key"))
-        z.writestr("test_data_set_0/input_3.pb", _pb(np.array([5]), "p"))
+        z.writestr("test_data_set_0/input_0.pb", pb_bytes(np.zeros((2, 6, 4), np.float32), "past_key"))
+        z.writestr("test_data_set_0/input_3.pb", pb_bytes(np.array([5]), "p"))
         z.writestr("test_data_set_0/output_0.pb", b"expected output: not read")
     return buf.getvalue()
 
@@ -56,12 +56,12 @@ def _test_data_set_zip() -> bytes:
 def test_hostile_inputs_are_named_and_the_server_keeps_its_memory(server, browser, tmp_path):
     files = {
         "bomb.npz": _bomb(tmp_path / "bomb.npz").read_bytes(),
-        "escape.zip": _zip({"test_data_set_0/../../etc/input_0.pb": _pb(np.array([1]), "p")}),
+        "escape.zip": zip_bytes({"test_data_set_0/../../etc/input_0.pb": pb_bytes(np.array([1]), "p")}),
         "input_0.pb": b"\x08\x96\x01 this is not a tensor \xff\xff",
-        "huge.zip": _zip({"test_data_set_0/input_1.pb": _huge_pb()}),
-        "new_key.npy": _huge_npy_header(),
+        "huge.zip": zip_bytes({"test_data_set_0/input_1.pb": huge_pb()}),
+        "new_key.npy": huge_npy_header(),
         "objects.npz": _pickled_npz(),
-        "other.npz": _npz(nope=np.ones(3)),
+        "other.npz": npz_bytes(nope=np.ones(3)),
     }
     expected = {  # what each message must say besides the file's name
         "bomb.npz": "capture budget", "escape.zip": "outside the zip", "input_0.pb": "not an ONNX TensorProto",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.browser_support import SCREENSHOTS
-from tests.browser.test_browser import PLAYER, SEU1, _context, errors, open_player, output_texts, player_step
+from tests.support.browser_pages import PLAYER, SEU1, page_context, errors, open_player, output_texts, player_step
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ def tab_to(pg, testid: str, back: bool = False, limit: int = 15) -> None:
 
 
 def test_the_keyboard_reaches_and_operates_the_controls_and_keeps_focus_at_the_ends(server, browser):
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         open_player(pg, server.url + SEU1 + "&step=4")
         pg.locator(PLAYER).focus()
@@ -61,7 +61,7 @@ def table_cells(pg, panel: int) -> list:
 
 
 def test_the_table_view_reads_every_tensor_at_the_shown_step(server, browser):
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         open_player(pg, server.url + SEU1 + "&step=2")
         legend = pg.get_by_test_id("player-legend").inner_text()
@@ -98,7 +98,7 @@ def test_the_table_view_reads_every_tensor_at_the_shown_step(server, browser):
 
 
 def test_targets_are_at_least_24_px_and_phone_digits_at_least_12_px(server, browser):
-    ctx, pg = _context(browser, width=390, height=844, is_mobile=True, has_touch=True)
+    ctx, pg = page_context(browser, width=390, height=844, is_mobile=True, has_touch=True)
     try:
         open_player(pg, server.url + "/elements?op=ScatterElements-18&example=onnx-scatterelements-18-example-2")
         small = pg.evaluate(f"""() => [...document.querySelectorAll('{PLAYER} button, {PLAYER} input, {PLAYER} select,'
@@ -121,7 +121,7 @@ def test_the_current_write_is_marked_by_a_filled_corner_not_colour_alone(server,
     thick frame with a filled corner), named in the legend; in both themes and on a phone. The payload is
     on the player's contract (the test server has the browser check it)."""
     phone = {"is_mobile": True, "has_touch": True} if width < 700 else {}
-    ctx, pg = _context(browser, width=width, height=height, scheme=scheme, **phone)
+    ctx, pg = page_context(browser, width=width, height=height, scheme=scheme, **phone)
     try:
         open_player(pg, server.url + SEU1 + "&step=3")
         pg.wait_for_selector(f"{PLAYER}[data-contract='ok']", timeout=15_000)
@@ -152,7 +152,7 @@ def test_the_current_write_is_marked_by_a_filled_corner_not_colour_alone(server,
 def test_the_keys_work_on_a_freshly_loaded_page_without_clicking_the_player(server, browser):
     """Issue 33: the legend and the README say ←/→, space and Home/End step the player; on a page just loaded
     (focus on the body) they do, and a focused text box keeps its own keys."""
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         start = open_player(pg, server.url + SEU1 + "&step=2")
         pg.wait_for_timeout(500)

@@ -22,7 +22,7 @@ import scatter_core as sc
 import scatter_practice as sp
 from tests.support.browser_support import SCREENSHOTS, real_errors
 from scatter_ui.figures.views import MAX_SIDE
-from tests.browser.test_browser_practice import FIGURE, answer_boxes, output_cell_px, settle, steady
+from tests.support.browser_practice import FIGURE, answer_boxes, output_cell_px, settle, steady
 
 pytestmark = pytest.mark.browser
 

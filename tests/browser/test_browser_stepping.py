@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.test_browser import PLAYER, _context, caption, errors, open_player, player_step
+from tests.support.browser_pages import PLAYER, page_context, caption, errors, open_player, player_step
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +72,7 @@ def expect_agreement(pg, k: int, n: int) -> None:
 
 
 def test_alternating_arrows_every_30_ms_keep_the_session_and_agree(server, browser):
-    ctx, pg = _context(browser, height=1600)
+    ctx, pg = page_context(browser, height=1600)
     try:
         open_player(pg, server.url + SMALL)
         open_step_log(pg, 6)
@@ -90,7 +90,7 @@ def test_alternating_arrows_every_30_ms_keep_the_session_and_agree(server, brows
 
 def test_200_presses_and_a_held_key_on_a_long_case(server, browser):
     n = 200
-    ctx, pg = _context(browser, height=1600)
+    ctx, pg = page_context(browser, height=1600)
     try:
         open_player(pg, server.url + long_case(n))
         assert caption(pg).startswith("initial state")
@@ -119,7 +119,7 @@ def test_200_presses_and_a_held_key_on_a_long_case(server, browser):
 def test_keys_that_come_together_are_told_to_the_server_once(server, browser):
     """Coalescing: 50 key presses the browser takes in one go (as when it was busy drawing) make one
     report, of the last step, not 50 reruns."""
-    ctx, pg = _context(browser)
+    ctx, pg = page_context(browser)
     try:
         open_player(pg, server.url + long_case(80))
         before = int(pg.locator(PLAYER).get_attribute("data-reports") or 0)
@@ -164,7 +164,7 @@ def count_runs(pg) -> dict:
 
 @pytest.mark.parametrize("path,n", [(SMALL, 6), (STAND_IN, 2500)], ids=["small", "stand-in"])
 def test_a_step_reruns_the_step_fragment_not_the_page(server, browser, path, n):
-    ctx, pg = _context(browser, height=1600)
+    ctx, pg = page_context(browser, height=1600)
     try:
         runs = count_runs(pg)
         open_player(pg, server.url + path)

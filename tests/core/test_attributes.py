@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import scatter_core as sc
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 ATTRIBUTES = [(spec, attr) for spec in sc.OPERATORS_LIST for attr in spec.attributes]
 RANK = 3

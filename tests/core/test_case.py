@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 import scatter_core as sc
 from tests.support.reference_loop import reference
 from tests.support.strategies import cases
+from tests.support.profiles import examples
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def same_bits(a, b) -> bool:

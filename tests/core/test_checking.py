@@ -233,6 +233,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from tests.support.strategies import cases  # noqa: E402
+from tests.support.profiles import examples
 
 
 def _wrong_value(x):
@@ -244,7 +245,7 @@ def _wrong_value(x):
         return x + type(x)(max(1, min(abs(int(x)) if np.issubdtype(type(x), np.integer) else abs(x), 100)))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=list(HealthCheck))
 @given(cases(), st.data())
 def test_random_cases_match_themselves_and_locate_one_planted_error(case, draw):
     op, data, indices, updates, attrs = case
@@ -280,7 +281,7 @@ def test_random_cases_match_themselves_and_locate_one_planted_error(case, draw):
             assert np.array_equal(got, wrong), d
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(cases(), st.lists(st.integers(-300, 300), min_size=0, max_size=12))
 def test_check_expected_raises_only_scatter_error_on_arbitrary_expected(case, values):
     op, data, indices, updates, attrs = case

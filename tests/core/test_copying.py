@@ -28,6 +28,7 @@ from scatter_core.fast import copying
 from scatter_core.fast.copying import (CHUNK_BYTES, PARALLEL_BYTES, STREAM_MARGIN, copy_into, copy_later,
                                   copy_plan, parse_tunables, run_plan)
 from tests.support.skipping import skip_or_fail
+from tests.support.profiles import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +45,7 @@ def covers_once(ranges, size) -> bool:
     return at == size
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(size=st.integers(0, 3 * 10**8), itemsize=st.sampled_from([1, 2, 4, 8]), n_workers=st.integers(1, 4),
        threshold=st.none() | st.integers(MiB, 400 * MiB))
 def test_plan_covers_every_element_once_and_streams_when_long_enough(size, itemsize, n_workers, threshold):
@@ -184,7 +185,7 @@ def test_threshold_is_read_from_glibc_and_follows_glibc_tunables(fresh_threshold
 
 @pytest.mark.parametrize("loader", [None, "/nonexistent/ld-linux.so.2", "/bin/false"])
 def test_unreadable_threshold_means_chunks(fresh_threshold, monkeypatch, loader):
-    monkeypatch.setattr(copying, "_loader_path", lambda: loader)
+    monkeypatch.setattr(copying, "loader_path", lambda: loader)
     assert fresh_threshold() is None
     assert all((b - a) * 4 <= CHUNK_BYTES for a, b in copy_plan(50 * 2**20, 4, 2, fresh_threshold()))
 
@@ -254,7 +255,7 @@ def test_sessions_starting_their_first_copy_together_share_one_pool(monkeypatch)
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(copying, "ThreadPoolExecutor", CountingPool)
-    monkeypatch.setattr(copying, "_pool", None)
+    copying.forget_pool()
     monkeypatch.setattr(copying, "workers", lambda: 2)
     src = (np.arange(3 * PARALLEL_BYTES // 4) % 89).astype(np.float32)
     outs = [np.zeros_like(src) for _ in range(8)]
@@ -272,3 +273,4 @@ def test_sessions_starting_their_first_copy_together_share_one_pool(monkeypatch)
     assert all(out.tobytes() == src.tobytes() for out in outs)
     assert len(made) == 1
     made[0].shutdown(wait=True)
+    copying.forget_pool()  # the next copy, in any later test, makes a fresh pool

@@ -11,7 +11,7 @@ import pytest
 
 import runtime_check as rc
 import scatter_core as sc
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 SEMANTICS = (Path(__file__).parents[1] / "data" / "semantics.md").read_text(encoding="utf-8")

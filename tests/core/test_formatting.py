@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from scatter_core import fmt_value
 from scatter_core.formatting import fmt_values
+from tests.support.profiles import examples
 
 FLOATS = {
     "float16": st.floats(width=16, allow_nan=False),
@@ -17,7 +18,7 @@ FLOATS = {
 
 @pytest.mark.parametrize("dtype", sorted(FLOATS))
 def test_every_float_round_trips_in_its_dtype(dtype):
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=examples(300), deadline=None)
     @given(FLOATS[dtype])
     def check(x):
         v = np.dtype(dtype).type(x)
@@ -32,7 +33,7 @@ def test_every_float_round_trips_in_its_dtype(dtype):
 
 @given(st.integers(min_value=-2**63, max_value=2**63 - 1),
        st.sampled_from(["int8", "int16", "int32", "int64", "uint8", "uint64"]))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_integers_never_print_a_decimal_point(x, dtype):
     info = np.iinfo(dtype)
     v = np.dtype(dtype).type(min(max(x, info.min), info.max))
@@ -64,7 +65,7 @@ def test_python_float_from_float32_prints_short_with_its_dtype():
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False), st.integers(min_value=1, max_value=12))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_width_is_respected_and_shortened_text_stays_close(x, width):
     text = fmt_value(np.float64(x), width=width)
     assert len(text) <= width

@@ -7,8 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scatter_core import OPERATORS, ScatterError, scatter, trace
+from tests.support.profiles import examples
 
-FUZZ = settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=examples(600), deadline=None, suppress_health_check=list(HealthCheck))
 
 scalars = st.one_of(
     st.integers(-2**70, 2**70), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),

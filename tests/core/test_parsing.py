@@ -9,11 +9,12 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from scatter_core import ScatterError, parse_tensor
+from tests.support.profiles import examples
 
 DTYPES = ["bool", "int8", "int32", "int64", "uint8", "float16", "float32", "float64"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(DTYPES).flatmap(
     lambda d: hnp.arrays(d, hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4),
                          elements={"allow_nan": False} if d.startswith("float") else None)))
@@ -77,7 +78,7 @@ def test_huge_text_is_refused_before_parsing():
         parse_tensor("[" + "1," * 1_500_000 + "]")
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("[](),=.-+eE0123456789 \nTrueFalsnaiyd_'\"xarypdtfl")), max_size=60))
 def test_fuzz_only_scatter_errors(text):
     try:
@@ -139,7 +140,7 @@ PIECES = ["[", "]", ",", " ", "1", "-2.5", "[],", "[[1, 2]],", "((", "))", "1e99
           ", dtype=int8)", "true", "'x'", "\n", "[[[[", "]]]]", "9" * 50]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=400), st.sampled_from([2, 100, 10_000, 1_000_000]))
 def test_parse_work_is_linear_in_the_text_length(pieces, max_elements):
     """Operation count (tokens read + nodes built and visited), not wall time: at most

@@ -22,8 +22,9 @@ from scatter_core.reductions import divide_mean
 from scatter_core.fast.segmented import count_by_target, group_by_target, running, stable_sort_by_key
 from tests.support.reference_loop import reference
 from tests.support.strategies import cases
+from tests.support.profiles import examples
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def same_bits(a, b) -> bool:
@@ -113,15 +114,15 @@ def test_assign_in_order_lets_the_last_write_win(monkeypatch, fancy, n, cells):
 
 
 def test_nd_rows_fast_path_only_answers_for_in_range_tuples():
-    from scatter_core.nd import _rows_if_all_in_range
+    from scatter_core.nd import rows_if_all_in_range
     dims = (4, 5, 6)
     tuples = np.array([[0, 0, 0], [3, 4, 5], [1, 2, 3]], dtype=np.int64)
-    assert _rows_if_all_in_range(tuples, dims).tolist() == [0, 3 * 30 + 4 * 6 + 5, 1 * 30 + 2 * 6 + 3]
-    assert _rows_if_all_in_range(tuples.astype(np.int32), dims).dtype == np.int64
+    assert rows_if_all_in_range(tuples, dims).tolist() == [0, 3 * 30 + 4 * 6 + 5, 1 * 30 + 2 * 6 + 3]
+    assert rows_if_all_in_range(tuples.astype(np.int32), dims).dtype == np.int64
     for bad in ([[0, 0, -1]], [[4, 0, 0]], [[0, 5, 0]]):
-        assert _rows_if_all_in_range(np.array(bad, dtype=np.int64), dims) is None
-    assert _rows_if_all_in_range(tuples.astype(np.uint64), dims) is None
-    assert _rows_if_all_in_range(np.zeros((3, 0), np.int64), ()) is None
+        assert rows_if_all_in_range(np.array(bad, dtype=np.int64), dims) is None
+    assert rows_if_all_in_range(tuples.astype(np.uint64), dims) is None
+    assert rows_if_all_in_range(np.zeros((3, 0), np.int64), ()) is None
     # negative tuples still come out normalised, through the full check
     assert scatter("ScatterND-18", np.zeros((2, 3)), [[-1, -3]], [5.0]).tolist() == [[0, 0, 0], [5, 0, 0]]
 
@@ -232,7 +233,7 @@ def large_cases(draw):
     return op, data, indices.astype(np.int64), updates, attrs
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(large_cases())
 def test_large_traces_equal_the_spec_loop(case):
     op, data, indices, updates, attrs = case

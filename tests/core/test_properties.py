@@ -8,8 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from scatter_core import scatter, trace
 from tests.support.reference_loop import reference
 from tests.support.strategies import cases
+from tests.support.profiles import examples
 
-SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:

@@ -13,6 +13,7 @@ from scatter_core import ScatterError
 from scatter_core.slice_scatter import positions
 from tests.support.reference_loop import reference
 from tests.support.strategies import cases
+from tests.support.profiles import examples
 
 OP = "SliceScatter-15"
 D35 = np.arange(15, dtype=np.float32).reshape(3, 5)
@@ -127,7 +128,7 @@ def test_positions_are_pythons_slice(dim, start, stop, step):
     assert list(positions(dim, start, stop, step)) == list(range(dim))[start:stop:step]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(cases(ops=[OP]))
 def test_random_cases_match_the_numpy_description(case):
     op, data, indices, updates, attrs = case

@@ -13,6 +13,7 @@ from scatter_core import ScatterError
 from scatter_core.tensor_scatter import cache_positions
 from tests.support.reference_loop import reference
 from tests.support.strategies import cases
+from tests.support.profiles import examples
 
 OP = "TensorScatter-24"
 CACHE = np.arange(16, dtype=np.float32).reshape(2, 4, 2)  # batch 2, max_sequence_length 4, 2 values
@@ -130,7 +131,7 @@ def test_record_declares_the_inputs_and_attributes_the_ui_renders():
     assert (spec.attribute("axis").kind, spec.attribute("axis").default) == ("int", -2)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(cases(ops=[OP]))
 def test_random_cases_match_the_pseudocode_loop(case):
     op, data, indices, updates, attrs = case

@@ -19,7 +19,7 @@ import scatter_core as sc
 import scatter_export as se
 import spec_examples
 from spec_examples.loader import Catalogue
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 from tests.support.strategies import cases
 
 SMALL = [ex for ex in spec_examples.load_all()

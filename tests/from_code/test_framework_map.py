@@ -21,7 +21,7 @@ import from_code as fc
 import framework_map as fm
 import scatter_core as sc
 from framework_map import differential
-from tests.conftest import require_framework, require_or_skip
+from tests.support.skipping import require_framework, require_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ import pytest
 import framework_map as fm
 import scatter_core as sc
 import scatter_export as se
-from tests.conftest import require_framework
+from tests.support.skipping import require_framework
 
 CASES = [  # (op, data, indices, updates, attrs): duplicates, negative indices, use_init_val, slices, mean
     ("ScatterElementsUpdate-12", [[1, 2, 3], [4, 5, 6]], [[0, -1, 0]], [[7, 8, 9]],

@@ -17,60 +17,15 @@ from collections import Counter
 import numpy as np
 import pytest
 
-import from_code as fc
 import framework_map as fm
 import scatter_core as sc
 from from_code.translate import CALLS, MAX_CALL_TEXT
-from from_code.case import (agrees, case_for, example_tensors, framework_code, framework_inputs,
+from from_code.case import (agrees, case_for, example_tensors, framework_code,
                                           runs_in)
-from tests.conftest import require_framework
-
-def read(text, dtype=None):
-    """from_call's answer, with every name the text leaves open (mask or indices) read as integer indices: the
-    tensors these tests give them are integers (tests/from_code/test_from_call_masks.py reads them as masks)."""
-    tr = fc.from_call(text, dtype)
-    return tr.readings[0] if tr.readings else tr
+from tests.support.skipping import require_framework
+from tests.support.from_call import ALL, SHAPES, read, run_framework
 
 
-def run_framework(tr, tensors, framework=None) -> np.ndarray:
-    """The call in its framework, in this process (the app runs the same generated code in a child process).
-    Only framework_code's generated text runs: fixed names and the literals from_call read."""
-    namespace = dict(framework_inputs(tr, tensors))
-    exec(compile(framework_code(tr, framework), "<generated>", "exec"), namespace)  # noqa: S102 - generated
-    return namespace["out"]
-
-
-TORCH_REDUCES = ("sum", "prod", "mean", "amax", "amin")
-SHAPES = {
-    "PyTorch": [
-        "x.scatter(1, idx, src)", "x.scatter_(0, idx, 2.5)", "torch.scatter(x, -1, idx, src, reduce='add')",
-        "x.scatter(0, index=idx, src=src, reduce='multiply')", "x.scatter_add(0, idx, src)",
-        *(f"x.scatter_reduce(0, idx, src, reduce={r!r}, include_self={b})" for r in TORCH_REDUCES
-          for b in (True, False)),
-        "x.index_put_((i, j), v)", "x.index_put((idx,), v, accumulate=True)", "torch.index_put(x, (i, j), v, True)",
-        "x.index_add(1, idx, src)", "x.index_add_(0, idx, src, alpha=2)", "x.index_copy_(0, idx, src)",
-        *(f"x.index_reduce(0, idx, src, {r!r}, include_self={b})" for r in ("prod", "mean", "amax", "amin")
-          for b in (True, False)),
-        "x.index_fill(0, idx, -1)", "x.masked_scatter(m, src)",
-        "torch.slice_scatter(x, src, dim=0, start=1, end=3)", "x.slice_scatter(src, 0, None, None, 2)",
-        "torch.select_scatter(x, src, 0, -1)",
-        "x[i, j] = v", "x[idx] = v", "x[:, idx] = v", "x[1:3] = v", "x[x > 0] = 0", "x[idx] += v",
-        "x[i, j] -= v", "x[:, idx] *= v", "x[::2] += 1",
-    ],
-    "TensorFlow": [*(f"tf.{op}(t, idx, upd)" for op in ("tensor_scatter_nd_update", "tensor_scatter_nd_add",
-                                                         "tensor_scatter_nd_sub", "tensor_scatter_nd_max",
-                                                         "tensor_scatter_nd_min")),
-                   "tf.scatter_nd(idx, upd, shape)"],
-    "JAX": [*(f"x.at[{sub}].{m}(v)" for m in ("set", "add", "multiply", "min", "max")
-              for sub in ("idx", "i, j", ":, idx", "1:3", "i, 0")),
-            'x.at[idx].set(v, mode="drop")', "x.at[::-1, 0].set(v)", "x.at[0, 1:].add(1)",
-            "x.at[i].add(v, unique_indices=False, indices_are_sorted=False)"],
-    "NumPy": [*(f"np.{u}.at(a, {ix}, b)" for u in ("add", "subtract", "multiply", "maximum", "minimum")
-                for ix in ("idx", "(i, j)")),
-              "np.add.at(a, idx, 1)", "np.put_along_axis(a, idx, v, axis=1)", "np.put_along_axis(a, idx, 0, axis=-1)",
-              "np.put(a, ind, v)", "np.put(a, ind, v, mode='wrap')", "numpy.put(a, ind, 7, mode='clip')"],
-}
-ALL = [(fw, text) for fw, texts in SHAPES.items() for text in texts]
 CASES = 6  # per call shape: 3 float32 and 3 int32
 JAX_CASES = 3  # JAX compiles per shape and dtype: what 2 cores afford in CI (about a minute)
 
@@ -454,7 +409,7 @@ def test_the_exported_pytest_runs_the_call_against_the_onnx_model(text, dtype, t
     import subprocess
 
     from from_code.run import equivalence_pytest
-    from tests.conftest import require_or_skip
+    from tests.support.skipping import require_or_skip
 
     require_or_skip("onnxruntime")
     tr = read(text)

@@ -9,51 +9,19 @@ wrong model (the same node fed updates + 1).
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 
 from from_code.case import example_tensors
 from from_code.graph import needs_graph
 from from_code.run import operator_export
-from tests.conftest import require_or_skip
-from tests.from_code.test_from_call import ALL, read
+from tests.support.skipping import require_or_skip
+from tests.support.from_call import ALL, BLOCKED, BLOCKER, read, run_without_frameworks
 
-BLOCKED = ("torch", "tensorflow", "jax", "jaxlib")
-BLOCKER = f'''"""No framework here: importing {", ".join(BLOCKED)} raises ModuleNotFoundError (a test's skip)."""
-import sys
-
-
-class _NoFrameworks:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {BLOCKED!r}:
-            raise ModuleNotFoundError(f"No module named {{name!r}} (blocked: a machine without frameworks)")
-        return None
-
-
-sys.meta_path.insert(0, _NoFrameworks())
-'''
 MODEL_TESTS = ("test_onnxruntime_runs_the_model_to_the_expected_output",
                "test_onnx_reference_runs_the_model_to_the_expected_output")
 FRAMEWORK_TEST = "test_the_framework_call_gives_the_expected_output"
-
-
-def run_without_frameworks(directory: Path, blocker: Path) -> dict[tuple[str, str], str]:
-    """pytest -v on the files in ``directory`` in a fresh interpreter with the blocker's sitecustomize on its
-    path (and not this project): {(file, test): PASSED / FAILED / SKIPPED / ERROR}."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env.update(PYTHONPATH=str(blocker), JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-rs", "-p", "no:cacheprovider", "-p",
-                           "no:randomly", "--rootdir", str(directory), str(directory)], cwd=directory, env=env,
-                          capture_output=True, text=True, timeout=1200)
-    outcomes = {(m[1], m[2]): m[3] for m in re.finditer(r"^(\S+?\.py)::(\w+) (PASSED|FAILED|SKIPPED|ERROR)",
-                                                          done.stdout, re.M)}
-    assert outcomes, done.stdout[-3000:] + done.stderr[-2000:]
-    return outcomes
 
 
 def wrong_model(model: bytes, dtype) -> bytes:

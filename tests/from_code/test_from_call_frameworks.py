@@ -27,8 +27,8 @@ import scatter_core as sc
 from from_code.case import case_for, example_tensors, framework_inputs
 from from_code.graph import needs_graph
 from from_code.run import composition_export, equivalence_pytest
-from tests.conftest import require_framework, require_or_skip
-from tests.from_code.test_from_call import SHAPES, read
+from tests.support.skipping import require_framework, require_or_skip
+from tests.support.from_call import SHAPES, read
 
 DTYPES = ("float32", "int32")
 DRAWS = 60  # tensors drawn per (call, dtype) until they repeat a cell and hold a negative index
@@ -126,7 +126,7 @@ def test_pytorch_refuses_the_bool_subtraction_the_translation_refuses_and_agrees
     """The reason from_code.case._combine refuses x[i, j] -= v on bool data: PyTorch raises for it
     as NumPy does; += and *= on bool (or / and) give the case's output."""
     require_framework("PyTorch")
-    from tests.from_code.test_from_call import run_framework
+    from tests.support.from_call import run_framework
 
     bools = {"data": np.array([[True, False], [False, True]]), "indices_0": np.array([0, -1]),
              "indices_1": np.array([1, 1]), "values": np.array([True, True])}
@@ -148,7 +148,7 @@ def test_a_nan_in_max_min_differs_only_as_the_caveat_says(framework, text):
     ignores the NaN updates, as the call's caveat (from the probe recorded in verified.py) says: it differs from
     the case exactly at the cells a NaN update takes part in, and there holds the max / min of the rest."""
     require_framework(framework)
-    from tests.from_code.test_from_call import run_framework
+    from tests.support.from_call import run_framework
 
     tr = read(text)
     names = [s.name for s in tr.slots]
@@ -177,7 +177,7 @@ def test_index_add_alpha_rounds_as_the_recorded_probe_says():
 
     from framework_map import differential
     from framework_map.verified import VERIFIED
-    from tests.from_code.test_from_call import run_framework
+    from tests.support.from_call import run_framework
 
     res = VERIFIED["PyTorch"]
     if res["version"] != f"torch {importlib.metadata.version('torch')}":
@@ -234,7 +234,7 @@ def test_every_masked_writes_exported_pytest_runs_the_frameworks_own_call_and_pa
     require_framework(framework)
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
     from from_code.case import resolve
-    from tests.from_code.test_from_call_masks import GIVEN, MASKED, MIXED, TORCH_SELECTS
+    from tests.support.from_call import GIVEN, MASKED, MIXED, TORCH_SELECTS
 
     rng = np.random.default_rng(31)
     texts = MASKED[framework] + MIXED.get(framework, []) + (TORCH_SELECTS if framework == "PyTorch" else [])

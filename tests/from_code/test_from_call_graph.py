@@ -23,8 +23,8 @@ import scatter_export as se
 from from_code.case import example_tensors
 from from_code.graph import composition_graph, needs_graph
 from from_code.run import composition_export
-from tests.conftest import require_or_skip
-from tests.from_code.test_from_call import ALL, read
+from tests.support.skipping import require_or_skip
+from tests.support.from_call import ALL, read, run_model
 
 COMPOSITIONS = [text for _, text in ALL if needs_graph(read(text))]
 DTYPES = ("float32", "int32", "int64", "float64")
@@ -33,16 +33,6 @@ DTYPES = ("float32", "int32", "int64", "float64")
 @pytest.fixture(autouse=True)
 def _runtimes():
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
-
-
-def run_model(model: bytes, feeds: dict) -> dict[str, np.ndarray]:
-    import onnxruntime as ort
-    from onnx.reference import ReferenceEvaluator
-
-    options = ort.SessionOptions()
-    options.log_severity_level = 3  # an initializer only some graphs use is not worth a warning per run
-    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
-    return {"onnxruntime": session.run(None, feeds)[0], "onnx.reference": ReferenceEvaluator(model).run(None, feeds)[0]}
 
 
 # ------------------------------------------------------------------------------ which calls, which graphs

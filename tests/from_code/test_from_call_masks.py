@@ -22,10 +22,8 @@ import from_code as fc
 import framework_map as fm
 import scatter_core as sc
 from from_code.case import agrees, case_for, example_tensors, resolve, runs_in
-from tests.conftest import require_framework, require_or_skip
-from tests.from_code.test_from_call import run_framework
-
-BOOL, INT = np.zeros(0, bool), np.zeros(0, np.int64)
+from tests.support.skipping import require_framework, require_or_skip
+from tests.support.from_call import BOOL, GIVEN, INT, MASKED, MIXED, TORCH_SELECTS, run_framework
 
 
 # ------------------------------------------------------------------------------ a name never decides
@@ -125,19 +123,7 @@ def test_a_bool_tensor_resolves_an_ambiguous_case_and_an_open_name_without_one_i
     assert info.value.rule == "ambiguous" and info.value.argument == "mask"
 
 
-# ------------------------------------------------------------------------------ masked writes
-MASKED = {
-    "PyTorch": ["x.masked_fill(m, 0)", "x.masked_fill_(m, v)", "x.masked_scatter(m, src)", "torch.where(m, v, x)",
-                "torch.where(m, x, 0)", "x[m] = 0", "x[m] = v", "x[m] += v", "x[i, m] = v", "x[:, m] = v",
-                "x.index_put_((m,), v)", "x.index_put_((m,), v, accumulate=True)"],
-    "TensorFlow": ["tf.where(m, v, t)"],
-    "JAX": ["jnp.where(m, v, x)", "jnp.where(m, x, 0)", "x.at[m].set(v)", "x.at[m].add(v)", "x.at[..., m].set(0)",
-            "x.at[m].max(v)"],
-    "NumPy": ["np.where(m, v, x)", "np.where(m, 1, a)", "np.putmask(a, m, v)", "np.putmask(a, m, 7)",
-              "np.add.at(a, m, b)", "np.subtract.at(a, (i, m), b)"],
-}
 MASKED_ALL = [(fw, t) for fw, texts in MASKED.items() for t in texts]
-GIVEN = {"m": BOOL, "i": INT}  # the names as these tests mean them: m a mask, i indices
 
 
 @pytest.mark.parametrize("framework,text", MASKED_ALL, ids=[t for _, t in MASKED_ALL])
@@ -233,8 +219,8 @@ def test_every_masked_write_exports_a_model_that_runs_to_the_calls_result():
     """Where, or NonZero → ScatterND, as an ONNX model on onnxruntime and onnx.reference; a mask beside other
     indices or whole slices (x[i, m], x[:, m], x[..., m], np.subtract.at(a, (i, m), b)) too: ScatterND on
     coordinates built in the graph (NonZero rows, Range per whole axis, Unsqueeze, Expand, Concat)."""
-    from tests.conftest import require_or_skip
-    from tests.from_code.test_from_call_graph import run_model
+    from tests.support.skipping import require_or_skip
+    from tests.support.from_call import run_model
 
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
     from from_code.graph import composition_graph
@@ -257,16 +243,6 @@ def test_every_masked_write_exports_a_model_that_runs_to_the_calls_result():
     assert mixed >= 20 and any("Range" in k and "Concat" in k and "NonZero" in k for k in kinds), kinds
 
 
-# ------------------------------------------------------------------------------ a mask beside indices or slices
-MIXED = {  # the separated ones (a slice between two indices): NumPy puts the indices' broadcast axes first
-    "PyTorch": ["x[i, m] = v", "x[i, m] = 0", "x[:, m] = v", "x[m, :] = v", "x[i, :, m] = v", "x[:, m, i] = v",
-                "x[i, ..., m] = v", "x[:, i, :, m] += v", "x.index_put_((i, m), v)",
-                "x.index_put_((i, m), v, accumulate=True)", "x[i, m] -= v"],
-    "JAX": ["x.at[i, m].set(v)", "x.at[..., m].set(v)", "x.at[i, :, m].set(v)", "x.at[:, m, i].add(v)",
-            "x.at[m, :, i].multiply(v)", "x.at[0, :, m].set(v)", "x.at[:, 1, :, m].set(v)"],
-    "NumPy": ["np.add.at(a, (i, m), b)", "np.subtract.at(a, (i, m), b)"],
-}
-TORCH_SELECTS = ["x[0, :, m] = v", "x[:, 1, :, m] = v"]  # PyTorch selects by an integer first; NumPy does not
 MIXED_ALL = [(fw, t) for fw, texts in MIXED.items() for t in texts] + [("PyTorch", t) for t in TORCH_SELECTS]
 
 
@@ -280,7 +256,7 @@ def _mixed_runs(framework: str, texts: list[str], run_as: str | None, cases: int
     """Each call on drawn tensors (fixed seed): its ONNX model on onnxruntime and onnx.reference and the framework
     running the call, both graded against the case (any winner of a cell an integer index repeats)."""
     from from_code.graph import composition_graph
-    from tests.from_code.test_from_call_graph import run_model
+    from tests.support.from_call import run_model
 
     rng = np.random.default_rng(SEED + 31)
     failures, seen = [], Counter()
@@ -354,7 +330,7 @@ def test_an_integer_beside_slices_and_a_mask_follows_each_frameworks_rule():
     follow the call's framework, and the answer says which rule applies."""
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
     from from_code.graph import composition_graph
-    from tests.from_code.test_from_call_graph import run_model
+    from tests.support.from_call import run_model
 
     data = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
     mask = np.array([True, False, True, True, False])
@@ -382,7 +358,7 @@ def test_separated_indices_put_their_broadcast_axes_first_in_the_case_and_the_mo
     import onnx
 
     from from_code.graph import composition_graph
-    from tests.from_code.test_from_call_graph import run_model
+    from tests.support.from_call import run_model
 
     data = np.zeros((2, 3, 4), np.float32)
     tensors = {"x": data, "i": np.array([1, 0]), "m": np.array([False, True, False, True]),
@@ -416,7 +392,7 @@ def test_the_exported_pytest_of_a_mask_beside_slices_runs_without_any_framework_
     from onnx import helper, numpy_helper
 
     from from_code.run import composition_export
-    from tests.from_code.test_from_call_exports import BLOCKER, run_without_frameworks
+    from tests.support.from_call import BLOCKER, run_without_frameworks
 
     blocker, good, wrong = (tmp_path / name for name in ("blocker", "good", "wrong"))
     for d in (blocker, good, wrong):
@@ -467,7 +443,7 @@ def test_the_cuda_order_caveat_shows_for_float_sums_and_products_only():
 
 def test_every_caveat_record_states_what_it_concerns_and_each_clause_is_one_the_answers_say():
     from framework_map.records import CAVEATS, TOPICS
-    from tests.from_code.test_from_call import ALL
+    from tests.support.from_call import ALL
 
     flags = ['x.at[idx].set(v, unique_indices=True, mode="clip", wrap_negative_indices=False)',
              'x.at[idx].set(v, mode="promise_in_bounds")', "x.index_add(0, idx, src, alpha=2)"]
@@ -582,7 +558,7 @@ def test_a_mask_of_two_axes_after_slices_covers_both(text):
 def _agrees_everywhere(tr, tensors, want, text) -> None:
     """The case, the composition's model on both runtimes and the call's framework (where installed) give want."""
     from from_code.graph import composition_graph
-    from tests.from_code.test_from_call_graph import run_model
+    from tests.support.from_call import run_model
 
     assert np.array_equal(case_for(tr, tensors).output(), want), text
     graph = composition_graph(tr, tensors)

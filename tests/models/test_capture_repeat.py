@@ -10,7 +10,7 @@ import scatter_models as sm
 import scatter_models.capture as capture_module
 from scatter_models import tensor_file
 from scatter_models.samples import sample_path
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 
 def _model(key):
@@ -61,13 +61,13 @@ def test_the_warm_worker_keeps_the_openvino_compiled_model_and_a_repeated_captur
     require_or_skip("openvino")
     model = _model(key)
     model.capture(seed=3, runtime=runtime)
-    warm = capture_module._WARM
+    warm = capture_module.warm_worker()
     assert warm is not None and (model.digest, "openvino") in warm.prepared
     sent = []
-    real_write = capture_module._write_model
-    monkeypatch.setattr(capture_module, "_write_model", lambda *a: (sent.append(a), real_write(*a)))
+    real_write = capture_module.write_model
+    monkeypatch.setattr(capture_module, "write_model", lambda *a: (sent.append(a), real_write(*a)))
     again = model.capture(seed=4, runtime=runtime)
-    assert sent == [] and capture_module._WARM is warm
+    assert sent == [] and capture_module.warm_worker() is warm
     monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")
     _same(again, model.capture(seed=4, runtime=runtime))
 
@@ -76,16 +76,15 @@ def test_switching_runtimes_on_one_model_keeps_what_the_worker_built_for_each():
     """onnxruntime, OpenVINO, onnx.reference, then each again: the model is sent once, plus once for OpenVINO
     to compile from; the worker keeps all three built, and each capture agrees with a fresh model's."""
     require_or_skip("onnxruntime", "openvino")
-    capture_module._stop_warm()
-    capture_module._WARM = None
+    capture_module.stop_warm_worker()
     model = _model("kv_cache")
     first = {rt: model.capture(seed=1, runtime=rt) for rt in ("onnxruntime", "openvino", "reference")}
-    warm = capture_module._WARM
+    warm = capture_module.warm_worker()
     assert warm.prepared == {(model.digest, rt) for rt in ("onnxruntime", "openvino", "reference")}
     for rt, cap in first.items():
         _same(model.capture(seed=1, runtime=rt), cap)
         _same(_model("kv_cache").capture(seed=1, runtime=rt), cap)  # another Model object: nothing kept on it
-    assert capture_module._WARM is warm
+    assert capture_module.warm_worker() is warm
 
 
 def test_a_repeated_capture_still_checks_its_budget_its_runtime_and_its_inputs():

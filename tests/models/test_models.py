@@ -12,7 +12,8 @@ import pytest
 import scatter_core as sc
 import scatter_models as sm
 from scatter_models.samples import SAMPLES, sample_path
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
+from tests.support.model_builders import scan_model
 
 ROOT = Path(__file__).resolve().parents[2]
 ONNX_SAMPLES = [k for k, s in SAMPLES.items() if s.file.endswith(".onnx")]
@@ -313,8 +314,8 @@ def test_warm_worker_one_shot_worker_and_a_dead_warm_worker_give_the_same_captur
     monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")
     cold_a = a.capture(seed=2)
     monkeypatch.delenv("SCATTER_MODELS_WARM_WORKER")
-    if capture_module._WARM is not None:
-        capture_module._WARM.proc.kill()  # a worker that died between captures is started again
+    if capture_module.warm_worker() is not None:
+        capture_module.warm_worker().proc.kill()  # a worker that died between captures is started again
     again_a = a.capture(seed=2)
     for cap in (warm_a2, cold_a, again_a):
         rec, ref = cap["index_put_accumulate"], warm_a["index_put_accumulate"]
@@ -326,12 +327,11 @@ def test_warm_worker_one_shot_worker_and_a_dead_warm_worker_give_the_same_captur
 def test_idle_warm_worker_exits_and_the_next_capture_starts_another(monkeypatch):
     import scatter_models.capture as capture_module
 
-    capture_module._stop_warm()
-    capture_module._WARM = None
+    capture_module.stop_warm_worker()
     monkeypatch.setenv("SCATTER_MODELS_WORKER_IDLE", "0.5")
     model = _model("kv_cache")
     first = model.capture(seed=1)
-    worker = capture_module._WARM
+    worker = capture_module.warm_worker()
     assert worker is not None
     worker.proc.wait(timeout=30)  # it gives its memory back by itself
     assert not worker.alive()
@@ -342,25 +342,23 @@ def test_idle_warm_worker_exits_and_the_next_capture_starts_another(monkeypatch)
 def test_prewarm_starts_the_worker_once_and_the_first_capture_uses_it(monkeypatch):
     import scatter_models.capture as capture_module
 
-    capture_module._stop_warm()
-    capture_module._WARM = None
+    capture_module.stop_warm_worker()
     assert sm.prewarm() is True
-    started = capture_module._WARM
+    started = capture_module.warm_worker()
     assert started is not None and started.alive()
-    assert sm.prewarm() is False and capture_module._WARM is started  # one at a time
+    assert sm.prewarm() is False and capture_module.warm_worker() is started  # one at a time
     cap = _model("kv_cache").capture(seed=1, runtime="reference")
-    assert capture_module._WARM is started and cap["kv_write"].output_source == "onnx.reference"
+    assert capture_module.warm_worker() is started and cap["kv_write"].output_source == "onnx.reference"
     monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")  # switched off: nothing is started
-    capture_module._stop_warm()
-    capture_module._WARM = None
-    assert sm.prewarm() is False and capture_module._WARM is None
+    capture_module.stop_warm_worker()
+    assert sm.prewarm() is False and capture_module.warm_worker() is None
 
 
 def _wait_prepared(capture_module, seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
-    while capture_module._PREPARING.is_set() and time.monotonic() < deadline:
+    while capture_module.preparing() and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not capture_module._PREPARING.is_set(), "the preparation did not end"
+    assert not capture_module.preparing(), "the preparation did not end"
 
 
 @pytest.mark.parametrize("runtime, key", [("reference", "kv_cache"), ("onnxruntime", "kv_cache"),
@@ -370,21 +368,20 @@ def test_prewarm_with_the_model_builds_its_run_ahead_and_the_capture_only_runs(m
 
     if runtime != "reference":
         require_or_skip(runtime)
-    capture_module._stop_warm()
-    capture_module._WARM = None
+    capture_module.stop_warm_worker()
     model = _model(key)
     assert sm.prewarm(runtime, model) is True
     _wait_prepared(capture_module)
-    warm = capture_module._WARM
+    warm = capture_module.warm_worker()
     assert warm is not None and warm.alive() and warm.holds == model.digest
     assert (model.digest, runtime) in warm.prepared
     assert sm.prewarm(runtime, model) is False  # already prepared: nothing to do
     sent, one_shot = [], []
-    monkeypatch.setattr(capture_module, "_write_model", lambda *a: sent.append(a))
-    monkeypatch.setattr(capture_module, "_run_worker", lambda *a: one_shot.append(a))
+    monkeypatch.setattr(capture_module, "write_model", lambda *a: sent.append(a))
+    monkeypatch.setattr(capture_module, "run_worker", lambda *a: one_shot.append(a))
     cap = model.capture(seed=1, runtime=runtime)
     assert sent == [] and one_shot == []  # the worker held the model: nothing was sent, no other process ran
-    assert capture_module._WARM is warm
+    assert capture_module.warm_worker() is warm
     monkeypatch.undo()
     monkeypatch.setenv("SCATTER_MODELS_WARM_WORKER", "0")
     reference = _model(key).capture(seed=1, runtime=runtime)  # the same answer as a one-shot worker's
@@ -398,16 +395,15 @@ def test_prewarm_with_the_model_builds_its_run_ahead_and_the_capture_only_runs(m
 def test_a_capture_asked_while_the_model_is_prepared_waits_for_the_warm_worker(monkeypatch):
     import scatter_models.capture as capture_module
 
-    capture_module._stop_warm()
-    capture_module._WARM = None
+    capture_module.stop_warm_worker()
     model = _model("index_put")
     one_shot = []
-    real_run_worker = capture_module._run_worker
-    monkeypatch.setattr(capture_module, "_run_worker", lambda *a: (one_shot.append(a), real_run_worker(*a)))
+    real_run_worker = capture_module.run_worker
+    monkeypatch.setattr(capture_module, "run_worker", lambda *a: (one_shot.append(a), real_run_worker(*a)))
     assert sm.prewarm("reference", model) is True
-    warm = capture_module._WARM
+    warm = capture_module.warm_worker()
     cap = model.capture(seed=3, runtime="reference")  # at once: the preparation is still running
-    assert one_shot == [] and capture_module._WARM is warm
+    assert one_shot == [] and capture_module.warm_worker() is warm
     assert len(cap) == 1 and next(iter(cap.values())).output_source == "onnx.reference"
 
 
@@ -415,16 +411,15 @@ def test_a_preparation_past_its_limit_stops_the_worker_quietly_and_the_capture_s
     import scatter_models.capture as capture_module
     import scatter_models.limits as limits
 
-    capture_module._stop_warm()
-    capture_module._WARM = None
+    capture_module.stop_warm_worker()
     model = _model("kv_cache")
     monkeypatch.setattr(limits, "time_limit", lambda: 0.0)  # the preparation's watch: past its time at once
     assert sm.prewarm("reference", model) is True
     _wait_prepared(capture_module)
-    assert capture_module._WARM is None  # stopped, nothing raised (no one was waiting)
+    assert capture_module.warm_worker() is None  # stopped, nothing raised (no one was waiting)
     monkeypatch.undo()
     cap = model.capture(seed=1)
-    assert capture_module._WARM is not None and cap["kv_write"].calls >= 1
+    assert capture_module.warm_worker() is not None and cap["kv_write"].calls >= 1
 
 
 def test_capture_job_folder_is_memory_backed_when_there_is_room(monkeypatch, tmp_path):
@@ -548,10 +543,10 @@ def test_bug_report_keeps_hostile_names_inside_code_blocks():
     from onnx import helper as h
 
     from scatter_models.report import summary
-    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.support.model_builders import graph_model, value_infos, scatter_nd_node
 
     name = "```\n# injected heading"
-    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+    m = sm.open_model(graph_model([scatter_nd_node(name=name)], value_infos(), [h.make_tensor_value_info("o", 1, [4])])
                       .SerializeToString())
     text = summary(m, m.capture(), name)
     assert "\n# injected heading" not in text  # the newline is shown escaped, inside a fence
@@ -588,31 +583,11 @@ def test_a_node_in_an_if_branch_gets_onnxruntimes_own_output_where_it_differs_fr
     np.testing.assert_array_equal(ort_rec.output[[0, 2, 3]], [1, 3, 4])
 
 
-def _scan_model():
-    """A Scan whose body adds 1 at the scanned row's index into the state with ScatterElements (add)."""
-    from onnx import TensorProto as T, helper as h, numpy_helper
-
-    one = h.make_node("Constant", [], ["one"], value=numpy_helper.from_array(np.ones(1, np.float32)))
-    body = h.make_graph(
-        [one, h.make_node("ScatterElements", ["acc", "row", "one"], ["acc_out"], name="count_row", reduction="add"),
-         h.make_node("Identity", ["acc_out"], ["seen"])], "body",
-        [h.make_tensor_value_info("acc", T.FLOAT, [4]), h.make_tensor_value_info("row", T.INT64, [1])],
-        [h.make_tensor_value_info("acc_out", T.FLOAT, [4]), h.make_tensor_value_info("seen", T.FLOAT, [4])])
-    scan = h.make_node("Scan", ["start", "rows"], ["final", "history"], name="scan_rows", body=body,
-                       num_scan_inputs=1)
-    graph = h.make_graph([scan], "g", [h.make_tensor_value_info("start", T.FLOAT, [4]),
-                                       h.make_tensor_value_info("rows", T.INT64, [3, 1])],
-                         [h.make_tensor_value_info("final", T.FLOAT, [4]),
-                          h.make_tensor_value_info("history", T.FLOAT, [3, 4])])
-    return sm.open_model(h.make_model(graph, opset_imports=[h.make_opsetid("", 18)], ir_version=8)
-                         .SerializeToString())
-
-
 @pytest.mark.parametrize("runtime", ["reference", "onnxruntime"])
 def test_a_node_in_a_scan_body_is_listed_and_captured_with_its_first_call_and_count(runtime):
     if runtime == "onnxruntime":
         require_or_skip("onnxruntime")
-    m = _scan_model()
+    m = scan_model()
     node = m.node("count_row")
     assert node.op == "ScatterElements-18" and node.in_subgraph
     assert node.location == "main graph > Scan 'scan_rows' body"

@@ -18,7 +18,7 @@ import scatter_models as sm
 from scatter_explorer import cli
 from scatter_models import auditing
 from scatter_models.model import Model
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 300  # seconds for one command: it captures the model on up to three runtimes

@@ -9,7 +9,7 @@ import pytest
 import scatter_core as sc
 import scatter_models as sm
 from scatter_models.samples import sample_path
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 
 def _expose_by_hand(data: bytes, node_name: str):

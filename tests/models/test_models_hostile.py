@@ -7,27 +7,7 @@ import pytest
 
 import scatter_models as sm
 from scatter_models.samples import sample_path
-
-
-def _graph_model(nodes, inputs, outputs, initializers=(), opset=18, functions=()):
-    from onnx import helper as h
-
-    graph = h.make_graph(nodes, "g", inputs, outputs, initializer=list(initializers))
-    opsets = [h.make_opsetid("", opset)] + [h.make_opsetid(f.domain, 1) for f in functions]
-    return h.make_model(graph, opset_imports=opsets, functions=list(functions))
-
-
-def _scatter_nd(name="n", out="o", data="d"):
-    from onnx import helper as h
-
-    return h.make_node("ScatterND", [data, "i", "u"], [out], name=name)
-
-
-def _io(n_rows=4):
-    from onnx import TensorProto as T, helper as h
-
-    return [h.make_tensor_value_info("d", T.FLOAT, [n_rows]), h.make_tensor_value_info("i", T.INT64, [1, 1]),
-            h.make_tensor_value_info("u", T.FLOAT, [1])]
+from tests.support.model_builders import graph_model, value_infos, scatter_nd_node
 
 
 def test_empty_file(tmp_path):
@@ -75,7 +55,7 @@ def test_external_data_is_refused_without_opening_the_path(tmp_path):
     t.data_location = TensorProto.EXTERNAL
     secret = tmp_path / "secret.bin"
     t.external_data.add(key="location", value=str(secret))
-    model = _graph_model([_scatter_nd(data="weights")], _io()[1:], [h.make_tensor_value_info("o", 1, [4])], [t])
+    model = graph_model([scatter_nd_node(data="weights")], value_infos()[1:], [h.make_tensor_value_info("o", 1, [4])], [t])
     with pytest.raises(sm.ModelError) as info:
         sm.open_model(model.SerializeToString())
     text = str(info.value)
@@ -88,7 +68,7 @@ def test_custom_op_lists_scatter_nodes_but_capture_names_op_and_domain():
     from onnx import helper as h
 
     custom = h.make_node("FancyNorm", ["o"], ["y"], name="fancy", domain="com.example")
-    model = _graph_model([_scatter_nd(), custom], _io(), [h.make_tensor_value_info("y", 1, [4])])
+    model = graph_model([scatter_nd_node(), custom], value_infos(), [h.make_tensor_value_info("y", 1, [4])])
     model.opset_import.append(h.make_opsetid("com.example", 1))
     m = sm.open_model(model.SerializeToString())
     assert [n.op for n in m.nodes] == ["ScatterND-18"]
@@ -111,7 +91,7 @@ def test_huge_declared_shape_is_refused_before_running():
 
     inputs = [h.make_tensor_value_info("d", T.FLOAT, [100000, 100000]),
               h.make_tensor_value_info("i", T.INT64, [1, 1]), h.make_tensor_value_info("u", T.FLOAT, [100000])]
-    model = _graph_model([_scatter_nd()], inputs, [h.make_tensor_value_info("o", T.FLOAT, [100000, 100000])])
+    model = graph_model([scatter_nd_node()], inputs, [h.make_tensor_value_info("o", T.FLOAT, [100000, 100000])])
     m = sm.open_model(model.SerializeToString())
     with pytest.raises(sm.ModelError, match="capture budget"):
         m.capture()
@@ -121,7 +101,7 @@ def test_markdown_html_and_control_names_are_kept_as_text():
     from onnx import helper as h
 
     name = "**bold** <script>alert(1)</script>\x07 [x](javascript:1)"
-    model = _graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+    model = graph_model([scatter_nd_node(name=name)], value_infos(), [h.make_tensor_value_info("o", 1, [4])])
     m = sm.open_model(model.SerializeToString())
     assert m.nodes[0].name == name
     assert name in m.capture()
@@ -130,10 +110,10 @@ def test_markdown_html_and_control_names_are_kept_as_text():
 def test_unnamed_and_repeated_names_get_stable_generated_keys():
     from onnx import helper as h
 
-    nodes = [_scatter_nd(name="", out="o1"), _scatter_nd(name="same", out="o2"), _scatter_nd(name="same", out="o3"),
-             _scatter_nd(name="", out="o4"), _scatter_nd(name="ScatterND#1", out="o5")]
+    nodes = [scatter_nd_node(name="", out="o1"), scatter_nd_node(name="same", out="o2"), scatter_nd_node(name="same", out="o3"),
+             scatter_nd_node(name="", out="o4"), scatter_nd_node(name="ScatterND#1", out="o5")]
     outs = [h.make_tensor_value_info(f"o{k}", 1, [4]) for k in range(1, 6)]
-    data = _graph_model(nodes, _io(), outs).SerializeToString()
+    data = graph_model(nodes, value_infos(), outs).SerializeToString()
     keys = [n.name for n in sm.open_model(data).nodes]
     assert keys == [n.name for n in sm.open_model(data).nodes]  # stable
     assert len(set(keys)) == 5 and "ScatterND#1" in keys and "same#1" in keys and "same#2" in keys
@@ -145,8 +125,8 @@ def test_ten_thousand_nodes_are_listed():
     from onnx import helper as h
 
     n = 10_000
-    nodes = [_scatter_nd(name=f"s{k}", out=f"t{k}", data="d" if k == 0 else f"t{k - 1}") for k in range(n)]
-    model = _graph_model(nodes, _io(), [h.make_tensor_value_info(f"t{n - 1}", 1, [4])])
+    nodes = [scatter_nd_node(name=f"s{k}", out=f"t{k}", data="d" if k == 0 else f"t{k - 1}") for k in range(n)]
+    model = graph_model(nodes, value_infos(), [h.make_tensor_value_info(f"t{n - 1}", 1, [4])])
     m = sm.open_model(model.SerializeToString())
     assert len(m.nodes) == n and m.nodes[-1].name == f"s{n - 1}" and m.nodes[-1].op == "ScatterND-18"
 
@@ -160,8 +140,8 @@ def test_time_limit_is_named():
                         [h.make_tensor_value_info("c2", T.BOOL, []), h.make_tensor_value_info("v2", T.FLOAT, [4])])
     nodes = [h.make_node("Constant", [], ["m"], value=h.make_tensor("m", T.INT64, [], [10 ** 9])),
              h.make_node("Constant", [], ["t"], value=h.make_tensor("t", T.BOOL, [], [True])),
-             h.make_node("Loop", ["m", "t", "d"], ["dl"], body=body), _scatter_nd(data="dl")]
-    m = sm.open_model(_graph_model(nodes, _io(), [h.make_tensor_value_info("o", T.FLOAT, [4])]).SerializeToString())
+             h.make_node("Loop", ["m", "t", "d"], ["dl"], body=body), scatter_nd_node(data="dl")]
+    m = sm.open_model(graph_model(nodes, value_infos(), [h.make_tensor_value_info("o", T.FLOAT, [4])]).SerializeToString())
     with pytest.raises(sm.ModelError) as info:
         m.capture(time_limit=3)
     assert info.value.rule == "time-limit" and "3 s" in str(info.value)
@@ -173,9 +153,9 @@ def test_memory_limit_is_named():
     nodes = [h.make_node("Constant", [], ["shape"], value=h.make_tensor("s", T.INT64, [2], [12000, 12000])),
              h.make_node("ConstantOfShape", ["shape"], ["big"]),
              h.make_node("ReduceSum", ["big"], ["total"], keepdims=0),
-             _scatter_nd()]
+             scatter_nd_node()]
     outs = [h.make_tensor_value_info("o", T.FLOAT, [4]), h.make_tensor_value_info("total", T.FLOAT, [])]
-    m = sm.open_model(_graph_model(nodes, _io(), outs).SerializeToString())
+    m = sm.open_model(graph_model(nodes, value_infos(), outs).SerializeToString())
     with pytest.raises(sm.ModelError) as info:
         m.capture(memory_limit=400 * 2 ** 20, time_limit=60)
     assert info.value.rule == "memory-limit" and "400 MiB" in str(info.value)
@@ -206,9 +186,9 @@ def test_big_initializers_are_not_model_inputs():
     from onnx import TensorProto as T, helper as h, numpy_helper
 
     weights = numpy_helper.from_array(np.ones((64, 64), np.float32), "W")  # over infer's BIG_INITIALIZER
-    nodes = [h.make_node("MatMul", ["x", "W"], ["d"]), _scatter_nd()]
-    inputs = [h.make_tensor_value_info("x", T.FLOAT, [1, 64])] + _io()[1:]
-    model = _graph_model(nodes, inputs, [h.make_tensor_value_info("o", T.FLOAT, [1, 64])], [weights])
+    nodes = [h.make_node("MatMul", ["x", "W"], ["d"]), scatter_nd_node()]
+    inputs = [h.make_tensor_value_info("x", T.FLOAT, [1, 64])] + value_infos()[1:]
+    model = graph_model(nodes, inputs, [h.make_tensor_value_info("o", T.FLOAT, [1, 64])], [weights])
     m = sm.open_model(model.SerializeToString())
     assert [i.name for i in m.inputs] == ["x", "i", "u"]
     assert m.nodes[0].shapes["data"] == (1, 64)

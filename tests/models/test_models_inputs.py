@@ -17,38 +17,18 @@ from numpy.lib import format as npformat
 
 import scatter_models as sm
 from scatter_models.samples import sample_path
+from tests.support.model_builders import GIGA, huge_npy_header, huge_pb, npz_bytes, pb_bytes, zip_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
-GIGA = 10**9
 
 
 def _model(key="kv_cache"):
     return sm.open_model(sample_path(key))
 
 
-def _npz(**arrays) -> bytes:
-    buf = io.BytesIO()
-    np.savez_compressed(buf, **arrays)
-    return buf.getvalue()
-
-
 def _npy(arr) -> bytes:
     buf = io.BytesIO()
     np.save(buf, arr)
-    return buf.getvalue()
-
-
-def _pb(arr, name="") -> bytes:
-    from onnx import numpy_helper
-
-    return numpy_helper.from_array(np.asarray(arr), name=name).SerializeToString()
-
-
-def _zip(members: dict, method=zipfile.ZIP_DEFLATED) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", method) as z:
-        for name, data in members.items():
-            z.writestr(name, data)
     return buf.getvalue()
 
 
@@ -75,21 +55,6 @@ def zeros_bomb(tmp_path_factory) -> Path:
                 left -= len(chunk)
     assert path.stat().st_size < 4 * 2**20
     return path
-
-
-def _huge_npy_header() -> bytes:
-    """An .npy of about 100 bytes whose header declares 10^9 float64 elements."""
-    buf = io.BytesIO()
-    npformat.write_array_header_1_0(buf, {"descr": "<f8", "fortran_order": False, "shape": (GIGA,)})
-    return buf.getvalue() + bytes(20)
-
-
-def _huge_pb() -> bytes:
-    """A TensorProto of a few bytes declaring 10^9 float elements and holding none."""
-    from onnx import TensorProto
-
-    t = TensorProto(name="new_key", data_type=TensorProto.FLOAT, dims=[GIGA])
-    return t.SerializeToString()
 
 
 def _peak_in_child(file: Path) -> dict:
@@ -129,7 +94,7 @@ def test_a_deflated_npz_of_a_billion_zeros_is_refused_from_its_declared_size_wit
 
 def test_an_npy_header_declaring_a_billion_elements_in_a_hundred_bytes_allocates_nothing(tmp_path):
     path = tmp_path / "new_key.npy"
-    path.write_bytes(_huge_npy_header())
+    path.write_bytes(huge_npy_header())
     assert path.stat().st_size < 200
     got = _peak_in_child(path)
     assert got["rule"] == "array-bytes", got
@@ -139,7 +104,7 @@ def test_an_npy_header_declaring_a_billion_elements_in_a_hundred_bytes_allocates
 
 def test_a_pb_declaring_a_billion_elements_is_refused_before_any_array(tmp_path):
     path = tmp_path / "input_0.pb"
-    path.write_bytes(_huge_pb())
+    path.write_bytes(huge_pb())
     assert path.stat().st_size < 100
     got = _peak_in_child(path)
     assert got["rule"] == "array-bytes" and "input_0.pb" in got["text"], got
@@ -159,7 +124,7 @@ def test_under_the_budget_a_header_that_lies_about_its_data_is_refused():
 
 
 def test_a_member_unpacking_past_the_ratio_deflate_can_reach_is_a_zip_bomb():
-    data = bytearray(_zip({"p.npy": _npy(np.zeros(4, np.int64))}))
+    data = bytearray(zip_bytes({"p.npy": _npy(np.zeros(4, np.int64))}))
     # the central directory now says the member unpacks to 64 MiB, from a few dozen bytes
     at = data.index(b"PK\x01\x02")
     data[at + 24:at + 28] = struct.pack("<I", 64 * 2**20)
@@ -169,7 +134,7 @@ def test_a_member_unpacking_past_the_ratio_deflate_can_reach_is_a_zip_bomb():
 def test_a_zip_with_a_path_outside_it_is_refused_and_nothing_is_read():
     model = _model()
     for bad in ("../p.npy", "/etc/p.npy", "sets/../../p.npy", "C:/p.npy", "..\\p.npy"):
-        _refused([("escape.zip", _zip({"new_key.npy": _npy(np.ones((2, 4), np.float32)), bad: _npy(np.array([1]))}))],
+        _refused([("escape.zip", zip_bytes({"new_key.npy": _npy(np.ones((2, 4), np.float32)), bad: _npy(np.array([1]))}))],
                  model, "zip-path", "escape.zip", repr(bad), "outside the zip")
 
 
@@ -215,25 +180,25 @@ def test_a_pb_with_external_data_is_refused_and_its_path_never_opened(tmp_path):
 
 def test_an_input_that_names_no_model_input_is_named_with_the_model_inputs():
     model = _model()
-    text = _refused([("in.npz", _npz(nope=np.ones(2)))], model, "unknown-input", "in.npz", "'nope'", "new_key")
+    text = _refused([("in.npz", npz_bytes(nope=np.ones(2)))], model, "unknown-input", "in.npz", "'nope'", "new_key")
     assert "its inputs: past_key, new_key, query, p" in text
-    _refused([("input_0.pb", _pb(np.ones(2), name="nope"))], model, "unknown-input", "input_0.pb", "'nope'")
-    _refused([("input_7.pb", _pb(np.ones(2)))], model, "unknown-input", "input_7.pb", "unnamed")
-    _refused([("a.npz", _npz(p=np.array([1]))), ("p.npy", _npy(np.array([2])))], model, "given-twice",
+    _refused([("input_0.pb", pb_bytes(np.ones(2), name="nope"))], model, "unknown-input", "input_0.pb", "'nope'")
+    _refused([("input_7.pb", pb_bytes(np.ones(2)))], model, "unknown-input", "input_7.pb", "unnamed")
+    _refused([("a.npz", npz_bytes(p=np.array([1]))), ("p.npy", _npy(np.array([2])))], model, "given-twice",
              "'a.npz'", "'p.npy'")
 
 
 def test_several_test_data_sets_in_one_zip_are_named():
-    files = {f"m/test_data_set_{i}/input_0.pb": _pb(np.array([i]), "p") for i in range(2)}
-    _refused([("sets.zip", _zip(files))], _model(), "data-sets", "test_data_set_0, test_data_set_1")
+    files = {f"m/test_data_set_{i}/input_0.pb": pb_bytes(np.array([i]), "p") for i in range(2)}
+    _refused([("sets.zip", zip_bytes(files))], _model(), "data-sets", "test_data_set_0, test_data_set_1")
 
 
 def test_the_inputs_files_size_and_every_array_together_are_bounded(monkeypatch):
     model = _model()
     monkeypatch.setenv("SCATTER_MODELS_MAX_CAPTURE_BYTES", "100")
-    _refused([("a.npz", _npz(new_key=np.ones((4, 4), np.float64)))], model, "array-bytes", "a.npz", "128 bytes")
+    _refused([("a.npz", npz_bytes(new_key=np.ones((4, 4), np.float64)))], model, "array-bytes", "a.npz", "128 bytes")
     # each fits, both together do not
-    _refused([("p.npy", _npy(np.zeros(8, np.int64))), ("input_1.pb", _pb(np.ones((2, 4)), "new_key"))],
+    _refused([("p.npy", _npy(np.zeros(8, np.int64))), ("input_1.pb", pb_bytes(np.ones((2, 4)), "new_key"))],
              model, "array-bytes", "input_1.pb")
 
 
@@ -244,7 +209,7 @@ def _data_set(folder: Path, arrays: dict, model) -> Path:
     names = [i.name for i in model.inputs]
     for name, arr in arrays.items():
         k = names.index(name)
-        (folder / f"input_{k}.pb").write_bytes(_pb(arr, name))
+        (folder / f"input_{k}.pb").write_bytes(pb_bytes(arr, name))
     (folder / "output_0.pb").write_bytes(b"expected outputs: never read")
     return folder
 
@@ -273,7 +238,7 @@ def test_a_test_data_set_folder_by_path_and_zipped_gives_the_same_capture(tmp_pa
 
 def test_unnamed_pb_tensors_are_the_model_inputs_in_order(tmp_path):
     model = _model()
-    got = sm.read_inputs([("input_3.pb", _pb(np.array([1]))), ("input_1.pb", _pb(np.ones((2, 4), np.float32)))],
+    got = sm.read_inputs([("input_3.pb", pb_bytes(np.array([1]))), ("input_1.pb", pb_bytes(np.ones((2, 4), np.float32)))],
                          model)
     assert set(got) == {"p", "new_key"} and got["new_key"].shape == (2, 4)
 
@@ -281,7 +246,7 @@ def test_unnamed_pb_tensors_are_the_model_inputs_in_order(tmp_path):
 def test_npz_npy_read_as_before_and_fortran_order_kept():
     model = _model()
     f = np.asfortranarray(np.arange(8, dtype=np.float32).reshape(2, 4))
-    got = sm.read_inputs([("in.npz", _npz(new_key=f, p=np.array([1])))], model)
+    got = sm.read_inputs([("in.npz", npz_bytes(new_key=f, p=np.array([1])))], model)
     np.testing.assert_array_equal(got["new_key"], f)
     got = sm.read_inputs([("new_key.npy", _npy(f))], model)
     np.testing.assert_array_equal(got["new_key"], f)
@@ -319,7 +284,7 @@ def test_the_page_names_the_refused_file_and_rule_and_holds_no_big_array(zeros_b
     assert "Traceback" not in errors
     # the upload is still there to be replaced; a good file then captures
     assert [f.name for f in at.session_state["model:input_files"]] == ["zeros.npz"]
-    at = _page_with([("new_key.npy", _huge_npy_header())])
+    at = _page_with([("new_key.npy", huge_npy_header())])
     errors = " ".join(e.value for e in at.error).replace("\\", "")
     assert "new_key.npy" in errors and "8,000,000,000 bytes" in errors, errors
 
@@ -356,7 +321,7 @@ def test_given_inputs_fix_their_dims_and_a_contradicting_dim_names_both():
 
 def test_the_page_says_which_input_fixes_a_dim_and_refuses_a_box_that_contradicts_it():
     cache = np.zeros((2, 16, 4), np.float32)
-    at = _page_with([("inputs.npz", _npz(past_key=cache))])
+    at = _page_with([("inputs.npz", npz_bytes(past_key=cache))])
     box = at.sidebar.number_input(key="model:dim:max_seq")
     assert box.value is None and box.proto.placeholder == "16, from input past_key"
     at.sidebar.text_area(key="model:typed:p").input("[15]").run()

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import scatter_models as sm
-from tests.conftest import require_or_skip
-from tests.models.test_models import _scan_model
+from tests.support.skipping import require_or_skip
+from tests.support.model_builders import scan_model
 
 WHOLE = "onnxruntime, running the whole model once, rewritten so that the node's tensors leave "
 ALONE = "onnxruntime, running the node alone on the inputs it received in "
@@ -110,7 +110,7 @@ def test_a_scalar_input_reaches_the_runtime_as_a_scalar():
 
 def test_a_node_in_a_scan_body_runs_whole_with_its_first_call_and_count():
     feeds = {"start": np.float32([0, 10, 20, 30]), "rows": np.array([[2], [0], [2]])}
-    rec = _same_as_reference(_scan_model(), feeds, "count_row", 3)  # the Scan model of tests/models/test_models.py
+    rec = _same_as_reference(scan_model(), feeds, "count_row", 3)  # the Scan model of tests/models/test_models.py
     assert rec.output_source.startswith(WHOLE + "main graph > Scan 'scan_rows' body")
     np.testing.assert_array_equal(rec.case.given()[0], feeds["start"])  # the first call: the state entering
     np.testing.assert_array_equal(rec.output, [0, 10, 21, 30])

@@ -13,7 +13,7 @@ import pytest
 import scatter_core as sc
 import scatter_models as sm
 from scatter_models import draws
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 from tests.support.reference_loop import reference
 
 HERE = Path(__file__).resolve().parents[1] / "data" / "real_models"

@@ -10,7 +10,7 @@ import scatter_core as sc
 import scatter_models as sm
 from scatter_models import capture as capture_module
 from scatter_models import support
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 RAW_MARKERS = ("Exception from src", "Check '", ".cpp:", "Traceback", "unconverted_ops_report")
 
@@ -177,7 +177,7 @@ def test_onnxruntime_capture_by_appended_outputs_matches_the_reference():
                           .SerializeToString())
     nd = model.node("nd_add")
     assert nd.constant_inputs == {1} and 1 in nd.constants and model.graph_outputs == ("y",)
-    assert worker._appendable({"kind": "onnx", "nodes": {n.name: {"where": n.location, "consts_known": all(
+    assert worker.appendable({"kind": "onnx", "nodes": {n.name: {"where": n.location, "consts_known": all(
         p in n.constants for p in n.constant_inputs)} for n in model.nodes}})
     feeds = {"x": np.array([[1, -2], [3, 4], [-5, 6]], np.float32), "u": np.ones((3, 2), np.float32),
              "j": np.array([[2, 0]])}

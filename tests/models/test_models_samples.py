@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scatter_models.samples import HERE, SAMPLES
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 

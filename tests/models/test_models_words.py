@@ -17,7 +17,7 @@ import scatter_models as sm
 from scatter_models import explain, support
 from scatter_models.report import bug_report, summary
 from scatter_models.samples import SAMPLES, sample_path
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 
 def _model(key):
@@ -103,7 +103,7 @@ def test_a_failed_ir_run_names_openvino_not_onnx_reference(monkeypatch):
     def fail(directory, model, request, where, seconds, max_rss):  # the worker's answer: it failed
         return {"ok": False, "error": "boom"}
 
-    monkeypatch.setattr(capture_module, "_execute", fail)
+    monkeypatch.setattr(capture_module, "execute_request", fail)
     with pytest.raises(sm.ModelError) as err:
         _model("ov_mean").capture(runtime="reference")
     assert "OpenVINO reference kernels" in str(err.value) and "onnx.reference" not in str(err.value)

@@ -222,7 +222,7 @@ def test_class_data_is_deleted_after_the_retention_time_or_at_once(store):
 def test_the_schema_is_alembics_head_and_a_second_open_changes_nothing(store, url):
     with store.engine.connect() as c:
         assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalar_one() == "0001"
-    classroom._MIGRATED.clear()
+    classroom.forget_migrations()
     again = open_store(url)
     info = again.start(1, 1, 1, "choice")
     assert store.lookup(info.code).mode == "Multiple choice"

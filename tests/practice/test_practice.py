@@ -18,6 +18,7 @@ import scatter_core as sc
 import scatter_practice as sp
 import spec_examples
 from scatter_practice.exercises import COMBINING, practised
+from tests.support.exercises import summary
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS = tuple(sp.LEVELS)
@@ -34,15 +35,6 @@ def canonical(ex) -> str:
 
 def has_duplicates(ex) -> bool:
     return ex.trace.duplicate_groups().size > 0
-
-
-def summary(ex) -> dict:
-    """Everything that defines an exercise, as plain JSON."""
-    return {"op": ex.op, "attrs": {k: list(v) if isinstance(v, tuple) else v for k, v in ex.attrs.items()},
-            "seed": ex.seed, "level": ex.level,
-            **{n: None if a is None else [str(a.dtype), a.tolist()]
-               for n, a in (("data", ex.data), ("indices", ex.indices), ("updates", ex.updates),
-                            ("answer", ex.answer))}}
 
 
 # -- generation ------------------------------------------------------------------------------------
@@ -96,7 +88,7 @@ def test_levels_have_their_features():
 SUBPROCESS = """
 import json, sys
 import scatter_practice as sp
-from tests.practice.test_practice import summary
+from tests.support.exercises import summary
 print(json.dumps([summary(sp.make_exercise(s, lv, op)) for s, lv, op in json.loads(sys.argv[1])]))
 """
 
@@ -215,7 +207,6 @@ def test_each_misconception_output_is_wrong_and_named(level):
     assert applied, "some misconception applies at every level"
     for kind, n in applied.items():
         assert same[kind] <= max(2, 0.15 * n), f"{kind}: its output equals the answer in {same[kind]} of {n}"
-
 
 
 def test_every_misconception_applies_at_some_level():

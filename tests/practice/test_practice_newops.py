@@ -11,7 +11,7 @@ import pytest
 
 import scatter_core as sc
 import scatter_practice as sp
-from tests.practice.test_practice import summary
+from tests.support.exercises import summary
 
 CACHE, SLICE = "TensorScatter-24", "SliceScatter-15"
 NEW_OPS = (CACHE, SLICE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import scatter_practice as sp
 from tests.support.apptest_helpers import PAGES
-from tests.ui.test_practice_page import button, open_practice, predict
+from tests.support.apptest_practice import button, open_practice, predict
 
 
 def warnings(at) -> list[str]:

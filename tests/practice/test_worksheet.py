@@ -231,11 +231,11 @@ def test_a_tighter_layout_is_taken_only_to_save_a_page():
     10 pt (over 12 px) and every exercise whole; a set that fits roomy keeps the roomy layout (11 pt digits, no
     10 pt). No layout prints digits under 9 pt (12 px)."""
     tight = sp.exercise_set(37, 5, 5)
-    assert [ws._student(tight, "t", LINK, st).pages_count for st in ws.STYLES[:2]] == [3, 2]
+    assert [ws.student_sheet(tight, "t", LINK, st).pages_count for st in ws.STYLES[:2]] == [3, 2]
     data = sp.student_pdf(tight, "t", LINK)
     assert pdf_page_count(data) == 2 and "continued" not in pdf_text(data)
     assert 10 in font_sizes(data) and all(f"Exercise {i}" in pdf_text(data) for i in range(1, 6))
-    assert ws._student(SET, "t", LINK, ws.ROOMY).pages_count <= 2
+    assert ws.student_sheet(SET, "t", LINK, ws.ROOMY).pages_count <= 2
     assert 10 not in font_sizes(sp.student_pdf(SET, "t", LINK)) and 11 in font_sizes(sp.student_pdf(SET, "t", LINK))
     assert min(st.value_pt for st in ws.STYLES) >= 9
 
@@ -250,11 +250,11 @@ def test_close_slices_stay_on_one_row_and_are_named():
     """In the tight layout a rank-3 tensor's slices are labelled by position under one name line and never split
     from it by the output's grids."""
     ex = sp.exercise_set(37, 5, 5)[2]  # data, indices, updates of shape (3, 3, 2), (3, 2, 1), (3, 2, 1)
-    pdf = ws._pdf("t")
+    pdf = ws.new_pdf("t")
     pdf.add_page()
     st = ws.STYLES[1]
-    boxes = ws._packed(ws._input_boxes(pdf, ex, st), ws._tensor_boxes(pdf, "your output", ex.answer, True, st), st)
-    for row in ws._rows(boxes):
+    boxes = ws.packed_boxes(ws.input_boxes(pdf, ex, st), ws.tensor_boxes(pdf, "your output", ex.answer, True, st), st)
+    for row in ws.box_rows(boxes):
         for box in row:
             assert box.label.split("\n")[1].startswith("[")
         names = [b.name for b in row]

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 import runtime_check as rc
 from scatter_core import OPERATORS, ScatterError, facts_for, scatter
 from scatter_core import trace as scatter_trace
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 from tests.support.strategies import cases
 
 pytestmark = pytest.mark.runtimes
@@ -57,7 +57,8 @@ def same(a: np.ndarray, b) -> bool:
 # =====================================================================================
 # 1. The spec examples
 # =====================================================================================
-from tests.core.test_engine import ND_DATA, ND_OUT, ND_UPD  # ONNX ScatterND Example 2, transcribed once
+from tests.support.spec_data import ND_DATA, ND_OUT, ND_UPD  # ONNX ScatterND Example 2, transcribed once
+from tests.support.profiles import examples
 
 ND_OPS = ["ScatterND-11", "ScatterND-13", "ScatterND-16", "ScatterND-18", "ScatterNDUpdate-3", "ScatterNDUpdate-15"]
 ELEMENTS_OPS = ["Scatter-9", "Scatter-11", "ScatterElements-11", "ScatterElements-13", "ScatterElements-16",
@@ -830,7 +831,7 @@ def test_random_cases_agree_with_scatter_core(runtime):
     require_or_skip(runtime)
     tally = {"agree": 0, "known": 0, "observed": 0}
 
-    @settings(max_examples=EXAMPLES[runtime], deadline=None, derandomize=os.environ.get("CI") == "true",
+    @settings(max_examples=examples(EXAMPLES[runtime]), deadline=None, derandomize=os.environ.get("CI") == "true",
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
     @given(cases(ops=_ops_for(runtime)))
     def check(case):

@@ -20,8 +20,9 @@ from hypothesis import HealthCheck, given, settings
 import runtime_check as rc
 import spec_examples as se
 from scatter_core import ScatterError, scatter
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 from tests.support.strategies import cases
+from tests.support.profiles import examples
 
 pytestmark = pytest.mark.runtimes
 
@@ -211,7 +212,7 @@ def test_random_cases_agree_with_scatter_core(runtime, op):
     require_or_skip(runtime)
     tally = {"agree": 0, "explained": 0}
 
-    @settings(max_examples=DRAWS[runtime, op], deadline=None, derandomize=os.environ.get("CI") == "true",
+    @settings(max_examples=examples(DRAWS[runtime, op]), deadline=None, derandomize=os.environ.get("CI") == "true",
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(cases(ops=[op]))
     def check(case):

@@ -17,7 +17,7 @@ from runtime_check import divergences
 import spec_examples as se
 import scatter_core as sc
 from scatter_core import OPERATORS, ScatterError
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 from tests.support.skipping import skip_or_fail
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -442,23 +442,23 @@ def test_valid_attributes_are_encoded_by_their_codec_and_others_as_given():
 
     tse = OPERATORS["ScatterElements-18"]
     for value in (np.int64(-1), -1, [2]):
-        written = onnx_backend._attribute_value(tse, "axis", value)
+        written = onnx_backend.attribute_value(tse, "axis", value)
         assert written == sc.codec_of(tse, "axis").to_onnx(value) and type(written) is int
-    assert onnx_backend._attribute_value(tse, "axis", 1.5) == 1.5  # another kind: as given (onnx refuses it)
-    assert onnx_backend._attribute_value(tse, "reduction", "ADD") == "ADD"  # a spelling it lacks: as given
-    assert onnx_backend._attribute_value(tse, "colour", np.int64(3)) == 3  # a name it lacks: as given
+    assert onnx_backend.attribute_value(tse, "axis", 1.5) == 1.5  # another kind: as given (onnx refuses it)
+    assert onnx_backend.attribute_value(tse, "reduction", "ADD") == "ADD"  # a spelling it lacks: as given
+    assert onnx_backend.attribute_value(tse, "colour", np.int64(3)) == 3  # a name it lacks: as given
 
     seu, ss = OPERATORS["ScatterElementsUpdate-12"], OPERATORS["SliceScatter-15"]
     axis, start = sc.codec_of(seu, "axis"), sc.codec_of(ss, "start")
-    scalar = openvino_backend._input_array(axis, np.int32(1))
+    scalar = openvino_backend.input_array(axis, np.int32(1))
     assert scalar.dtype == np.int64 and scalar.shape == () and scalar.tolist() == 1
-    kept = openvino_backend._input_array(axis, np.array([1], dtype=np.int32))  # an array keeps its dtype
+    kept = openvino_backend.input_array(axis, np.array([1], dtype=np.int32))  # an array keeps its dtype
     assert kept.dtype == np.int32 and kept.tolist() == [1]
-    listed = openvino_backend._input_array(start, (0, -1))
+    listed = openvino_backend.input_array(start, (0, -1))
     assert listed.dtype == np.int64 and listed.tolist() == [0, -1]
-    assert openvino_backend._input_array(start, []).shape == (0,)
+    assert openvino_backend.input_array(start, []).shape == (0,)
     with pytest.raises(TypeError, match="axis = True must be an integer"):  # another kind: OpenVINO's rule
-        openvino_backend._input_array(axis, True)
+        openvino_backend.input_array(axis, True)
 
 
 def test_a_runtime_case_holds_the_cores_case_or_only_the_unchecked_inputs():

@@ -18,7 +18,7 @@ import runtime_check as rc
 import scatter_core as sc
 import spec_examples as se
 from runtime_check.openvino_onnx_backend import converted_ops, frontend_refusal
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 pytestmark = pytest.mark.runtimes
 RT = "openvino-onnx"

@@ -9,7 +9,7 @@ import spec_examples
 from scatter_core import OPERATORS
 from scatter_core.families import FAMILIES
 from tests.support.apptest_helpers import figures, open_expander, open_page, shown, texts
-from tests.ui.test_ui_markdown import example_page_shows_its_source_strings_as_written
+from tests.support.markdown_checks import example_page_shows_its_source_strings_as_written
 
 FAMILY_PAGE = {name: family.slug for name, family in FAMILIES.items()}  # apptest_helpers.PAGES names them by slug
 TOO_LARGE = 50_000_000  # scatter_core.checks.MAX_ELEMENTS

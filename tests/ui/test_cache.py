@@ -41,10 +41,10 @@ def test_least_recently_used_entries_go_first_when_the_budget_is_exceeded():
         store.get(name, lambda: np.zeros(MB, dtype=np.uint8))
     store.get("a", lambda: pytest.fail("a is cached"))  # a is now the most recently used
     store.get("d", lambda: np.zeros(MB, dtype=np.uint8))
-    assert set(store._entries) == {"c", "a", "d"} and store.evictions == 1
+    assert set(store.keys()) == {"c", "a", "d"} and store.evictions == 1
     assert store.bytes == store.measured_bytes() <= store.max_bytes
     store.get("huge", lambda: np.zeros(4 * MB, dtype=np.uint8))  # larger than the budget: not kept
-    assert "huge" not in store._entries and store.bytes <= store.max_bytes
+    assert "huge" not in store.keys() and store.bytes <= store.max_bytes
 
 
 def test_entries_expire_after_their_time_to_live():
@@ -123,7 +123,7 @@ def test_a_value_held_by_another_entry_is_counted_once_and_dropped_with_it():
     fig_bytes = store._entries["figure"].nbytes
     assert fig_bytes < 4 * MB  # its trace is the other entry's
     assert store.bytes == store.measured_bytes() < 6 * MB
-    store._drop("trace")
+    store.drop("trace")
     assert len(store) == 0 and store.bytes == 0  # the figure went with it: nothing kept alive unaccounted
     # a holder of an uncached value pays for it
     store.get("figure2", lambda: Holder(np.zeros(4 * MB, dtype=np.uint8)), shared=(np.ndarray,))
@@ -173,7 +173,7 @@ def test_using_a_value_that_holds_a_cached_one_keeps_that_one_alive_and_measured
         v.growing.fill()
         clock.now += 1
         store.sweep()
-    assert "trace" in store._entries and "figure" in store._entries  # no expiry under a figure in use
+    assert "trace" in store.keys() and "figure" in store.keys()  # no expiry under a figure in use
     assert store.bytes == store.measured_bytes() and store.bytes >= 3 * MB  # what the figure filled is counted
 
 
@@ -214,8 +214,8 @@ def test_an_examples_inputs_are_counted_once_however_many_cases_use_them():
     assert all(c.data is cases[0].data for c in cases)  # one read-only array, in an entry of its own
     assert ex.data.nbytes <= cache.STORE.bytes < 1.5 * ex.data.nbytes
     assert abs(cache.STORE.measured_bytes() - cache.STORE.bytes) <= 64 * 1024  # small objects resize as used
-    cache.STORE._drop(("scatter_ui.state.cache._example_input", (ex.id, "data"), ()))
-    assert not any(k[0] == "scatter_ui.state.cache._case_for" for k in cache.STORE._entries)  # they went with it
+    cache.STORE.drop((cache.example_input.cache_name, (ex.id, "data"), ()))
+    assert not any(k[0] == cache.built_case.cache_name for k in cache.STORE.keys())  # they went with it
 
 
 def test_a_refused_case_is_cached_and_refused_again_without_a_trace(monkeypatch):
@@ -257,6 +257,6 @@ def test_opening_large_cases_in_turn_keeps_the_cache_within_its_byte_budget(monk
     assert cache.STORE.stats()["bytes"] == 0 and len(cache.STORE) == 0
     from spec_examples.generate import CACHE as GENERATED
 
-    assert GENERATED._strong  # the large examples' arrays, kept warm beside the store
+    assert GENERATED.held()  # the large examples' arrays, kept warm beside the store
     cache.release_idle()  # what the sweeper does once the store is empty
-    assert not GENERATED._strong
+    assert not GENERATED.held()

@@ -11,7 +11,7 @@ import scatter_practice as sp
 from scatter_practice import classroom
 from scatter_practice.classroom import open_store
 from tests.support.apptest_helpers import app_on, shown
-from tests.ui.test_practice_page import button, open_practice, predict, text_input, type_output
+from tests.support.apptest_practice import button, open_practice, predict, text_input, type_output
 
 TEACHER = "app_pages/class_view.py"
 

@@ -25,7 +25,7 @@ import scatter_core as sc
 from scatter_core import scatter
 from scatter_ui.parts import crosscheck_panel as xp
 from tests.support.apptest_helpers import app_on, open_expander, open_page, texts
-from tests.conftest import require_or_skip
+from tests.support.skipping import require_or_skip
 
 LIMIT = xp.MAX_CROSSCHECK_ELEMENTS
 TITLE = xp.TITLE
@@ -107,7 +107,7 @@ def test_every_spec_example_agrees_with_scatter_core_except_documented_divergenc
 def test_documented_divergence_runs_the_same_in_a_guarded_subprocess():
     require_or_skip("openvino-cpu", "openvino-reference")
     ex = spec_examples.by_id("teach-mean-negative-int")
-    result = xp._run(ex.op, "t1", ex.data, ex.indices, ex.updates, xp._attr_items(ex.op, ex.attrs))
+    result = xp._run(ex.op, "t1", ex.data, ex.indices, ex.updates, xp.attr_items(ex.op, ex.attrs))
     rows = {r["runtime"]: r for r in result["rows"]}
     assert rows["openvino-reference"]["result"] == "agree (bit-identical)"
     cpu = rows["openvino-cpu"]
@@ -346,7 +346,7 @@ def test_cell_values_are_written_in_their_own_dtype():
 def test_verified_versions_are_the_pins_of_the_runtimes_extra():
     text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     for runtime, version in xp.verified_versions().items():
-        assert f'"{xp._DISTRIBUTION[runtime]}=={version}"' in text
+        assert f'"{rc.pins.DISTRIBUTIONS[runtime]}=={version}"' in text
     assert set(xp.verified_versions()) == set(rc.RUNTIMES)
     assert xp.skew("onnxruntime", xp.verified_versions()["onnxruntime"]) == ""
     assert xp.skew("onnxruntime", "0.1") == (f"version skew: semantics.md was verified on "
@@ -411,12 +411,12 @@ def test_a_hanging_runtime_times_out_and_the_page_recovers(monkeypatch):
 
 
 def test_attribute_items_are_plain_sorted_and_hashable_by_their_codecs():
-    items = xp._attr_items("SliceScatter-15", {"step": [np.int64(1)], "start": (0,), "stop": np.array([2]),
+    items = xp.attr_items("SliceScatter-15", {"step": [np.int64(1)], "start": (0,), "stop": np.array([2]),
                                                "axes": None})
     assert [n for n, _ in items] == ["start", "step", "stop"]  # sorted; None: left out
     assert items[0] == ("start", (0,)) and items[1] == ("step", (1,)) and type(items[1][1][0]) is int
     assert items[2][1].tolist() == [2]  # an array as given (the runtime reads it)
-    assert xp._attr_items("ScatterElementsUpdate-12", [("use_init_val", np.bool_(False)), ("axis", np.int64(0))]) \
+    assert xp.attr_items("ScatterElementsUpdate-12", [("use_init_val", np.bool_(False)), ("axis", np.int64(0))]) \
         == (("axis", 0), ("use_init_val", False))
-    assert xp._attr_items("ScatterND-18", {"colour": np.int64(2)}) == (("colour", 2),)  # a name it lacks
-    hash(xp._attr_items("SliceScatter-15", {"start": [1], "stop": [2], "step": [1]}))
+    assert xp.attr_items("ScatterND-18", {"colour": np.int64(2)}) == (("colour", 2),)  # a name it lacks
+    hash(xp.attr_items("SliceScatter-15", {"start": [1], "stop": [2], "step": [1]}))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scatter_ui.figures.text import file_stem
-from tests.ui.test_models_page import _page_with
+from tests.support.apptest_models import model_page_with
 
 HOSTILE = ["../../etc/passwd", "..\\..\\windows\\system32", "a\x00b\nc\rd\x1b[31m", "\u202eexe.txt",
            "\u0445\uff58\u00e9", "/abs/path", "..", "", "   ", "CON", "name with spaces.onnx"]
@@ -30,10 +30,10 @@ def test_the_model_pages_bug_report_is_named_from_a_hostile_node_name_safely(mon
     from streamlit.delta_generator import DeltaGenerator
 
     import scatter_models as sm
-    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.support.model_builders import graph_model, value_infos, scatter_nd_node
 
     name = "../../\x1b[31m\u202eevil\x00/\u0445"
-    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+    m = sm.open_model(graph_model([scatter_nd_node(name=name)], value_infos(), [h.make_tensor_value_info("o", 1, [4])])
                       .SerializeToString())
     recorded, original = [], DeltaGenerator.download_button
 
@@ -42,7 +42,7 @@ def test_the_model_pages_bug_report_is_named_from_a_hostile_node_name_safely(mon
         return original(self, label, *args, **kwargs)
 
     monkeypatch.setattr(DeltaGenerator, "download_button", recording)
-    at = _page_with(m)
+    at = model_page_with(m)
     at.button(key="model:capture").click().run()
     assert not at.exception
     names = [n for n in recorded if n]

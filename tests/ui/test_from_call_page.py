@@ -15,7 +15,7 @@ import scatter_core as sc
 from from_code.translate import MAX_CALL_TEXT
 from scatter_ui.pages.from_code import EXAMPLES
 from tests.support.apptest_helpers import app_on, open_page
-from tests.conftest import require_framework
+from tests.support.skipping import require_framework
 
 def open_from_code(**params) -> AppTest:
     at = open_page("from-code", **params)
@@ -268,7 +268,7 @@ def test_a_composition_call_downloads_its_onnx_model_and_a_pytest_that_passes(ca
 
     import onnx
 
-    from tests.conftest import require_or_skip
+    from tests.support.skipping import require_or_skip
 
     require_or_skip("onnxruntime", "onnx.reference")
     downloads = recorded_downloads(monkeypatch)

@@ -14,8 +14,8 @@ import spec_examples
 from scatter_core.families import FAMILIES, family_by_slug
 from scatter_ui.parts import attribute_inputs
 from tests.support.apptest_helpers import app_on, open_expander, open_page
+from tests.support.hostile import HOSTILE_TEXT, LIMIT
 
-LIMIT = 2_000_000  # scatter_core.parsing.MAX_TEXT
 ROLES = ("data", "indices", "updates")
 
 
@@ -55,31 +55,6 @@ def _names(page: str, role: str) -> set[str]:
 def _may_be_left_out(page: str, role: str) -> bool:
     """An empty box that means None (TensorScatter's write_indices, SliceScatter's unused indices)."""
     return page in EXPLORERS and role == "indices" and family_by_slug(page).indices != "required"
-
-
-HOSTILE_TEXT = [  # (text, what the message must say)
-    # round one
-    ("", "empty"),
-    ("[[1, 2], [3]]", "ragged"),
-    ("[1, 2", "missing"),
-    ("__import__('os').system('echo pwned')", "not a number"),
-    ("[1, nan, 'x']", "is not a number"),
-    ("[" * 50 + "1" + "]" * 50, "deeper than"),
-    ("[" + ", ".join(["1"] * 10_001) + "]", "more than 10,000 numbers"),
-    ("array([1, 2], dtype=complex64)", "dtype"),
-    ("[1e999]", "too large"),
-    ("[[1, 2]] [[3]]", "unexpected"),
-    ("{'a': 1}", "unexpected character"),
-    ("<script>alert(1)</script>", "unexpected character"),
-    # round two (issue #18)
-    ("1" * 5000, "5,000 digits is too long"),
-    ("[1, " + "9" * 5000 + "]", "5,000 digits is too long"),
-    ("array([], shape=(0, 2147483648, 2147483648), dtype=float32)", "dimensions other than 0 multiply"),
-    ("array([], shape=(2147483648, 0), dtype=float32)", "dimensions other than 0 multiply"),
-    ("[" + "[]," * 600_000 + "]", "brackets, commas and numbers"),
-    ("[" + "1," * (LIMIT // 2) + "]", f"the limit is {LIMIT:,}"),
-    ("[1e309]", "too large"),
-]
 
 
 def _label(role: str) -> str:

@@ -6,8 +6,7 @@ import numpy as np
 
 from scatter_ui.pages import model as model_page
 from tests.support.apptest_helpers import app_on, figures
-
-PAGE = "app_pages/model.py"
+from tests.support.apptest_models import PAGE, model_page_with
 
 
 def _open(sample: str | None = None):
@@ -137,12 +136,12 @@ def test_a_captured_onnx_node_is_cross_run_on_openvino_cpu_through_its_onnx_fron
 
 def test_names_are_shown_as_text():
     assert model_page.visible("a\x07b\nc") == "a\\x07b\\nc"
-    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.support.model_builders import graph_model, value_infos, scatter_nd_node
     from onnx import helper as h
     import scatter_models as sm
 
     name = "**bold** <b>x</b>\x1b[31m"
-    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+    m = sm.open_model(graph_model([scatter_nd_node(name=name)], value_infos(), [h.make_tensor_value_info("o", 1, [4])])
                       .SerializeToString())
     row = model_page.node_rows(m, m.nodes)[0]
     assert row["node"] == "**bold** <b>x</b>\\x1b[31m"
@@ -185,27 +184,17 @@ def test_static_findings_are_listed_below_the_table_and_ir_runtimes_are_named():
     assert options[0].startswith("OpenVINO reference kernels")
 
 
-def _page_with(model):
-    """The page with ``model`` as the one the sidebar points at (AppTest cannot upload files)."""
-    at = app_on(PAGE)
-    at.session_state["model:sample"] = "kv_cache"
-    at.session_state["model:model"] = ("sample:kv_cache", model)
-    at.run()
-    assert not at.exception
-    return at
-
-
 def test_ten_thousand_nodes_page_and_filter():
     from onnx import helper as h
 
     import scatter_models as sm
-    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.support.model_builders import graph_model, value_infos, scatter_nd_node
 
     n = 10_000
-    nodes = [_scatter_nd(name=f"s{k}", out=f"t{k}", data="d" if k == 0 else f"t{k - 1}") for k in range(n)]
-    m = sm.open_model(_graph_model(nodes, _io(), [h.make_tensor_value_info(f"t{n - 1}", 1, [4])])
+    nodes = [scatter_nd_node(name=f"s{k}", out=f"t{k}", data="d" if k == 0 else f"t{k - 1}") for k in range(n)]
+    m = sm.open_model(graph_model(nodes, value_infos(), [h.make_tensor_value_info(f"t{n - 1}", 1, [4])])
                       .SerializeToString())
-    at = _page_with(m)
+    at = model_page_with(m)
     assert len(at.dataframe[0].value) == model_page.PAGE_SIZE
     assert any("10,000 of 10,000 scatter nodes, page 1 of 200" in c.value for c in at.caption)
     at.number_input(key="model:page").set_value(200).run()
@@ -218,12 +207,12 @@ def test_hostile_node_name_is_escaped_in_the_page():
     from onnx import helper as h
 
     import scatter_models as sm
-    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.support.model_builders import graph_model, value_infos, scatter_nd_node
 
     name = "**bold** <img src=x onerror=alert(1)> [link](javascript:alert(1))"
-    m = sm.open_model(_graph_model([_scatter_nd(name=name)], _io(), [h.make_tensor_value_info("o", 1, [4])])
+    m = sm.open_model(graph_model([scatter_nd_node(name=name)], value_infos(), [h.make_tensor_value_info("o", 1, [4])])
                       .SerializeToString())
-    at = _page_with(m)
+    at = model_page_with(m)
     at.button(key="model:capture").click().run()
     assert not at.exception
     heading = next(md.value for md in at.markdown if md.value.startswith("### "))
@@ -235,17 +224,17 @@ def test_server_holds_tensors_only_of_the_nodes_opened():
 
     import scatter_models as sm
     from scatter_ui.state import cache
-    from tests.models.test_models_hostile import _graph_model, _io, _scatter_nd
+    from tests.support.model_builders import graph_model, value_infos, scatter_nd_node
 
-    nodes = [_scatter_nd(name=f"n{j}", out=f"o{j}") for j in range(3)]
-    m = sm.open_model(_graph_model(nodes, _io(), [h.make_tensor_value_info(f"o{j}", 1, [4]) for j in range(3)])
+    nodes = [scatter_nd_node(name=f"n{j}", out=f"o{j}") for j in range(3)]
+    m = sm.open_model(graph_model(nodes, value_infos(), [h.make_tensor_value_info(f"o{j}", 1, [4]) for j in range(3)])
                       .SerializeToString())
 
     def held():
-        return sorted(key[2] for key in list(cache.STORE._entries)
-                      if key[0] == "scatter_ui.pages.model._node" and key[1][0] == m.digest)
+        return sorted(key[2] for key in cache.STORE.keys()
+                      if key[0] == model_page.node_capture.cache_name and key[1][0] == m.digest)
 
-    at = _page_with(m)
+    at = model_page_with(m)
     at.button(key="model:capture").click().run()
     assert not at.exception and held() == ["n0"]
     summary = at.session_state["model:summary"]
@@ -318,7 +307,7 @@ def test_files_a_stopped_replica_held_are_not_files_here(monkeypatch):
     monkeypatch.setattr(model_page.st, "session_state", state)
     monkeypatch.setattr(model_page.st, "query_params", {"upload": "mine.onnx", "model": "0123456789abcdef"})
     assert model_page.files_held("upload") == [] and model_page.files_held("input_files") == [live]
-    assert model_page._source_id() is None
+    assert model_page.model_source_id() is None
     assert model_page.lost_upload() == "mine.onnx"
 
 
@@ -381,15 +370,15 @@ def test_a_hostile_name_in_a_proof_is_shown_as_text():
     from onnx import TensorProto as T, helper as h
 
     import scatter_models as sm
-    from tests.models.test_models_hostile import _graph_model
+    from tests.support.model_builders import graph_model
 
     hostile = "**b** <img src=x onerror=alert(1)> [x](javascript:alert(1))"
     node = h.make_node("ScatterND", ["d", hostile, "u"], ["o"], name="n")
-    m = sm.open_model(_graph_model([node], [h.make_tensor_value_info("d", T.FLOAT, [4]),
+    m = sm.open_model(graph_model([node], [h.make_tensor_value_info("d", T.FLOAT, [4]),
                                             h.make_tensor_value_info(hostile, T.INT64, [1, 1]),
                                             h.make_tensor_value_info("u", T.FLOAT, [1])],
                                    [h.make_tensor_value_info("o", T.FLOAT, [4])]).SerializeToString())
     assert hostile in m.nodes[0].index_proof
-    at = _page_with(m)
+    at = model_page_with(m)
     assert any(f"graph input {hostile!r}" in t.value for t in at.text)
     assert not any(hostile in md.value for md in at.markdown)

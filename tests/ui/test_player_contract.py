@@ -105,13 +105,13 @@ def test_large_views_windows_small_multiples_and_pinned_views_are_on_the_contrac
     pinned = StepFigure(wide, pinned={0: 10}, follow=False).figure(3)
     pc.check_payload(payload_of(pinned, step=3))
     from scatter_ui.state import large
-    from scatter_ui.pages.explorer import _stand_in_figure
+    from scatter_ui.pages.explorer import stand_in_figure
 
     stand_ins = [ex for ex in spec_examples.load_all() if large.too_large(ex)]
     assert stand_ins
     for ex in stand_ins:
         family = sc.OPERATORS[ex.op].family
-        sfig = _stand_in_figure(ex.op, ex.id, family)
+        sfig = stand_in_figure(ex.op, ex.id, family)
         pc.check_payload(payload_of(sfig.figure(1), view=f"stand-in:{ex.id}", step=1))
 
 

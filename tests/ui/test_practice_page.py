@@ -15,18 +15,8 @@ import scatter_core as sc
 import scatter_practice as sp
 from scatter_ui.parts import grids
 from scatter_ui.pages.practice import LETTERS, grid_text, md
-from tests.support.apptest_helpers import app_on, figures
-
-PAGE = "app_pages/practice.py"
-
-
-def open_practice(timeout: float = 120, **params) -> AppTest:
-    at = app_on(PAGE, timeout)
-    at.query_params.update({k: str(v) for k, v in params.items()})
-    at.run()
-    assert not at.exception, at.exception
-    assert not [e.value for e in at.error if "went wrong" in e.value]
-    return at
+from tests.support.apptest_helpers import figures
+from tests.support.apptest_practice import button, open_practice, predict, text_input, type_output
 
 
 def option_grids(at: AppTest) -> list[dict]:
@@ -42,23 +32,6 @@ def all_text(at: AppTest) -> str:
 
 def unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
-
-
-def text_input(at: AppTest, label_start: str):
-    return next(t for t in at.text_input if t.label.startswith(label_start))
-
-
-def button(at: AppTest, label: str):
-    return next(b for b in at.button if b.label == label)
-
-
-# -- step by step ------------------------------------------------------------------------------------------------
-def predict(at: AppTest, cell, value) -> AppTest:
-    text_input(at, "Target cell").set_value(", ".join(str(c) for c in cell))
-    text_input(at, "Value after the step").set_value(str(value))
-    button(at, "Check").click().run()
-    assert not at.exception, at.exception
-    return at
 
 
 def test_step_mode_right_then_wrong_with_the_misconception_named():
@@ -151,17 +124,6 @@ def test_step_mode_bad_target_keeps_the_input_and_says_why():
     (err,) = at.error
     assert "target" in unescape(err.value) and "type 2 whole numbers" in unescape(err.value)
     assert text_input(at, "Target cell").value == "x"
-
-
-# -- whole output ---------------------------------------------------------------------------------------------------
-def type_output(at: AppTest, text: str) -> AppTest:
-    entries = [r for r in at.radio if r.label == "Enter the output as"]  # none for rank 3: text only
-    if entries and entries[0].value != "text":
-        entries[0].set_value("text").run()
-    next(t for t in at.text_area if t.label.startswith("Output")).set_value(text)
-    button(at, "Check my output").click().run()
-    assert not at.exception, at.exception
-    return at
 
 
 def test_whole_output_mode_right_and_wrong():

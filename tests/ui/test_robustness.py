@@ -13,7 +13,7 @@ import pytest
 
 import spec_examples
 from tests.support.apptest_helpers import figures, open_expander, open_page, texts
-from tests.ui.test_hostile_inputs import HOSTILE_TEXT
+from tests.support.hostile import HOSTILE_TEXT
 
 ROOT = Path(__file__).resolve().parents[2]
 

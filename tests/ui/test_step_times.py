@@ -49,7 +49,7 @@ def _run(reports: list) -> object:
 
 def test_off_by_default_nothing_is_written(tmp_path, monkeypatch):
     monkeypatch.delenv(step_times.ENV, raising=False)
-    monkeypatch.setattr(player_mod, "_renderer", _fake_renderer)
+    monkeypatch.setattr(player_mod, "renderer", _fake_renderer)
     monkeypatch.chdir(tmp_path)
     at = _run([{"step": 1, "view": "v"}])
     assert at.session_state["taken"] == 1  # the step was taken ...
@@ -59,7 +59,7 @@ def test_off_by_default_nothing_is_written(tmp_path, monkeypatch):
 def test_on_one_line_per_step_taken_with_its_step_and_session(tmp_path, monkeypatch):
     out = tmp_path / "steps.txt"
     monkeypatch.setenv(step_times.ENV, str(out))
-    monkeypatch.setattr(player_mod, "_renderer", _fake_renderer)
+    monkeypatch.setattr(player_mod, "renderer", _fake_renderer)
     at = _run([{"step": 2, "view": "v"}, {"step": 3, "view": "stale"}, {"step": 0, "view": "v"}])
     assert at.session_state["taken"] == 0
     rows = step_times.read(str(out))
@@ -92,7 +92,7 @@ def test_lines_from_many_threads_stay_whole(tmp_path, monkeypatch):
 def test_the_per_process_bound_stops_writing(tmp_path, monkeypatch):
     out = tmp_path / "steps.txt"
     monkeypatch.setenv(step_times.ENV, str(out))
-    monkeypatch.setattr(step_times, "_written", step_times.MAX_LINES - 2)
+    monkeypatch.setattr(step_times, "lines_written", step_times.MAX_LINES - 2)
     for k in range(5):
         step_times.record("p", k)
     assert [step for *_, step in step_times.read(str(out))] == [0, 1]

@@ -5,7 +5,7 @@ import re
 import numpy as np
 
 import scatter_core as sc
-from scatter_ui.figures.heatmaps import StepFigure, _Formatter, density, panel_units
+from scatter_ui.figures.heatmaps import StepFigure, Formatter, density, panel_units
 from scatter_ui.figures.views import make_view
 
 
@@ -36,7 +36,7 @@ def test_three_panels_of_six_or_seven_columns_get_three_digit_values():
 
 
 def test_long_small_numbers_lose_digits_before_they_overflow_the_cell():
-    fmt = _Formatter()
+    fmt = Formatter()
     assert fmt.value(np.float32(0.0539), 3) == "0.054"
     assert fmt.value(np.float32(1.6634116), 3) == "1.66"
     assert fmt.value(np.float64(-0.001234), 4) == "-0.001"
@@ -116,10 +116,10 @@ def test_plotly_chart_figures_take_the_theme_scale_and_keep_titles_apart():
     assert light.layout.font.color == "#31333f"
     titles = [a.text for a in dark.layout.annotations[:2]]
     assert titles == ["your expected<br>output", "ScatterND-16<br>computes"]  # short lines: side by side on a phone
-    from scatter_ui.figures.heatmaps import _short_lines
+    from scatter_ui.figures.heatmaps import short_lines
 
-    assert _short_lines("first write wins") == "first write wins"
-    assert _short_lines("last write wins (loop order, what runtimes do)") == \
+    assert short_lines("first write wins") == "first write wins"
+    assert short_lines("last write wins (loop order, what runtimes do)") == \
         "last write wins<br>(loop order, what<br>runtimes do)"
     over = overview_figure(trace, 0, dark=True)
     assert [list(c) for c in over.data[0].colorscale] == DARK_VALUE_SCALE  # no white plane in a dark theme

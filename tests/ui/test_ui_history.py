@@ -6,9 +6,10 @@ from hypothesis import given, settings
 from scatter_core import trace
 from scatter_ui.figures.history import CellHistory
 from tests.support.strategies import cases
+from tests.support.profiles import examples
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(cases())
 def test_cell_history_matches_state_at(case):
     op, data, indices, updates, attrs = case

@@ -2,31 +2,18 @@
 
 from __future__ import annotations
 
-import html
-import re
-
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from markdown_it import MarkdownIt
 
 import spec_examples
 from scatter_ui.parts.controls import md
 from tests.support.apptest_helpers import open_page
-
-TOO_LARGE = 50_000_000
-ARITHMETIC = re.compile(r"\d+(?:\s*[*/+\-^]\s*\d+)+(?:\s*=\s*\d+)?")
-_renderer = MarkdownIt("commonmark").enable("strikethrough")
-
-
-def shown(markdown_source: str) -> str:
-    """What a reader sees: the Markdown rendered, tags dropped, entities decoded, spaces collapsed."""
-    rendered = _renderer.render(markdown_source)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", rendered)).split())
+from tests.support.markdown_checks import shown
+from tests.support.profiles import examples
 
 
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=80))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_escaped_text_renders_as_itself(text):
     assert shown(md(text)) == " ".join(text.split())
 
@@ -36,26 +23,7 @@ def test_the_arithmetic_of_the_issue_survives():
     assert shown("Position 0: 1*10*50 = 500") != "Position 0: 1*10*50 = 500"  # what went wrong before
 
 
-def _page_text(at) -> str:
-    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success")
-             for e in getattr(at, kind)]
-    return " ".join(shown(str(p)) for p in parts)
-
-
 EXAMPLES = spec_examples.load_all()
-
-
-def example_page_shows_its_source_strings_as_written(at, example):
-    """Each example's title and notes appear on its page as written (no Markdown by accident): called by
-    tests/ui/test_app.py's one test per example, which opens each example's page once for every check."""
-    text = _page_text(at)
-    sources = [example.title] + ([example.notes] if example.notes else [])
-    for source in sources:
-        assert " ".join(source.split()) in text, source
-        for expr in ARITHMETIC.findall(source):
-            assert expr in text, expr
-    if max(int(np.prod(s)) for s in example.shapes.values()) > TOO_LARGE:
-        assert "cannot run in full" in " ".join(t.value for t in at.text)  # the reason, as written
 
 
 def test_the_known_cases_are_checked():
