@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scatter_core import OPERATORS, ScatterError, scatter, trace
 from tests.support.profiles import examples
+
+pytestmark = pytest.mark.slow  # tests/README.md: the fast loop leaves it out
 
 FUZZ = settings(max_examples=examples(600), deadline=None, suppress_health_check=list(HealthCheck))
 

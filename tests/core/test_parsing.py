@@ -153,6 +153,7 @@ def test_parse_work_is_linear_in_the_text_length(pieces, max_elements):
     assert parse_work(text, max_elements=max_elements) <= WORK_PER_CHARACTER * len(text) + 16
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("unit", ["[],", "1,", "[[1]],", " ", "[" * 30 + "1" + "]" * 30 + ","])
 def test_parse_work_grows_linearly_with_repetition(unit):
     from scatter_core.parsing import WORK_PER_CHARACTER, parse_work

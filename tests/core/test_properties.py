@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 
@@ -9,6 +10,8 @@ from scatter_core import scatter, trace
 from tests.support.reference_loop import reference
 from tests.support.strategies import cases
 from tests.support.profiles import examples
+
+pytestmark = pytest.mark.slow  # tests/README.md: the fast loop leaves it out
 
 SETTINGS = settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -155,6 +155,7 @@ def _each_example(check) -> None:
             raise AssertionError(f"{ex.id}: {e}") from e
 
 
+@pytest.mark.slow
 def test_every_example_loads_with_its_dtypes():
     """The loader's contract, over every example in one test (metadata: no per-example test ids for it)."""
     _each_example(_loads_with_its_dtypes)
@@ -320,6 +321,7 @@ def test_generated_shapes_are_the_pages_shapes():
     assert dict(nd.shapes) == {"data": (1000, 256, 10, 15), "indices": (25, 125, 3), "updates": (25, 125, 15)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ex", GENERATED, ids=ids(GENERATED))
 def test_generated_arrays_are_deterministic(ex):
     for role in ("data", "indices", "updates"):

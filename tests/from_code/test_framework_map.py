@@ -98,6 +98,7 @@ def test_differential_compare_accepts_another_duplicate_winner_only_under_replac
 CASES_PER_PAIR = 4  # 2 float32 + 2 int32; JAX compiles per shape, so this is what 2 cores afford in CI
 
 
+@pytest.mark.slow
 def test_every_jax_entry_agrees_with_scatter_core_on_random_cases():
     require_or_skip("jax")
     rng = np.random.default_rng()  # new cases each run; a failure prints the case
@@ -178,6 +179,7 @@ SNIPPET_RECORDS = {"JAX": ("jax.at.cache", "jax.at.slice"),
                    "TensorFlow": ("tf.tensor_scatter_nd_update.cache", "tf.raw_ops.TensorStridedSliceUpdate")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("framework", list(SNIPPET_RECORDS))
 @pytest.mark.parametrize("case", SNIPPET_CASES, ids=lambda c: c[0])
 def test_the_as_framework_export_of_the_new_versions_runs_and_reproduces_scatter_core(case, framework, tmp_path):

@@ -84,6 +84,7 @@ def _differential(framework: str, texts: list[str], run_as: str | None = None):
     return seen
 
 
+@pytest.mark.slow
 def test_jax_calls_agree_with_scatter_core_running_their_translation():
     require_framework("JAX")
     seen = _differential("JAX", SHAPES["JAX"])
@@ -101,6 +102,7 @@ def test_index_assignments_run_in_numpy_agree_with_their_translation():
     assert seen["duplicates"] > 5 and seen["negative"] > 5, seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("framework", ["PyTorch", "TensorFlow"])
 def test_pytorch_and_tensorflow_calls_agree_where_installed(framework):
     require_framework(framework)
@@ -368,6 +370,7 @@ def test_index_add_with_alpha_is_a_mul_then_the_scatter_and_its_case_adds_alpha_
 
 
 # ------------------------------------------------------------------------------ guarded run and the exported test
+@pytest.mark.slow
 def test_the_guarded_run_answers_with_the_frameworks_result_or_its_error():
     from from_code.run import installed, run_guarded
 
@@ -401,6 +404,7 @@ def test_the_guarded_worker_finds_the_version_of_tensorflow_cpu_too():
     assert DISTRIBUTIONS_OF["NumPy"] == ("numpy",)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text,dtype", [("x.at[idx].set(v)", "int32"), ("np.add.at(a, (i, j), b)", "float32"),
                                         ("np.put(a, ind, v, mode='clip')", "int32"), ("x[idx] += v", "int32"),
                                         ("x.scatter_reduce(1, idx, src, 'amax')", "float32"),

@@ -92,6 +92,7 @@ def run_exports(directory: Path) -> dict[tuple[str, str], str]:
     return outcomes, done
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("framework", ["PyTorch", "TensorFlow"])
 def test_every_exported_pytest_runs_the_frameworks_own_call_and_passes(framework, tmp_path):
     require_framework(framework)
@@ -196,6 +197,7 @@ def test_index_add_alpha_rounds_as_the_recorded_probe_says():
         np.testing.assert_array_equal(got, expected[res["index_add_alpha"][rank]], err_msg=rank)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("framework,text", [
     ("PyTorch", "x.scatter_reduce(0, idx, src, reduce='mean', include_self=False)"),
     ("PyTorch", "x.index_put_((i, j), v)"), ("PyTorch", "x[idx] += v"), ("PyTorch", "x.masked_scatter(m, src)"),
@@ -226,6 +228,7 @@ def test_the_apps_guarded_run_of_the_frameworks_call_agrees(framework, text):
         out.verdict
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("framework", ["PyTorch", "TensorFlow"])
 def test_every_masked_writes_exported_pytest_runs_the_frameworks_own_call_and_passes(framework, tmp_path):
     """masked_fill, torch.where, x[i, :, m] = v ... and tf.where (issue 31): each call's export on drawn tensors

@@ -149,6 +149,7 @@ def test_graph_model_keeps_a_scalar_constant_a_scalar():
 DRAWS = 24  # per composition: 6 of each dtype
 
 
+@pytest.mark.slow
 def test_every_composition_runs_to_the_calls_result_on_onnxruntime_and_onnx_reference():
     """Random cases of every composition call shape (indices repeat, and are negative where the framework takes
     that): both runtimes' outputs are ones the spec allows for the call's case (its loop-order output, or another
@@ -192,6 +193,7 @@ def run_pytest(directory: Path) -> subprocess.CompletedProcess:
                           text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_the_exported_pytest_of_every_composition_passes_in_a_subprocess(tmp_path):
     rng = np.random.default_rng(2026)
     written = 0

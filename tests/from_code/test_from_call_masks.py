@@ -176,6 +176,7 @@ def test_masked_writes_agree_with_numpy_running_them():
     assert all(seen[k] > 3 for k in ("all-false", "all-true", "scalar", "broadcast", "where")), seen
 
 
+@pytest.mark.slow
 def test_masked_writes_agree_with_jax_running_them():
     require_framework("JAX")
     seen = _masked_differential("JAX", MASKED["JAX"], cases=4)
@@ -310,6 +311,7 @@ def test_a_mask_beside_indices_or_slices_exports_a_model_that_agrees_with_numpy(
         assert seen[key] >= 5, seen
 
 
+@pytest.mark.slow
 def test_a_mask_beside_indices_or_slices_agrees_with_jax_running_it():
     require_or_skip("onnx", "onnxruntime", "onnx.reference")
     require_framework("JAX")

@@ -462,6 +462,7 @@ def test_input_files_npz_npy_and_refusals():
         sm.inputs_from_file("p.npy", b"garbage", model)
 
 
+@pytest.mark.slow
 def test_bug_report_zip_reproduces_the_node_without_the_model(tmp_path):
     import io
     import subprocess

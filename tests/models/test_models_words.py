@@ -166,6 +166,7 @@ def _run_pytest(folder, test: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=180)
 
 
+@pytest.mark.slow
 def test_an_ir_node_report_carries_a_one_node_ir_whose_pytest_fails_where_the_cpu_plugin_differs(tmp_path):
     require_or_skip("openvino")
     model = _model("ov_mean")

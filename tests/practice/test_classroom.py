@@ -258,6 +258,7 @@ def _class_of_15(url: str, code: str, first: int, go: float, out) -> None:
     out.put((results, errors))
 
 
+@pytest.mark.slow
 def test_thirty_students_answer_at_once_from_two_processes(store, url):
     info = store.start(1, 3, 21, "output")
     queue = SPAWN.Queue()

@@ -174,6 +174,7 @@ def _explained_otherwise(ex, out, fb) -> bool:
     return "version" not in fb.kinds and bool(whole & set(fb.kinds))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_each_misconception_output_is_wrong_and_named(level):
     applied, same = Counter(), Counter()
@@ -209,6 +210,7 @@ def test_each_misconception_output_is_wrong_and_named(level):
         assert same[kind] <= max(2, 0.15 * n), f"{kind}: its output equals the answer in {same[kind]} of {n}"
 
 
+@pytest.mark.slow
 def test_every_misconception_applies_at_some_level():
     kinds = set()
     for level in LEVELS:
@@ -417,6 +419,7 @@ def test_catalogue_is_data_with_one_row_per_kind():
         assert ex.op in sc.OPERATORS
 
 
+@pytest.mark.slow
 def test_catalogue_kinds_match_check_expected_diagnoses():
     """Where check_expected has a kind, its engine names the catalogue's output the same way."""
     engine = set(VOCABULARY) - {"slice-as-element"}
@@ -453,6 +456,7 @@ def test_output_hints():
     assert all(ex.trace.describe(k) in steps for k in range(ex.steps))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_choices_have_one_right_answer_and_catalogue_distractors(level):
     for seed in range(40):
@@ -600,6 +604,7 @@ def test_each_misconceptions_explorer_example_shows_it():
             assert m.kind in fb.kinds or (m.kind == "version" and _explained_otherwise(ex, out, fb)), m.kind
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_no_exercise_draws_more_cells_than_a_projector_shows(level):
     """Every kind of exercise (any version, and each version offering the level) over 200 seeds draws at most

@@ -111,6 +111,7 @@ def test_op_none_picks_the_new_operators_only_at_the_mixed_level():
 
 
 # -- grading ------------------------------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("op, level", CASES)
 def test_new_operators_right_answer_and_each_misconception(op, level):
     applied = Counter()

@@ -208,6 +208,7 @@ def pdf_page_count(data: bytes) -> int:
     return int(count)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", (1, 2, 3, 4, 5))
 def test_five_small_exercises_fit_on_two_a4_pages(level):
     """Every level, rank 3 too: every set of five over 60 seeds, each with its name and date line, link and QR

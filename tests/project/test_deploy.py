@@ -151,6 +151,7 @@ def _wait_replica(ctx, url: str, other_than: str, timeout: float = 120) -> str:
     raise AssertionError(f"the browser was never sent to a replica other than {other_than}")
 
 
+@pytest.mark.slow
 def test_sticky_sessions_a_step_and_the_view_resumed_after_a_replica_dies(class_server, browser):
     url = class_server.url
     ctx, pg = _context(browser, url)
@@ -281,6 +282,7 @@ def _no_error_shown(pg) -> None:
     assert [e for e in real_errors(pg.errors) if "pageerror" in e] == []
 
 
+@pytest.mark.slow
 def test_the_model_page_through_the_balancer_asks_again_for_an_upload_a_dead_replica_held(tmp_path, browser):
     """The real /model page on 2 replicas: an upload reaches the session's replica (Streamlit's XSRF cookie),
     is captured, opened and stepped; a sample beside it too. The replica dies: both pages reconnect to the other
@@ -388,6 +390,7 @@ def test_the_model_page_through_the_balancer_asks_again_for_an_upload_a_dead_rep
             urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
 
 
+@pytest.mark.slow
 def test_practice_keeps_the_students_place_after_a_failover_and_says_what_stayed_behind(tmp_path, browser):
     """A student in a shared set, on its second exercise with one answer checked, loses their replica: the next
     click lands on the other replica, which opens the same exercise from the URL and says that the checked

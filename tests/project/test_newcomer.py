@@ -149,6 +149,7 @@ def test_streamlit_run_app_py_starts_quietly_on_localhost():
     _assert_quiet_start(log, statuses)
 
 
+@pytest.mark.slow
 def test_installed_command_runs_outside_the_checkout(tmp_path):
     """A non-editable install of the wheel in a new venv, run from another directory. The wheel is
     built from a copy of the checkout (pip's isolated build: setuptools comes from pip's

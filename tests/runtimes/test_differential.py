@@ -411,6 +411,7 @@ def test_index_at_or_above_s():
         assert "RuntimeError" in err(runtime, "ScatterNDUpdate-15", i32([1, 5]), [[2]], i32([3]))
 
 
+@pytest.mark.slow
 def test_index_below_minus_s():
     require_or_skip(*rc.RUNTIMES)
     assert "idx=-3 must be within the inclusive range [-2,1]" in err(
@@ -754,6 +755,7 @@ def test_observed_reference_scatter_update_misreads_updates_for_some_nd_indices(
                axis=0).tolist() == want
 
 
+@pytest.mark.slow
 def test_observed_reference_kernels_missing_for_some_element_types():
     require_or_skip(*OV_RUNTIMES)
     missing = {"ScatterElementsUpdate-12": {"int8", "uint8", "uint16", "float64"},
@@ -852,7 +854,7 @@ def test_random_cases_agree_with_scatter_core(runtime):
 
     check()
     total = sum(tally.values())
-    assert total >= EXAMPLES[runtime] // 2
+    assert total >= examples(EXAMPLES[runtime]) // 2  # half the draws of the profile (thorough under CI: all)
     assert tally["agree"] >= total // 2, tally  # most random cases are compared value for value
 
 

@@ -30,6 +30,7 @@ def test_home_gallery_lists_every_example_with_status():
     assert "reproduces the spec" in body and "erratum" in body
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", spec_examples.load_all(), ids=lambda e: e.id)
 def test_every_spec_example_can_be_selected_and_renders(example):
     """One page run per example checks everything an example's page must show: the pickers, the player's
@@ -119,6 +120,7 @@ def test_bad_text_input_shows_a_clear_error_and_keeps_the_text():
     assert at.text_area(key="nd:text_indices").value == "[[4], [3], [1], [x]]"
 
 
+@pytest.mark.slow
 def test_an_edit_outlives_closing_the_editor():
     at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1")
     open_expander(at, "Edit inputs")
@@ -153,6 +155,7 @@ def test_small_multiples_axis_can_be_chosen():
     assert labels == [f"output[:, :, {i}]" for i in range(4)]
 
 
+@pytest.mark.slow
 def test_a_link_followed_later_in_the_session_reopens_its_view():
     at = open_page("nd", op="ScatterND-18", example="onnx-scatternd-18-example-1", step="1")
     assert at.session_state["nd:step"] == 1
@@ -181,6 +184,7 @@ def test_a_rerun_carrying_the_pages_own_older_url_changes_nothing():
     assert not [w for w in at.warning if "was ignored" in w.value]
 
 
+@pytest.mark.slow
 def test_a_step_sends_the_player_the_same_data_while_its_frames_hold_it():
     """The browser owns the step: a step's rerun sends the player exactly what it had (Streamlit then sends
     a reference, not the figure), until the step leaves the frames sent, when a new window comes."""

@@ -234,6 +234,7 @@ LARGE_CASES = [  # the issue's sequence: Example 6 with three reductions, the Sc
 ] + [("nd", "ScatterNDUpdate-15", "ov-scatter-nd-update-15-xml-example-5", r) for r in ("sum", "max", "min")]
 
 
+@pytest.mark.slow
 def test_opening_large_cases_in_turn_keeps_the_cache_within_its_byte_budget(monkeypatch):
     clock = Clock()
     monkeypatch.setattr(cache.STORE, "max_bytes", 900 * MB)

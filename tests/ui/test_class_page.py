@@ -43,6 +43,7 @@ def teacher(info, **extra):
     return at
 
 
+@pytest.mark.slow
 def test_a_student_joins_answers_steps_and_a_new_session_resumes_with_the_score(store):
     info = store.start(1, 2, 8, "Step by step")
     ex = store.exercise(info.code, 0)
@@ -77,6 +78,7 @@ def test_a_student_joins_answers_steps_and_a_new_session_resumes_with_the_score(
     assert store.summary(info.code, info.teacher_key).cells[(sid, 0)] == "right"
 
 
+@pytest.mark.slow
 def test_whole_output_and_multiple_choice_answers_are_graded_by_the_store(store):
     info = store.start(2, 2, 3, "output")
     ex = store.exercise(info.code, 0)
@@ -104,6 +106,7 @@ def eval_list(text: str):
     return json.loads(text)
 
 
+@pytest.mark.slow
 def test_names_show_as_text_unknown_codes_are_refused_then_rate_limited(store):
     info = store.start(1, 1, 2, "output")
     name = "**<b>b</b>** [x](y) :red[z] _i_ #"
@@ -186,6 +189,7 @@ def test_practice_starts_a_class_with_its_set_and_mode(store):
     assert store.summary(code, key).students == ()
 
 
+@pytest.mark.slow
 def test_the_pages_on_postgresql(monkeypatch):
     """SCATTER_EXPLORER_DB=postgresql://...: the pages' st.connection reaches a real server (tests/support/pg_support.py)."""
     from tests.support.pg_support import postgres_server

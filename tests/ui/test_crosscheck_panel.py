@@ -369,6 +369,7 @@ def test_panel_warns_about_version_skew(monkeypatch):
     assert len(skewed) == 2 and all(v.startswith(("**onnxruntime", "**onnx.reference")) for v in skewed)
 
 
+@pytest.mark.slow
 @pytest.mark.runtimes
 def test_large_spec_examples_agree_with_the_runtimes_too():
     """The shapes-only layer examples (generated values, up to 38.4 million elements) agree bit for bit;
@@ -389,6 +390,7 @@ def test_large_spec_examples_agree_with_the_runtimes_too():
     assert checked >= 8
 
 
+@pytest.mark.slow
 @pytest.mark.runtimes
 def test_a_hanging_runtime_times_out_and_the_page_recovers(monkeypatch):
     require_or_skip("onnxruntime", "onnx.reference")

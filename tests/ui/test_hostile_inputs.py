@@ -74,6 +74,7 @@ def _assert_page_survived(at, text_keys):
             assert any(e.label == "Edit inputs" for e in at.expander), "the inputs' editor is gone"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page,role", TEXT_BOXES)
 def test_every_text_box_names_the_input_for_every_hostile_text(page, role):
     params = dict(zip(("op", "example"), EXPLORERS[page])) if page in EXPLORERS else {}
@@ -167,6 +168,7 @@ def test_each_attribute_from_a_hostile_link_is_named(page, param, value):
         assert notice.count(f"`` {param}=") == 1, notice
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", list(EXPLORERS))
 @pytest.mark.parametrize("role", ROLES)
 def test_a_hostile_tensor_in_a_link_is_a_message_naming_it(page, role):

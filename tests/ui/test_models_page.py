@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import numpy as np
 
 from scatter_ui.pages import model as model_page
@@ -184,6 +185,7 @@ def test_static_findings_are_listed_below_the_table_and_ir_runtimes_are_named():
     assert options[0].startswith("OpenVINO reference kernels")
 
 
+@pytest.mark.slow
 def test_ten_thousand_nodes_page_and_filter():
     from onnx import helper as h
 
@@ -245,6 +247,7 @@ def test_server_holds_tensors_only_of_the_nodes_opened():
     assert any("n2 · ScatterND-18" in md.value for md in at.markdown)
 
 
+@pytest.mark.slow
 def test_the_url_names_the_sample_and_the_open_node_and_a_new_session_reopens_it():
     """After a failover the page runs in a new session on another replica: the URL is all it has."""
     at = _open("scatter_amax")

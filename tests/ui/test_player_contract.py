@@ -64,6 +64,7 @@ def test_the_shipped_schema_is_generated_from_the_typed_description_and_is_valid
     assert doc["$defs"]["StepReport"]["required"] == ["step", "view"]  # n is optional: Python's default has none
 
 
+@pytest.mark.slow
 def test_every_example_of_every_family_sends_a_payload_on_the_contract():
     """At a middle step (the frames of the initial state and the final output come with it, when they fit the
     window); tests/ui/test_app.py opens every example in the app too, and reads its payload back, checked."""

@@ -34,6 +34,7 @@ def unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+@pytest.mark.slow
 def test_step_mode_right_then_wrong_with_the_misconception_named():
     seed, level = 1, 3
     ex = sp.make_exercise(seed, level)
@@ -76,6 +77,7 @@ def test_step_mode_right_then_wrong_with_the_misconception_named():
                for m in at.markdown)
 
 
+@pytest.mark.slow
 def test_step_mode_keeping_the_earlier_write_at_the_last_write_is_allowed():
     for seed in range(60):
         ex = sp.make_exercise(seed, 5)
@@ -98,6 +100,7 @@ def test_step_mode_keeping_the_earlier_write_at_the_last_write_is_allowed():
     assert f"Level 5: {k + 1} of {k + 1} right" in all_text(at)
 
 
+@pytest.mark.slow
 def test_the_practice_player_gives_nothing_away_and_has_no_dead_controls():
     seed, level = 1, 3  # add reductions: the output ends at 24 while data and updates stay <= 4
     ex = sp.make_exercise(seed, level)
@@ -167,6 +170,7 @@ def test_another_winner_where_writes_compete_is_right_by_the_spec():
     assert "Level 5: 1 of 1 right" in all_text(at) and "Streak: 1 right in a row" in all_text(at)
 
 
+@pytest.mark.slow
 def test_feedback_names_what_the_exercise_fixed_and_one_misconception():
     seed, level = 0, 3  # ScatterND-18 with reduction min: the replaced output is also ScatterND-16's
     ex = sp.make_exercise(seed, level)
@@ -207,6 +211,7 @@ def test_rank3_output_is_typed_as_text():
 
 
 # -- multiple choice ------------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_multiple_choice_right_and_wrong():
     seed, level = 3, 3
     ex = sp.make_exercise(seed, level)
@@ -344,6 +349,7 @@ def test_a_public_address_from_the_environment_puts_the_link_and_qr_on_the_sheet
     assert text_input(at, "Public address of this app").value == "http://127.0.0.1:8501"  # what was typed stays
 
 
+@pytest.mark.slow
 def test_a_public_address_from_streamlits_config(monkeypatch):
     from streamlit import config
 
@@ -390,6 +396,7 @@ def test_md_escapes_markdown():
         assert shown(md(text)) == text  # shown exactly as written: no emphasis, link, code or heading
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["Step by step", "Whole output", "Multiple choice"])
 def test_hints_grow_stronger(mode):
     ex = sp.make_exercise(6, 3)
@@ -503,6 +510,7 @@ def test_new_operator_step_mode_right_then_a_named_misconception(op, level, kind
     assert f"Level {level}: {k} of {k + 1} right" in all_text(at)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("op, level, kind, path", NEW_CASES)
 def test_new_operator_whole_output_right_and_wrong(op, level, kind, path):
     seed = next(s for s in range(30) if kind in sp.student_outputs(sp.make_exercise(s, level, op)))
@@ -519,6 +527,7 @@ def test_new_operator_whole_output_right_and_wrong(op, level, kind, path):
     assert len([x for x in at.text if "you wrote" in x.value]) == n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("op, level, kind, path", NEW_CASES)
 def test_new_operator_multiple_choice_offers_its_own_misconception(op, level, kind, path):
     seed = next(s for s in range(30) if kind in [c.kind for c in sp.choices(sp.make_exercise(s, level, op))])
@@ -543,6 +552,7 @@ def test_new_operator_multiple_choice_offers_its_own_misconception(op, level, ki
     assert f"Level {level}: 0 of 1 right" in all_text(at)
 
 
+@pytest.mark.slow
 def test_new_operators_are_offered_and_a_left_out_input_is_said():
     at = open_practice(seed=0, level=1)
     ops = at.selectbox(key="practice:op").options
@@ -680,6 +690,7 @@ def test_no_placeholder_looks_like_an_answer():
                    "of this app")
 
 
+@pytest.mark.slow
 def test_checking_again_after_the_reveal_scores_nothing():
     """Pasting the revealed spec result back is no "Right!": recorded as answered after the reveal."""
     seed, level = 2, 3
@@ -705,6 +716,7 @@ def test_checking_again_after_the_reveal_scores_nothing():
     assert not at.success and any("scores nothing" in i.value for i in at.info)
 
 
+@pytest.mark.slow
 def test_a_step_right_on_the_second_try_scores():
     seed, level = 1, 3
     ex = sp.make_exercise(seed, level)
@@ -718,6 +730,7 @@ def test_a_step_right_on_the_second_try_scores():
     assert f"Level {level}: 1 of 1 right" in all_text(at)
 
 
+@pytest.mark.slow
 def test_a_step_diagnosis_shows_the_chain_of_writes_that_explains_it():
     """A value combined under reduction none at a cell an earlier step wrote: the reveal names it ("you added")
     and shows every write to that cell so far."""

@@ -86,6 +86,7 @@ def test_a_report_the_server_does_not_take_is_caught(server):
         s.close()
 
 
+@pytest.mark.slow
 def test_locust_user_class_runs_headless_and_loses_no_step(server, tmp_path):
     out = tmp_path / "steps.json"
     env = dict(os.environ, STEPS_JSON=str(out), STEP_WAIT="0.2,0.5", PYTHONPATH=str(ROOT))

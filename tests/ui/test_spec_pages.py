@@ -260,6 +260,7 @@ def test_a_valid_spec_link_gives_no_notice():
                                                         "config": "reduction=add"}
 
 
+@pytest.mark.slow
 def test_every_pair_of_versions_renders():
     names = list(sc.OPERATORS)
     at = open_page("spec-update", tab=COMPARE)
@@ -485,6 +486,7 @@ def test_each_cross_framework_row_links_to_cases_showing_that_rows_difference(fa
     assert all(len(subjects) == 1 for subjects in owners.values()), owners
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family,params", [(f, {"tab": CROSS}) for f in sorted(
     {sc.OPERATORS[a].family for a, _ in specdiff.CROSS_PAIRS})] + [
     ("elements", {"tab": COMPARE, "a": "ScatterElements-11", "b": "ScatterElements-18"}),

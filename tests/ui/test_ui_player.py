@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import threading
 from pathlib import Path
 
@@ -159,6 +160,7 @@ def test_an_explorer_draws_the_rerun_relay_outside_its_step_fragment():
     assert names.index(relays[0].proto.component_name) < names.index(player_mod.NAME)  # drawn before the fragment
 
 
+@pytest.mark.slow
 def test_a_long_input_says_which_window_its_rows_were_windowed_for():
     """A figure with an input row axis over MAX_SIDE sends ``tall`` (the browser reports its height when its window
     is the other kind): a projector's few rows, or MAX_SIDE for a taller window; a figure without one sends null."""
