@@ -22,7 +22,6 @@ import spec_examples as se
 from scatter_core import ScatterError, scatter
 from tests.support.skipping import require_or_skip
 from tests.support.strategies import cases
-from tests.support.profiles import examples
 
 pytestmark = pytest.mark.runtimes
 
@@ -207,12 +206,13 @@ DRAWS = {("onnxruntime", TS): 120, ("onnx.reference", TS): 120, ("openvino-cpu",
          ("openvino-reference", SS): 30}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("runtime,op", list(DRAWS), ids=[f"{r}-{o}" for r, o in DRAWS])
 def test_random_cases_agree_with_scatter_core(runtime, op):
     require_or_skip(runtime)
     tally = {"agree": 0, "explained": 0}
 
-    @settings(max_examples=examples(DRAWS[runtime, op]), deadline=None, derandomize=os.environ.get("CI") == "true",
+    @settings(max_examples=DRAWS[runtime, op], deadline=None, derandomize=os.environ.get("CI") == "true",
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(cases(ops=[op]))
     def check(case):
