@@ -8,7 +8,7 @@ app_pages/, a thin call into scatter_ui. The tests open a callable page by its U
 
 The page files must not live in a directory named ``pages/`` beside this file: with one, a fresh server's
 first visitor to a deep link got "Page not found" (streamlit/streamlit#8860; why: docs/architecture.md, app.py;
-tests/test_first_visit.py checks it).
+tests/browser/test_first_visit.py checks it).
 """
 
 import streamlit as st

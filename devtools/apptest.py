@@ -53,7 +53,7 @@ def _request_page(at: AppTest, page_hash: str) -> None:
     st.navigation has registered pages, matches it against their script paths, which a callable page has
     none of (it raises "Could not find a navigation page"); ``from_function``/``from_string`` only change the
     main script. So this sets the page hash that ``switch_page`` itself sets and ``AppTest._run`` sends as the
-    requested page. ``tests/test_devtools_apptest.py`` fails if these attributes go."""
+    requested page. ``tests/project/test_devtools_apptest.py`` fails if these attributes go."""
     _require_private(at)
     at._page_hash = page_hash
 

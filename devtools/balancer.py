@@ -1,5 +1,5 @@
 """The class server (`scatter-explorer serve --replicas N`) on loopback: shared by the deploy tests and
-bench/load_balancer.py. No pytest here: tests/deploy_support.py adds the skip-or-fail rule."""
+bench/load_balancer.py. No pytest here: tests/support/deploy_support.py adds the skip-or-fail rule."""
 
 from __future__ import annotations
 

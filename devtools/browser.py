@@ -1,6 +1,6 @@
 """Running the real app and Debian's Chromium: shared by the browser tests, bench/ and scripts/.
 
-No pytest here: tests/browser_support.py adds the skip-or-fail rule for tests.
+No pytest here: tests/support/browser_support.py adds the skip-or-fail rule for tests.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ player's fragment carrying the page's widget states (each widget's value as the 
 mount, the player's ``json_value`` report), the page's script hash and the hashes of the messages it
 caches. It keeps what the browser keeps (the URL, widget states, the message cache for ``ref_hash``)
 and times each report to its run's ``script_finished``. What a step's reply must show is
-:meth:`StreamSession.step`'s check. Used by bench/locust_steps.py and tests/test_protocol_steps.py;
+:meth:`StreamSession.step`'s check. Used by bench/locust_steps.py and tests/ui/test_protocol_steps.py;
 needs ``websocket-client`` (the ``load`` extra). docs/performance.md says what it measured.
 """
 

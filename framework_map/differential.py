@@ -1,6 +1,6 @@
 """Random valid cases for a configuration, and the comparison of a framework's result with scatter_core's.
 
-Used by tests/test_framework_map.py (JAX, in CI) and scripts/verify_frameworks.py (PyTorch,
+Used by tests/from_code/test_framework_map.py (JAX, in CI) and scripts/verify_frameworks.py (PyTorch,
 TensorFlow, JAX where installed). Cases are small, integer-valued (so float sums and products are
 exact in any order) and built to contain duplicate indices often.
 """
@@ -142,7 +142,7 @@ def tensorflow_out_of_range() -> dict:
 
     Returns {mode: "error" | "dropped" | "mixed", "cases": n}: "error" when every call raised, "dropped" when every
     call returned with the bad index's write left out. Used by scripts/verify_frameworks.py (recorded in
-    verified.py) and tests/test_framework_map.py (where TensorFlow is installed)."""
+    verified.py) and tests/from_code/test_framework_map.py (where TensorFlow is installed)."""
     import tensorflow as tf
 
     size, good = 4, 1

@@ -6,7 +6,7 @@ operator or a composition of them.
   enough (graph.py), and a guarded run in the call's own framework with its exports (run.py).
 
 Above :mod:`framework_map` (the framework records) and :mod:`scatter_export` (the model builders); nothing below
-imports this package (tests/test_imports.py checks the package order).
+imports this package (tests/project/test_imports.py checks the package order).
 """
 
 from .translate import Translation, from_call

@@ -3,7 +3,7 @@
 A fact's check is a tuple of :class:`Probe` records (data, not code: a runtime, an operator version, the
 inputs, and the output, the error words or the crash the fact predicts). :func:`check` runs one fact's
 probes and says whether the fact still holds, no longer holds, or could not run (a runtime is missing);
-:func:`check_all` runs them all. ``scatter-explorer verify-facts`` and tests/test_fact_checks.py both call
+:func:`check_all` runs them all. ``scatter-explorer verify-facts`` and tests/runtimes/test_fact_checks.py both call
 them. Importing this module imports no runtime.
 """
 

@@ -21,7 +21,7 @@ from scatter_export import single_node_model
 from ._common import input_arrays, int_list, node_inputs, python_scalar
 
 
-def _attribute_value(spec: OpSpec, name, value):
+def attribute_value(spec: OpSpec, name, value):
     """What ``onnx.helper.make_attribute`` gets: a value of the kind ``spec`` declares for ``name`` in its codec's
     ONNX form; anything else (a value of another kind, a name ``spec`` lacks) written as given, so onnxruntime's
     and onnx.reference's own reactions to it show."""
@@ -44,7 +44,7 @@ def _attribute_value(spec: OpSpec, name, value):
 def build_model(spec: OpSpec, data: np.ndarray, indices: np.ndarray | None, updates: np.ndarray, attrs: dict):
     """The single-node ``onnx.ModelProto`` for ``spec`` at opset ``spec.version``: scatter_export's one builder
     (:func:`scatter_export.single_node_model`), with the attributes written exactly as given."""
-    node_attrs = {k: _attribute_value(spec, k, v) for k, v in attrs.items() if v is not None}  # None: left out
+    node_attrs = {k: attribute_value(spec, k, v) for k, v in attrs.items() if v is not None}  # None: left out
     return single_node_model(spec, node_inputs(spec, data, indices, updates), node_attrs,
                              producer="scatter-explorer runtime_check")
 

@@ -40,7 +40,7 @@ def factory(spec: OpSpec):
     return getattr(module, func_name)
 
 
-def _input_array(codec: sc.AttrCodec, value) -> np.ndarray:
+def input_array(codec: sc.AttrCodec, value) -> np.ndarray:
     """An attribute given to OpenVINO as a tensor input: a value of its kind (a Python integer or list) in its
     codec's form (an int64 scalar or 1-D list); an array keeps its dtype and anything else goes as given, so
     OpenVINO's own checks apply."""
@@ -64,7 +64,7 @@ def _split_attrs(spec: OpSpec, attrs: dict):
             if a.required:
                 raise ValueError(f"{a.name} is a required input of {spec.name}")
             continue  # an optional input left out (SliceScatter's axes)
-        inputs.append(_input_array(sc.codec_of(spec, a), value))
+        inputs.append(input_array(sc.codec_of(spec, a), value))
     kwargs = {}
     for key, value in attrs.items():
         if isinstance(value, np.bool_):

@@ -2,7 +2,7 @@
 
 ``python -m runtime_check.semantics_doc`` rewrites the part between the two markers of docs/semantics.md
 from ``scatter_core.FACTS``: each documented fact in its own words, under its topic, with how it was
-verified (its source, the versions, and the command that checks it again). tests/test_standalone.py keeps
+verified (its source, the versions, and the command that checks it again). tests/project/test_standalone.py keeps
 the file equal to :func:`render`.
 """
 

@@ -8,7 +8,7 @@
   value JSON cannot hold is a string, :data:`JSON_NONFINITE_NOTE` says which.
 
 Reading text back as float64 and rounding it to a narrower dtype gives the same bits as the shortest
-text was made from (tests/test_export.py checks random float16/float32/float64 values, subnormals
+text was made from (tests/export/test_export.py checks random float16/float32/float64 values, subnormals
 included). Pure: NumPy only.
 """
 

@@ -63,7 +63,7 @@ def check_shapes(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: n
     return updates, notes
 
 
-def _rows_if_all_in_range(tuples: np.ndarray, dims: tuple[int, ...]) -> np.ndarray | None:
+def rows_if_all_in_range(tuples: np.ndarray, dims: tuple[int, ...]) -> np.ndarray | None:
     """The slice number of every k-tuple (C order over ``dims``) when all its values are in 0..size-1.
 
     ``numpy.ravel_multi_index`` checks and combines the columns in one compiled pass, the common
@@ -86,7 +86,7 @@ def plan(spec: OpSpec, data: np.ndarray, indices: np.ndarray, updates: np.ndarra
     n = prod(loop_shape)
     tuples = indices.reshape(n, k)
     slice_size = prod(data.shape[k:])
-    rows = _rows_if_all_in_range(tuples, data.shape[:k])
+    rows = rows_if_all_in_range(tuples, data.shape[:k])
     if rows is not None:  # every index in 0..size-1: nothing to normalise
         norm = tuples.astype(np.int64, copy=False)
     else:  # negative or out-of-range values: the full check normalises or names the first bad one

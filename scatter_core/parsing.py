@@ -7,7 +7,7 @@ naming the problem and where in the text it is.
 
 The work is bounded, not only the result: the text's length, each number's length, the nesting depth, the
 count of numbers and of tokens (at most ``TOKENS_PER_ELEMENT`` per allowed number). Every pass is linear in
-the tokens read; :func:`parse_work` reports a parse's operations (tests/test_parsing.py holds it to
+the tokens read; :func:`parse_work` reports a parse's operations (tests/core/test_parsing.py holds it to
 ``WORK_PER_CHARACTER``). Why: docs/architecture.md, scatter_core/parsing.py.
 """
 

@@ -353,7 +353,7 @@ OPERATORS_LIST: tuple[OpSpec, ...] = (
     # ------------------------------------------------------------------ newest operators (issue 16)
     # One record each; their families ("cache", "slice") are planned by scatter_core/tensor_scatter.py
     # and scatter_core/slice_scatter.py. Their runtime facts were observed on the
-    # pinned runtimes by tests/test_differential_newops.py.
+    # pinned runtimes by tests/runtimes/test_differential_newops.py.
     OpSpec(
         name="TensorScatter-24", op_type="TensorScatter", version=24, framework="ONNX", family="cache",
         url=ONNX_DOCS.format(op="TensorScatter", anchor="tensorscatter", v=24),

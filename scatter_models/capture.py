@@ -387,6 +387,23 @@ _WARM_LOCK = threading.Lock()
 _PREPARING = threading.Event()  # a prepare job holds the lock (its thread releases it)
 
 
+def warm_worker() -> _WarmWorker | None:
+    """The worker process kept warm between captures (None before the first capture and after a stop)."""
+    return _WARM
+
+
+def stop_warm_worker() -> None:
+    """Stop the warm worker; the next capture starts a fresh one (a cold start, as tests and benches need)."""
+    global _WARM
+    _stop_warm()
+    _WARM = None
+
+
+def preparing() -> bool:
+    """Whether a prepare job (:func:`prewarm`) still holds the warm worker."""
+    return _PREPARING.is_set()
+
+
 def warm_enabled() -> bool:
     """``SCATTER_MODELS_WARM_WORKER=0`` runs every capture in a fresh process."""
     return os.environ.get("SCATTER_MODELS_WARM_WORKER", "1") != "0"
@@ -437,7 +454,7 @@ def _prepare(warm: _WarmWorker, model, runtime: str) -> None:
         with tempfile.TemporaryDirectory(prefix="scatter_models_", dir=job_parent(model.size)) as tmp:
             directory = Path(tmp)
             if _sends_model(warm, model, runtime):
-                _write_model(directory, model)
+                write_model(directory, model)
             (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
             try:
                 warm.proc.stdin.write(f"{directory}\n".encode())
@@ -494,19 +511,19 @@ def _answer(directory: Path) -> dict:
     return json.loads((directory / "result.json").read_text(encoding="utf-8"))
 
 
-def _execute(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> dict:
+def execute_request(directory: Path, model, request: dict, where: str, seconds: float, max_rss: int) -> dict:
     """Run the job in ``directory`` on the warm worker when it is free, else in a one-shot worker; its answer."""
     global _WARM
     if not (warm_enabled() and _acquire_warm(seconds)):
-        _write_model(directory, model)
-        _run_worker(directory, where, seconds, max_rss)
+        write_model(directory, model)
+        run_worker(directory, where, seconds, max_rss)
         return _answer(directory)
     try:
         if _WARM is None or not _WARM.alive():
             _WARM = _WarmWorker(request["runtime"])
         warm = _WARM
         if _sends_model(warm, model, request["runtime"]):
-            _write_model(directory, model)
+            write_model(directory, model)
         try:
             warm.proc.stdin.write(f"{directory}\n".encode())
             warm.proc.stdin.flush()
@@ -523,8 +540,8 @@ def _execute(directory: Path, model, request: dict, where: str, seconds: float, 
             warm.stop()
             _WARM = None
             if not (directory / "model.onnx").exists() and not (directory / "model.xml").exists():
-                _write_model(directory, model)
-            _run_worker(directory, where, seconds, max_rss)
+                write_model(directory, model)
+            run_worker(directory, where, seconds, max_rss)
             return _answer(directory)
         answer = _answer(directory)
         _holds(warm, model.digest, answer)
@@ -536,7 +553,8 @@ def _execute(directory: Path, model, request: dict, where: str, seconds: float, 
         _WARM_LOCK.release()
 
 
-def _write_model(directory: Path, model) -> None:
+def write_model(directory: Path, model) -> None:
+    """Write ``model`` into ``directory`` for a worker to read."""
     if model.kind == "onnx":
         (directory / "model.onnx").write_bytes(model._payload)
     else:
@@ -544,7 +562,8 @@ def _write_model(directory: Path, model) -> None:
         (directory / "model.bin").write_bytes(model._weights or b"")
 
 
-def _run_worker(directory: Path, where: str, seconds: float, max_rss: int) -> None:
+def run_worker(directory: Path, where: str, seconds: float, max_rss: int) -> None:
+    """Run the job in ``directory`` in a one-shot worker process, within the time and memory limits."""
     with tempfile.TemporaryFile() as log:  # a file, not a pipe: a chatty runtime can never block on it
         proc = subprocess.Popen([sys.executable, "-m", "scatter_models.worker", str(directory)],
                                 stdout=subprocess.DEVNULL, stderr=log, stdin=subprocess.DEVNULL,
@@ -604,7 +623,7 @@ def capture(model, inputs=None, *, seed: int = 0, dims=None, runtime: str | None
         # one file of raw bytes for all the inputs (a 0-d input stays 0-d: OpenVINO refuses shape (1,))
         request["feeds"] = tensor_file.write(directory / "feeds.bin", feeds)
         (directory / "request.json").write_text(json.dumps(request), encoding="utf-8")
-        answer = _execute(directory, model, request, model.where, seconds, max_rss)
+        answer = execute_request(directory, model, request, model.where, seconds, max_rss)
         if not answer["ok"]:
             node = answer.get("node")
             if node:

@@ -37,7 +37,7 @@ class ScatterNode:
     It keeps ``attrs`` of its own rather than a :class:`scatter_core.Case` or ``Unchecked``: a node declares only
     attributes (its tensors are the model's, known after a capture, which gives the node's real Case), its
     operator may be one the registry lacks (``spec`` None) and a value may be of the wrong kind, which the static
-    check must name. It is the guard's reasoned exception (``CASE_HOLDERS_ALLOWED`` in tests/test_families.py)."""
+    check must name. It is the guard's reasoned exception (``CASE_HOLDERS_ALLOWED`` in tests/core/test_families.py)."""
 
     name: str
     op: str

@@ -40,7 +40,7 @@ RUNTIME_WORDS = {
 DEFAULT_ORDER = {"onnx": ("onnxruntime", "reference"), "openvino-ir": ("openvino",)}
 MAX_NODES_NAMED = 3
 # The newest ONNX IR version the pinned onnxruntime reads (1.31.1 refuses IR 14, which onnx 1.23's helper writes;
-# tests/test_models_words.py checks it on the installed onnxruntime).
+# tests/models/test_models_words.py checks it on the installed onnxruntime).
 ORT_MAX_IR_VERSION = 13
 
 _OV_UNCONVERTED = re.compile(r"No conversion rule found for operations:\s*([^\n]+)")

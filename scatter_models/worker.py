@@ -411,7 +411,7 @@ def _held_onnxruntime(request: dict, keys: list) -> dict:
 
     prepared = _HELD.get("onnxruntime")
     if prepared is None:
-        if _appendable(request) and _HELD["payload"] is not None:
+        if appendable(request) and _HELD["payload"] is not None:
             prepared = prepare_onnxruntime_appended(_HELD["payload"], request)
         else:
             copy = onnx.ModelProto()  # the session's model gets extra outputs; the held one stays
@@ -629,7 +629,7 @@ def _reference_source() -> str:
             f"a constant true one, the same by the spec ({fact.runtimes_label()} {fact.text.split(';')[0]})")
 
 
-def _appendable(request: dict) -> bool:
+def appendable(request: dict) -> bool:
     """Whether onnxruntime can run the model as sent plus extra graph outputs appended to its bytes: every
     scatter node in the main graph, each constant input small enough that the parent holds its values."""
     return request["kind"] == "onnx" and bool(request["nodes"]) and all(

@@ -59,6 +59,11 @@ PURGE_EVERY_S = 3600.0
 _MIGRATE_LOCK = threading.Lock()
 
 
+def forget_migrations() -> None:
+    """Forget which databases this process brought to the schema's head: the next open checks again."""
+    _MIGRATED.clear()
+
+
 @dataclass(frozen=True)
 class ClassInfo:
     code: str

@@ -306,7 +306,8 @@ STYLES = (Style(), Style(cell_h=5.5, blank_h=7.0, value_pt=10, **_CLOSE),
 ROOMY = STYLES[0]
 
 
-def _pdf(title: str, edge: float = MARGIN):
+def new_pdf(title: str, edge: float = MARGIN):
+    """An empty A4 FPDF document titled ``title``, with the sheets' margins (``edge`` at top and bottom)."""
     from fpdf import FPDF
 
     pdf = FPDF(orientation="P", unit="mm", format="A4")
@@ -374,7 +375,7 @@ class Box:
     name: str = ""  # the tensor's name on a slice labelled by its position alone (it may start a row)
 
 
-def _tensor_boxes(pdf, name: str, arr: np.ndarray, blank: bool, st: Style) -> list[Box]:
+def tensor_boxes(pdf, name: str, arr: np.ndarray, blank: bool, st: Style) -> list[Box]:
     """The boxes of one named tensor: one for rank <= 2, one per leading position. In a style with a close
     ``slice_gap`` the slices are labelled by their position alone (``[1, :, :]``) and the tensor's name line runs
     over them (the last slice widened if they are narrower than it)."""
@@ -400,7 +401,7 @@ def _tensor_boxes(pdf, name: str, arr: np.ndarray, blank: bool, st: Style) -> li
     return out
 
 
-def _rows(boxes: list[Box]) -> list[list[Box]]:
+def box_rows(boxes: list[Box]) -> list[list[Box]]:
     """The boxes left to right, wrapped into rows where the line is full; the slices of one tensor set close
     together stay on one row where a line holds them all."""
     rows, row, width = [], [], 0.0
@@ -422,13 +423,13 @@ def _rows(boxes: list[Box]) -> list[list[Box]]:
 
 
 def _rows_height(boxes: list[Box], st: Style) -> list[float]:
-    return [max(b.h for b in row) + st.row_gap for row in _rows(boxes)]
+    return [max(b.h for b in row) + st.row_gap for row in box_rows(boxes)]
 
 
 def _flow(pdf, boxes: list[Box], st: Style, heading: str) -> None:
     """Boxes (the inputs, then the output: beside them where the line has room) left to right, wrapping to a new
     row (and a new page, under ``heading`` "continued") where the line is full."""
-    for row in _rows(boxes):
+    for row in box_rows(boxes):
         height = max(b.h for b in row)
         if pdf.will_page_break(height):
             pdf.add_page()
@@ -457,11 +458,12 @@ def _keep_height(pdf, text: str, boxes: list[Box], st: Style) -> float:
     return min(7 + 5 * lines + 1.5 + sum(rows[:1] if st.split else rows), 200)
 
 
-def _input_boxes(pdf, ex: Exercise, st: Style) -> list[list[Box]]:
-    return [_tensor_boxes(pdf, n, a, False, st) for n, a in ex.inputs]
+def input_boxes(pdf, ex: Exercise, st: Style) -> list[list[Box]]:
+    """The boxes of each of the exercise's inputs, one list a tensor."""
+    return [tensor_boxes(pdf, n, a, False, st) for n, a in ex.inputs]
 
 
-def _packed(inputs: list[list[Box]], output: list[Box], st: Style) -> list[Box]:
+def packed_boxes(inputs: list[list[Box]], output: list[Box], st: Style) -> list[Box]:
     """The inputs' boxes (one list a tensor) in their order with the output's placed where the rows come out
     shortest (after the inputs, or between two of them: a wide row of updates may go under the output rather than
     push it down)."""
@@ -486,11 +488,12 @@ def student_pdf(exercises: list[Exercise], title: str, link: str = "") -> bytes:
     """The student sheet as a PDF (A4): as :func:`student_html`; without a link the sheet has none (and no note:
     the note on where to set one is on the answer key, the teacher's copy). Five small exercises print on
     ``PAGES`` pages at every level (:func:`_fitted`)."""
-    return _fitted(lambda st: _student(exercises, title, link, st), len(exercises))
+    return _fitted(lambda st: student_sheet(exercises, title, link, st), len(exercises))
 
 
-def _student(exercises: list[Exercise], title: str, link: str, st: Style):
-    pdf = _pdf(title, st.edge)
+def student_sheet(exercises: list[Exercise], title: str, link: str, st: Style):
+    """The student sheet of ``exercises`` laid out in style ``st`` (an FPDF document, not yet output)."""
+    pdf = new_pdf(title, st.edge)
     pdf.add_page()
     top = pdf.get_y()
     qr = 28.0 if link else 0.0
@@ -516,7 +519,7 @@ def _student(exercises: list[Exercise], title: str, link: str, st: Style):
     _text(pdf, f"{_levels(exercises)}. {FILL_IN}", 9, grey=True, h=4.5)
     pdf.ln(3)
     for i, ex in enumerate(exercises, 1):
-        boxes = _packed(_input_boxes(pdf, ex, st), _tensor_boxes(pdf, "your output", ex.answer, True, st), st)
+        boxes = packed_boxes(input_boxes(pdf, ex, st), tensor_boxes(pdf, "your output", ex.answer, True, st), st)
         if pdf.will_page_break(_keep_height(pdf, ex.prompt, boxes, st)):
             pdf.add_page()
         _text(pdf, f"Exercise {i}", 12.5, "B", h=7)
@@ -534,14 +537,14 @@ def answer_key_pdf(exercises: list[Exercise], title: str, link: str = "") -> byt
 
 
 def _key(exercises: list[Exercise], title: str, link: str, st: Style):
-    pdf = _pdf(f"Answer key: {title}", st.edge)
+    pdf = new_pdf(f"Answer key: {title}", st.edge)
     pdf.add_page()
     _text(pdf, f"Answer key: {title}", 16, "B", h=8)
     _text(pdf, f"{_levels(exercises)}.", 9, grey=True, h=4.5)
     _text(pdf, f"Online: {link}" if link else NO_LINK, 9, grey=True, h=4.5)
     pdf.ln(3)
     for i, ex in enumerate(exercises, 1):
-        boxes = _packed(_input_boxes(pdf, ex, st), _tensor_boxes(pdf, "output", ex.answer, False, st), st)
+        boxes = packed_boxes(input_boxes(pdf, ex, st), tensor_boxes(pdf, "output", ex.answer, False, st), st)
         meta = f"{ex.op} ({ex.attrs_text}), seed {ex.seed}, level {ex.level}"
         if pdf.will_page_break(min(_keep_height(pdf, meta, boxes, st) + (0 if st.split else 5 * ex.steps), 200)):
             pdf.add_page()

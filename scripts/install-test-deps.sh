@@ -9,10 +9,10 @@
 #     $CHROMIUM if set; else Debian's /usr/bin/chromium, installed with apt-get on Debian and
 #     Ubuntu or dnf on Fedora (root or sudo); on macOS an installed Chromium or Google Chrome,
 #     else Playwright's own Chromium. The browser used is recorded in $VENV/chromium-path,
-#     where the tests look for it (tests/browser_support.py); $CHROMIUM overrides it;
-#  4. Node.js (Debian's nodejs when node is missing), for the step player's unit tests (tests/js);
+#     where the tests look for it (tests/support/browser_support.py); $CHROMIUM overrides it;
+#  4. Node.js (Debian's nodejs when node is missing), for the step player's unit tests (tests/ui/js);
 #  5. axe-core (pinned, from npm) into ./node_modules (git-ignored), for the accessibility audit
-#     (tests/test_browser_axe.py); it needs npm (Debian and Ubuntu: sudo apt-get install npm).
+#     (tests/browser/test_browser_axe.py); it needs npm (Debian and Ubuntu: sudo apt-get install npm).
 # It says what it could not install. Without a browser the browser tests skip, and without axe-core
 # the audit skips (both fail under CI=true).
 set -euo pipefail
@@ -91,7 +91,7 @@ else
   echo "  CHROMIUM=/path/to/the/browser before running this script and the tests." >&2
 fi
 
-# HAProxy, for the class-serving tests (tests/test_deploy.py; scatter-explorer serve): the
+# HAProxy, for the class-serving tests (tests/project/test_deploy.py; scatter-explorer serve): the
 # haproxy on PATH or in /usr/sbin, else Debian's package with apt-get (dnf on Fedora, brew on
 # macOS). Recorded in $VENV/haproxy-path, where the tests look for it; $HAPROXY overrides it.
 # Without it those tests skip (and fail under CI=true).
@@ -115,7 +115,7 @@ else
   echo "  HAPROXY=/path/to/haproxy before running this script and the tests." >&2
 fi
 
-# PostgreSQL, for the class store's tests on a real server (tests/test_classroom.py starts a throwaway
+# PostgreSQL, for the class store's tests on a real server (tests/practice/test_classroom.py starts a throwaway
 # cluster with initdb and pg_ctl; as root it runs them as the package's postgres user): Debian's
 # postgresql with apt-get (its binaries in /usr/lib/postgresql/<version>/bin; the package's own cluster
 # is not used), dnf's postgresql-server on Fedora, brew's postgresql on macOS. $PG_BIN overrides.
@@ -136,8 +136,8 @@ else
   echo "  PG_BIN=/path/to/postgresql/bin before running the tests." >&2
 fi
 
-# Node.js 18 or newer, for the step player's unit tests (tests/js/*.test.mjs under node --test, run by
-# tests/test_player_js.py) and its contract check: Debian's nodejs with apt-get (dnf on Fedora, brew on macOS)
+# Node.js 18 or newer, for the step player's unit tests (tests/ui/js/*.test.mjs under node --test, run by
+# tests/ui/test_player_js.py) and its contract check: Debian's nodejs with apt-get (dnf on Fedora, brew on macOS)
 # when node is missing. Without it those tests skip (and fail under CI=true).
 if ! command -v node >/dev/null; then
   install_package nodejs nodejs node
@@ -146,7 +146,7 @@ if command -v node >/dev/null; then
   echo "install-test-deps: the player's unit tests will use node $(node --version)"
 else
   echo "install-test-deps: no Node.js for the player's unit tests (apt-get install nodejs failed or is not" >&2
-  echo "  available here). tests/test_player_js.py will skip (and fail under CI=true). Install Node.js 18 or newer." >&2
+  echo "  available here). tests/ui/test_player_js.py will skip (and fail under CI=true). Install Node.js 18 or newer." >&2
 fi
 
 AXE_VERSION="4.14.1"
@@ -157,7 +157,7 @@ fi
 if ! command -v npm >/dev/null; then
   echo "install-test-deps: npm is missing, so axe-core $AXE_VERSION (the accessibility audit's engine) was not installed." >&2
   echo "  Install Node.js and npm (Debian or Ubuntu: sudo apt-get install npm; macOS: brew install node) and run" >&2
-  echo "  this script again. Until then tests/test_browser_axe.py skips (and fails under CI=true)." >&2
+  echo "  this script again. Until then tests/browser/test_browser_axe.py skips (and fails under CI=true)." >&2
   exit 1
 fi
 npm install --prefix . --no-save --no-package-lock --no-audit --no-fund --silent "axe-core@$AXE_VERSION"

@@ -4,7 +4,7 @@ Python API; nothing is downloaded.
     python scripts/make_sample_models.py            # (re)write the samples
     python scripts/make_sample_models.py --check    # exit 1 when a committed sample differs from a fresh one
 
-``build()`` returns file name -> bytes; tests/test_models_samples.py checks that it gives the committed
+``build()`` returns file name -> bytes; tests/models/test_models_samples.py checks that it gives the committed
 files byte for byte. Each sample teaches one real situation (see ``scatter_models.samples.SAMPLES``).
 """
 

@@ -197,5 +197,10 @@ class GeneratedCache:
             self._strong.clear()
             self._weak.clear()
 
+    def held(self) -> int:
+        """How many arrays the cache keeps alive itself (the weak references behind it not counted)."""
+        with self._lock:
+            return len(self._strong)
+
 
 CACHE = GeneratedCache()

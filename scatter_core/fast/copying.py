@@ -56,7 +56,7 @@ def parse_tunables(text: str) -> int | None:
     return value if value > 0 else None
 
 
-def _loader_path() -> str | None:
+def loader_path() -> str | None:
     """The dynamic loader mapped into this process (Linux), e.g. ``/lib64/ld-linux-x86-64.so.2``."""
     try:
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
@@ -77,7 +77,7 @@ def streaming_threshold() -> int | None:
     no shell, a 5 s limit). The child inherits this process's environment, so a
     ``GLIBC_TUNABLES`` setting is reflected.
     """
-    loader = _loader_path()
+    loader = loader_path()
     if loader is None:
         return None
     try:
@@ -233,6 +233,13 @@ def _get_pool() -> ThreadPoolExecutor:
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=POOL_THREADS, thread_name_prefix="scatter-copy")
         return _pool
+
+
+def forget_pool() -> None:
+    """Forget the copy threads' pool: the next parallel copy makes a new one (tests count the pools made)."""
+    global _pool
+    with _pool_lock:
+        _pool = None
 
 
 def _after_fork_in_child() -> None:

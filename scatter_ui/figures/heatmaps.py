@@ -113,7 +113,7 @@ class FrameParts:
     caption: str = ""  # the step in one sentence (shown above the panels as plain text)
 
 
-class _Formatter:
+class Formatter:
     """Cell text, memoised per value (a frame formats the same few values many times)."""
 
     def __init__(self):
@@ -156,7 +156,7 @@ def panel_units(views) -> list[int]:
 
 
 def _fmt_grid(values: np.ndarray, mask: np.ndarray) -> list[list[str]]:
-    return _Formatter().grid(values, mask)
+    return Formatter().grid(values, mask)
 
 
 def _z(values: np.ndarray, mask: np.ndarray, floor: float | None = None) -> list:
@@ -335,7 +335,7 @@ class StepFigure:
         self.index_shape = trace.indices.shape or (1,)
         self.update_shape = trace.updates.shape or (1,)
         self.data_shape = trace.data.shape
-        self.fmt = _Formatter()
+        self.fmt = Formatter()
         self._statics: dict = {}
         self._frames: dict = {}
         self._budget: int | None = None
@@ -554,7 +554,7 @@ class StepFigure:
         return f"<b>{name}</b>{left_out} {arr.dtype} · {fmt_shape(arr.shape)}"
 
 
-def _short_lines(text: str, width: int = 18) -> str:
+def short_lines(text: str, width: int = 18) -> str:
     """``text`` word-wrapped at ``width`` characters, lines joined by <br> (a word longer stays whole)."""
     lines: list[str] = []
     for word in text.split():
@@ -597,7 +597,7 @@ def comparison_figure(comparison, titles: tuple[str, str], dark: bool = False) -
 
     differ, open_ = coords_of(np.asarray(differ_flat)[~allowed]), coords_of(np.asarray(differ_flat)[allowed])
     # titles in short lines so the two fit side by side on a phone
-    fig = make_subplots(rows=1, cols=2, subplot_titles=[_short_lines(t) for t in titles], horizontal_spacing=0.08)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[short_lines(t) for t in titles], horizontal_spacing=0.08)
     for sub, arr in enumerate((left, right), start=1):
         vals = np.asarray(arr).reshape(-1)[np.where(mask, cells, 0)]
         fig.add_trace(go.Heatmap(z=_z(vals, mask, floor), text=_fmt_grid(vals, mask), texttemplate="%{text}",

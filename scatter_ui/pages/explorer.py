@@ -413,7 +413,7 @@ class ExplorerPage:
         ss = st.session_state
         step = min(max(int(ss.get(self.k("step"), 0)), 0), len(trace))
         ss[self.k("step")] = step
-        sf = _stand_in_figure(op, example.id, self.family, tall_window())
+        sf = stand_in_figure(op, example.id, self.family, tall_window())
         view = f"stand-in:{example.id}" + (":tall" if sf.tall and sf.rows_windowed else "")
         anchor = self._anchor(sf, view, step)
         player(lambda: sf.figure(anchor), key=self.k("player"), view=view, step=anchor,
@@ -480,7 +480,8 @@ def _stand_in_trace(op: str, example_id: str, family: str) -> sc.Trace | None:
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def _stand_in_figure(op: str, example_id: str, family: str, tall: bool = False):
+def stand_in_figure(op: str, example_id: str, family: str, tall: bool = False):
+    """The step figure of a large example's reduced stand-in."""
     return StepFigure(_stand_in_trace(op, example_id, family), tall=tall)
 
 

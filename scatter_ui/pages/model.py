@@ -104,7 +104,7 @@ def _uploaded_files() -> list:
     return files_held("upload")
 
 
-def _source_id() -> str | None:
+def model_source_id() -> str | None:
     """Which model the sidebar points at, cheaply (no hashing of the bytes on every rerun)."""
     files = _uploaded_files()
     if files:
@@ -133,7 +133,7 @@ def _uploaded_model(files):
 def current_model() -> sm.Model | None:
     """The model the sidebar points at (opened once per source), or None; ModelError when it cannot open."""
     ss = st.session_state
-    source_id = _source_id()
+    source_id = model_source_id()
     if source_id is None:
         return None
     held = ss.get(k("model"))
@@ -238,7 +238,7 @@ class Summary:
     cells: dict = field(default_factory=dict)  # node name -> output cells
 
 
-_PRIMED: dict = {}  # (args, name) -> the one-node capture a Capture press just made (taken by _node once)
+_PRIMED: dict = {}  # (args, name) -> the one-node capture a Capture press just made (taken by node_capture once)
 
 
 def _node_key(args, name, model, inputs):
@@ -246,7 +246,7 @@ def _node_key(args, name, model, inputs):
 
 
 @cache.bounded(key=_node_key)
-def _node(args, name, model, inputs):
+def node_capture(args, name, model, inputs):
     """One captured node (a one-record scatter_models.Capture), held only once the user opens it: the capture
     that made the page's summary hands over the node opened first; another node opened later (or one the cache
     dropped while idle) is captured again, with the same seed, dims and inputs."""
@@ -581,7 +581,7 @@ def captured_node(model, cap: Summary) -> None:
     st.selectbox("Open a captured node", names, key=k("open"), format_func=visible)
     name = ss[k("open")]
     try:
-        one = _node(cap.args, name, model, ss.get(k("inputs_given")))
+        one = node_capture(cap.args, name, model, ss.get(k("inputs_given")))
     except sm.ModelError as exc:
         st.error(md(str(exc)), icon="🛑")
         return

@@ -38,7 +38,6 @@ INSTALL = 'python -m pip install -e ".[runtimes]"'
 TITLE = "Cross-check against real runtimes"
 
 
-_DISTRIBUTION = rc.pins.DISTRIBUTIONS  # runtime -> its pinned distribution (the old name; runtime_check owns it)
 
 
 def verified_versions() -> dict[str, str]:
@@ -51,7 +50,7 @@ def skew(runtime: str, version: str | None) -> str:
     return rc.version_skew(runtime, version, verified_versions())
 
 
-def _attr_items(op: str, attrs) -> tuple:
+def attr_items(op: str, attrs) -> tuple:
     """The attributes given (None: left out) as sorted (name, value) pairs of plain, hashable Python, each value
     by its codec (an attribute ``op`` does not declare goes by the base codec's rule: the runtime names it)."""
     spec = sc.OPERATORS.get(op)
@@ -250,7 +249,7 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
         st.info(f"The cross-check runs only on inputs of up to {MAX_CROSSCHECK_ELEMENTS:,} elements per tensor; "
                 f"this case has {big:,}. The differential tests cover the large spec examples.", icon="📏")
         return
-    items = _attr_items(op, attrs)
+    items = attr_items(op, attrs)
     digest = _digest(op, arrays, items)
     done_key = f"{key}-done"
     if st.button(run_label(wanted), key=f"{key}-run"):

@@ -98,7 +98,8 @@ def checking() -> bool:
     return os.environ.get(CHECK_ENV, "") not in ("", "0")
 
 
-def _renderer():
+def renderer():
+    """The player's components v2 renderer for this Streamlit runtime (registered once per runtime)."""
     manager = _manager()
     ensure_registered(manager)
     with _lock:
@@ -219,7 +220,7 @@ def player(figure: dict | Callable[[], dict], *, key: str, view: str, step: int,
         if on_cell is not None and cell is not None:
             on_cell(cell)
 
-    result = _renderer()(key=key, data=data, default={"step": {"step": int(step), "view": view}},
+    result = renderer()(key=key, data=data, default={"step": {"step": int(step), "view": view}},
                          height="content", on_step_change=_step_changed, on_cell_change=_cell_clicked)
     return PlayerResult(reported_step(result, view), read_cell_click(_get(result, "cell")))
 

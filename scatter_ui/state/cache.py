@@ -281,6 +281,16 @@ class BoundedCache:
             self._owner.clear()
             self.bytes = 0
 
+    def keys(self) -> list:
+        """The keys held now, least recently used first (a key starts with its function's ``cache_name``)."""
+        with self._lock:
+            return list(self._entries)
+
+    def drop(self, key) -> None:
+        """Drop ``key``'s entry and the entries holding its value (a case goes with its inputs)."""
+        with self._lock:
+            self._drop(key)
+
     def measured_bytes(self) -> int:
         """Every entry measured afresh now (tests compare it with the running total and the budget)."""
         with self._lock:
@@ -383,7 +393,8 @@ def bounded(shared: tuple = (), grows: bool = False, store: BoundedCache | None 
     qualified name and arguments (which must be hashable), or by its name and ``key(*args, **kwargs)``
     when given (:func:`by_case`). ``shared``: types of cached values the result may hold (a trace),
     measured in their own entries; ``grows=True`` for results that fill caches of their own after being
-    stored (a StepFigure's frame windows), re-measured as they are used."""
+    stored (a StepFigure's frame windows), re-measured as they are used. The wrapper's ``cache_name`` is the
+    name its entries' keys start with."""
     def wrap(fn):
         name = f"{fn.__module__}.{fn.__qualname__}"
 
@@ -392,6 +403,7 @@ def bounded(shared: tuple = (), grows: bool = False, store: BoundedCache | None 
             parts = key(*args, **kwargs) if key is not None else (args, tuple(sorted(kwargs.items())))
             return (store or STORE).get((name, *parts), lambda: fn(*args, **kwargs), shared=shared, grows=grows)
 
+        cached.cache_name = name
         return cached
     return wrap
 
@@ -438,11 +450,11 @@ def inputs_for(example_id: str | None, texts: tuple[str, str, str] | None, op: s
         spec = sc.OPERATORS.get(op)
         return tuple(parse_text(name, text) if spec is None else parse_input(spec, name, text, parse_text)
                      for name, text in zip(("data", "indices", "updates"), texts))
-    return tuple(_example_input(example_id, role) for role in ("data", "indices", "updates"))
+    return tuple(example_input(example_id, role) for role in ("data", "indices", "updates"))
 
 
 @bounded()
-def _example_input(example_id: str, role: str) -> np.ndarray | None:
+def example_input(example_id: str, role: str) -> np.ndarray | None:
     """One input of an example, read-only, in an entry of its own: the cases built from it hold this
     very array, so the store counts its bytes once, here, however many attribute sets use it."""
     arr = getattr(spec_examples.by_id(example_id), role)
@@ -459,11 +471,11 @@ def case_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None
     ScatterError for invalid input (cached like a case)."""
     for name, text in zip(("data", "indices", "updates"), texts or ()):
         _refuse_oversized(name, text)
-    return _case_for(op, example_id, texts, attrs)
+    return built_case(op, example_id, texts, attrs)
 
 
 @bounded(shared=(np.ndarray,))  # its inputs are the entries of parsed texts or example inputs
-def _case_for(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Case:
+def built_case(op: str, example_id: str | None, texts: tuple[str, str, str] | None, attrs: tuple) -> sc.Case:
     data, indices, updates = inputs_for(example_id, texts, op)
     case = sc.case(op, data, indices, updates, **dict(attrs))
     case.key  # noqa: B018 - computed once, here: it hashes the tensors, and every lookup below reads it

@@ -23,7 +23,7 @@ ENV = "SCATTER_EXPLORER_STEP_TIMES"
 MAX_LINES = 100_000
 
 _lock = threading.Lock()
-_written = 0
+lines_written = 0  # lines this process wrote (at most MAX_LINES)
 
 
 def _session_id() -> str:
@@ -40,15 +40,15 @@ def _word(text) -> str:
 
 def record(name: str, step: int) -> None:
     """Append "time session name step" to the file named by $SCATTER_EXPLORER_STEP_TIMES, if it is set."""
-    global _written
+    global lines_written
     path = os.environ.get(ENV)
     if not path:
         return
     line = f"{time.time():.6f} {_word(_session_id())} {_word(name)} {int(step)}\n"
     with _lock:
-        if _written >= MAX_LINES:
+        if lines_written >= MAX_LINES:
             return
-        _written += 1
+        lines_written += 1
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError:
