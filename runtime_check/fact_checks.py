@@ -18,6 +18,7 @@ import numpy as np
 import scatter_core
 
 from .core import available, run
+from .divergences import RuntimeCase
 from .guarded import is_crash, run_guarded
 from .pins import verified_versions
 
@@ -36,12 +37,7 @@ class Probe:
     ``core`` (the same bits as scatter_core's output) or ``accept`` (a predicate on the output, ``says``
     describing it)."""
 
-    runtime: str
-    op: str
-    data: object
-    indices: object
-    updates: object
-    attrs: Mapping = field(default_factory=dict)
+    given: RuntimeCase  # the runtime and the case it is given (the core's Case, or the inputs as given)
     output: object = None
     error: str | None = None
     crash: bool = False
@@ -49,6 +45,14 @@ class Probe:
     accept: Callable[[np.ndarray], bool] | None = None
     says: str = ""
     guarded: bool = False  # run in a child process (a crash is possible)
+
+    @property
+    def runtime(self) -> str:
+        return self.given.runtime
+
+    @property
+    def op(self) -> str:
+        return self.given.spec.name
 
     def expectation(self) -> str:
         if self.crash:
@@ -63,11 +67,12 @@ class Probe:
 
     def run(self) -> tuple[bool, str]:
         """(held, what happened) on the installed runtime."""
-        attrs = dict(self.attrs)
+        g = self.given
+        inputs, attrs = (g.data, g.indices, g.updates), dict(g.attrs)
         if self.crash or self.guarded:
-            res = run_guarded(self.runtime, self.op, self.data, self.indices, self.updates, **attrs)
+            res = run_guarded(self.runtime, self.op, *inputs, **attrs)
         else:
-            res = run(self.runtime, self.op, self.data, self.indices, self.updates, **attrs)
+            res = run(self.runtime, self.op, *inputs, **attrs)
         got = (f"crashed: {_first_line(res.error)}" if is_crash(res) else f"refused: {_first_line(res.error)}"
                if not res.ok else f"output {res.output.tolist()}")
         if self.crash:
@@ -77,7 +82,7 @@ class Probe:
         if not res.ok:
             return False, got
         if self.core:
-            want = scatter_core.scatter(self.op, self.data, self.indices, self.updates, **attrs)
+            want = g.case.run()
             same = want.dtype == res.output.dtype and want.shape == res.output.shape and \
                 want.tobytes() == res.output.tobytes()
             return same, got
@@ -181,127 +186,132 @@ R5_DATA, R5_IDX, R5_UPD = (RANK5.integers(0, 9, (2,) * 5).astype(f32), RANK5.int
                            RANK5.integers(1, 9, (2,) * 5).astype(f32))
 
 
+def probe(runtime: str, op: str, data, indices, updates, attrs: Mapping | None = None, **want) -> Probe:
+    """A :class:`Probe` of ``op`` on ``runtime``: the case checked by the core where it accepts the inputs."""
+    return Probe(RuntimeCase.of(runtime, scatter_core.OPERATORS[op], data, indices, updates, attrs or {}), **want)
+
+
 def _both(runtimes, op, data, indices, updates, attrs=None, **want) -> tuple[Probe, ...]:
-    return tuple(Probe(r, op, data, indices, updates, attrs or {}, **want) for r in runtimes)
+    return tuple(probe(r, op, data, indices, updates, attrs, **want) for r in runtimes)
 
 
 CHECKS: Mapping[str, tuple[Probe | LoopProbe, ...]] = {
     "onnx-ref-loop-without-condition": (LoopProbe("onnx.reference", (0, 0, 0, 0)),
                                         LoopProbe("onnxruntime", (0, 0, 15, 0))),
-    "ort-scatter-9-negative-index": (Probe("onnxruntime", "Scatter-9", f32([0, 0, 0]), i64([-1]), f32([1]),
+    "ort-scatter-9-negative-index": (probe("onnxruntime", "Scatter-9", f32([0, 0, 0]), i64([-1]), f32([1]),
                                            output=[0, 0, 1]),),
-    "onnx-ref-no-scatter-kernel": (Probe("onnx.reference", "Scatter-9", f32([0, 0, 0]), i64([1]), f32([1]),
+    "onnx-ref-no-scatter-kernel": (probe("onnx.reference", "Scatter-9", f32([0, 0, 0]), i64([1]), f32([1]),
                                          error="No registered implementation for operator 'Scatter'"),),
     "last-wins": (
         *_both(ONNX, "ScatterND-11", ZEROS2, np.zeros((N, 1), i64), RAMP, output=[N - 1, 0]),
         *_both(ONNX, "ScatterElements-11", ZEROS2, np.zeros(N, i64), RAMP, E, output=[N - 1, 0]),
         *_both(OV, "ScatterElementsUpdate-12", ZEROS2, np.zeros(N, i64), RAMP, E, output=[N - 1, 0]),
-        Probe("openvino-reference", "ScatterNDUpdate-15", ZEROS2, np.zeros((N, 1), i64), RAMP, output=[N - 1, 0]),
-        Probe("openvino-reference", "ScatterUpdate-3", ZEROS2, np.zeros(N, i64), RAMP, E, output=[N - 1, 0])),
-    "scatter-11-refused": (Probe("onnxruntime", "Scatter-11", f32([0, 0, 0]), i64([1]), f32([1]),
+        probe("openvino-reference", "ScatterNDUpdate-15", ZEROS2, np.zeros((N, 1), i64), RAMP, output=[N - 1, 0]),
+        probe("openvino-reference", "ScatterUpdate-3", ZEROS2, np.zeros(N, i64), RAMP, E, output=[N - 1, 0])),
+    "scatter-11-refused": (probe("onnxruntime", "Scatter-11", f32([0, 0, 0]), i64([1]), f32([1]),
                                  error="deprecated in domain_version of 11"),),
     "ort-strict-dims": (
-        Probe("onnxruntime", "ScatterElements-18", np.zeros(2, i32), i64([0, 1, 1]), i32([1, 2, 3]), E,
+        probe("onnxruntime", "ScatterElements-18", np.zeros(2, i32), i64([0, 1, 1]), i32([1, 2, 3]), E,
               output=[1, 3]),
-        Probe("onnxruntime", "ScatterElements-18", np.zeros((2, 3), i32), i64([[0, 0, 0, 0]]), i32([[1, 2, 3, 4]]),
+        probe("onnxruntime", "ScatterElements-18", np.zeros((2, 3), i32), i64([[0, 0, 0, 0]]), i32([[1, 2, 3, 4]]),
               E, error="Indices dim=4 at pos=1 is greater than input dim=3")),
-    "ort-no-reduction-attr": (Probe("onnxruntime", "ScatterElements-11", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
+    "ort-no-reduction-attr": (probe("onnxruntime", "ScatterElements-11", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
                                     {"axis": 0, "reduction": "add"}, error="Unrecognized attribute: reduction"),),
-    "onnx-ref-lax": (Probe("onnx.reference", "ScatterElements-18", i32([[1, 5], [2, 3]]), i64([[0, 1]]),
+    "onnx-ref-lax": (probe("onnx.reference", "ScatterElements-18", i32([[1, 5], [2, 3]]), i64([[0, 1]]),
                            i32([[3, 4, 5]]), E, output=[[3, 5], [2, 4]]),),
     "ort-reduction-16": (
-        Probe("onnxruntime", "ScatterElements-16", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
+        probe("onnxruntime", "ScatterElements-16", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
               {"axis": 0, "reduction": "max"}, output=[3, 5]),
-        Probe("onnxruntime", "ScatterND-16", i32([1, 5]), i64([[0], [0], [1]]), i32([3, 2, 1]), {"reduction": "min"},
+        probe("onnxruntime", "ScatterND-16", i32([1, 5]), i64([[0], [0], [1]]), i32([3, 2, 1]), {"reduction": "min"},
               output=[1, 1]),
-        Probe("onnxruntime", "ScatterElements-16", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
+        probe("onnxruntime", "ScatterElements-16", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
               {"axis": 0, "reduction": "sum"}, output=[2, 1])),
-    "onnx-ref-reduction": (Probe("onnx.reference", "ScatterElements-11", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
+    "onnx-ref-reduction": (probe("onnx.reference", "ScatterElements-11", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
                                  {"axis": 0, "reduction": "add"}, output=[6, 6]),),
     "ort-f16": (
-        Probe("onnxruntime", "ScatterElements-16", F16_TWO[0], i64([0, 0]), F16_TWO[1], {"axis": 0, "reduction": "add"},
+        probe("onnxruntime", "ScatterElements-16", F16_TWO[0], i64([0, 0]), F16_TWO[1], {"axis": 0, "reduction": "add"},
               error="MLFloat16 data type is not supported"),
-        Probe("onnx.reference", "ScatterND-16", F16_TWO[0], i64([[0], [0]]), F16_TWO[1], {"reduction": "add"},
+        probe("onnx.reference", "ScatterND-16", F16_TWO[0], i64([[0], [0]]), F16_TWO[1], {"reduction": "add"},
               output=[2048])),
-    "ort-reduction-18": (Probe("onnxruntime", "ScatterND-18", i32([1, 5]), i64([[0], [0], [1]]), i32([3, 2, 1]),
+    "ort-reduction-18": (probe("onnxruntime", "ScatterND-18", i32([1, 5]), i64([[0], [0], [1]]), i32([3, 2, 1]),
                                {"reduction": "ADD"}, output=[2, 1]),),
     "ort-bool-maxmin": (
-        Probe("onnxruntime", "ScatterElements-18", BOOL3[0], i64([0, 0, 1]), BOOL3[1], {"axis": 0, "reduction": "max"},
+        probe("onnxruntime", "ScatterElements-18", BOOL3[0], i64([0, 0, 1]), BOOL3[1], {"axis": 0, "reduction": "max"},
               error="bool data type is not supported"),
-        Probe("onnx.reference", "ScatterElements-18", BOOL3[0], i64([0, 0, 1]), BOOL3[1],
+        probe("onnx.reference", "ScatterElements-18", BOOL3[0], i64([0, 0, 1]), BOOL3[1],
               {"axis": 0, "reduction": "min"}, output=[False, True, False])),
     "ov-signed-zero": (  # data [-0, +0], updates [+0, -0]: signbit True where the cell's own zero stayed in cell 0
-        Probe("onnxruntime", "ScatterElements-18", f32([-0.0, 0.0]), i64([0, 1]), f32([0.0, -0.0]),
+        probe("onnxruntime", "ScatterElements-18", f32([-0.0, 0.0]), i64([0, 1]), f32([0.0, -0.0]),
               {"axis": 0, "reduction": "max"}, accept=_signs(False, True), says="the update's zero"),
-        Probe("openvino-cpu", "ScatterElementsUpdate-12", f32([-0.0, 0.0]), i64([0, 1]), f32([0.0, -0.0]),
+        probe("openvino-cpu", "ScatterElementsUpdate-12", f32([-0.0, 0.0]), i64([0, 1]), f32([0.0, -0.0]),
               {"axis": 0, "reduction": "max"}, accept=_signs(True, False), says="the cell's own zero"),
-        Probe("openvino-reference", "ScatterElementsUpdate-12", f32([-0.0, 0.0]), i64([0, 1]), f32([0.0, -0.0]),
+        probe("openvino-reference", "ScatterElementsUpdate-12", f32([-0.0, 0.0]), i64([0, 1]), f32([0.0, -0.0]),
               {"axis": 0, "reduction": "max"}, accept=_signs(False, True), says="the update's zero"),
-        Probe("openvino-reference", "ScatterNDUpdate-15", f32([-0.0, 0.0]), i64([[0], [1]]), f32([0.0, -0.0]),
+        probe("openvino-reference", "ScatterNDUpdate-15", f32([-0.0, 0.0]), i64([[0], [1]]), f32([0.0, -0.0]),
               {"reduction": "max"}, accept=_signs(True, False), says="the cell's own zero"),
-        Probe("onnx.reference", "ScatterElements-18", f32([-0.0, 0.0]), i64([0, 1]), f32([0.0, -0.0]),
+        probe("onnx.reference", "ScatterElements-18", f32([-0.0, 0.0]), i64([0, 1]), f32([0.0, -0.0]),
               {"axis": 0, "reduction": "max"}, accept=_signs(True, False), says="the cell's own zero")),
     "ort-nan": (
-        Probe("onnxruntime", "ScatterElements-18", *NAN_FIRST, {"axis": 0, "reduction": "max"}, output=[3, 1]),
-        Probe("onnxruntime", "ScatterElements-18", *NAN_LAST, {"axis": 0, "reduction": "max"}, output=[NAN, 1])),
+        probe("onnxruntime", "ScatterElements-18", *NAN_FIRST, {"axis": 0, "reduction": "max"}, output=[3, 1]),
+        probe("onnxruntime", "ScatterElements-18", *NAN_LAST, {"axis": 0, "reduction": "max"}, output=[NAN, 1])),
     "onnx-ref-nan-elements": (
-        Probe("onnx.reference", "ScatterElements-18", *NAN_FIRST, {"axis": 0, "reduction": "max"}, output=[5, 1]),
-        Probe("onnx.reference", "ScatterElements-18", *NAN_DATA, {"axis": 0, "reduction": "max"}, output=[NAN, 1])),
-    "onnx-ref-type-t": (Probe("onnx.reference", "ScatterElements-18", f32([0, 0]), i64([0]), i64([3]), E,
+        probe("onnx.reference", "ScatterElements-18", *NAN_FIRST, {"axis": 0, "reduction": "max"}, output=[5, 1]),
+        probe("onnx.reference", "ScatterElements-18", *NAN_DATA, {"axis": 0, "reduction": "max"}, output=[NAN, 1])),
+    "onnx-ref-type-t": (probe("onnx.reference", "ScatterElements-18", f32([0, 0]), i64([0]), i64([3]), E,
                               output=[3, 0]),),
-    "ort-nd-int64": (Probe("onnxruntime", "ScatterND-18", np.zeros(2, i32), i32([[1]]), i32([1]),
+    "ort-nd-int64": (probe("onnxruntime", "ScatterND-18", np.zeros(2, i32), i32([[1]]), i32([1]),
                            error=r"Type 'tensor\(int32\)' of input parameter \(indices\)"),),
     "onnx-nd-k0": (*_both(ONNX, "ScatterND-11", K0_DATA, K0_IDX, SEVENS, output=[[7, 7], [7, 7]]),
-                   Probe("openvino-reference", "ScatterNDUpdate-3", K0_DATA, K0_IDX, SEVENS, output=[[7, 7], [7, 7]])),
-    "ort-f16-nd-maxmin": (Probe("onnxruntime", "ScatterND-18", F16_TWO[0], i64([[0], [0]]), F16_TWO[1],
+                   probe("openvino-reference", "ScatterNDUpdate-3", K0_DATA, K0_IDX, SEVENS, output=[[7, 7], [7, 7]])),
+    "ort-f16-nd-maxmin": (probe("onnxruntime", "ScatterND-18", F16_TWO[0], i64([[0], [0]]), F16_TWO[1],
                                 {"reduction": "max"}, error="MLFloat16 data type is not supported with ScatterND"),),
-    "onnx-ref-nan-nd": (Probe("onnx.reference", "ScatterND-18", *ND_NAN_FIRST, {"reduction": "max"},
+    "onnx-ref-nan-nd": (probe("onnx.reference", "ScatterND-18", *ND_NAN_FIRST, {"reduction": "max"},
                               output=[NAN, 1]),),
     "ov-scatter-update-negative-rejected": (
-        Probe("openvino-cpu", "ScatterUpdate-3", np.zeros((2, 3), i32), i64([-1]), np.ones((1, 3), i32), E,
+        probe("openvino-cpu", "ScatterUpdate-3", np.zeros((2, 3), i32), i64([-1]), np.ones((1, 3), i32), E,
               error="points to non-existing output tensor element"),
-        Probe("openvino-reference", "ScatterUpdate-3", np.zeros((2, 3), i32), i64([-1]), np.ones((1, 3), i32), E,
+        probe("openvino-reference", "ScatterUpdate-3", np.zeros((2, 3), i32), i64([-1]), np.ones((1, 3), i32), E,
               error="out of bounds")),
     "ov-cpu-scalar-indices": (
-        Probe("openvino-cpu", "ScatterUpdate-3", np.zeros((3, 4), i32), i64(1), i32([1, 2, 3, 4]), E,
+        probe("openvino-cpu", "ScatterUpdate-3", np.zeros((3, 4), i32), i64(1), i32([1, 2, 3, 4]), E,
               error="do not support scalar input"),
-        Probe("openvino-reference", "ScatterUpdate-3", np.zeros((3, 4), i32), i64(1), i32([1, 2, 3, 4]), E,
+        probe("openvino-reference", "ScatterUpdate-3", np.zeros((3, 4), i32), i64(1), i32([1, 2, 3, 4]), E,
               output=[[0, 0, 0, 0], [1, 2, 3, 4], [0, 0, 0, 0]])),
     "ov-int64": (
-        Probe("openvino-cpu", "ScatterUpdate-3", I64_BIG, i64([1]), i64([1]), E, output=[3, 1]),
-        Probe("openvino-cpu", "ScatterNDUpdate-15", I64_BIG, i64([[1]]), i64([1]), output=[3, 1]),
-        Probe("openvino-onnx", "ScatterND-18", I64_BIG, i64([[1]]), i64([1]), output=[3, 1]),
-        Probe("openvino-reference", "ScatterUpdate-3", I64_BIG, i64([1]), i64([1]), E, output=[2**40 + 3, 1])),
-    "ov-parallel-winner": (Probe("openvino-cpu", "ScatterNDUpdate-15", ZEROS2, np.zeros((N, 1), i64), RAMP,
+        probe("openvino-cpu", "ScatterUpdate-3", I64_BIG, i64([1]), i64([1]), E, output=[3, 1]),
+        probe("openvino-cpu", "ScatterNDUpdate-15", I64_BIG, i64([[1]]), i64([1]), output=[3, 1]),
+        probe("openvino-onnx", "ScatterND-18", I64_BIG, i64([[1]]), i64([1]), output=[3, 1]),
+        probe("openvino-reference", "ScatterUpdate-3", I64_BIG, i64([1]), i64([1]), E, output=[2**40 + 3, 1])),
+    "ov-parallel-winner": (probe("openvino-cpu", "ScatterNDUpdate-15", ZEROS2, np.zeros((N, 1), i64), RAMP,
                                  accept=lambda o: o[1] == 0 and 0 <= o[0] < N, says="one of the writes wins"),),
-    "ov-f64": (Probe("openvino-cpu", "ScatterElementsUpdate-12", f64([0.1, 0.2]), i64([0]), f64([1e-10]),
+    "ov-f64": (probe("openvino-cpu", "ScatterElementsUpdate-12", f64([0.1, 0.2]), i64([0]), f64([1e-10]),
                      {"axis": 0, "reduction": "sum"}, output=[float(f32(0.1)), float(f32(0.2))]),),
     "ov-cpu-scatter-update-rank1-negative": (
-        Probe("openvino-cpu", "ScatterUpdate-3", np.zeros(4, i32), i64([-1]), i32([7]), E, crash=True),
-        Probe("openvino-cpu", "ScatterUpdate-3", np.zeros(4, i32), i64([-4]), i32([7]), E, output=[0, 0, 0, 0],
+        probe("openvino-cpu", "ScatterUpdate-3", np.zeros(4, i32), i64([-1]), i32([7]), E, crash=True),
+        probe("openvino-cpu", "ScatterUpdate-3", np.zeros(4, i32), i64([-4]), i32([7]), E, output=[0, 0, 0, 0],
               guarded=True),
-        Probe("openvino-cpu", "ScatterUpdate-3", np.zeros((4, 1), i32), i64([-1]), i32([[7]]), E,
+        probe("openvino-cpu", "ScatterUpdate-3", np.zeros((4, 1), i32), i64([-1]), i32([[7]]), E,
               error="RuntimeError")),
     "ov-ref-scatter-update-offsets": (
-        Probe("openvino-reference", "ScatterUpdate-3", np.zeros((3, 2), f32), i64([[0], [1], [2]]),
+        probe("openvino-reference", "ScatterUpdate-3", np.zeros((3, 2), f32), i64([[0], [1], [2]]),
               np.arange(1, 7, dtype=f32).reshape(3, 1, 2), E, output=[[1, 2], [2, 3], [3, 4]]),
-        Probe("openvino-cpu", "ScatterUpdate-3", np.zeros((3, 2), f32), i64([[0], [1], [2]]),
+        probe("openvino-cpu", "ScatterUpdate-3", np.zeros((3, 2), f32), i64([[0], [1], [2]]),
               np.arange(1, 7, dtype=f32).reshape(3, 1, 2), E, output=[[1, 2], [3, 4], [5, 6]])),
     "ov-ref-scatter-update-scalar-indices": (
-        Probe("openvino-reference", "ScatterUpdate-3", f32([1, 2]), i64(0), f32(5), E, error="_M_range_check"),),
+        probe("openvino-reference", "ScatterUpdate-3", f32([1, 2]), i64(0), f32(5), E, error="_M_range_check"),),
     "ov-negative-accepted": (
         *_both(OV, "ScatterElementsUpdate-3", f32([0, 0, 0, 0]), i64([-1]), f32([1]), E, output=[0, 0, 0, 1]),
         *_both(OV, "ScatterNDUpdate-3", i64([1, 2, 3, 4]), i64([[0], [2], [-3]]), i64([10, 20, 30]),
                output=[10, 30, 20, 4])),
-    "ov-nd-k0": (Probe("openvino-cpu", "ScatterNDUpdate-3", K0_DATA, K0_IDX, SEVENS, output=[[0, 1], [2, 3]]),
-                 Probe("openvino-onnx", "ScatterND-11", K0_DATA, K0_IDX, SEVENS, output=[[0, 1], [2, 3]])),
+    "ov-nd-k0": (probe("openvino-cpu", "ScatterNDUpdate-3", K0_DATA, K0_IDX, SEVENS, output=[[0, 1], [2, 3]]),
+                 probe("openvino-onnx", "ScatterND-11", K0_DATA, K0_IDX, SEVENS, output=[[0, 1], [2, 3]])),
     "ov-nd-scalar": (
-        Probe("openvino-cpu", "ScatterNDUpdate-15", np.zeros((2, 2), f32), i64([0, 1]), f32([7]),
+        probe("openvino-cpu", "ScatterNDUpdate-15", np.zeros((2, 2), f32), i64([0, 1]), f32([7]),
               error=r"expectUpdateShape.size\(\) == updateRank"),
-        Probe("openvino-reference", "ScatterNDUpdate-15", np.zeros((2, 2), f32), i64([0, 1]), f32([7]),
+        probe("openvino-reference", "ScatterNDUpdate-15", np.zeros((2, 2), f32), i64([0, 1]), f32([7]),
               output=[[0, 7], [0, 0]])),
     "ov-ref-no-kernel-nd": tuple(
-        Probe("openvino-reference", "ScatterNDUpdate-15", np.array([1, 0, 1], d), i64([[0], [2]]), np.array([0, 1], d),
+        probe("openvino-reference", "ScatterNDUpdate-15", np.array([1, 0, 1], d), i64([[0], [2]]), np.array([0, 1], d),
               error="Node.evaluate returned False") for d in ("int8", "int16", "uint8", "uint16", "float64")),
     "ov-reduction-case": (
         *_both(OV, "ScatterElementsUpdate-12", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
@@ -310,7 +320,7 @@ CHECKS: Mapping[str, tuple[Probe | LoopProbe, ...]] = {
                {"axis": 0, "reduction": "bogus"}, error="is not a member of enum")),
     "ov-f16": (*_both(OV, "ScatterNDUpdate-15", F16_TWO[0], i64([[0], [0]]), F16_TWO[1], {"reduction": "sum"},
                       output=[2050]),
-               Probe("openvino-onnx", "ScatterND-16", F16_TWO[0], i64([[0], [0]]), F16_TWO[1], {"reduction": "add"},
+               probe("openvino-onnx", "ScatterND-16", F16_TWO[0], i64([[0], [0]]), F16_TWO[1], {"reduction": "add"},
                      output=[2050])),
     "ov-bool-nd": tuple(
         p for reduction, want in (("sum", [True, True, False]), ("prod", [False, True, False]),
@@ -318,126 +328,126 @@ CHECKS: Mapping[str, tuple[Probe | LoopProbe, ...]] = {
         for p in _both(OV, "ScatterNDUpdate-15", BOOL3[0], i64([[0], [0], [1]]), BOOL3[1], {"reduction": reduction},
                        output=want)),
     "ov-bool-as-uint8": (
-        Probe("openvino-cpu", "ScatterNDUpdate-15", B([False, True, False]), i64([[0], [0], [1]]),
+        probe("openvino-cpu", "ScatterNDUpdate-15", B([False, True, False]), i64([[0], [0], [1]]),
               B([True, True, True]), {"reduction": "sub"}, output=[True, False, False]),
-        Probe("openvino-cpu", "ScatterNDUpdate-15", B([False, True]), np.zeros((256, 1), i64), np.ones(256, bool),
+        probe("openvino-cpu", "ScatterNDUpdate-15", B([False, True]), np.zeros((256, 1), i64), np.ones(256, bool),
               {"reduction": "sum"}, output=[False, True]),
-        Probe("openvino-reference", "ScatterNDUpdate-15", B([False, True]), np.zeros((256, 1), i64),
+        probe("openvino-reference", "ScatterNDUpdate-15", B([False, True]), np.zeros((256, 1), i64),
               np.ones(256, bool), {"reduction": "sum"}, output=[True, True])),
     "ov-cpu-nan": (
-        Probe("openvino-cpu", "ScatterElementsUpdate-12", *NAN_FIRST, {"axis": 0, "reduction": "max"}, output=[5, 1]),
-        Probe("openvino-cpu", "ScatterElementsUpdate-12", *NAN_DATA, {"axis": 0, "reduction": "max"},
+        probe("openvino-cpu", "ScatterElementsUpdate-12", *NAN_FIRST, {"axis": 0, "reduction": "max"}, output=[5, 1]),
+        probe("openvino-cpu", "ScatterElementsUpdate-12", *NAN_DATA, {"axis": 0, "reduction": "max"},
               output=[NAN, 1]),
-        Probe("openvino-onnx", "ScatterElements-18", *NAN_FIRST, {"axis": 0, "reduction": "max"}, output=[5, 1])),
+        probe("openvino-onnx", "ScatterElements-18", *NAN_FIRST, {"axis": 0, "reduction": "max"}, output=[5, 1])),
     "ov-ref-nan-nd": (
-        Probe("openvino-reference", "ScatterNDUpdate-15", *ND_NAN_FIRST, {"reduction": "max"}, output=[5, 1]),
-        Probe("openvino-reference", "ScatterNDUpdate-15", *ND_NAN_DATA, {"reduction": "max"}, output=[NAN, 1])),
+        probe("openvino-reference", "ScatterNDUpdate-15", *ND_NAN_FIRST, {"reduction": "max"}, output=[5, 1]),
+        probe("openvino-reference", "ScatterNDUpdate-15", *ND_NAN_DATA, {"reduction": "max"}, output=[NAN, 1])),
     "ov-range-low": (
-        Probe("openvino-cpu", "ScatterElementsUpdate-12", np.zeros(4, i32), i64([-5]), i32([7]), E, crash=True),
-        Probe("openvino-onnx", "ScatterElements-18", np.zeros(4, i32), i64([-5]), i32([7]), E, crash=True)),
+        probe("openvino-cpu", "ScatterElementsUpdate-12", np.zeros(4, i32), i64([-5]), i32([7]), E, crash=True),
+        probe("openvino-onnx", "ScatterElements-18", np.zeros(4, i32), i64([-5]), i32([7]), E, crash=True)),
     "ov-alias-dims": (
         *_both(OV, "ScatterElementsUpdate-12", np.zeros((2, 3), i32), i64([[0, 0, 0, 0]]), i32([[1, 2, 3, 4]]), E,
                output=[[1, 2, 3], [4, 0, 0]]),
-        Probe("openvino-onnx", "ScatterElements-18", np.zeros((2, 3), i32), i64([[0, 0, 0, 0]]), i32([[1, 2, 3, 4]]),
+        probe("openvino-onnx", "ScatterElements-18", np.zeros((2, 3), i32), i64([[0, 0, 0, 0]]), i32([[1, 2, 3, 4]]),
               E, output=[[1, 2, 3], [4, 0, 0]])),
     "ov-axis-dim": _both(OV, "ScatterElementsUpdate-3", np.zeros(2, i32), i64([0, 1, 1]), i32([1, 2, 3]), E,
                          output=[1, 3]),
     "ov-range-low-silent": (
-        Probe("openvino-cpu", "ScatterElementsUpdate-12", i32([0, 5]), i64([-5]), i32([-3]), E, guarded=True,
+        probe("openvino-cpu", "ScatterElementsUpdate-12", i32([0, 5]), i64([-5]), i32([-3]), E, guarded=True,
               accept=lambda o: o.tolist() == [0, 5], says="returns with data unchanged"),),
     "ov-ref-no-kernel-elements": tuple(
-        Probe("openvino-reference", "ScatterElementsUpdate-12", np.array([1, 0, 1], d), i64([0, 2]),
+        probe("openvino-reference", "ScatterElementsUpdate-12", np.array([1, 0, 1], d), i64([0, 2]),
               np.array([0, 1], d), E, error="Node.evaluate returned False") for d in ("int8", "uint8", "uint16",
                                                                                       "float64")),
     "ov-cpu-integer-mean": (
-        Probe("openvino-cpu", "ScatterElementsUpdate-12", i32([0]), i64([0]), i32([-3]),
+        probe("openvino-cpu", "ScatterElementsUpdate-12", i32([0]), i64([0]), i32([-3]),
               {"axis": 0, "reduction": "mean"}, output=[-1]),
-        Probe("openvino-reference", "ScatterElementsUpdate-12", i32([0]), i64([0]), i32([-3]),
+        probe("openvino-reference", "ScatterElementsUpdate-12", i32([0]), i64([0]), i32([-3]),
               {"axis": 0, "reduction": "mean"}, output=[-2])),
-    "ov-ref-mean-i8": (Probe("openvino-reference", "ScatterElementsUpdate-12", i8([0]), i64([0]), i8([-3]),
+    "ov-ref-mean-i8": (probe("openvino-reference", "ScatterElementsUpdate-12", i8([0]), i64([0]), i8([-3]),
                              {"axis": 0, "reduction": "mean"}, error="Node.evaluate returned False"),),
     "ov-bool-mean-refused": _both(OV, "ScatterElementsUpdate-12", B([False]), i64([0]), B([True]),
                                   {"axis": 0, "reduction": "mean"}, error="element::boolean"),
     "ov-init-flt-max": _both(OV, "ScatterElementsUpdate-12", f32([5, 1, 7]), i64([0, 0, 2]), f32([-INF, -INF, 2]),
                              {"axis": 0, "reduction": "max", "use_init_val": False}, output=[-FLT_MAX, 1, 2]),
     "ov-ref-nan-elements": (
-        Probe("openvino-reference", "ScatterElementsUpdate-12", *NAN_FIRST, {"axis": 0, "reduction": "max"},
+        probe("openvino-reference", "ScatterElementsUpdate-12", *NAN_FIRST, {"axis": 0, "reduction": "max"},
               output=[3, 1]),
-        Probe("openvino-reference", "ScatterElementsUpdate-12", *NAN_LAST, {"axis": 0, "reduction": "max"},
+        probe("openvino-reference", "ScatterElementsUpdate-12", *NAN_LAST, {"axis": 0, "reduction": "max"},
               output=[NAN, 1])),
     "ov-cpu-uint64": (
-        Probe("openvino-cpu", "ScatterElementsUpdate-12", u64([2**40 + 5, 1]), i64([0]), u64([2**33]), E,
+        probe("openvino-cpu", "ScatterElementsUpdate-12", u64([2**40 + 5, 1]), i64([0]), u64([2**33]), E,
               output=[0, 1]),
-        Probe("openvino-reference", "ScatterElementsUpdate-12", u64([2**40 + 5, 1]), i64([0]), u64([2**33]), E,
+        probe("openvino-reference", "ScatterElementsUpdate-12", u64([2**40 + 5, 1]), i64([0]), u64([2**33]), E,
               output=[2**33, 1])),
     "ov-cpu-mean-int16": (
-        Probe("openvino-cpu", "ScatterElementsUpdate-12", i16([32767, 0]), i64([0]), i16([32767]),
+        probe("openvino-cpu", "ScatterElementsUpdate-12", i16([32767, 0]), i64([0]), i16([32767]),
               {"axis": 0, "reduction": "mean"}, output=[32767, 0]),
-        Probe("openvino-reference", "ScatterElementsUpdate-12", i16([32767, 0]), i64([0]), i16([32767]),
+        probe("openvino-reference", "ScatterElementsUpdate-12", i16([32767, 0]), i64([0]), i16([32767]),
               {"axis": 0, "reduction": "mean"}, output=[-1, 0])),
     "ts-ort-negative-write-index": (
-        Probe("onnxruntime", "TensorScatter-24", CACHE, i64([-1, 0]), UPDATE, {"mode": "circular"},
+        probe("onnxruntime", "TensorScatter-24", CACHE, i64([-1, 0]), UPDATE, {"mode": "circular"},
               error="is negative"),
-        Probe("onnx.reference", "TensorScatter-24", CACHE, i64([-1, 0]), UPDATE, accept=lambda o: np.array_equal(
+        probe("onnx.reference", "TensorScatter-24", CACHE, i64([-1, 0]), UPDATE, accept=lambda o: np.array_equal(
             o, scatter_core.scatter("TensorScatter-24", CACHE, i64([3, 0]), UPDATE, mode="circular")),
             says="index -1 counted from the end (as 3)")),
     "ts-ref-index-range": (
-        Probe("onnx.reference", "TensorScatter-24", CACHE, i64([7, 0]), np.zeros((2, 0, 2), f32), output=CACHE),
-        Probe("onnxruntime", "TensorScatter-24", CACHE, i64([7, 0]), np.zeros((2, 0, 2), f32),
+        probe("onnx.reference", "TensorScatter-24", CACHE, i64([7, 0]), np.zeros((2, 0, 2), f32), output=CACHE),
+        probe("onnxruntime", "TensorScatter-24", CACHE, i64([7, 0]), np.zeros((2, 0, 2), f32),
               error="exceeds max_sequence_length")),
     "ts-ref-write-indices-shape": (
-        Probe("onnx.reference", "TensorScatter-24", CACHE, i64([0, 0, 0]), UPDATE, accept=lambda o: o.shape == (2, 4, 2),
+        probe("onnx.reference", "TensorScatter-24", CACHE, i64([0, 0, 0]), UPDATE, accept=lambda o: o.shape == (2, 4, 2),
               says="an output (no shape check)"),
-        Probe("onnxruntime", "TensorScatter-24", CACHE, i64([0, 0, 0]), UPDATE, error="Dimension mismatch")),
+        probe("onnxruntime", "TensorScatter-24", CACHE, i64([0, 0, 0]), UPDATE, error="Dimension mismatch")),
     "ts-ref-int32-write-indices": (
-        Probe("onnx.reference", "TensorScatter-24", CACHE, i32([1, 2]), UPDATE, accept=lambda o: np.array_equal(
+        probe("onnx.reference", "TensorScatter-24", CACHE, i32([1, 2]), UPDATE, accept=lambda o: np.array_equal(
             o, scatter_core.scatter("TensorScatter-24", CACHE, i64([1, 2]), UPDATE)), says="int64's output"),
-        Probe("onnxruntime", "TensorScatter-24", CACHE, i32([1, 2]), UPDATE, error="Type Error")),
-    "ov-onnx-frontend-no-tensor-scatter": (Probe("openvino-onnx", "TensorScatter-24", CACHE, i64([0, 0]), UPDATE,
+        probe("onnxruntime", "TensorScatter-24", CACHE, i32([1, 2]), UPDATE, error="Type Error")),
+    "ov-onnx-frontend-no-tensor-scatter": (probe("openvino-onnx", "TensorScatter-24", CACHE, i64([0, 0]), UPDATE,
                                                  error="no conversion rule"),),
     "ov-onnx-frontend-kernels": (
-        Probe("openvino-onnx", "ScatterND-18", I64_BIG, i64([[1]]), i64([1]), output=[3, 1]),
-        Probe("openvino-onnx", "ScatterElements-18", f64([0.1, 0.2]), i64([0]), f64([1e-10]),
+        probe("openvino-onnx", "ScatterND-18", I64_BIG, i64([[1]]), i64([1]), output=[3, 1]),
+        probe("openvino-onnx", "ScatterElements-18", f64([0.1, 0.2]), i64([0]), f64([1e-10]),
               {"axis": 0, "reduction": "add"}, output=[float(f32(0.1)), float(f32(0.2))]),
-        Probe("openvino-onnx", "ScatterND-16", F16_TWO[0], i64([[0], [0]]), F16_TWO[1], {"reduction": "add"},
+        probe("openvino-onnx", "ScatterND-16", F16_TWO[0], i64([[0], [0]]), F16_TWO[1], {"reduction": "add"},
               output=[2050])),
     "ov-onnx-frontend-reduction": (
-        Probe("openvino-onnx", "ScatterElements-11", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
+        probe("openvino-onnx", "ScatterElements-11", i32([1, 5]), i64([0, 0, 1]), i32([3, 2, 1]),
               {"axis": 0, "reduction": "add"}, output=[6, 6]),
-        Probe("openvino-onnx", "ScatterND-16", i32([1, 5]), i64([[0], [0], [1]]), i32([3, 2, 1]),
+        probe("openvino-onnx", "ScatterND-16", i32([1, 5]), i64([[0], [0], [1]]), i32([3, 2, 1]),
               {"reduction": "max"}, output=[3, 5])),
-    "ov-onnx-frontend-nd-int32-indices": (Probe("openvino-onnx", "ScatterND-18", np.zeros(2, i32), i32([[1]]),
+    "ov-onnx-frontend-nd-int32-indices": (probe("openvino-onnx", "ScatterND-18", np.zeros(2, i32), i32([[1]]),
                                                 i32([1]), output=[0, 1]),),
     "ts-circular-agree": _both(ONNX, "TensorScatter-24", CACHE, i64([3, 9]), UPDATE, {"mode": "circular"}, core=True),
     "ov-slice-scatter-slicing": (
-        Probe("openvino-cpu", "SliceScatter-15", D35, None, np.arange(100, 106, dtype=f32).reshape(3, 2),
+        probe("openvino-cpu", "SliceScatter-15", D35, None, np.arange(100, 106, dtype=f32).reshape(3, 2),
               {"start": [4], "stop": [0], "step": [-2], "axes": [1]}, core=True),
-        Probe("openvino-cpu", "SliceScatter-15", D35, None, np.arange(100, 109, dtype=f32).reshape(3, 3),
+        probe("openvino-cpu", "SliceScatter-15", D35, None, np.arange(100, 109, dtype=f32).reshape(3, 3),
               {"start": [-25], "stop": [25], "step": [2], "axes": [1]}, core=True)),
     "ov-slice-negative-step-start": _both(OV[:1], "SliceScatter-15", np.arange(3, dtype=f32), None,
                                           np.full(1, -7, f32), {"start": [-8], "stop": [-8], "step": [-1]},
                                           output=[-7, 1, 2]),
     "ov-ref-slice-scatter-no-kernel": (
-        Probe("openvino-reference", "SliceScatter-15", D35, None, np.zeros((3, 1), f32),
+        probe("openvino-reference", "SliceScatter-15", D35, None, np.zeros((3, 1), f32),
               {"start": [0], "stop": [1], "step": [1], "axes": [1]}, error="Node.evaluate returned False"),),
-    "duplicates-parallel-order": (Probe("openvino-cpu", "ScatterUpdate-3", ZEROS2, np.zeros(N, i64), RAMP, E,
+    "duplicates-parallel-order": (probe("openvino-cpu", "ScatterUpdate-3", ZEROS2, np.zeros(N, i64), RAMP, E,
                                         accept=lambda o: o[1] == 0 and 0 <= o[0] < N, says="one of the writes wins"),),
-    "indices-rank-not-validated": (Probe("onnx.reference", "ScatterElements-18", np.zeros((2, 3), i32), i64([0, 1]),
+    "indices-rank-not-validated": (probe("onnx.reference", "ScatterElements-18", np.zeros((2, 3), i32), i64([0, 1]),
                                          i32([1, 2]), E, output=[[1, 1, 1], [2, 2, 2]]),),
-    "nd-int32-indices-accepted": (Probe("onnx.reference", "ScatterND-18", np.zeros(2, i32), i32([[1]]), i32([1]),
+    "nd-int32-indices-accepted": (probe("onnx.reference", "ScatterND-18", np.zeros(2, i32), i32([[1]]), i32([1]),
                                         output=[0, 1]),),
     "onnx-ref-nd-maxmin-tuple": tuple(
-        Probe("onnx.reference", "ScatterND-18", np.arange(6, dtype=f32).reshape(2, 3), i64([[0, 1], [1, 2], [0, 1]]),
+        probe("onnx.reference", "ScatterND-18", np.arange(6, dtype=f32).reshape(2, 3), i64([[0, 1], [1, 2], [0, 1]]),
               f32([9, -1, 2]), {"reduction": r}, core=True) for r in ("max", "min")),
-    "onnx-ref-elements-mul-missing": (Probe("onnx.reference", "ScatterElements-18",
+    "onnx-ref-elements-mul-missing": (probe("onnx.reference", "ScatterElements-18",
                                             np.arange(1, 7, dtype=f32).reshape(2, 3), i64([[1, 0, 1], [1, 0, 1]]),
                                             f32([[2, 3, 4], [5, 6, 7]]), {"axis": 1, "reduction": "mul"},
                                             output=[[3, 16, 3], [24, 175, 6]]),),
     "onnx-ref-elements-rank-above-4": tuple(
-        Probe("onnx.reference", "ScatterElements-18", R5_DATA, R5_IDX, R5_UPD, {"axis": -1, "reduction": r}, core=True)
+        probe("onnx.reference", "ScatterElements-18", R5_DATA, R5_IDX, R5_UPD, {"axis": -1, "reduction": r}, core=True)
         for r in ("none", "add", "mul", "max", "min")),
     "ov-nd-update-15-example-1-duplicate": (
-        Probe("openvino-reference", "ScatterNDUpdate-15", np.arange(1, 9, dtype=i32), i32([[4], [3], [1], [7], [-2],
+        probe("openvino-reference", "ScatterNDUpdate-15", np.arange(1, 9, dtype=i32), i32([[4], [3], [1], [7], [-2],
                                                                                            [-4]]),
               i32([9, 10, 11, 12, 13, 14]), {"reduction": "none"}, output=[1, 11, 3, 10, 14, 6, 13, 12]),),
     "ov-nd-update-15-prod-example": _both(OV, "ScatterNDUpdate-15", f32([1, 2, 3, 4]), i32([[0], [2], [-3], [-3], [0]]),
