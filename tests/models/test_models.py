@@ -15,6 +15,8 @@ from scatter_models.samples import SAMPLES, sample_path
 from tests.support.skipping import require_or_skip
 from tests.support.model_builders import scan_model
 
+pytestmark = pytest.mark.slow  # captures on real runtimes, warm workers started and stopped: the full suite runs them, the fast loop does not
+
 ROOT = Path(__file__).resolve().parents[2]
 ONNX_SAMPLES = [k for k, s in SAMPLES.items() if s.file.endswith(".onnx")]
 

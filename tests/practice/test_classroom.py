@@ -24,6 +24,8 @@ from scatter_practice import classroom
 from scatter_practice.classroom import open_store
 from tests.support.pg_support import postgres_server
 
+pytestmark = pytest.mark.slow  # the class store on SQLite and a throwaway PostgreSQL server: the full suite runs them, the fast loop does not
+
 SPAWN = multiprocessing.get_context("spawn")
 
 

@@ -20,7 +20,7 @@ import spec_examples as se
 from runtime_check.openvino_onnx_backend import converted_ops, frontend_refusal
 from tests.support.skipping import require_or_skip
 
-pytestmark = pytest.mark.runtimes
+pytestmark = [pytest.mark.runtimes, pytest.mark.slow]  # drawn cases through the ONNX frontend: not the fast loop
 RT = "openvino-onnx"
 ONNX_OPS = [n for n, s in sc.OPERATORS.items() if s.framework == "ONNX" and rc.runtimes_for(n)]
 f32, f16, f64, i64, u64 = np.float32, np.float16, np.float64, np.int64, np.uint64

@@ -9,6 +9,8 @@ from streamlit.testing.v1 import AppTest
 
 from tests.support.apptest_helpers import app_on, figures, open_expander, shown, texts
 
+pytestmark = pytest.mark.slow  # AppTest runs of the whole check page: the full suite runs them, the fast loop does not
+
 PAGE = "app_pages/check_expected.py"
 
 

@@ -27,6 +27,8 @@ from scatter_ui.parts import crosscheck_panel as xp
 from tests.support.apptest_helpers import app_on, open_expander, open_page, texts
 from tests.support.skipping import require_or_skip
 
+pytestmark = pytest.mark.slow  # every runtime run through the panel's AppTest pages: the full suite runs them, the fast loop does not
+
 LIMIT = xp.MAX_CROSSCHECK_ELEMENTS
 TITLE = xp.TITLE
 SMALL = [e for e in spec_examples.load_all() if max(a.size for a in e.inputs if a is not None) <= LIMIT]

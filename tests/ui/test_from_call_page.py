@@ -17,6 +17,8 @@ from scatter_ui.pages.from_code import EXAMPLES
 from tests.support.apptest_helpers import app_on, open_page
 from tests.support.skipping import require_framework
 
+pytestmark = pytest.mark.slow  # AppTest runs of the whole page, exported pytests run in fresh interpreters: the full suite runs them, the fast loop does not
+
 def open_from_code(**params) -> AppTest:
     at = open_page("from-code", **params)
     assert not at.exception and not [e.value for e in at.error if "went wrong" in e.value], at.exception

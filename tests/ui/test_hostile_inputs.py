@@ -16,6 +16,8 @@ from scatter_ui.parts import attribute_inputs
 from tests.support.apptest_helpers import app_on, open_expander, open_page
 from tests.support.hostile import HOSTILE_TEXT, LIMIT
 
+pytestmark = pytest.mark.slow  # hostile text through every page's AppTest run: the full suite runs them, the fast loop does not
+
 ROLES = ("data", "indices", "updates")
 
 

@@ -9,6 +9,8 @@ from scatter_ui.pages import model as model_page
 from tests.support.apptest_helpers import app_on, figures
 from tests.support.apptest_models import PAGE, model_page_with
 
+pytestmark = pytest.mark.slow  # AppTest runs of Your model with real captures: the full suite runs them, the fast loop does not
+
 
 def _open(sample: str | None = None):
     at = app_on(PAGE)

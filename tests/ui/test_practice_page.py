@@ -18,6 +18,8 @@ from scatter_ui.pages.practice import LETTERS, grid_text, md
 from tests.support.apptest_helpers import figures
 from tests.support.apptest_practice import button, open_practice, predict, text_input, type_output
 
+pytestmark = pytest.mark.slow  # AppTest runs of the whole Practice page: the full suite runs them, the fast loop does not
+
 
 def option_grids(at: AppTest) -> list[dict]:
     """What each multiple-choice grids element on the page was sent (scatter_ui.parts.grids)."""

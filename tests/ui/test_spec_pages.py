@@ -19,6 +19,8 @@ from scatter_core.registry import OPERATORS_LIST
 from scatter_ui.figures import specdiff
 from tests.support.apptest_helpers import open_page, sources as texts  # the spec pages' Markdown as written
 
+pytestmark = pytest.mark.slow  # AppTest runs of every spec page: the full suite runs them, the fast loop does not
+
 FAMILIES = tuple(sc.families.FAMILIES)  # every family record has its spec page
 
 
