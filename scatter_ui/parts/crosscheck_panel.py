@@ -128,8 +128,8 @@ def rows_from(comparisons) -> list[dict]:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _run(op: str, digest: str, _data: np.ndarray, _indices: np.ndarray, _updates: np.ndarray,
-         attrs: tuple) -> dict:
+def cached_run(op: str, digest: str, _data: np.ndarray, _indices: np.ndarray, _updates: np.ndarray,
+               attrs: tuple) -> dict:
     """The cached cross-check of one case (keyed on ``op``, ``digest`` of the inputs and ``attrs``)."""
     comparisons = rc.compare(op, _data, _indices, _updates, guarded=True, timeout=TIMEOUT_S, **dict(attrs))
     core = comparisons[0] if comparisons else None
@@ -258,7 +258,7 @@ def _panel(op, data, indices, updates, attrs, key) -> None:
         st.caption("Press the button to run the current case (results are kept for this case).")
         return
     with st.spinner("Running the runtimes…"):
-        result = _run(op, digest, arrays[0], arrays[1], arrays[2], items)
+        result = cached_run(op, digest, arrays[0], arrays[1], arrays[2], items)
     show(result)
 
 

@@ -142,10 +142,7 @@ def private_uses(path: Path) -> list[str]:
 
 
 # The private names tests may still use, each with why a public name would be worse. Keep it short.
-PRIVATE_ALLOWED: dict[str, str] = {
-    "scatter_ui.parts.crosscheck_panel._run": "the cross-check's cached run, cleared and called by its tests; left "
-    "private this round because issue #34's Case work rewrites its signature (a public name once that lands)",
-}
+PRIVATE_ALLOWED: dict[str, str] = {}
 
 
 def test_tests_use_the_packages_public_names():

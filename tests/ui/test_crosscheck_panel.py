@@ -64,9 +64,9 @@ def _needed_runtimes():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    xp._run.clear()
+    xp.cached_run.clear()
     yield
-    xp._run.clear()
+    xp.cached_run.clear()
 
 
 # ------------------------------------------------------------------------------ every spec example
@@ -109,7 +109,7 @@ def test_every_spec_example_agrees_with_scatter_core_except_documented_divergenc
 def test_documented_divergence_runs_the_same_in_a_guarded_subprocess():
     require_or_skip("openvino-cpu", "openvino-reference")
     ex = spec_examples.by_id("teach-mean-negative-int")
-    result = xp._run(ex.op, "t1", ex.data, ex.indices, ex.updates, xp.attr_items(ex.op, ex.attrs))
+    result = xp.cached_run(ex.op, "t1", ex.data, ex.indices, ex.updates, xp.attr_items(ex.op, ex.attrs))
     rows = {r["runtime"]: r for r in result["rows"]}
     assert rows["openvino-reference"]["result"] == "agree (bit-identical)"
     cpu = rows["openvino-cpu"]
@@ -426,7 +426,7 @@ def test_a_hanging_runtime_times_out_and_the_page_recovers(monkeypatch):
     monkeypatch.delenv("RUNTIME_CHECK_TEST_FAULT")
     # healthy again, with the page's own time limit (2 s is too short for a real run on a loaded machine)
     monkeypatch.setattr(xp, "TIMEOUT_S", healthy_timeout)
-    xp._run.clear()
+    xp.cached_run.clear()
     _press(at)  # the same page, runtimes healthy again: the cross-check now agrees
     assert not at.exception
     assert not [e for e in at.error if "timed out" in str(e.value)]
